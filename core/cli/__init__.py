@@ -1,0 +1,1 @@
+"""The ``inquiry-bridge`` command line (headless half)."""

@@ -1,0 +1,107 @@
+"""The headless command line over the same services the tray app uses.
+
+Each command group lives in its own module with ``register(subparsers)``; handlers take
+``(args, services)`` and return an exit code. Bad input exits non-zero with one clear line on
+stderr (Chinese, then English), never a traceback. The desktop injects its own commands (the
+tray app itself and ``screenshot``) through ``extra``, so this module never imports Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Callable, Sequence
+
+from core.errors import InquiryBridgeError
+from core.logging_setup import setup_logging
+from core.services import Services, build_services
+
+log = logging.getLogger(__name__)
+
+Registrar = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
+
+COMMAND_MODULES = (
+    "core.cli.intake",
+    "core.cli.graph",
+    "core.cli.drafts",
+    "core.cli.voice",
+    "core.cli.telegram",
+)
+
+
+class CliError(InquiryBridgeError):
+    """Bad command-line input."""
+
+    code = "config"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"inquiry-bridge: 参数错误 / bad arguments: {message}\n")
+
+
+def common_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--home", metavar="DIR", help="data folder (overrides INQUIRY_BRIDGE_HOME)")
+    return common
+
+
+def build_parser(extra: Sequence[Registrar] = ()) -> argparse.ArgumentParser:
+    common = common_parser()
+    parser = _Parser(prog="inquiry-bridge", description="询盘桥 Inquiry Bridge", parents=[common])
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub, common)
+    for registrar in extra:
+        registrar(sub, common)
+    return parser
+
+
+def one_line(exc: BaseException) -> str:
+    if isinstance(exc, InquiryBridgeError):
+        zh = exc.user_message("zh_CN")
+        en = exc.user_message("en")
+        return f"inquiry-bridge: {zh} / {en}".replace("\n", " ")
+    return f"inquiry-bridge: 错误 / error: {type(exc).__name__}: {exc}".replace("\n", " ")
+
+
+def run_command(args: argparse.Namespace, services_factory: Callable[..., Services]) -> int:
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        raise CliError("no command given")
+    if getattr(args, "needs_services", True):
+        services = services_factory(getattr(args, "home", None))
+        setup_logging(services.paths.logs)
+        try:
+            return int(handler(args, services) or 0)
+        finally:
+            services.close()
+    return int(handler(args, None) or 0)
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    extra: Sequence[Registrar] = (),
+    services_factory: Callable[..., Services] = build_services,
+) -> int:
+    parser = build_parser(extra)
+    args = parser.parse_args(argv)
+    try:
+        return run_command(args, services_factory)
+    except KeyboardInterrupt:
+        print("inquiry-bridge: 已中断 / interrupted", file=sys.stderr)
+        return 130
+    except InquiryBridgeError as exc:
+        log.info("command failed: %s", exc)
+        print(one_line(exc), file=sys.stderr)
+        return 1
+    except Exception as exc:  # last resort: one line, the traceback goes to the log only
+        log.exception("command crashed")
+        print(one_line(exc), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,247 @@
+"""Every setting in one place: key, type, default, one-line description, environment override.
+
+Values come from ``settings.toml`` in the data folder, then the ``INQUIRY_BRIDGE_*`` variables of
+DESIGN.md override them. Secrets are *not* settings: they live in the OS keyring (``secrets``).
+The settings dialog and the CLI both read this table, so adding a setting means one line here.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from core.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str  # "section.name"
+    type: type
+    default: Any
+    description: str
+    env: str | None = None
+
+
+GLOSSARY_STAGE_FOLDERS = {
+    "未报价顾客": ["inquiry", "measure"],
+    "厂家已报价": ["quoting"],
+    "已报价顾客": ["follow_up"],
+    "已确定并付定金顾客": ["ordered", "production", "install", "done"],
+}
+
+SETTINGS: tuple[Setting, ...] = (
+    # general
+    Setting("general.language", str, "zh_CN", "UI language: zh_CN or en"),
+    Setting("general.start_at_login", bool, False, "Start the tray app when the user logs in"),
+    Setting("general.company_name", str, "Aurora Windows & Doors", "Company name used in drafts"),
+    Setting("general.owner_name", str, "", "Owner's name for signatures"),
+    Setting(
+        "general.owner_addresses",
+        list,
+        ["sales@aurorawindows.com.au"],
+        "The company's own mail addresses (mail from them is outgoing, never a customer)",
+    ),
+    Setting("general.phone_region", str, "AU", "Default region for phone numbers without +code"),
+    Setting("general.timezone", str, "Australia/Sydney", "Business time zone for display/schedule"),
+    # intake
+    Setting("intake.attachment_max_mb", int, 25, "Largest attachment stored, in MB"),
+    Setting("intake.max_attempts", int, 3, "LLM attempts for a pending message before failed"),
+    # llm
+    Setting(
+        "llm.base_url",
+        str,
+        "",
+        "OpenAI-compatible endpoint; empty = rules only",
+        "INQUIRY_BRIDGE_LLM_BASE_URL",
+    ),
+    Setting(
+        "llm.tier1", str, "gpt-4o-mini", "Small model: classification", "INQUIRY_BRIDGE_LLM_TIER1"
+    ),
+    Setting(
+        "llm.tier2",
+        str,
+        "gpt-4o",
+        "Mid model: extraction, drafting, translation",
+        "INQUIRY_BRIDGE_LLM_TIER2",
+    ),
+    Setting(
+        "llm.tier3",
+        str,
+        "gpt-4o",
+        "Large model: the interactive assistant",
+        "INQUIRY_BRIDGE_LLM_TIER3",
+    ),
+    Setting("llm.concurrency", int, 10, "Concurrent LLM calls"),
+    Setting("llm.timeout_seconds", float, 60.0, "Timeout of one LLM call"),
+    Setting("llm.max_retries", int, 2, "Client retries on 429/5xx"),
+    Setting("llm.use_json_schema", bool, True, "Ask for response_format json_schema"),
+    # graph
+    Setting(
+        "graph.base_url",
+        str,
+        "https://graph.microsoft.com/v1.0",
+        "Microsoft Graph base URL",
+        "INQUIRY_BRIDGE_GRAPH_URL",
+    ),
+    Setting("graph.client_id", str, "", "Azure app (public client) id for sign-in"),
+    Setting("graph.authority", str, "https://login.microsoftonline.com/common", "MSAL authority"),
+    Setting("graph.first_sync_days", int, 30, "Days of mail fetched on the first sync"),
+    Setting("graph.max_concurrency", int, 4, "Concurrent Graph requests per mailbox"),
+    Setting("graph.mail_poll_minutes", int, 5, "Minutes between mail polls"),
+    Setting("graph.drive_poll_minutes", int, 10, "Minutes between OneDrive polls"),
+    Setting("graph.sync_sent_items", bool, True, "Also sync Sent Items (history, 14-day warning)"),
+    Setting("graph.write_categories", bool, True, "Write class/stage as Outlook categories"),
+    Setting("graph.send_per_minute", int, 30, "Exchange send limit per minute"),
+    # drive
+    Setting("drive.root", str, "", "OneDrive folder holding the stage folders ('' = root)"),
+    Setting("drive.stage_folders", dict, GLOSSARY_STAGE_FOLDERS, "Stage folder name -> stages"),
+    Setting("drive.create_customer_folders", bool, False, "Create a folder for new inquiries"),
+    # schedule
+    Setting("schedule.paused", bool, False, "Sync paused by the owner"),
+    Setting("schedule.quiet_hours_start", str, "21:00", "Quiet hours start (Sydney time)"),
+    Setting("schedule.quiet_hours_end", str, "07:00", "Quiet hours end (Sydney time)"),
+    Setting("schedule.briefing_time", str, "18:00", "Evening briefing time"),
+    # drafts
+    Setting("drafts.style_notes", str, "", "Standing preferences for the tone of replies"),
+    Setting("drafts.signature", str, "", "Signature appended to English replies"),
+    Setting(
+        "drafts.recent_contact_days", int, 14, "Warn when the customer was mailed this recently"
+    ),
+    # telegram
+    Setting("telegram.enabled", bool, False, "Mirror alerts to Telegram"),
+    Setting(
+        "telegram.base_url",
+        str,
+        "https://api.telegram.org",
+        "Bot API base URL",
+        "INQUIRY_BRIDGE_TELEGRAM_URL",
+    ),
+    Setting("telegram.chat_id", str, "", "Paired owner chat id", "INQUIRY_BRIDGE_TELEGRAM_CHAT_ID"),
+    Setting("telegram.poll_timeout", int, 30, "Long-poll timeout in seconds"),
+    # voice
+    Setting(
+        "voice.model_dir",
+        str,
+        "",
+        "Local CTranslate2 Whisper model folder ('' = bundled)",
+        "INQUIRY_BRIDGE_WHISPER_MODEL",
+    ),
+    Setting("voice.device", str, "cpu", "Whisper device: cpu or cuda"),
+    Setting("voice.compute_type", str, "int8", "Whisper compute type"),
+    Setting("voice.language", str, "auto", "Dictation language: auto, zh or en"),
+    Setting("voice.max_seconds", int, 120, "Longest recording"),
+)
+
+_BY_KEY = {s.key: s for s in SETTINGS}
+
+
+def setting(key: str) -> Setting:
+    try:
+        return _BY_KEY[key]
+    except KeyError:
+        raise ConfigError(f"unknown setting {key!r}") from None
+
+
+def _coerce(spec: Setting, value: Any, origin: str) -> Any:
+    if spec.type is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in {"1", "true", "yes", "on"}:
+            return True
+        if isinstance(value, str) and value.strip().lower() in {"0", "false", "no", "off", ""}:
+            return False
+    elif spec.type is int and not isinstance(value, bool):
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            pass
+    elif spec.type is float and not isinstance(value, bool):
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            pass
+    elif spec.type is str:
+        return str(value)
+    elif spec.type is list and isinstance(value, list):
+        return list(value)
+    elif spec.type is list and isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    elif spec.type is dict and isinstance(value, dict):
+        return dict(value)
+    raise ConfigError(f"{spec.key} from {origin}: expected {spec.type.__name__}, got {value!r}")
+
+
+class Settings:
+    """Settings of one data folder. ``get`` applies env overrides; ``set`` writes the file."""
+
+    def __init__(self, path: Path, environ: dict[str, str] | None = None) -> None:
+        self.path = path
+        self._environ = environ if environ is not None else os.environ
+        self._file: dict[str, Any] = {}
+        self.reload()
+
+    def reload(self) -> None:
+        self._file = {}
+        if not self.path.exists():
+            return
+        try:
+            raw = tomllib.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{self.path}: {exc}") from exc
+        for section, values in raw.items():
+            if not isinstance(values, dict):
+                continue
+            for name, value in values.items():
+                key = f"{section}.{name}"
+                if key in _BY_KEY:
+                    self._file[key] = _coerce(_BY_KEY[key], value, str(self.path))
+
+    def get(self, key: str) -> Any:
+        spec = setting(key)
+        if spec.env and self._environ.get(spec.env):
+            return _coerce(spec, self._environ[spec.env], spec.env)
+        if key in self._file:
+            return self._file[key]
+        default = spec.default
+        return (
+            list(default)
+            if isinstance(default, list)
+            else dict(default)
+            if isinstance(default, dict)
+            else default
+        )
+
+    def __getitem__(self, key: str) -> Any:
+        return self.get(key)
+
+    def overridden_by_env(self, key: str) -> bool:
+        spec = setting(key)
+        return bool(spec.env and self._environ.get(spec.env))
+
+    def set(self, key: str, value: Any) -> None:
+        self.update({key: value})
+
+    def update(self, values: dict[str, Any]) -> None:
+        for key, value in values.items():
+            self._file[key] = _coerce(setting(key), value, "update")
+        self._write()
+
+    def items(self) -> Iterator[tuple[Setting, Any]]:
+        for spec in SETTINGS:
+            yield spec, self.get(spec.key)
+
+    def _write(self) -> None:
+        nested: dict[str, dict[str, Any]] = {}
+        for key, value in self._file.items():
+            section, name = key.split(".", 1)
+            nested.setdefault(section, {})[name] = value
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(tomli_w.dumps(nested), encoding="utf-8")
+        tmp.replace(self.path)

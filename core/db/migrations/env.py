@@ -1,0 +1,30 @@
+"""Alembic environment: runs on the connection handed in by ``core.db.store``."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import create_engine
+
+from core.db.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def run_migrations() -> None:
+    connection = config.attributes.get("connection")
+    if connection is None:
+        engine = create_engine(config.get_main_option("sqlalchemy.url"))
+        with engine.begin() as conn:
+            context.configure(
+                connection=conn, target_metadata=target_metadata, render_as_batch=True
+            )
+            with context.begin_transaction():
+                context.run_migrations()
+        return
+    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+run_migrations()

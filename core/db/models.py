@@ -1,0 +1,352 @@
+"""The schema of the local store (SQLAlchemy 2 typed ORM on SQLite).
+
+One table per thing the owner or the pipeline can point at. Times are UTC (naive in SQLite, UTC by
+convention; ``core.clock.utc`` re-attaches the zone). JSON columns hold lists and small documents
+that are always read whole (``Inquiry.context_data`` is the one-query customer context: thread
+summary, stage history, notes). Every change to this file needs the matching Alembic migration
+under ``migrations/versions`` (a test compares the two).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+STAGES = ("inquiry", "measure", "quoting", "follow_up", "ordered", "production", "install", "done")
+CLOSED_STAGES = ("done", "lost")
+ALL_STAGES = (*STAGES, "lost")
+CLASSIFICATIONS = ("A", "B", "C")
+CONFIDENCES = ("high", "medium", "low")
+DRAFT_STATUSES = (
+    "draft",
+    "pending_approval",
+    "approved",
+    "sending",
+    "sent",
+    "rejected",
+    "failed",
+    "superseded",
+)
+MEMORY_KINDS = ("boss_pref", "customer_note", "business_rule", "experience")
+MEMORY_STATUSES = ("active", "superseded", "expired")
+TRIGGERS = ("pipeline", "owner", "agent", "onedrive")
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, list[str]: JSON}
+
+
+class Inquiry(Base):
+    __tablename__ = "inquiries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    classification: Mapped[str] = mapped_column(String(1), default="A")
+    confidence: Mapped[str] = mapped_column(String(8), default="low")
+    stage: Mapped[str] = mapped_column(String(16), default="inquiry", index=True)
+    stage_changed_at: Mapped[datetime] = mapped_column(DateTime)
+    customer_name: Mapped[str | None] = mapped_column(String(200), index=True)
+    customer_email: Mapped[str | None] = mapped_column(String(320), index=True)
+    customer_phone: Mapped[str | None] = mapped_column(String(32), index=True)  # E.164
+    address: Mapped[str | None] = mapped_column(String(400))
+    suburb: Mapped[str | None] = mapped_column(String(120), index=True)
+    product_types: Mapped[list[str]] = mapped_column(JSON, default=list)
+    dimensions: Mapped[list[str]] = mapped_column(JSON, default=list)
+    language: Mapped[str] = mapped_column(String(8), default="en")
+    urgency: Mapped[str | None] = mapped_column(String(16))
+    # who owes the next email: "us" (待我们回复) or "customer" (等客户回复)
+    owes_reply: Mapped[str] = mapped_column(String(10), default="us")
+    last_inbound_at: Mapped[datetime | None] = mapped_column(DateTime)
+    last_outbound_at: Mapped[datetime | None] = mapped_column(DateTime)
+    last_contact_at: Mapped[datetime | None] = mapped_column(DateTime, index=True)
+    parent_inquiry_id: Mapped[int | None] = mapped_column(ForeignKey("inquiries.id"))
+    drive_folder_id: Mapped[str | None] = mapped_column(String(200))
+    drive_folder_name: Mapped[str | None] = mapped_column(String(400))
+    # whole-customer context in one read: {"thread_summary": str, "stage_history": [...],
+    # "notes": [...], "extracted": {...}}
+    context_data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # lower-cased "name email digits-of-phone suburb" for one indexed LIKE search
+    search_text: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+    messages: Mapped[list[Message]] = relationship(back_populates="inquiry")
+    stage_events: Mapped[list[StageEvent]] = relationship(
+        back_populates="inquiry", order_by="StageEvent.at"
+    )
+
+
+class Message(Base):
+    """Every message the app has ever seen, with exactly one disposition.
+
+    Identity: ``message_id`` (RFC 5322 Message-ID, synthesised from the raw bytes' hash when a
+    message has none) and, for Graph, ``graph_id`` (immutable id). Both are unique, so a re-ingest
+    or a Graph id change is a no-op.
+    """
+
+    __tablename__ = "messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(998), unique=True)
+    graph_id: Mapped[str | None] = mapped_column(String(400), unique=True)
+    source: Mapped[str] = mapped_column(String(16), default="eml")  # eml | graph | demo
+    source_ref: Mapped[str | None] = mapped_column(String(1000))  # file name / folder
+    folder: Mapped[str] = mapped_column(String(16), default="inbox")  # inbox | sent
+    direction: Mapped[str] = mapped_column(String(3), default="in")  # in | out
+    conversation_id: Mapped[str | None] = mapped_column(String(400), index=True)
+    in_reply_to: Mapped[str | None] = mapped_column(String(998))
+    references: Mapped[list[str]] = mapped_column(JSON, default=list)
+    from_addr: Mapped[str | None] = mapped_column(String(320), index=True)
+    from_name: Mapped[str | None] = mapped_column(String(200))
+    reply_to: Mapped[str | None] = mapped_column(String(320))
+    to_addrs: Mapped[list[str]] = mapped_column(JSON, default=list)
+    cc_addrs: Mapped[list[str]] = mapped_column(JSON, default=list)
+    subject: Mapped[str] = mapped_column(Text, default="")
+    received_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    body_text: Mapped[str] = mapped_column(Text, default="")  # new text after quote stripping
+    body_full: Mapped[str] = mapped_column(Text, default="")  # whole decoded text
+    body_html: Mapped[str | None] = mapped_column(Text)
+    raw_size: Mapped[int] = mapped_column(Integer, default=0)
+    raw_path: Mapped[str | None] = mapped_column(String(1000))
+    parse_notes: Mapped[list[str]] = mapped_column(JSON, default=list)  # charset fallbacks…
+    disposition: Mapped[str] = mapped_column(String(80), default="pending", index=True)
+    classification: Mapped[str | None] = mapped_column(String(1))  # A/B/R/C
+    confidence: Mapped[str | None] = mapped_column(String(8))
+    labels: Mapped[list[str]] = mapped_column(JSON, default=list)  # multi-label classes
+    extracted: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    inquiry_id: Mapped[int | None] = mapped_column(ForeignKey("inquiries.id"), index=True)
+    translation_zh: Mapped[str | None] = mapped_column(Text)  # cached 翻译
+    categories: Mapped[list[str]] = mapped_column(JSON, default=list)  # Outlook categories
+    removed_at: Mapped[datetime | None] = mapped_column(DateTime)  # Graph @removed
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+    inquiry: Mapped[Inquiry | None] = relationship(back_populates="messages")
+    attachments: Mapped[list[Attachment]] = relationship(
+        back_populates="message", cascade="all, delete-orphan"
+    )
+
+
+class Attachment(Base):
+    __tablename__ = "attachments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    message_pk: Mapped[int] = mapped_column(ForeignKey("messages.id"), index=True)
+    filename: Mapped[str] = mapped_column(String(500))
+    content_type: Mapped[str] = mapped_column(String(200), default="application/octet-stream")
+    size: Mapped[int] = mapped_column(Integer, default=0)
+    sha256: Mapped[str | None] = mapped_column(String(64))
+    stored_path: Mapped[str | None] = mapped_column(String(1000))  # None: over cap / not fetched
+    skipped_reason: Mapped[str | None] = mapped_column(String(200))
+    graph_attachment_id: Mapped[str | None] = mapped_column(String(400))
+    is_inline: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    message: Mapped[Message] = relationship(back_populates="attachments")
+
+
+class StageEvent(Base):
+    """Audit of every stage change: {from, to, at, reason, triggered_by}."""
+
+    __tablename__ = "stage_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    inquiry_id: Mapped[int] = mapped_column(ForeignKey("inquiries.id"), index=True)
+    from_stage: Mapped[str | None] = mapped_column(String(16))
+    to_stage: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(DateTime)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    triggered_by: Mapped[str] = mapped_column(String(16))  # pipeline|owner|agent|onedrive
+
+    inquiry: Mapped[Inquiry] = relationship(back_populates="stage_events")
+
+
+class AuditEntry(Base):
+    """Every other audited change: field edits, draft transitions, sign-in, pairing…"""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    entity: Mapped[str] = mapped_column(String(32), index=True)  # inquiry | draft | note | …
+    entity_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    action: Mapped[str] = mapped_column(String(64))
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    actor: Mapped[str] = mapped_column(String(32))  # owner|pipeline|agent|onedrive|telegram|cli
+    at: Mapped[datetime] = mapped_column(DateTime, index=True)
+
+
+class LLMCall(Base):
+    """The ledger: every model call, successful or not."""
+
+    __tablename__ = "llm_calls"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    tier: Mapped[int] = mapped_column(Integer)
+    model: Mapped[str] = mapped_column(String(200))
+    purpose: Mapped[str] = mapped_column(String(64))  # classify | extract | draft | translate…
+    prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    latency_ms: Mapped[int] = mapped_column(Integer, default=0)
+    cost_usd: Mapped[float] = mapped_column(Float, default=0.0)
+    ok: Mapped[bool] = mapped_column(Boolean, default=True)
+    error: Mapped[str | None] = mapped_column(Text)
+    message_pk: Mapped[int | None] = mapped_column(Integer)
+    inquiry_id: Mapped[int | None] = mapped_column(Integer)
+    draft_id: Mapped[int | None] = mapped_column(Integer)
+
+
+class SyncCursor(Base):
+    """Delta links, Telegram offset and other resumable positions, written only after the
+    data they cover is committed."""
+
+    __tablename__ = "sync_cursors"
+
+    name: Mapped[str] = mapped_column(String(200), primary_key=True)  # e.g. graph:mail:inbox
+    value: Mapped[str | None] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class AppState(Base):
+    """Small non-secret key/value state (Telegram pairing chat, first-run done, …)."""
+
+    __tablename__ = "app_state"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    value: Mapped[Any] = mapped_column(JSON)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Draft(Base):
+    __tablename__ = "drafts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    inquiry_id: Mapped[int | None] = mapped_column(ForeignKey("inquiries.id"), index=True)
+    status: Mapped[str] = mapped_column(String(20), default="draft", index=True)
+    to_addrs: Mapped[list[str]] = mapped_column(JSON, default=list)
+    cc_addrs: Mapped[list[str]] = mapped_column(JSON, default=list)
+    subject: Mapped[str] = mapped_column(Text, default="")
+    body_en: Mapped[str] = mapped_column(Text, default="")
+    body_zh: Mapped[str] = mapped_column(Text, default="")
+    instruction: Mapped[str] = mapped_column(Text, default="")
+    unconfirmed_facts: Mapped[list[str]] = mapped_column(JSON, default=list)
+    confirmed_facts: Mapped[list[str]] = mapped_column(JSON, default=list)
+    attachment_ids: Mapped[list[int]] = mapped_column(JSON, default=list)
+    reply_to_message_pk: Mapped[int | None] = mapped_column(ForeignKey("messages.id"))
+    outlook_draft_id: Mapped[str | None] = mapped_column(String(400))
+    internet_message_id: Mapped[str | None] = mapped_column(String(998))
+    revision_of: Mapped[int | None] = mapped_column(ForeignKey("drafts.id"))
+    batch_id: Mapped[str | None] = mapped_column(String(64), index=True)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_by: Mapped[str] = mapped_column(String(32), default="owner")
+    approved_by: Mapped[str | None] = mapped_column(String(32))
+    approved_at: Mapped[datetime | None] = mapped_column(DateTime)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class DraftEvent(Base):
+    """Audit of every draft transition, with who and when."""
+
+    __tablename__ = "draft_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    draft_id: Mapped[int] = mapped_column(ForeignKey("drafts.id"), index=True)
+    from_status: Mapped[str | None] = mapped_column(String(20))
+    to_status: Mapped[str] = mapped_column(String(20))
+    actor: Mapped[str] = mapped_column(String(32))
+    at: Mapped[datetime] = mapped_column(DateTime)
+    note: Mapped[str] = mapped_column(Text, default="")
+
+
+class Memory(Base):
+    """Notes and memories: boss_pref, customer_note, business_rule, experience.
+
+    Tidied by status (active → superseded/expired), never silently deleted.
+    """
+
+    __tablename__ = "memories"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20), index=True)
+    inquiry_id: Mapped[int | None] = mapped_column(ForeignKey("inquiries.id"), index=True)
+    text: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(String(32))  # desktop | voice | telegram | agent | cli
+    audio_path: Mapped[str | None] = mapped_column(String(1000))
+    confidence: Mapped[str] = mapped_column(String(8), default="high")
+    status: Mapped[str] = mapped_column(String(12), default="active", index=True)
+    superseded_by: Mapped[int | None] = mapped_column(ForeignKey("memories.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Notification(Base):
+    """The persistent outbox of alerts: shown in the tray and mirrored to Telegram.
+
+    ``dedup_key`` makes raising the same alert twice a no-op, so a restart never sends twice.
+    """
+
+    __tablename__ = "notifications"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    dedup_key: Mapped[str] = mapped_column(String(200), unique=True)
+    kind: Mapped[str] = mapped_column(String(32))  # new_inquiry|draft_pending|overdue|sync_problem
+    title: Mapped[str] = mapped_column(Text)  # Chinese
+    body_md: Mapped[str] = mapped_column(Text, default="")  # Markdown, Chinese
+    ref_type: Mapped[str | None] = mapped_column(String(32))
+    ref_id: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    tray_shown_at: Mapped[datetime | None] = mapped_column(DateTime)
+    read_at: Mapped[datetime | None] = mapped_column(DateTime)
+    telegram_status: Mapped[str] = mapped_column(String(12), default="pending", index=True)
+    telegram_attempts: Mapped[int] = mapped_column(Integer, default=0)
+    telegram_next_at: Mapped[datetime | None] = mapped_column(DateTime)
+    telegram_sent_at: Mapped[datetime | None] = mapped_column(DateTime)
+    telegram_message_ids: Mapped[list[int]] = mapped_column(JSON, default=list)
+    telegram_error: Mapped[str | None] = mapped_column(Text)
+
+
+class DriveItem(Base):
+    """OneDrive items tracked by id; paths are rebuilt locally from parent ids."""
+
+    __tablename__ = "drive_items"
+
+    id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    name: Mapped[str] = mapped_column(String(400))
+    parent_id: Mapped[str | None] = mapped_column(String(200), index=True)
+    is_folder: Mapped[bool] = mapped_column(Boolean, default=False)
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+    size: Mapped[int] = mapped_column(Integer, default=0)
+    mime_type: Mapped[str | None] = mapped_column(String(200))
+    web_url: Mapped[str | None] = mapped_column(String(2000))
+    etag: Mapped[str | None] = mapped_column(String(200))
+    last_modified: Mapped[datetime | None] = mapped_column(DateTime)
+    inquiry_id: Mapped[int | None] = mapped_column(ForeignKey("inquiries.id"), index=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+Index("ix_messages_in_reply_to", Message.in_reply_to)

@@ -1,0 +1,113 @@
+"""Opening the store: SQLite in WAL mode, migrated to head by Alembic, one writer thread.
+
+SQLite allows one writer at a time; rather than fight ``database is locked``, every write from
+async code goes through ``Store.run`` which executes on a single dedicated thread. Reads may use
+``Store.session()`` from any thread (WAL lets them run beside the writer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from core.errors import StoreError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def make_engine(path: Path) -> Engine:
+    engine = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
+    event.listen(engine, "connect", _on_connect)
+    return engine
+
+
+def alembic_config(engine_url: str) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", engine_url)
+    return cfg
+
+
+def upgrade_to_head(engine: Engine) -> None:
+    cfg = alembic_config(str(engine.url))
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")
+
+
+class Store:
+    """The database of one data folder."""
+
+    def __init__(self, path: Path, migrate: bool = True) -> None:
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.engine = make_engine(path)
+            if migrate:
+                upgrade_to_head(self.engine)
+        except Exception as exc:  # sqlite3/alembic errors all mean "cannot open"
+            raise StoreError(f"{path}: {exc}") from exc
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
+        self._write_lock = threading.RLock()
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session that commits on success and rolls back on error."""
+        session = self._sessions()
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            session.close()
+
+    def write(self, fn: Callable[[Session], T]) -> T:
+        """Run ``fn`` in one transaction, serialised with every other writer."""
+        with self._write_lock, self.session() as session:
+            return fn(session)
+
+    async def run(self, fn: Callable[[Session], T]) -> T:
+        """``write`` on the writer thread, awaited from asyncio without blocking the loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, self.write, fn)
+
+    async def read(self, fn: Callable[[Session], T]) -> T:
+        """A read off the event loop thread (long queries never block the UI)."""
+        loop = asyncio.get_running_loop()
+
+        def _read() -> T:
+            with self.session() as session:
+                return fn(session)
+
+        return await loop.run_in_executor(None, _read)
+
+    def close(self) -> None:
+        self._writer.shutdown(wait=True)
+        self.engine.dispose()

@@ -1,0 +1,176 @@
+"""The error tree of Inquiry Bridge, drawn once, with the owner's Chinese message for each.
+
+    InquiryBridgeError            base; ``code`` keys the user message table below
+    ├── ConfigError               bad setting value, unreadable settings file
+    ├── SecretStoreUnavailable    no OS keyring backend (headless Linux without a secret service)
+    ├── StoreError                database cannot be opened or migrated
+    ├── MessageParseError         malformed MIME (becomes disposition ``failed:<reason>``)
+    ├── LLMError
+    │   ├── LLMUnavailable        endpoint unreachable / not configured
+    │   └── LLMSchemaError        answer broke its JSON schema after the repair attempt
+    ├── GraphError
+    │   ├── GraphAuthError        sign-in needed, consent revoked, token expired
+    │   ├── Throttled             429/503/504 retries exhausted (carries retry_after)
+    │   ├── GraphNotFound         404
+    │   ├── SyncStateExpired      410 / SyncStateNotFound: delta must restart
+    │   └── AmbiguousWriteError   a write may or may not have happened (network error mid-write)
+    ├── DraftStateError           illegal draft transition (e.g. send before approve)
+    ├── UnconfirmedFactsError     approve refused: the fact guard flagged values
+    ├── TranscriptionError        missing/broken Whisper model, unreadable audio
+    ├── AudioDeviceError          no microphone / permission denied
+    └── TelegramError             Bot API failure
+
+Core stays free of Qt, so it cannot call ``tr()``. Each error carries a stable ``code``; the
+desktop maps codes to ``tr()`` strings (translated in ``translations/``), while headless outputs
+(CLI stderr, Telegram) use ``user_message()`` from the table here, Chinese first.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+# code -> (zh_CN, en). Headless surfaces use these; the desktop has tr() twins keyed by code.
+USER_MESSAGES: dict[str, tuple[str, str]] = {
+    "error": ("发生错误：{detail}", "Something went wrong: {detail}"),
+    "config": ("设置有误：{detail}", "Settings problem: {detail}"),
+    "secret_store": (
+        "系统密钥库不可用，无法保存密码或令牌：{detail}",
+        "The system keyring is unavailable, secrets cannot be stored: {detail}",
+    ),
+    "store": ("数据库无法打开：{detail}", "The database cannot be opened: {detail}"),
+    "parse": ("邮件格式损坏：{detail}", "Malformed email: {detail}"),
+    "llm": ("AI 服务出错：{detail}", "AI service error: {detail}"),
+    "llm_unavailable": (
+        "无法连接 AI 服务，请检查设置中的地址和密钥：{detail}",
+        "Cannot reach the AI service; check the endpoint and key in Settings: {detail}",
+    ),
+    "llm_schema": (
+        "AI 的回答格式不正确，稍后会自动重试：{detail}",
+        "The AI answer broke its format; it will be retried: {detail}",
+    ),
+    "graph": ("微软邮箱服务出错：{detail}", "Microsoft 365 error: {detail}"),
+    "graph_auth": (
+        "需要重新登录微软账户：{detail}",
+        "Please sign in to Microsoft again: {detail}",
+    ),
+    "throttled": (
+        "微软服务繁忙，已暂停，{retry_after} 秒后重试",
+        "Microsoft is throttling us; retrying in {retry_after} s",
+    ),
+    "not_found": ("找不到该项目：{detail}", "Not found: {detail}"),
+    "sync_expired": ("同步状态已过期，将重新完整同步", "Sync state expired; starting a full sync"),
+    "ambiguous_write": (
+        "网络中断，无法确定操作是否完成，已停止以免重复：{detail}",
+        "Network dropped; cannot tell whether it went through, stopped to avoid a duplicate: {detail}",
+    ),
+    "draft_state": ("草稿状态不允许此操作：{detail}", "Not allowed in the draft's state: {detail}"),
+    "unconfirmed_facts": (
+        "草稿中有未经确认的内容，请先确认或修改：{detail}",
+        "The draft has unconfirmed facts; confirm or edit them first: {detail}",
+    ),
+    "transcription": ("语音识别失败：{detail}", "Transcription failed: {detail}"),
+    "audio_device": (
+        "没有可用的麦克风或没有权限：{detail}",
+        "No microphone available or permission denied: {detail}",
+    ),
+    "telegram": ("Telegram 出错：{detail}", "Telegram error: {detail}"),
+}
+
+
+class InquiryBridgeError(Exception):
+    """Base of every error the app raises on purpose."""
+
+    code: ClassVar[str] = "error"
+
+    def __init__(self, detail: str = "", **params: object) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.params = params
+
+    def user_message(self, lang: str = "zh_CN") -> str:
+        zh, en = USER_MESSAGES.get(self.code, USER_MESSAGES["error"])
+        template = zh if lang.startswith("zh") else en
+        try:
+            return template.format(detail=self.detail, **self.params)
+        except (KeyError, IndexError):
+            return template.replace("{detail}", self.detail)
+
+
+class ConfigError(InquiryBridgeError):
+    code = "config"
+
+
+class SecretStoreUnavailable(InquiryBridgeError):
+    code = "secret_store"
+
+
+class StoreError(InquiryBridgeError):
+    code = "store"
+
+
+class MessageParseError(InquiryBridgeError):
+    code = "parse"
+
+
+class LLMError(InquiryBridgeError):
+    code = "llm"
+
+
+class LLMUnavailable(LLMError):
+    code = "llm_unavailable"
+
+
+class LLMSchemaError(LLMError):
+    code = "llm_schema"
+
+
+class GraphError(InquiryBridgeError):
+    code = "graph"
+
+    def __init__(self, detail: str = "", status: int | None = None, **params: object) -> None:
+        super().__init__(detail, **params)
+        self.status = status
+
+
+class GraphAuthError(GraphError):
+    code = "graph_auth"
+
+
+class Throttled(GraphError):
+    code = "throttled"
+
+    def __init__(self, detail: str = "", retry_after: float = 0.0, **params: object) -> None:
+        super().__init__(detail, retry_after=int(retry_after), **params)
+        self.retry_after = retry_after
+
+
+class GraphNotFound(GraphError):
+    code = "not_found"
+
+
+class SyncStateExpired(GraphError):
+    code = "sync_expired"
+
+
+class AmbiguousWriteError(GraphError):
+    code = "ambiguous_write"
+
+
+class DraftStateError(InquiryBridgeError):
+    code = "draft_state"
+
+
+class UnconfirmedFactsError(InquiryBridgeError):
+    code = "unconfirmed_facts"
+
+
+class TranscriptionError(InquiryBridgeError):
+    code = "transcription"
+
+
+class AudioDeviceError(InquiryBridgeError):
+    code = "audio_device"
+
+
+class TelegramError(InquiryBridgeError):
+    code = "telegram"

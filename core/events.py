@@ -1,0 +1,140 @@
+"""A small typed, in-process event bus: core publishes, the desktop and Telegram subscribe.
+
+Events are published *after* the data they describe is committed, so a subscriber may always read
+it back. Handlers run synchronously in the publisher's thread; the desktop's signal hub re-emits
+them as queued Qt signals, so widgets only ever change on the UI thread. A failing handler is
+logged and never breaks the publisher (the pipeline must not lose a message to a UI bug).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class; subscribe to it to receive everything."""
+
+
+@dataclass(frozen=True)
+class InquiryCreated(Event):
+    inquiry_id: int
+    message_pk: int | None = None
+
+
+@dataclass(frozen=True)
+class InquiryUpdated(Event):
+    inquiry_id: int
+    fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MessageMerged(Event):
+    inquiry_id: int
+    message_pk: int
+
+
+@dataclass(frozen=True)
+class MessageRecorded(Event):
+    """Any message got (or changed) its disposition."""
+
+    message_pk: int
+    disposition: str
+
+
+@dataclass(frozen=True)
+class NeedsAttention(Event):
+    """Something the owner should look at (pending LLM, failed parse, low confidence…)."""
+
+    kind: str
+    ref_type: str
+    ref_id: int | None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class StageChanged(Event):
+    inquiry_id: int
+    from_stage: str | None
+    to_stage: str
+    triggered_by: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class StageOverdue(Event):
+    inquiry_id: int
+    stage: str
+    days: int
+
+
+@dataclass(frozen=True)
+class DraftChanged(Event):
+    draft_id: int
+    inquiry_id: int | None
+    status: str
+
+
+@dataclass(frozen=True)
+class SyncStatus(Event):
+    """A sync or sign-in problem (or its recovery). ``ok=False`` raises a notification."""
+
+    source: str  # "mail" | "drive" | "auth" | "telegram" | "llm"
+    ok: bool
+    code: str = ""
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class NoteAdded(Event):
+    note_id: int
+    inquiry_id: int | None
+
+
+E = TypeVar("E", bound=Event)
+
+
+class EventBus:
+    def __init__(self) -> None:
+        self._handlers: list[tuple[type[Event], Callable[[Any], None]]] = []
+        self._lock = threading.Lock()
+
+    def subscribe(self, event_type: type[E], handler: Callable[[E], None]) -> Callable[[], None]:
+        """Register ``handler`` for ``event_type`` (and subclasses); returns an unsubscribe."""
+        entry = (event_type, handler)
+        with self._lock:
+            self._handlers.append(entry)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if entry in self._handlers:
+                    self._handlers.remove(entry)
+
+        return unsubscribe
+
+    def publish(self, event: Event) -> None:
+        with self._lock:
+            handlers = [h for t, h in self._handlers if isinstance(event, t)]
+        for handler in handlers:
+            try:
+                handler(event)
+            except Exception:
+                log.exception("event handler %r failed on %r", handler, event)
+
+
+class RecordingBus(EventBus):
+    """An EventBus that also keeps every event (tests, CLI summaries)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[Event] = []
+
+    def publish(self, event: Event) -> None:
+        self.events.append(event)
+        super().publish(event)

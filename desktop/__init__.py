@@ -1,0 +1,1 @@
+"""The PySide6 desktop: tray, board, detail, approval, settings. Talks to core via services."""

@@ -1,0 +1,64 @@
+"""Shared fixtures: every location redirected to a temporary place (qutebrowser-style).
+
+Nothing a test does touches the real data folder, keyring or network: the data folder, settings,
+logs and keyring backend all point into ``tmp_path``; every ``INQUIRY_BRIDGE_*`` variable from the
+developer's shell is removed first.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["PYTHON_KEYRING_BACKEND"] = "keyrings.alt.file.PlaintextKeyring"
+
+import pytest
+
+from core.clock import FakeClock
+from core.events import RecordingBus
+from core.services import Services, build_services
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "dev"
+if not CORPUS.is_dir():  # CI clones main into another folder with shared/ beside it
+    CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "dev"
+
+
+@pytest.fixture(autouse=True)
+def clean_environ(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    for key in list(os.environ):
+        if key.startswith("INQUIRY_BRIDGE_"):
+            monkeypatch.delenv(key)
+    keyring_home = tmp_path_factory.mktemp("xdg")
+    monkeypatch.setenv("XDG_DATA_HOME", str(keyring_home / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(keyring_home / "config"))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyrings.alt.file.PlaintextKeyring")
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("INQUIRY_BRIDGE_HOME", str(folder))
+    return folder
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def services(home: Path, clock: FakeClock):  # type: ignore[no-untyped-def]
+    svc: Services = build_services(home, clock=clock, bus=RecordingBus())
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
+def corpus_dir() -> Path:
+    if not (CORPUS / "labels.json").exists():
+        pytest.skip("../shared/corpus/dev is not present")
+    return CORPUS
