@@ -138,3 +138,14 @@ class RecordingBus(EventBus):
     def publish(self, event: Event) -> None:
         self.events.append(event)
         super().publish(event)
+
+
+@dataclass(frozen=True)
+class NotificationRaised(Event):
+    """A row was added to the notification outbox (tray shows it; Telegram mirrors it)."""
+
+    notification_id: int
+    kind: str
+    title: str
+    ref_type: str | None = None
+    ref_id: int | None = None

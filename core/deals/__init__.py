@@ -1,0 +1,1 @@
+"""The 8-stage sales pipeline: transitions, audit trail, timeouts."""

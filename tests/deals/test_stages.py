@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from core.db.models import Inquiry, StageEvent
+from core.deals.stages import StageError, StageService, is_overdue, record_initial_stage
+from core.events import StageChanged
+
+
+def _new_inquiry(services) -> int:  # type: ignore[no-untyped-def]
+    def _do(session):  # type: ignore[no-untyped-def]
+        now = services.clock.now().replace(tzinfo=None)
+        inquiry = Inquiry(stage="inquiry", stage_changed_at=now, created_at=now, updated_at=now)
+        session.add(inquiry)
+        session.flush()
+        record_initial_stage(
+            session, inquiry, reason="new", triggered_by="pipeline", clock=services.clock
+        )
+        return inquiry.id
+
+    return services.store.write(_do)
+
+
+def test_advance_writes_audit_and_event(services) -> None:  # type: ignore[no-untyped-def]
+    iid = _new_inquiry(services)
+    stages = StageService(services.store, services.bus, services.clock)
+    change = stages.advance(iid, "measure", reason="booked", triggered_by="owner")
+    assert change and change.from_stage == "inquiry"
+    assert stages.advance(iid, "measure", reason="again", triggered_by="owner") is None
+    with services.store.session() as s:
+        events = s.scalars(
+            select(StageEvent).where(StageEvent.inquiry_id == iid).order_by(StageEvent.id)
+        ).all()
+        assert [(e.from_stage, e.to_stage, e.triggered_by) for e in events] == [
+            (None, "inquiry", "pipeline"),
+            ("inquiry", "measure", "owner"),
+        ]
+        inquiry = s.get(Inquiry, iid)
+        assert [h["to"] for h in inquiry.context_data["stage_history"]] == ["inquiry", "measure"]
+    assert [e for e in services.bus.events if isinstance(e, StageChanged)][-1].to_stage == "measure"
+
+
+def test_unknown_stage_and_trigger_are_refused(services) -> None:  # type: ignore[no-untyped-def]
+    iid = _new_inquiry(services)
+    stages = StageService(services.store, services.bus, services.clock)
+    with pytest.raises(StageError):
+        stages.advance(iid, "shipped", reason="", triggered_by="owner")
+    with pytest.raises(StageError):
+        stages.advance(iid, "measure", reason="", triggered_by="martians")
+
+
+def test_overdue_after_stage_timeout(services) -> None:  # type: ignore[no-untyped-def]
+    iid = _new_inquiry(services)
+    with services.store.session() as s:
+        inquiry = s.get(Inquiry, iid)
+        assert not is_overdue(inquiry, services.clock.now() + timedelta(days=1))
+        assert is_overdue(inquiry, services.clock.now() + timedelta(days=2, hours=1))

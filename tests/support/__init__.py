@@ -1,0 +1,1 @@
+"""Loopback servers and helpers shared by tests (Graph, OpenAI-compatible LLM, Telegram)."""
