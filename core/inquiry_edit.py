@@ -1,0 +1,182 @@
+"""The owner's edits of an inquiry's customer fields and notes, each one audited.
+
+The pipeline fills customer fields from email; the owner corrects them on the board. Every
+correction is an ``audit_log`` row (``entity="inquiry"``, ``action="edit_field"``, old and new
+value, actor) so "who changed this phone number" always has an answer, and an ``InquiryUpdated``
+event follows the commit so every open view refreshes. Values are validated the same way the
+pipeline validates model output: phones become E.164, emails must look like emails, products must
+be glossary keys. Invalid input raises ``InvalidField`` (the desktop shows its Chinese message).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import phonenumbers
+from sqlalchemy.orm import Session
+
+from core.board import refresh_search_text
+from core.db.models import CLASSIFICATIONS, AuditEntry, Inquiry, Memory
+from core.errors import InquiryBridgeError
+from core.events import InquiryUpdated, NoteAdded
+from core.glossary import is_product
+from core.services import Services
+
+EDITABLE_FIELDS: tuple[str, ...] = (
+    "customer_name",
+    "customer_email",
+    "customer_phone",
+    "address",
+    "suburb",
+    "product_types",
+    "dimensions",
+    "classification",
+    "urgency",
+    "language",
+)
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+class InvalidField(InquiryBridgeError):
+    """A value the owner typed cannot be stored (``field`` names it)."""
+
+    code = "error"
+
+    def __init__(self, field: str, detail: str) -> None:
+        super().__init__(detail, field=field)
+        self.field = field
+
+
+def normalise_value(field: str, value: Any, region: str = "AU") -> Any:
+    """Validate and normalise one field value; raise ``InvalidField`` when it cannot be stored."""
+    if field not in EDITABLE_FIELDS:
+        raise InvalidField(field, f"{field} 不可编辑")
+    if field in ("product_types", "dimensions"):
+        items = [str(v).strip() for v in (value or []) if str(v).strip()]
+        if field == "product_types":
+            bad = [v for v in items if not is_product(v)]
+            if bad:
+                raise InvalidField(field, f"未知产品：{', '.join(bad)}")
+        return list(dict.fromkeys(items))
+    text = ("" if value is None else str(value)).strip()
+    if field == "customer_email":
+        if text and not _EMAIL.match(text):
+            raise InvalidField(field, f"邮箱格式不对：{text}")
+        return text.lower() or None
+    if field == "customer_phone":
+        if not text:
+            return None
+        try:
+            parsed = phonenumbers.parse(text, region)
+        except phonenumbers.NumberParseException:
+            raise InvalidField(field, f"电话号码无法识别：{text}") from None
+        if not phonenumbers.is_possible_number(parsed):
+            raise InvalidField(field, f"电话号码无法识别：{text}")
+        return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
+    if field == "classification":
+        if text not in CLASSIFICATIONS:
+            raise InvalidField(field, f"分类只能是 A、B 或 C：{text}")
+        return text
+    if field == "language":
+        return text or "en"
+    return text or None
+
+
+class InquiryEditor:
+    """Owner edits of customer fields and notes (the desktop's detail view calls this)."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    def update_fields(
+        self, inquiry_id: int, changes: dict[str, Any], *, actor: str = "owner"
+    ) -> tuple[str, ...]:
+        """Apply ``changes``; returns the fields that really changed (unchanged ones: no audit)."""
+        region = str(self.services.settings.get("general.phone_region") or "AU")
+        clean = {f: normalise_value(f, v, region) for f, v in changes.items()}
+        now = self.services.clock.now().replace(tzinfo=None)
+
+        def _do(session: Session) -> tuple[str, ...]:
+            inquiry = session.get(Inquiry, inquiry_id)
+            if inquiry is None:
+                raise InvalidField("id", f"没有这个询盘：{inquiry_id}")
+            changed: list[str] = []
+            for field, new in clean.items():
+                old = getattr(inquiry, field)
+                if (list(old or []) if isinstance(new, list) else old) == new:
+                    continue
+                setattr(inquiry, field, new)
+                changed.append(field)
+                session.add(
+                    AuditEntry(
+                        entity="inquiry",
+                        entity_id=inquiry_id,
+                        action="edit_field",
+                        detail={"field": field, "old": old, "new": new},
+                        actor=actor,
+                        at=now,
+                    )
+                )
+            if changed:
+                inquiry.updated_at = now
+                refresh_search_text(inquiry, region)
+            return tuple(changed)
+
+        changed = self.services.store.write(_do)
+        if changed:
+            self.services.bus.publish(InquiryUpdated(inquiry_id, changed))
+        return changed
+
+    def add_note(
+        self,
+        inquiry_id: int,
+        text: str,
+        *,
+        actor: str = "owner",
+        source: str = "desktop",
+        kind: str = "customer_note",
+    ) -> int:
+        """Add a note (a ``customer_note`` memory) to an inquiry; audited, event published."""
+        body = text.strip()
+        if not body:
+            raise InvalidField("note", "备注不能为空")
+        now = self.services.clock.now().replace(tzinfo=None)
+
+        def _do(session: Session) -> int:
+            inquiry = session.get(Inquiry, inquiry_id)
+            if inquiry is None:
+                raise InvalidField("id", f"没有这个询盘：{inquiry_id}")
+            memory = Memory(
+                kind=kind,
+                inquiry_id=inquiry_id,
+                text=body,
+                source=source,
+                confidence="high",
+                status="active",
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(memory)
+            session.flush()
+            notes = list((inquiry.context_data or {}).get("notes", []))
+            notes.append({"id": memory.id, "text": body, "at": now.isoformat() + "Z"})
+            inquiry.context_data = {**(inquiry.context_data or {}), "notes": notes}
+            inquiry.updated_at = now
+            session.add(
+                AuditEntry(
+                    entity="note",
+                    entity_id=memory.id,
+                    action="add_note",
+                    detail={"inquiry_id": inquiry_id, "text": body},
+                    actor=actor,
+                    at=now,
+                )
+            )
+            return memory.id
+
+        note_id = self.services.store.write(_do)
+        self.services.bus.publish(NoteAdded(note_id, inquiry_id))
+        self.services.bus.publish(InquiryUpdated(inquiry_id, ("notes",)))
+        return note_id
