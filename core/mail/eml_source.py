@@ -1,0 +1,34 @@
+"""A folder of ``.eml`` files as a message source (``inquiry-bridge ingest --eml-dir``).
+
+Files are yielded in name order so that a folder exported as ``001.eml``, ``002.eml`` … replays in
+arrival order, which the merge step depends on (a reply must come after the inquiry it answers).
+Files are read one at a time in a worker thread: a folder of large attachments never blocks the
+event loop or sits in memory all at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from core.mail.source import RawMessage
+
+
+class EmlFolderSource:
+    """Yields every ``*.eml`` (case-insensitive) directly inside ``folder``, sorted by file name."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+
+    def files(self) -> list[Path]:
+        """The files this source will yield, in order (also used for progress counts)."""
+        if not self.folder.is_dir():
+            raise FileNotFoundError(f"not a folder: {self.folder}")
+        found = [p for p in self.folder.iterdir() if p.is_file() and p.suffix.lower() == ".eml"]
+        return sorted(found, key=lambda p: p.name)
+
+    async def __aiter__(self) -> AsyncIterator[RawMessage]:
+        for path in self.files():
+            raw = await asyncio.to_thread(path.read_bytes)
+            yield RawMessage(raw=raw, source="eml", source_ref=path.name)

@@ -1,0 +1,670 @@
+"""MIME parsing: raw RFC 5322 bytes → :class:`ParsedMessage`, without ever crashing on bad mail.
+
+Real inboxes carry mislabelled charsets (GBK text labelled gb2312, Windows-1252 labelled
+us-ascii, made-up names), truncated multiparts, forgotten boundaries and HTML-only website forms.
+A crash here would lose a customer, so every step degrades instead: undecodable bytes are replaced
+and the fact is written to ``notes``; only bytes that hold no email at all raise
+:class:`~core.errors.MessageParseError` (the pipeline records it as ``failed:<reason>``).
+
+Decisions worth knowing:
+- Headers are decoded by our own RFC 2047 decoder from the raw header text, so a ``gb2312``
+  encoded-word is decoded as GB18030 (its superset; Chinese mail clients routinely put GBK-only
+  characters under a gb2312 label) and a broken encoded-word costs one word, not the header.
+- The body prefers ``text/plain``; HTML is converted with inscriptis, which lays tables out so
+  website-form rows stay readable ("Name   Jane") instead of running cells together.
+- ``message/rfc822`` parts are attachments: a forwarded or bounced message's headers and body never
+  leak into the sender's own text.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import email
+import email.utils
+import quopri
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email import policy
+from email.message import EmailMessage, Message
+
+from core.errors import MessageParseError
+
+__all__ = [
+    "ParsedAttachment",
+    "ParsedMessage",
+    "decode_bytes",
+    "decode_header_value",
+    "parse_message",
+]
+
+
+@dataclass
+class ParsedAttachment:
+    """One non-body MIME part. ``is_inline`` marks images embedded in the HTML (logos, pasted
+    screenshots) so the UI can tell them from files the customer attached on purpose."""
+
+    filename: str | None
+    content_type: str
+    size: int
+    payload: bytes = field(repr=False)
+    is_inline: bool = False
+
+
+@dataclass
+class ParsedMessage:
+    """Everything later stages need from one email, already decoded to ``str``."""
+
+    message_id: str | None
+    in_reply_to: str | None
+    references: list[str]
+    from_addr: str | None
+    from_name: str | None
+    reply_to: str | None
+    to: list[str]
+    cc: list[str]
+    subject: str
+    date: datetime | None
+    text: str
+    html: str | None
+    attachments: list[ParsedAttachment]
+    notes: list[str]
+    headers: dict[str, str]
+    content_types: list[str]
+    report_type: str | None
+    language: str
+
+
+# --------------------------------------------------------------------------- charsets
+
+# Labels whose honest reading is a superset codec. Mail clients write "gb2312" while sending GBK or
+# GB18030 characters, "big5" while sending HKSCS, "ks_c_5601" for cp949, and "iso-8859-1" or
+# "us-ascii" for Windows-1252 (smart quotes in 0x80-0x9F).
+_SUPERSETS: dict[str, str] = {
+    "gb2312": "gb18030",
+    "gb_2312-80": "gb18030",
+    "gb_2312": "gb18030",
+    "euc-cn": "gb18030",
+    "euccn": "gb18030",
+    "x-euc-cn": "gb18030",
+    "csgb2312": "gb18030",
+    "gbk": "gb18030",
+    "x-gbk": "gb18030",
+    "cp936": "gb18030",
+    "ms936": "gb18030",
+    "windows-936": "gb18030",
+    "chinese": "gb18030",
+    "big5": "big5hkscs",
+    "big-5": "big5hkscs",
+    "x-big5": "big5hkscs",
+    "cn-big5": "big5hkscs",
+    "csbig5": "big5hkscs",
+    "ks_c_5601-1987": "cp949",
+    "ks_c_5601": "cp949",
+    "euc-kr": "cp949",
+    "iso-8859-1": "cp1252",
+    "latin1": "cp1252",
+    "latin-1": "cp1252",
+    "us-ascii": "cp1252",
+    "ascii": "cp1252",
+    "ansi_x3.4-1968": "cp1252",
+    "utf8": "utf-8",
+    "unicode-1-1-utf-7": "utf-7",
+}
+
+
+def _codec_for(label: str | None) -> str | None:
+    """Python codec name for a MIME charset label, or None when the label is unknown."""
+    if not label:
+        return None
+    name = label.strip().strip("\"'").lower()
+    name = name.split("*", 1)[0]  # RFC 2231 language suffix: utf-8*en
+    name = _SUPERSETS.get(name, name)
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
+
+
+def decode_bytes(data: bytes, charset: str | None, notes: list[str] | None = None) -> str:
+    """Decode ``data`` that claims ``charset``; never raises.
+
+    Order: the declared charset (widened to its superset), then UTF-8 (the commonest mislabel),
+    then GB18030 when the bytes look like double-byte Chinese, finally the declared/UTF-8 codec
+    with replacement characters. Anything short of a clean decode is written to ``notes``.
+    """
+    notes = notes if notes is not None else []
+    label = (charset or "").strip().strip("\"'").lower() or None
+    codec = _codec_for(label)
+    if label and codec is None:
+        _note(notes, f"unknown charset {label}")
+    elif label and codec and _SUPERSETS.get(label) in ("gb18030", "big5hkscs", "cp949"):
+        _note(notes, f"charset {label} decoded as {codec}")
+    if not data:
+        return ""
+    if codec:
+        try:
+            return data.decode(codec)
+        except (UnicodeDecodeError, LookupError):
+            pass
+    if codec != "utf-8":
+        try:
+            text = data.decode("utf-8")
+            if label:
+                _note(notes, f"charset {label} decoded as utf-8")
+            return text
+        except UnicodeDecodeError:
+            pass
+    if codec is None or codec in ("cp1252", "ascii"):
+        # Unlabelled or unknown: double-byte Chinese is the likeliest non-UTF-8 text in this inbox.
+        if _looks_double_byte(data):
+            try:
+                text = data.decode("gb18030")
+                _note(notes, "undeclared charset decoded as gb18030")
+                return text
+            except UnicodeDecodeError:
+                pass
+        if codec is None:
+            _note(notes, "decoded as latin-1")
+            return data.decode("cp1252", errors="replace")
+    _note(notes, "replaced undecodable bytes")
+    return data.decode(codec or "utf-8", errors="replace")
+
+
+def _looks_double_byte(data: bytes) -> bool:
+    high = sum(1 for b in data if b >= 0x81)
+    return high >= 4 and high >= len(data) * 0.2
+
+
+def _note(notes: list[str], text: str) -> None:
+    if text not in notes:
+        notes.append(text)
+
+
+# --------------------------------------------------------------------------- headers
+
+_ENCODED_WORD = re.compile(r"=\?([^?\s]+)\?([bBqQ])\?([^?]*)\?=")
+_BETWEEN_WORDS = re.compile(r"(\?=)[ \t\r\n]+(=\?)")
+_FOLD = re.compile(r"\r?\n(?=[ \t])")
+
+
+def _raw_str_to_text(value: str, notes: list[str]) -> str:
+    """Header text may carry raw 8-bit bytes (surrogate-escaped by the parser): decode them."""
+    if not any("\udc80" <= ch <= "\udcff" for ch in value):
+        return value
+    data = value.encode("utf-8", errors="surrogateescape")
+    return decode_bytes(data, None, notes)
+
+
+def decode_header_value(value: str | None, notes: list[str] | None = None) -> str:
+    """Unfold and decode one raw header value (RFC 2047 encoded-words, raw 8-bit); never raises."""
+    if not value:
+        return ""
+    notes = notes if notes is not None else []
+    value = _FOLD.sub("", str(value))
+    # Whitespace between two adjacent encoded-words is not part of the text (RFC 2047 §6.2).
+    previous = None
+    while previous != value:
+        previous = value
+        value = _BETWEEN_WORDS.sub(r"\1\2", value)
+
+    pieces: list[str] = []
+    pending: list[tuple[str, bytes]] = []  # consecutive words in one charset decode together
+
+    def flush() -> None:
+        if pending:
+            charset = pending[0][0]
+            pieces.append(decode_bytes(b"".join(b for _, b in pending), charset, notes))
+            pending.clear()
+
+    pos = 0
+    for match in _ENCODED_WORD.finditer(value):
+        if match.start() > pos:
+            flush()
+            pieces.append(_raw_str_to_text(value[pos : match.start()], notes))
+        charset, encoding, text = match.group(1), match.group(2).lower(), match.group(3)
+        data = _decode_word(encoding, text, notes)
+        if pending and pending[-1][0] != charset.lower():
+            flush()
+        pending.append((charset.lower(), data))
+        pos = match.end()
+    flush()
+    if pos < len(value):
+        pieces.append(_raw_str_to_text(value[pos:], notes))
+    return "".join(pieces).strip()
+
+
+def _decode_word(encoding: str, text: str, notes: list[str]) -> bytes:
+    try:
+        if encoding == "b":
+            cleaned = re.sub(r"[^A-Za-z0-9+/]", "", text)
+            cleaned += "=" * (-len(cleaned) % 4)
+            return base64.b64decode(cleaned)
+        return quopri.decodestring(text.replace("_", " ").encode("ascii", "replace"), header=True)
+    except (binascii.Error, ValueError):
+        _note(notes, "broken encoded-word in header")
+        return text.encode("ascii", "replace")
+
+
+_ID = re.compile(r"<[^<>\s]+>")
+
+
+def _first_id(value: str) -> str | None:
+    match = _ID.search(value)
+    if match:
+        return match.group(0)
+    token = value.strip().split()
+    return f"<{token[0].strip('<>')}>" if token and token[0].strip("<>") else None
+
+
+def _addresses(raw_values: list[str], notes: list[str]) -> list[tuple[str, str]]:
+    """(display name, lower-case address) pairs; parses the *raw* text so encoded commas in
+    display names cannot split an address."""
+    result: list[tuple[str, str]] = []
+    for raw in raw_values:
+        unfolded = _FOLD.sub("", raw)
+        try:
+            pairs = email.utils.getaddresses([unfolded])
+        except Exception:  # malformed address lists must not lose the message
+            _note(notes, "unparseable address header")
+            pairs = [("", a) for a in re.findall(r"[\w.+'-]+@[\w-]+(?:\.[\w-]+)+", unfolded)]
+        for name, addr in pairs:
+            addr = _raw_str_to_text(addr, notes).strip().strip("<>").lower()
+            if not addr or "@" not in addr:
+                continue
+            result.append((decode_header_value(name, notes).strip().strip('"'), addr))
+    return result
+
+
+def _parse_date(value: str, notes: list[str]) -> datetime | None:
+    if not value:
+        return None
+    try:
+        parsed = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        _note(notes, "unparseable Date header")
+        return None
+    if parsed is None:
+        return None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)
+
+
+# --------------------------------------------------------------------------- body
+
+
+@dataclass
+class _Body:
+    plain: list[str] = field(default_factory=list)
+    html: list[str] = field(default_factory=list)
+
+
+_BOUNDARY_LINE = re.compile(rb"^--([^\s-][^\s]{4,}?)(?:--)?\s*$", re.MULTILINE)
+
+
+def _header_param(part: Message, header: str, param: str) -> str | None:
+    try:
+        value = part.get_param(param, header=header)
+    except Exception:
+        return None
+    if isinstance(value, tuple):  # RFC 2231 (charset, language, text)
+        try:
+            value = email.utils.collapse_rfc2231_value(value)
+        except Exception:
+            value = value[2]
+    return str(value) if value is not None else None
+
+
+def _content_type(part: Message) -> str:
+    try:
+        return part.get_content_type()
+    except Exception:
+        return "application/octet-stream"
+
+
+def _disposition(part: Message) -> str | None:
+    try:
+        value = part.get_content_disposition()
+    except Exception:
+        return None
+    return value.lower() if value else None
+
+
+def _filename(part: Message, notes: list[str]) -> str | None:
+    name = None
+    try:
+        name = part.get_filename()
+    except Exception:
+        name = _header_param(part, "content-disposition", "filename") or _header_param(
+            part, "content-type", "name"
+        )
+    if not name:
+        return None
+    name = str(name)
+    if "=?" in name:
+        name = decode_header_value(name, notes)
+    name = _raw_str_to_text(name, notes)
+    name = name.replace("\ufffd", "_").strip().strip('"')
+    return name or None
+
+
+def _payload_bytes(part: Message, notes: list[str]) -> bytes:
+    """Decoded transfer-encoding of a leaf part; a damaged base64 body yields what it can."""
+    try:
+        data = part.get_payload(decode=True)
+    except Exception:
+        data = None
+    if isinstance(data, bytes):
+        return data
+    raw = part.get_payload()
+    if isinstance(raw, str):
+        _note(notes, "undecodable transfer encoding")
+        return raw.encode("utf-8", errors="surrogateescape")
+    return b""
+
+
+def _serialize(part: Message) -> bytes:
+    try:
+        return part.as_bytes()
+    except Exception:
+        try:
+            return part.as_string().encode("utf-8", errors="replace")
+        except Exception:
+            return b""
+
+
+def _html_to_text(html: str) -> str:
+    """Readable text from HTML: inscriptis lays out tables cell by cell (not run together)."""
+    from inscriptis import get_text
+    from inscriptis.css_profiles import CSS_PROFILES
+    from inscriptis.model.config import ParserConfig
+
+    try:
+        text = get_text(html, ParserConfig(css=CSS_PROFILES["strict"], display_links=False))
+    except Exception:
+        text = re.sub(r"<[^>]+>", " ", html)
+    lines = [line.rstrip() for line in text.splitlines()]
+    return _squeeze_blank_lines("\n".join(lines)).strip()
+
+
+def _squeeze_blank_lines(text: str) -> str:
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+class _Walker:
+    """Walks the MIME tree once, sorting parts into body text and attachments."""
+
+    def __init__(self, notes: list[str]) -> None:
+        self.notes = notes
+        self.attachments: list[ParsedAttachment] = []
+        self.content_types: list[str] = []
+        self.report_type: str | None = None
+
+    def walk(self, part: Message, depth: int = 0) -> _Body:
+        body = _Body()
+        if depth > 30:
+            _note(self.notes, "MIME nesting too deep")
+            return body
+        ctype = _content_type(part)
+        self.content_types.append(ctype)
+        for defect in getattr(part, "defects", []) or []:
+            _note(self.notes, f"defect {type(defect).__name__}")
+        maintype = ctype.split("/", 1)[0]
+        disposition = _disposition(part)
+
+        if ctype == "multipart/report" and self.report_type is None:
+            rt = _header_param(part, "content-type", "report-type")
+            self.report_type = rt.lower() if rt else None
+
+        if maintype == "multipart" and part.is_multipart():
+            children = [c for c in part.get_payload() if isinstance(c, Message)]
+            if ctype == "multipart/alternative":
+                return self._alternative(children, depth)
+            for child in children:
+                sub = self.walk(child, depth + 1)
+                body.plain.extend(sub.plain)
+                body.html.extend(sub.html)
+            return body
+
+        if maintype == "message" and (part.is_multipart() or ctype == "message/rfc822"):
+            self._message_attachment(part, ctype, disposition, depth)
+            return body
+
+        if maintype == "multipart":
+            # Declared multipart but the parser found no parts (missing/wrong boundary).
+            _note(self.notes, "multipart without usable boundary; body read as plain text")
+            data = _payload_bytes(part, self.notes)
+            body.plain.append(
+                decode_bytes(data, _header_param(part, "content-type", "charset"), self.notes)
+            )
+            return body
+
+        filename = _filename(part, self.notes)
+        is_body_text = ctype in ("text/plain", "text/html") and disposition != "attachment"
+        if is_body_text and ctype == "text/plain" and filename and disposition is not None:
+            is_body_text = False  # a named .txt file the sender attached
+        if is_body_text:
+            data = _payload_bytes(part, self.notes)
+            charset = _header_param(part, "content-type", "charset")
+            if ctype == "text/html" and not charset:
+                meta = re.search(rb"<meta[^>]+charset=[\"']?([\w.:-]+)", data[:4096], re.I)
+                charset = meta.group(1).decode("ascii") if meta else None
+            text = decode_bytes(data, charset, self.notes)
+            (body.plain if ctype == "text/plain" else body.html).append(text)
+            return body
+
+        payload = _payload_bytes(part, self.notes)
+        has_cid = bool(part.get("content-id", None)) if not disposition else False
+        self.attachments.append(
+            ParsedAttachment(
+                filename=filename,
+                content_type=ctype,
+                size=len(payload),
+                payload=payload,
+                is_inline=disposition == "inline" or has_cid,
+            )
+        )
+        return body
+
+    def _alternative(self, children: list[Message], depth: int) -> _Body:
+        results = [self.walk(child, depth + 1) for child in children]
+        for sub in results:
+            if any(t.strip() for t in sub.plain):
+                html = next((r.html for r in results if r.html), [])
+                return _Body(plain=sub.plain, html=html)
+        for sub in results:
+            if sub.html:
+                return _Body(plain=[], html=sub.html)
+        return _Body()
+
+    def _message_attachment(
+        self, part: Message, ctype: str, disposition: str | None, depth: int
+    ) -> None:
+        inner = part.get_payload()
+        inner_msgs = [m for m in inner if isinstance(m, Message)] if isinstance(inner, list) else []
+        for sub in inner_msgs:
+            # Record inner part types (so a bounce's original is visible) without keeping its text.
+            saved = len(self.attachments)
+            self.walk(sub, depth + 1)
+            del self.attachments[saved:]
+        if ctype == "message/rfc822" and inner_msgs:
+            payload = _serialize(inner_msgs[0])
+            subject = decode_header_value(inner_msgs[0].get("subject", ""), self.notes)
+        else:
+            payload = b"\n".join(_serialize(m) for m in inner_msgs)
+            subject = ""
+        filename = _filename(part, self.notes)
+        if not filename and ctype == "message/rfc822":
+            filename = (subject or "message")[:80] + ".eml"
+        self.attachments.append(
+            ParsedAttachment(
+                filename=filename,
+                content_type=ctype,
+                size=len(payload),
+                payload=payload,
+                is_inline=disposition == "inline",
+            )
+        )
+
+
+def _salvage_boundary(raw: bytes, msg: EmailMessage, notes: list[str]) -> EmailMessage:
+    """A multipart whose boundary parameter is missing or wrong: find the delimiter lines that
+    are actually in the body and parse again with that boundary."""
+    if not _content_type(msg).startswith("multipart/") or msg.is_multipart():
+        return msg
+    _head, sep, rest = raw.partition(b"\r\n\r\n")
+    if not sep:
+        _head, sep, rest = raw.partition(b"\n\n")
+    if not sep:
+        return msg
+    for match in _BOUNDARY_LINE.finditer(rest):
+        boundary = match.group(1)
+        following = rest[match.end() : match.end() + 400].lower()
+        if b"content-type" not in following and b"content-transfer-encoding" not in following:
+            continue
+        try:
+            fixed = email.message_from_bytes(raw, policy=policy.default)
+            fixed.set_param("boundary", boundary.decode("ascii", "replace"))
+            reparsed = email.message_from_bytes(
+                fixed.as_bytes(policy=policy.compat32), policy=policy.default
+            )
+        except Exception:
+            return msg
+        if isinstance(reparsed, EmailMessage) and reparsed.is_multipart():
+            _note(notes, "multipart boundary recovered from the body")
+            return reparsed
+        return msg
+    return msg
+
+
+# --------------------------------------------------------------------------- language
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def guess_language(text: str) -> str:
+    """'zh' when Chinese characters carry the text, else 'en' (Chinese needs ~2 chars per word)."""
+    cjk = len(_CJK.findall(text))
+    words = len(_LATIN_WORD.findall(text))
+    return "zh" if cjk >= 2 and cjk >= words * 0.5 else "en"
+
+
+# --------------------------------------------------------------------------- entry point
+
+_KNOWN_HEADERS = {
+    "from",
+    "to",
+    "subject",
+    "date",
+    "message-id",
+    "content-type",
+    "mime-version",
+    "received",
+    "return-path",
+    "cc",
+    "reply-to",
+    "sender",
+}
+
+
+def parse_message(raw: bytes) -> ParsedMessage:
+    """Parse one message. Never raises for damaged mail; raises ``MessageParseError`` only for
+    bytes that contain no email at all (empty, or binary data without a single header)."""
+    if not isinstance(raw, bytes | bytearray | memoryview):
+        raise MessageParseError("not bytes", reason="not_bytes")
+    raw = bytes(raw)
+    if not raw.strip():
+        raise MessageParseError("empty message", reason="empty")
+    notes: list[str] = []
+    try:
+        msg = email.message_from_bytes(raw, policy=policy.default)
+    except Exception as exc:  # the stdlib parser is lenient; this is a last resort
+        raise MessageParseError(f"unparseable: {type(exc).__name__}", reason="unparseable") from exc
+    msg = _salvage_boundary(raw, msg, notes)
+
+    raw_headers: dict[str, list[str]] = {}
+    try:
+        items = list(msg.raw_items())
+    except Exception:
+        items = []
+        _note(notes, "unreadable header block")
+    for name, value in items:
+        raw_headers.setdefault(str(name).strip().lower(), []).append(str(value))
+
+    if not (_KNOWN_HEADERS & raw_headers.keys()):
+        sample = raw[:4096]
+        printable = sum(1 for b in sample if 32 <= b < 127 or b in (9, 10, 13) or b >= 0xC0)
+        if printable < len(sample) * 0.85:
+            raise MessageParseError("no email headers (binary data)", reason="not_email")
+        _note(notes, "no email headers")
+
+    headers: dict[str, str] = {}
+    for name, values in raw_headers.items():
+        headers[name] = decode_header_value(values[0], notes)
+
+    def first(name: str) -> str:
+        return headers.get(name, "")
+
+    walker = _Walker(notes)
+    try:
+        body = walker.walk(msg)
+    except Exception as exc:  # defensive: one odd part must not lose the whole message
+        _note(notes, f"body not fully parsed: {type(exc).__name__}")
+        body = _Body()
+        body.plain.append(decode_bytes(raw.partition(b"\n\n")[2], None, notes))
+
+    html = "\n".join(body.html) if body.html else None
+    plain = "\n\n".join(t.strip("\n") for t in body.plain if t.strip())
+    if plain.strip():
+        text = plain
+    elif html:
+        text = _html_to_text(html)
+    else:
+        text = ""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    text = _squeeze_blank_lines(text).strip("\n")
+
+    from_pairs = _addresses(raw_headers.get("from", []), notes) or _addresses(
+        raw_headers.get("sender", []), notes
+    )
+    reply_to_pairs = _addresses(raw_headers.get("reply-to", []), notes)
+    to = [a for _, a in _addresses(raw_headers.get("to", []), notes)]
+    cc = [a for _, a in _addresses(raw_headers.get("cc", []), notes)]
+
+    message_id = _first_id(first("message-id")) if first("message-id") else None
+    in_reply_to = _first_id(first("in-reply-to")) if first("in-reply-to") else None
+    references = _ID.findall(" ".join(raw_headers.get("references", [])))
+    subject = re.sub(r"\s+", " ", first("subject")).strip()
+
+    from core.mail.quotes import strip_quotes  # late import: quotes is optional for parsing
+
+    try:
+        new_text = strip_quotes(text)
+    except Exception:
+        new_text = text
+    language = guess_language(f"{subject}\n{new_text or text}")
+
+    return ParsedMessage(
+        message_id=message_id,
+        in_reply_to=in_reply_to,
+        references=references,
+        from_addr=from_pairs[0][1] if from_pairs else None,
+        from_name=(from_pairs[0][0] or None) if from_pairs else None,
+        reply_to=reply_to_pairs[0][1] if reply_to_pairs else None,
+        to=to,
+        cc=cc,
+        subject=subject,
+        date=_parse_date(first("date"), notes),
+        text=text,
+        html=html,
+        attachments=walker.attachments,
+        notes=notes,
+        headers=headers,
+        content_types=walker.content_types,
+        report_type=walker.report_type,
+        language=language,
+    )

@@ -1,0 +1,43 @@
+"""The one shape in which mail enters the app, whatever it came from.
+
+Every source (folder of ``.eml`` files, Microsoft Graph, the bundled demo mailbox) hands the
+pipeline the same thing: raw RFC 5322 bytes plus where they came from. Keeping the bytes raw means
+there is exactly one MIME parser in the app, so a Graph message and the same message saved as
+``.eml`` always produce the same inquiry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol, runtime_checkable
+
+SourceKind = Literal["eml", "graph", "demo"]
+FolderKind = Literal["inbox", "sent"]
+
+
+@dataclass(frozen=True)
+class RawMessage:
+    """Raw bytes of one message and its identity at the source.
+
+    ``received_at`` (aware UTC) is authoritative when the source knows it (Graph's
+    ``receivedDateTime``); otherwise the pipeline falls back to the ``Date`` header.
+    ``folder`` is ``"sent"`` for the owner's own Sent Items, which the pipeline records as outgoing.
+    """
+
+    raw: bytes
+    source: str
+    source_ref: str
+    graph_id: str | None = None
+    folder: str = "inbox"
+    conversation_id: str | None = None
+    received_at: datetime | None = None
+    is_read: bool | None = None
+
+
+@runtime_checkable
+class MessageSource(Protocol):
+    """Anything that can be iterated asynchronously for :class:`RawMessage` objects."""
+
+    def __aiter__(self) -> AsyncIterator[RawMessage]: ...
