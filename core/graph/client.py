@@ -1,0 +1,289 @@
+"""The one HTTP client for Microsoft Graph: headers, concurrency, retries and the error tree.
+
+Everything that talks to Graph (mail delta, sending, categories, OneDrive) goes through
+``GraphClient.request`` so the mailbox-wide rules hold everywhere:
+
+* ``Prefer: IdType="ImmutableId"`` on every request (ids survive folder moves);
+* at most ``max_concurrency`` requests in flight (Exchange allows 4 per app per mailbox; a 5th gets
+  a ``MailboxConcurrency`` 429);
+* 429/503/504 are retried after ``Retry-After`` (seconds or an HTTP date) or, without one, after an
+  exponential backoff with jitter — waiting through the injected clock so tests never sleep;
+* a *write* (POST/PATCH/DELETE) is retried only when the server says it did not do it (429, or 503
+  with ``Retry-After``) or when the connection never opened. After a network error mid-write, or a
+  504, the write may have happened: ``AmbiguousWriteError``, never a blind retry (a second send
+  would mail the customer twice);
+* reads are also retried on network errors.
+
+Errors map onto ``core.errors``: 401 → GraphAuthError, 404 → GraphNotFound, 410 or
+``SyncStateNotFound`` → SyncStateExpired (with ``location``), exhausted throttling → Throttled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from datetime import UTC
+from typing import Any, Protocol
+
+import httpx
+
+from core.clock import Clock, SystemClock
+from core.errors import (
+    AmbiguousWriteError,
+    GraphAuthError,
+    GraphError,
+    GraphNotFound,
+    SyncStateExpired,
+    Throttled,
+)
+
+log = logging.getLogger(__name__)
+
+READ_METHODS = frozenset({"GET", "HEAD"})
+THROTTLE_STATUSES = frozenset({429, 503, 504})
+# Failures where the request provably never reached the server: safe to retry even a write.
+NOT_SENT_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+MAX_BACKOFF = 120.0
+
+
+class TokenProvider(Protocol):
+    """Gives a bearer token for Graph; raises GraphAuthError when the user must sign in."""
+
+    async def token(self) -> str: ...
+
+
+class StaticToken:
+    """A fixed bearer token (``INQUIRY_BRIDGE_GRAPH_TOKEN``: tests and service setups)."""
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    async def token(self) -> str:
+        return self._value
+
+
+def parse_retry_after(value: str | None, clock: Clock) -> float | None:
+    """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - clock.now()).total_seconds())
+
+
+def _error_code(response: httpx.Response) -> tuple[str, str]:
+    try:
+        err = response.json().get("error", {})
+        return str(err.get("code", "")), str(err.get("message", ""))
+    except (ValueError, AttributeError):
+        return "", response.text[:200]
+
+
+def map_error(response: httpx.Response) -> GraphError:
+    """The error-tree class for a failed Graph response (used after retries are exhausted)."""
+    status = response.status_code
+    code, message = _error_code(response)
+    detail = f"{response.request.method} {response.request.url.path}: {status} {code} {message}"
+    if status == 401:
+        return GraphAuthError(detail.strip(), status=status)
+    if status == 404:
+        return GraphNotFound(detail.strip(), status=status)
+    if status == 410 or code in {"SyncStateNotFound", "resyncRequired", "SyncStateInvalid"}:
+        err = SyncStateExpired(detail.strip(), status=status)
+        err.location = response.headers.get("Location")  # type: ignore[attr-defined]
+        return err
+    if status in THROTTLE_STATUSES:
+        return Throttled(
+            detail.strip(),
+            retry_after=float(response.headers.get("Retry-After", "0") or 0)
+            if (response.headers.get("Retry-After") or "").strip().isdigit()
+            else 0.0,
+            status=status,
+        )
+    return GraphError(detail.strip(), status=status)
+
+
+class GraphClient:
+    """Async Graph client over one shared ``httpx.AsyncClient``.
+
+    Attributes:
+        request_count: requests actually put on the wire (retries included).
+        peak_in_flight: most requests this client had in flight at once.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token_provider: TokenProvider,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Clock | None = None,
+        max_concurrency: int = 4,
+        max_attempts: int = 6,
+        timeout: float = 60.0,
+        rng: random.Random | None = None,
+        on_auth_error: Callable[[GraphAuthError], Awaitable[None] | None] | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token_provider = token_provider
+        self.clock = clock or SystemClock()
+        self.max_attempts = max(1, max_attempts)
+        self._rng = rng or random.Random()
+        self._sem = asyncio.Semaphore(max(1, max_concurrency))
+        self._on_auth_error = on_auth_error
+        self._http = httpx.AsyncClient(
+            transport=transport,
+            timeout=httpx.Timeout(timeout, connect=15.0),
+            follow_redirects=True,
+            limits=httpx.Limits(max_connections=max(1, max_concurrency)),
+        )
+        self.request_count = 0
+        self.peak_in_flight = 0
+        self._in_flight = 0
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> GraphClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def url(self, path_or_url: str) -> str:
+        if path_or_url.startswith(("http://", "https://")):
+            return path_or_url
+        return self.base_url + "/" + path_or_url.lstrip("/")
+
+    def _backoff(self, attempt: int) -> float:
+        """Exponential backoff with full jitter: 1, 2, 4 … s (capped), times 0.5–1.0."""
+        base = min(MAX_BACKOFF, 2.0 ** (attempt - 1))
+        return base * (0.5 + 0.5 * self._rng.random())
+
+    async def request(
+        self,
+        method: str,
+        path_or_url: str,
+        *,
+        params: dict[str, Any] | None = None,
+        json: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> httpx.Response:
+        """Send one logical request with the retry rules above; returns a 2xx/3xx response."""
+        method = method.upper()
+        is_read = method in READ_METHODS
+        url = self.url(path_or_url)
+        attempt = 0
+        while True:
+            attempt += 1
+            token = await self.token_provider.token()
+            req_headers = {
+                "Authorization": f"Bearer {token}",
+                "Prefer": 'IdType="ImmutableId"',
+                "Accept": "application/json",
+            }
+            if headers:
+                for key, value in headers.items():
+                    if key.lower() == "prefer":  # combine, never drop the ImmutableId preference
+                        req_headers["Prefer"] = f'IdType="ImmutableId", {value}'
+                    else:
+                        req_headers[key] = value
+            try:
+                async with self._sem:
+                    self._in_flight += 1
+                    self.peak_in_flight = max(self.peak_in_flight, self._in_flight)
+                    self.request_count += 1
+                    try:
+                        response = await self._http.request(
+                            method, url, params=params, json=json, headers=req_headers
+                        )
+                    finally:
+                        self._in_flight -= 1
+            except NOT_SENT_ERRORS as exc:
+                if attempt >= self.max_attempts:
+                    raise GraphError(f"{method} {url}: network unreachable: {exc}") from exc
+                await self.clock.sleep(self._backoff(attempt))
+                continue
+            except httpx.TransportError as exc:
+                if not is_read:
+                    raise AmbiguousWriteError(
+                        f"{method} {_short(url)}: connection lost after sending ({type(exc).__name__})"
+                    ) from exc
+                if attempt >= self.max_attempts:
+                    raise GraphError(f"{method} {url}: network error: {exc}") from exc
+                log.info("graph %s %s: %s, retrying", method, _short(url), type(exc).__name__)
+                await self.clock.sleep(self._backoff(attempt))
+                continue
+
+            status = response.status_code
+            if status < 400:
+                return response
+            retry_after = parse_retry_after(response.headers.get("Retry-After"), self.clock)
+            if status in THROTTLE_STATUSES:
+                code, _ = _error_code(response)
+                retryable = is_read or status == 429 or (status == 503 and retry_after is not None)
+                if not retryable:
+                    if status == 504:
+                        raise AmbiguousWriteError(
+                            f"{method} {_short(url)}: gateway timeout (504), outcome unknown",
+                            status=status,
+                        )
+                    raise map_error(response)
+                if attempt >= self.max_attempts:
+                    raise Throttled(
+                        f"{method} {_short(url)}: {status} {code}",
+                        retry_after=retry_after or 0.0,
+                        status=status,
+                    )
+                wait = retry_after if retry_after is not None else self._backoff(attempt)
+                log.info(
+                    "graph %s %s throttled (%s %s), waiting %.1f s",
+                    method,
+                    _short(url),
+                    status,
+                    code,
+                    wait,
+                )
+                await self.clock.sleep(wait)
+                continue
+            error = map_error(response)
+            if isinstance(error, GraphAuthError) and self._on_auth_error is not None:
+                result = self._on_auth_error(error)
+                if asyncio.iscoroutine(result):
+                    await result
+            raise error
+
+    async def get_json(self, path_or_url: str, **kwargs: Any) -> dict[str, Any]:
+        response = await self.request("GET", path_or_url, **kwargs)
+        return response.json()
+
+    async def get_bytes(self, path_or_url: str, **kwargs: Any) -> bytes:
+        response = await self.request("GET", path_or_url, **kwargs)
+        return response.content
+
+    async def post_json(self, path_or_url: str, body: Any = None, **kwargs: Any) -> dict[str, Any]:
+        response = await self.request("POST", path_or_url, json=body, **kwargs)
+        return response.json() if response.content else {}
+
+    async def patch_json(self, path_or_url: str, body: Any, **kwargs: Any) -> dict[str, Any]:
+        response = await self.request("PATCH", path_or_url, json=body, **kwargs)
+        return response.json() if response.content else {}
+
+
+def _short(url: str) -> str:
+    """The URL without its query (delta tokens are long and, like ids, not for logs)."""
+    return url.split("?", 1)[0]
