@@ -1,9 +1,51 @@
-"""CLI commands of this area (see core.cli.main for the conventions)."""
+"""``transcribe FILE [--language auto|zh|en]``: print the transcript of an audio file.
+
+Uses the same warm ``Transcriber`` and model resolution as the desktop (settings, then
+``INQUIRY_BRIDGE_WHISPER_MODEL``, then the bundled model), so it doubles as the owner's (and
+support's) check that the configured model works. The transcript goes to stdout alone, so it can
+be piped; detected language and timing go to stderr with ``--verbose``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from core.voice.transcriber import LANGUAGES, shared_transcriber
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add this module's commands to the parser (filled in by its feature)."""
+    p = sub.add_parser(
+        "transcribe",
+        parents=[common],
+        help="print the transcript of an audio file (wav, mp3, m4a, ogg…)",
+        description="语音转文字 / print the transcript of an audio file",
+    )
+    p.add_argument("file", metavar="FILE", type=Path, help="audio file")
+    p.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        default=None,
+        help="spoken language (default: the voice.language setting, normally auto)",
+    )
+    p.add_argument("--verbose", "-v", action="store_true", help="language and timing on stderr")
+    p.set_defaults(handler=_transcribe)
+
+
+def _transcribe(args: argparse.Namespace, services: Any) -> int:
+    transcriber = shared_transcriber(services.settings)
+    result = transcriber.transcribe_file(args.file, language=args.language)
+    if result.text:
+        print(result.text)
+    else:
+        print("inquiry-bridge: 没有识别到说话 / no speech recognised", file=sys.stderr)
+    if args.verbose:
+        print(
+            f"language={result.language} duration={result.duration_s:.1f}s "
+            f"elapsed={result.elapsed_s:.2f}s load={result.load_s:.2f}s "
+            f"rtf={result.real_time_factor:.2f} model={result.model}",
+            file=sys.stderr,
+        )
+    return 0

@@ -1,0 +1,107 @@
+"""WAV and PCM helpers shared by the recorder, the tests and the benchmark.
+
+Dictation audio is always 16 kHz, mono, signed 16-bit little-endian PCM: that is what Whisper
+consumes, so the recorder asks the microphone for it and no resampling happens on the hot path.
+``WavWriter`` streams chunks to disk while recording, so a crash mid-dictation still leaves a
+playable file (the header is rewritten on close; the stdlib ``wave`` module does that for us).
+"""
+
+from __future__ import annotations
+
+import math
+import wave
+from pathlib import Path
+from types import TracebackType
+
+import numpy as np
+
+SAMPLE_RATE = 16_000
+CHANNELS = 1
+SAMPLE_WIDTH = 2  # bytes, signed 16-bit
+BYTES_PER_SECOND = SAMPLE_RATE * CHANNELS * SAMPLE_WIDTH
+
+# Level meter floor: quieter than this shows as an empty meter (room noise of a quiet office).
+LEVEL_FLOOR_DB = -60.0
+
+
+def pcm_seconds(n_bytes: int) -> float:
+    """Duration of ``n_bytes`` of dictation PCM."""
+    return n_bytes / BYTES_PER_SECOND
+
+
+def pcm_rms(pcm: bytes) -> float:
+    """Root mean square of 16-bit PCM, 0.0 … 1.0 of full scale (0.0 for empty input)."""
+    usable = len(pcm) - (len(pcm) % SAMPLE_WIDTH)
+    if usable <= 0:
+        return 0.0
+    samples = np.frombuffer(pcm[:usable], dtype="<i2").astype(np.float64)
+    return float(math.sqrt(float(np.mean(samples * samples)))) / 32768.0
+
+
+def pcm_level(pcm: bytes) -> float:
+    """Loudness for a level meter, 0.0 … 1.0, on a dB scale (what the ear perceives)."""
+    rms = pcm_rms(pcm)
+    if rms <= 0.0:
+        return 0.0
+    db = 20.0 * math.log10(rms)
+    return max(0.0, min(1.0, (db - LEVEL_FLOOR_DB) / -LEVEL_FLOOR_DB))
+
+
+class WavWriter:
+    """Append-only 16 kHz mono WAV file; ``close()`` finalises the header."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._wav = wave.open(str(path), "wb")  # noqa: SIM115 - closed in close()
+        self._wav.setnchannels(CHANNELS)
+        self._wav.setsampwidth(SAMPLE_WIDTH)
+        self._wav.setframerate(SAMPLE_RATE)
+        self.bytes_written = 0
+        self._closed = False
+
+    def write(self, pcm: bytes) -> None:
+        usable = len(pcm) - (len(pcm) % SAMPLE_WIDTH)
+        if usable:
+            self._wav.writeframes(pcm[:usable])
+            self.bytes_written += usable
+
+    @property
+    def seconds(self) -> float:
+        return pcm_seconds(self.bytes_written)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._wav.close()
+
+    def __enter__(self) -> WavWriter:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def write_wav(path: Path, pcm: bytes) -> Path:
+    """Write dictation PCM to ``path`` in one go."""
+    with WavWriter(path) as writer:
+        writer.write(pcm)
+    return path
+
+
+def read_pcm16k(path: Path) -> bytes:
+    """Any audio file PyAV can decode → 16 kHz mono 16-bit PCM bytes.
+
+    Used by tests and the benchmark to turn an espeak-ng WAV (22.05 kHz) into what a microphone
+    would deliver. Raises ``TranscriptionError`` for unreadable files, like the transcriber.
+    """
+    from core.voice.transcriber import load_audio
+
+    samples = load_audio(path)
+    clipped = (samples.clip(-1.0, 1.0) * 32767.0).astype("<i2")
+    return clipped.tobytes()

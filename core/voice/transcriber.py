@@ -1,0 +1,338 @@
+"""Local transcription with faster-whisper: loaded once, kept warm, run off the UI thread.
+
+Why it looks like this:
+- Loading a Whisper model costs 0.3–2 s and ~200 MB; dictation must feel instant, so a
+  ``Transcriber`` loads lazily on first use and keeps the model for the life of the process
+  (``shared_transcriber`` returns the same warm instance for the same model/device/compute type).
+- Whisper is CPU work: every transcription runs on one dedicated worker thread (``submit``), so
+  the Qt UI thread never waits and two dictations never fight for the two cores.
+- The owner dictates Mandarin or English. For Mandarin we give Whisper a Simplified-Chinese initial
+  prompt and convert any Traditional characters it still writes with OpenCC (``t2s``). In ``auto``
+  mode a multilingual model decides between zh and en only (a tiny model otherwise sometimes hears
+  Cantonese, Japanese or Welsh in a noisy office).
+- Errors the owner can fix (missing/broken model folder, unreadable audio, an English-only model
+  asked for Chinese) raise ``TranscriptionError`` with a Chinese sentence; nothing here crashes.
+
+Progress is reported after each segment (fraction of the audio done, text so far); ``cancel`` is a
+``threading.Event`` checked between segments, which raises ``TranscriptionCancelled``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.errors import TranscriptionError
+from core.voice.audio import SAMPLE_RATE
+from core.voice.models import ModelChoice, resolve_model_dir
+
+log = logging.getLogger(__name__)
+
+ProgressFn = Callable[[float, str], None]
+
+# Whisper conditions on the prompt's script and style: Simplified characters with full-width
+# punctuation, plus the trade's words so "推拉门" is not heard as something else.
+ZH_INITIAL_PROMPT = "以下是普通话的句子，内容关于铝合金门窗的询价、测量、报价和安装。"
+LANGUAGES = ("auto", "zh", "en")
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+class TranscriptionCancelled(TranscriptionError):
+    """The caller set the cancel event; no transcript is produced."""
+
+    def __init__(self, detail: str = "已取消") -> None:
+        super().__init__(detail)
+
+
+@dataclass(frozen=True)
+class Segment:
+    start: float
+    end: float
+    text: str
+
+
+@dataclass(frozen=True)
+class Transcript:
+    text: str
+    language: str  # "zh" | "en" | other Whisper code
+    duration_s: float  # length of the audio
+    elapsed_s: float  # wall time of this transcription (decode + recognise), model load excluded
+    segments: tuple[Segment, ...] = ()
+    language_probability: float = 1.0
+    load_s: float = 0.0  # model load time paid by this call (0.0 when the model was warm)
+    model: str = ""
+
+    @property
+    def real_time_factor(self) -> float:
+        return self.elapsed_s / self.duration_s if self.duration_s > 0 else 0.0
+
+
+_t2s_lock = threading.Lock()
+_t2s: Any = None
+
+
+def to_simplified(text: str) -> str:
+    """Traditional → Simplified Chinese (OpenCC ``t2s``); text without CJK is returned as is."""
+    global _t2s
+    if not _CJK.search(text):
+        return text
+    with _t2s_lock:
+        if _t2s is None:
+            import opencc
+
+            _t2s = opencc.OpenCC("t2s")
+        return str(_t2s.convert(text))
+
+
+def load_audio(path: str | Path) -> np.ndarray:
+    """Decode any file PyAV understands (wav, mp3, m4a, ogg, flac…) to 16 kHz mono float32."""
+    from faster_whisper.audio import decode_audio
+
+    path = Path(path)
+    if not path.is_file():
+        raise TranscriptionError(f"找不到音频文件：{path}")
+    try:
+        samples = decode_audio(str(path), sampling_rate=SAMPLE_RATE)
+    except Exception as exc:  # PyAV raises a zoo of FFmpegError subclasses, ValueError, OSError
+        raise TranscriptionError(
+            f"无法读取音频文件（格式不支持或文件已损坏）：{path.name}"
+        ) from exc
+    return np.asarray(samples, dtype=np.float32)
+
+
+class Transcriber:
+    """One Whisper model, loaded lazily and kept warm. Thread-safe; one transcription at a time."""
+
+    def __init__(self, settings: Any, *, choice: ModelChoice | None = None) -> None:
+        self._settings = settings
+        self._choice = choice
+        self._device = str(settings.get("voice.device") or "cpu")
+        self._compute_type = str(settings.get("voice.compute_type") or "int8")
+        self._model: Any = None
+        self._load_lock = threading.Lock()
+        self._run_lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
+        self.load_seconds: float | None = None
+
+    # -- model ---------------------------------------------------------------------------------
+    @property
+    def choice(self) -> ModelChoice:
+        if self._choice is None:
+            self._choice = resolve_model_dir(self._settings)
+        return self._choice
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    @property
+    def multilingual(self) -> bool:
+        if self._model is not None:
+            return bool(self._model.model.is_multilingual)
+        return bool(self.choice.multilingual)
+
+    def load(self) -> float:
+        """Load the model if needed; returns the seconds this call spent loading (0.0 if warm)."""
+        if self._model is not None:
+            return 0.0
+        with self._load_lock:
+            if self._model is not None:
+                return 0.0
+            choice = self.choice
+            started = time.perf_counter()
+            try:
+                from faster_whisper import WhisperModel
+
+                model = WhisperModel(
+                    str(choice.path),
+                    device=self._device,
+                    compute_type=self._compute_type,
+                    local_files_only=True,
+                )
+            except Exception as exc:  # CTranslate2 raises RuntimeError/ValueError for bad files
+                hint = "（请检查设置中的设备，没有显卡时请用 cpu）" if self._device != "cpu" else ""
+                raise TranscriptionError(
+                    f"语音模型无法加载，文件可能已损坏或格式不对：{choice.path}{hint}：{exc}"
+                ) from exc
+            self.load_seconds = time.perf_counter() - started
+            self._model = model
+            log.info("whisper model loaded from %s in %.2f s", choice.path, self.load_seconds)
+            return self.load_seconds
+
+    # -- transcription -------------------------------------------------------------------------
+    def transcribe_file(
+        self,
+        path: str | Path,
+        *,
+        language: str | None = None,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Transcript:
+        """Transcribe an audio file. Blocking: call from a worker thread (see ``submit``)."""
+        _check_cancel(cancel)
+        samples = load_audio(path)
+        return self.transcribe_samples(samples, language=language, progress=progress, cancel=cancel)
+
+    def transcribe_samples(
+        self,
+        samples: np.ndarray,
+        *,
+        language: str | None = None,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Transcript:
+        """Transcribe 16 kHz mono float32 samples. Blocking."""
+        wanted = (language or str(self._settings.get("voice.language") or "auto")).strip().lower()
+        load_s = self.load()
+        _check_cancel(cancel)
+        with self._run_lock:
+            started = time.perf_counter()
+            duration = len(samples) / SAMPLE_RATE
+            if progress:
+                progress(0.0, "")
+            if duration < 0.1:
+                return Transcript("", _fallback_language(wanted), duration, 0.0, load_s=load_s)
+            lang, probability = self._pick_language(samples, wanted)
+            _check_cancel(cancel)
+            kwargs: dict[str, Any] = {
+                "language": lang,
+                "vad_filter": True,
+                "beam_size": 5,
+                "condition_on_previous_text": False,  # stops a tiny model looping on itself
+            }
+            if lang == "zh":
+                kwargs["initial_prompt"] = ZH_INITIAL_PROMPT
+            try:
+                segments_iter, info = self._model.transcribe(samples, **kwargs)
+                segments: list[Segment] = []
+                parts: list[str] = []
+                for seg in segments_iter:  # lazy: the real work happens while iterating
+                    segments.append(Segment(float(seg.start), float(seg.end), seg.text))
+                    parts.append(seg.text)
+                    if progress:
+                        progress(min(1.0, float(seg.end) / duration), _join(parts, lang))
+                    _check_cancel(cancel)
+            except TranscriptionError:
+                raise
+            except Exception as exc:
+                raise TranscriptionError(f"语音识别过程中出错：{exc}") from exc
+            text = _join(parts, lang)
+            if lang == "zh" or _CJK.search(text):
+                text = to_simplified(text)
+                segments = [Segment(s.start, s.end, to_simplified(s.text)) for s in segments]
+            if progress:
+                progress(1.0, text)
+            return Transcript(
+                text=text,
+                language=lang,
+                duration_s=float(getattr(info, "duration", duration)),
+                elapsed_s=time.perf_counter() - started,
+                segments=tuple(segments),
+                language_probability=probability,
+                load_s=load_s,
+                model=self.choice.name,
+            )
+
+    def _pick_language(self, samples: np.ndarray, wanted: str) -> tuple[str, float]:
+        multilingual = bool(self._model.model.is_multilingual)
+        if wanted not in ("", "auto"):
+            if not multilingual and wanted != "en":
+                raise TranscriptionError(
+                    "当前语音模型仅支持英文，无法识别中文。请在“设置 → 语音”中选择多语言模型"
+                    "（例如 faster-whisper-small），或把识别语言改为“自动”/“英文”"
+                )
+            return wanted, 1.0
+        if not multilingual:
+            return "en", 1.0
+        _lang, _prob, all_probs = self._model.detect_language(audio=samples)
+        probs = dict(all_probs or [])
+        zh, en = probs.get("zh", 0.0), probs.get("en", 0.0)
+        return ("zh", zh) if zh >= en else ("en", en)
+
+    # -- worker thread -------------------------------------------------------------------------
+    def submit(
+        self,
+        path: str | Path,
+        *,
+        language: str | None = None,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Future[Transcript]:
+        """Run ``transcribe_file`` on this transcriber's single worker thread."""
+        if self._executor is None:
+            with self._load_lock:
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(1, thread_name_prefix="whisper")
+        return self._executor.submit(
+            self.transcribe_file, path, language=language, progress=progress, cancel=cancel
+        )
+
+    def warm_up(self) -> Future[float]:
+        """Load the model on the worker thread (the desktop calls this at start-up)."""
+        if self._executor is None:
+            with self._load_lock:
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(1, thread_name_prefix="whisper")
+        return self._executor.submit(self.load)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+def _check_cancel(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise TranscriptionCancelled()
+
+
+def _join(parts: list[str], lang: str) -> str:
+    if lang == "zh":
+        return "".join(p.strip() for p in parts)
+    return " ".join(p.strip() for p in parts if p.strip())
+
+
+def _fallback_language(wanted: str) -> str:
+    return wanted if wanted in ("zh", "en") else "en"
+
+
+@dataclass
+class _SharedCache:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    by_key: dict[tuple[str, str, str], Transcriber] = field(default_factory=dict)
+
+
+_shared = _SharedCache()
+
+
+def shared_transcriber(settings: Any) -> Transcriber:
+    """The process-wide warm ``Transcriber`` for the current model settings.
+
+    Keyed by (model folder, device, compute type): changing the model in settings gives a new
+    instance on next use; the same settings always get the same loaded model.
+    """
+    choice = resolve_model_dir(settings)
+    key = (
+        str(choice.path.resolve()),
+        str(settings.get("voice.device") or "cpu"),
+        str(settings.get("voice.compute_type") or "int8"),
+    )
+    with _shared.lock:
+        found = _shared.by_key.get(key)
+        if found is None:
+            for old in _shared.by_key.values():
+                old.close()
+            _shared.by_key.clear()  # keep one model in memory, not one per setting tried
+            found = Transcriber(settings, choice=choice)
+            _shared.by_key[key] = found
+        found._settings = settings  # language is read per call from the caller's settings
+        return found
