@@ -1,0 +1,111 @@
+"""The LLM call ledger (table ``llm_calls``): every model call, successful or not.
+
+Why: principle 4 of the design, "every call is in a ledger". The owner sees cost per inquiry;
+the intake benchmark counts calls per tier from here; a failed or repaired answer leaves a row
+with ``ok = False`` and the error, so nothing about AI spending is invisible.
+Rows are written through ``Store.run`` (the single writer thread), never from the event loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from core.db.models import LLMCall
+from core.db.store import Store
+
+REF_KEYS = ("message_pk", "inquiry_id", "draft_id")
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    at: datetime
+    tier: int
+    model: str
+    purpose: str
+    prompt_tokens: int
+    completion_tokens: int
+    latency_ms: int
+    cost_usd: float
+    ok: bool
+    error: str | None
+    refs: dict[str, Any]
+
+
+def _row(entry: LedgerEntry) -> LLMCall:
+    refs = {k: entry.refs.get(k) for k in REF_KEYS}
+    return LLMCall(
+        at=entry.at.replace(tzinfo=None) if entry.at.tzinfo else entry.at,
+        tier=entry.tier,
+        model=entry.model[:200],
+        purpose=entry.purpose[:64],
+        prompt_tokens=entry.prompt_tokens,
+        completion_tokens=entry.completion_tokens,
+        latency_ms=entry.latency_ms,
+        cost_usd=entry.cost_usd,
+        ok=entry.ok,
+        error=(entry.error or None) and entry.error[:2000],
+        **{k: (int(v) if v is not None else None) for k, v in refs.items()},
+    )
+
+
+async def record(store: Store, entry: LedgerEntry) -> int:
+    """Append one row; returns its id."""
+
+    def write(session: Session) -> int:
+        row = _row(entry)
+        session.add(row)
+        session.flush()
+        return row.id
+
+    return await store.run(write)
+
+
+async def mark_failed(store: Store, row_id: int, error: str) -> None:
+    """Flip a row to failed (an answer that arrived but broke its schema)."""
+
+    def write(session: Session) -> None:
+        row = session.get(LLMCall, row_id)
+        if row is not None:
+            row.ok = False
+            row.error = error[:2000]
+
+    await store.run(write)
+
+
+def calls_by_tier(session: Session, *, purpose_prefix: str | None = None) -> dict[int, int]:
+    """Number of calls per tier (the benchmark's "LLM calls per message by tier")."""
+    query = select(LLMCall.tier, func.count()).group_by(LLMCall.tier)
+    if purpose_prefix:
+        query = query.where(LLMCall.purpose.startswith(purpose_prefix))
+    return {int(tier): int(n) for tier, n in session.execute(query)}
+
+
+@dataclass(frozen=True)
+class LedgerTotals:
+    calls: int
+    failed: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+
+
+def totals(session: Session, **refs: int) -> LedgerTotals:
+    """Totals over the ledger, optionally for one message/inquiry/draft (``inquiry_id=3``)."""
+    query = select(
+        func.count(),
+        func.sum(func.iif(LLMCall.ok, 0, 1)),
+        func.coalesce(func.sum(LLMCall.prompt_tokens), 0),
+        func.coalesce(func.sum(LLMCall.completion_tokens), 0),
+        func.coalesce(func.sum(LLMCall.cost_usd), 0.0),
+    )
+    for key, value in refs.items():
+        if key not in REF_KEYS:
+            raise ValueError(f"unknown ledger ref {key}")
+        query = query.where(getattr(LLMCall, key) == value)
+    calls, failed, p_tok, c_tok, cost = session.execute(query).one()
+    return LedgerTotals(int(calls), int(failed or 0), int(p_tok), int(c_tok), float(cost))

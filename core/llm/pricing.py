@@ -1,0 +1,50 @@
+"""Rough USD prices per million tokens, to put an estimated cost on every ledger row.
+
+Why estimates: the owner wants to see what the AI costs per inquiry, and providers bill later.
+Prices are matched by model-name prefix (longest first); unknown or local models cost 0.
+"""
+
+from __future__ import annotations
+
+# model prefix -> (input USD / 1M tokens, output USD / 1M tokens)
+PRICES: dict[str, tuple[float, float]] = {
+    "gpt-4o-mini": (0.15, 0.60),
+    "gpt-4o": (2.50, 10.00),
+    "gpt-4.1-nano": (0.10, 0.40),
+    "gpt-4.1-mini": (0.40, 1.60),
+    "gpt-4.1": (2.00, 8.00),
+    "gpt-5-nano": (0.05, 0.40),
+    "gpt-5-mini": (0.25, 2.00),
+    "gpt-5": (1.25, 10.00),
+    "o4-mini": (1.10, 4.40),
+    "deepseek-chat": (0.27, 1.10),
+    "deepseek-reasoner": (0.55, 2.19),
+    "qwen-turbo": (0.05, 0.20),
+    "qwen-plus": (0.40, 1.20),
+    "qwen-max": (1.60, 6.40),
+    "claude-3-5-haiku": (0.80, 4.00),
+    "claude-haiku": (1.00, 5.00),
+    "claude-sonnet": (3.00, 15.00),
+}
+
+
+def price_of(model: str) -> tuple[float, float]:
+    name = model.lower().rsplit("/", 1)[-1]
+    for prefix in sorted(PRICES, key=len, reverse=True):
+        if name.startswith(prefix):
+            return PRICES[prefix]
+    return (0.0, 0.0)
+
+
+def estimate_cost(model: str, prompt_tokens: int, completion_tokens: int) -> float:
+    """Estimated USD cost of one call (0.0 for unknown/local models)."""
+    price_in, price_out = price_of(model)
+    return round((prompt_tokens * price_in + completion_tokens * price_out) / 1_000_000, 8)
+
+
+def estimate_tokens(text: str) -> int:
+    """Token estimate when the endpoint reports no usage: ~4 characters per token, CJK ~1."""
+    if not text:
+        return 0
+    cjk = sum(1 for ch in text if "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef")
+    return max(1, cjk + (len(text) - cjk) // 4)

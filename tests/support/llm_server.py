@@ -1,0 +1,406 @@
+"""A real OpenAI-compatible chat-completions server on 127.0.0.1, for tests and benchmarks.
+
+Why a server and not a patch: the ``openai`` package (3.x) talks through its own HTTP stack
+(``httpx2``), so transport mocks do not intercept it. Running the real client against a small
+real server exercises retries, timeouts, ``Retry-After``, JSON-schema response formats and
+tool calls exactly as production does.
+
+Usage::
+
+    def responder(request: dict) -> object:
+        if schema_name(request) == "classification":
+            return {"labels": ["B"], ...}      # dict -> JSON-encoded as the message content
+        return "plain text answer"              # str -> message content
+
+    with LLMServer(responder, latency=0.2) as srv:
+        settings.set("llm.base_url", srv.base_url)   # "http://127.0.0.1:PORT/v1"
+        ...
+        assert srv.max_in_flight <= 10
+        srv.requests[0].body["messages"]
+
+What a responder may return (it receives the decoded JSON body of the request):
+    str                         the assistant message content
+    dict                        JSON-encoded and used as the content (structured answers)
+    list                        tool calls: items ``{"name": str, "arguments": dict | str}``
+                                (an ``id`` is generated when missing)
+    Reply(...)                  full control: content, tool_calls, status, headers, raw body,
+                                per-request delay, usage override
+    Exception subclass / value  re-raised inside the handler -> HTTP 500 with an error body
+
+Error helpers: ``Reply.error(429, retry_after=0.01)``, ``Reply.error(500)``,
+``Reply.malformed()`` (a 200 whose body is not JSON). A "broken schema" answer is simply a dict
+(or str) that does not match the requested schema.
+
+Also served: ``GET /v1/models``; ``/chat/completions`` without the ``/v1`` prefix; streaming
+(``"stream": true``) as server-sent events with one content chunk per word.
+
+Every request is recorded in ``srv.requests`` (method, path, headers, body, arrived time);
+``srv.max_in_flight`` is the highest number of chat requests being answered at the same time.
+Usage tokens are estimated as characters / 4 unless the Reply overrides them.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Responder = Callable[[dict[str, Any]], Any]
+
+
+@dataclass
+class Reply:
+    """A full answer specification for one request."""
+
+    content: str | dict[str, Any] | None = None
+    tool_calls: list[dict[str, Any]] | None = None
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    raw_body: bytes | None = None  # sent verbatim (malformed JSON, odd error bodies)
+    delay: float | None = None  # seconds before answering; overrides the server latency
+    usage: dict[str, int] | None = None  # None -> estimated; {} -> no usage field at all
+    finish_reason: str | None = None
+
+    @classmethod
+    def error(cls, status: int, message: str = "", *, retry_after: float | None = None) -> Reply:
+        """An OpenAI-style error body; ``retry_after`` sets Retry-After and retry-after-ms."""
+        headers: dict[str, str] = {}
+        if retry_after is not None:
+            headers["Retry-After"] = f"{retry_after:g}"
+            headers["retry-after-ms"] = str(int(retry_after * 1000))
+        body = {
+            "error": {
+                "message": message or f"test server error {status}",
+                "type": "rate_limit_error" if status == 429 else "server_error",
+                "code": None,
+            }
+        }
+        return cls(status=status, headers=headers, raw_body=json.dumps(body).encode())
+
+    @classmethod
+    def malformed(cls) -> Reply:
+        """A 200 whose body is not JSON at all."""
+        return cls(raw_body=b'{"choices": [ this is not json')
+
+
+@dataclass
+class RecordedRequest:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any] | None
+    arrived: float
+
+
+def schema_name(request: dict[str, Any]) -> str | None:
+    """The ``json_schema.name`` a request asked for (route structured calls on it)."""
+    fmt = request.get("response_format") or {}
+    if fmt.get("type") == "json_schema":
+        return (fmt.get("json_schema") or {}).get("name")
+    return None
+
+
+def last_user_text(request: dict[str, Any]) -> str:
+    """The text of the last user message (string or content-parts form)."""
+    for message in reversed(request.get("messages") or []):
+        if message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, list):
+                return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+            return str(content or "")
+    return ""
+
+
+def system_text(request: dict[str, Any]) -> str:
+    return "\n".join(
+        str(m.get("content") or "")
+        for m in request.get("messages") or []
+        if m.get("role") in {"system", "developer"}
+    )
+
+
+def sequence(answers: Iterable[Any], *, then: Any = None) -> Responder:
+    """A responder that gives the answers in order (thread-safe), then ``then`` forever."""
+    items = list(answers)
+    lock = threading.Lock()
+
+    def respond(_request: dict[str, Any]) -> Any:
+        with lock:
+            if items:
+                return items.pop(0)
+        if then is None:
+            return Reply.error(500, "sequence exhausted")
+        return then
+
+    return respond
+
+
+def _estimate_tokens(text: str) -> int:
+    return max(1, len(text) // 4) if text else 0
+
+
+def _messages_text(body: dict[str, Any]) -> str:
+    parts: list[str] = []
+    for message in body.get("messages") or []:
+        content = message.get("content")
+        if isinstance(content, list):
+            parts.extend(str(p.get("text", "")) for p in content if isinstance(p, dict))
+        elif content:
+            parts.append(str(content))
+    return "\n".join(parts)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # silence stderr
+        return
+
+    # -- plumbing ---------------------------------------------------------------------
+    def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        merged = {"Content-Type": "application/json"}
+        merged.update(headers or {})
+        for name, value in merged.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _record(self, body: dict[str, Any] | None) -> None:
+        owner = self.server.owner
+        with owner._lock:
+            owner.requests.append(
+                RecordedRequest(
+                    method=self.command,
+                    path=self.path,
+                    headers={k.lower(): v for k, v in self.headers.items()},
+                    body=body,
+                    arrived=time.monotonic(),
+                )
+            )
+
+    # -- routes -----------------------------------------------------------------------
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0].rstrip("/")
+        self._record(None)
+        if path in {"/v1/models", "/models"}:
+            data = [
+                {"id": m, "object": "model", "owned_by": "test"} for m in self.server.owner.models
+            ]
+            self._send(200, json.dumps({"object": "list", "data": data}).encode())
+        else:
+            self._send(404, b'{"error": {"message": "not found"}}')
+
+    def do_POST(self) -> None:
+        path = self.path.split("?", 1)[0].rstrip("/")
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            self._record(None)
+            self._send(400, b'{"error": {"message": "request body is not JSON"}}')
+            return
+        self._record(body)
+        if path not in {"/v1/chat/completions", "/chat/completions"}:
+            self._send(404, b'{"error": {"message": "not found"}}')
+            return
+        owner = self.server.owner
+        with owner._lock:
+            owner._in_flight += 1
+            owner.max_in_flight = max(owner.max_in_flight, owner._in_flight)
+        try:
+            self._answer(body)
+        finally:
+            with owner._lock:
+                owner._in_flight -= 1
+
+    def _answer(self, body: dict[str, Any]) -> None:
+        owner = self.server.owner
+        try:
+            result = owner.responder(body)
+        except Exception as exc:  # a responder bug or a deliberate raise -> 500
+            result = Reply.error(500, f"responder raised {type(exc).__name__}: {exc}")
+        reply = result if isinstance(result, Reply) else _to_reply(result)
+        delay = owner.latency if reply.delay is None else reply.delay
+        if delay > 0:
+            time.sleep(delay)
+        if reply.raw_body is not None:
+            self._send(reply.status, reply.raw_body, reply.headers)
+            return
+        content = reply.content
+        if isinstance(content, dict | list):
+            content = json.dumps(content, ensure_ascii=False)
+        tool_calls = None
+        if reply.tool_calls:
+            tool_calls = []
+            for call in reply.tool_calls:
+                args = call.get("arguments", {})
+                tool_calls.append(
+                    {
+                        "id": call.get("id") or f"call_{uuid.uuid4().hex[:12]}",
+                        "type": "function",
+                        "function": {
+                            "name": call["name"],
+                            "arguments": args if isinstance(args, str) else json.dumps(args),
+                        },
+                    }
+                )
+        completion_text = (content or "") + json.dumps(tool_calls or "")
+        usage = reply.usage
+        if usage is None:
+            prompt_tokens = _estimate_tokens(_messages_text(body))
+            completion_tokens = _estimate_tokens(completion_text)
+            usage = {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            }
+        finish = reply.finish_reason or ("tool_calls" if tool_calls else "stop")
+        model = body.get("model") or "test-model"
+        created = int(time.time())
+        completion_id = f"chatcmpl-{uuid.uuid4().hex[:16]}"
+        if body.get("stream"):
+            self._stream(completion_id, created, model, content or "", tool_calls, finish)
+            return
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        if tool_calls:
+            message["tool_calls"] = tool_calls
+        payload: dict[str, Any] = {
+            "id": completion_id,
+            "object": "chat.completion",
+            "created": created,
+            "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        }
+        if usage:
+            payload["usage"] = usage
+        self._send(reply.status, json.dumps(payload, ensure_ascii=False).encode(), reply.headers)
+
+    def _stream(
+        self,
+        completion_id: str,
+        created: int,
+        model: str,
+        content: str,
+        tool_calls: list[dict[str, Any]] | None,
+        finish: str,
+    ) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+
+        def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> None:
+            data = {
+                "id": completion_id,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+            }
+            self.wfile.write(f"data: {json.dumps(data, ensure_ascii=False)}\n\n".encode())
+            self.wfile.flush()
+
+        chunk({"role": "assistant", "content": ""})
+        words = content.split(" ")
+        for i, word in enumerate(words):
+            chunk({"content": word if i == 0 else " " + word})
+        if tool_calls:
+            chunk({"tool_calls": [dict(tc, index=i) for i, tc in enumerate(tool_calls)]})
+        chunk({}, finish)
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+
+
+def _to_reply(result: Any) -> Reply:
+    if isinstance(result, str | dict):
+        return Reply(content=result)
+    if isinstance(result, list):
+        return Reply(tool_calls=result)
+    if result is None:
+        return Reply(content="")
+    raise TypeError(f"responder returned {type(result).__name__}")
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 256
+    owner: LLMServer
+
+
+class LLMServer:
+    """Context manager running the server on a background thread (random free port)."""
+
+    def __init__(
+        self,
+        responder: Responder | None = None,
+        *,
+        latency: float = 0.0,
+        models: Iterable[str] = ("test-tier1", "test-tier2", "test-tier3"),
+    ) -> None:
+        self.responder: Responder = responder or (lambda _r: "ok")
+        self.latency = latency
+        self.models = list(models)
+        self.requests: list[RecordedRequest] = []
+        self.max_in_flight = 0
+        self._in_flight = 0
+        self._lock = threading.Lock()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle --------------------------------------------------------------------
+    def start(self) -> LLMServer:
+        server = _Server(("127.0.0.1", 0), _Handler)
+        server.owner = self
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> LLMServer:
+        return self.start()
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
+    # -- facts for assertions ---------------------------------------------------------
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "server not started"
+        return self._server.server_address[1]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def chat_requests(self) -> list[RecordedRequest]:
+        with self._lock:
+            return [r for r in self.requests if r.method == "POST" and r.body is not None]
+
+    def reset(self) -> None:
+        with self._lock:
+            self.requests.clear()
+            self.max_in_flight = 0
