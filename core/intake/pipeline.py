@@ -1,0 +1,815 @@
+"""The intake pipeline: raw mail in, exactly one disposition per message out.
+
+    parse → identity → known? (no-op) → save raw + row (pending) → outgoing? → prefilter
+          → strip quotes → classify (tier 1) → extract (tier 2, A/B/R only) → merge → events
+
+Why it is shaped like this:
+
+* **Nothing is lost.** A message's raw bytes are on disk and its row is committed (``pending``)
+  before any model is asked anything. A kill at any point leaves either no row (the source offers
+  the message again) or a ``pending`` row that ``retry_pending`` re-parses from the saved bytes.
+  The final disposition and every inquiry change of one message commit in one transaction.
+* **Cheap before expensive.** Outgoing mail and rule-skipped mail never reach a model. A ``C``
+  costs one call, an inquiry email two.
+* **Fast without reordering.** Admission (parse, record, prefilter) runs in arrival order. The
+  model calls of many messages run concurrently (bounded by ``LLMClient``), while merges are
+  applied one by one, again in arrival order, so a reply always finds the inquiry its parent
+  created. A message whose thread parent (or an earlier mail from the same sender) is still in
+  flight waits for that merge before it is classified, so its "thread inquiry" context is real.
+* **A bad model answer costs a retry, not a message.** Schema break or unreachable endpoint:
+  the message stays ``pending`` with ``attempts + 1``; after ``intake.max_attempts`` it becomes
+  ``failed:llm_<reason>``. Offline (``--offline`` or no ``llm.base_url``) the rules classifier
+  and extractor are used with confidence ``low``.
+
+Events (``core.events``) are published only after the data they describe is committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.db.models import Message
+from core.errors import LLMError, LLMSchemaError, LLMUnavailable, MessageParseError
+from core.events import (
+    Event,
+    InquiryCreated,
+    InquiryUpdated,
+    MessageMerged,
+    MessageRecorded,
+    NeedsAttention,
+)
+from core.intake import merge, records
+from core.mail.parse import ParsedMessage, parse_message
+from core.mail.prefilter import prefilter
+from core.mail.quotes import strip_quotes
+from core.mail.source import MessageSource, RawMessage
+from core.services import Services
+
+log = logging.getLogger(__name__)
+
+PENDING = "pending"
+OUTGOING = "skipped:outgoing"
+_REPLY_PREFIXES = ("re:", "re ", "aw:", "回复", "答复", "回覆")
+
+
+@dataclass
+class IngestReport:
+    """What one run did: dispositions counted, inquiries created, messages touched."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    new_inquiry_ids: list[int] = field(default_factory=list)
+    updated_inquiry_ids: list[int] = field(default_factory=list)
+    message_pks: list[int] = field(default_factory=list)  # arrival order, known ones included
+    already_known: int = 0
+    retried: int = 0
+
+    def note(self, pk: int, disposition: str) -> None:
+        self.counts[disposition] += 1
+        if pk not in self.message_pks:
+            self.message_pks.append(pk)
+
+    def extend(self, other: IngestReport) -> None:
+        self.counts.update(other.counts)
+        self.new_inquiry_ids.extend(other.new_inquiry_ids)
+        for iid in other.updated_inquiry_ids:
+            if iid not in self.updated_inquiry_ids:
+                self.updated_inquiry_ids.append(iid)
+        for pk in other.message_pks:
+            if pk not in self.message_pks:
+                self.message_pks.append(pk)
+        self.already_known += other.already_known
+        self.retried += other.retried
+
+    @property
+    def processed(self) -> int:
+        return sum(self.counts.values())
+
+    def summary(self) -> str:
+        """One line for the CLI and logs (Chinese first)."""
+        parts = ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
+        return (
+            f"处理邮件 {self.processed} 封，新询盘 {len(self.new_inquiry_ids)} 个，"
+            f"已存在 {self.already_known} 封 / processed {self.processed}, "
+            f"new inquiries {len(self.new_inquiry_ids)}, already known {self.already_known}"
+            + (f" ({parts})" if parts else "")
+        )
+
+
+@dataclass
+class Understanding:
+    """The model's (or the rules') view of one message, or why there is none yet."""
+
+    classification: Any = None
+    extraction: Any = None
+    error_reason: str | None = None  # schema | unavailable | error
+    error_detail: str = ""
+
+
+@dataclass(eq=False)
+class _Job:
+    """One message between admission and merge."""
+
+    pk: int
+    message_id: str
+    parsed: ParsedMessage
+    outgoing: bool
+    customer_email: str | None
+    body_text: str
+    thread_ids: list[str]
+    conversation_id: str | None
+    deps: list[_Job] = field(default_factory=list)
+    task: asyncio.Task[Understanding] | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass
+class _Run:
+    """In-flight state of one pump: jobs by identity, for dependency and duplicate checks."""
+
+    report: IngestReport
+    by_message_id: dict[str, _Job] = field(default_factory=dict)
+    by_email: dict[str, _Job] = field(default_factory=dict)
+    by_conversation: dict[str, _Job] = field(default_factory=dict)
+    llm_down: str | None = None  # set after the first LLMUnavailable: skip further calls
+
+
+class IntakePipeline:
+    """Runs messages through intake. One instance per Services; safe to reuse across runs.
+
+    ``strip_quotes_enabled=False`` feeds the full decoded text to the model; it exists only so the
+    benchmark can measure what quote stripping saves.
+    """
+
+    def __init__(
+        self,
+        services: Services,
+        llm: Any | None,
+        *,
+        offline: bool = False,
+        strip_quotes_enabled: bool = True,
+    ) -> None:
+        self.services = services
+        self.llm = llm
+        self.offline = offline or llm is None or not getattr(llm, "available", False)
+        self.strip_quotes_enabled = strip_quotes_enabled
+        settings = services.settings
+        self.own_addresses = [
+            str(a).strip().lower() for a in settings.get("general.owner_addresses") if a
+        ]
+        self.region = str(settings.get("general.phone_region") or "AU")
+        self.max_attempts = max(1, int(settings.get("intake.max_attempts")))
+        self.attachment_max_mb = int(settings.get("intake.attachment_max_mb"))
+        concurrency = max(1, int(settings.get("llm.concurrency")))
+        self.window = max(32, concurrency * 4)  # messages admitted but not yet merged
+
+    # ------------------------------------------------------------------------------ public API
+    async def ingest(self, raw: RawMessage) -> int:
+        """One message; returns its pk (the existing one when already known: a no-op)."""
+        report = await self.ingest_batch([raw])
+        return report.message_pks[0]
+
+    async def ingest_batch(self, raws: Iterable[RawMessage]) -> IngestReport:
+        """Messages in arrival order: recorded in order, understood concurrently, merged in order."""
+        return await self._pump(lambda run: self._admit_all(_aiter(raws), run))
+
+    async def ingest_source(
+        self, source: MessageSource | AsyncIterable[RawMessage]
+    ) -> IngestReport:
+        """Everything a source yields, streamed (memory stays bounded by the in-flight window).
+
+        Callers run ``retry_pending`` first (the CLI and the sync poller do), so messages a
+        killed or failed earlier run left ``pending`` are handled before new mail.
+        """
+        return await self._pump(lambda run: self._admit_all(aiter(source), run))
+
+    async def retry_pending(self) -> IngestReport:
+        """Re-run every ``pending`` message from its saved raw bytes, oldest first."""
+
+        def _pending(session: Session) -> list[tuple[int, str | None, str, str | None]]:
+            rows = session.execute(
+                select(Message.id, Message.raw_path, Message.direction, Message.conversation_id)
+                .where(Message.disposition == PENDING)
+                .order_by(Message.id)
+            ).all()
+            return [tuple(r) for r in rows]  # type: ignore[misc]
+
+        rows = await self.services.store.read(_pending)
+        report = await self._pump(lambda run: self._readmit_all(rows, run))
+        report.retried = len(rows)
+        return report
+
+    async def record_removed(self, graph_id: str) -> None:
+        """Graph ``@removed``: the message is kept (nothing is lost), marked removed."""
+        now = self._now()
+
+        def _do(session: Session) -> tuple[int, str] | None:
+            msg = session.scalars(select(Message).where(Message.graph_id == graph_id)).first()
+            if msg is None or msg.removed_at is not None:
+                return None
+            msg.removed_at = now
+            msg.updated_at = now
+            return msg.id, msg.disposition
+
+        found = await self.services.store.run(_do)
+        if found is not None:
+            self._publish([MessageRecorded(found[0], found[1])])
+
+    # ------------------------------------------------------------------------------ the pump
+    async def _pump(self, admit: Callable[[_Run], AsyncIterator[_Job | None]]) -> IngestReport:
+        """Feed admitted jobs to the merge loop in order, with backpressure.
+
+        ``admit(run)`` yields a ``_Job`` for each message that needs understanding/merging; the
+        admission side has already recorded everything else in ``run.report``.
+        """
+        run = _Run(IngestReport())
+        queue: asyncio.Queue[_Job | None] = asyncio.Queue(maxsize=self.window)
+        consumer = asyncio.create_task(self._merge_loop(queue, run))
+        started: list[_Job] = []
+        try:
+            async for job in admit(run):
+                if not isinstance(job, _Job):
+                    continue
+                started.append(job)
+                job.task = asyncio.create_task(self._understand(job, run))
+                await _put(queue, job, consumer)
+            await _put(queue, None, consumer)
+            await consumer
+        except BaseException:
+            consumer.cancel()
+            for job in started:
+                if job.task is not None:
+                    job.task.cancel()
+            await asyncio.gather(
+                consumer, *(j.task for j in started if j.task), return_exceptions=True
+            )
+            raise
+        return run.report
+
+    async def _admit_all(
+        self, raws: AsyncIterator[RawMessage], run: _Run
+    ) -> AsyncIterator[_Job | None]:
+        async for raw in raws:
+            yield await self._admit(raw, run)
+
+    async def _readmit_all(
+        self, rows: list[tuple[int, str | None, str, str | None]], run: _Run
+    ) -> AsyncIterator[_Job | None]:
+        for pk, raw_path, direction, conversation_id in rows:
+            yield await self._readmit(pk, raw_path, direction, conversation_id, run)
+
+    # ------------------------------------------------------------------------------ admission
+    def _now(self) -> datetime:
+        return self.services.clock.now().replace(tzinfo=None)
+
+    async def _admit(self, raw: RawMessage, run: _Run) -> _Job | None:
+        """Parse, identify, record. Returns a job when the message needs the merge loop."""
+        parsed: ParsedMessage | None
+        failure: str | None = None
+        detail = ""
+        try:
+            parsed = parse_message(raw.raw)
+        except MessageParseError as exc:
+            parsed = None
+            failure = str(exc.params.get("reason") or "unparseable")
+            detail = exc.detail
+        message_id = records.message_identity(parsed.message_id if parsed else None, raw.raw)
+
+        in_flight = run.by_message_id.get(message_id)
+        if in_flight is not None:  # the same message twice in one run
+            run.report.already_known += 1
+            run.report.message_pks.append(in_flight.pk)
+            return None
+
+        known = await self.services.store.run(lambda s: self._known(s, message_id, raw.graph_id))
+        if known is not None:
+            run.report.already_known += 1
+            if known not in run.report.message_pks:
+                run.report.message_pks.append(known)
+            return None
+
+        raw_path = await asyncio.to_thread(records.save_raw, self.services.paths, raw.raw)
+        if parsed is None:
+            pk = await self._record_failed(raw, message_id, raw_path, failure or "", detail)
+            if pk is not None:
+                run.report.note(pk, f"failed:{failure}")
+            return None
+
+        stored = await asyncio.to_thread(
+            records.store_attachment_files,
+            self.services.paths,
+            parsed.attachments,
+            self.attachment_max_mb,
+        )
+        body_text = strip_quotes(parsed.text or "")
+        outgoing = raw.folder == "sent" or (parsed.from_addr or "").lower() in self.own_addresses
+        customer_email = merge.customer_address(
+            parsed.from_addr, parsed.reply_to, self.own_addresses
+        )
+        received = records.naive_utc(raw.received_at or parsed.date or self.services.clock.now())
+
+        def _insert(session: Session) -> tuple[int, str] | None:
+            if records.find_known(session, message_id, raw.graph_id) is not None:
+                return None  # another writer got there first
+            rule: str | None = None
+            if not outgoing:
+                known_customer = merge.find_email_inquiry(session, customer_email) is not None
+                rule = prefilter(
+                    parsed, known_customer=known_customer, own_addresses=self.own_addresses
+                )
+            if outgoing:
+                disposition = PENDING  # linked to its inquiry by the merge loop, in order
+            elif rule:
+                disposition = f"skipped:{rule}"
+            elif not customer_email:
+                disposition = "failed:no_sender"
+            else:
+                disposition = PENDING
+            now = self._now()
+            msg = Message(
+                message_id=message_id,
+                graph_id=raw.graph_id,
+                source=raw.source,
+                source_ref=raw.source_ref,
+                folder=raw.folder,
+                direction="out" if outgoing else "in",
+                conversation_id=raw.conversation_id,
+                in_reply_to=records.normalise_message_id(parsed.in_reply_to),
+                references=[
+                    r for r in (records.normalise_message_id(x) for x in parsed.references) if r
+                ],
+                from_addr=(parsed.from_addr or None),
+                from_name=parsed.from_name or None,
+                reply_to=(parsed.reply_to or None),
+                to_addrs=list(parsed.to),
+                cc_addrs=list(parsed.cc),
+                subject=parsed.subject or "",
+                received_at=received,
+                body_text=body_text,
+                body_full=parsed.text or "",
+                body_html=parsed.html,
+                raw_size=len(raw.raw),
+                raw_path=raw_path,
+                parse_notes=list(parsed.notes),
+                disposition=disposition,
+                attempts=0,
+                created_at=now,
+                updated_at=now,
+            )
+            msg.attachments = records.attachment_rows(stored)
+            session.add(msg)
+            session.flush()
+            return msg.id, disposition
+
+        inserted = await self.services.store.run(_insert)
+        if inserted is None:
+            run.report.already_known += 1
+            return None
+        pk, disposition = inserted
+        events: list[Event] = [MessageRecorded(pk, disposition)]
+        if disposition != PENDING:
+            run.report.note(pk, disposition)
+            if disposition.startswith("failed:"):
+                events.append(NeedsAttention("failed", "message", pk, disposition))
+            self._publish(events)
+            return None
+        self._publish(events)
+        return self._job(
+            pk, message_id, parsed, outgoing, customer_email, body_text, raw.conversation_id, run
+        )
+
+    async def _readmit(
+        self,
+        pk: int,
+        raw_path: str | None,
+        direction: str,
+        conversation_id: str | None,
+        run: _Run,
+    ) -> _Job | None:
+        """A ``pending`` row from an earlier run: re-parse its saved bytes and queue it."""
+        raw = await asyncio.to_thread(records.load_raw, self.services.paths, raw_path)
+        failure: str | None = None
+        parsed: ParsedMessage | None = None
+        if raw is None:
+            failure = "raw_missing"
+        else:
+            try:
+                parsed = parse_message(raw)
+            except MessageParseError as exc:
+                failure = str(exc.params.get("reason") or "unparseable")
+        if parsed is None:
+            disposition = f"failed:{failure}"
+            await self.services.store.run(lambda s: self._set_disposition(s, pk, disposition))
+            run.report.note(pk, disposition)
+            self._publish(
+                [
+                    MessageRecorded(pk, disposition),
+                    NeedsAttention("failed", "message", pk, disposition),
+                ]
+            )
+            return None
+        message_id = records.message_identity(parsed.message_id, raw or b"")
+        outgoing = direction == "out"
+        customer_email = merge.customer_address(
+            parsed.from_addr, parsed.reply_to, self.own_addresses
+        )
+        body_text = strip_quotes(parsed.text or "")
+        return self._job(
+            pk, message_id, parsed, outgoing, customer_email, body_text, conversation_id, run
+        )
+
+    def _job(
+        self,
+        pk: int,
+        message_id: str,
+        parsed: ParsedMessage,
+        outgoing: bool,
+        customer_email: str | None,
+        body_text: str,
+        conversation_id: str | None,
+        run: _Run,
+    ) -> _Job:
+        thread = merge.thread_ids(
+            records.normalise_message_id(parsed.in_reply_to),
+            [r for r in (records.normalise_message_id(x) for x in parsed.references) if r],
+        )
+        job = _Job(
+            pk=pk,
+            message_id=message_id,
+            parsed=parsed,
+            outgoing=outgoing,
+            customer_email=customer_email,
+            body_text=body_text,
+            thread_ids=thread,
+            conversation_id=conversation_id,
+        )
+        deps = [run.by_message_id[m] for m in thread if m in run.by_message_id]
+        if customer_email and customer_email in run.by_email:
+            deps.append(run.by_email[customer_email])
+        if conversation_id and conversation_id in run.by_conversation:
+            deps.append(run.by_conversation[conversation_id])
+        job.deps = list(dict.fromkeys(deps))
+        run.by_message_id[message_id] = job
+        if customer_email and not outgoing:
+            run.by_email[customer_email] = job
+        if conversation_id:
+            run.by_conversation[conversation_id] = job
+        return job
+
+    @staticmethod
+    def _known(session: Session, message_id: str, graph_id: str | None) -> int | None:
+        msg = records.find_known(session, message_id, graph_id)
+        if msg is None:
+            return None
+        if graph_id and msg.graph_id != graph_id and msg.message_id == message_id:
+            # Outlook can re-issue immutable ids when mail moves: keep the newest, dedup on the
+            # Message-ID (STACK-NOTES); the unique constraint guarantees no other row has it.
+            other = session.scalars(select(Message.id).where(Message.graph_id == graph_id)).first()
+            if other is None:
+                msg.graph_id = graph_id
+        return msg.id
+
+    async def _record_failed(
+        self, raw: RawMessage, message_id: str, raw_path: str, reason: str, detail: str
+    ) -> int | None:
+        received = records.naive_utc(raw.received_at or self.services.clock.now())
+
+        def _do(session: Session) -> int | None:
+            if records.find_known(session, message_id, raw.graph_id) is not None:
+                return None
+            now = self._now()
+            msg = Message(
+                message_id=message_id,
+                graph_id=raw.graph_id,
+                source=raw.source,
+                source_ref=raw.source_ref,
+                folder=raw.folder,
+                direction="in",
+                conversation_id=raw.conversation_id,
+                subject="",
+                received_at=received,
+                raw_size=len(raw.raw),
+                raw_path=raw_path,
+                disposition=f"failed:{reason}",
+                last_error=detail[:2000],
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(msg)
+            session.flush()
+            return msg.id
+
+        pk = await self.services.store.run(_do)
+        if pk is not None:
+            self._publish(
+                [
+                    MessageRecorded(pk, f"failed:{reason}"),
+                    NeedsAttention("failed", "message", pk, f"failed:{reason}"),
+                ]
+            )
+        return pk
+
+    def _set_disposition(self, session: Session, pk: int, disposition: str) -> None:
+        msg = session.get(Message, pk)
+        if msg is not None:
+            msg.disposition = disposition
+            msg.updated_at = self._now()
+
+    # ------------------------------------------------------------------------------ understanding
+    async def _understand(self, job: _Job, run: _Run) -> Understanding:
+        """Classify (and extract) one message; never raises for model trouble."""
+        if job.outgoing:
+            return Understanding()
+        for dep in job.deps:
+            await dep.done.wait()
+        thread_inquiry, known_customer = await self.services.store.read(
+            lambda s: self._thread_context(s, job)
+        )
+        view = self._view(job, thread_inquiry, known_customer)
+        from core.intake import classify, extract  # the LLM helper's modules
+
+        if self.offline:
+            cls = classify.classify_rules(view)
+            ext = extract.extract_rules(view) if cls.primary != "C" else None
+            return Understanding(cls, ext)
+        if run.llm_down is not None:
+            return Understanding(error_reason="unavailable", error_detail=run.llm_down)
+        try:
+            cls = await classify.classify_llm(self.llm, view)
+            ext = None
+            if cls.primary != "C":
+                ext = await extract.extract_llm(self.llm, view)
+            return Understanding(cls, ext)
+        except LLMSchemaError as exc:
+            return Understanding(error_reason="schema", error_detail=str(exc))
+        except LLMUnavailable as exc:
+            run.llm_down = str(exc) or "unavailable"
+            return Understanding(error_reason="unavailable", error_detail=str(exc))
+        except LLMError as exc:
+            return Understanding(error_reason="error", error_detail=str(exc))
+
+    def _thread_context(self, session: Session, job: _Job) -> tuple[dict[str, Any] | None, bool]:
+        inquiry = merge.find_thread_inquiry(
+            session,
+            job.thread_ids[0] if job.thread_ids else None,
+            list(reversed(job.thread_ids[1:])),
+            job.conversation_id,
+            exclude_pk=job.pk,
+        )
+        by_email = merge.find_email_inquiry(session, job.customer_email)
+        if inquiry is None and _is_reply(job):
+            inquiry = by_email
+        context = None
+        if inquiry is not None:
+            context = {
+                "inquiry_id": inquiry.id,
+                "classification": inquiry.classification,
+                "customer_name": inquiry.customer_name,
+                "address": inquiry.address,
+                "suburb": inquiry.suburb,
+                "products": list(inquiry.product_types or []),
+                "stage": inquiry.stage,
+            }
+        return context, by_email is not None
+
+    def _view(self, job: _Job, thread_inquiry: dict[str, Any] | None, known: bool) -> Any:
+        from core.intake.view import MessageView
+
+        parsed = job.parsed
+        body = job.body_text if self.strip_quotes_enabled else (parsed.text or "")
+        view = MessageView(
+            subject=parsed.subject or "",
+            from_addr=parsed.from_addr,
+            from_name=parsed.from_name,
+            body_text=body,
+            is_reply=_is_reply(job),
+            known_customer=known,
+            thread_inquiry=thread_inquiry,
+            attachments=[a.filename or "" for a in parsed.attachments if not a.is_inline],
+            language=parsed.language,
+        )
+        _attach_refs(view, job)
+        return view
+
+    # ------------------------------------------------------------------------------ merging
+    async def _merge_loop(self, queue: asyncio.Queue[_Job | None], run: _Run) -> None:
+        while True:
+            job = await queue.get()
+            if job is None:
+                return
+            try:
+                await self._finish(job, run)
+            finally:
+                job.done.set()
+
+    async def _finish(self, job: _Job, run: _Run) -> None:
+        understanding = await job.task if job.task is not None else Understanding()
+        try:
+            if job.outgoing:
+                result = await self.services.store.run(lambda s: self._apply_outgoing(s, job))
+            elif understanding.error_reason is not None:
+                result = await self.services.store.run(
+                    lambda s: self._apply_failure(s, job, understanding)
+                )
+            else:
+                result = await self.services.store.run(lambda s: self._apply(s, job, understanding))
+        except Exception as exc:  # a bug must not stall the run or leave a silent pending
+            log.exception("merge of message %s failed", job.pk)
+            disposition = "failed:internal"
+            detail = f"{type(exc).__name__}: {exc}"[:2000]
+
+            def _mark(session: Session) -> None:
+                msg = session.get(Message, job.pk)
+                if msg is not None and msg.disposition == PENDING:
+                    msg.disposition = disposition
+                    msg.last_error = detail
+                    msg.updated_at = self._now()
+
+            await self.services.store.run(_mark)
+            result = (
+                disposition,
+                [
+                    MessageRecorded(job.pk, disposition),
+                    NeedsAttention("failed", "message", job.pk, detail),
+                ],
+                None,
+            )
+        if result is None:  # another run finished this message meanwhile
+            return
+        disposition, events, new_inquiry = result
+        run.report.note(job.pk, disposition)
+        if new_inquiry is not None:
+            run.report.new_inquiry_ids.append(new_inquiry)
+        for event in events:
+            if (
+                isinstance(event, MessageMerged | InquiryUpdated)
+                and event.inquiry_id not in run.report.updated_inquiry_ids
+            ):
+                run.report.updated_inquiry_ids.append(event.inquiry_id)
+        self._publish(events)
+
+    def _apply_outgoing(self, session: Session, job: _Job) -> tuple[str, list[Event], None] | None:
+        msg = session.get(Message, job.pk)
+        if msg is None or msg.disposition != PENDING:
+            return None
+        msg.direction = "out"
+        inquiry = merge.record_outbound(
+            session, msg, to_addrs=[*job.parsed.to, *job.parsed.cc], clock=self.services.clock
+        )
+        msg.disposition = OUTGOING
+        msg.updated_at = self._now()
+        events: list[Event] = [MessageRecorded(job.pk, OUTGOING)]
+        if inquiry is not None:
+            events.append(
+                InquiryUpdated(inquiry.id, ("last_outbound_at", "owes_reply", "last_contact_at"))
+            )
+        return OUTGOING, events, None
+
+    def _apply_failure(
+        self, session: Session, job: _Job, understanding: Understanding
+    ) -> tuple[str, list[Event], None] | None:
+        msg = session.get(Message, job.pk)
+        if msg is None or msg.disposition != PENDING:
+            return None
+        msg.attempts = (msg.attempts or 0) + 1
+        msg.last_error = f"{understanding.error_reason}: {understanding.error_detail}"[:2000]
+        msg.updated_at = self._now()
+        if msg.attempts >= self.max_attempts:
+            msg.disposition = f"failed:llm_{understanding.error_reason}"
+            kind = "failed"
+        else:
+            kind = "llm_pending"
+        detail = f"{msg.disposition} (attempt {msg.attempts}/{self.max_attempts})"
+        return (
+            msg.disposition,
+            [
+                MessageRecorded(job.pk, msg.disposition),
+                NeedsAttention(kind, "message", job.pk, detail),
+            ],
+            None,
+        )
+
+    def _apply(
+        self, session: Session, job: _Job, understanding: Understanding
+    ) -> tuple[str, list[Event], int | None] | None:
+        msg = session.get(Message, job.pk)
+        if msg is None or msg.disposition != PENDING:
+            return None
+        cls, ext = understanding.classification, understanding.extraction
+        msg.classification = cls.primary
+        msg.confidence = cls.confidence
+        msg.labels = list(getattr(cls, "labels", []) or [])
+        msg.extracted = merge._extraction_dict(ext) if ext is not None else {}
+        msg.updated_at = self._now()
+        decision = merge.decide(
+            session, msg, cls, ext, customer_email=job.customer_email, offline=self.offline
+        )
+        events: list[Event] = []
+        new_id: int | None = None
+        if decision.disposition == "new_inquiry":
+            applied = merge.create_inquiry(
+                session,
+                msg,
+                cls,
+                ext,
+                customer_email=job.customer_email,
+                parent=decision.target,
+                reason=decision.reason,
+                clock=self.services.clock,
+                region=self.region,
+                language_hint=job.parsed.language,
+            )
+            session.flush()
+            new_id = applied.inquiry_id
+            events.append(MessageRecorded(job.pk, "new_inquiry"))
+            events.append(InquiryCreated(applied.inquiry_id or 0, job.pk))
+            if applied.stage_change is not None:
+                events.append(applied.stage_change.event())
+            if applied.low_confidence:
+                events.append(
+                    NeedsAttention("low_confidence", "inquiry", applied.inquiry_id, cls.reason)
+                )
+        elif decision.disposition == "merged" and decision.target is not None:
+            applied = merge.merge_into(
+                session,
+                decision.target,
+                msg,
+                cls,
+                ext,
+                customer_email=job.customer_email,
+                clock=self.services.clock,
+                region=self.region,
+            )
+            events.append(MessageRecorded(job.pk, "merged"))
+            events.append(MessageMerged(decision.target.id, job.pk))
+            events.append(InquiryUpdated(decision.target.id, applied.changed_fields))
+        else:
+            applied = merge.Applied("not_inquiry", None)
+            events.append(MessageRecorded(job.pk, "not_inquiry"))
+        msg.disposition = applied.disposition
+        if decision.reason:
+            msg.last_error = None
+        return applied.disposition, events, new_id
+
+    # ------------------------------------------------------------------------------ events
+    def _publish(self, events: Iterable[Event]) -> None:
+        for event in events:
+            self.services.bus.publish(event)
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+def _is_reply(job: _Job) -> bool:
+    subject = (job.parsed.subject or "").strip().lower()
+    return bool(job.thread_ids) or subject.startswith(_REPLY_PREFIXES)
+
+
+def _attach_refs(view: Any, job: _Job) -> None:
+    """Give the view the ledger refs of its message, when the view type has a place for them."""
+    if hasattr(view, "message_pk"):
+        with contextlib.suppress(AttributeError, TypeError):
+            view.message_pk = job.pk
+
+
+async def _aiter(items: Iterable[RawMessage]) -> AsyncIterator[RawMessage]:
+    for item in items:
+        yield item
+
+
+async def _put(
+    queue: asyncio.Queue[_Job | None], item: _Job | None, consumer: asyncio.Task[None]
+) -> None:
+    """``queue.put`` that fails fast when the consumer died instead of waiting forever."""
+    if consumer.done():
+        consumer.result()  # re-raises the consumer's exception
+        raise RuntimeError("merge loop ended early")
+    put = asyncio.ensure_future(queue.put(item))
+    done, _ = await asyncio.wait({put, consumer}, return_when=asyncio.FIRST_COMPLETED)
+    if put not in done:
+        put.cancel()
+        consumer.result()
+        raise RuntimeError("merge loop ended early")
+
+
+def build_pipeline(services: Services, offline: bool = False) -> IntakePipeline:
+    """The pipeline of a data folder: with an ``LLMClient`` when ``llm.base_url`` is configured
+    and ``offline`` is not requested; rules only otherwise."""
+    llm = None
+    if not offline and str(services.settings.get("llm.base_url") or "").strip():
+        from core.llm.client import LLMClient
+
+        llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
+    return IntakePipeline(services, llm, offline=offline)
+
+
+__all__ = ["IngestReport", "IntakePipeline", "Understanding", "build_pipeline"]

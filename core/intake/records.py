@@ -1,0 +1,195 @@
+"""Storing what arrived: message identity, raw bytes, attachment files and the message row.
+
+Why this module exists: principle 3 ("nothing is lost") is won or lost here. The raw RFC 5322 bytes
+of every message are written to ``DataPaths.raw_mail`` *before* its row is committed, so a row
+never points at a missing file and a ``pending`` message can always be re-parsed by a later run.
+Files are content-addressed (sha256), written to a temporary name and renamed, so a crash in the
+middle of a write leaves either nothing or a complete file, and writing the same bytes twice
+(re-ingest, retry after a kill) is harmless.
+
+Attachments are stored the same way under ``DataPaths.attachments``; anything larger than
+``intake.attachment_max_mb`` keeps only its metadata row with a ``skipped_reason``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from core.db.models import Attachment, Message
+from core.paths import DataPaths
+
+SYNTHETIC_DOMAIN = "inquiry-bridge.invalid"
+
+
+class AttachmentLike(Protocol):
+    """What the parser hands us for one attachment (``core.mail.parse.ParsedAttachment``)."""
+
+    filename: str | None
+    content_type: str
+    size: int
+    payload: bytes
+    is_inline: bool
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def synthetic_message_id(raw: bytes) -> str:
+    """A stable identity for a message without a Message-ID header (same bytes, same id)."""
+    return f"<{sha256_hex(raw)}@{SYNTHETIC_DOMAIN}>"
+
+
+def normalise_message_id(value: str | None) -> str | None:
+    """``<id>`` form, surrounding whitespace removed; None when there is nothing usable."""
+    if not value:
+        return None
+    value = value.strip()
+    if not value:
+        return None
+    if not value.startswith("<"):
+        value = f"<{value}"
+    if not value.endswith(">"):
+        value = f"{value}>"
+    return value if len(value) > 2 else None
+
+
+def message_identity(message_id: str | None, raw: bytes) -> str:
+    return normalise_message_id(message_id) or synthetic_message_id(raw)
+
+
+def _atomic_write(target: Path, data: bytes) -> None:
+    if target.exists() and target.stat().st_size == len(data):
+        return  # content-addressed: same name, same bytes
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    tmp.replace(target)
+
+
+def save_raw(paths: DataPaths, raw: bytes) -> str:
+    """Write the raw bytes; returns the path relative to the data folder (stored on the row)."""
+    digest = sha256_hex(raw)
+    relative = Path(paths.raw_mail.name) / digest[:2] / f"{digest}.eml"
+    _atomic_write(paths.home / relative, raw)
+    return relative.as_posix()
+
+
+def load_raw(paths: DataPaths, raw_path: str | None) -> bytes | None:
+    if not raw_path:
+        return None
+    target = paths.home / raw_path
+    try:
+        return target.read_bytes()
+    except OSError:
+        return None
+
+
+_UNSAFE = re.compile(r"[^\w.\- ()\[\]\u4e00-\u9fff]+")
+
+
+def safe_filename(name: str | None, fallback: str) -> str:
+    """A file name that is safe on Windows and Linux (no folders, no reserved characters)."""
+    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1].strip().strip(".")
+    base = _UNSAFE.sub("_", base)[:120]
+    return base or fallback
+
+
+@dataclass(frozen=True)
+class StoredAttachment:
+    filename: str
+    content_type: str
+    size: int
+    sha256: str | None
+    stored_path: str | None
+    skipped_reason: str | None
+    is_inline: bool
+
+
+def store_attachment_files(
+    paths: DataPaths, attachments: Iterable[AttachmentLike], max_mb: int
+) -> list[StoredAttachment]:
+    """Write each attachment under the cap to ``attachments/<sha[:2]>/<sha>/<name>``.
+
+    Done before the database transaction (file first, then the row that points at it). An
+    attachment over the cap keeps name, type and size only, so the owner still sees that it
+    existed and can open the original in Outlook.
+    """
+    limit = max(0, int(max_mb)) * 1024 * 1024
+    stored: list[StoredAttachment] = []
+    for index, item in enumerate(attachments, start=1):
+        payload = item.payload or b""
+        size = int(item.size or len(payload))
+        name = safe_filename(item.filename, f"attachment-{index}")
+        content_type = item.content_type or "application/octet-stream"
+        if size > limit:
+            stored.append(
+                StoredAttachment(
+                    filename=name,
+                    content_type=content_type,
+                    size=size,
+                    sha256=sha256_hex(payload) if payload else None,
+                    stored_path=None,
+                    skipped_reason=f"over_size_cap:{size} bytes > {max_mb} MB",
+                    is_inline=bool(item.is_inline),
+                )
+            )
+            continue
+        digest = sha256_hex(payload)
+        relative = Path(paths.attachments.name) / digest[:2] / digest / name
+        _atomic_write(paths.home / relative, payload)
+        stored.append(
+            StoredAttachment(
+                filename=name,
+                content_type=content_type,
+                size=size,
+                sha256=digest,
+                stored_path=relative.as_posix(),
+                skipped_reason=None,
+                is_inline=bool(item.is_inline),
+            )
+        )
+    return stored
+
+
+def attachment_rows(stored: Iterable[StoredAttachment]) -> list[Attachment]:
+    return [
+        Attachment(
+            filename=s.filename,
+            content_type=s.content_type,
+            size=s.size,
+            sha256=s.sha256,
+            stored_path=s.stored_path,
+            skipped_reason=s.skipped_reason,
+            is_inline=s.is_inline,
+        )
+        for s in stored
+    ]
+
+
+def find_known(session: Session, message_id: str, graph_id: str | None) -> Message | None:
+    """The stored message with this identity (Message-ID or Graph id), if any."""
+    condition = Message.message_id == message_id
+    if graph_id:
+        condition = or_(condition, Message.graph_id == graph_id)
+    return session.scalars(select(Message).where(condition).limit(1)).first()
+
+
+def naive_utc(dt: datetime) -> datetime:
+    """SQLite keeps naive UTC by convention (see core.db.models)."""
+    if dt.tzinfo is not None:
+        dt = dt.astimezone(UTC).replace(tzinfo=None)
+    return dt
