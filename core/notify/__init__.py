@@ -1,0 +1,10 @@
+"""Notifications: the persistent outbox (tray + Telegram) and the Telegram mirror and bot.
+
+``outbox``          NotificationCenter: bus events -> Notification rows -> NotificationRaised
+``quiet``           quiet hours in Sydney time
+``render``/``chunk`` Markdown -> Telegram HTML / plain text, split under 4,096 characters
+``telegram_client`` the Bot API over httpx
+``mirror``          outbox delivery to the owner's chat (status, retry, pacing, quiet hours)
+``bot``             pairing, updates, approve buttons, voice/text notes
+``runner``          one round (``telegram --once``) or the long-poll loop of the tray app
+"""
