@@ -410,8 +410,6 @@ class _Walker:
             return body
         ctype = _content_type(part)
         self.content_types.append(ctype)
-        for defect in getattr(part, "defects", []) or []:
-            _note(self.notes, f"defect {type(defect).__name__}")
         maintype = ctype.split("/", 1)[0]
         disposition = _disposition(part)
 
@@ -508,6 +506,16 @@ class _Walker:
                 is_inline=disposition == "inline",
             )
         )
+
+
+def _collect_defects(msg: Message, notes: list[str]) -> None:
+    try:
+        parts = list(msg.walk())
+    except Exception:
+        parts = [msg]
+    for part in parts:
+        for defect in getattr(part, "defects", []) or []:
+            _note(notes, f"defect {type(defect).__name__}")
 
 
 def _salvage_boundary(raw: bytes, msg: EmailMessage, notes: list[str]) -> EmailMessage:
@@ -617,6 +625,7 @@ def parse_message(raw: bytes) -> ParsedMessage:
         body = _Body()
         body.plain.append(decode_bytes(raw.partition(b"\n\n")[2], None, notes))
 
+    _collect_defects(msg, notes)  # after the walk: decoding payloads adds defects too
     html = "\n".join(body.html) if body.html else None
     plain = "\n\n".join(t.strip("\n") for t in body.plain if t.strip())
     if plain.strip():

@@ -79,15 +79,20 @@ def _is_header_block(lines: list[str], i: int) -> bool:
     return any(_SENT_LINE.match(x) for x in window) and any(_TO_LINE.match(x) for x in window)
 
 
+_ATTRIBUTION_START = re.compile(r"^\s*>?\s*(?:(?:on|am|le|el|op|il)\s|在)", re.IGNORECASE)
+
+
 def _attribution_at(lines: list[str], i: int) -> bool:
     """ "On … wrote:" (possibly wrapped over up to three lines) or a Chinese "在 … 写道："."""
     line = lines[i].strip()
     if not line or len(line) > 300:
         return False
-    for span in (1, 2, 3):
-        chunk = " ".join(x.strip() for x in lines[i : i + span])
-        if span > 1 and not lines[i + span - 1 : i + span]:
-            break
+    spans = (1, 2, 3) if _ATTRIBUTION_START.match(line) else (1,)
+    for span in spans:
+        chunk_lines = lines[i : i + span]
+        if len(chunk_lines) < span or not all(x.strip() for x in chunk_lines):
+            break  # a wrapped attribution has no blank line inside
+        chunk = " ".join(x.strip() for x in chunk_lines)
         if _ATTRIBUTION_EN.match(chunk) and re.search(r"\d|@", chunk):
             return True
         if _ATTRIBUTION_ZH.match(chunk) and re.search(r"\d|@|<", chunk):
@@ -135,10 +140,22 @@ def pattern_cut(text: str) -> int | None:
 
 # ----------------------------------------------------------------------------- library
 
-_CREDIBLE_HEADER = re.compile(
-    r"(?:^|\n)\W*(?:from|发件人|von|de|van)\s*[:：]|wrote\s*:|写道|schrieb|original message|原始邮件",
-    re.IGNORECASE,
-)
+_ATTRIBUTION_WORDS = re.compile(r"wrote\s*:|写道|schrieb|original message|原始邮件", re.IGNORECASE)
+
+
+def _credible(header: str) -> bool:
+    """Is the header the library split on really the start of quoted mail?
+
+    A reply header names its sender and a date or address ("From: X <x@y>" + "Sent: …"). Two
+    lines that merely begin "From:"/"To:" in running text, or a read receipt's "To:/Sent:"
+    summary without a From line, are not quotes.
+    """
+    if _ATTRIBUTION_WORDS.search(header):
+        return True
+    lines = header.split("\n")
+    if not any(_FROM_LINE.match(x) for x in lines):
+        return False
+    return any(_SENT_LINE.match(x) for x in lines) or bool(re.search(r"@|<", header))
 
 
 def library_cut(text: str) -> int | None:
@@ -154,7 +171,7 @@ def library_cut(text: str) -> int | None:
     lines = text.split("\n")
     for reply in message.replies[1:]:
         header = (reply.headers or "").strip()
-        if not header or not _CREDIBLE_HEADER.search(header):
+        if not header or not _credible(header):
             continue
         first = next((x.strip() for x in header.split("\n") if x.strip()), "")
         for i, line in enumerate(lines):

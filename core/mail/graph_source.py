@@ -1,0 +1,40 @@
+"""Microsoft Graph as a ``MessageSource``: one delta round of Inbox/Sent Items as RawMessages.
+
+``MailSync.run_once`` is what the poller uses (batches, removals, cursor handling). This adapter
+exists for code written against the generic ``MessageSource`` protocol (``ingest_source``): it
+yields the round's new messages oldest first, and the caller calls ``commit()`` after it has
+ingested them all — the delta links only move then, so an interrupted consumer loses nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from core.graph.mail_sync import MailRoundPlan, MailSync
+from core.mail.source import RawMessage
+
+
+class GraphMessageSource:
+    """Iterate once, ingest everything, then ``await source.commit()``."""
+
+    def __init__(self, sync: MailSync) -> None:
+        self.sync = sync
+        self.plan: MailRoundPlan | None = None
+        self.removed: list[str] = []
+
+    async def __aiter__(self) -> AsyncIterator[RawMessage]:
+        self.plan = await self.sync.plan_round()
+        self.removed = [gid for lst in self.plan.listings for gid in lst.removed]
+        batch = self.sync.batch_size
+        for start in range(0, len(self.plan.new), batch):
+            for raw in await self.sync.fetch_batch(self.plan.new[start : start + batch]):
+                yield raw
+
+    async def commit(self) -> None:
+        """Record removals and advance the delta links (after the consumer committed all)."""
+        if self.plan is None:
+            return
+        for gid in self.removed:
+            await self.sync.sink.record_removed(gid)
+        await self.sync.commit(self.plan)
+        self.plan = None
