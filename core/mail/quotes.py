@@ -33,8 +33,15 @@ _WS = f"[{_WSC}]"
 # ----------------------------------------------------------------------------- own patterns
 
 _SEPARATOR = re.compile(
-    rf"^{_WS}*[-=_]{{2,}}{_WS}*(?:original message|forwarded message|original|reply message"
-    rf"|原始邮件|原邮件|转发邮件|回复的原邮件|邮件原文){_WS}*[-=_]{{2,}}{_WS}*$",
+    rf"^{_WS}*[-=_]{{2,}}{_WS}*(?:original message|original|reply message"
+    rf"|原始邮件|原邮件|回复的原邮件|邮件原文){_WS}*[-=_]{{2,}}{_WS}*$",
+    re.IGNORECASE,
+)
+# A forward is not history: what was forwarded is the news (a customer re-sending an enquiry
+# that got no answer, a builder passing on a client's email). Forwards are kept whole.
+_FORWARD = re.compile(
+    rf"^{_WS}*(?:[-=_]{{2,}}{_WS}*(?:forwarded message|转发邮件|转发的邮件){_WS}*[-=_]{{2,}}"
+    rf"|begin forwarded message{_WS}*:|开始转发的邮件{_WS}*[:：]){_WS}*$",
     re.IGNORECASE,
 )
 _UNDERSCORE_RULE = re.compile(rf"^{_WS}*_{{8,}}{_WS}*$")
@@ -206,6 +213,12 @@ def _apply_cut(text: str, cut: int | None) -> str:
     return _tidy(remove_footers("\n".join(kept)))
 
 
+def _is_forward(text: str, cut: int) -> bool:
+    """A forward marker at, or just above, the first cut (the forwarded header block)."""
+    lines = text.split("\n")
+    return any(_FORWARD.match(line) for line in lines[max(0, cut - 2) : cut + 1])
+
+
 def strip_quotes(text: str, *, use_library: bool = True, use_patterns: bool = True) -> str:
     """The new text of an email body: quoted history, reply headers and mobile footers removed.
 
@@ -222,6 +235,8 @@ def strip_quotes(text: str, *, use_library: bool = True, use_patterns: bool = Tr
     if use_library:
         cuts.append(library_cut(text))
     candidates = sorted(c for c in cuts if c is not None)
+    if candidates and _is_forward(text, candidates[0]):
+        return _tidy(remove_footers(text))
     for cut in candidates:
         result = _apply_cut(text, cut)
         if result:

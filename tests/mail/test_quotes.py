@@ -100,3 +100,31 @@ def test_cut_positions_are_line_indexes() -> None:
 def test_on_wrote_inside_a_sentence_is_not_an_attribution() -> None:
     text = "On Monday I wrote: please call me after 5.\nThe opening is 2400 wide.\nJo"
     assert strip_quotes(text, use_library=False) == text
+
+
+@pytest.mark.parametrize(
+    "marker",
+    [
+        "---------- Forwarded message ---------",
+        "Begin forwarded message:",
+        "------------------ 转发邮件 ------------------",
+    ],
+)
+def test_forwarded_mail_is_kept_whole(marker: str) -> None:
+    text = (
+        f"Resending in case this went to spam.\n\n{marker}\nFrom: Priya <p@example.com>\n"
+        "Date: Mon, 23 Mar 2026 at 20:14\nSubject: Stacker door quote\nTo: sales@aurorawindows.com.au\n\n"
+        "We need a 3-panel stacker door, 3000 x 2100, Monument.\n\nSent from my iPhone"
+    )
+    result = strip_quotes(text)
+    assert result.startswith("Resending in case this went to spam.")
+    assert "3-panel stacker door, 3000 x 2100" in result
+    assert "Sent from my iPhone" not in result
+
+
+def test_reply_above_a_quoted_forward_still_cuts_at_the_reply_header() -> None:
+    text = (
+        f"{NEW}\n\nOn Thu, 26 Mar 2026 at 10:05, Aurora <sales@aurorawindows.com.au> wrote:\n"
+        "> ---------- Forwarded message ---------\n> From: x@example.com\n> old forwarded text\n"
+    )
+    assert strip_quotes(text) == NEW
