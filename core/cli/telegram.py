@@ -1,9 +1,129 @@
-"""CLI commands of this area (see core.cli.main for the conventions)."""
+"""``inquiry-bridge telegram``: the Telegram mirror and bot without the tray app.
+
+telegram --once     deliver the notification outbox, handle one round of updates, exit
+telegram            the same, forever (long polling) until Ctrl-C
+telegram pair       print a one-time pairing code (send ``/start CODE`` to the bot)
+telegram status     token / paired chat / outbox figures
+telegram unpair     forget the paired chat
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import sys
+from typing import Any
+
+from sqlalchemy import func, select
+
+from core.clock import to_sydney
+from core.db.models import Notification
+from core.notify import pairing
+from core.notify.outbox import NotificationCenter
+from core.notify.runner import TelegramRunner
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add this module's commands to the parser (filled in by its feature)."""
+    p = sub.add_parser(
+        "telegram",
+        parents=[common],
+        help="Telegram mirror and bot (deliver alerts, handle buttons and notes)",
+        description="Telegram 提醒与机器人 / Telegram mirror and bot",
+    )
+    p.add_argument(
+        "action",
+        nargs="?",
+        default="run",
+        choices=("run", "pair", "status", "unpair"),
+        help="run (default), pair, status or unpair",
+    )
+    p.add_argument(
+        "--once",
+        action="store_true",
+        help="deliver the outbox and process one round of updates, then exit",
+    )
+    p.set_defaults(handler=_handle)
+
+
+def _handle(args: argparse.Namespace, services: Any) -> int:
+    if args.action == "pair":
+        return _pair(services)
+    if args.action == "status":
+        return _status(services)
+    if args.action == "unpair":
+        pairing.unpair(services)
+        print("已解除配对 / unpaired")
+        return 0
+    return asyncio.run(_run(services, once=args.once))
+
+
+def _pair(services: Any) -> int:
+    code = pairing.new_pairing_code(services)
+    until = to_sydney(code.expires_at)
+    print(f"配对码 / pairing code: {code.code}")
+    print(
+        f"在 Telegram 中给你的机器人发送 / send to your bot:  /start {code.code}\n"
+        f"有效至 / valid until {until:%Y-%m-%d %H:%M} (Sydney)，只能使用一次 / single use."
+    )
+    if not pairing.token(services):
+        print(
+            "提示：还没有设置 Bot 令牌 / note: no bot token set yet (INQUIRY_BRIDGE_TELEGRAM_TOKEN)"
+        )
+    return 0
+
+
+def _status(services: Any) -> int:
+    owner = pairing.owner(services)
+    with services.store.session() as session:
+        counts = dict(
+            session.execute(
+                select(Notification.telegram_status, func.count(Notification.id)).group_by(
+                    Notification.telegram_status
+                )
+            ).all()
+        )
+    print(f"令牌 / token: {'已设置 set' if pairing.token(services) else '未设置 not set'}")
+    print(f"启用 / enabled: {'是 yes' if pairing.enabled(services) else '否 no'}")
+    if owner is None:
+        print("配对 / paired chat: 未配对 none")
+    else:
+        how = "预设 preset" if owner.preset else f"{owner.name or ''}".strip()
+        print(f"配对 / paired chat: {owner.chat_id} {how}".rstrip())
+    print(
+        "提醒 / outbox: "
+        + "，".join(f"{k} {counts.get(k, 0)}" for k in ("pending", "sent", "failed", "skipped"))
+    )
+    return 0
+
+
+async def _run(services: Any, *, once: bool) -> int:
+    center = NotificationCenter(services).attach()
+    runner = TelegramRunner(services)
+    try:
+        if once:
+            report = await runner.run_once()
+            d = report.delivery
+            line = (
+                f"Telegram：已发送 {d.sent} 条提醒（{d.messages} 条消息），失败 {d.failed}，"
+                f"跳过 {d.skipped}，等待 {d.held}；处理更新 {report.updates} 条"
+                f" / sent {d.sent}, failed {d.failed}, skipped {d.skipped}, waiting {d.held}, "
+                f"updates {report.updates}"
+            )
+            if d.held_until is not None:
+                line += f"；免打扰至 {to_sydney(d.held_until):%H:%M}"
+            if pairing.owner(services) is None:
+                line += "；尚未配对 / not paired yet (telegram pair)"
+            print(line)
+            if report.error:
+                print(f"inquiry-bridge: {report.error}", file=sys.stderr)
+                return 1
+            return 0
+        stop = asyncio.Event()
+        try:
+            await runner.run_forever(stop)
+        except asyncio.CancelledError:
+            stop.set()
+        return 0
+    finally:
+        center.detach()
+        await runner.aclose()

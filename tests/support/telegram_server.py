@@ -37,7 +37,7 @@ _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-zA-Z-]+=\"[^\"]*\")*)\
 _ENTITY = re.compile(r"&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);")
 
 
-def html_problem(text: str) -> str | None:
+def html_problem(text: str, unsupported: set[str] | frozenset[str] = frozenset()) -> str | None:
     """None when Telegram would accept ``text`` as HTML, else the reason it would give."""
     stack: list[str] = []
     pos = 0
@@ -49,7 +49,7 @@ def html_problem(text: str) -> str | None:
                 return f"unsupported start tag at byte offset {pos}"
             closing, name, _attrs, selfclose = m.groups()
             name = name.lower()
-            if name not in ALLOWED_TAGS or selfclose:
+            if name not in ALLOWED_TAGS or name in unsupported or selfclose:
                 return f'unsupported start tag "{name}" at byte offset {pos}'
             if closing:
                 if not stack or stack[-1] != name:
@@ -118,6 +118,7 @@ class _State:
     flood: list[int] = field(default_factory=list)  # retry_after per coming sendMessage
     offsets: list[int | None] = field(default_factory=list)
     down: bool = False
+    unsupported: set[str] = field(default_factory=set)
 
 
 class TelegramServer:
@@ -249,6 +250,11 @@ class TelegramServer:
         with self._lock:
             self.state.flood.extend([retry_after] * times)
 
+    @property
+    def unsupported_tags(self) -> set[str]:
+        """Tags this server refuses (an older Bot API without e.g. <blockquote>)."""
+        return self.state.unsupported
+
     def set_down(self, down: bool) -> None:
         """Answer every request with a dropped connection (the network is gone)."""
         self.state.down = down
@@ -313,7 +319,7 @@ class TelegramServer:
         if "chat_id" not in p:
             return self._bad("Bad Request: chat_id is empty")
         if p.get("parse_mode") == "HTML":
-            problem = html_problem(text)
+            problem = html_problem(text, self.state.unsupported)
             if problem:
                 return self._bad(f"Bad Request: can't parse entities: {problem}")
             shown = visible_text(text, "HTML")

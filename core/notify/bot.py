@@ -1,0 +1,462 @@
+"""The Telegram bot: pairing, the owner's buttons, and his voice and text notes.
+
+Trust model: only two things are ever accepted from a chat that is not the owner's — nothing, and
+``/start CODE`` with the valid one-time code from a private chat. Everything else from a stranger
+(wrong codes, other chats, other users in the owner's chat, button presses) is logged and dropped
+without an answer that could carry data; a stranger's button press gets only the mandatory empty
+``answerCallbackQuery``.
+
+Sending is a button, never words. A draft alert carries 发送 / 放弃 / 在电脑上修改 with a nonce
+that is valid for that alert only. 发送 calls the same ``DraftService.approve`` + ``send`` as the
+desktop; a draft with unconfirmed facts first shows the warnings and needs a second press of
+仍然发送. The reply says 已发送 only when the draft row (the send ledger) says ``sent``.
+
+Notes: a voice message from the owner is downloaded, transcribed locally (Whisper on its worker
+thread, never the event loop) and sent back with 保存 / 放弃; typed text gets the same offer. A
+saved note goes to the inquiry the bot last messaged about, or to the notes inbox (no inquiry).
+
+Updates are handled one by one and the ``getUpdates`` offset is committed to ``sync_cursors``
+after each, so a crash re-handles at most the update in hand (its effects are idempotent: draft
+sends are at most once by the draft state machine, pending notes by their nonce).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets as pysecrets
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from core.clock import utc
+from core.db.models import Draft, Inquiry, Notification, SyncCursor
+from core.errors import InquiryBridgeError
+from core.events import NeedsAttention
+from core.notify.mirror import (
+    DRAFT_KEY,
+    LAST_INQUIRY_KEY,
+    Pacer,
+    get_state,
+    naive,
+    put_state,
+)
+from core.notify.outbox import customer_label
+from core.notify.pairing import Owner, try_pair
+from core.notify.pairing import owner as load_owner
+from core.notify.render import escape
+from core.notify.telegram_client import TelegramApiError, TelegramClient, TelegramError
+
+log = logging.getLogger(__name__)
+
+OFFSET_CURSOR = "telegram:offset"
+NOTE_KEY = "telegram.note.{}"
+STATUS_ZH = {
+    "draft": "尚未提交审批",
+    "pending_approval": "等待审批",
+    "approved": "已批准，尚未发送",
+    "sending": "正在发送（结果待确认）",
+    "sent": "已发送",
+    "rejected": "已放弃",
+    "failed": "发送失败",
+    "superseded": "已被新版本取代",
+}
+HELP_ZH = (
+    "询盘桥助手已连接。\n"
+    "• 新询盘、待审批草稿、跟进提醒和同步问题会发到这里。\n"
+    "• 草稿下方的按钮可以直接发送或放弃；打字不会发送任何邮件。\n"
+    "• 发语音或文字，确认后会存为备注（记在最近提到的询盘上）。\n"
+    "• /status 查看待办数量。"
+)
+
+
+class TelegramBot:
+    """Handles ``getUpdates`` rounds for the paired owner."""
+
+    def __init__(
+        self,
+        services: Any,
+        client: TelegramClient,
+        *,
+        drafts: Any = None,
+        transcriber_factory: Callable[[], Any] | None = None,
+        pacer: Pacer | None = None,
+    ) -> None:
+        self.services = services
+        self.client = client
+        self._drafts = drafts
+        self._transcriber_factory = transcriber_factory
+        self.pacer = pacer or Pacer(services.clock)
+        self.ignored = 0  # strangers' updates dropped (figures for tests and the status page)
+
+    # -- offsets ------------------------------------------------------------------------------
+    def offset(self) -> int | None:
+        with self.services.store.session() as session:
+            row = session.get(SyncCursor, OFFSET_CURSOR)
+            return int(row.value) if row is not None and row.value else None
+
+    def _save_offset(self, session: Session, value: int) -> None:
+        row = session.get(SyncCursor, OFFSET_CURSOR)
+        now = naive(self.services.clock.now())
+        if row is None:
+            session.add(SyncCursor(name=OFFSET_CURSOR, value=str(value), updated_at=now))
+        else:
+            row.value, row.updated_at = str(value), now
+
+    async def poll_once(self, timeout: int = 0) -> int:
+        """One ``getUpdates`` call; each update handled, then its offset committed."""
+        updates = await self.client.get_updates(self.offset(), timeout=timeout)
+        for update in sorted(updates, key=lambda u: int(u.get("update_id", 0))):
+            update_id = int(update["update_id"])
+            try:
+                await self.handle_update(update)
+            except TelegramError as exc:
+                log.warning("telegram update %s: %s", update_id, exc.detail)
+            except Exception:  # one bad update must not wedge the queue forever
+                log.exception("telegram update %s failed", update_id)
+            await self.services.store.run(lambda s, v=update_id + 1: self._save_offset(s, v))
+        return len(updates)
+
+    # -- dispatch -----------------------------------------------------------------------------
+    def owner(self) -> Owner | None:
+        return load_owner(self.services)
+
+    def _is_owner(self, chat: dict[str, Any], user: dict[str, Any] | None) -> bool:
+        current = self.owner()
+        if current is None or int(chat.get("id", 0)) != current.chat_id:
+            return False
+        # In a private chat the user id equals the chat id. A group can only be the owner's chat
+        # when he preset its id himself (pairing needs a private chat), so its members count.
+        if chat.get("type") == "private":
+            return user is not None and int(user.get("id", 0)) == current.chat_id
+        return True
+
+    async def handle_update(self, update: dict[str, Any]) -> None:
+        if "callback_query" in update:
+            await self._on_callback(update["callback_query"])
+        elif "message" in update:
+            await self._on_message(update["message"])
+
+    def _ignore(self, why: str, chat: dict[str, Any], user: dict[str, Any] | None) -> None:
+        self.ignored += 1
+        log.warning(
+            "telegram: ignored %s from chat %s user %s", why, chat.get("id"), (user or {}).get("id")
+        )
+
+    async def reply(
+        self, text_html: str, *, markup: dict[str, Any] | None = None, plain: str | None = None
+    ) -> int | None:
+        """Send to the owner, paced; HTML refused -> plain text. Returns the message id."""
+        current = self.owner()
+        if current is None:
+            return None
+        chat = current.chat_id
+        for attempt in range(3):
+            await self.pacer.wait(chat)
+            try:
+                result = await self.client.send_message(chat, text_html, reply_markup=markup)
+                self.pacer.mark(chat)
+                return int(result["message_id"])
+            except TelegramApiError as exc:
+                self.pacer.mark(chat)
+                if exc.is_parse_error:
+                    result = await self.client.send_message(
+                        chat, plain or text_html, parse_mode=None, reply_markup=markup
+                    )
+                    return int(result["message_id"])
+                if exc.is_flood and attempt < 2:
+                    await self.services.clock.sleep(float(exc.retry_after or 1))
+                    continue
+                raise
+        return None
+
+    # -- messages -----------------------------------------------------------------------------
+    async def _on_message(self, message: dict[str, Any]) -> None:
+        chat = message.get("chat") or {}
+        user = message.get("from")
+        text = (message.get("text") or "").strip()
+        if not self._is_owner(chat, user):
+            if text.startswith("/start") and chat.get("type") == "private":
+                code = text.split(maxsplit=1)[1] if " " in text else ""
+                name = " ".join(
+                    p for p in ((user or {}).get("first_name"), (user or {}).get("username")) if p
+                )
+                if code and try_pair(self.services, code, int(chat["id"]), name):
+                    log.info("telegram: paired with chat %s", chat["id"])
+                    await self.reply("✅ <b>配对成功。</b>\n\n" + escape(HELP_ZH))
+                    return
+                self._ignore("/start with a wrong or expired code", chat, user)
+                return
+            self._ignore("message", chat, user)
+            return
+        if text.startswith("/start") or text.startswith("/help"):
+            await self.reply(escape(HELP_ZH))
+        elif text.startswith("/status"):
+            await self.reply(escape(await self.services.store.run(self._status_text)))
+        elif text.startswith("/"):
+            await self.reply("未知命令。发送 /help 查看用法。")
+        elif message.get("voice") or message.get("audio"):
+            await self._on_voice(message)
+        elif text:
+            await self._offer_note(text, audio_path=None, heading="要把这段文字存为备注吗？")
+
+    def _status_text(self, session: Session) -> str:
+        pending = session.scalar(
+            select(func.count(Draft.id)).where(Draft.status == "pending_approval")
+        )
+        unread = session.scalar(
+            select(func.count(Notification.id)).where(Notification.read_at.is_(None))
+        )
+        open_inquiries = session.scalar(
+            select(func.count(Inquiry.id)).where(Inquiry.stage.notin_(("done", "lost")))
+        )
+        return f"待审批草稿：{pending} 份\n未读提醒：{unread} 条\n进行中的询盘：{open_inquiries} 个"
+
+    # -- notes --------------------------------------------------------------------------------
+    def _discussed_inquiry(self, session: Session) -> tuple[int | None, str]:
+        state = get_state(session, LAST_INQUIRY_KEY) or {}
+        inquiry_id = state.get("inquiry_id") if isinstance(state, dict) else None
+        inquiry = session.get(Inquiry, inquiry_id) if inquiry_id else None
+        if inquiry is None:
+            return None, "备注收件箱（未关联询盘）"
+        return inquiry.id, f"询盘 #{inquiry.id} {customer_label(inquiry)}"
+
+    async def _offer_note(self, text: str, *, audio_path: str | None, heading: str) -> None:
+        nonce = pysecrets.token_urlsafe(6)
+        now = self.services.clock.now()
+
+        def _do(session: Session) -> str:
+            inquiry_id, where = self._discussed_inquiry(session)
+            put_state(
+                session,
+                NOTE_KEY.format(nonce),
+                {
+                    "text": text,
+                    "audio_path": audio_path,
+                    "inquiry_id": inquiry_id,
+                    "created_at": utc(now).isoformat(),
+                },
+                now,
+            )
+            return where
+
+        where = await self.services.store.run(_do)
+        markup = {
+            "inline_keyboard": [
+                [
+                    {"text": "💾 保存", "callback_data": f"n:{nonce}:s"},
+                    {"text": "🗑 放弃", "callback_data": f"n:{nonce}:x"},
+                ]
+            ]
+        }
+        body = f"<b>{escape(heading)}</b>\n\n<blockquote>{escape(text)}</blockquote>\n\n将记在：{escape(where)}"
+        plain = f"{heading}\n\n{text}\n\n将记在：{where}"
+        await self.reply(body, markup=markup, plain=plain)
+
+    async def _on_voice(self, message: dict[str, Any]) -> None:
+        media = message.get("voice") or message.get("audio") or {}
+        file_id = media.get("file_id")
+        if not file_id:
+            return
+        info = await self.client.get_file(file_id)
+        if not info.file_path:
+            await self.reply("无法下载这条语音，请重发。")
+            return
+        data = await self.client.download_file(info.file_path)
+        suffix = Path(info.file_path).suffix or ".ogg"
+        stamp = utc(self.services.clock.now()).strftime("%Y%m%d-%H%M%S")
+        target = (
+            self.services.paths.audio / f"telegram-{stamp}-{message.get('message_id', 0)}{suffix}"
+        )
+        target.parent.mkdir(parents=True, exist_ok=True)
+        await asyncio.get_running_loop().run_in_executor(None, target.write_bytes, data)
+        try:
+            transcript = await self._transcribe(target)
+        except InquiryBridgeError as exc:
+            await self.reply(escape(exc.user_message("zh_CN")))
+            return
+        if not transcript.strip():
+            await self.reply("没有听清这条语音，请再说一遍。")
+            return
+        await self._offer_note(
+            transcript, audio_path=str(target), heading="语音转写如下，要存为备注吗？"
+        )
+
+    async def _transcribe(self, path: Path) -> str:
+        transcriber = self._transcriber()
+        future = transcriber.submit(path)  # Whisper's own worker thread, never this loop
+        result = await asyncio.wrap_future(future)
+        return str(result.text)
+
+    def _transcriber(self) -> Any:
+        if self._transcriber_factory is not None:
+            return self._transcriber_factory()
+        from core.voice.transcriber import shared_transcriber
+
+        return shared_transcriber(self.services.settings)
+
+    async def _note_pressed(self, nonce: str, action: str) -> str:
+        key = NOTE_KEY.format(nonce)
+
+        def _take(session: Session) -> dict[str, Any] | None:
+            from core.db.models import AppState
+
+            row = session.get(AppState, key)
+            if row is None:
+                return None
+            value = dict(row.value)
+            session.delete(row)  # one press decides; a second press finds nothing
+            return value
+
+        pending = await self.services.store.run(_take)
+        if pending is None:
+            return "这条备注已处理过。"
+        if action != "s":
+            return "已放弃，未保存。"
+        from core.voice.notes import add_customer_note
+
+        audio = Path(pending["audio_path"]) if pending.get("audio_path") else None
+        inquiry_id = pending.get("inquiry_id")
+        note_id = await asyncio.get_running_loop().run_in_executor(
+            None,
+            lambda: add_customer_note(
+                self.services, inquiry_id, pending["text"], source="telegram", audio_path=audio
+            ),
+        )
+        log.info("telegram note %s saved (inquiry %s)", note_id, inquiry_id)
+        return f"已保存备注（询盘 #{inquiry_id}）。" if inquiry_id else "已保存到备注收件箱。"
+
+    # -- buttons ------------------------------------------------------------------------------
+    async def _on_callback(self, query: dict[str, Any]) -> None:
+        message = query.get("message") or {}
+        chat = message.get("chat") or {}
+        user = query.get("from")
+        if not self._is_owner(chat, user):
+            self._ignore("button press", chat, user)
+            await self.client.answer_callback_query(query["id"])
+            return
+        data = str(query.get("data") or "")
+        answer = ""
+        try:
+            parts = data.split(":")
+            if parts[0] == "d" and len(parts) == 4:
+                answer = await self._draft_pressed(int(parts[1]), parts[2], parts[3], message)
+            elif parts[0] == "n" and len(parts) == 3:
+                answer = await self._note_pressed(parts[1], parts[2])
+                await self._drop_buttons(message)
+                await self.reply(escape(answer))
+            else:
+                answer = "此按钮已失效。"
+        except InquiryBridgeError as exc:
+            answer = exc.user_message("zh_CN")
+            await self.reply(escape(answer))
+        finally:
+            await self.client.answer_callback_query(query["id"], answer)
+
+    async def _drop_buttons(self, message: dict[str, Any]) -> None:
+        chat_id = (message.get("chat") or {}).get("id")
+        if chat_id is None or "message_id" not in message:
+            return
+        try:
+            await self.client.edit_reply_markup(chat_id, int(message["message_id"]), None)
+        except TelegramError as exc:  # cosmetic: the state lives in SQLite, not in the buttons
+            log.info("could not remove buttons: %s", exc.detail)
+
+    def _draft_state(self, draft_id: int) -> tuple[dict[str, Any], Draft | None]:
+        with self.services.store.session() as session:
+            state = dict(get_state(session, DRAFT_KEY.format(draft_id)) or {})
+            draft = session.get(Draft, draft_id)
+            if draft is not None:
+                session.expunge(draft)
+            return state, draft
+
+    async def _draft_pressed(
+        self, draft_id: int, action: str, nonce: str, message: dict[str, Any]
+    ) -> str:
+        state, draft = self._draft_state(draft_id)
+        valid = {state.get("nonce"), state.get("confirm_nonce")} - {None}
+        if not nonce or nonce not in valid or draft is None:
+            log.warning("telegram: stale or forged draft button for draft %s", draft_id)
+            return "此按钮已失效。"
+        if draft.status not in ("pending_approval", "approved"):
+            await self._drop_buttons(message)
+            return f"草稿 #{draft_id} {STATUS_ZH.get(draft.status, draft.status)}。"
+        if action == "e":
+            self.services.bus.publish(NeedsAttention("edit_draft", "draft", draft_id, "telegram"))
+            await self.reply(f"好的，请在电脑上的「待审批」中打开草稿 #{draft_id} 修改。")
+            return "请在电脑上修改"
+        if action == "x":
+            await self._call_drafts("reject", draft_id, actor="telegram")
+            await self._drop_buttons(message)
+            await self.reply(f"🗑 已放弃草稿 #{draft_id}，不会发送。")
+            return "已放弃"
+        if action not in ("s", "c"):
+            return "此按钮已失效。"
+        facts = [
+            f for f in (draft.unconfirmed_facts or []) if f not in (draft.confirmed_facts or [])
+        ]
+        confirmed_press = action == "c" and nonce == state.get("confirm_nonce")
+        if facts and not confirmed_press and draft.status == "pending_approval":
+            confirm = pysecrets.token_urlsafe(6)
+            state["confirm_nonce"] = confirm
+            await self.services.store.run(
+                lambda s: put_state(s, DRAFT_KEY.format(draft_id), state, self.services.clock.now())
+            )
+            lines = "\n".join(f"• {escape(f)}" for f in facts)
+            markup = {
+                "inline_keyboard": [
+                    [{"text": "⚠️ 仍然发送", "callback_data": f"d:{draft_id}:c:{confirm}"}],
+                    [
+                        {"text": "🗑 放弃", "callback_data": f"d:{draft_id}:x:{state['nonce']}"},
+                        {
+                            "text": "💻 在电脑上修改",
+                            "callback_data": f"d:{draft_id}:e:{state['nonce']}",
+                        },
+                    ],
+                ]
+            }
+            await self.reply(
+                f"⚠️ <b>草稿 #{draft_id} 中有未经确认的内容：</b>\n{lines}\n\n"
+                "确认无误请再按「仍然发送」；否则请在电脑上修改。",
+                markup=markup,
+            )
+            return "请先确认提醒内容"
+        if draft.status == "pending_approval":
+            await self._call_drafts(
+                "approve", draft_id, actor="telegram", accept_unconfirmed=bool(facts)
+            )
+        result = await self._call_drafts("send", draft_id, actor="telegram")
+        _, after = self._draft_state(draft_id)  # the ledger decides what we say
+        if after is not None and after.status == "sent":
+            await self._drop_buttons(message)
+            to = ", ".join(after.to_addrs or [])
+            await self.reply(f"✅ <b>已发送</b>：草稿 #{draft_id} 已发给 {escape(to)}。")
+            return "已发送"
+        status = STATUS_ZH.get(after.status, after.status) if after else "未知"
+        detail = getattr(result, "message", "") or ""
+        await self.reply(
+            f"❗ 草稿 #{draft_id} 未确认发送（当前状态：{escape(status)}）。{escape(str(detail))}\n"
+            "请在电脑上查看。"
+        )
+        return f"未发送：{status}"
+
+    async def _call_drafts(self, method: str, draft_id: int, **kwargs: Any) -> Any:
+        drafts = (
+            self._drafts()
+            if callable(self._drafts) and not hasattr(self._drafts, method)
+            else self._drafts
+        )
+        if drafts is None:
+            raise TelegramError("草稿服务不可用")
+        result = getattr(drafts, method)(draft_id, **kwargs)
+        if asyncio.iscoroutine(result):
+            result = await result
+        return result
+
+
+def parse_datetime(value: str | None) -> datetime | None:
+    return utc(datetime.fromisoformat(value)) if value else None

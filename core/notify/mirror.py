@@ -1,0 +1,378 @@
+"""Delivering the notification outbox to the owner's Telegram chat.
+
+Each ``Notification`` row walks ``telegram_status``: ``pending`` → ``sent`` (message ids recorded),
+``failed`` (gave up after ``max_attempts`` or a permanent 4xx) or ``skipped`` (raised before the
+chat was paired, or a draft alert whose draft is no longer waiting). Rules, in order:
+
+* **Quiet hours** (``schedule.quiet_hours_start/end``, Sydney time): nothing goes out; due rows get
+  ``telegram_next_at`` = the end of the quiet period, so they are held, not lost.
+* **Pacing**: at least ``pace_seconds`` (1 s) between two messages to the chat, measured and waited
+  on the injected clock.
+* **429**: Telegram's ``retry_after`` is honoured — short waits are slept on the clock and the same
+  piece retried; long ones reschedule the row and end the round for this chat.
+* **Network down**: the row keeps ``pending`` with an exponential ``telegram_next_at``; nothing is
+  lost while offline.
+* **HTML refused** ("can't parse entities"): the same piece is sent again as plain text.
+
+Exactly once, and the crash window: a long alert goes out in several pieces; after *each* piece
+Telegram accepted, its message id is committed (and, with the last piece, ``sent`` in the same
+transaction), so a restart resumes at the first unsent piece and never repeats a recorded one.
+The only window left is a crash between Telegram's answer and that commit (milliseconds, nothing
+awaited in between): the piece is then sent again after the restart. We accept that one possible
+duplicate rather than the alternative (marking "sent" before calling Telegram), which would lose
+the alert for good on the same crash — a duplicated "new inquiry" is a nuisance, a lost one costs
+a customer.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets as pysecrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from core.clock import utc
+from core.db.models import AppState, Draft, Inquiry, Notification
+from core.events import SyncStatus
+from core.notify.chunk import render_chunks
+from core.notify.pairing import Owner
+from core.notify.quiet import quiet_until_for
+from core.notify.telegram_client import (
+    TelegramApiError,
+    TelegramAuthError,
+    TelegramClient,
+    TelegramNetworkError,
+)
+
+log = logging.getLogger(__name__)
+
+LAST_INQUIRY_KEY = "telegram.last_inquiry_id"
+DRAFT_KEY = "telegram.draft.{}"  # {"nonce", "chat_id", "message_ids", "confirm_nonce"}
+
+
+@dataclass
+class DeliveryReport:
+    sent: int = 0
+    messages: int = 0
+    failed: int = 0
+    skipped: int = 0
+    held: int = 0  # quiet hours or a 429/backoff in the future
+    plain_fallbacks: int = 0
+    waits: list[float] = field(default_factory=list)
+    held_until: datetime | None = None
+
+
+def naive(dt: datetime) -> datetime:
+    return utc(dt).replace(tzinfo=None)
+
+
+def put_state(session: Session, key: str, value: Any, now: datetime) -> None:
+    row = session.get(AppState, key)
+    if row is None:
+        session.add(AppState(key=key, value=value, updated_at=naive(now)))
+    else:
+        row.value = value
+        row.updated_at = naive(now)
+
+
+def get_state(session: Session, key: str) -> Any:
+    row = session.get(AppState, key)
+    return row.value if row is not None else None
+
+
+def draft_keyboard(draft_id: int, nonce: str) -> dict[str, Any]:
+    """发送 / 放弃 / 在电脑上修改 — callback data carries the draft id and a one-alert nonce."""
+    return {
+        "inline_keyboard": [
+            [
+                {"text": "✅ 发送", "callback_data": f"d:{draft_id}:s:{nonce}"},
+                {"text": "🗑 放弃", "callback_data": f"d:{draft_id}:x:{nonce}"},
+            ],
+            [{"text": "💻 在电脑上修改", "callback_data": f"d:{draft_id}:e:{nonce}"}],
+        ]
+    }
+
+
+class Pacer:
+    """At least ``gap`` seconds between two messages to one chat, on the injected clock.
+
+    Shared by the mirror and the bot so their messages are paced together.
+    """
+
+    def __init__(self, clock: Any, gap: float = 1.0) -> None:
+        self.clock = clock
+        self.gap = gap
+        self._last: dict[int, datetime] = {}
+        self.blocked_until: dict[int, datetime] = {}
+
+    async def wait(self, chat_id: int) -> float:
+        now = utc(self.clock.now())
+        ready = now
+        if chat_id in self._last:
+            ready = max(ready, self._last[chat_id] + timedelta(seconds=self.gap))
+        if chat_id in self.blocked_until:
+            ready = max(ready, self.blocked_until[chat_id])
+        delay = (ready - now).total_seconds()
+        if delay > 0:
+            await self.clock.sleep(delay)
+        return max(delay, 0.0)
+
+    def mark(self, chat_id: int) -> None:
+        self._last[chat_id] = utc(self.clock.now())
+
+
+class TelegramMirror:
+    """Sends due outbox rows to ``owner``'s chat. One instance per running app/CLI round."""
+
+    def __init__(
+        self,
+        services: Any,
+        client: TelegramClient,
+        owner: Owner,
+        *,
+        pacer: Pacer | None = None,
+        max_attempts: int = 8,
+        max_inline_wait: float = 10.0,
+    ) -> None:
+        self.services = services
+        self.client = client
+        self.owner = owner
+        self.pacer = pacer or Pacer(services.clock)
+        self.max_attempts = max_attempts
+        self.max_inline_wait = max_inline_wait
+
+    @property
+    def clock(self) -> Any:
+        return self.services.clock
+
+    # -- one round ----------------------------------------------------------------------------
+    async def deliver_due(self) -> DeliveryReport:
+        report = DeliveryReport()
+        now = utc(self.clock.now())
+        quiet_end = quiet_until_for(self.services.settings, now)
+        if quiet_end is not None:
+            report.held = await self.services.store.run(lambda s: self._hold(s, quiet_end))
+            report.held_until = quiet_end
+            return report
+        for notification_id in await self.services.store.run(self._due_ids):
+            keep_going = await self._deliver_one(notification_id, report)
+            if not keep_going:
+                break
+        report.held += await self.services.store.run(self._count_waiting)
+        return report
+
+    def _due_ids(self, session: Session) -> list[int]:
+        now = naive(self.clock.now())
+        return list(
+            session.scalars(
+                select(Notification.id)
+                .where(Notification.telegram_status == "pending")
+                .where(
+                    or_(
+                        Notification.telegram_next_at.is_(None),
+                        Notification.telegram_next_at <= now,
+                    )
+                )
+                .order_by(Notification.id)
+            )
+        )
+
+    def _count_waiting(self, session: Session) -> int:
+        return len(
+            session.scalars(
+                select(Notification.id).where(Notification.telegram_status == "pending")
+            ).all()
+        )
+
+    def _hold(self, session: Session, until: datetime) -> int:
+        rows = session.scalars(
+            select(Notification).where(Notification.telegram_status == "pending")
+        ).all()
+        for row in rows:
+            if row.telegram_next_at is None or row.telegram_next_at < naive(until):
+                row.telegram_next_at = naive(until)
+        return len(rows)
+
+    # -- one notification ---------------------------------------------------------------------
+    async def _deliver_one(self, notification_id: int, report: DeliveryReport) -> bool:
+        """Deliver (the rest of) one row. False = stop this round (offline, throttled, auth)."""
+        prepared = await self.services.store.run(lambda s: self._prepare(s, notification_id))
+        if prepared is None:
+            report.skipped += 1
+            return True
+        text_md, keyboard, done_ids = prepared
+        chunks = render_chunks(text_md)
+        chat = self.owner.chat_id
+        for index in range(len(done_ids), len(chunks)):
+            chunk = chunks[index]
+            markup = keyboard if index == len(chunks) - 1 else None
+            try:
+                message_id, plain = await self._send_paced(
+                    chat, chunk.html, chunk.plain, markup, report
+                )
+            except TelegramApiError as exc:
+                return await self._failed(notification_id, exc, report)
+            except TelegramNetworkError as exc:
+                return await self._failed(notification_id, exc, report)
+            report.messages += 1
+            report.plain_fallbacks += int(plain)
+            last = index == len(chunks) - 1
+            await self.services.store.run(
+                lambda s, mid=message_id, last=last: self._record(
+                    s, notification_id, mid, last, keyboard
+                )
+            )
+        report.sent += 1
+        return True
+
+    def _prepare(
+        self, session: Session, notification_id: int
+    ) -> tuple[str, dict[str, Any] | None, list[int]] | None:
+        """Text, keyboard and already-sent ids; None when the row was skipped instead."""
+        row = session.get(Notification, notification_id)
+        if row is None or row.telegram_status != "pending":
+            return None
+        paired_at = self.owner.paired_at
+        if paired_at is not None and utc(row.created_at) < paired_at - timedelta(minutes=5):
+            row.telegram_status = "skipped"
+            row.telegram_error = "raised before this chat was paired"
+            return None
+        keyboard = None
+        if row.ref_type == "draft" and row.ref_id is not None:
+            draft = session.get(Draft, row.ref_id)
+            if draft is None or draft.status != "pending_approval":
+                row.telegram_status = "skipped"
+                row.telegram_error = f"draft is {draft.status if draft else 'gone'}"
+                return None
+            key = DRAFT_KEY.format(draft.id)
+            state = dict(get_state(session, key) or {})
+            if not state.get("nonce"):
+                state["nonce"] = pysecrets.token_urlsafe(6)
+                put_state(session, key, state, self.clock.now())
+            keyboard = draft_keyboard(draft.id, state["nonce"])
+        text = f"**{row.title}**\n\n{row.body_md}" if row.body_md else f"**{row.title}**"
+        if row.kind == "draft_pending":
+            text = row.body_md  # the body already opens with its own heading
+        return text, keyboard, list(row.telegram_message_ids or [])
+
+    async def _send_paced(
+        self,
+        chat: int,
+        html: str,
+        plain: str,
+        markup: dict[str, Any] | None,
+        report: DeliveryReport,
+    ) -> tuple[int, bool]:
+        """Send one piece, HTML first; returns (message id, fell back to plain)."""
+        parse_mode: str | None = "HTML"
+        text = html
+        for _ in range(4):
+            report.waits.append(await self.pacer.wait(chat))
+            try:
+                result = await self.client.send_message(
+                    chat, text, parse_mode=parse_mode, reply_markup=markup
+                )
+                self.pacer.mark(chat)
+                return int(result["message_id"]), parse_mode is None
+            except TelegramApiError as exc:
+                self.pacer.mark(chat)
+                if exc.is_parse_error and parse_mode is not None:
+                    log.warning("Telegram refused the HTML (%s); sending plain text", exc.detail)
+                    parse_mode, text = None, plain
+                    continue
+                if exc.is_flood and (exc.retry_after or 0) <= self.max_inline_wait:
+                    wait = float(exc.retry_after or 1)
+                    self.pacer.blocked_until[chat] = utc(self.clock.now()) + timedelta(seconds=wait)
+                    continue
+                raise
+        raise TelegramApiError("sendMessage: too many retries", 429, self.max_inline_wait)
+
+    def _record(
+        self,
+        session: Session,
+        notification_id: int,
+        message_id: int,
+        last: bool,
+        keyboard: dict[str, Any] | None,
+    ) -> None:
+        """Commit one accepted piece (and, with the last, ``sent``) in one transaction."""
+        now = self.clock.now()
+        row = session.get(Notification, notification_id)
+        if row is None:
+            return
+        row.telegram_message_ids = [*(row.telegram_message_ids or []), message_id]
+        row.telegram_attempts = (row.telegram_attempts or 0) + (1 if last else 0)
+        if not last:
+            return
+        row.telegram_status = "sent"
+        row.telegram_sent_at = naive(now)
+        row.telegram_next_at = None
+        row.telegram_error = None
+        inquiry_id = self._inquiry_of(session, row)
+        if inquiry_id is not None:
+            put_state(session, LAST_INQUIRY_KEY, {"inquiry_id": inquiry_id}, now)
+        if keyboard is not None and row.ref_id is not None:
+            key = DRAFT_KEY.format(row.ref_id)
+            state = dict(get_state(session, key) or {})
+            state.update(chat_id=self.owner.chat_id, message_id=message_id, notification_id=row.id)
+            put_state(session, key, state, now)
+
+    @staticmethod
+    def _inquiry_of(session: Session, row: Notification) -> int | None:
+        if row.ref_type == "inquiry":
+            return row.ref_id if row.ref_id and session.get(Inquiry, row.ref_id) else None
+        if row.ref_type == "draft" and row.ref_id is not None:
+            draft = session.get(Draft, row.ref_id)
+            return draft.inquiry_id if draft else None
+        return None
+
+    async def _failed(
+        self,
+        notification_id: int,
+        exc: TelegramApiError | TelegramNetworkError,
+        report: DeliveryReport,
+    ) -> bool:
+        now = utc(self.clock.now())
+        retry_after = getattr(exc, "retry_after", None)
+        status = getattr(exc, "status", 0)
+        permanent = (
+            isinstance(exc, TelegramApiError) and status in (400, 403) and not exc.is_parse_error
+        )
+        stop_round = isinstance(exc, TelegramNetworkError | TelegramAuthError) or status == 429
+
+        def _do(session: Session) -> str:
+            row = session.get(Notification, notification_id)
+            if row is None:
+                return "gone"
+            row.telegram_attempts = (row.telegram_attempts or 0) + 1
+            row.telegram_error = str(exc.detail)[:500]
+            if permanent or row.telegram_attempts >= self.max_attempts:
+                row.telegram_status = "failed"
+                row.telegram_next_at = None
+                return "failed"
+            if status == 429 and retry_after:
+                delay = float(retry_after)
+            else:
+                delay = min(30 * 2 ** (row.telegram_attempts - 1), 1800)
+            row.telegram_next_at = naive(now + timedelta(seconds=delay))
+            return "retry"
+
+        outcome = await self.services.store.run(_do)
+        log.warning(
+            "telegram delivery of notification %s: %s (%s)", notification_id, exc.detail, outcome
+        )
+        if outcome == "failed":
+            report.failed += 1
+        if status == 429 and retry_after:
+            self.pacer.blocked_until[self.owner.chat_id] = now + timedelta(
+                seconds=float(retry_after)
+            )
+        if isinstance(exc, TelegramAuthError):
+            self.services.bus.publish(
+                SyncStatus("telegram", False, "telegram", "Bot 令牌无效或已被撤销")
+            )
+        return not stop_round

@@ -1,0 +1,390 @@
+"""The notification outbox: one persistent row per alert, shown in the tray and mirrored to Telegram.
+
+``NotificationCenter`` listens on the bus for the four things the owner must hear about — a new
+inquiry, a draft waiting for his approval, a job overdue in its stage, a sync or sign-in problem —
+and writes a ``Notification`` row (Chinese title and Markdown body) *before* anyone shows it.
+The row is the unit of delivery: the tray marks ``tray_shown_at``/``read_at``, the Telegram mirror
+walks ``telegram_status`` (pending → sent | failed | skipped). ``dedup_key`` is unique, so an
+event replayed after a restart (or published twice) never makes a second alert.
+
+A sync problem alerts once per outage: the first ``SyncStatus(ok=False)`` of a source opens it
+(``app_state notify.sync_open.<source>``), later failures of the same source are quiet until a
+``SyncStatus(ok=True)`` closes it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from core.clock import to_sydney
+from core.db.models import AppState, Draft, Inquiry, Notification
+from core.deals.stages import STAGE_NAMES_ZH
+from core.errors import USER_MESSAGES
+from core.events import (
+    DraftChanged,
+    EventBus,
+    InquiryCreated,
+    NotificationRaised,
+    StageOverdue,
+    SyncStatus,
+)
+from core.glossary import product_name
+from core.notify.render import md_escape
+
+log = logging.getLogger(__name__)
+
+KINDS = ("new_inquiry", "draft_pending", "overdue", "sync_problem")
+ENGLISH_PREVIEW_CHARS = 1200
+
+CLASS_ZH = {"A": "A 类 · 需上门量尺", "B": "B 类 · 可远程报价", "C": "C 类 · 非询盘"}
+SOURCE_ZH = {
+    "mail": "邮件同步",
+    "drive": "OneDrive 同步",
+    "auth": "微软账户登录",
+    "telegram": "Telegram 连接",
+    "llm": "AI 服务",
+}
+
+
+@dataclass(frozen=True)
+class NotificationView:
+    """A notification as the tray/desktop reads it (detached from the session)."""
+
+    id: int
+    kind: str
+    title: str
+    body_md: str
+    ref_type: str | None
+    ref_id: int | None
+    created_at: datetime
+    read_at: datetime | None
+    telegram_status: str
+
+
+def _naive(dt: datetime) -> datetime:
+    return dt.replace(tzinfo=None) if dt.tzinfo else dt
+
+
+def customer_label(inquiry: Inquiry | None) -> str:
+    if inquiry is None:
+        return "未知客户"
+    return (
+        inquiry.customer_name
+        or inquiry.customer_email
+        or inquiry.customer_phone
+        or f"询盘 #{inquiry.id}"
+    )
+
+
+class NotificationCenter:
+    """Writes the outbox from bus events; the tray and the Telegram mirror read it."""
+
+    def __init__(self, services: Any) -> None:
+        self.services = services
+        self._unsubscribe: list[Callable[[], None]] = []
+
+    # -- wiring -------------------------------------------------------------------------------
+    def attach(self, bus: EventBus | None = None) -> NotificationCenter:
+        bus = bus or self.services.bus
+        self._unsubscribe += [
+            bus.subscribe(InquiryCreated, self.on_inquiry_created),
+            bus.subscribe(DraftChanged, self.on_draft_changed),
+            bus.subscribe(StageOverdue, self.on_stage_overdue),
+            bus.subscribe(SyncStatus, self.on_sync_status),
+        ]
+        return self
+
+    def detach(self) -> None:
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe.clear()
+
+    # -- the one write path -------------------------------------------------------------------
+    def raise_notification(
+        self,
+        kind: str,
+        title: str,
+        body_md: str,
+        ref_type: str | None,
+        ref_id: int | None,
+        dedup_key: str,
+        *,
+        telegram: bool = True,
+    ) -> int | None:
+        """Add an alert to the outbox; returns its id, or None when ``dedup_key`` already exists.
+
+        ``telegram=False`` keeps it in the tray only (e.g. "Telegram is unreachable").
+        """
+        now = _naive(self.services.clock.now())
+
+        def _do(session: Session) -> int | None:
+            exists = session.scalar(
+                select(Notification.id).where(Notification.dedup_key == dedup_key)
+            )
+            if exists is not None:
+                return None
+            row = Notification(
+                dedup_key=dedup_key[:200],
+                kind=kind,
+                title=title,
+                body_md=body_md,
+                ref_type=ref_type,
+                ref_id=ref_id,
+                created_at=now,
+                telegram_status="pending" if telegram else "skipped",
+                telegram_attempts=0,
+                telegram_message_ids=[],
+            )
+            session.add(row)
+            session.flush()
+            return row.id
+
+        try:
+            notification_id = self.services.store.write(_do)
+        except IntegrityError:  # a concurrent writer won the race on dedup_key
+            return None
+        if notification_id is None:
+            log.debug("notification %s already raised", dedup_key)
+            return None
+        log.info("notification %s raised (%s)", notification_id, kind)
+        self.services.bus.publish(
+            NotificationRaised(notification_id, kind, title, ref_type, ref_id)
+        )
+        return notification_id
+
+    # -- event handlers -----------------------------------------------------------------------
+    def on_inquiry_created(self, event: InquiryCreated) -> None:
+        with self.services.store.session() as session:
+            inquiry = session.get(Inquiry, event.inquiry_id)
+            if inquiry is None or inquiry.classification == "C":
+                return
+            title, body = inquiry_message(session, inquiry)
+        self.raise_notification(
+            "new_inquiry", title, body, "inquiry", inquiry.id, f"inquiry:{inquiry.id}:created"
+        )
+
+    def on_draft_changed(self, event: DraftChanged) -> None:
+        if event.status != "pending_approval":
+            return
+        with self.services.store.session() as session:
+            draft = session.get(Draft, event.draft_id)
+            if draft is None or draft.status != "pending_approval":
+                return
+            inquiry = session.get(Inquiry, draft.inquiry_id) if draft.inquiry_id else None
+            title, body = draft_message(draft, inquiry)
+        self.raise_notification(
+            "draft_pending", title, body, "draft", draft.id, f"draft:{draft.id}:pending"
+        )
+
+    def on_stage_overdue(self, event: StageOverdue) -> None:
+        with self.services.store.session() as session:
+            inquiry = session.get(Inquiry, event.inquiry_id)
+            if inquiry is None or inquiry.stage != event.stage:
+                return
+            since = inquiry.stage_changed_at
+            stage_zh = STAGE_NAMES_ZH.get(event.stage, event.stage)
+            who = customer_label(inquiry)
+            title = f"跟进提醒：{who} 在「{stage_zh}」已 {event.days} 天"
+            lines = [
+                f"**{md_escape(who)}**（询盘 #{inquiry.id}）在「{stage_zh}」阶段已停留 "
+                f"**{event.days} 天**，请跟进。",
+            ]
+            if inquiry.suburb:
+                lines.append(f"地区：{md_escape(inquiry.suburb)}")
+            if inquiry.customer_phone:
+                lines.append(f"电话：{inquiry.customer_phone}")
+            body = "\n".join(lines)
+        since_key = since.strftime("%Y%m%d%H%M%S") if since else "?"
+        self.raise_notification(
+            "overdue",
+            title,
+            body,
+            "inquiry",
+            event.inquiry_id,
+            f"overdue:{event.inquiry_id}:{event.stage}:{since_key}",
+        )
+
+    def on_sync_status(self, event: SyncStatus) -> None:
+        key = f"notify.sync_open.{event.source}"
+        now = _naive(self.services.clock.now())
+
+        def _toggle(session: Session) -> bool:
+            """True when this event opens a new outage (the only one that alerts)."""
+            state = session.get(AppState, key)
+            if event.ok:
+                if state is not None:
+                    session.delete(state)
+                return False
+            if state is not None:
+                return False
+            session.add(
+                AppState(key=key, value={"code": event.code, "at": now.isoformat()}, updated_at=now)
+            )
+            return True
+
+        if not self.services.store.write(_toggle):
+            return
+        source_zh = SOURCE_ZH.get(event.source, event.source)
+        zh_template = USER_MESSAGES.get(event.code, USER_MESSAGES["error"])[0]
+        try:
+            message = zh_template.format(detail=event.detail, retry_after="?")
+        except (KeyError, IndexError):
+            message = event.detail or event.code
+        title = f"{source_zh}出现问题"
+        body = f"{md_escape(message)}\n\n恢复后会自动继续，无需重复操作。"
+        self.raise_notification(
+            "sync_problem",
+            title,
+            body,
+            "sync",
+            None,
+            f"sync:{event.source}:{now.strftime('%Y%m%d%H%M%S%f')}",
+            telegram=event.source != "telegram",  # the tray says it; Telegram cannot carry it
+        )
+
+    # -- reading (tray, desktop) --------------------------------------------------------------
+    def recent(self, limit: int = 50) -> list[NotificationView]:
+        with self.services.store.session() as session:
+            rows = session.scalars(
+                select(Notification).order_by(Notification.id.desc()).limit(limit)
+            ).all()
+            return [_view(row) for row in rows]
+
+    def get(self, notification_id: int) -> NotificationView | None:
+        with self.services.store.session() as session:
+            row = session.get(Notification, notification_id)
+            return _view(row) if row else None
+
+    def unread_count(self) -> int:
+        with self.services.store.session() as session:
+            return int(
+                session.scalar(
+                    select(func.count(Notification.id)).where(Notification.read_at.is_(None))
+                )
+                or 0
+            )
+
+    def mark_read(self, notification_id: int) -> None:
+        self._stamp(notification_id, "read_at")
+
+    def mark_tray_shown(self, notification_id: int) -> None:
+        self._stamp(notification_id, "tray_shown_at")
+
+    def _stamp(self, notification_id: int, column: str) -> None:
+        now = _naive(self.services.clock.now())
+
+        def _do(session: Session) -> None:
+            row = session.get(Notification, notification_id)
+            if row is not None and getattr(row, column) is None:
+                setattr(row, column, now)
+
+        self.services.store.write(_do)
+
+
+def _view(row: Notification) -> NotificationView:
+    return NotificationView(
+        id=row.id,
+        kind=row.kind,
+        title=row.title,
+        body_md=row.body_md,
+        ref_type=row.ref_type,
+        ref_id=row.ref_id,
+        created_at=row.created_at,
+        read_at=row.read_at,
+        telegram_status=row.telegram_status,
+    )
+
+
+# -- message texts (Chinese Markdown; customer text escaped so it never becomes markup) -------
+def inquiry_message(session: Session, inquiry: Inquiry) -> tuple[str, str]:
+    who = customer_label(inquiry)
+    where = f"（{inquiry.suburb}）" if inquiry.suburb else ""
+    title = f"新询盘：{who}{where}"
+    lines = [
+        f"**新询盘 #{inquiry.id}** · {CLASS_ZH.get(inquiry.classification, inquiry.classification)}"
+    ]
+
+    def add(label: str, value: str | None) -> None:
+        if value:
+            lines.append(f"{label}：{md_escape(value)}")
+
+    add("客户", inquiry.customer_name)
+    add("电话", inquiry.customer_phone)
+    add("邮箱", inquiry.customer_email)
+    add("地址", inquiry.address or inquiry.suburb)
+    products = "、".join(product_name(p) for p in (inquiry.product_types or []))
+    add("产品", products)
+    add("尺寸", "；".join(inquiry.dimensions or []))
+    if inquiry.urgency:
+        add("紧急程度", inquiry.urgency)
+    summary = (inquiry.context_data or {}).get("thread_summary") or ""
+    if not summary:
+        from core.db.models import Message  # local: only this message needs it
+
+        first = session.scalars(
+            select(Message)
+            .where(Message.inquiry_id == inquiry.id)
+            .order_by(Message.received_at)
+            .limit(1)
+        ).first()
+        if first is not None:
+            add("主题", first.subject)
+            excerpt = (first.body_text or "").strip()
+            if excerpt:
+                excerpt = excerpt[:300] + ("…" if len(excerpt) > 300 else "")
+                lines.append("")
+                lines.append(
+                    "\n".join(
+                        "> " + md_escape(line) for line in excerpt.splitlines() if line.strip()
+                    )
+                )
+    else:
+        lines.append("")
+        lines.append(f"摘要：{md_escape(summary)}")
+    return title, "\n".join(lines)
+
+
+def draft_message(draft: Draft, inquiry: Inquiry | None) -> tuple[str, str]:
+    who = customer_label(inquiry) if inquiry else (", ".join(draft.to_addrs or []) or "客户")
+    title = f"草稿待审批：回复 {who}"
+    to = ", ".join(draft.to_addrs or [])
+    lines = [f"**待审批草稿 #{draft.id}**" + (f"（询盘 #{inquiry.id}）" if inquiry else "")]
+    if to:
+        lines.append(f"收件人：{md_escape(to)}")
+    if draft.subject:
+        lines.append(f"主题：{md_escape(draft.subject)}")
+    lines.append("")
+    lines.append("**中文内容：**")
+    lines.append(
+        md_escape(draft.body_zh.strip()) if draft.body_zh.strip() else "（中文翻译尚未生成）"
+    )
+    body_en = draft.body_en.strip()
+    lines.append("")
+    if len(body_en) > ENGLISH_PREVIEW_CHARS:
+        cut = body_en.rfind(" ", 0, ENGLISH_PREVIEW_CHARS)
+        preview = body_en[: cut if cut > ENGLISH_PREVIEW_CHARS // 2 else ENGLISH_PREVIEW_CHARS]
+        lines.append(f"**英文原文**（共 {len(body_en)} 字符，以下为开头部分）：")
+        lines.append(md_escape(preview) + " …")
+    else:
+        lines.append(f"**英文原文**（共 {len(body_en)} 字符）：")
+        lines.append(md_escape(body_en))
+    facts = [f for f in (draft.unconfirmed_facts or []) if f not in (draft.confirmed_facts or [])]
+    if facts:
+        lines.append("")
+        lines.append("⚠️ **未经确认的内容**（发送前需再次确认）：")
+        lines.extend(f"- {md_escape(f)}" for f in facts)
+    return title, "\n".join(lines)
+
+
+def describe_time(dt: datetime) -> str:
+    """Sydney wall time for the owner, e.g. 4月1日 11:00."""
+    local = to_sydney(dt)
+    return f"{local.month}月{local.day}日 {local:%H:%M}"

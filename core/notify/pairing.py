@@ -1,0 +1,180 @@
+"""Pairing, not trust: which Telegram chat is the owner's, and the one-time code that proves it.
+
+The settings dialog (or ``inquiry-bridge telegram pair``) makes a random code valid for 30 minutes
+and shows it; the owner sends ``/start CODE`` to his bot from a *private* chat; that chat becomes
+the owner's and the code is spent. The code is not a secret worth the keyring (it is shown on
+screen, expires and works once), so it lives in ``app_state``; the bot token stays in the keyring.
+
+Where the owner's chat comes from, first match wins:
+1. ``INQUIRY_BRIDGE_TELEGRAM_CHAT_ID`` / ``telegram.chat_id`` in settings (headless preset),
+2. the pairing record ``app_state telegram.owner`` written by ``/start CODE``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets as pysecrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from core.clock import utc
+from core.db.models import AppState, AuditEntry
+from core.secrets import TELEGRAM_TOKEN
+
+PAIRING_KEY = "telegram.pairing"
+OWNER_KEY = "telegram.owner"
+CODE_ALPHABET = (
+    "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read off a screen, typed on a phone
+)
+CODE_LENGTH = 8
+CODE_TTL = timedelta(minutes=30)
+
+
+@dataclass(frozen=True)
+class PairingCode:
+    code: str
+    expires_at: datetime  # aware UTC
+
+
+@dataclass(frozen=True)
+class Owner:
+    chat_id: int
+    name: str = ""
+    paired_at: datetime | None = None  # aware UTC; None for a preset chat id
+    preset: bool = False
+
+
+def _naive(dt: datetime) -> datetime:
+    return utc(dt).replace(tzinfo=None)
+
+
+def _put(session: Session, key: str, value: Any, now: datetime) -> None:
+    row = session.get(AppState, key)
+    if row is None:
+        session.add(AppState(key=key, value=value, updated_at=_naive(now)))
+    else:
+        row.value = value
+        row.updated_at = _naive(now)
+
+
+def new_pairing_code(services: Any, ttl: timedelta = CODE_TTL) -> PairingCode:
+    """Make (and store) a fresh one-time code, replacing any earlier one."""
+    now = services.clock.now()
+    code = "".join(pysecrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    expires = utc(now) + ttl
+
+    def _do(session: Session) -> None:
+        _put(session, PAIRING_KEY, {"code": code, "expires_at": expires.isoformat()}, now)
+
+    services.store.write(_do)
+    return PairingCode(code, expires)
+
+
+def current_pairing_code(services: Any) -> PairingCode | None:
+    """The code still valid now, if any."""
+    with services.store.session() as session:
+        row = session.get(AppState, PAIRING_KEY)
+        value = dict(row.value) if row is not None and isinstance(row.value, dict) else None
+    if not value:
+        return None
+    expires = utc(datetime.fromisoformat(value["expires_at"]))
+    if expires <= utc(services.clock.now()):
+        return None
+    return PairingCode(value["code"], expires)
+
+
+def normalise_code(text: str) -> str:
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+def try_pair(services: Any, code_text: str, chat_id: int, name: str) -> bool:
+    """Spend the code for ``chat_id`` if it matches and has not expired. Audited either way."""
+    now = services.clock.now()
+    given = normalise_code(code_text)
+
+    def _do(session: Session) -> bool:
+        row = session.get(AppState, PAIRING_KEY)
+        value = row.value if row is not None and isinstance(row.value, dict) else None
+        ok = False
+        if value and given:
+            expires = utc(datetime.fromisoformat(value["expires_at"]))
+            ok = expires > utc(now) and hmac.compare_digest(given, value["code"])
+        session.add(
+            AuditEntry(
+                entity="telegram",
+                entity_id=None,
+                action="paired" if ok else "pairing_refused",
+                detail={"chat_id": chat_id, "name": name[:100]},
+                actor="telegram",
+                at=_naive(now),
+            )
+        )
+        if not ok:
+            return False
+        session.delete(row)
+        _put(
+            session,
+            OWNER_KEY,
+            {"chat_id": int(chat_id), "name": name[:100], "paired_at": utc(now).isoformat()},
+            now,
+        )
+        return True
+
+    return bool(services.store.write(_do))
+
+
+def owner(services: Any) -> Owner | None:
+    """The owner's chat, or None when not paired (see the module docstring for the order)."""
+    preset = str(services.settings.get("telegram.chat_id") or "").strip()
+    if preset:
+        try:
+            return Owner(int(preset), preset=True)
+        except ValueError:
+            return None
+    with services.store.session() as session:
+        row = session.get(AppState, OWNER_KEY)
+        value = dict(row.value) if row is not None and isinstance(row.value, dict) else None
+    if not value or "chat_id" not in value:
+        return None
+    paired_at = value.get("paired_at")
+    return Owner(
+        int(value["chat_id"]),
+        value.get("name", ""),
+        utc(datetime.fromisoformat(paired_at)) if paired_at else None,
+    )
+
+
+def unpair(services: Any) -> None:
+    """Forget the paired chat (the preset env/settings chat id, if any, still applies)."""
+    now = services.clock.now()
+
+    def _do(session: Session) -> None:
+        row = session.get(AppState, OWNER_KEY)
+        if row is not None:
+            session.delete(row)
+            session.add(
+                AuditEntry(
+                    entity="telegram",
+                    entity_id=None,
+                    action="unpaired",
+                    detail={},
+                    actor="owner",
+                    at=_naive(now),
+                )
+            )
+
+    services.store.write(_do)
+
+
+def token(services: Any) -> str | None:
+    return services.secrets.get(TELEGRAM_TOKEN)
+
+
+def enabled(services: Any) -> bool:
+    """Mirror on? The settings switch, or both headless variables preset."""
+    if services.settings.get("telegram.enabled"):
+        return True
+    return services.settings.overridden_by_env("telegram.chat_id") and bool(token(services))

@@ -1,0 +1,172 @@
+"""Running the Telegram side: one round (``telegram --once``) or the loop inside the tray app.
+
+``TelegramRunner`` owns one ``TelegramClient`` and wires the mirror (outbox → chat) and the bot
+(updates → pairing, buttons, notes) with one shared ``Pacer``, so the ≥ 1 s gap per chat holds
+across both. In the app, ``run_forever`` runs two tasks on the qasync loop: a long-poll loop
+(``getUpdates`` with ``telegram.poll_timeout``) and a delivery loop woken by ``NotificationRaised``
+(and at least every minute, for held and retried rows). Network trouble never ends the loops; it
+is reported once as ``SyncStatus("telegram", ok=False)`` and cleared on the next success.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from core.errors import TelegramError
+from core.events import NotificationRaised, SyncStatus
+from core.notify import pairing
+from core.notify.bot import TelegramBot
+from core.notify.mirror import DeliveryReport, Pacer, TelegramMirror
+from core.notify.telegram_client import TelegramAuthError, TelegramClient, TelegramNetworkError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RoundReport:
+    delivery: DeliveryReport = field(default_factory=DeliveryReport)
+    updates: int = 0
+    paired: bool = False
+    error: str | None = None
+
+
+def default_drafts(services: Any) -> Any:
+    """The app's DraftService (same approve/send path as the desktop), built on first use."""
+    from core.drafts.service import build_draft_service
+
+    return build_draft_service(services, None)  # approve/send need Graph, not the LLM
+
+
+class TelegramRunner:
+    def __init__(
+        self,
+        services: Any,
+        *,
+        http_client: httpx.AsyncClient | None = None,
+        drafts: Any = None,
+        transcriber_factory: Any = None,
+    ) -> None:
+        self.services = services
+        token = pairing.token(services)
+        if not token:
+            raise TelegramError("没有设置 Telegram Bot 令牌（设置 → Telegram）")
+        self.client = TelegramClient(
+            services.settings.get("telegram.base_url"),
+            token,
+            http_client=http_client,
+        )
+        self.pacer = Pacer(services.clock)
+        self._drafts = drafts
+        self.bot = TelegramBot(
+            services,
+            self.client,
+            drafts=drafts if drafts is not None else self._lazy_drafts,
+            transcriber_factory=transcriber_factory,
+            pacer=self.pacer,
+        )
+        self._problem = False
+        self._wake = asyncio.Event()
+
+    def _lazy_drafts(self) -> Any:
+        if self._drafts is None:
+            self._drafts = default_drafts(self.services)
+        return self._drafts
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+    def mirror(self) -> TelegramMirror | None:
+        owner = pairing.owner(self.services)
+        if owner is None:
+            return None
+        return TelegramMirror(self.services, self.client, owner, pacer=self.pacer)
+
+    async def deliver(self) -> DeliveryReport:
+        mirror = self.mirror()
+        return await mirror.deliver_due() if mirror else DeliveryReport()
+
+    async def run_once(self) -> RoundReport:
+        """Deliver the outbox, handle one round of updates (no long poll), deliver again."""
+        report = RoundReport()
+        try:
+            report.delivery = await self.deliver()
+            before = pairing.owner(self.services)
+            report.updates = await self.bot.poll_once(timeout=0)
+            report.paired = before is None and pairing.owner(self.services) is not None
+            again = await self.deliver()  # alerts raised by the updates (or since pairing)
+            report.delivery.sent += again.sent
+            report.delivery.messages += again.messages
+            report.delivery.failed += again.failed
+            report.delivery.skipped += again.skipped
+            report.delivery.plain_fallbacks += again.plain_fallbacks
+            report.delivery.held = again.held
+            report.delivery.held_until = again.held_until or report.delivery.held_until
+            self._ok()
+        except (TelegramNetworkError, TelegramAuthError) as exc:
+            report.error = exc.user_message("zh_CN")
+            self._trouble(exc)
+        return report
+
+    # -- the app's loops ----------------------------------------------------------------------
+    async def run_forever(self, stop: asyncio.Event) -> None:
+        loop = asyncio.get_running_loop()
+        unsubscribe = self.services.bus.subscribe(
+            NotificationRaised, lambda _e: loop.call_soon_threadsafe(self._wake.set)
+        )
+        tasks = [
+            asyncio.create_task(self._poll_loop(stop), name="telegram-poll"),
+            asyncio.create_task(self._deliver_loop(stop), name="telegram-deliver"),
+        ]
+        try:
+            await stop.wait()
+        finally:
+            unsubscribe()
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    async def _poll_loop(self, stop: asyncio.Event) -> None:
+        timeout = int(self.services.settings.get("telegram.poll_timeout") or 30)
+        failures = 0
+        while not stop.is_set():
+            try:
+                handled = await self.bot.poll_once(timeout=timeout)
+                failures = 0
+                self._ok()
+                if handled:
+                    self._wake.set()
+            except (TelegramNetworkError, TelegramAuthError, TelegramError) as exc:
+                failures += 1
+                self._trouble(exc)
+                await self.services.clock.sleep(min(5 * 2 ** min(failures, 6), 300))
+
+    async def _deliver_loop(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                await self.deliver()
+            except TelegramError as exc:
+                self._trouble(exc)
+            except Exception:
+                log.exception("telegram delivery round failed")
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=60)
+
+    def _trouble(self, exc: TelegramError) -> None:
+        log.warning("telegram: %s", exc.detail)
+        if not self._problem:
+            self._problem = True
+            self.services.bus.publish(SyncStatus("telegram", False, "telegram", exc.detail))
+
+    def _ok(self) -> None:
+        if self._problem:
+            self._problem = False
+            self.services.bus.publish(SyncStatus("telegram", True))

@@ -1,0 +1,210 @@
+"""The outbox and its delivery to the owner's chat: once, in Chinese, paced, held, never lost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from core.clock import utc
+from core.db.models import Notification
+from core.events import InquiryCreated, NotificationRaised, StageOverdue, SyncStatus
+from core.notify.chunk import TELEGRAM_LIMIT
+from core.notify.runner import TelegramRunner
+from core.services import build_services
+from tests.notify.conftest import OWNER, add_inquiry, sydney
+from tests.support.telegram_server import TelegramServer, html_problem
+
+
+def rows(services: Any, kind: str | None = None) -> list[Notification]:
+    with services.store.session() as session:
+        query = select(Notification).order_by(Notification.id)
+        if kind:
+            query = query.where(Notification.kind == kind)
+        return list(session.scalars(query))
+
+
+def test_new_inquiry_event_writes_one_chinese_notification(services: Any, center: Any) -> None:
+    inquiry_id = add_inquiry(services)
+    services.bus.publish(InquiryCreated(inquiry_id))
+    services.bus.publish(InquiryCreated(inquiry_id))  # replayed after a restart
+    [row] = rows(services)
+    assert row.kind == "new_inquiry" and row.telegram_status == "pending"
+    assert row.title == "新询盘：John Smith（Epping）"
+    assert "推拉门" in row.body_md and "+61412345678" in row.body_md
+    raised = [e for e in services.bus.events if isinstance(e, NotificationRaised)]
+    assert [(e.notification_id, e.ref_id) for e in raised] == [(row.id, inquiry_id)]
+
+
+def test_not_an_inquiry_raises_nothing(services: Any, center: Any) -> None:
+    services.bus.publish(InquiryCreated(add_inquiry(services, classification="C")))
+    assert rows(services) == []
+
+
+def test_sync_problem_alerts_once_per_outage(services: Any, center: Any, clock: Any) -> None:
+    services.bus.publish(SyncStatus("mail", False, "graph_auth", "token expired"))
+    services.bus.publish(SyncStatus("mail", False, "graph_auth", "token expired"))
+    assert [r.title for r in rows(services)] == ["邮件同步出现问题"]
+    assert "需要重新登录微软账户" in rows(services)[0].body_md
+    services.bus.publish(SyncStatus("mail", True))
+    clock.advance(60)
+    services.bus.publish(SyncStatus("mail", False, "graph", "500"))
+    assert len(rows(services)) == 2
+
+
+async def test_new_inquiry_reaches_owner_once_even_after_restart(
+    services: Any, center: Any, owner_env: TelegramServer, home: Any, clock: Any
+) -> None:
+    services.bus.publish(InquiryCreated(add_inquiry(services)))
+    runner = TelegramRunner(services)
+    report = await runner.run_once()
+    await runner.aclose()
+    assert report.delivery.sent == 1
+    [message] = owner_env.sent_to(OWNER)
+    assert message.parse_mode == "HTML"
+    assert message.visible.startswith("新询盘：John Smith（Epping）")
+    assert "客户：John Smith" in message.visible
+    [row] = rows(services)
+    assert row.telegram_status == "sent" and row.telegram_message_ids == [message.message_id]
+
+    # a restart: new services over the same folder, a new runner, same outbox
+    again = build_services(home, clock=clock)
+    try:
+        second = TelegramRunner(again)
+        await second.run_once()
+        await second.aclose()
+    finally:
+        again.close()
+    assert len(owner_env.sent) == 1
+
+
+async def test_offline_keeps_the_alert_and_sends_it_later(
+    services: Any, center: Any, owner_env: TelegramServer, clock: Any
+) -> None:
+    services.bus.publish(InquiryCreated(add_inquiry(services)))
+    owner_env.set_down(True)
+    runner = TelegramRunner(services)
+    report = await runner.run_once()
+    assert report.error and "Telegram" in report.error
+    [row] = rows(services, "new_inquiry")
+    assert row.telegram_status == "pending" and row.telegram_attempts == 1
+    assert (utc(row.telegram_next_at) - clock.now()).total_seconds() == 30
+    # the tray hears that Telegram is unreachable; Telegram itself is not asked to carry that
+    [problem] = rows(services, "sync_problem")
+    assert problem.title == "Telegram 连接出现问题" and problem.telegram_status == "skipped"
+    owner_env.set_down(False)
+    await runner.run_once()  # not due yet
+    assert owner_env.sent == []
+    clock.advance(31)
+    await runner.run_once()
+    await runner.aclose()
+    assert len(owner_env.sent_to(OWNER)) == 1
+    assert rows(services, "new_inquiry")[0].telegram_status == "sent"
+
+
+async def test_429_retry_after_is_honoured_on_the_clock(
+    services: Any, center: Any, owner_env: TelegramServer, clock: Any
+) -> None:
+    services.bus.publish(InquiryCreated(add_inquiry(services)))
+    owner_env.flood(1, retry_after=3)
+    runner = TelegramRunner(services)
+    await runner.run_once()
+    assert 3.0 in clock.sleeps
+    assert len(owner_env.sent) == 1 and rows(services)[0].telegram_status == "sent"
+
+    # a long retry_after reschedules instead of blocking the round
+    services.bus.publish(InquiryCreated(add_inquiry(services, customer_name="Mary Lee")))
+    owner_env.flood(1, retry_after=120)
+    start = clock.now()
+    await runner.run_once()
+    row = rows(services)[1]
+    assert row.telegram_status == "pending"
+    assert (utc(row.telegram_next_at) - start).total_seconds() >= 120
+    clock.advance(120)
+    await runner.run_once()
+    await runner.aclose()
+    assert [m.visible.split("\n")[0] for m in owner_env.sent] == [
+        "新询盘：John Smith（Epping）",
+        "新询盘：Mary Lee（Epping）",
+    ]
+
+
+async def test_messages_to_one_chat_are_paced_one_second_apart(
+    services: Any, center: Any, owner_env: TelegramServer, clock: Any
+) -> None:
+    for name in ("A", "B", "C"):
+        services.bus.publish(InquiryCreated(add_inquiry(services, customer_name=name)))
+    runner = TelegramRunner(services)
+    await runner.run_once()
+    await runner.aclose()
+    assert len(owner_env.sent) == 3
+    assert clock.sleeps == [1.0, 1.0]  # nothing else moves the fake clock between sends
+
+
+async def test_quiet_hours_hold_then_deliver(
+    services: Any, center: Any, owner_env: TelegramServer, clock: Any
+) -> None:
+    clock._now = utc(sydney(2026, 4, 1, 22, 30))
+    services.bus.publish(InquiryCreated(add_inquiry(services)))
+    runner = TelegramRunner(services)
+    report = await runner.run_once()
+    assert owner_env.sent == []
+    assert report.delivery.held == 1
+    assert utc(rows(services)[0].telegram_next_at) == utc(sydney(2026, 4, 2, 7, 0))
+    clock._now = utc(sydney(2026, 4, 2, 6, 59))
+    await runner.run_once()
+    assert owner_env.sent == []
+    clock._now = utc(sydney(2026, 4, 2, 7, 0))
+    await runner.run_once()
+    await runner.aclose()
+    assert len(owner_env.sent) == 1
+
+
+async def test_html_refused_is_resent_as_plain_text(
+    services: Any, center: Any, owner_env: TelegramServer
+) -> None:
+    # a Bot API server that does not know <blockquote> (older self-hosted servers) refuses it
+    owner_env.unsupported_tags.add("blockquote")
+    services.bus.publish(StageOverdue(add_inquiry(services), "inquiry", 3))
+    center.raise_notification("overdue", "测试", "> 引用 <客户>\n\n**粗体**", "inquiry", None, "k1")
+    runner = TelegramRunner(services)
+    report = await runner.run_once()
+    await runner.aclose()
+    assert report.delivery.plain_fallbacks == 1
+    plain = [m for m in owner_env.sent if m.parse_mode is None]
+    assert len(plain) == 1 and "> 引用 <客户>" in plain[0].text and "粗体" in plain[0].text
+    assert "<b>" not in plain[0].text
+    assert all(r.telegram_status == "sent" for r in rows(services))
+
+
+async def test_long_alert_is_split_under_the_limit_and_sent_once(
+    services: Any, center: Any, owner_env: TelegramServer
+) -> None:
+    body = "\n\n".join(f"第 {i} 段：客户要求 <加急> & 报价。" * 6 for i in range(80))
+    center.raise_notification("overdue", "很长的提醒", body, None, None, "long")
+    runner = TelegramRunner(services)
+    await runner.run_once()
+    await runner.run_once()
+    await runner.aclose()
+    sent = owner_env.sent
+    assert len(sent) >= 3
+    assert all(len(m.text) < TELEGRAM_LIMIT and html_problem(m.text) is None for m in sent)
+    [row] = rows(services)
+    assert row.telegram_message_ids == [m.message_id for m in sent]
+    assert "".join(m.visible for m in sent).count("段：客户要求 <加急> & 报价。") == 480
+
+
+async def test_alerts_raised_before_pairing_are_skipped_not_flooded(
+    services: Any, center: Any, tg_env: TelegramServer, clock: Any
+) -> None:
+    from core.notify.pairing import new_pairing_code
+
+    services.bus.publish(InquiryCreated(add_inquiry(services)))
+    clock.advance(3600)
+    code = new_pairing_code(services)
+    tg_env.push_message(OWNER, f"/start {code.code}")
+    runner = TelegramRunner(services)
+    await runner.run_once()
+    await runner.aclose()
+    assert [m.visible.split("\n")[0] for m in tg_env.sent_to(OWNER)] == ["✅ 配对成功。"]
+    assert rows(services)[0].telegram_status == "skipped"
