@@ -1,9 +1,197 @@
-"""CLI commands of this area (see core.cli.main for the conventions)."""
+"""Drafting commands: ``draft``, ``drafts --json``, ``approve``, ``send``, ``reject``,
+``batch-draft`` and ``send-due``.
+
+``approve`` and ``send`` here are the local owner's own hands (actor ``cli``): whoever can run
+this command on the office PC is the owner. ``send`` refuses anything not approved — exit code 1,
+one clear line on stderr, nothing sent.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from core.services import Services
+
+T = TypeVar("T")
+
+
+def _service(services: Services, *, with_llm: bool = True, with_mailer: bool = False):  # type: ignore[no-untyped-def]
+    from core.drafts.sender import DraftSender, build_mailer
+    from core.drafts.service import DraftService
+
+    llm = None
+    if with_llm:
+        from core.llm.client import LLMClient
+
+        llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
+    service = DraftService(services, llm)
+    if with_mailer:
+        service.sender = DraftSender(services, build_mailer(services), publish=service._publish)
+    return service
+
+
+def _run(services: Services, service: Any, work: Callable[[], Awaitable[T]]) -> T:
+    async def main() -> T:
+        try:
+            return await work()
+        finally:
+            if service.llm is not None and hasattr(service.llm, "aclose"):
+                await service.llm.aclose()
+            mailer = getattr(service.sender, "mailer", None)
+            client = getattr(mailer, "client", None)
+            if client is not None and hasattr(client, "aclose"):
+                await client.aclose()
+
+    return asyncio.run(main())
+
+
+def _print_draft(view: Any) -> None:
+    from core.drafts.state import STATUS_ZH
+
+    print(f"草稿 {view.id}（询盘 {view.inquiry_id}）：{STATUS_ZH.get(view.status, view.status)}")
+    print(f"收件人：{', '.join(view.to)}")
+    print(f"主题：{view.subject}")
+    if view.unconfirmed_facts:
+        print(f"未经确认：{'、'.join(view.unconfirmed_facts)}")
+
+
+def cmd_draft(args: argparse.Namespace, services: Services) -> int:
+    service = _service(services)
+    draft_id = _run(
+        services, service, lambda: service.compose(args.inquiry_id, args.instruction, actor="cli")
+    )
+    view = service.get(draft_id)
+    _print_draft(view)
+    print()
+    print(view.body_en)
+    print()
+    print(service.describe_for_tool(draft_id))
+    return 0
+
+
+def cmd_drafts(args: argparse.Namespace, services: Services) -> int:
+    service = _service(services, with_llm=False)
+    statuses = tuple(args.status) if args.status else None
+    views = service.list_drafts(statuses)
+    if args.json:
+        json.dump([v.as_json() for v in views], sys.stdout, ensure_ascii=False, indent=1)
+        print()
+        return 0
+    if not views:
+        print("没有草稿 / no drafts")
+    for v in views:
+        flag = f"  未经确认 {len(v.unconfirmed_facts)}" if v.unconfirmed_facts else ""
+        print(f"{v.id:>5}  {v.status:<16} {', '.join(v.to):<32} {v.subject}{flag}")
+    return 0
+
+
+def cmd_approve(args: argparse.Namespace, services: Services) -> int:
+    service = _service(services, with_llm=False)
+    view = service.approve(args.id, actor="cli", accept_unconfirmed=args.accept_unconfirmed)
+    print(f"草稿 {view.id} 已批准，尚未发送（发送：inquiry-bridge send {view.id}）")
+    return 0
+
+
+def cmd_reject(args: argparse.Namespace, services: Services) -> int:
+    service = _service(services, with_llm=False)
+    view = service.reject(args.id, actor="cli")
+    print(f"草稿 {view.id} 已放弃，不会发送")
+    return 0
+
+
+def cmd_send(args: argparse.Namespace, services: Services) -> int:
+    service = _service(services, with_llm=False, with_mailer=True)
+    result = _run(services, service, lambda: service.send(args.id, actor="cli"))
+    if result.ok:
+        print(f"草稿 {result.draft_id}：{result.message}")
+        return 0
+    print(f"inquiry-bridge: 草稿 {result.draft_id} 未发送：{result.message}", file=sys.stderr)
+    return 1
+
+
+def cmd_send_due(args: argparse.Namespace, services: Services) -> int:
+    service = _service(services, with_llm=False, with_mailer=True)
+    results = _run(services, service, service.send_due)
+    for r in results:
+        print(f"草稿 {r.draft_id}：{r.status} {r.message}")
+    return 0 if all(r.status in {"sent", "waiting"} for r in results) else 1
+
+
+def cmd_batch(args: argparse.Namespace, services: Services) -> int:
+    from core.drafts.batch import BatchDrafter
+
+    service = _service(services)
+    drafter = BatchDrafter(service)
+    report = _run(
+        services, service, lambda: drafter.run_file(Path(args.csv), args.instruction, actor="cli")
+    )
+    if args.json:
+        json.dump(
+            {
+                "batch_id": report.batch_id,
+                "rows": [
+                    {
+                        "row": r.row,
+                        "email": r.email,
+                        "outcome": r.outcome,
+                        "reason": r.reason,
+                        "draft_id": r.draft_id,
+                    }
+                    for r in report.rows
+                ],
+            },
+            sys.stdout,
+            ensure_ascii=False,
+            indent=1,
+        )
+        print()
+    else:
+        for r in report.rows:
+            extra = f"草稿 {r.draft_id}" if r.draft_id else r.reason
+            print(f"第 {r.row} 行  {r.email:<32} {r.outcome:<8} {extra}")
+        print(report.summary_zh())
+    return 0 if not report.errors else 1
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add this module's commands to the parser (filled in by its feature)."""
+    p = sub.add_parser("draft", parents=[common], help="compose a reply from a Chinese instruction")
+    p.add_argument("inquiry_id", type=int, metavar="INQUIRY_ID")
+    p.add_argument("--instruction", required=True, metavar="TEXT", help="what to say (Chinese)")
+    p.set_defaults(handler=cmd_draft)
+
+    p = sub.add_parser("drafts", parents=[common], help="the approval queue")
+    p.add_argument("--json", action="store_true", help="every draft as a JSON array")
+    p.add_argument("--status", action="append", metavar="STATUS", help="only drafts in STATUS")
+    p.set_defaults(handler=cmd_drafts)
+
+    p = sub.add_parser("approve", parents=[common], help="approve a draft (the owner's decision)")
+    p.add_argument("id", type=int, metavar="ID")
+    p.add_argument(
+        "--accept-unconfirmed",
+        action="store_true",
+        help="approve even though the fact guard flagged values (they become confirmed)",
+    )
+    p.set_defaults(handler=cmd_approve)
+
+    p = sub.add_parser("send", parents=[common], help="send an approved draft (at most once)")
+    p.add_argument("id", type=int, metavar="ID")
+    p.set_defaults(handler=cmd_send)
+
+    p = sub.add_parser("reject", parents=[common], help="discard a draft (never sent)")
+    p.add_argument("id", type=int, metavar="ID")
+    p.set_defaults(handler=cmd_reject)
+
+    p = sub.add_parser("send-due", parents=[common], help="reconcile and send approved drafts")
+    p.set_defaults(handler=cmd_send_due)
+
+    p = sub.add_parser("batch-draft", parents=[common], help="one draft per CSV contact")
+    p.add_argument("--csv", required=True, metavar="FILE")
+    p.add_argument("--instruction", required=True, metavar="TEXT")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_batch)

@@ -1,0 +1,246 @@
+"""What the drafting model sees, and the one tier-2 call that writes (or revises) a reply.
+
+Python gathers the context — the inquiry record, its thread (Message rows, oldest first), the
+owner's standing preferences and signature — and decides the recipient and the message to reply
+to. The model only writes ``subject``, ``body_en`` and ``body_zh``; a recipient address never
+comes from model output. Customer text goes into the prompt as delimited data.
+
+``ComposeContext.sources`` is also what the fact guard checks the body against, so the model and
+the guard see the same evidence.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.config import Settings
+from core.db.models import Inquiry, Message
+
+THREAD_MESSAGES = 12  # newest messages of a thread given to the model
+MESSAGE_CHARS = 4000  # per message, so one pasted spec sheet cannot crowd out the rest
+
+
+class DraftAnswer(BaseModel):
+    """The model's structured answer for compose and revise."""
+
+    subject: str = Field(description="Email subject line")
+    body_en: str = Field(
+        description="The email body to send (English unless the customer wrote Chinese)"
+    )
+    body_zh: str = Field(
+        description="Faithful Simplified Chinese rendering of body_en for the owner"
+    )
+
+
+class ChineseRendering(BaseModel):
+    """The model's answer when only the Chinese preview is re-rendered."""
+
+    body_zh: str = Field(description="Faithful Simplified Chinese rendering of the email")
+
+
+@dataclass
+class ComposeContext:
+    """Everything one draft is written from (and checked against)."""
+
+    inquiry_id: int | None
+    recipient_email: str | None
+    recipient_name: str | None
+    thread_subject: str
+    reply_to_message_pk: int | None
+    reply_graph_id: str | None
+    customer_language: str
+    inquiry_text: str
+    thread_text: str
+    evidence: list[str] = field(default_factory=list)  # inquiry record + thread + settings
+
+    def sources(self, *instructions: str) -> list[str]:
+        return [*instructions, *self.evidence]
+
+
+def reply_subject(subject: str) -> str:
+    subject = (subject or "").strip()
+    if not subject:
+        return ""
+    return subject if subject.lower().startswith(("re:", "回复:", "回复：")) else f"RE: {subject}"
+
+
+def settings_evidence(settings: Settings) -> list[str]:
+    """The owner's own words that may appear in any email (signature, company, addresses)."""
+    return [
+        str(settings.get("drafts.signature") or ""),
+        str(settings.get("drafts.style_notes") or ""),
+        str(settings.get("general.company_name") or ""),
+        str(settings.get("general.owner_name") or ""),
+        " ".join(settings.get("general.owner_addresses") or []),
+    ]
+
+
+def _inquiry_text(inquiry: Inquiry) -> str:
+    fields: dict[str, Any] = {
+        "customer_name": inquiry.customer_name,
+        "customer_email": inquiry.customer_email,
+        "customer_phone": inquiry.customer_phone,
+        "address": inquiry.address,
+        "suburb": inquiry.suburb,
+        "product_types": inquiry.product_types or [],
+        "dimensions": inquiry.dimensions or [],
+        "stage": inquiry.stage,
+        "classification": inquiry.classification,
+        "language": inquiry.language,
+    }
+    notes = (inquiry.context_data or {}).get("notes") or []
+    if notes:
+        fields["notes"] = [n.get("text") if isinstance(n, dict) else str(n) for n in notes][-10:]
+    return json.dumps(
+        {k: v for k, v in fields.items() if v not in (None, [], "")}, ensure_ascii=False, indent=1
+    )
+
+
+def _message_text(msg: Message) -> str:
+    who = (
+        "US (outgoing)"
+        if msg.direction == "out"
+        else f"CUSTOMER {msg.from_name or ''} <{msg.from_addr or ''}>"
+    )
+    body = (msg.body_text or msg.body_full or "").strip()[:MESSAGE_CHARS]
+    return f"--- {msg.received_at:%Y-%m-%d %H:%M} UTC · {who}\nSubject: {msg.subject}\n\n{body}"
+
+
+def load_context(session: Session, inquiry_id: int, settings: Settings) -> ComposeContext:
+    """The context of a reply to ``inquiry_id`` (raises LookupError for an unknown id)."""
+    inquiry = session.get(Inquiry, inquiry_id)
+    if inquiry is None:
+        raise LookupError(f"询盘 {inquiry_id} 不存在")
+    messages = list(
+        session.scalars(
+            select(Message)
+            .where(Message.inquiry_id == inquiry_id, Message.removed_at.is_(None))
+            .order_by(Message.received_at, Message.id)
+        )
+    )
+    inbound = [m for m in messages if m.direction == "in"]
+    latest_in = inbound[-1] if inbound else None
+    recipient = inquiry.customer_email or (
+        latest_in and (latest_in.reply_to or latest_in.from_addr)
+    )
+    recipient_name = inquiry.customer_name or (latest_in.from_name if latest_in else None)
+    subject_source = latest_in or (messages[-1] if messages else None)
+    language = inquiry.language or (latest_in and "en") or "en"
+    thread = "\n\n".join(_message_text(m) for m in messages[-THREAD_MESSAGES:])
+    evidence = [_inquiry_text(inquiry), *settings_evidence(settings)]
+    for m in messages:
+        evidence += [m.subject or "", m.body_full or "", m.body_text or "", m.from_addr or ""]
+        evidence += [m.reply_to or "", " ".join(m.to_addrs or [])]
+    evidence.append(recipient or "")
+    return ComposeContext(
+        inquiry_id=inquiry.id,
+        recipient_email=(recipient or None),
+        recipient_name=recipient_name,
+        thread_subject=subject_source.subject if subject_source else "",
+        reply_to_message_pk=latest_in.id if latest_in else None,
+        reply_graph_id=latest_in.graph_id if latest_in else None,
+        customer_language="zh" if language == "zh" else "en",
+        inquiry_text=_inquiry_text(inquiry),
+        thread_text=thread or "(no messages)",
+        evidence=evidence,
+    )
+
+
+def contact_context(contact: dict[str, str], settings: Settings) -> ComposeContext:
+    """The context of a batch email to one CSV contact (no thread: a fresh message)."""
+    record = {k: v for k, v in contact.items() if v}
+    text = json.dumps(record, ensure_ascii=False, indent=1)
+    return ComposeContext(
+        inquiry_id=None,
+        recipient_email=contact.get("email"),
+        recipient_name=contact.get("name") or None,
+        thread_subject="",
+        reply_to_message_pk=None,
+        reply_graph_id=None,
+        customer_language="zh"
+        if (contact.get("language") or "").lower().startswith("zh")
+        else "en",
+        inquiry_text=text,
+        thread_text="(no earlier messages: this is the first email to this contact)",
+        evidence=[text, *settings_evidence(settings)],
+    )
+
+
+def _common_vars(ctx: ComposeContext, settings: Settings) -> dict[str, str]:
+    return {
+        "company_name": str(settings.get("general.company_name") or "our company"),
+        "style_notes": str(settings.get("drafts.style_notes") or "(none)"),
+        "signature": str(
+            settings.get("drafts.signature")
+            or "(no fixed signature: sign off with the company name)"
+        ),
+        "customer_language": ctx.customer_language,
+        "inquiry": ctx.inquiry_text,
+        "thread": ctx.thread_text,
+    }
+
+
+async def compose_answer(
+    llm: Any, ctx: ComposeContext, instruction: str, settings: Settings, refs: dict[str, Any]
+) -> DraftAnswer:
+    variables = {
+        **_common_vars(ctx, settings),
+        "instruction": instruction,
+        "recipient_name": ctx.recipient_name or "",
+        "recipient_email": ctx.recipient_email or "",
+        "thread_subject": ctx.thread_subject or "(new email)",
+    }
+    return await llm.structured(
+        tier=2,
+        purpose="draft",
+        prompt="draft_compose",
+        variables=variables,
+        schema=DraftAnswer,
+        refs=refs,
+    )
+
+
+async def revise_answer(
+    llm: Any,
+    ctx: ComposeContext,
+    *,
+    previous_instruction: str,
+    subject: str,
+    body_en: str,
+    instruction: str,
+    settings: Settings,
+    refs: dict[str, Any],
+) -> DraftAnswer:
+    variables = {
+        **_common_vars(ctx, settings),
+        "previous_instruction": previous_instruction,
+        "subject": subject,
+        "body_en": body_en,
+        "instruction": instruction,
+    }
+    return await llm.structured(
+        tier=2,
+        purpose="draft_revise",
+        prompt="draft_revise",
+        variables=variables,
+        schema=DraftAnswer,
+        refs=refs,
+    )
+
+
+async def render_zh(llm: Any, subject: str, body_en: str, refs: dict[str, Any]) -> str:
+    answer = await llm.structured(
+        tier=2,
+        purpose="draft_render_zh",
+        prompt="draft_render_zh",
+        variables={"subject": subject, "body_en": body_en},
+        schema=ChineseRendering,
+        refs=refs,
+    )
+    return answer.body_zh

@@ -1,0 +1,486 @@
+"""Sending an approved draft through Outlook, at most once, and reconciling after a crash.
+
+The order of operations is the whole safety argument:
+
+1. Compare-and-set ``approved → sending`` in one SQLite write (a second process or a double click
+   finds ``sending`` and is refused). Nothing has been sent yet.
+2. Create (or reuse) the Outlook draft — ``createReply`` on the customer's message when we have
+   its Graph id, else a new message — PATCH recipients/subject/body into it, and **commit its
+   Outlook id and Internet Message-ID** before anything can be sent.
+3. ``send_draft``. On 202 → ``sent``.
+
+If the process dies or the network drops anywhere, the draft stays ``sending`` and
+``reconcile`` later asks Outlook what happened instead of guessing:
+
+* no Outlook id recorded        → step 3 never ran → back to ``approved`` (still approved once);
+* its Message-ID in Sent Items  → it went out → ``sent``;
+* the Outlook draft still there → it did not go out → back to ``approved``; ``send_due`` or the
+  owner's next ``send`` sends it — once, because step 1 applies again;
+* gone and not in Sent Items    → ``failed`` with a Chinese message. Never resent blindly: the
+  owner may have sent or deleted it in Outlook himself.
+
+Exchange allows 30 sends a minute; ``send_due`` paces itself on the injected clock from the
+``sent_at`` times in the store, so the limit holds across restarts and processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import httpx
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.clock import utc
+from core.db.models import Draft, Message
+from core.drafts.state import STATUS_ZH, Transition, transition
+from core.errors import (
+    AmbiguousWriteError,
+    DraftStateError,
+    GraphAuthError,
+    GraphError,
+    GraphNotFound,
+    InquiryBridgeError,
+    Throttled,
+)
+from core.services import Services
+
+log = logging.getLogger(__name__)
+
+SYSTEM_ACTOR = "system"
+
+
+@dataclass(frozen=True)
+class SendResult:
+    """What happened to one send attempt, in words for the owner (Chinese) and the tools.
+
+    status: ``sent`` | ``waiting`` (not sent; goes when Outlook is reachable) | ``failed``
+    (not sent; draft kept for the owner) | ``unknown`` (outcome unknown; reconciled later, never
+    resent blindly).
+    """
+
+    draft_id: int
+    status: str
+    message: str
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "sent"
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    id: int
+    inquiry_id: int | None
+    to: list[str]
+    cc: list[str]
+    subject: str
+    body: str
+    outlook_id: str | None
+    internet_message_id: str | None
+    reply_graph_id: str | None
+
+
+class _AlreadySent(Exception):
+    """The recorded Outlook draft is gone because it was sent (found in Sent Items)."""
+
+
+def _transient(exc: BaseException) -> bool:
+    """True when the error says nothing went through and a later retry is right."""
+    if isinstance(exc, Throttled | GraphAuthError):
+        return True
+    if isinstance(exc, httpx.TransportError | OSError | asyncio.TimeoutError):
+        return True
+    if isinstance(exc, GraphError) and not isinstance(exc, GraphNotFound):
+        return exc.status is None or exc.status >= 500
+    return False
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, InquiryBridgeError):
+        return exc.user_message("zh_CN")
+    return f"{type(exc).__name__}: {exc}"
+
+
+class DraftSender:
+    """Owns the ``approved → sending → sent`` leg of the state machine over a GraphMailer."""
+
+    def __init__(
+        self,
+        services: Services,
+        mailer: Any,
+        *,
+        publish: Callable[[list[Transition]], None] | None = None,
+        per_minute: int | None = None,
+    ) -> None:
+        self.services = services
+        self.mailer = mailer
+        self._publish = publish or (lambda ts: [services.bus.publish(t.event()) for t in ts])
+        self.per_minute = per_minute or int(services.settings.get("graph.send_per_minute") or 30)
+        self._lock = asyncio.Lock()
+
+    @property
+    def clock(self):  # type: ignore[no-untyped-def]
+        return self.services.clock
+
+    # ------------------------------------------------------------------ store helpers
+    async def _write(self, fn: Callable[[Session], Any]) -> Any:
+        return await self.services.store.run(fn)
+
+    def _move(
+        self, draft_id: int, to_status: str, *, actor: str, note: str = "", **fields: Any
+    ) -> Callable[[Session], Transition]:
+        def do(session: Session) -> Transition:
+            draft = session.get(Draft, draft_id)
+            if draft is None:
+                raise DraftStateError(f"草稿 {draft_id} 不存在")
+            for key, value in fields.items():
+                setattr(draft, key, value)
+            return transition(
+                session,
+                draft,
+                to_status,
+                actor=actor,
+                clock=self.clock,
+                note=note,
+                _reconcile=(to_status == "approved"),
+            )
+
+        return do
+
+    async def _move_and_publish(self, draft_id: int, to_status: str, **kw: Any) -> Transition:
+        t = await self._write(self._move(draft_id, to_status, **kw))
+        self._publish([t])
+        return t
+
+    # ------------------------------------------------------------------ rate limit
+    async def _wait_for_slot(self) -> None:
+        """At most ``per_minute`` sends in any 60 s window (counted from the store)."""
+        while True:
+            now = self.clock.now()
+            since = (utc(now) - timedelta(seconds=60)).replace(tzinfo=None)
+
+            def recent(session: Session, since: Any = since) -> list[Any]:
+                return list(
+                    session.scalars(
+                        select(Draft.sent_at)
+                        .where(Draft.sent_at.is_not(None), Draft.sent_at > since)
+                        .order_by(Draft.sent_at)
+                    )
+                )
+
+            times = await self.services.store.read(recent)
+            if len(times) < self.per_minute:
+                return
+            wait = 60.0 - (utc(now) - utc(times[0])).total_seconds() + 0.001
+            await self.clock.sleep(max(wait, 0.001))
+
+    # ------------------------------------------------------------------ send
+    async def send(self, draft_id: int, *, actor: str) -> SendResult:
+        """Send one approved draft. Raises DraftStateError (nothing sent) if not approved."""
+        async with self._lock:
+            await self._wait_for_slot()
+            return await self._send_locked(draft_id, actor=actor)
+
+    async def _send_locked(self, draft_id: int, *, actor: str) -> SendResult:
+        def claim(session: Session) -> tuple[_Snapshot, Transition]:
+            draft = session.get(Draft, draft_id)
+            if draft is None:
+                raise DraftStateError(f"草稿 {draft_id} 不存在，未发送")
+            if draft.status != "approved":
+                raise DraftStateError(
+                    f"草稿 {draft_id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，"
+                    "只有老板批准的草稿才能发送；未发送"
+                )
+            if not draft.to_addrs:
+                raise DraftStateError(f"草稿 {draft_id} 没有收件人，未发送")
+            reply_graph_id = None
+            if draft.reply_to_message_pk is not None:
+                msg = session.get(Message, draft.reply_to_message_pk)
+                reply_graph_id = msg.graph_id if msg is not None else None
+            snap = _Snapshot(
+                draft.id,
+                draft.inquiry_id,
+                list(draft.to_addrs),
+                list(draft.cc_addrs or []),
+                draft.subject,
+                draft.body_en,
+                draft.outlook_draft_id,
+                draft.internet_message_id,
+                reply_graph_id,
+            )
+            t = transition(
+                session, draft, "sending", actor=actor, clock=self.clock, note="开始发送"
+            )
+            draft.error = None
+            return snap, t
+
+        if self.mailer is None:
+            # Refuse cleanly before claiming: nothing to send with.
+            def check(session: Session) -> None:
+                draft = session.get(Draft, draft_id)
+                if draft is None or draft.status != "approved":
+                    status = draft.status if draft else "?"
+                    raise DraftStateError(
+                        f"草稿 {draft_id} 处于「{STATUS_ZH.get(status, status)}」，只有老板批准的草稿才能发送；未发送"
+                    )
+
+            await self.services.store.read(check)
+            return SendResult(
+                draft_id, "waiting", "未发送：尚未连接 Outlook（请登录微软账户），登录后自动发送"
+            )
+
+        snap, claimed = await self._write(claim)
+        self._publish([claimed])
+
+        # Step 2: the Outlook draft, id committed before any send.
+        try:
+            outlook_id = await self._prepare_outlook_draft(snap)
+        except _AlreadySent:
+            now = self.clock.now().replace(tzinfo=None)
+            await self._move_and_publish(
+                snap.id,
+                "sent",
+                actor=SYSTEM_ACTOR,
+                note="核对：已在已发送邮件中，未重复发送",
+                sent_at=now,
+            )
+            return SendResult(
+                snap.id, "sent", f"已发送给 {', '.join(snap.to)}（此前已发出，未重复发送）"
+            )
+        except Exception as exc:  # nothing was sent: send_draft has not been called
+            return await self._not_sent(snap.id, exc, actor=actor)
+
+        # Step 3: the one send.
+        try:
+            await self.mailer.send_draft(outlook_id)
+        except Exception as exc:
+            log.warning("send of draft %s failed: %s", snap.id, exc)
+            return await self._after_send_error(snap, exc, actor=actor)
+        now = self.clock.now().replace(tzinfo=None)
+        await self._move_and_publish(
+            snap.id, "sent", actor=actor, note=f"已发送给 {', '.join(snap.to)}", sent_at=now
+        )
+        return SendResult(snap.id, "sent", f"已发送给 {', '.join(snap.to)}")
+
+    async def _prepare_outlook_draft(self, snap: _Snapshot) -> str:
+        outlook_id = snap.outlook_id
+        if outlook_id is not None:
+            try:
+                exists = await self.mailer.draft_exists(outlook_id)
+            except GraphNotFound:
+                exists = False
+            if not exists:
+                # gone: if it went out (sent from Outlook by hand, or by us before a crash),
+                # sending a fresh copy would be a duplicate
+                if snap.internet_message_id and await self.mailer.find_sent(
+                    snap.internet_message_id
+                ):
+                    raise _AlreadySent()
+                outlook_id = None
+        if outlook_id is None:
+            if snap.reply_graph_id:
+                try:
+                    outlook_id = await self.mailer.create_reply_draft(snap.reply_graph_id)
+                except GraphNotFound:  # the customer's message was deleted: start a new mail
+                    outlook_id = None
+            if outlook_id is None:
+                outlook_id = await self.mailer.create_draft(
+                    snap.to, snap.subject, snap.body, cc=snap.cc or None, marker=f"draft-{snap.id}"
+                )
+            # Record the id at once, so even a crash in the PATCH below leaves a trail.
+            await self._write(self._set_fields(snap.id, outlook_draft_id=outlook_id))
+        await self.mailer.update_draft(
+            outlook_id, to=snap.to, subject=snap.subject, body=snap.body, cc=snap.cc
+        )
+        imid = await self.mailer.internet_message_id(outlook_id)
+        await self._write(
+            self._set_fields(snap.id, outlook_draft_id=outlook_id, internet_message_id=imid)
+        )
+        return outlook_id
+
+    @staticmethod
+    def _set_fields(draft_id: int, **fields: Any) -> Callable[[Session], None]:
+        def do(session: Session) -> None:
+            draft = session.get(Draft, draft_id)
+            if draft is not None:
+                for key, value in fields.items():
+                    setattr(draft, key, value)
+
+        return do
+
+    async def _not_sent(self, draft_id: int, exc: BaseException, *, actor: str) -> SendResult:
+        reason = _reason(exc)
+        if _transient(exc) or isinstance(exc, AmbiguousWriteError):
+            # An ambiguous *create* only risks an orphan draft in Outlook, never a send.
+            await self._move_and_publish(
+                draft_id,
+                "approved",
+                actor=SYSTEM_ACTOR,
+                note=f"未发送，等待重试：{reason}",
+                error=reason,
+            )
+            return SendResult(
+                draft_id, "waiting", f"未发送：{reason}。连接恢复后自动发送（只发一次）"
+            )
+        await self._move_and_publish(
+            draft_id, "failed", actor=SYSTEM_ACTOR, note=f"未发送：{reason}", error=reason
+        )
+        return SendResult(draft_id, "failed", f"发送失败，草稿已保留：{reason}")
+
+    async def _after_send_error(
+        self, snap: _Snapshot, exc: BaseException, *, actor: str
+    ) -> SendResult:
+        """send_draft raised: ask Outlook what happened before deciding anything."""
+        try:
+            results = await self._reconcile_one(snap.id, cause=exc)
+        except Exception as check_exc:  # Outlook unreachable: leave ``sending`` for later
+            reason = _reason(exc)
+            await self._write(self._set_fields(snap.id, error=reason))
+            log.info("draft %s: outcome unknown (%s; check failed: %s)", snap.id, exc, check_exc)
+            return SendResult(
+                snap.id,
+                "unknown",
+                f"发送结果未知（{reason}）。连接恢复后会向 Outlook 核对，绝不重复发送",
+            )
+        return results
+
+    # ------------------------------------------------------------------ reconcile
+    async def _reconcile_one(
+        self, draft_id: int, *, cause: BaseException | None = None
+    ) -> SendResult:
+        def load(session: Session) -> tuple[str, str | None, str | None, list[str]]:
+            d = session.get(Draft, draft_id)
+            if d is None:
+                raise DraftStateError(f"草稿 {draft_id} 不存在")
+            return d.status, d.outlook_draft_id, d.internet_message_id, list(d.to_addrs or [])
+
+        status, outlook_id, imid, to = await self.services.store.read(load)
+        if status != "sending":
+            return SendResult(draft_id, status, STATUS_ZH.get(status, status))
+        if outlook_id is None:
+            await self._move_and_publish(
+                draft_id, "approved", actor=SYSTEM_ACTOR, note="核对：未创建 Outlook 草稿，未发送"
+            )
+            return SendResult(draft_id, "waiting", "未发送（核对：尚未到达 Outlook），稍后自动发送")
+        if imid is None:
+            imid = await self.mailer.internet_message_id(outlook_id)
+        if imid and await self.mailer.find_sent(imid):
+            now = self.clock.now().replace(tzinfo=None)
+            await self._move_and_publish(
+                draft_id,
+                "sent",
+                actor=SYSTEM_ACTOR,
+                note="核对：已在已发送邮件中",
+                sent_at=now,
+                internet_message_id=imid,
+            )
+            return SendResult(draft_id, "sent", f"已发送给 {', '.join(to)}")
+        if await self.mailer.draft_exists(outlook_id):
+            if (
+                cause is not None
+                and not _transient(cause)
+                and not isinstance(cause, AmbiguousWriteError)
+            ):
+                reason = _reason(cause)
+                await self._move_and_publish(
+                    draft_id,
+                    "failed",
+                    actor=SYSTEM_ACTOR,
+                    note=f"Outlook 拒绝发送：{reason}",
+                    error=reason,
+                )
+                return SendResult(draft_id, "failed", f"发送失败，草稿已保留：{reason}")
+            note = "核对：Outlook 草稿仍在草稿箱，未发出"
+            if cause is not None:
+                note += f"（{_reason(cause)}）"
+            await self._move_and_publish(
+                draft_id,
+                "approved",
+                actor=SYSTEM_ACTOR,
+                note=note,
+                error=_reason(cause) if cause else None,
+            )
+            return SendResult(
+                draft_id, "waiting", "未发送（Outlook 草稿仍在草稿箱），连接恢复后自动发送一次"
+            )
+        message = (
+            "Outlook 草稿已不在草稿箱，已发送邮件中也找不到；为避免重复发送，未重新发送。"
+            "请在 Outlook 中确认后再决定"
+        )
+        await self._move_and_publish(
+            draft_id, "failed", actor=SYSTEM_ACTOR, note=message, error=message
+        )
+        return SendResult(draft_id, "failed", message)
+
+    async def reconcile(self) -> list[SendResult]:
+        """Settle every draft left in ``sending`` (after a crash or a dropped connection)."""
+        ids = await self.services.store.read(
+            lambda s: list(
+                s.scalars(select(Draft.id).where(Draft.status == "sending").order_by(Draft.id))
+            )
+        )
+        if not ids or self.mailer is None:
+            return []
+        results = []
+        async with self._lock:
+            for draft_id in ids:
+                try:
+                    results.append(await self._reconcile_one(draft_id))
+                except Exception as exc:  # unreachable: try again next round
+                    log.info("reconcile of draft %s postponed: %s", draft_id, exc)
+                    results.append(SendResult(draft_id, "unknown", f"暂时无法核对：{_reason(exc)}"))
+                    break
+        return results
+
+    async def send_due(self, *, actor: str = SYSTEM_ACTOR) -> list[SendResult]:
+        """What the scheduler calls: reconcile, then send every approved draft, oldest approval
+        first, paced to the per-minute limit. Stops at the first connection problem (the rest
+        wait for the next round)."""
+        if self.mailer is None:
+            return []
+        results = await self.reconcile()
+        if any(r.status == "unknown" for r in results):
+            return results
+        ids = await self.services.store.read(
+            lambda s: list(
+                s.scalars(
+                    select(Draft.id)
+                    .where(Draft.status == "approved")
+                    .order_by(Draft.approved_at, Draft.id)
+                )
+            )
+        )
+        for draft_id in ids:
+            try:
+                result = await self.send(draft_id, actor=actor)
+            except DraftStateError:  # changed meanwhile (edited, rejected): skip
+                continue
+            results.append(result)
+            if result.status in {"waiting", "unknown"}:
+                break
+        return results
+
+
+def build_mailer(services: Services) -> Any:
+    """A GraphMailer for this data folder, or None when no sign-in is configured at all."""
+    from core.graph.auth import build_token_provider
+    from core.graph.client import GraphClient
+    from core.graph.mailer import GraphMailer
+    from core.secrets import GRAPH_TOKEN
+
+    settings = services.settings
+    if not services.secrets.get(GRAPH_TOKEN) and not settings.get("graph.client_id"):
+        return None
+    client = GraphClient(
+        settings.get("graph.base_url"),
+        build_token_provider(services),
+        clock=services.clock,
+        max_concurrency=int(settings.get("graph.max_concurrency") or 4),
+    )
+    return GraphMailer(client, send_per_minute=int(settings.get("graph.send_per_minute") or 30))

@@ -1,0 +1,153 @@
+"""The draft state machine: which status may follow which, and the audit row for every move.
+
+    draft ─▶ pending_approval ─▶ approved ─▶ sending ─▶ sent
+               │   ▲                │  ▲        │
+               │   └── (edit) ◀─────┘  └────────┤ (reconcile: still in Outlook Drafts)
+               ▼                                ▼
+     rejected / superseded                    failed ─▶ approved (owner retries)
+
+Principle 2 of DESIGN.md lives here: ``transition`` refuses to produce ``approved``. The only
+function that can is ``approve_transition``, and it demands an owner actor ("owner" from the
+window, "cli" from the local command line, "telegram" from the paired owner's button). The
+assistant's tool layer never gets a reference to it, and a property-based test drives every other
+core entry point to show none of them reaches ``approved``.
+
+Every move writes a ``DraftEvent`` row (who, when, from, to, note) in the same transaction as the
+status change, so the trail can never disagree with the draft.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from core.clock import Clock
+from core.db.models import DRAFT_STATUSES, Draft, DraftEvent
+from core.errors import DraftStateError
+from core.events import DraftChanged
+
+# Actors allowed to approve: the owner's own hands, never the pipeline or the assistant.
+APPROVERS = frozenset({"owner", "cli", "telegram"})
+
+# Statuses a draft never leaves.
+TERMINAL = frozenset({"sent", "rejected", "superseded"})
+
+# Ordinary transitions (anything into ``approved`` is deliberately absent).
+TRANSITIONS: dict[str, frozenset[str]] = {
+    "draft": frozenset({"pending_approval", "rejected", "superseded", "failed"}),
+    "pending_approval": frozenset({"rejected", "superseded"}),
+    # an edit after approval demotes the draft: the owner approved other words
+    "approved": frozenset({"pending_approval", "sending", "rejected", "superseded"}),
+    # sending → approved only through reconciliation (the Outlook draft is still unsent)
+    "sending": frozenset({"sent", "failed", "approved"}),
+    "failed": frozenset({"pending_approval", "rejected", "superseded"}),
+    "sent": frozenset(),
+    "rejected": frozenset(),
+    "superseded": frozenset(),
+}
+# Statuses from which the owner may approve.
+APPROVABLE = frozenset({"pending_approval", "failed"})
+
+# Chinese names for the owner (CLI, Telegram, tool summaries).
+STATUS_ZH: dict[str, str] = {
+    "draft": "草稿",
+    "pending_approval": "待审批",
+    "approved": "已批准（待发送）",
+    "sending": "发送中",
+    "sent": "已发送",
+    "rejected": "已放弃",
+    "failed": "发送失败",
+    "superseded": "已被修改稿取代",
+}
+
+assert set(TRANSITIONS) == set(DRAFT_STATUSES)
+assert not any("approved" in targets for src, targets in TRANSITIONS.items() if src != "sending")
+
+
+@dataclass(frozen=True)
+class Transition:
+    """A committed-to-be status change; publish ``event()`` after the commit."""
+
+    draft_id: int
+    inquiry_id: int | None
+    from_status: str | None
+    to_status: str
+
+    def event(self) -> DraftChanged:
+        return DraftChanged(self.draft_id, self.inquiry_id, self.to_status)
+
+
+def _record(
+    session: Session, draft: Draft, to_status: str, *, actor: str, note: str, clock: Clock
+) -> Transition:
+    now = clock.now().replace(tzinfo=None)
+    from_status = draft.status
+    draft.status = to_status
+    draft.updated_at = now
+    session.add(
+        DraftEvent(
+            draft_id=draft.id,
+            from_status=from_status,
+            to_status=to_status,
+            actor=actor,
+            at=now,
+            note=note,
+        )
+    )
+    return Transition(draft.id, draft.inquiry_id, from_status, to_status)
+
+
+def record_created(session: Session, draft: Draft, *, actor: str, clock: Clock) -> None:
+    """The first audit row of a new draft (from nothing to ``draft``). ``draft.id`` must exist."""
+    session.add(
+        DraftEvent(
+            draft_id=draft.id,
+            from_status=None,
+            to_status=draft.status,
+            actor=actor,
+            at=clock.now().replace(tzinfo=None),
+            note="created",
+        )
+    )
+
+
+def transition(
+    session: Session,
+    draft: Draft,
+    to_status: str,
+    *,
+    actor: str,
+    clock: Clock,
+    note: str = "",
+    _reconcile: bool = False,
+) -> Transition:
+    """Move ``draft`` to ``to_status`` (never to ``approved`` except sending→approved when
+    reconciliation proved the Outlook draft unsent). Raises DraftStateError otherwise."""
+    if to_status not in DRAFT_STATUSES:
+        raise DraftStateError(f"未知状态 {to_status!r}")
+    if to_status == "approved" and not (_reconcile and draft.status == "sending"):
+        raise DraftStateError(f"草稿 {draft.id} 只能由老板本人批准")
+    allowed = TRANSITIONS.get(draft.status, frozenset())
+    if to_status not in allowed:
+        raise DraftStateError(
+            f"草稿 {draft.id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，"
+            f"不能变为「{STATUS_ZH.get(to_status, to_status)}」"
+        )
+    return _record(session, draft, to_status, actor=actor, note=note, clock=clock)
+
+
+def approve_transition(
+    session: Session, draft: Draft, *, actor: str, clock: Clock, note: str = ""
+) -> Transition:
+    """The single path into ``approved``: an owner actor on an approvable draft."""
+    if actor not in APPROVERS:
+        raise DraftStateError(f"只有老板本人可以批准草稿（调用者：{actor}）")
+    if draft.status not in APPROVABLE:
+        raise DraftStateError(
+            f"草稿 {draft.id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，不能批准"
+        )
+    now = clock.now().replace(tzinfo=None)
+    draft.approved_by = actor
+    draft.approved_at = now
+    return _record(session, draft, "approved", actor=actor, note=note, clock=clock)

@@ -1,0 +1,55 @@
+"""Fixtures of the drafting tests: a real LLM server, a real Graph server, the service."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core.drafts.sender import DraftSender
+from core.drafts.service import DraftService
+from core.graph.client import GraphClient, StaticToken
+from core.graph.mailer import GraphMailer
+from core.llm.client import LLMClient
+from tests.drafts.support import DraftingModel
+from tests.support.graph_server import GraphServer
+from tests.support.llm_server import LLMServer
+
+
+@pytest.fixture
+def model() -> DraftingModel:
+    return DraftingModel()
+
+
+@pytest.fixture
+def llm_server(model: DraftingModel) -> Iterator[LLMServer]:
+    with LLMServer(model) as srv:
+        yield srv
+
+
+@pytest.fixture
+async def llm(services, llm_server: LLMServer):  # type: ignore[no-untyped-def]
+    services.settings.update({"llm.base_url": llm_server.base_url, "llm.max_retries": 0})
+    client = LLMClient(services.settings, services.secrets, services.store, services.clock)
+    yield client
+    await client.aclose()
+
+
+@pytest.fixture
+def graph(clock) -> Iterator[GraphServer]:  # type: ignore[no-untyped-def]
+    with GraphServer(now=clock.now) as srv:
+        yield srv
+
+
+@pytest.fixture
+async def mailer(graph: GraphServer, clock):  # type: ignore[no-untyped-def]
+    client = GraphClient(graph.base_url, StaticToken(graph.token), clock=clock, max_attempts=2)
+    yield GraphMailer(client)
+    await client.aclose()
+
+
+@pytest.fixture
+def draft_service(services, llm, mailer) -> DraftService:  # type: ignore[no-untyped-def]
+    service = DraftService(services, llm)
+    service.sender = DraftSender(services, mailer, publish=service._publish)
+    return service
