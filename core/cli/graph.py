@@ -1,9 +1,128 @@
-"""CLI commands of this area (see core.cli.main for the conventions)."""
+"""``sync``, ``signin``, ``signout`` and ``account``: Microsoft 365 from the command line.
+
+``sync --once`` runs one mail round (Inbox and Sent Items delta → the same intake pipeline and
+store as ``ingest``) and one OneDrive round, prints what happened and exits; ``sync`` without
+``--once`` keeps polling on the schedule until Ctrl-C. ``INQUIRY_BRIDGE_GRAPH_URL`` and
+``INQUIRY_BRIDGE_GRAPH_TOKEN`` point it at any Graph-compatible server with a ready token;
+otherwise it uses the MSAL sign-in made with ``signin`` (device code in a terminal).
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import sys
+from typing import Any
+
+from core.services import Services
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """Add this module's commands to the parser (filled in by its feature)."""
+    sync = sub.add_parser(
+        "sync",
+        parents=[common],
+        help="poll Graph mail and OneDrive (once, or forever on the schedule)",
+        description="同步微软邮箱和 OneDrive / sync Microsoft 365 mail and OneDrive",
+    )
+    sync.add_argument("--once", action="store_true", help="one round of each, then exit")
+    sync.add_argument("--offline", action="store_true", help="no LLM: rules only for new mail")
+    sync.add_argument("--no-drive", action="store_true", help="mail only")
+    sync.set_defaults(handler=cmd_sync)
+
+    signin = sub.add_parser(
+        "signin",
+        parents=[common],
+        help="sign in to Microsoft 365",
+        description="登录微软账户 / sign in to Microsoft 365",
+    )
+    signin.add_argument(
+        "--browser", action="store_true", help="use the system browser instead of a device code"
+    )
+    signin.set_defaults(handler=cmd_signin)
+
+    signout = sub.add_parser(
+        "signout",
+        parents=[common],
+        help="sign out and delete the token cache",
+        description="退出微软账户并删除令牌缓存 / sign out and delete the token cache",
+    )
+    signout.set_defaults(handler=cmd_signout)
+
+    account = sub.add_parser(
+        "account",
+        parents=[common],
+        help="show the signed-in account and where the token cache is",
+        description="显示当前账户 / show the signed-in account",
+    )
+    account.set_defaults(handler=cmd_account)
+
+
+def cmd_sync(args: argparse.Namespace, services: Services) -> int:
+    from core.graph.runtime import GraphRuntime
+    from core.schedule import SyncScheduler
+
+    runtime = GraphRuntime(services, offline=bool(args.offline))
+
+    async def _once() -> int:
+        runtime.attach()
+        try:
+            mail, retried = await runtime.mail_round()
+            if retried is not None and getattr(retried, "retried", 0):
+                print(f"重试待处理 / retried pending: {retried.summary()}")
+            print(f"邮件 / mail: {mail.summary()}")
+            if not args.no_drive:
+                drive = await runtime.drive_round()
+                print(f"OneDrive: {drive.summary()}")
+            return 0
+        finally:
+            runtime.detach()
+            await runtime.aclose()
+
+    async def _forever() -> int:
+        scheduler = SyncScheduler(services, runtime)
+        try:
+            await scheduler.run_forever()
+        finally:
+            await runtime.aclose()
+        return 0
+
+    return asyncio.run(_once() if args.once else _forever())
+
+
+def _auth(services: Services) -> Any:
+    from core.graph.auth import build_msal
+
+    return build_msal(services)
+
+
+def cmd_signin(args: argparse.Namespace, services: Services) -> int:
+    auth = _auth(services)
+    if args.browser:
+        user = auth.sign_in_interactive()
+    else:
+        user = auth.sign_in_device_code(lambda text: print(text, flush=True))
+    where = "加密存储 / encrypted" if auth.encrypted else "0600 文件 / 0600 file"
+    print(f"已登录 / signed in: {user}  (令牌缓存 / token cache: {auth.cache_location}, {where})")
+    return 0
+
+
+def cmd_signout(args: argparse.Namespace, services: Services) -> int:
+    auth = _auth(services)
+    auth.sign_out()
+    print(f"已退出，令牌缓存已删除 / signed out, token cache deleted: {auth.cache_location}")
+    return 0
+
+
+def cmd_account(args: argparse.Namespace, services: Services) -> int:
+    from core.secrets import GRAPH_TOKEN
+
+    if services.secrets.get(GRAPH_TOKEN):
+        print("使用预设令牌 / using a preset token (INQUIRY_BRIDGE_GRAPH_TOKEN)")
+        return 0
+    auth = _auth(services)
+    user = auth.username() if services.settings.get("graph.client_id") else None
+    if user:
+        print(f"已登录 / signed in: {user}  (令牌缓存 / token cache: {auth.cache_location})")
+        return 0
+    print("未登录 / not signed in — run: inquiry-bridge signin", file=sys.stderr)
+    return 1

@@ -1,0 +1,417 @@
+"""OneDrive watcher: drive delta → ``drive_items`` rows → stage changes of customers' inquiries.
+
+The owner runs his pipeline in OneDrive folders (DESIGN.md): one folder per customer inside a
+stage folder (``未报价顾客/``, ``厂家已报价/``, ``已报价顾客/``, ``已确定并付定金顾客/`` by default,
+configurable root and names). Dragging a customer folder to another stage folder *is* a stage
+change; renaming it is not.
+
+One round (``DriveWatcher.run_once``):
+1. Page ``/me/drive/root/delta`` from the stored deltaLink (first time: a full enumeration). A 410
+   carries a ``Location`` to restart from; the restart is a full enumeration, after which items it
+   did not list are marked deleted.
+2. Entries are applied by id, last one wins (an item can appear several times); a ``deleted`` facet
+   marks the row deleted. Paths are rebuilt locally (``core.drive.paths``), because delta omits
+   them and does not list the children of a moved folder.
+3. For every folder in the round, the stage folder holding it *before* and *after* is compared. A
+   move between two stage folders changes the linked inquiry's stage through ``change_stage``
+   (audit ``triggered_by="onedrive"``) to the first stage of the target folder — unless the
+   inquiry's stage is already one of that folder's stages (moving into 已确定并付定金顾客 while in
+   ``production`` changes nothing).
+4. Customer folders are linked to inquiries by the stored folder id, else by name/e-mail/phone
+   (``match_folder``); the id is then stored on the inquiry so later renames keep the link.
+5. Rows, stage changes and the new deltaLink commit in one transaction; events are published after.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.clock import Clock
+from core.db.models import CLOSED_STAGES, DriveItem, Inquiry, SyncCursor
+from core.deals.stages import STAGE_NAMES_ZH, StageChange, change_stage
+from core.drive.paths import Candidate, Node, StageLayout, match_folder, stage_layout
+from core.errors import AmbiguousWriteError, GraphError, SyncStateExpired
+from core.events import EventBus, InquiryCreated, InquiryUpdated
+from core.graph.client import GraphClient
+
+log = logging.getLogger(__name__)
+
+CURSOR = "graph:drive:root"
+DELTA_START = "/me/drive/root/delta"
+
+
+@dataclass
+class DriveSyncReport:
+    items: int = 0
+    delta_requests: int = 0
+    resynced: bool = False
+    moved: int = 0
+    renamed: int = 0
+    deleted: int = 0
+    matched: int = 0
+    stage_changes: list[StageChange] = field(default_factory=list)
+    folders_created: int = 0
+
+    def summary(self) -> str:
+        return (
+            f"items={self.items} delta_requests={self.delta_requests} moved={self.moved} "
+            f"renamed={self.renamed} deleted={self.deleted} matched={self.matched} "
+            f"stage_changes={len(self.stage_changes)} folders_created={self.folders_created}"
+            + (" resynced" if self.resynced else "")
+        )
+
+
+def _tree(rows: dict[str, DriveItem]) -> dict[str, Node]:
+    return {i: Node(r.name, r.parent_id, r.is_folder, r.deleted) for i, r in rows.items()}
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(str(value).replace("Z", "+00:00")).replace(tzinfo=None)
+    except ValueError:
+        return None
+
+
+class DriveWatcher:
+    """Keeps ``drive_items`` in step with OneDrive and turns folder moves into stage changes."""
+
+    def __init__(
+        self,
+        client: GraphClient,
+        store: Any,
+        settings: Any,
+        bus: EventBus,
+        clock: Clock,
+        *,
+        page_size: int = 200,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.settings = settings
+        self.bus = bus
+        self.clock = clock
+        self.page_size = page_size
+        self._want_folder: set[int] = set()
+        self._unsubscribe = None
+
+    # ------------------------------------------------------------------ wiring
+    def attach(self) -> None:
+        """Subscribe to InquiryCreated so new inquiries get a folder (drive.create_customer_folders)."""
+        if self._unsubscribe is None:
+            self._unsubscribe = self.bus.subscribe(InquiryCreated, self._on_created)
+
+    def detach(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def _on_created(self, event: InquiryCreated) -> None:
+        self._want_folder.add(event.inquiry_id)
+
+    def _stage_folders(self) -> dict[str, list[str]]:
+        return dict(self.settings.get("drive.stage_folders"))
+
+    # ------------------------------------------------------------------ listing
+    def _cursor(self) -> str | None:
+        with self.store.session() as session:
+            row = session.get(SyncCursor, CURSOR)
+            return row.value if row and row.value else None
+
+    async def _list(self, report: DriveSyncReport) -> tuple[list[dict[str, Any]], str, bool]:
+        url = self._cursor()
+        full = url is None
+        try:
+            entries, link = await self._page_through(url or DELTA_START, report)
+        except SyncStateExpired as exc:
+            location = getattr(exc, "location", None)
+            log.warning(
+                "drive delta expired (410); resyncing from %s", "Location" if location else "start"
+            )
+            report.resynced = True
+            full = True
+            entries, link = await self._page_through(location or DELTA_START, report)
+        return entries, link, full
+
+    async def _page_through(
+        self, url: str, report: DriveSyncReport
+    ) -> tuple[list[dict[str, Any]], str]:
+        entries: list[dict[str, Any]] = []
+        headers = {"Prefer": f"odata.maxpagesize={self.page_size}"}
+        next_url: str | None = url
+        link = ""
+        while next_url:
+            report.delta_requests += 1
+            page = await self.client.get_json(next_url, headers=headers)
+            entries.extend(page.get("value", []))
+            next_url = page.get("@odata.nextLink")
+            if not next_url:
+                link = str(page.get("@odata.deltaLink") or "")
+        return entries, link
+
+    # ------------------------------------------------------------------ applying
+    def _apply(
+        self, session: Session, entries: list[dict[str, Any]], link: str, full: bool
+    ) -> tuple[DriveSyncReport, list[int]]:
+        report = DriveSyncReport()
+        now = self.clock.now().replace(tzinfo=None)
+        rows = {r.id: r for r in session.scalars(select(DriveItem))}
+        before = _tree(rows)
+        stage_folders = self._stage_folders()
+        drive_root = str(self.settings.get("drive.root") or "")
+        layout_before = stage_layout(before, drive_root, stage_folders)
+
+        latest: dict[str, dict[str, Any]] = {}
+        for entry in entries:
+            latest[str(entry["id"])] = entry  # the same item can appear several times: last wins
+        report.items = len(latest)
+        for item_id, entry in latest.items():
+            row = rows.get(item_id)
+            parent = (entry.get("parentReference") or {}).get("id")
+            if "root" in entry:
+                parent = None
+            if row is None:
+                row = DriveItem(id=item_id, name=str(entry.get("name") or ""), updated_at=now)
+                session.add(row)
+                rows[item_id] = row
+            elif "deleted" not in entry:
+                if row.parent_id != parent and row.parent_id is not None:
+                    report.moved += 1
+                elif row.name != entry.get("name"):
+                    report.renamed += 1
+            if "deleted" in entry:
+                if not row.deleted:
+                    report.deleted += 1
+                row.deleted = True
+                row.updated_at = now
+                continue
+            row.name = str(entry.get("name") or row.name)
+            row.parent_id = parent
+            row.is_folder = (
+                "folder" in entry or "root" in entry or (row.is_folder and "file" not in entry)
+            )
+            row.deleted = False
+            row.size = int(entry.get("size") or 0)
+            row.mime_type = (entry.get("file") or {}).get("mimeType")
+            row.web_url = entry.get("webUrl")
+            row.etag = entry.get("eTag")
+            row.last_modified = _parse_time(entry.get("lastModifiedDateTime"))
+            row.updated_at = now
+        if full:  # a fresh enumeration lists everything alive: anything else is gone
+            for item_id, row in rows.items():
+                if item_id not in latest and not row.deleted:
+                    row.deleted = True
+                    row.updated_at = now
+                    report.deleted += 1
+
+        after = _tree(rows)
+        layout_after = stage_layout(after, drive_root, stage_folders)
+        changed_inquiries: list[int] = []
+        candidates: list[Candidate] | None = None
+        by_folder = {
+            i.drive_folder_id: i
+            for i in session.scalars(select(Inquiry).where(Inquiry.drive_folder_id.is_not(None)))
+        }
+        for item_id in list(latest) if not full else list(rows):
+            row = rows[item_id]
+            if row.deleted or not row.is_folder:
+                continue
+            new_stage_folder = layout_after.stage_folder_of(after, item_id)
+            if new_stage_folder is None:
+                continue  # not (or no longer) a customer folder
+            inquiry = by_folder.get(item_id)
+            if inquiry is None and row.inquiry_id is not None:
+                inquiry = session.get(Inquiry, row.inquiry_id)
+            if inquiry is None:
+                if candidates is None:
+                    candidates = self._candidates(session)
+                match = match_folder(row.name, [c for c in candidates if not c.has_folder])
+                if match is not None:
+                    inquiry = session.get(Inquiry, match)
+                    candidates = [
+                        c if c.inquiry_id != match else _with_folder(c) for c in candidates
+                    ]
+                    report.matched += 1
+            if inquiry is None:
+                continue
+            if inquiry.drive_folder_id != item_id or inquiry.drive_folder_name != row.name:
+                inquiry.drive_folder_id = item_id
+                inquiry.drive_folder_name = row.name
+                inquiry.updated_at = now
+                changed_inquiries.append(inquiry.id)
+            row.inquiry_id = inquiry.id
+            by_folder[item_id] = inquiry
+            old_stage_folder = layout_before.stage_folder_of(before, item_id)
+            if old_stage_folder is None or old_stage_folder == new_stage_folder:
+                continue  # first sight, or a rename inside the same stage folder
+            from_name = layout_before.folders.get(old_stage_folder, "")
+            to_name = layout_after.folders[new_stage_folder]
+            stages = [s for s in stage_folders.get(to_name, []) if s]
+            if not stages or inquiry.stage in stages:
+                continue
+            change = change_stage(
+                session,
+                inquiry,
+                stages[0],
+                reason=(
+                    f"OneDrive: 客户文件夹「{row.name}」从「{from_name}」移到「{to_name}」"
+                    f" → {STAGE_NAMES_ZH.get(stages[0], stages[0])}"
+                ),
+                triggered_by="onedrive",
+                clock=self.clock,
+            )
+            if change is not None:
+                report.stage_changes.append(change)
+
+        if link:
+            cursor = session.get(SyncCursor, CURSOR)
+            if cursor is None:
+                session.add(SyncCursor(name=CURSOR, value=link, updated_at=now))
+            else:
+                cursor.value = link
+                cursor.updated_at = now
+        return report, changed_inquiries
+
+    def _candidates(self, session: Session) -> list[Candidate]:
+        return [
+            Candidate(
+                inquiry_id=i.id,
+                customer_name=i.customer_name,
+                customer_email=i.customer_email,
+                customer_phone=i.customer_phone,
+                has_folder=bool(i.drive_folder_id),
+                is_open=i.stage not in CLOSED_STAGES,
+                updated_at=i.updated_at.isoformat() if i.updated_at else "",
+            )
+            for i in session.scalars(select(Inquiry).where(Inquiry.classification != "C"))
+        ]
+
+    # ------------------------------------------------------------------ one round
+    async def run_once(self) -> DriveSyncReport:
+        probe = DriveSyncReport()
+        entries, link, full = await self._list(probe)
+        report, changed = await self.store.run(lambda s: self._apply(s, entries, link, full))
+        report.delta_requests = probe.delta_requests
+        report.resynced = probe.resynced
+        for change in report.stage_changes:
+            self.bus.publish(change.event())
+        for inquiry_id in changed:
+            self.bus.publish(InquiryUpdated(inquiry_id, ("drive_folder_id", "drive_folder_name")))
+        if self.settings.get("drive.create_customer_folders") and self._want_folder:
+            report.folders_created = await self.create_pending_folders()
+        return report
+
+    # ------------------------------------------------------------------ folders for new inquiries
+    def _layout_now(self) -> tuple[dict[str, Node], StageLayout]:
+        with self.store.session() as session:
+            tree = _tree({r.id: r for r in session.scalars(select(DriveItem))})
+        drive_root = str(self.settings.get("drive.root") or "")
+        return tree, stage_layout(tree, drive_root, self._stage_folders())
+
+    async def create_pending_folders(self, limit: int = 20) -> int:
+        """Create up to ``limit`` customer folders for inquiries created since the last round."""
+        created = 0
+        for inquiry_id in sorted(self._want_folder)[:limit]:
+            self._want_folder.discard(inquiry_id)
+            try:
+                if await self.ensure_customer_folder(inquiry_id):
+                    created += 1
+            except AmbiguousWriteError:
+                log.warning(
+                    "folder creation for inquiry %s may have happened; next delta tells", inquiry_id
+                )
+            except GraphError as exc:
+                log.warning("could not create a folder for inquiry %s: %s", inquiry_id, exc)
+        return created
+
+    async def ensure_customer_folder(self, inquiry_id: int) -> str | None:
+        """The inquiry's folder id, creating ``<name> <suburb>`` in its stage folder if needed."""
+        with self.store.session() as session:
+            inquiry = session.get(Inquiry, inquiry_id)
+            if inquiry is None or inquiry.classification == "C":
+                return None
+            if inquiry.drive_folder_id:
+                return inquiry.drive_folder_id
+            name = folder_name_for(inquiry)
+            stage = inquiry.stage
+        _, layout = self._layout_now()
+        if not layout.folders or not name:
+            return None
+        target = next(
+            (
+                fid
+                for fid, fname in layout.folders.items()
+                if stage in self._stage_folders().get(fname, [])
+            ),
+            next(iter(layout.folders)),
+        )
+        body = {"name": name, "folder": {}, "@microsoft.graph.conflictBehavior": "fail"}
+        try:
+            item = await self.client.post_json(
+                f"/me/drive/items/{quote(target, safe='')}/children", body
+            )
+        except GraphError as exc:
+            if exc.status != 409:
+                raise
+            children = await self.client.get_json(
+                f"/me/drive/items/{quote(target, safe='')}/children"
+            )
+            item = next((c for c in children.get("value", []) if c.get("name") == name), None)
+            if item is None:
+                return None
+        folder_id = str(item["id"])
+
+        def _link(session: Session) -> None:
+            now = self.clock.now().replace(tzinfo=None)
+            row = session.get(DriveItem, folder_id)
+            if row is None:
+                session.add(
+                    DriveItem(
+                        id=folder_id,
+                        name=name,
+                        parent_id=target,
+                        is_folder=True,
+                        inquiry_id=inquiry_id,
+                        updated_at=now,
+                        web_url=item.get("webUrl"),
+                    )
+                )
+            inquiry = session.get(Inquiry, inquiry_id)
+            if inquiry is not None:
+                inquiry.drive_folder_id = folder_id
+                inquiry.drive_folder_name = name
+                inquiry.updated_at = now
+
+        await self.store.run(_link)
+        self.bus.publish(InquiryUpdated(inquiry_id, ("drive_folder_id", "drive_folder_name")))
+        return folder_id
+
+
+def folder_name_for(inquiry: Inquiry) -> str:
+    """``Amy Lee - Ryde`` style: readable in Explorer and found again by ``match_folder``."""
+    who = (inquiry.customer_name or inquiry.customer_email or inquiry.customer_phone or "").strip()
+    if not who:
+        return ""
+    name = f"{who} - {inquiry.suburb}" if inquiry.suburb else who
+    bad = '\\/:*?"<>|#%'
+    return "".join("_" if ch in bad else ch for ch in name).strip(" .")[:120]
+
+
+def _with_folder(c: Candidate) -> Candidate:
+    return Candidate(
+        c.inquiry_id,
+        c.customer_name,
+        c.customer_email,
+        c.customer_phone,
+        True,
+        c.is_open,
+        c.updated_at,
+    )

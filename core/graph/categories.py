@@ -1,0 +1,182 @@
+"""Outlook shows the same picture as the board: class and stage as Outlook categories.
+
+The owner still lives in Outlook; colour-coded categories such as ``询盘-A 上门量尺`` and
+``阶段-报价中`` on a customer's messages let him see there what the board says. The categories
+are created once in the master list, then written with ``PATCH /me/messages/{id}`` whenever an
+inquiry is created or changes class or stage.
+
+Bounded and idempotent: only the newest ``max_messages`` messages of an inquiry are touched, a
+message whose categories are already right is not patched (``Message.categories`` mirrors what
+the last delta/patch saw), and the owner's own categories are kept — only ours (``询盘-``/``阶段-``
+prefixes) are replaced. A failed write leaves the inquiry dirty for the next round (a PATCH of
+categories is safe to repeat).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy import select
+
+from core.db.models import Inquiry, Message
+from core.deals.stages import STAGE_NAMES_ZH
+from core.errors import GraphError, GraphNotFound
+from core.events import EventBus, InquiryCreated, InquiryUpdated, StageChanged
+from core.graph.client import GraphClient
+
+log = logging.getLogger(__name__)
+
+CLASS_CATEGORIES: dict[str, tuple[str, str]] = {
+    "A": ("询盘-A 上门量尺", "preset0"),  # red
+    "B": ("询盘-B 远程报价", "preset7"),  # blue
+}
+_STAGE_COLOURS = {
+    "inquiry": "preset3",
+    "measure": "preset1",
+    "quoting": "preset4",
+    "follow_up": "preset8",
+    "ordered": "preset5",
+    "production": "preset9",
+    "install": "preset6",
+    "done": "preset13",
+    "lost": "preset14",
+}
+STAGE_CATEGORIES: dict[str, tuple[str, str]] = {
+    stage: (f"阶段-{STAGE_NAMES_ZH[stage]}", colour) for stage, colour in _STAGE_COLOURS.items()
+}
+OUR_PREFIXES = ("询盘-", "阶段-")
+
+
+def desired_categories(classification: str | None, stage: str | None) -> list[str]:
+    out: list[str] = []
+    if classification in CLASS_CATEGORIES:
+        out.append(CLASS_CATEGORIES[classification][0])
+    if classification in CLASS_CATEGORIES and stage in STAGE_CATEGORIES:
+        out.append(STAGE_CATEGORIES[stage][0])
+    return out
+
+
+def merged_categories(current: list[str], desired: list[str]) -> list[str]:
+    """The owner's own categories kept, ours replaced by ``desired``."""
+    return [c for c in current if not c.startswith(OUR_PREFIXES)] + desired
+
+
+class CategoryWriter:
+    """Write class/stage categories for inquiries marked dirty by bus events."""
+
+    def __init__(
+        self,
+        client: GraphClient,
+        store: Any,
+        bus: EventBus | None = None,
+        *,
+        max_messages: int = 20,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.bus = bus
+        self.max_messages = max_messages
+        self.dirty: set[int] = set()
+        self._master_done = False
+        self._unsubscribe: list[Any] = []
+        self.patches = 0
+
+    def attach(self) -> None:
+        if self.bus is None or self._unsubscribe:
+            return
+        self._unsubscribe = [
+            self.bus.subscribe(InquiryCreated, lambda e: self.mark(e.inquiry_id)),
+            self.bus.subscribe(StageChanged, lambda e: self.mark(e.inquiry_id)),
+            self.bus.subscribe(InquiryUpdated, self._on_updated),
+        ]
+
+    def detach(self) -> None:
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe = []
+
+    def _on_updated(self, event: InquiryUpdated) -> None:
+        if not event.fields or "classification" in event.fields or "stage" in event.fields:
+            self.mark(event.inquiry_id)
+
+    def mark(self, inquiry_id: int) -> None:
+        self.dirty.add(inquiry_id)
+
+    async def ensure_master_categories(self) -> int:
+        """Create our categories in the master list once per process; returns how many."""
+        if self._master_done:
+            return 0
+        data = await self.client.get_json("/me/outlook/masterCategories")
+        existing = {c.get("displayName") for c in data.get("value", [])}
+        created = 0
+        for name, colour in [*CLASS_CATEGORIES.values(), *STAGE_CATEGORIES.values()]:
+            if name in existing:
+                continue
+            try:
+                await self.client.post_json(
+                    "/me/outlook/masterCategories", {"displayName": name, "color": colour}
+                )
+                created += 1
+            except GraphError as exc:
+                if exc.status != 409:  # 409: someone else created it meanwhile
+                    raise
+        self._master_done = True
+        return created
+
+    def _work(self, inquiry_ids: list[int]) -> list[tuple[int, str, list[str]]]:
+        """(message pk, graph id, new categories) for messages that need a patch."""
+        todo: list[tuple[int, str, list[str]]] = []
+        with self.store.session() as session:
+            for inquiry_id in inquiry_ids:
+                inquiry = session.get(Inquiry, inquiry_id)
+                if inquiry is None:
+                    continue
+                desired = desired_categories(inquiry.classification, inquiry.stage)
+                rows = session.scalars(
+                    select(Message)
+                    .where(
+                        Message.inquiry_id == inquiry_id,
+                        Message.graph_id.is_not(None),
+                        Message.removed_at.is_(None),
+                    )
+                    .order_by(Message.received_at.desc())
+                    .limit(self.max_messages)
+                )
+                for row in rows:
+                    current = list(row.categories or [])
+                    wanted = merged_categories(current, desired)
+                    if wanted != current:
+                        todo.append((row.id, str(row.graph_id), wanted))
+        return todo
+
+    async def flush(self) -> int:
+        """Patch every dirty inquiry's messages; returns the number of messages patched."""
+        if not self.dirty:
+            return 0
+        await self.ensure_master_categories()
+        ids = sorted(self.dirty)
+        self.dirty.clear()
+        patched = 0
+        for pk, graph_id, wanted in self._work(ids):
+            try:
+                await self.client.patch_json(
+                    f"/me/messages/{quote(graph_id, safe='')}", {"categories": wanted}
+                )
+            except GraphNotFound:
+                continue
+            except GraphError as exc:
+                log.warning("category write failed for message %s: %s", pk, exc)
+                self.dirty.update(ids)
+                break
+            patched += 1
+            self.patches += 1
+
+            def _save(session: Any, pk: int = pk, wanted: list[str] = wanted) -> None:
+                row = session.get(Message, pk)
+                if row is not None:
+                    row.categories = wanted
+
+            await self.store.run(_save)
+        return patched

@@ -1,0 +1,225 @@
+"""Pollers on the asyncio loop: mail every few minutes, OneDrive less often, never overlapping.
+
+A desktop app has no public HTTPS endpoint for Graph webhooks, so it polls. Each ``Poller`` runs
+one job on its interval (read from settings every time, so the settings dialog applies at once)
+and is built for a machine that sleeps, loses Wi-Fi and gets signed out:
+
+* a round never overlaps itself (a slow first sync just delays the next tick);
+* ``schedule.paused`` pauses everything; quiet hours (Sydney time) slow polling to once an hour;
+* network trouble backs off exponentially (capped at an hour) and reports
+  ``SyncStatus(ok=False)`` once, then ``ok=True`` on recovery — no notification storm;
+* a ``GraphAuthError`` (signed out, consent revoked) parks the poller until ``poke()`` (called
+  after a new sign-in) or an hour passes: no crash loop, no retry storm against the login server.
+
+The clock is injected: tests drive ``run_once`` and ``run_forever`` with a FakeClock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, time
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from core.clock import Clock, utc
+from core.errors import GraphAuthError, InquiryBridgeError
+from core.events import EventBus, SyncStatus
+
+log = logging.getLogger(__name__)
+
+MAX_BACKOFF_S = 3600.0
+QUIET_INTERVAL_S = 3600.0
+
+
+def _hhmm(text: str) -> time | None:
+    try:
+        hours, minutes = str(text).split(":", 1)
+        return time(int(hours), int(minutes))
+    except (ValueError, TypeError):
+        return None
+
+
+def in_quiet_hours(now: datetime, start: str, end: str, tz: str = "Australia/Sydney") -> bool:
+    """True when ``now`` falls in [start, end) local time; handles ranges over midnight."""
+    begin, finish = _hhmm(start), _hhmm(end)
+    if begin is None or finish is None or begin == finish:
+        return False
+    local = utc(now).astimezone(ZoneInfo(tz)).time()
+    if begin < finish:
+        return begin <= local < finish
+    return local >= begin or local < finish
+
+
+class Poller:
+    """One recurring job. State: ``last_ok``, ``failures``, ``parked`` (waiting for sign-in)."""
+
+    def __init__(
+        self,
+        name: str,
+        job: Callable[[], Awaitable[Any]],
+        interval_s: Callable[[], float],
+        clock: Clock,
+        *,
+        bus: EventBus | None = None,
+        paused: Callable[[], bool] = lambda: False,
+    ) -> None:
+        self.name = name
+        self.job = job
+        self.interval_s = interval_s
+        self.clock = clock
+        self.bus = bus
+        self.paused = paused
+        self.running = False
+        self.runs = 0
+        self.failures = 0
+        self.parked = False
+        self.last_ok: datetime | None = None
+        self.last_result: Any = None
+        self.last_error: InquiryBridgeError | None = None
+        self._wake = asyncio.Event()
+
+    def poke(self) -> None:
+        """Run soon (after sign-in, on "sync now", when settings change)."""
+        self.parked = False
+        self.failures = 0
+        self._wake.set()
+
+    async def run_once(self) -> bool:
+        """One round now, unless one is already running. Returns True when it succeeded."""
+        if self.running:
+            log.info("%s poll still running; this tick is skipped", self.name)
+            return False
+        self.running = True
+        try:
+            self.last_result = await self.job()
+        except GraphAuthError as exc:
+            # the auth layer already published SyncStatus(source="auth", code="graph_auth"):
+            # park until poke() after sign-in instead of hammering the login server
+            self.parked = True
+            self.last_error = exc
+            return False
+        except InquiryBridgeError as exc:
+            self.failures += 1
+            self.last_error = exc
+            if self.failures == 1:  # once per outage, not once per retry
+                self._report(False, exc)
+            log.warning("%s poll failed (%d in a row): %s", self.name, self.failures, exc)
+            return False
+        finally:
+            self.running = False
+            self.runs += 1
+        was_failing = self.failures > 0 or self.parked or self.last_error is not None
+        self.failures = 0
+        self.parked = False
+        self.last_error = None
+        self.last_ok = self.clock.now()
+        if was_failing:
+            self._report(True, None)
+        return True
+
+    def _report(self, ok: bool, exc: InquiryBridgeError | None) -> None:
+        if self.bus is None:
+            return
+        self.bus.publish(
+            SyncStatus(
+                source=self.name,
+                ok=ok,
+                code=exc.code if exc else "",
+                detail=exc.user_message("zh_CN") if exc else "",
+            )
+        )
+
+    def next_delay(self, quiet: bool = False) -> float:
+        base = max(1.0, float(self.interval_s()))
+        if self.parked:
+            return MAX_BACKOFF_S
+        if self.failures:
+            return min(MAX_BACKOFF_S, base * (2 ** min(self.failures, 10)) / 2 + base / 2)
+        return max(base, QUIET_INTERVAL_S) if quiet else base
+
+    async def wait(self, seconds: float) -> None:
+        """Sleep on the clock, waking early on ``poke``."""
+        self._wake.clear()
+        sleeper = asyncio.ensure_future(self.clock.sleep(seconds))
+        waker = asyncio.ensure_future(self._wake.wait())
+        try:
+            await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sleeper, waker):
+                task.cancel()
+            await asyncio.gather(sleeper, waker, return_exceptions=True)
+
+    async def run_forever(
+        self,
+        stop: asyncio.Event | None = None,
+        quiet: Callable[[], bool] = lambda: False,
+        max_runs: int | None = None,
+    ) -> None:
+        stop = stop or asyncio.Event()
+        while not stop.is_set():
+            if max_runs is not None and self.runs >= max_runs:
+                return
+            if self.paused():
+                await self.wait(60.0)
+                continue
+            await self.run_once()
+            await self.wait(self.next_delay(quiet()))
+
+
+class SyncScheduler:
+    """Mail every ``graph.mail_poll_minutes``, OneDrive every ``graph.drive_poll_minutes``."""
+
+    def __init__(self, services: Any, runtime: Any) -> None:
+        self.services = services
+        self.runtime = runtime
+        settings = services.settings
+
+        def paused() -> bool:
+            return bool(settings.get("schedule.paused"))
+
+        self.mail = Poller(
+            "mail",
+            runtime.mail_round,
+            lambda: 60.0 * float(settings.get("graph.mail_poll_minutes")),
+            services.clock,
+            bus=services.bus,
+            paused=paused,
+        )
+        self.drive = Poller(
+            "drive",
+            runtime.drive_round,
+            lambda: 60.0 * float(settings.get("graph.drive_poll_minutes")),
+            services.clock,
+            bus=services.bus,
+            paused=paused,
+        )
+
+    def quiet(self) -> bool:
+        settings = self.services.settings
+        return in_quiet_hours(
+            self.services.clock.now(),
+            settings.get("schedule.quiet_hours_start"),
+            settings.get("schedule.quiet_hours_end"),
+            settings.get("general.timezone"),
+        )
+
+    def poke(self) -> None:
+        self.mail.poke()
+        self.drive.poke()
+
+    async def run_once(self) -> tuple[bool, bool]:
+        """One mail round then one OneDrive round (``sync --once``)."""
+        return await self.mail.run_once(), await self.drive.run_once()
+
+    async def run_forever(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or asyncio.Event()
+        self.runtime.attach()
+        try:
+            await asyncio.gather(
+                self.mail.run_forever(stop, self.quiet),
+                self.drive.run_forever(stop, self.quiet),
+            )
+        finally:
+            self.runtime.detach()
