@@ -131,44 +131,52 @@ def _codec_for(label: str | None) -> str | None:
 def decode_bytes(data: bytes, charset: str | None, notes: list[str] | None = None) -> str:
     """Decode ``data`` that claims ``charset``; never raises.
 
-    Order: the declared charset (widened to its superset), then UTF-8 (the commonest mislabel),
-    then GB18030 when the bytes look like double-byte Chinese, finally the declared/UTF-8 codec
-    with replacement characters. Anything short of a clean decode is written to ``notes``.
+    Order: the declared charset (widened to its superset); UTF-8 (the commonest mislabel, and
+    tried *before* a Latin label because valid multi-byte UTF-8 is almost never real Latin-1);
+    GB18030 when the bytes read as Chinese; then Windows-1252/Latin-1 for Latin or unknown labels,
+    else the declared codec with replacement characters. Anything short of a clean decode of the
+    declared charset is written to ``notes``.
     """
     notes = notes if notes is not None else []
     label = (charset or "").strip().strip("\"'").lower() or None
     codec = _codec_for(label)
     if label and codec is None:
         _note(notes, f"unknown charset {label}")
-    elif label and codec and _SUPERSETS.get(label) in ("gb18030", "big5hkscs", "cp949"):
-        _note(notes, f"charset {label} decoded as {codec}")
     if not data:
         return ""
-    if codec:
+    if data.isascii() and codec in (None, "cp1252", "ascii", "utf-8", "gb18030", "big5hkscs"):
+        return data.decode("ascii")
+    latin = codec in (None, "cp1252", "ascii", "latin-1", "iso8859-1")
+    if codec and not latin:
         try:
-            return data.decode(codec)
+            text = data.decode(codec)
         except (UnicodeDecodeError, LookupError):
             pass
+        else:
+            if label and _SUPERSETS.get(label) in ("gb18030", "big5hkscs", "cp949"):
+                _note(notes, f"charset {label} decoded as {codec}")
+            return text
     if codec != "utf-8":
         try:
             text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
             if label:
                 _note(notes, f"charset {label} decoded as utf-8")
             return text
-        except UnicodeDecodeError:
-            pass
-    if codec is None or codec in ("cp1252", "ascii"):
-        # Unlabelled or unknown: double-byte Chinese is the likeliest non-UTF-8 text in this inbox.
-        if _looks_double_byte(data):
-            try:
-                text = data.decode("gb18030")
-                _note(notes, "undeclared charset decoded as gb18030")
-                return text
-            except UnicodeDecodeError:
-                pass
+    if codec not in ("gb18030", "big5hkscs") and _looks_double_byte(data):
+        chinese = _as_chinese(data)
+        if chinese is not None:
+            _note(notes, f"charset {label or 'undeclared'} decoded as gb18030")
+            return chinese
+    if latin:
         if codec is None:
             _note(notes, "decoded as latin-1")
-            return data.decode("cp1252", errors="replace")
+        try:
+            return data.decode("cp1252")
+        except UnicodeDecodeError:
+            return data.decode("latin-1")  # total: every byte is a character
     _note(notes, "replaced undecodable bytes")
     return data.decode(codec or "utf-8", errors="replace")
 
@@ -176,6 +184,17 @@ def decode_bytes(data: bytes, charset: str | None, notes: list[str] | None = Non
 def _looks_double_byte(data: bytes) -> bool:
     high = sum(1 for b in data if b >= 0x81)
     return high >= 4 and high >= len(data) * 0.2
+
+
+def _as_chinese(data: bytes) -> str | None:
+    """GB18030 reading of ``data`` if it decodes cleanly *and* reads as Chinese text."""
+    try:
+        text = data.decode("gb18030")
+    except UnicodeDecodeError:
+        return None
+    wide = [ch for ch in text if ord(ch) > 0x7F]
+    cjk = sum(1 for ch in wide if "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef")
+    return text if wide and cjk >= len(wide) * 0.8 else None
 
 
 def _note(notes: list[str], text: str) -> None:

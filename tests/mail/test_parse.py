@@ -236,3 +236,45 @@ def test_huge_attachment_is_extracted_whole() -> None:
     assert attachment.filename == "site-survey.bin"
     assert attachment.size == len(payload)
     assert attachment.payload == payload
+
+
+@pytest.mark.parametrize(
+    ("data", "label", "expected", "note"),
+    [
+        (
+            "Two panes – 1200 × 900".encode(),
+            "iso-8859-1",
+            "Two panes – 1200 × 900",
+            "charset iso-8859-1 decoded as utf-8",
+        ),
+        (
+            "请问推拉门多少钱".encode("gbk"),
+            "iso-8859-1",
+            "请问推拉门多少钱",
+            "charset iso-8859-1 decoded as gb18030",
+        ),
+        (
+            "请问推拉门多少钱".encode("gbk"),
+            None,
+            "请问推拉门多少钱",
+            "charset undeclared decoded as gb18030",
+        ),
+        (
+            "请问推拉门多少钱".encode("gbk"),
+            "utf-8",
+            "请问推拉门多少钱",
+            "charset utf-8 decoded as gb18030",
+        ),
+        ("Café crème, Renée".encode("cp1252"), "iso-8859-1", "Café crème, Renée", None),
+        ("“smart quotes”".encode("cp1252"), "us-ascii", "“smart quotes”", None),
+    ],
+)
+def test_mislabelled_charsets_are_read_as_what_they_are(
+    data: bytes, label: str | None, expected: str, note: str | None
+) -> None:
+    notes: list[str] = []
+    assert decode_bytes(data, label, notes) == expected
+    if note:
+        assert note in notes
+    else:
+        assert notes == []
