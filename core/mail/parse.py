@@ -502,12 +502,14 @@ class _Walker:
     ) -> None:
         inner = part.get_payload()
         inner_msgs = [m for m in inner if isinstance(m, Message)] if isinstance(inner, list) else []
-        for sub in inner_msgs:
+        # delivery-status / disposition-notification hold header blocks, not messages.
+        walk_inner = ctype in ("message/rfc822", "message/global")
+        for sub in inner_msgs if walk_inner else []:
             # Record inner part types (so a bounce's original is visible) without keeping its text.
             saved = len(self.attachments)
             self.walk(sub, depth + 1)
             del self.attachments[saved:]
-        if ctype == "message/rfc822" and inner_msgs:
+        if walk_inner and inner_msgs:
             payload = _serialize(inner_msgs[0])
             subject = decode_header_value(inner_msgs[0].get("subject", ""), self.notes)
         else:
