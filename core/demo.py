@@ -1,0 +1,148 @@
+"""The demo data set: the bundled demo mailbox ingested into a separate demo data folder.
+
+A newcomer without a Microsoft account clicks 试用示例数据 and sees a populated board in seconds.
+The demo goes through the real intake pipeline (offline: rules only, no network), so what the
+board shows is what the product really does with such mail; nothing is faked in the store.
+Two touches make it feel current: the messages' dates are shifted so the newest arrived a couple
+of hours ago, and the stage moves in ``resources/demo/stages.json`` are replayed through the
+real ``StageService`` at their "days ago" times, so the stage bar, overdue markers and stage
+history all have something to show. It never touches the owner's real data folder.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.utils import format_datetime, parsedate_to_datetime
+from pathlib import Path
+
+from sqlalchemy import select
+
+from core.clock import Clock, utc
+from core.db.models import AppState, Inquiry
+from core.deals.stages import StageService
+from core.glossary import resources_dir
+from core.intake.pipeline import IngestReport, build_pipeline
+from core.mail.source import RawMessage
+from core.services import Services
+
+DEMO_STATE_KEY = "demo_loaded_at"
+_DATE = re.compile(rb"^Date:[ \t]*(.+?)\r?$", re.MULTILINE | re.IGNORECASE)
+_FROM = re.compile(rb"^From:.*?<?([\w.+-]+@[\w.-]+)>?\s*\r?$", re.MULTILINE | re.IGNORECASE)
+
+
+def demo_dir() -> Path:
+    return resources_dir() / "demo"
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    report: IngestReport
+    inquiries: int
+    already_loaded: bool = False
+
+
+class _FixedClock:
+    """A clock standing at one moment (stage moves replayed "days ago")."""
+
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    def now(self) -> datetime:
+        return self.at
+
+    async def sleep(self, seconds: float) -> None:  # pragma: no cover - never used
+        return None
+
+
+def _date_of(raw: bytes) -> datetime | None:
+    match = _DATE.search(raw.split(b"\n\n", 1)[0] if b"\n\n" in raw else raw)
+    if not match:
+        return None
+    try:
+        return utc(parsedate_to_datetime(match.group(1).decode("ascii", "replace")))
+    except (TypeError, ValueError):
+        return None
+
+
+def shifted_messages(folder: Path, now: datetime, own_addresses: list[str]) -> list[RawMessage]:
+    """The demo .eml files as RawMessages, dates moved so the newest is two hours old."""
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".eml")
+    raws = [(p, p.read_bytes()) for p in files]
+    dates = [d for _, raw in raws if (d := _date_of(raw)) is not None]
+    shift = (utc(now) - timedelta(hours=2)) - max(dates) if dates else timedelta(0)
+    own = {a.lower() for a in own_addresses}
+    messages = []
+    for path, raw in raws:
+        date = _date_of(raw)
+        received = None
+        if date is not None:
+            received = date + shift
+            header, sep, body = raw.partition(b"\n\n")
+            new_date = format_datetime(received).encode("ascii")
+            header = _DATE.sub(lambda _m, d=new_date: b"Date: " + d, header, count=1)
+            raw = header + sep + body
+        sender = _FROM.search(raw)
+        outgoing = bool(sender and sender.group(1).decode("ascii", "replace").lower() in own)
+        messages.append(
+            RawMessage(
+                raw=raw,
+                source="demo",
+                source_ref=path.name,
+                folder="sent" if outgoing else "inbox",
+                received_at=received,
+            )
+        )
+    return messages
+
+
+def _replay_stages(services: Services, moves: list[dict[str, object]], clock: Clock) -> int:
+    now = utc(clock.now())
+    done = 0
+    for move in moves:
+        email = str(move["email"]).lower()
+        with services.store.session() as session:
+            inquiry_id = session.scalar(
+                select(Inquiry.id).where(Inquiry.customer_email == email).order_by(Inquiry.id)
+            )
+        if inquiry_id is None:
+            continue
+        at = now - timedelta(days=float(str(move.get("days_ago", 0))))
+        stages = StageService(services.store, services.bus, _FixedClock(at))
+        if stages.advance(
+            inquiry_id, str(move["stage"]), reason=str(move.get("reason", "")), triggered_by="owner"
+        ):
+            done += 1
+    return done
+
+
+async def load_demo(services: Services, *, folder: Path | None = None) -> DemoResult:
+    """Ingest the demo mailbox into ``services`` (the demo data folder). Idempotent."""
+    source = folder or demo_dir()
+
+    def _state(session):  # type: ignore[no-untyped-def]
+        return session.get(AppState, DEMO_STATE_KEY) is not None
+
+    already = await services.store.read(_state)
+    pipeline = build_pipeline(services, offline=True)
+    own = list(services.settings.get("general.owner_addresses"))
+    raws = shifted_messages(source, services.clock.now(), own)
+    report = await pipeline.ingest_batch(raws)
+    if not already:
+        manifest = source / "stages.json"
+        if manifest.exists():
+            moves = json.loads(manifest.read_text(encoding="utf-8")).get("moves", [])
+            _replay_stages(services, moves, services.clock)
+        now = services.clock.now().replace(tzinfo=None)
+
+        def _mark(session):  # type: ignore[no-untyped-def]
+            session.merge(AppState(key=DEMO_STATE_KEY, value=now.isoformat(), updated_at=now))
+
+        await services.store.run(_mark)
+
+    def _count(session):  # type: ignore[no-untyped-def]
+        return len(session.scalars(select(Inquiry.id)).all())
+
+    return DemoResult(report, await services.store.read(_count), already_loaded=already)

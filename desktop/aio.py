@@ -1,0 +1,66 @@
+"""One way to run background work from widgets: coroutines on the qasync loop.
+
+``spawn`` starts a coroutine as a task, keeps a reference (so it is not garbage collected
+mid-flight) and routes a failure to the app's error reporter (logged + Chinese dialog) instead of
+the "exception never retrieved" warning. Slow reads go through ``Store.read`` (a worker thread), so
+the coroutine itself never blocks the UI thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+_tasks: set[asyncio.Future[Any]] = set()
+_reporter: Callable[[BaseException], None] | None = None
+
+
+def set_error_reporter(reporter: Callable[[BaseException], None] | None) -> None:
+    global _reporter
+    _reporter = reporter
+
+
+def report(exc: BaseException) -> None:
+    if _reporter is not None:
+        _reporter(exc)
+    else:
+        log.error("background task failed", exc_info=exc)
+
+
+def spawn(
+    coro: Coroutine[Any, Any, T],
+    *,
+    on_error: Callable[[BaseException], None] | None = None,
+) -> asyncio.Future[T]:
+    task = asyncio.ensure_future(coro)
+    _tasks.add(task)
+
+    def _done(t: asyncio.Future[T]) -> None:
+        _tasks.discard(t)
+        if t.cancelled():
+            return
+        exc = t.exception()
+        if exc is not None:
+            (on_error or report)(exc)
+
+    task.add_done_callback(_done)
+    return task
+
+
+def pending_tasks() -> int:
+    return len(_tasks)
+
+
+def module_exists(name: str) -> bool:
+    """Whether another area's module has landed yet (transitional wiring)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False

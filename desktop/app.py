@@ -1,0 +1,320 @@
+"""The application shell: one QApplication on a qasync loop, the tray, the window, first run.
+
+Order matters and is written down here once:
+1. PySide6 is imported before qasync (qasync binds to the first Qt binding it finds).
+2. One instance per data folder: a second launch tells the first to come forward and exits.
+3. Logging to the rotating file; ``sys.excepthook`` and the loop's exception handler both route to
+   ``ErrorReporter`` (logged + a Chinese dialog), so nothing dies silently.
+4. Language (our .qm built from the .ts, plus Qt's own ``qtbase_zh_CN``) and the CJK font
+   fallback are installed before any window exists.
+5. The loop is ``asyncio.Runner(loop_factory=lambda: QEventLoop(app))`` (Python 3.11 has no
+   ``asyncio.run(loop_factory=…)``); the main coroutine lives until the app quits.
+
+With a system tray, closing the window leaves the app running; without one (offscreen, bare X
+servers) the window stays the app and alerts appear in its banner.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from typing import Any
+
+import qasync  # after PySide6, on purpose
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QApplication
+
+from core.db.models import AppState
+from core.logging_setup import setup_logging
+from core.secrets import GRAPH_TOKEN
+from core.services import Services, build_services
+from desktop.aio import spawn
+from desktop.context import AppContext, build_context
+from desktop.errors_ui import ErrorReporter
+from desktop.i18n import LanguageManager
+from desktop.look import APP_STYLESHEET, app_icon, apply_fonts
+from desktop.main_window import MainWindow
+from desktop.settings_dialog import SettingsDialog
+from desktop.single_instance import SingleInstance, notify_running, server_name
+from desktop.sync import SyncController
+from desktop.tray import TrayController
+from desktop.wizard import FirstRunWizard
+
+log = logging.getLogger(__name__)
+
+FIRST_RUN_KEY = "first_run_done"
+MODE_KEY = "data_mode"  # "demo" while the owner is trying the demo data
+
+
+def make_qapp(argv: list[str] | None = None) -> QApplication:
+    """The one QApplication (reused when it exists, e.g. under pytest-qt)."""
+    app = QApplication.instance()
+    if app is None:
+        QApplication.setHighDpiScaleFactorRoundingPolicy(
+            Qt.HighDpiScaleFactorRoundingPolicy.PassThrough
+        )
+        app = QApplication(argv or [sys.argv[0]])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Inquiry Bridge")
+    app.setApplicationDisplayName("询盘桥 Inquiry Bridge")
+    app.setOrganizationName("InquiryBridge")
+    app.setWindowIcon(app_icon())
+    apply_fonts(app)
+    app.setStyleSheet(APP_STYLESHEET)
+    return app
+
+
+def _app_state(services: Services, key: str) -> Any:
+    with services.store.session() as session:
+        row = session.get(AppState, key)
+        return row.value if row is not None else None
+
+
+def _set_app_state(services: Services, key: str, value: Any) -> None:
+    now = services.clock.now().replace(tzinfo=None)
+    services.store.write(lambda s: s.merge(AppState(key=key, value=value, updated_at=now)) and None)
+
+
+def account_configured(services: Services) -> bool:
+    """A Microsoft account is set up (a token cache exists or a preset token is given)."""
+    return bool(services.secrets.get(GRAPH_TOKEN)) or services.paths.token_cache.exists()
+
+
+class DesktopApp(QObject):
+    """Owns the context, windows, tray, sync controller and language for one run of the app.
+
+    Signals:
+        context_changed(): the app switched data folder (real ↔ demo).
+    """
+
+    context_changed = Signal()
+
+    def __init__(self, qapp: QApplication, services: Services, *, tray: bool = True) -> None:
+        super().__init__()
+        self.qapp = qapp
+        self.real_services = services
+        self.languages = LanguageManager(services.paths.cache)
+        self.reporter = ErrorReporter(services.paths.logs, lambda: self.window)
+        self.ctx: AppContext | None = None
+        self.window: MainWindow | None = None
+        self.wizard: FirstRunWizard | None = None
+        self.settings_dialog: SettingsDialog | None = None
+        self.tray: TrayController | None = None
+        self.sync: SyncController | None = None
+        self.want_tray = tray
+        self.quitting = asyncio.Event()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self, *, force_wizard: bool = False) -> None:
+        self.reporter.install(asyncio.get_event_loop())
+        self.languages.apply(str(self.real_services.settings.get("general.language")))
+        demo = _app_state(self.real_services, MODE_KEY) == "demo"
+        services = self._demo_services() if demo else self.real_services
+        self._open_context(services, is_demo=demo)
+        first_run = not _app_state(self.real_services, FIRST_RUN_KEY) and not account_configured(
+            self.real_services
+        )
+        if force_wizard or (first_run and not demo):
+            self.show_wizard()
+        elif (self.window is not None and not (self.tray is not None and self.tray.available)) or (
+            self.window is not None and demo
+        ):
+            self.window.show()
+
+    def _demo_services(self) -> Services:
+        return build_services(self.real_services.paths.demo_home, clock=self.real_services.clock)
+
+    def _open_context(self, services: Services, *, is_demo: bool) -> None:
+        old_window, old_ctx = self.window, self.ctx
+        self.ctx = build_context(services, is_demo=is_demo)
+        self.ctx.extras["languages"] = self.languages
+        self.ctx.extras["app"] = self
+        self.window = MainWindow(self.ctx)
+        self.window.settings_requested.connect(self.show_settings)
+        self.window.sync_now_requested.connect(self.sync_now)
+        self.window.pause_toggled.connect(self.set_paused)
+        self.window.language_requested.connect(self.set_language)
+        self.window.quit_requested.connect(self.quit)
+        if self.tray is None:
+            self.tray = TrayController(self.ctx)
+            self._connect_tray()
+        else:
+            self.tray.ctx = self.ctx
+        if self.want_tray and self.tray.show():
+            self.window.keep_running_in_tray = True
+            self.qapp.setQuitOnLastWindowClosed(False)
+        else:
+            self.qapp.setQuitOnLastWindowClosed(True)
+        self.tray.fallback.connect(self._banner)
+        self.ctx.hub.notification.connect(lambda nid: spawn(self.tray.show_notification(nid)))
+        if self.sync is not None:
+            self.sync.stop()
+        self.sync = SyncController(self.ctx)
+        self.sync.start()
+        spawn(self.tray.update_count())
+        if old_window is not None:
+            old_window.keep_running_in_tray = False
+            old_window.close()
+            old_window.deleteLater()
+        if old_ctx is not None and old_ctx.services is not self.real_services:
+            old_ctx.close()
+        elif old_ctx is not None:
+            old_ctx.hub.detach()
+        self.context_changed.emit()
+
+    def _connect_tray(self) -> None:
+        assert self.tray is not None
+        self.tray.open_requested.connect(self.show_window)
+        self.tray.open_item.connect(self._open_item)
+        self.tray.settings_requested.connect(self.show_settings)
+        self.tray.sync_now_requested.connect(self.sync_now)
+        self.tray.pause_toggled.connect(self.set_paused)
+        self.tray.language_requested.connect(self.set_language)
+        self.tray.quit_requested.connect(self.quit)
+
+    def _banner(self, title: str, body: str, ref_type: str, ref_id: int) -> None:
+        if self.window is not None:
+            self.window.show_banner(title, body, ref_type or None, None if ref_id < 0 else ref_id)
+
+    def _open_item(self, ref_type: str, ref_id: int) -> None:
+        if self.window is not None:
+            self.window.open_item(ref_type, ref_id)
+
+    def show_window(self) -> None:
+        if self.window is not None:
+            self.window.bring_forward()
+
+    def quit(self) -> None:
+        if self.sync is not None:
+            self.sync.stop()
+        if self.tray is not None:
+            self.tray.hide()
+        if self.window is not None:
+            self.window.keep_running_in_tray = False
+        self.quitting.set()
+        self.qapp.quit()
+
+    # ------------------------------------------------------------------ actions
+
+    def set_language(self, lang: str) -> None:
+        applied = self.languages.apply(lang)
+        self.real_services.settings.set("general.language", applied)
+
+    def set_paused(self, paused: bool) -> None:
+        if self.ctx is None:
+            return
+        self.ctx.services.settings.set("schedule.paused", paused)
+        for view in (self.window, self.tray):
+            if view is not None:
+                view.set_paused(paused)
+        if self.sync is not None:
+            self.sync.set_paused(paused)
+
+    def sync_now(self) -> None:
+        if self.sync is not None:
+            spawn(self.sync.sync_now())
+
+    def show_settings(self, page: int = 0) -> SettingsDialog | None:
+        if self.ctx is None:
+            return None
+        if self.settings_dialog is not None and self.settings_dialog.isVisible():
+            self.settings_dialog.raise_()
+            return self.settings_dialog
+        dialog = SettingsDialog(self.ctx, self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.language_changed.connect(self.set_language)
+        dialog.nav.setCurrentRow(page)
+        self.settings_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def show_wizard(self) -> FirstRunWizard:
+        assert self.ctx is not None
+        wizard = FirstRunWizard(self.ctx)
+        wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        wizard.sign_in_requested.connect(lambda: self._wizard_to_settings(wizard, 0))
+        wizard.ai_requested.connect(lambda: self._wizard_to_settings(wizard, 1))
+        wizard.demo_requested.connect(lambda: spawn(self.load_demo(wizard)))
+        wizard.skipped.connect(self._wizard_done)
+        wizard.rejected.connect(self._wizard_done)
+        self.wizard = wizard
+        wizard.show()
+        return wizard
+
+    def _wizard_done(self) -> None:
+        _set_app_state(self.real_services, FIRST_RUN_KEY, True)
+        self.show_window()
+
+    def _wizard_to_settings(self, wizard: FirstRunWizard, page: int) -> None:
+        _set_app_state(self.real_services, FIRST_RUN_KEY, True)
+        wizard.hide()
+        self.show_window()
+        self.show_settings(page)
+        wizard.deleteLater()
+
+    async def load_demo(self, wizard: FirstRunWizard | None = None) -> int:
+        """Ingest the demo mailbox into the demo folder and open the board over it."""
+        from core.demo import load_demo
+
+        demo_services = self._demo_services()
+        try:
+            result = await load_demo(demo_services)
+        except Exception:
+            demo_services.close()
+            if wizard is not None:
+                wizard.set_busy(False)
+            raise
+        _set_app_state(self.real_services, MODE_KEY, "demo")
+        _set_app_state(self.real_services, FIRST_RUN_KEY, True)
+        self._open_context(demo_services, is_demo=True)
+        if wizard is not None:
+            wizard.accept()
+        self.show_window()
+        return result.inquiries
+
+    def leave_demo(self) -> None:
+        _set_app_state(self.real_services, MODE_KEY, "real")
+        self._open_context(self.real_services, is_demo=False)
+        self.show_window()
+
+
+async def _main(app: DesktopApp, single: SingleInstance) -> int:
+    single.activated.connect(app.show_window)
+    app.qapp.aboutToQuit.connect(app.quitting.set)
+    app.start()
+    await app.quitting.wait()
+    single.close()
+    return 0
+
+
+def run_app(args: argparse.Namespace, services: Services) -> int:
+    """The ``app`` command: the tray application until 退出."""
+    headless = not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
+    if headless and sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        print(
+            "inquiry-bridge: 没有图形显示，以无界面方式运行 / no display: running offscreen",
+            file=sys.stderr,
+        )
+    setup_logging(services.paths.logs)
+    qapp = make_qapp()
+    name = server_name(services.paths.home)
+    if notify_running(name):
+        print("inquiry-bridge: 已在运行，已切换到该窗口 / already running", file=sys.stderr)
+        return 0
+    single = SingleInstance(name)
+    if not single.listen():
+        log.warning("single-instance server %s: %s", name, single.server.errorString())
+    desktop = DesktopApp(qapp, services, tray=not getattr(args, "no_tray", False))
+    quit_after = getattr(args, "quit_after", None)
+    if quit_after:
+        QTimer.singleShot(int(float(quit_after) * 1000), desktop.quit)
+    with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(qapp)) as runner:
+        code = runner.run(_main(desktop, single))
+    if desktop.ctx is not None and desktop.ctx.services is not services:
+        desktop.ctx.close()
+    return code

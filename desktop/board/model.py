@@ -1,0 +1,308 @@
+"""The board's table model: pages of ``core.board`` rows, loaded off the UI thread.
+
+Why a hand-written ``QAbstractTableModel`` and not QtSql or a QTableWidget: the data layer stays in
+core (no Qt there), and at 50,000 inquiries the model must hold only the pages the owner has
+scrolled through. Every query (filter, search, sort) runs in SQL on a worker thread via
+``Store.read``; answers carry a generation number so a slow, stale answer never overwrites a newer
+one. ``fetchMore`` loads the next page when the view scrolls near the end.
+
+Live updates keep the owner's place: after a core event the loaded window is re-read and applied
+as an in-place ``dataChanged`` when the order is unchanged, otherwise as a layout change that maps
+persistent indexes (the selection) by inquiry id, so neither selection nor scroll position jumps.
+
+Signals:
+    loaded(): a new query's first page is in.
+    counts_changed(dict, int, int): stage counts, total rows, "needs me" count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from core.board import COLUMNS, BoardPage, BoardQuery, BoardRow, fetch_rows, load_page
+from desktop import text
+from desktop.aio import spawn
+from desktop.context import AppContext
+from desktop.i18n import current_language
+from desktop.look import ATTENTION, MUTED, OVERDUE, STAGE_COLOURS, dot_icon
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 200
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+ROW_ROLE = Qt.ItemDataRole.UserRole + 2
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+class BoardModel(QAbstractTableModel):
+    loaded = Signal()
+    counts_changed = Signal(dict, int, int)
+
+    def __init__(self, ctx: AppContext, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        region = str(ctx.services.settings.get("general.phone_region") or "AU")
+        self.query = BoardQuery(region=region)
+        self.total = 0
+        self.stage_counts: dict[str, int] = {}
+        self.needs_me_total = 0
+        self._rows: list[BoardRow] = []
+        self._generation = 0
+        self._refresh_task: asyncio.Future[Any] | None = None
+        self._more_task: asyncio.Future[Any] | None = None
+        self._stage_icons = {s: dot_icon(c) for s, c in STAGE_COLOURS.items()}
+        self._live_timer = QTimer(self)
+        self._live_timer.setSingleShot(True)
+        self._live_timer.setInterval(250)
+        self._live_timer.timeout.connect(self._live_refresh)
+        ctx.hub.inquiry_created.connect(self._on_change)
+        ctx.hub.inquiry_updated.connect(self._on_change)
+
+    # ------------------------------------------------------------------ querying
+
+    def set_query(self, query: BoardQuery) -> asyncio.Future[Any]:
+        """Show ``query``'s rows (first page); returns the loading task."""
+        self.query = query
+        return self.refresh()
+
+    def refresh(self, *, keep_position: bool = False) -> asyncio.Future[Any]:
+        self._generation += 1
+        self._refresh_task = spawn(self._load(self._generation, keep_position))
+        return self._refresh_task
+
+    async def ready(self) -> None:
+        """Wait until the latest query (and any live refresh) has been applied."""
+        while True:
+            task = self._refresh_task
+            if task is None or task.done():
+                if not self._live_timer.isActive():
+                    return
+            else:
+                await asyncio.wait({task})
+                continue
+            await asyncio.sleep(0.02)
+
+    async def _load(self, generation: int, keep_position: bool) -> None:
+        query = self.query
+        now = self.ctx.services.clock.now()
+        limit = max(PAGE_SIZE, len(self._rows)) if keep_position else PAGE_SIZE
+        page: BoardPage = await self.ctx.services.store.read(
+            lambda s: load_page(s, query, now, limit=limit)
+        )
+        if generation != self._generation:
+            return  # a newer query superseded this answer
+        self.total = page.total
+        self.stage_counts = page.stage_counts
+        self.needs_me_total = page.needs_me_total
+        if keep_position:
+            self._apply_rows(page.rows)
+        else:
+            self.beginResetModel()
+            self._rows = list(page.rows)
+            self.endResetModel()
+        self.counts_changed.emit(dict(page.stage_counts), page.total, page.needs_me_total)
+        self.loaded.emit()
+
+    def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
+        if parent.isValid():
+            return False
+        return len(self._rows) < self.total
+
+    def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: B008
+        if parent.isValid() or (self._more_task is not None and not self._more_task.done()):
+            return
+        self._more_task = spawn(self._load_more(self._generation))
+
+    async def _load_more(self, generation: int) -> None:
+        query, offset = self.query, len(self._rows)
+        now = self.ctx.services.clock.now()
+        rows = await self.ctx.services.store.read(
+            lambda s: fetch_rows(s, query, now, offset=offset, limit=PAGE_SIZE)
+        )
+        if generation != self._generation or offset != len(self._rows) or not rows:
+            return
+        self.beginInsertRows(QModelIndex(), offset, offset + len(rows) - 1)
+        self._rows.extend(rows)
+        self.endInsertRows()
+
+    # ------------------------------------------------------------------ live updates
+
+    def _on_change(self, _inquiry_id: int) -> None:
+        self._live_timer.start()  # debounce bursts (an ingest batch) into one re-read
+
+    def _live_refresh(self) -> None:
+        self.refresh(keep_position=True)
+
+    def _apply_rows(self, new: list[BoardRow]) -> None:
+        old = self._rows
+        ncols = len(COLUMNS)
+        if [r.id for r in new] == [r.id for r in old]:
+            self._rows = list(new)
+            if new:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(new) - 1, ncols - 1))
+            return
+        n_old = len(old)
+        head = list(new[:n_old])
+        padded = head + old[len(head) :]
+        positions: dict[int, int] = {}
+        for i, row in enumerate(head):
+            positions.setdefault(row.id, i)
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        moved = []
+        for idx in persistent:
+            row_id = old[idx.row()].id if 0 <= idx.row() < n_old else None
+            pos = positions.get(row_id) if row_id is not None else None
+            moved.append(self.index(pos, idx.column()) if pos is not None else QModelIndex())
+        self._rows = padded
+        self.changePersistentIndexList(persistent, moved)
+        self.layoutChanged.emit()
+        if len(new) > n_old:
+            self.beginInsertRows(QModelIndex(), n_old, len(new) - 1)
+            self._rows = list(new)
+            self.endInsertRows()
+        elif len(new) < n_old:
+            self.beginRemoveRows(QModelIndex(), len(new), n_old - 1)
+            self._rows = list(new)
+            self.endRemoveRows()
+
+    # ------------------------------------------------------------------ Qt model API
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def row_at(self, row: int) -> BoardRow | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def row_of(self, inquiry_id: int) -> int:
+        for i, r in enumerate(self._rows):
+            if r.id == inquiry_id:
+                return i
+        return -1
+
+    def ids(self) -> list[int]:
+        return [r.id for r in self._rows]
+
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        titles = {
+            "customer": self.tr("Customer"),
+            "suburb": self.tr("Suburb"),
+            "products": self.tr("Products"),
+            "classification": self.tr("Class"),
+            "stage": self.tr("Stage"),
+            "owes": self.tr("Who owes a reply"),
+            "last_contact": self.tr("Last contact"),
+            "days_in_stage": self.tr("Days in stage"),
+        }
+        return titles[COLUMNS[section]] if 0 <= section < len(COLUMNS) else None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row = self.row_at(index.row())
+        if row is None:
+            return None
+        column = COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(row, column)
+        if role == ID_ROLE:
+            return row.id
+        if role == ROW_ROLE:
+            return row
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(row, column)
+        if role == Qt.ItemDataRole.DecorationRole and column == "stage":
+            return self._stage_icons.get(row.stage)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            now = self.ctx.services.clock.now()
+            if column == "days_in_stage" and row.overdue_days(now) > 0:
+                return QBrush(OVERDUE)
+            if column == "owes" and row.owes_reply == "us" and row.stage not in ("done", "lost"):
+                return QBrush(ATTENTION)
+            if row.stage in ("done", "lost"):
+                return QBrush(MUTED)
+        if (
+            role == Qt.ItemDataRole.FontRole
+            and column == "customer"
+            and row.needs_me(self.ctx.services.clock.now())
+        ):
+            font = QFont()
+            font.setBold(True)
+            return font
+        if (
+            role == Qt.ItemDataRole.BackgroundRole
+            and column == "days_in_stage"
+            and row.overdue_days(self.ctx.services.clock.now()) > 0
+        ):
+            return QBrush(QColor("#fff1e5"))
+        return None
+
+    def _display(self, row: BoardRow, column: str) -> str:
+        now = self.ctx.services.clock.now()
+        if column == "customer":
+            return row.customer_name or row.customer_email or self.tr("(unknown)")
+        if column == "suburb":
+            return row.suburb or ""
+        if column == "products":
+            return text.products_text(row.product_types, current_language())
+        if column == "classification":
+            return text.class_name(row.classification)
+        if column == "stage":
+            return text.stage_name(row.stage)
+        if column == "owes":
+            if row.stage in ("done", "lost"):
+                return ""
+            return text.owes_text(row.owes_reply, row.owes_since(), now)
+        if column == "last_contact":
+            return text.local_time(row.last_contact_at)
+        if column == "days_in_stage":
+            days = text.days_text(row.days_in_stage(now))
+            over = row.overdue_days(now)
+            return f"⚠ {days} ({text.overdue_text(over)})" if over else days
+        return ""
+
+    def _tooltip(self, row: BoardRow, column: str) -> str | None:
+        if column == "customer":
+            parts = [p for p in (row.customer_email, row.customer_phone) if p]
+            if row.pending_drafts:
+                parts.append(self.tr("%n draft(s) waiting for approval", "", row.pending_drafts))
+            return "\n".join(parts) or None
+        if column == "products":
+            return self._display(row, column) or None
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(COLUMNS):
+            return
+        descending = order == Qt.SortOrder.DescendingOrder
+        self.set_query(replace(self.query, sort=COLUMNS[column], descending=descending))
+
+    def retranslate(self) -> None:
+        """Language changed: headers and every cell's words change."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+        if self._rows:
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1)
+            )

@@ -1,0 +1,78 @@
+"""The desktop's commands: ``app`` (the tray application; a bare ``inquiry-bridge`` maps to it)
+and ``screenshot`` (render a window offscreen over the current data folder).
+
+Registered by ``desktop.launcher`` so ``core.cli`` never imports Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from core.errors import InquiryBridgeError
+from core.services import Services
+
+
+class ScreenshotError(InquiryBridgeError):
+    code = "error"
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    app = sub.add_parser("app", parents=[common], help="start the tray application (default)")
+    app.add_argument(
+        "--no-tray", action="store_true", help="no tray icon: closing the window quits"
+    )
+    app.add_argument("--quit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
+    app.set_defaults(handler=_run_app)
+
+    shot = sub.add_parser(
+        "screenshot", parents=[common], help="render a window offscreen to a PNG file"
+    )
+    shot.add_argument(
+        "--window",
+        required=True,
+        choices=["board", "detail", "settings", "wizard", "approval"],
+    )
+    shot.add_argument("--lang", default="zh_CN", choices=["zh_CN", "en"])
+    shot.add_argument("--out", required=True, metavar="FILE.png")
+    shot.set_defaults(handler=_run_screenshot)
+
+
+def _run_app(args: argparse.Namespace, services: Services) -> int:
+    from desktop.app import run_app
+
+    return run_app(args, services)
+
+
+def _run_screenshot(args: argparse.Namespace, services: Services) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import qasync
+    from PySide6.QtWidgets import QApplication  # noqa: F401  (PySide6 before qasync)
+
+    from desktop.app import make_qapp
+    from desktop.context import build_context
+    from desktop.errors_ui import ErrorReporter
+    from desktop.i18n import LanguageManager
+    from desktop.screenshots import render
+
+    qapp = make_qapp()
+    LanguageManager(services.paths.cache).apply(args.lang)
+    out = Path(args.out).expanduser().resolve()
+
+    async def _shoot() -> Path:
+        ErrorReporter(services.paths.logs).install(asyncio.get_running_loop())
+        ctx = build_context(services)
+        try:
+            return await render(ctx, args.window, out)
+        except LookupError as exc:
+            raise ScreenshotError(str(exc)) from exc
+        finally:
+            ctx.hub.detach()
+
+    with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(qapp)) as runner:
+        path = runner.run(_shoot())
+    print(path, file=sys.stdout)
+    return 0

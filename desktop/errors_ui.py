@@ -1,0 +1,142 @@
+"""Errors the owner sees: logged in full, shown as one Chinese (or English) dialog, never fatal.
+
+Three routes lead here: ``sys.excepthook`` (an exception in a Qt slot), the asyncio loop's
+exception handler (a failed task or callback on the qasync loop), and ``desktop.aio.spawn``'s
+failure path. Each logs the traceback to the rotating log and shows a message box built from the
+error's ``code`` through ``tr()``; unknown errors get a generic message plus the log folder.
+A burst of the same error shows one dialog, not fifty.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import time
+import traceback
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+
+from core.errors import InquiryBridgeError
+from desktop import aio
+
+log = logging.getLogger(__name__)
+
+
+def message_for(exc: BaseException) -> str:
+    """The owner's words for an error, in the current UI language."""
+    tr = QCoreApplication.translate
+    detail = str(getattr(exc, "detail", "") or exc)
+    if isinstance(exc, InquiryBridgeError):
+        templates = {
+            "config": tr("Errors", "Settings problem: %1"),
+            "secret_store": tr(
+                "Errors", "The system keyring is unavailable, secrets cannot be stored: %1"
+            ),
+            "store": tr("Errors", "The database cannot be opened: %1"),
+            "parse": tr("Errors", "Malformed email: %1"),
+            "llm": tr("Errors", "AI service error: %1"),
+            "llm_unavailable": tr(
+                "Errors", "Cannot reach the AI service; check the endpoint and key in Settings: %1"
+            ),
+            "llm_schema": tr("Errors", "The AI answer broke its format; it will be retried: %1"),
+            "graph": tr("Errors", "Microsoft 365 error: %1"),
+            "graph_auth": tr("Errors", "Please sign in to Microsoft again: %1"),
+            "throttled": tr("Errors", "Microsoft is busy; retrying later: %1"),
+            "not_found": tr("Errors", "Not found: %1"),
+            "sync_expired": tr("Errors", "Sync state expired; starting a full sync %1"),
+            "ambiguous_write": tr(
+                "Errors",
+                "Network dropped; cannot tell whether it went through, stopped to avoid a duplicate: %1",
+            ),
+            "draft_state": tr("Errors", "Not allowed in the draft's state: %1"),
+            "unconfirmed_facts": tr(
+                "Errors", "The draft has unconfirmed facts; confirm or edit them first: %1"
+            ),
+            "transcription": tr("Errors", "Transcription failed: %1"),
+            "audio_device": tr("Errors", "No microphone available or permission denied: %1"),
+            "telegram": tr("Errors", "Telegram error: %1"),
+            "error": tr("Errors", "Something went wrong: %1"),
+        }
+        template = templates.get(exc.code, templates["error"])
+        return template.replace("%1", detail).strip()
+    return tr("Errors", "Unexpected error: %1").replace("%1", f"{type(exc).__name__}: {detail}")
+
+
+def show_error(parent: QWidget | None, exc: BaseException) -> QMessageBox:
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle(QCoreApplication.translate("Errors", "Inquiry Bridge"))
+    box.setText(message_for(exc))
+    box.setAttribute(_delete_on_close())
+    box.open()
+    return box
+
+
+def _delete_on_close() -> Any:
+    from PySide6.QtCore import Qt
+
+    return Qt.WidgetAttribute.WA_DeleteOnClose
+
+
+class ErrorReporter:
+    """Installed once by the app: every unexpected error is logged and shown, rate-limited."""
+
+    def __init__(self, log_folder: Path, parent_getter: Any = None) -> None:
+        self.log_folder = log_folder
+        self.parent_getter = parent_getter or (lambda: None)
+        self._last: dict[str, float] = {}
+        self.shown: list[str] = []
+
+    def report(self, exc: BaseException) -> None:
+        if isinstance(exc, InquiryBridgeError):
+            log.warning("error shown to the owner: %s", exc, exc_info=exc)
+        else:
+            log.error("unexpected error", exc_info=exc)
+        if QApplication.instance() is None:
+            return
+        key = f"{type(exc).__name__}:{exc}"
+        now = time.monotonic()
+        if now - self._last.get(key, -1e9) < 10:
+            return
+        self._last[key] = now
+        message = message_for(exc)
+        if not isinstance(exc, InquiryBridgeError):
+            message += "\n\n" + QCoreApplication.translate(
+                "Errors", "Details were written to the log in %1"
+            ).replace("%1", str(self.log_folder))
+        self.shown.append(message)
+        box = QMessageBox(self.parent_getter())
+        box.setIcon(QMessageBox.Icon.Critical)
+        box.setWindowTitle(QCoreApplication.translate("Errors", "Inquiry Bridge"))
+        box.setText(message)
+        box.setAttribute(_delete_on_close())
+        box.open()
+
+    def excepthook(
+        self, etype: type[BaseException], value: BaseException, tb: TracebackType | None
+    ) -> None:
+        if issubclass(etype, KeyboardInterrupt):
+            sys.__excepthook__(etype, value, tb)
+            return
+        if value.__traceback__ is None and tb is not None:
+            value = value.with_traceback(tb)
+        log.debug("".join(traceback.format_exception(etype, value, tb)))
+        self.report(value)
+
+    def loop_handler(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        if exc is None:
+            log.error("event loop: %s", context.get("message"))
+            return
+        self.report(exc)
+
+    def install(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        sys.excepthook = self.excepthook
+        aio.set_error_reporter(self.report)
+        if loop is not None:
+            loop.set_exception_handler(self.loop_handler)

@@ -1,0 +1,249 @@
+"""The main window: the board and the approval queue in tabs, a banner for alerts, status bar.
+
+Closing the window keeps the app in the tray when there is one; without a tray (offscreen, bare
+X servers) the window is the app, and alerts appear in the in-window banner instead of balloons.
+
+Signals:
+    settings_requested(): the owner asked for the settings dialog.
+    sync_now_requested(), pause_toggled(bool): sync controls from the toolbar.
+    language_requested(str): a language was picked from the menu.
+    quit_requested(): 退出 from the menu.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QPushButton,
+    QTabWidget,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.aio import module_exists
+from desktop.board.view import BoardPage
+from desktop.context import AppContext
+from desktop.i18n import LANGUAGES, current_language
+from desktop.look import app_icon
+
+
+def _pending_view(ctx: AppContext, parent: QWidget) -> QWidget:
+    if not module_exists("desktop.approval.pending_view"):
+        placeholder = QLabel(parent.tr("The approval queue is not available in this build."))
+        placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        placeholder.setObjectName("placeholder")
+        return placeholder
+    from desktop.approval.pending_view import PendingDraftsView
+
+    return PendingDraftsView(ctx.services, ctx.hub, parent)
+
+
+class Banner(QFrame):
+    """The in-window alert: title, text, an 打开 button for the item, and a close cross."""
+
+    open_requested = Signal(str, int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("banner")
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.open_button = QPushButton()
+        self.close_button = QToolButton()
+        self.close_button.setText("✕")
+        self.close_button.clicked.connect(self.hide)
+        self.open_button.clicked.connect(self._open)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 6, 6)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.open_button)
+        layout.addWidget(self.close_button)
+        self.ref: tuple[str, int] | None = None
+        self.hide()
+        self.retranslate()
+
+    def show_alert(self, title: str, body: str, ref_type: str | None, ref_id: int | None) -> None:
+        self.label.setText(f"<b>{title}</b><br>{body}" if body else f"<b>{title}</b>")
+        self.ref = (ref_type, ref_id) if ref_type and ref_id is not None else None
+        self.open_button.setVisible(self.ref is not None)
+        self.show()
+
+    def _open(self) -> None:
+        if self.ref is not None:
+            self.open_requested.emit(*self.ref)
+        self.hide()
+
+    def retranslate(self) -> None:
+        self.open_button.setText(self.tr("Open"))
+        self.close_button.setToolTip(self.tr("Dismiss"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+
+class MainWindow(QMainWindow):
+    settings_requested = Signal()
+    sync_now_requested = Signal()
+    pause_toggled = Signal(bool)
+    language_requested = Signal(str)
+    quit_requested = Signal()
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.keep_running_in_tray = False
+        self.setWindowIcon(app_icon())
+        self.banner = Banner()
+        self.banner.open_requested.connect(self.open_item)
+        self.board = BoardPage(ctx)
+        self.pending = _pending_view(ctx, self)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.board, "")
+        self.tabs.addTab(self.pending, "")
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+
+        toolbar = QToolBar()
+        toolbar.setMovable(False)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.addToolBar(toolbar)
+        self.sync_action = QAction(self)
+        self.sync_action.triggered.connect(self.sync_now_requested)
+        self.pause_action = QAction(self)
+        self.pause_action.setCheckable(True)
+        self.pause_action.setChecked(bool(ctx.services.settings.get("schedule.paused")))
+        self.pause_action.toggled.connect(self.pause_toggled)
+        self.settings_action = QAction(self)
+        self.settings_action.triggered.connect(self.settings_requested)
+        self.language_menu = QMenu(self)
+        self.language_group = QActionGroup(self)
+        for code, name in LANGUAGES.items():
+            action = QAction(name, self)
+            action.setCheckable(True)
+            action.setData(code)
+            action.setChecked(code == current_language())
+            self.language_group.addAction(action)
+            self.language_menu.addAction(action)
+        self.language_group.triggered.connect(lambda a: self.language_requested.emit(a.data()))
+        self.language_button = QToolButton()
+        self.language_button.setMenu(self.language_menu)
+        self.language_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        toolbar.addAction(self.sync_action)
+        toolbar.addAction(self.pause_action)
+        toolbar.addSeparator()
+        toolbar.addAction(self.settings_action)
+        toolbar.addWidget(self.language_button)
+        self.quit_action = QAction(self)
+        self.quit_action.setShortcut("Ctrl+Q")
+        self.quit_action.triggered.connect(self.quit_requested)
+        self.addAction(self.quit_action)
+
+        self.sync_label = QLabel()
+        self.mode_label = QLabel()
+        self.statusBar().addWidget(self.sync_label, 1)
+        self.statusBar().addPermanentWidget(self.mode_label)
+        ctx.hub.sync_status.connect(self._on_sync_status)
+        ctx.hub.draft_changed.connect(lambda *_: self._update_pending_tab())
+        self._sync_problem = ""
+        self.resize(1360, 820)
+        self.retranslate()
+
+    # ------------------------------------------------------------------ items
+
+    def open_item(self, ref_type: str, ref_id: int) -> None:
+        """Show the thing an alert is about (a tray click or the banner's 打开)."""
+        self.bring_forward()
+        if ref_type == "inquiry":
+            self.tabs.setCurrentWidget(self.board)
+            self.board.select_inquiry(ref_id)
+        elif ref_type == "draft":
+            self.tabs.setCurrentWidget(self.pending)
+            opener = getattr(self.pending, "open_draft", None)
+            if callable(opener):
+                opener(ref_id)
+
+    def bring_forward(self) -> None:
+        self.showNormal()
+        self.raise_()
+        self.activateWindow()
+
+    def show_banner(self, title: str, body: str, ref_type: str | None, ref_id: int | None) -> None:
+        self.banner.show_alert(title, body, ref_type, ref_id)
+
+    def _on_sync_status(self, source: str, ok: bool, code: str) -> None:
+        if ok:
+            self._sync_problem = ""
+        else:
+            self._sync_problem = source
+        self._update_status()
+
+    def set_paused(self, paused: bool) -> None:
+        self.pause_action.blockSignals(True)
+        self.pause_action.setChecked(paused)
+        self.pause_action.blockSignals(False)
+        self.retranslate()
+
+    def _update_status(self) -> None:
+        if self._sync_problem == "auth":
+            self.sync_label.setText(self.tr("Microsoft sign-in needed — open Settings"))
+        elif self._sync_problem:
+            self.sync_label.setText(
+                self.tr("Sync problem (%1) — see the log").replace("%1", self._sync_problem)
+            )
+        elif self.pause_action.isChecked():
+            self.sync_label.setText(self.tr("Sync paused"))
+        else:
+            self.sync_label.setText(self.tr("Ready"))
+
+    def _update_pending_tab(self) -> None:
+        count = getattr(self.pending, "pending_count", None)
+        n = count() if callable(count) else None
+        title = self.tr("Awaiting approval")
+        self.tabs.setTabText(1, f"{title} ({n})" if n else title)
+
+    # ------------------------------------------------------------------ window
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.keep_running_in_tray:
+            event.ignore()
+            self.hide()
+            return
+        super().closeEvent(event)
+
+    def retranslate(self) -> None:
+        title = self.tr("Inquiry Bridge")
+        if self.ctx.is_demo:
+            title += " — " + self.tr("demo data")
+        self.setWindowTitle(title)
+        self.tabs.setTabText(0, self.tr("Board"))
+        self._update_pending_tab()
+        self.sync_action.setText(self.tr("Sync now"))
+        self.pause_action.setText(
+            self.tr("Resume sync") if self.pause_action.isChecked() else self.tr("Pause sync")
+        )
+        self.settings_action.setText(self.tr("Settings"))
+        self.language_button.setText(self.tr("Language"))
+        self.quit_action.setText(self.tr("Quit"))
+        self.mode_label.setText(
+            self.tr("Demo data — your real mailbox is untouched") if self.ctx.is_demo else ""
+        )
+        self._update_status()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

@@ -1,0 +1,131 @@
+"""Offscreen screenshots of the app's windows (``inquiry-bridge screenshot``).
+
+``WINDOWS`` maps a window name to an async factory ``factory(ctx) -> QWidget``. The factory builds
+the widget over the current data folder and awaits whatever it loads, so the picture shows real
+data. ``ctx`` is the ``desktop.context.AppContext`` (services, hub, draft service, …).
+Other areas add their window here (the approval window is the drafting area's).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QApplication, QWidget
+
+if TYPE_CHECKING:
+    from desktop.context import AppContext
+
+Factory = Callable[["AppContext"], Awaitable[QWidget]]
+
+
+async def _board(ctx: AppContext) -> QWidget:
+    from desktop.main_window import MainWindow
+
+    window = MainWindow(ctx)
+    window.resize(1400, 820)
+    await window.board.ready()
+    if window.board.model.rowCount() > 0:
+        window.board.select_row(0)
+        await window.board.detail.ready()
+    return window
+
+
+async def _detail(ctx: AppContext) -> QWidget:
+    from core.board import BoardQuery, fetch_rows
+    from desktop.detail import InquiryDetailView
+
+    view = InquiryDetailView(ctx)
+    view.resize(900, 860)
+    now = ctx.services.clock.now()
+    rows = await ctx.services.store.read(
+        lambda s: fetch_rows(s, BoardQuery(sort="last_contact"), now, limit=40)
+    )
+    # the most telling inquiry: the one with the longest thread among recent ones
+    best = None
+    if rows:
+        from sqlalchemy import func, select
+
+        from core.db.models import Message
+
+        ids = [r.id for r in rows]
+
+        def _counts(session):  # type: ignore[no-untyped-def]
+            return dict(
+                session.execute(
+                    select(Message.inquiry_id, func.count(Message.id))
+                    .where(Message.inquiry_id.in_(ids))
+                    .group_by(Message.inquiry_id)
+                ).all()
+            )
+
+        counts = await ctx.services.store.read(_counts)
+        best = max(ids, key=lambda i: (counts.get(i, 0), -ids.index(i)))
+    if best is not None:
+        view.show_inquiry(best)
+        await view.ready()
+    return view
+
+
+async def _settings(ctx: AppContext) -> QWidget:
+    from desktop.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(ctx)
+    dialog.resize(860, 620)
+    return dialog
+
+
+async def _wizard(ctx: AppContext) -> QWidget:
+    from desktop.wizard import FirstRunWizard
+
+    wizard = FirstRunWizard(ctx)
+    wizard.resize(760, 560)
+    return wizard
+
+
+async def _approval(ctx: AppContext) -> QWidget:
+    """The approval window over the newest draft waiting for approval (else the newest draft)."""
+    from sqlalchemy import select
+
+    from core.db.models import Draft
+    from desktop.approval.window import ApprovalWindow
+
+    def _latest(session):  # type: ignore[no-untyped-def]
+        pending = session.scalar(
+            select(Draft.id).where(Draft.status == "pending_approval").order_by(Draft.id.desc())
+        )
+        return pending or session.scalar(select(Draft.id).order_by(Draft.id.desc()))
+
+    draft_id = await ctx.services.store.read(_latest)
+    if draft_id is None:
+        raise LookupError("no draft in this data folder")
+    window = ApprovalWindow(ctx.services, ctx.draft_service, draft_id)
+    window.resize(1100, 780)
+    return window
+
+
+WINDOWS: dict[str, Factory] = {
+    "board": _board,
+    "detail": _detail,
+    "settings": _settings,
+    "wizard": _wizard,
+    "approval": _approval,
+}
+
+
+async def render(ctx: AppContext, name: str, out: Path) -> Path:
+    """Build window ``name``, let it paint, and save a PNG of it to ``out``."""
+    if name not in WINDOWS:
+        raise KeyError(name)
+    widget = await WINDOWS[name](ctx)
+    widget.show()
+    for _ in range(5):
+        QApplication.processEvents()
+        await asyncio.sleep(0.02)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not widget.grab().save(str(out)):
+        raise OSError(f"cannot write {out}")
+    widget.close()
+    return out

@@ -1,0 +1,445 @@
+"""The settings dialog over ``core.config.SETTINGS``: account, AI, sync, Telegram, voice, general.
+
+Every value shown here is a setting from the one registry (``core/config.py``); the API key goes
+to the keyring through ``core.secrets`` and never into the settings file. Values overridden by an
+environment variable are shown read-only with a note. 测试连接 runs against the values typed in
+the form (not yet saved) as a coroutine on the qasync loop, so the dialog never freezes; sign-in
+runs MSAL's browser flow on a worker thread.
+
+Signals:
+    language_changed(str): the owner picked another language (applied at once).
+    saved(): settings were written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from PySide6.QtCore import QEvent, QTime, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QSpinBox,
+    QStackedWidget,
+    QTimeEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core import autostart
+from core.config import Settings
+from core.graph.auth import build_msal
+from core.llm.client import LLMClient
+from core.secrets import GRAPH_TOKEN, LLM_API_KEY
+from desktop.aio import module_exists, spawn
+from desktop.context import AppContext
+from desktop.errors_ui import message_for
+from desktop.i18n import LANGUAGES, current_language
+
+log = logging.getLogger(__name__)
+
+
+class _FormSettings:
+    """Settings as typed in the form, falling back to the saved ones (for 测试连接)."""
+
+    def __init__(self, saved: Settings, overrides: dict[str, Any]) -> None:
+        self._saved = saved
+        self._overrides = overrides
+
+    def get(self, key: str) -> Any:
+        return self._overrides[key] if key in self._overrides else self._saved.get(key)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.get(key)
+
+
+class _FormSecrets:
+    def __init__(self, saved: Any, api_key: str) -> None:
+        self._saved = saved
+        self._api_key = api_key
+
+    def get(self, name: str) -> str | None:
+        if name == LLM_API_KEY and self._api_key:
+            return self._api_key
+        return self._saved.get(name)
+
+
+def _page(*rows: tuple[QLabel | None, QWidget]) -> tuple[QWidget, QFormLayout]:
+    page = QWidget()
+    form = QFormLayout(page)
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+    for label, widget in rows:
+        if label is None:
+            form.addRow(widget)
+        else:
+            form.addRow(label, widget)
+    return page, form
+
+
+def _helper_page(module: str, name: str, ctx: AppContext, parent: QWidget) -> QWidget:
+    import importlib
+
+    if not module_exists(module):
+        placeholder = QLabel(parent.tr("Not available in this build."))
+        placeholder.setObjectName("placeholder")
+        return placeholder
+    return getattr(importlib.import_module(module), name)(ctx.services, parent)
+
+
+class SettingsDialog(QDialog):
+    language_changed = Signal(str)
+    saved = Signal()
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        s = ctx.services.settings
+        self.labels: dict[str, QLabel] = {}
+
+        def label(key: str) -> QLabel:
+            self.labels[key] = QLabel()
+            return self.labels[key]
+
+        # --- account
+        self.account_status = QLabel()
+        self.account_status.setWordWrap(True)
+        self.client_id = QLineEdit(s.get("graph.client_id"))
+        self.sign_in_button = QPushButton()
+        self.sign_out_button = QPushButton()
+        self.sign_in_button.clicked.connect(lambda: spawn(self.sign_in()))
+        self.sign_out_button.clicked.connect(self.sign_out)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.sign_in_button)
+        buttons.addWidget(self.sign_out_button)
+        buttons.addStretch(1)
+        button_box = QWidget()
+        button_box.setLayout(buttons)
+        account, _ = _page(
+            (label("status"), self.account_status),
+            (label("client_id"), self.client_id),
+            (None, button_box),
+        )
+
+        # --- AI
+        self.llm_url = QLineEdit(s.get("llm.base_url"))
+        self.llm_key = QLineEdit()
+        self.llm_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self._has_key = bool(ctx.services.secrets.get(LLM_API_KEY))
+        self.tiers = [QLineEdit(s.get(f"llm.tier{i}")) for i in (1, 2, 3)]
+        self.concurrency = QSpinBox()
+        self.concurrency.setRange(1, 50)
+        self.concurrency.setValue(int(s.get("llm.concurrency")))
+        self.test_button = QPushButton()
+        self.test_button.clicked.connect(lambda: spawn(self.test_connection()))
+        self.test_result = QLabel()
+        self.test_result.setWordWrap(True)
+        test_row = QHBoxLayout()
+        test_row.addWidget(self.test_button)
+        test_row.addWidget(self.test_result, 1)
+        test_box = QWidget()
+        test_box.setLayout(test_row)
+        ai, _ = _page(
+            (label("llm_url"), self.llm_url),
+            (label("llm_key"), self.llm_key),
+            (label("tier1"), self.tiers[0]),
+            (label("tier2"), self.tiers[1]),
+            (label("tier3"), self.tiers[2]),
+            (label("concurrency"), self.concurrency),
+            (None, test_box),
+        )
+        for key, widget in (
+            ("llm.base_url", self.llm_url),
+            ("llm.tier1", self.tiers[0]),
+            ("llm.tier2", self.tiers[1]),
+            ("llm.tier3", self.tiers[2]),
+        ):
+            if s.overridden_by_env(key):
+                widget.setEnabled(False)
+
+        # --- sync
+        self.mail_poll = QSpinBox()
+        self.mail_poll.setRange(1, 240)
+        self.mail_poll.setValue(int(s.get("graph.mail_poll_minutes")))
+        self.drive_poll = QSpinBox()
+        self.drive_poll.setRange(1, 240)
+        self.drive_poll.setValue(int(s.get("graph.drive_poll_minutes")))
+        self.first_sync = QSpinBox()
+        self.first_sync.setRange(1, 3650)
+        self.first_sync.setValue(int(s.get("graph.first_sync_days")))
+        self.quiet_start = QTimeEdit(QTime.fromString(s.get("schedule.quiet_hours_start"), "HH:mm"))
+        self.quiet_end = QTimeEdit(QTime.fromString(s.get("schedule.quiet_hours_end"), "HH:mm"))
+        for edit in (self.quiet_start, self.quiet_end):
+            edit.setDisplayFormat("HH:mm")
+        self.paused = QCheckBox()
+        self.paused.setChecked(bool(s.get("schedule.paused")))
+        sync, _ = _page(
+            (label("mail_poll"), self.mail_poll),
+            (label("drive_poll"), self.drive_poll),
+            (label("first_sync"), self.first_sync),
+            (label("quiet_start"), self.quiet_start),
+            (label("quiet_end"), self.quiet_end),
+            (None, self.paused),
+        )
+
+        # --- general
+        self.language = QComboBox()
+        for code, name in LANGUAGES.items():
+            self.language.addItem(name, code)
+        self.language.setCurrentIndex(max(0, self.language.findData(current_language())))
+        self.start_at_login = QCheckBox()
+        self.start_at_login.setChecked(autostart.is_enabled())
+        self.company = QLineEdit(s.get("general.company_name"))
+        self.owner = QLineEdit(s.get("general.owner_name"))
+        self.addresses = QLineEdit(", ".join(s.get("general.owner_addresses")))
+        general, _ = _page(
+            (label("language"), self.language),
+            (None, self.start_at_login),
+            (label("company"), self.company),
+            (label("owner"), self.owner),
+            (label("addresses"), self.addresses),
+        )
+
+        self.telegram_page = _helper_page(
+            "desktop.settings_telegram", "TelegramSettingsPage", ctx, self
+        )
+        self.voice_page = _helper_page(
+            "desktop.voice.settings_page", "VoiceSettingsPage", ctx, self
+        )
+
+        self.nav = QListWidget()
+        self.nav.setFixedWidth(150)
+        self.pages = QStackedWidget()
+        self._page_keys = ["account", "ai", "sync", "telegram", "voice", "general"]
+        for page in (account, ai, sync, self.telegram_page, self.voice_page, general):
+            self.pages.addWidget(page)
+            self.nav.addItem("")
+        self.nav.currentRowChanged.connect(self.pages.setCurrentIndex)
+        self.nav.setCurrentRow(0)
+
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok
+            | QDialogButtonBox.StandardButton.Cancel
+            | QDialogButtonBox.StandardButton.Apply
+        )
+        self.buttons.accepted.connect(self._ok)
+        self.buttons.rejected.connect(self.reject)
+        self.buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.save)
+        body = QHBoxLayout()
+        body.addWidget(self.nav)
+        body.addWidget(self.pages, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(body, 1)
+        layout.addWidget(self.buttons)
+        self.resize(820, 560)
+        self.retranslate()
+        self._refresh_account()
+
+    # ------------------------------------------------------------------ account
+
+    def _refresh_account(self) -> None:
+        secrets = self.ctx.services.secrets
+        if secrets.get(GRAPH_TOKEN):
+            text = self.tr("Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).")
+            signed_in = True
+        else:
+            try:
+                user = build_msal(self.ctx.services).username()
+            except Exception as exc:  # corrupt cache, missing client id…
+                log.info("account status: %s", exc)
+                user = None
+            signed_in = bool(user)
+            text = (
+                self.tr("Signed in as %1").replace("%1", user)
+                if user
+                else self.tr("Not signed in. Mail and OneDrive are not synced.")
+            )
+        self.account_status.setText(text)
+        self.sign_out_button.setEnabled(signed_in)
+
+    async def sign_in(self) -> None:
+        client_id = self.client_id.text().strip()
+        if not client_id:
+            self.account_status.setText(self.tr("Enter the Azure application (client) id first."))
+            return
+        self.ctx.services.settings.set("graph.client_id", client_id)
+        msal = build_msal(self.ctx.services)
+        self.sign_in_button.setEnabled(False)
+        self.account_status.setText(self.tr("Waiting for the browser sign-in…"))
+        try:
+            await asyncio.to_thread(msal.sign_in_interactive)
+        except Exception as exc:
+            self.account_status.setText(message_for(exc))
+        else:
+            self._refresh_account()
+        finally:
+            self.sign_in_button.setEnabled(True)
+
+    def sign_out(self) -> None:
+        build_msal(self.ctx.services).sign_out()
+        self._refresh_account()
+
+    # ------------------------------------------------------------------ AI
+
+    def _llm_values(self) -> dict[str, Any]:
+        values: dict[str, Any] = {"llm.concurrency": self.concurrency.value()}
+        for key, widget in (
+            ("llm.base_url", self.llm_url),
+            ("llm.tier1", self.tiers[0]),
+            ("llm.tier2", self.tiers[1]),
+            ("llm.tier3", self.tiers[2]),
+        ):
+            if widget.isEnabled():
+                values[key] = widget.text().strip()
+        return values
+
+    async def test_connection(self) -> bool:
+        """One tiny tier-1 call with the values in the form; the answer shows beside the button."""
+        self.test_button.setEnabled(False)
+        self.test_result.setText(self.tr("Testing…"))
+        s = self.ctx.services
+        client = LLMClient(
+            _FormSettings(s.settings, self._llm_values()),  # type: ignore[arg-type]
+            _FormSecrets(s.secrets, self.llm_key.text().strip()),  # type: ignore[arg-type]
+            s.store,
+            s.clock,
+        )
+        started = time.monotonic()
+        try:
+            await client.complete(
+                tier=1,
+                purpose="test",
+                messages=[{"role": "user", "content": "Reply with the single word: OK"}],
+            )
+        except Exception as exc:
+            self.test_result.setText("❌ " + message_for(exc))
+            ok = False
+        else:
+            self.test_result.setText(
+                "✅ "
+                + self.tr("Connected: %1 answered in %2 ms")
+                .replace("%1", client.model_for(1))
+                .replace("%2", str(int((time.monotonic() - started) * 1000)))
+            )
+            ok = True
+        finally:
+            self.test_button.setEnabled(True)
+            await client.aclose()
+        return ok
+
+    # ------------------------------------------------------------------ saving
+
+    def values(self) -> dict[str, Any]:
+        values = self._llm_values()
+        values.update(
+            {
+                "graph.client_id": self.client_id.text().strip(),
+                "graph.mail_poll_minutes": self.mail_poll.value(),
+                "graph.drive_poll_minutes": self.drive_poll.value(),
+                "graph.first_sync_days": self.first_sync.value(),
+                "schedule.quiet_hours_start": self.quiet_start.time().toString("HH:mm"),
+                "schedule.quiet_hours_end": self.quiet_end.time().toString("HH:mm"),
+                "schedule.paused": self.paused.isChecked(),
+                "general.language": self.language.currentData(),
+                "general.start_at_login": self.start_at_login.isChecked(),
+                "general.company_name": self.company.text().strip(),
+                "general.owner_name": self.owner.text().strip(),
+                "general.owner_addresses": [
+                    a.strip().lower() for a in self.addresses.text().split(",") if a.strip()
+                ],
+            }
+        )
+        return values
+
+    def save(self) -> None:
+        s = self.ctx.services
+        values = self.values()
+        s.settings.update(values)
+        key = self.llm_key.text().strip()
+        if key:
+            s.secrets.set(LLM_API_KEY, key)
+            self.llm_key.clear()
+            self._has_key = True
+        try:
+            autostart.set_enabled(bool(values["general.start_at_login"]))
+        except OSError as exc:
+            log.warning("start at login: %s", exc)
+        for page in (self.telegram_page, self.voice_page):
+            saver = getattr(page, "save", None)
+            if callable(saver):
+                saver()
+        if values["general.language"] != current_language():
+            self.language_changed.emit(values["general.language"])
+        self.saved.emit()
+
+    def _ok(self) -> None:
+        self.save()
+        self.accept()
+
+    # ------------------------------------------------------------------ language
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Settings"))
+        names = [
+            self.tr("Microsoft account"),
+            self.tr("AI model"),
+            self.tr("Sync"),
+            self.tr("Telegram"),
+            self.tr("Voice"),
+            self.tr("General"),
+        ]
+        for i, name in enumerate(names):
+            self.nav.item(i).setText(name)
+        texts = {
+            "status": self.tr("Status"),
+            "client_id": self.tr("Azure app id"),
+            "llm_url": self.tr("Endpoint URL"),
+            "llm_key": self.tr("API key"),
+            "tier1": self.tr("Small model (classify)"),
+            "tier2": self.tr("Mid model (extract, draft, translate)"),
+            "tier3": self.tr("Large model (assistant)"),
+            "concurrency": self.tr("Parallel calls"),
+            "mail_poll": self.tr("Check mail every (min)"),
+            "drive_poll": self.tr("Check OneDrive every (min)"),
+            "first_sync": self.tr("First sync fetches (days)"),
+            "quiet_start": self.tr("Quiet hours from"),
+            "quiet_end": self.tr("Quiet hours until"),
+            "language": self.tr("Language"),
+            "company": self.tr("Company name"),
+            "owner": self.tr("Your name"),
+            "addresses": self.tr("Company mail addresses"),
+        }
+        for key, widget in self.labels.items():
+            widget.setText(texts[key])
+        self.sign_in_button.setText(self.tr("Sign in with Microsoft"))
+        self.sign_out_button.setText(self.tr("Sign out"))
+        self.client_id.setPlaceholderText(self.tr("from the Azure app registration"))
+        self.llm_url.setPlaceholderText("https://api.openai.com/v1")
+        self.llm_key.setPlaceholderText(
+            self.tr("saved in the system keyring — leave empty to keep")
+            if self._has_key
+            else self.tr("saved in the system keyring, never in a file")
+        )
+        self.test_button.setText(self.tr("Test connection"))
+        self.paused.setText(self.tr("Pause sync"))
+        self.start_at_login.setText(self.tr("Start when I log in"))
+        self.addresses.setToolTip(self.tr("Mail from these addresses is ours, never a customer"))
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("OK"))
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancel"))
+        self.buttons.button(QDialogButtonBox.StandardButton.Apply).setText(self.tr("Apply"))
+        self._refresh_account()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

@@ -1,0 +1,75 @@
+"""The desktop's handle on background sync: start the pollers, pause/resume, 立即同步.
+
+The pollers (``core.schedule.SyncScheduler`` over ``core.graph.runtime.GraphRuntime``: Graph mail
+and OneDrive) run as coroutines on the qasync loop; this controller starts them when a Microsoft
+account is set up, stops them with the window's data folder, and forwards the owner's clicks.
+Pause is a setting the pollers read on every tick (``schedule.paused``); 立即同步 pokes them. The
+demo data folder never syncs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from core.secrets import GRAPH_TOKEN
+from desktop.aio import spawn
+from desktop.context import AppContext
+
+log = logging.getLogger(__name__)
+
+
+class SyncController:
+    def __init__(self, ctx: AppContext) -> None:
+        self.ctx = ctx
+        self.scheduler: Any = None
+        self.runtime: Any = None
+        self._stop = asyncio.Event()
+        self._task: asyncio.Future[Any] | None = None
+
+    @property
+    def account_ready(self) -> bool:
+        services = self.ctx.services
+        return bool(services.secrets.get(GRAPH_TOKEN)) or services.paths.token_cache.exists()
+
+    def _build(self) -> Any:
+        if self.scheduler is None:
+            from core.graph.runtime import GraphRuntime
+            from core.schedule import SyncScheduler
+
+            self.runtime = GraphRuntime(self.ctx.services)
+            self.scheduler = SyncScheduler(self.ctx.services, self.runtime)
+        return self.scheduler
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> bool:
+        """Start polling (not for demo data, not without an account). True when started."""
+        if self.ctx.is_demo or self.running or not self.account_ready:
+            return False
+        scheduler = self._build()
+        self._stop = asyncio.Event()
+        self._task = spawn(scheduler.run_forever(self._stop))
+        return True
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.runtime is not None:
+            spawn(self.runtime.aclose())
+            self.runtime = None
+            self.scheduler = None
+
+    def set_paused(self, paused: bool) -> None:
+        if not paused and self.scheduler is not None:
+            self.scheduler.poke()
+
+    async def sync_now(self) -> None:
+        if self.ctx.is_demo or not self.account_ready:
+            return
+        if self.running:
+            self.scheduler.poke()
+            return
+        await self._build().run_once()

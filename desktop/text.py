@@ -1,0 +1,90 @@
+"""Translated names of domain values (stages, classes, who owes a reply) and time phrases.
+
+Core keeps stable English keys; this module is where they become words in the owner's language,
+through ``tr()`` so the .ts catalogues carry them. Kept in one place so the board, the detail view
+and the tray say the same thing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from PySide6.QtCore import QCoreApplication
+
+from core.clock import to_sydney, utc
+from core.glossary import product_name
+
+
+def stage_name(stage: str | None) -> str:
+    names = {
+        "inquiry": QCoreApplication.translate("Domain", "Inquiry"),
+        "measure": QCoreApplication.translate("Domain", "Measure"),
+        "quoting": QCoreApplication.translate("Domain", "Quoting"),
+        "follow_up": QCoreApplication.translate("Domain", "Follow-up"),
+        "ordered": QCoreApplication.translate("Domain", "Ordered"),
+        "production": QCoreApplication.translate("Domain", "Production"),
+        "install": QCoreApplication.translate("Domain", "Install"),
+        "done": QCoreApplication.translate("Domain", "Done"),
+        "lost": QCoreApplication.translate("Domain", "Lost"),
+    }
+    if stage is None:
+        return QCoreApplication.translate("Domain", "(new)")
+    return names.get(stage, stage)
+
+
+def class_name(classification: str) -> str:
+    names = {
+        "A": QCoreApplication.translate("Domain", "A Measure on site"),
+        "B": QCoreApplication.translate("Domain", "B Quote remotely"),
+        "C": QCoreApplication.translate("Domain", "C Not an inquiry"),
+    }
+    return names.get(classification, classification)
+
+
+def trigger_name(triggered_by: str) -> str:
+    names = {
+        "pipeline": QCoreApplication.translate("Domain", "Mail intake"),
+        "owner": QCoreApplication.translate("Domain", "Owner"),
+        "agent": QCoreApplication.translate("Domain", "Assistant"),
+        "onedrive": QCoreApplication.translate("Domain", "OneDrive"),
+    }
+    return names.get(triggered_by, triggered_by)
+
+
+def duration(delta: timedelta) -> str:
+    """A short human duration: minutes under an hour, hours under two days, else days."""
+    seconds = max(0, int(delta.total_seconds()))
+    if seconds < 3600:
+        return QCoreApplication.translate("Domain", "%n min", "", max(1, seconds // 60))
+    if seconds < 48 * 3600:
+        return QCoreApplication.translate("Domain", "%n h", "", seconds // 3600)
+    return QCoreApplication.translate("Domain", "%n d", "", seconds // 86400)
+
+
+def owes_text(owes_reply: str, since: datetime | None, now: datetime) -> str:
+    if owes_reply == "us":
+        label = QCoreApplication.translate("Domain", "We owe a reply")
+    else:
+        label = QCoreApplication.translate("Domain", "Waiting for customer")
+    if since is None:
+        return label
+    return f"{label} · {duration(utc(now) - utc(since))}"
+
+
+def days_text(days: int) -> str:
+    return QCoreApplication.translate("Domain", "%n day(s)", "", days)
+
+
+def overdue_text(days: int) -> str:
+    return QCoreApplication.translate("Domain", "overdue %n d", "", days)
+
+
+def local_time(dt: datetime | None) -> str:
+    if dt is None:
+        return ""
+    return to_sydney(dt).strftime("%Y-%m-%d %H:%M")
+
+
+def products_text(keys: tuple[str, ...] | list[str], lang: str) -> str:
+    sep = "、" if lang.startswith("zh") else ", "
+    return sep.join(product_name(k, lang) for k in keys)

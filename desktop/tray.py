@@ -1,0 +1,207 @@
+"""The tray icon: the owner's ambient view of what needs him, and the way back to the window.
+
+Menu: 打开看板, 暂停同步/恢复同步, 立即同步, 语言, 设置, 退出. The icon gets a red badge while
+something needs the owner (inquiries waiting on our reply, overdue stages, drafts waiting for
+approval) and the tooltip says how many. A ``NotificationRaised`` from core (via the hub) becomes
+a balloon (``showMessage``); clicking it opens that inquiry or draft. Without a system tray
+(offscreen, bare X) the same alerts go to the main window's banner.
+
+Signals:
+    open_requested(): 打开看板 / icon activated.
+    open_item(str, int): a notification was clicked (ref_type, ref_id).
+    settings_requested(), sync_now_requested(), pause_toggled(bool), language_requested(str),
+    quit_requested()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+
+from core.board import needs_me_total
+from core.db.models import Notification
+from desktop.aio import spawn
+from desktop.context import AppContext
+from desktop.i18n import LANGUAGES, current_language
+from desktop.look import app_icon
+
+log = logging.getLogger(__name__)
+
+
+class TrayController(QObject):
+    open_requested = Signal()
+    open_item = Signal(str, int)
+    settings_requested = Signal()
+    sync_now_requested = Signal()
+    pause_toggled = Signal(bool)
+    language_requested = Signal(str)
+    quit_requested = Signal()
+    # a notification that could not be shown as a balloon: title, body, ref_type, ref_id
+    fallback = Signal(str, str, str, int)
+
+    def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.available = QSystemTrayIcon.isSystemTrayAvailable()
+        self.count = 0
+        self.last_ref: tuple[str, int] | None = None
+        self.shown: list[tuple[str, str]] = []
+        self._icons = {False: app_icon(0)}
+        self.menu = QMenu()
+        self.open_action = QAction(self.menu)
+        self.open_action.triggered.connect(self.open_requested)
+        self.pause_action = QAction(self.menu)
+        self.pause_action.setCheckable(True)
+        self.pause_action.setChecked(bool(ctx.services.settings.get("schedule.paused")))
+        self.pause_action.toggled.connect(self.pause_toggled)
+        self.sync_action = QAction(self.menu)
+        self.sync_action.triggered.connect(self.sync_now_requested)
+        self.language_menu = QMenu(self.menu)
+        self.language_group = QActionGroup(self)
+        for code, name in LANGUAGES.items():
+            action = QAction(name, self.language_menu)
+            action.setCheckable(True)
+            action.setData(code)
+            self.language_group.addAction(action)
+            self.language_menu.addAction(action)
+        self.language_group.triggered.connect(lambda a: self.language_requested.emit(a.data()))
+        self.settings_action = QAction(self.menu)
+        self.settings_action.triggered.connect(self.settings_requested)
+        self.quit_action = QAction(self.menu)
+        self.quit_action.triggered.connect(self.quit_requested)
+        for item in (self.open_action, None, self.pause_action, self.sync_action):
+            if item is None:
+                self.menu.addSeparator()
+            else:
+                self.menu.addAction(item)
+        self.menu.addMenu(self.language_menu)
+        self.menu.addAction(self.settings_action)
+        self.menu.addSeparator()
+        self.menu.addAction(self.quit_action)
+
+        self.icon = QSystemTrayIcon(app_icon(0), self)
+        self.icon.setContextMenu(self.menu)
+        self.icon.activated.connect(self._on_activated)
+        self.icon.messageClicked.connect(self._on_message_clicked)
+
+        self._count_timer = QTimer(self)
+        self._count_timer.setSingleShot(True)
+        self._count_timer.setInterval(300)
+        self._count_timer.timeout.connect(lambda: spawn(self.update_count()))
+        ctx.hub.inquiry_created.connect(self._count_timer.start)
+        ctx.hub.inquiry_updated.connect(self._count_timer.start)
+        ctx.hub.draft_changed.connect(self._count_timer.start)
+        ctx.hub.notification.connect(lambda nid: spawn(self.show_notification(nid)))
+        self.menu.installEventFilter(self)
+        self.retranslate()
+
+    def show(self) -> bool:
+        """Show the icon; False when the platform has no tray (the window must stay)."""
+        if not self.available:
+            return False
+        self.icon.show()
+        return True
+
+    def hide(self) -> None:
+        self.icon.hide()
+
+    def set_paused(self, paused: bool) -> None:
+        self.pause_action.blockSignals(True)
+        self.pause_action.setChecked(paused)
+        self.pause_action.blockSignals(False)
+        self.retranslate()
+
+    # ------------------------------------------------------------------ count
+
+    async def update_count(self) -> int:
+        now = self.ctx.services.clock.now()
+        self.count = await self.ctx.services.store.read(lambda s: needs_me_total(s, now))
+        if self.count not in self._icons and self.count > 0:
+            self._icons[self.count] = app_icon(self.count)
+        self.icon.setIcon(self._icons[self.count] if self.count else self._icons[False])
+        self._update_tooltip()
+        return self.count
+
+    def _update_tooltip(self) -> None:
+        title = self.tr("Inquiry Bridge")
+        if self.count:
+            tip = f"{title}\n" + self.tr("%n inquiries need you", "", self.count)
+        else:
+            tip = f"{title}\n" + self.tr("Nothing needs you right now")
+        self.icon.setToolTip(tip)
+
+    def tooltip(self) -> str:
+        return self.icon.toolTip()
+
+    # ------------------------------------------------------------------ notifications
+
+    async def show_notification(self, notification_id: int) -> None:
+        def _read(session: Any) -> tuple[str, str, str | None, int | None] | None:
+            n = session.get(Notification, notification_id)
+            if n is None:
+                return None
+            return n.title, n.body_md, n.ref_type, n.ref_id
+
+        found = await self.ctx.services.store.read(_read)
+        if found is None:
+            return
+        title, body, ref_type, ref_id = found
+        body = _plain(body)
+        self.last_ref = (ref_type, ref_id) if ref_type and ref_id is not None else None
+        self.shown.append((title, body))
+        if self.available and self.icon.isVisible():
+            self.icon.showMessage(title, body, QSystemTrayIcon.MessageIcon.Information, 10_000)
+        else:
+            self.fallback.emit(title, body, ref_type or "", -1 if ref_id is None else ref_id)
+        now = self.ctx.services.clock.now().replace(tzinfo=None)
+
+        def _mark(session: Any) -> None:
+            n = session.get(Notification, notification_id)
+            if n is not None and n.tray_shown_at is None:
+                n.tray_shown_at = now
+
+        await self.ctx.services.store.run(_mark)
+        await asyncio.sleep(0)
+
+    def _on_message_clicked(self) -> None:
+        if self.last_ref is not None:
+            self.open_item.emit(*self.last_ref)
+        else:
+            self.open_requested.emit()
+
+    def _on_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        if reason in (
+            QSystemTrayIcon.ActivationReason.Trigger,
+            QSystemTrayIcon.ActivationReason.DoubleClick,
+        ):
+            self.open_requested.emit()
+
+    # ------------------------------------------------------------------ language
+
+    def retranslate(self) -> None:
+        self.open_action.setText(self.tr("Open board"))
+        self.pause_action.setText(
+            self.tr("Resume sync") if self.pause_action.isChecked() else self.tr("Pause sync")
+        )
+        self.sync_action.setText(self.tr("Sync now"))
+        self.language_menu.setTitle(self.tr("Language"))
+        for action in self.language_group.actions():
+            action.setChecked(action.data() == current_language())
+        self.settings_action.setText(self.tr("Settings"))
+        self.quit_action.setText(self.tr("Quit"))
+        self._update_tooltip()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.menu and event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        return super().eventFilter(watched, event)
+
+
+def _plain(markdown: str) -> str:
+    """Balloons show plain text: drop the Markdown emphasis marks core writes."""
+    return markdown.replace("**", "").replace("__", "").replace("`", "").strip()
