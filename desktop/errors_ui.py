@@ -29,42 +29,55 @@ log = logging.getLogger(__name__)
 
 def message_for(exc: BaseException) -> str:
     """The owner's words for an error, in the current UI language."""
-    tr = QCoreApplication.translate
     detail = str(getattr(exc, "detail", "") or exc)
     if isinstance(exc, InquiryBridgeError):
         templates = {
-            "config": tr("Errors", "Settings problem: %1"),
-            "secret_store": tr(
+            "config": QCoreApplication.translate("Errors", "Settings problem: %1"),
+            "secret_store": QCoreApplication.translate(
                 "Errors", "The system keyring is unavailable, secrets cannot be stored: %1"
             ),
-            "store": tr("Errors", "The database cannot be opened: %1"),
-            "parse": tr("Errors", "Malformed email: %1"),
-            "llm": tr("Errors", "AI service error: %1"),
-            "llm_unavailable": tr(
+            "store": QCoreApplication.translate("Errors", "The database cannot be opened: %1"),
+            "parse": QCoreApplication.translate("Errors", "Malformed email: %1"),
+            "llm": QCoreApplication.translate("Errors", "AI service error: %1"),
+            "llm_unavailable": QCoreApplication.translate(
                 "Errors", "Cannot reach the AI service; check the endpoint and key in Settings: %1"
             ),
-            "llm_schema": tr("Errors", "The AI answer broke its format; it will be retried: %1"),
-            "graph": tr("Errors", "Microsoft 365 error: %1"),
-            "graph_auth": tr("Errors", "Please sign in to Microsoft again: %1"),
-            "throttled": tr("Errors", "Microsoft is busy; retrying later: %1"),
-            "not_found": tr("Errors", "Not found: %1"),
-            "sync_expired": tr("Errors", "Sync state expired; starting a full sync %1"),
-            "ambiguous_write": tr(
+            "llm_schema": QCoreApplication.translate(
+                "Errors", "The AI answer broke its format; it will be retried: %1"
+            ),
+            "graph": QCoreApplication.translate("Errors", "Microsoft 365 error: %1"),
+            "graph_auth": QCoreApplication.translate(
+                "Errors", "Please sign in to Microsoft again: %1"
+            ),
+            "throttled": QCoreApplication.translate(
+                "Errors", "Microsoft is busy; retrying later: %1"
+            ),
+            "not_found": QCoreApplication.translate("Errors", "Not found: %1"),
+            "sync_expired": QCoreApplication.translate(
+                "Errors", "Sync state expired; starting a full sync %1"
+            ),
+            "ambiguous_write": QCoreApplication.translate(
                 "Errors",
                 "Network dropped; cannot tell whether it went through, stopped to avoid a duplicate: %1",
             ),
-            "draft_state": tr("Errors", "Not allowed in the draft's state: %1"),
-            "unconfirmed_facts": tr(
+            "draft_state": QCoreApplication.translate(
+                "Errors", "Not allowed in the draft's state: %1"
+            ),
+            "unconfirmed_facts": QCoreApplication.translate(
                 "Errors", "The draft has unconfirmed facts; confirm or edit them first: %1"
             ),
-            "transcription": tr("Errors", "Transcription failed: %1"),
-            "audio_device": tr("Errors", "No microphone available or permission denied: %1"),
-            "telegram": tr("Errors", "Telegram error: %1"),
-            "error": tr("Errors", "Something went wrong: %1"),
+            "transcription": QCoreApplication.translate("Errors", "Transcription failed: %1"),
+            "audio_device": QCoreApplication.translate(
+                "Errors", "No microphone available or permission denied: %1"
+            ),
+            "telegram": QCoreApplication.translate("Errors", "Telegram error: %1"),
+            "error": QCoreApplication.translate("Errors", "Something went wrong: %1"),
         }
         template = templates.get(exc.code, templates["error"])
         return template.replace("%1", detail).strip()
-    return tr("Errors", "Unexpected error: %1").replace("%1", f"{type(exc).__name__}: {detail}")
+    return QCoreApplication.translate("Errors", "Unexpected error: %1").replace(
+        "%1", f"{type(exc).__name__}: {detail}"
+    )
 
 
 def show_error(parent: QWidget | None, exc: BaseException) -> QMessageBox:

@@ -12,7 +12,7 @@ Signals:
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -37,7 +37,11 @@ from desktop.look import app_icon
 
 def _pending_view(ctx: AppContext, parent: QWidget) -> QWidget:
     if not module_exists("desktop.approval.pending_view"):
-        placeholder = QLabel(parent.tr("The approval queue is not available in this build."))
+        placeholder = QLabel(
+            QCoreApplication.translate(
+                "MainWindow", "The approval queue is not available in this build."
+            )
+        )
         placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         placeholder.setObjectName("placeholder")
         return placeholder

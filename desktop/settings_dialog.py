@@ -18,7 +18,7 @@ import logging
 import time
 from typing import Any
 
-from PySide6.QtCore import QEvent, QTime, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QTime, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -91,7 +91,9 @@ def _helper_page(module: str, name: str, ctx: AppContext, parent: QWidget) -> QW
     import importlib
 
     if not module_exists(module):
-        placeholder = QLabel(parent.tr("Not available in this build."))
+        placeholder = QLabel(
+            QCoreApplication.translate("SettingsDialog", "Not available in this build.")
+        )
         placeholder.setObjectName("placeholder")
         return placeholder
     return getattr(importlib.import_module(module), name)(ctx.services, parent)

@@ -1,0 +1,919 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>Banner</name>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>BoardModel</name>
+    <message>
+        <source>Customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suburb</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Products</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who owes a reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last contact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Days in stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n draft(s) waiting for approval</source>
+        <translation>
+            <numerusform>%n draft waiting for approval</numerusform>
+            <numerusform>%n drafts waiting for approval</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>BoardPage</name>
+    <message numerus="yes">
+        <source>%n inquiries</source>
+        <translation>
+            <numerusform>%n inquiry</numerusform>
+            <numerusform>%n inquiries</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No inquiry matches these filters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No inquiries yet. Sign in to Microsoft in Settings, or try the demo data from the welcome window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needs me (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search name, email, phone or suburb</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All classes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting on our reply, overdue in its stage, or a draft awaits approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DictationButton</name>
+    <message>
+        <source>Recording discarded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recording… click again (or F9) to finish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recognising…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recognising… %1%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recognition cancelled; the recording is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recognition failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No speech was heard — please try again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inserted — edit it before sending or saving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>🎤 Hold to talk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⏺ Release to finish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✕ Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hold to speak and release to finish, or click once to start and again to stop.
+Shortcut: %1 in the text box. Esc discards the recording.
+The words are inserted at the cursor for you to edit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recognise the kept recording again</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Domain</name>
+    <message>
+        <source>Inquiry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quoting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ordered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Production</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A Measure on site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B Quote remotely</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C Not an inquiry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail intake</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Owner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OneDrive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min</source>
+        <translation>
+            <numerusform>%n min</numerusform>
+            <numerusform>%n min</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n h</numerusform>
+            <numerusform>%n h</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n d</source>
+        <translation>
+            <numerusform>%n d</numerusform>
+            <numerusform>%n d</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>We owe a reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n day</numerusform>
+            <numerusform>%n days</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>overdue %n d</source>
+        <translation>
+            <numerusform>overdue %n d</numerusform>
+            <numerusform>overdue %n d</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>Settings problem: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The system keyring is unavailable, secrets cannot be stored: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database cannot be opened: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Malformed email: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AI service error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot reach the AI service; check the endpoint and key in Settings: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The AI answer broke its format; it will be retried: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Microsoft 365 error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Please sign in to Microsoft again: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Microsoft is busy; retrying later: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not found: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync state expired; starting a full sync %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network dropped; cannot tell whether it went through, stopped to avoid a duplicate: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not allowed in the draft&apos;s state: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The draft has unconfirmed facts; confirm or edit them first: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transcription failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No microphone available or permission denied: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Telegram error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Something went wrong: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unexpected error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inquiry Bridge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Details were written to the log in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FirstRunWizard</name>
+    <message>
+        <source>Loading the demo mailbox…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Welcome to Inquiry Bridge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inquiry Bridge reads your Outlook mailbox, puts every customer inquiry on one board in Chinese, and drafts English replies that are sent only after you approve them. How would you like to start?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign in with Microsoft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect your Outlook mailbox and OneDrive (Microsoft 365).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set up the AI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter an OpenAI-compatible endpoint and key for sorting mail and drafting.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try the demo data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load a sample mailbox of Sydney customers into a separate demo folder. Nothing is sent and your real data is never touched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>InquiryDetailView</name>
+    <message>
+        <source>(unknown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n draft(s) waiting for approval</source>
+        <translation>
+            <numerusform>%n draft waiting for approval</numerusform>
+            <numerusform>%n drafts waiting for approval</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No OneDrive folder linked yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(choose products)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select an inquiry on the left to see its details.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Advance stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mark lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draft reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open OneDrive folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drafting is not available yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Email</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suburb</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Products</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sizes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any format, e.g. 0412 345 678</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one size per line, e.g. 2400 x 2100</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add note</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A note about this customer…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Emails</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>The approval queue is not available in this build.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Microsoft sign-in needed — open Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync problem (%1) — see the log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Awaiting approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inquiry Bridge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>demo data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Board</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume sync</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause sync</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Demo data — your real mailbox is untouched</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MessageCard</name>
+    <message>
+        <source>Save attachment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translating…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>We wrote to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide translation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New text only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whole email</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReasonDialog</name>
+    <message>
+        <source>Mark as lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. chose another supplier, price too high</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why was this inquiry lost?</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Not available in this build.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signed in as %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not signed in. Mail and OneDrive are not synced.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the Azure application (client) id first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the browser sign-in…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected: %1 answered in %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Microsoft account</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AI model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Telegram</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Voice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Azure app id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Endpoint URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Small model (classify)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mid model (extract, draft, translate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Large model (assistant)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parallel calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check mail every (min)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check OneDrive every (min)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First sync fetches (days)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quiet hours from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quiet hours until</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Company name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Company mail addresses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign in with Microsoft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>from the Azure app registration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saved in the system keyring — leave empty to keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saved in the system keyring, never in a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause sync</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start when I log in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail from these addresses is ours, never a customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>StageDialog</name>
+    <message>
+        <source>Advance stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. measured on site, quote sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TrayController</name>
+    <message>
+        <source>Inquiry Bridge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n inquiries need you</source>
+        <translation>
+            <numerusform>%n inquiry needs you</numerusform>
+            <numerusform>%n inquiries need you</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing needs you right now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open board</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume sync</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause sync</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sync now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,910 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>Banner</name>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>BoardModel</name>
+    <message>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <source>Suburb</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <source>Products</source>
+        <translation>产品</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Who owes a reply</source>
+        <translation>该谁回复</translation>
+    </message>
+    <message>
+        <source>Last contact</source>
+        <translation>最近联系</translation>
+    </message>
+    <message>
+        <source>Days in stage</source>
+        <translation>本阶段天数</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>（未知）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n draft(s) waiting for approval</source>
+        <translation>
+            <numerusform>%n 份草稿待审批</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>BoardPage</name>
+    <message numerus="yes">
+        <source>%n inquiries</source>
+        <translation>
+            <numerusform>共 %n 条询盘</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No inquiry matches these filters.</source>
+        <translation>没有符合筛选条件的询盘。</translation>
+    </message>
+    <message>
+        <source>No inquiries yet. Sign in to Microsoft in Settings, or try the demo data from the welcome window.</source>
+        <translation>还没有询盘。请在设置中登录微软账户，或在欢迎窗口中试用示例数据。</translation>
+    </message>
+    <message>
+        <source>All (%1)</source>
+        <translation>全部 (%1)</translation>
+    </message>
+    <message>
+        <source>Needs me (%1)</source>
+        <translation>需要我处理 (%1)</translation>
+    </message>
+    <message>
+        <source>Search name, email, phone or suburb</source>
+        <translation>搜索姓名、邮箱、电话或区域</translation>
+    </message>
+    <message>
+        <source>All classes</source>
+        <translation>全部分类</translation>
+    </message>
+    <message>
+        <source>Waiting on our reply, overdue in its stage, or a draft awaits approval</source>
+        <translation>待我们回复、阶段超期或有草稿待审批</translation>
+    </message>
+</context>
+<context>
+    <name>DictationButton</name>
+    <message>
+        <source>Recording discarded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recording… click again (or F9) to finish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recognising…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recognising… %1%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recognition cancelled; the recording is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recognition failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No speech was heard — please try again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inserted — edit it before sending or saving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>🎤 Hold to talk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⏺ Release to finish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✕ Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hold to speak and release to finish, or click once to start and again to stop.
+Shortcut: %1 in the text box. Esc discards the recording.
+The words are inserted at the cursor for you to edit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recognise the kept recording again</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Domain</name>
+    <message>
+        <source>Inquiry</source>
+        <translation>询盘</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>上门量尺</translation>
+    </message>
+    <message>
+        <source>Quoting</source>
+        <translation>报价中</translation>
+    </message>
+    <message>
+        <source>Follow-up</source>
+        <translation>跟进</translation>
+    </message>
+    <message>
+        <source>Ordered</source>
+        <translation>已下单</translation>
+    </message>
+    <message>
+        <source>Production</source>
+        <translation>生产中</translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <translation>安装</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Lost</source>
+        <translation>流失</translation>
+    </message>
+    <message>
+        <source>(new)</source>
+        <translation>（新建）</translation>
+    </message>
+    <message>
+        <source>A Measure on site</source>
+        <translation>A 上门量尺</translation>
+    </message>
+    <message>
+        <source>B Quote remotely</source>
+        <translation>B 远程报价</translation>
+    </message>
+    <message>
+        <source>C Not an inquiry</source>
+        <translation>C 非询盘</translation>
+    </message>
+    <message>
+        <source>Mail intake</source>
+        <translation>邮件导入</translation>
+    </message>
+    <message>
+        <source>Owner</source>
+        <translation>老板</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>OneDrive</source>
+        <translation>OneDrive</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min</source>
+        <translation>
+            <numerusform>%n 分钟</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n 小时</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n d</source>
+        <translation>
+            <numerusform>%n 天</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>We owe a reply</source>
+        <translation>待我们回复</translation>
+    </message>
+    <message>
+        <source>Waiting for customer</source>
+        <translation>等客户回复</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n 天</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>overdue %n d</source>
+        <translation>
+            <numerusform>超期 %n 天</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>Settings problem: %1</source>
+        <translation>设置有误：%1</translation>
+    </message>
+    <message>
+        <source>The system keyring is unavailable, secrets cannot be stored: %1</source>
+        <translation>系统密钥库不可用，无法保存密码或令牌：%1</translation>
+    </message>
+    <message>
+        <source>The database cannot be opened: %1</source>
+        <translation>数据库无法打开：%1</translation>
+    </message>
+    <message>
+        <source>Malformed email: %1</source>
+        <translation>邮件格式损坏：%1</translation>
+    </message>
+    <message>
+        <source>AI service error: %1</source>
+        <translation>AI 服务出错：%1</translation>
+    </message>
+    <message>
+        <source>Cannot reach the AI service; check the endpoint and key in Settings: %1</source>
+        <translation>无法连接 AI 服务，请检查设置中的地址和密钥：%1</translation>
+    </message>
+    <message>
+        <source>The AI answer broke its format; it will be retried: %1</source>
+        <translation>AI 的回答格式不正确，稍后会自动重试：%1</translation>
+    </message>
+    <message>
+        <source>Microsoft 365 error: %1</source>
+        <translation>微软邮箱服务出错：%1</translation>
+    </message>
+    <message>
+        <source>Please sign in to Microsoft again: %1</source>
+        <translation>需要重新登录微软账户：%1</translation>
+    </message>
+    <message>
+        <source>Microsoft is busy; retrying later: %1</source>
+        <translation>微软服务繁忙，稍后重试：%1</translation>
+    </message>
+    <message>
+        <source>Not found: %1</source>
+        <translation>找不到该项目：%1</translation>
+    </message>
+    <message>
+        <source>Sync state expired; starting a full sync %1</source>
+        <translation>同步状态已过期，将重新完整同步 %1</translation>
+    </message>
+    <message>
+        <source>Network dropped; cannot tell whether it went through, stopped to avoid a duplicate: %1</source>
+        <translation>网络中断，无法确定操作是否完成，已停止以免重复：%1</translation>
+    </message>
+    <message>
+        <source>Not allowed in the draft&apos;s state: %1</source>
+        <translation>草稿状态不允许此操作：%1</translation>
+    </message>
+    <message>
+        <source>The draft has unconfirmed facts; confirm or edit them first: %1</source>
+        <translation>草稿中有未经确认的内容，请先确认或修改：%1</translation>
+    </message>
+    <message>
+        <source>Transcription failed: %1</source>
+        <translation>语音识别失败：%1</translation>
+    </message>
+    <message>
+        <source>No microphone available or permission denied: %1</source>
+        <translation>没有可用的麦克风或没有权限：%1</translation>
+    </message>
+    <message>
+        <source>Telegram error: %1</source>
+        <translation>Telegram 出错：%1</translation>
+    </message>
+    <message>
+        <source>Something went wrong: %1</source>
+        <translation>发生错误：%1</translation>
+    </message>
+    <message>
+        <source>Unexpected error: %1</source>
+        <translation>意外错误：%1</translation>
+    </message>
+    <message>
+        <source>Inquiry Bridge</source>
+        <translation>询盘桥</translation>
+    </message>
+    <message>
+        <source>Details were written to the log in %1</source>
+        <translation>详细信息已写入日志：%1</translation>
+    </message>
+</context>
+<context>
+    <name>FirstRunWizard</name>
+    <message>
+        <source>Loading the demo mailbox…</source>
+        <translation>正在导入示例邮件…</translation>
+    </message>
+    <message>
+        <source>Welcome to Inquiry Bridge</source>
+        <translation>欢迎使用询盘桥</translation>
+    </message>
+    <message>
+        <source>Inquiry Bridge reads your Outlook mailbox, puts every customer inquiry on one board in Chinese, and drafts English replies that are sent only after you approve them. How would you like to start?</source>
+        <translation>询盘桥读取您的 Outlook 邮箱，把每一条客户询盘整理到一个中文看板上，并起草英文回复——只有您批准后才会发送。您想从哪里开始？</translation>
+    </message>
+    <message>
+        <source>Sign in with Microsoft</source>
+        <translation>登录微软</translation>
+    </message>
+    <message>
+        <source>Connect your Outlook mailbox and OneDrive (Microsoft 365).</source>
+        <translation>连接您的 Outlook 邮箱和 OneDrive（Microsoft 365）。</translation>
+    </message>
+    <message>
+        <source>Set up the AI</source>
+        <translation>设置 AI</translation>
+    </message>
+    <message>
+        <source>Enter an OpenAI-compatible endpoint and key for sorting mail and drafting.</source>
+        <translation>填写兼容 OpenAI 的服务地址和密钥，用于邮件分类和起草回复。</translation>
+    </message>
+    <message>
+        <source>Try the demo data</source>
+        <translation>试用示例数据</translation>
+    </message>
+    <message>
+        <source>Load a sample mailbox of Sydney customers into a separate demo folder. Nothing is sent and your real data is never touched.</source>
+        <translation>把一个悉尼客户的示例邮箱导入单独的示例文件夹。不会发送任何邮件，也不会动您的真实数据。</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>稍后再说</translation>
+    </message>
+</context>
+<context>
+    <name>InquiryDetailView</name>
+    <message>
+        <source>(unknown)</source>
+        <translation>（未知）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n draft(s) waiting for approval</source>
+        <translation>
+            <numerusform>%n 份草稿待审批</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No OneDrive folder linked yet</source>
+        <translation>还没有关联 OneDrive 文件夹</translation>
+    </message>
+    <message>
+        <source>(choose products)</source>
+        <translation>（选择产品）</translation>
+    </message>
+    <message>
+        <source>Select an inquiry on the left to see its details.</source>
+        <translation>在左侧选择一条询盘查看详情。</translation>
+    </message>
+    <message>
+        <source>Advance stage</source>
+        <translation>推进阶段</translation>
+    </message>
+    <message>
+        <source>Mark lost</source>
+        <translation>标记流失</translation>
+    </message>
+    <message>
+        <source>Draft reply</source>
+        <translation>起草回复</translation>
+    </message>
+    <message>
+        <source>Open OneDrive folder</source>
+        <translation>打开 OneDrive 文件夹</translation>
+    </message>
+    <message>
+        <source>Drafting is not available yet</source>
+        <translation>起草功能暂不可用</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>姓名</translation>
+    </message>
+    <message>
+        <source>Email</source>
+        <translation>邮箱</translation>
+    </message>
+    <message>
+        <source>Phone</source>
+        <translation>电话</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Suburb</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <source>Products</source>
+        <translation>产品</translation>
+    </message>
+    <message>
+        <source>Sizes</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <source>any format, e.g. 0412 345 678</source>
+        <translation>任意格式，例如 0412 345 678</translation>
+    </message>
+    <message>
+        <source>one size per line, e.g. 2400 x 2100</source>
+        <translation>每行一个尺寸，例如 2400 x 2100</translation>
+    </message>
+    <message>
+        <source>Save changes</source>
+        <translation>保存修改</translation>
+    </message>
+    <message>
+        <source>Undo changes</source>
+        <translation>撤销修改</translation>
+    </message>
+    <message>
+        <source>Add note</source>
+        <translation>添加备注</translation>
+    </message>
+    <message>
+        <source>A note about this customer…</source>
+        <translation>关于这位客户的备注…</translation>
+    </message>
+    <message>
+        <source>Emails</source>
+        <translation>邮件往来</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>客户资料</translation>
+    </message>
+    <message>
+        <source>Stage history</source>
+        <translation>阶段记录</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>操作者</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>The approval queue is not available in this build.</source>
+        <translation>此版本暂不提供审批队列。</translation>
+    </message>
+    <message>
+        <source>Microsoft sign-in needed — open Settings</source>
+        <translation>需要登录微软账户——请打开设置</translation>
+    </message>
+    <message>
+        <source>Sync problem (%1) — see the log</source>
+        <translation>同步出现问题（%1）——请查看日志</translation>
+    </message>
+    <message>
+        <source>Sync paused</source>
+        <translation>同步已暂停</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Awaiting approval</source>
+        <translation>待审批</translation>
+    </message>
+    <message>
+        <source>Inquiry Bridge</source>
+        <translation>询盘桥</translation>
+    </message>
+    <message>
+        <source>demo data</source>
+        <translation>示例数据</translation>
+    </message>
+    <message>
+        <source>Board</source>
+        <translation>看板</translation>
+    </message>
+    <message>
+        <source>Sync now</source>
+        <translation>立即同步</translation>
+    </message>
+    <message>
+        <source>Resume sync</source>
+        <translation>恢复同步</translation>
+    </message>
+    <message>
+        <source>Pause sync</source>
+        <translation>暂停同步</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Demo data — your real mailbox is untouched</source>
+        <translation>示例数据——不会动您的真实邮箱</translation>
+    </message>
+</context>
+<context>
+    <name>MessageCard</name>
+    <message>
+        <source>Save attachment</source>
+        <translation>保存附件</translation>
+    </message>
+    <message>
+        <source>Translating…</source>
+        <translation>翻译中…</translation>
+    </message>
+    <message>
+        <source>We wrote to %1</source>
+        <translation>我们发给 %1</translation>
+    </message>
+    <message>
+        <source>From %1</source>
+        <translation>来自 %1</translation>
+    </message>
+    <message>
+        <source>Hide translation</source>
+        <translation>隐藏翻译</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>New text only</source>
+        <translation>只看新内容</translation>
+    </message>
+    <message>
+        <source>Whole email</source>
+        <translation>完整邮件</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>另存为…</translation>
+    </message>
+</context>
+<context>
+    <name>ReasonDialog</name>
+    <message>
+        <source>Mark as lost</source>
+        <translation>标记流失</translation>
+    </message>
+    <message>
+        <source>e.g. chose another supplier, price too high</source>
+        <translation>例如：选了别家、价格太高</translation>
+    </message>
+    <message>
+        <source>Why was this inquiry lost?</source>
+        <translation>这条询盘为什么流失？</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Not available in this build.</source>
+        <translation>此版本暂不提供。</translation>
+    </message>
+    <message>
+        <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
+        <translation>正在使用预设的访问令牌（INQUIRY_BRIDGE_GRAPH_TOKEN）。</translation>
+    </message>
+    <message>
+        <source>Signed in as %1</source>
+        <translation>已登录：%1</translation>
+    </message>
+    <message>
+        <source>Not signed in. Mail and OneDrive are not synced.</source>
+        <translation>未登录。邮件和 OneDrive 不会同步。</translation>
+    </message>
+    <message>
+        <source>Enter the Azure application (client) id first.</source>
+        <translation>请先填写 Azure 应用（客户端）ID。</translation>
+    </message>
+    <message>
+        <source>Waiting for the browser sign-in…</source>
+        <translation>正在等待浏览器登录…</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <source>Connected: %1 answered in %2 ms</source>
+        <translation>连接成功：%1 在 %2 毫秒内回答</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Microsoft account</source>
+        <translation>微软账户</translation>
+    </message>
+    <message>
+        <source>AI model</source>
+        <translation>AI 模型</translation>
+    </message>
+    <message>
+        <source>Sync</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <source>Telegram</source>
+        <translation>Telegram</translation>
+    </message>
+    <message>
+        <source>Voice</source>
+        <translation>语音</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>通用</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Azure app id</source>
+        <translation>Azure 应用 ID</translation>
+    </message>
+    <message>
+        <source>Endpoint URL</source>
+        <translation>服务地址</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Small model (classify)</source>
+        <translation>小模型（分类）</translation>
+    </message>
+    <message>
+        <source>Mid model (extract, draft, translate)</source>
+        <translation>中模型（提取、起草、翻译）</translation>
+    </message>
+    <message>
+        <source>Large model (assistant)</source>
+        <translation>大模型（助手）</translation>
+    </message>
+    <message>
+        <source>Parallel calls</source>
+        <translation>并发调用数</translation>
+    </message>
+    <message>
+        <source>Check mail every (min)</source>
+        <translation>检查邮件间隔（分钟）</translation>
+    </message>
+    <message>
+        <source>Check OneDrive every (min)</source>
+        <translation>检查 OneDrive 间隔（分钟）</translation>
+    </message>
+    <message>
+        <source>First sync fetches (days)</source>
+        <translation>首次同步天数</translation>
+    </message>
+    <message>
+        <source>Quiet hours from</source>
+        <translation>免打扰开始</translation>
+    </message>
+    <message>
+        <source>Quiet hours until</source>
+        <translation>免打扰结束</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Company name</source>
+        <translation>公司名称</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation>您的姓名</translation>
+    </message>
+    <message>
+        <source>Company mail addresses</source>
+        <translation>公司邮箱地址</translation>
+    </message>
+    <message>
+        <source>Sign in with Microsoft</source>
+        <translation>登录微软</translation>
+    </message>
+    <message>
+        <source>Sign out</source>
+        <translation>退出登录</translation>
+    </message>
+    <message>
+        <source>from the Azure app registration</source>
+        <translation>来自 Azure 应用注册</translation>
+    </message>
+    <message>
+        <source>saved in the system keyring — leave empty to keep</source>
+        <translation>已保存在系统密钥库——留空则保持不变</translation>
+    </message>
+    <message>
+        <source>saved in the system keyring, never in a file</source>
+        <translation>保存在系统密钥库，不写入文件</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Pause sync</source>
+        <translation>暂停同步</translation>
+    </message>
+    <message>
+        <source>Start when I log in</source>
+        <translation>开机登录时自动启动</translation>
+    </message>
+    <message>
+        <source>Mail from these addresses is ours, never a customer</source>
+        <translation>来自这些地址的邮件是我们自己的，不算客户</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>确定</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+</context>
+<context>
+    <name>StageDialog</name>
+    <message>
+        <source>Advance stage</source>
+        <translation>推进阶段</translation>
+    </message>
+    <message>
+        <source>e.g. measured on site, quote sent</source>
+        <translation>例如：已上门量尺、报价已发</translation>
+    </message>
+    <message>
+        <source>Current stage</source>
+        <translation>当前阶段</translation>
+    </message>
+    <message>
+        <source>New stage</source>
+        <translation>新阶段</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>TrayController</name>
+    <message>
+        <source>Inquiry Bridge</source>
+        <translation>询盘桥</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n inquiries need you</source>
+        <translation>
+            <numerusform>%n 条询盘需要您处理</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing needs you right now</source>
+        <translation>目前没有需要您处理的事</translation>
+    </message>
+    <message>
+        <source>Open board</source>
+        <translation>打开看板</translation>
+    </message>
+    <message>
+        <source>Resume sync</source>
+        <translation>恢复同步</translation>
+    </message>
+    <message>
+        <source>Pause sync</source>
+        <translation>暂停同步</translation>
+    </message>
+    <message>
+        <source>Sync now</source>
+        <translation>立即同步</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+</context>
+</TS>
