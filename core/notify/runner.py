@@ -72,14 +72,21 @@ class TelegramRunner:
         )
         self._problem = False
         self._wake = asyncio.Event()
+        self._built_drafts = False
 
     def _lazy_drafts(self) -> Any:
         if self._drafts is None:
             self._drafts = default_drafts(self.services)
+            self._built_drafts = True
         return self._drafts
 
     async def aclose(self) -> None:
         await self.client.aclose()
+        if self._built_drafts:  # the Graph client we made for sending is ours to close
+            mailer = getattr(getattr(self._drafts, "sender", None), "mailer", None)
+            graph = getattr(mailer, "client", None)
+            if graph is not None and hasattr(graph, "aclose"):
+                await graph.aclose()
 
     def mirror(self) -> TelegramMirror | None:
         owner = pairing.owner(self.services)

@@ -1,0 +1,165 @@
+"""Approving from the phone: the button (never typed words) runs the desktop's approve + send path.
+
+Real parts only: a draft composed by DraftService against the loopback LLM server, the alert from
+the outbox, the loopback Bot API, and the send through GraphMailer to the loopback Graph server
+(the runner builds its DraftService exactly as the app does, from INQUIRY_BRIDGE_GRAPH_*).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from core.drafts.service import build_draft_service
+from core.events import DraftChanged
+from core.llm.client import LLMClient
+from core.notify.runner import TelegramRunner
+from tests.drafts.support import CUSTOMER, DraftingModel, add_inquiry
+from tests.notify.conftest import OWNER, STRANGER
+from tests.support.graph_server import GraphServer
+from tests.support.llm_server import LLMServer
+from tests.support.telegram_server import SentMessage, TelegramServer
+
+
+@pytest.fixture
+def model() -> DraftingModel:
+    return DraftingModel()
+
+
+@pytest.fixture
+def graph(clock: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[GraphServer]:
+    with GraphServer(now=clock.now) as srv:
+        monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_URL", srv.base_url)
+        monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_TOKEN", srv.token)
+        yield srv
+
+
+@pytest.fixture
+async def desk(services: Any, model: DraftingModel, graph: GraphServer) -> Any:
+    """The desktop's DraftService (composes with the LLM; the same store and Graph)."""
+    with LLMServer(model) as llm_server:
+        services.settings.update({"llm.base_url": llm_server.base_url, "llm.max_retries": 0})
+        llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
+        yield build_draft_service(services, llm)
+        await llm.aclose()
+
+
+async def once(services: Any) -> Any:
+    runner = TelegramRunner(services)
+    try:
+        return await runner.run_once()
+    finally:
+        await runner.aclose()
+
+
+async def pending_alert(services: Any, desk: Any, tg: TelegramServer) -> tuple[int, SentMessage]:
+    inquiry_id, _ = add_inquiry(services)
+    draft_id = await desk.compose(
+        inquiry_id, "报价15000含GST，下周二上午10点上门量尺", actor="owner"
+    )
+    await once(services)
+    [alert] = [m for m in tg.sent_to(OWNER) if m.buttons()]
+    return draft_id, alert
+
+
+async def test_a_pending_draft_arrives_with_chinese_english_and_buttons(
+    services: Any, center: Any, owner_env: TelegramServer, desk: Any
+) -> None:
+    draft_id, alert = await pending_alert(services, desk, owner_env)
+    shown = alert.visible
+    assert shown.startswith(f"待审批草稿 #{draft_id}")
+    assert "中文内容：" in shown and "您好" in shown
+    assert "英文原文（共" in shown and "Our price is $15,000 including GST." in shown
+    assert [b["text"] for b in alert.buttons()] == ["✅ 发送", "🗑 放弃", "💻 在电脑上修改"]
+    assert all(b["callback_data"].startswith(f"d:{draft_id}:") for b in alert.buttons())
+
+
+async def test_send_button_sends_once_through_graph_and_the_desktop_sees_sent(
+    services: Any, center: Any, owner_env: TelegramServer, desk: Any, graph: GraphServer
+) -> None:
+    draft_id, alert = await pending_alert(services, desk, owner_env)
+    assert graph.sent_log == []
+    first = owner_env.press(alert, "发送")
+    owner_env.press(alert, "发送")  # an impatient double tap
+    await once(services)
+    assert len(graph.sent_log) == 1
+    [copy] = graph.folder_messages("sentitems")
+    assert CUSTOMER in str(copy) and "$15,000" in str(copy)
+    assert desk.get(draft_id).status == "sent"  # what the desktop's 待审批 list reads
+    assert DraftChanged(draft_id, desk.get(draft_id).inquiry_id, "sent") in services.bus.events
+    replies = [m.visible for m in owner_env.sent_to(OWNER)]
+    assert f"✅ 已发送：草稿 #{draft_id} 已发给 {CUSTOMER}。" in replies
+    answers = {a["callback_query_id"]: a.get("text", "") for a in owner_env.answered}
+    assert answers[first] == "已发送" and len(answers) == 2
+    assert alert.reply_markup == {"inline_keyboard": []}  # buttons removed after sending
+
+
+async def test_a_strangers_button_sends_nothing(
+    services: Any, center: Any, owner_env: TelegramServer, desk: Any, graph: GraphServer
+) -> None:
+    draft_id, alert = await pending_alert(services, desk, owner_env)
+    data = alert.button("发送")["callback_data"]
+    owner_env.push_callback(STRANGER, data)  # forwarded message, another chat
+    owner_env.push_callback(OWNER, data, user_id=STRANGER)  # another user, owner's chat id
+    await once(services)
+    assert graph.sent_log == []
+    assert desk.get(draft_id).status == "pending_approval"
+    assert owner_env.sent_to(STRANGER) == []
+    assert [a.get("text", "") for a in owner_env.answered] == ["", ""]
+
+
+async def test_forged_nonce_and_typed_words_never_send(
+    services: Any, center: Any, owner_env: TelegramServer, desk: Any, graph: GraphServer
+) -> None:
+    draft_id, _alert = await pending_alert(services, desk, owner_env)
+    owner_env.push_callback(OWNER, f"d:{draft_id}:s:guessed")
+    owner_env.push_message(OWNER, "发送")
+    owner_env.push_message(OWNER, f"/send {draft_id}")
+    await once(services)
+    assert graph.sent_log == [] and desk.get(draft_id).status == "pending_approval"
+    assert owner_env.answered[0]["text"] == "此按钮已失效。"
+
+
+async def test_unconfirmed_facts_need_a_second_confirming_press(
+    services: Any, center: Any, owner_env: TelegramServer, desk: Any, graph: GraphServer, model: Any
+) -> None:
+    model.plant = ["The total comes to $16,500 and installation takes 3 weeks."]
+    draft_id, alert = await pending_alert(services, desk, owner_env)
+    assert "未经确认的内容" in alert.visible
+    owner_env.press(alert, "发送")
+    await once(services)
+    assert graph.sent_log == []
+    warning = owner_env.sent_to(OWNER)[-1]
+    assert "$16,500" in warning.visible and "3 weeks" in warning.visible
+    assert desk.get(draft_id).status == "pending_approval"
+    owner_env.press(warning, "仍然发送")
+    await once(services)
+    assert len(graph.sent_log) == 1 and desk.get(draft_id).status == "sent"
+    assert "$16,500" in desk.get(draft_id).confirmed_facts
+
+
+async def test_reject_button_discards_and_later_presses_say_so(
+    services: Any, center: Any, owner_env: TelegramServer, desk: Any, graph: GraphServer
+) -> None:
+    draft_id, alert = await pending_alert(services, desk, owner_env)
+    send_data = alert.button("发送")["callback_data"]
+    owner_env.press(alert, "放弃")
+    await once(services)
+    assert desk.get(draft_id).status == "rejected"
+    assert alert.reply_markup == {"inline_keyboard": []}  # the buttons are gone
+    owner_env.push_callback(OWNER, send_data)  # a stale press (a slow phone)
+    await once(services)
+    assert graph.sent_log == []
+    assert owner_env.answered[-1]["text"] == f"草稿 #{draft_id} 已放弃。"
+
+
+async def test_edit_on_desktop_button_only_points_to_the_pc(
+    services: Any, center: Any, owner_env: TelegramServer, desk: Any, graph: GraphServer
+) -> None:
+    draft_id, alert = await pending_alert(services, desk, owner_env)
+    owner_env.press(alert, "在电脑上修改")
+    await once(services)
+    assert desk.get(draft_id).status == "pending_approval" and graph.sent_log == []
+    assert "请在电脑上" in owner_env.sent_to(OWNER)[-1].visible
