@@ -39,7 +39,15 @@ async def test_killed_mid_send_then_reconciled_sends_exactly_once(
     env = {k: v for k, v in os.environ.items() if not k.startswith("INQUIRY_BRIDGE_")}
     env["PYTHONPATH"] = str(ROOT)
     child = subprocess.Popen(
-        [sys.executable, "-m", "tests.drafts.send_child", str(home), graph.base_url, graph.token, str(draft_id)],
+        [
+            sys.executable,
+            "-m",
+            "tests.drafts.send_child",
+            str(home),
+            graph.base_url,
+            graph.token,
+            str(draft_id),
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

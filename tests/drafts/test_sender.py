@@ -37,7 +37,11 @@ async def test_approved_draft_is_sent_once_in_thread(services, draft_service, gr
         await draft_service.send(draft_id, actor="owner")
     assert len(graph.sent_log) == 1
     trail = [(e["from"], e["to"]) for e in draft_service.events(draft_id)]
-    assert trail[-3:] == [("pending_approval", "approved"), ("approved", "sending"), ("sending", "sent")]
+    assert trail[-3:] == [
+        ("pending_approval", "approved"),
+        ("approved", "sending"),
+        ("sending", "sent"),
+    ]
 
 
 async def test_unapproved_draft_is_never_sent(services, draft_service, graph):

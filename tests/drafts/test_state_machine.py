@@ -9,6 +9,7 @@ and checks after every step that no draft is, or ever was, approved.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import tempfile
 from pathlib import Path
 
@@ -37,7 +38,9 @@ def _clear(session) -> None:  # type: ignore[no-untyped-def]
     session.execute(delete(Draft))
 
 
-NON_OWNER = st.sampled_from(["agent", "assistant", "pipeline", "llm", "system", "tool", "Owner", ""])
+NON_OWNER = st.sampled_from(
+    ["agent", "assistant", "pipeline", "llm", "system", "tool", "Owner", ""]
+)
 
 
 class _Shared:
@@ -53,7 +56,9 @@ def shared_world():  # type: ignore[no-untyped-def]
     _Shared.model = DraftingModel()
     _Shared.server = LLMServer(_Shared.model).start()
     _Shared.services = build_services(Path(_Shared.tmp.name), clock=FakeClock(), bus=RecordingBus())
-    _Shared.services.settings.update({"llm.base_url": _Shared.server.base_url, "llm.max_retries": 0})
+    _Shared.services.settings.update(
+        {"llm.base_url": _Shared.server.base_url, "llm.max_retries": 0}
+    )
     _Shared.inquiry_id, _ = add_inquiry(_Shared.services)
     yield
     _Shared.server.stop()
@@ -69,7 +74,9 @@ class NoApprovalWithoutOwner(RuleBasedStateMachine):
         self.services = _Shared.services
         self.loop = asyncio.new_event_loop()
         self.services.store.write(_clear)
-        self.llm = LLMClient(self.services.settings, self.services.secrets, self.services.store, self.services.clock)
+        self.llm = LLMClient(
+            self.services.settings, self.services.secrets, self.services.store, self.services.clock
+        )
         self.service = DraftService(self.services, self.llm)  # sender without Outlook
         self.inquiry_id = _Shared.inquiry_id
         self.drafts: list[int] = []
@@ -89,26 +96,30 @@ class NoApprovalWithoutOwner(RuleBasedStateMachine):
         except InquiryBridgeError:
             pass  # refusals are fine; reaching approved is not
 
-    @rule(instruction=st.sampled_from(["报价15000含GST", "下周二上午10点上门量尺", "谢谢，稍后报价"]),
-          plant=st.booleans())
+    @rule(
+        instruction=st.sampled_from(["报价15000含GST", "下周二上午10点上门量尺", "谢谢，稍后报价"]),
+        plant=st.booleans(),
+    )
     def compose(self, instruction: str, plant: bool) -> None:
         self.model.plant = ["Total $16,500."] if plant else []
-        self.drafts.append(self.run(self.service.compose(self.inquiry_id, instruction, actor="agent")))
+        self.drafts.append(
+            self.run(self.service.compose(self.inquiry_id, instruction, actor="agent"))
+        )
 
     @precondition(lambda self: self.drafts)
     @rule(data=st.data())
     def revise(self, data: st.DataObject) -> None:
         draft_id = data.draw(st.sampled_from(self.drafts))
-        try:
+        with contextlib.suppress(InquiryBridgeError):
             self.drafts.append(self.run(self.service.revise(draft_id, "语气更正式", actor="agent")))
-        except InquiryBridgeError:
-            pass
 
     @precondition(lambda self: self.drafts)
     @rule(data=st.data(), actor=NON_OWNER, accept=st.booleans())
     def approve_as_non_owner(self, data: st.DataObject, actor: str, accept: bool) -> None:
         draft_id = data.draw(st.sampled_from(self.drafts))
-        self._attempt(lambda: self.service.approve(draft_id, actor=actor, accept_unconfirmed=accept))
+        self._attempt(
+            lambda: self.service.approve(draft_id, actor=actor, accept_unconfirmed=accept)
+        )
 
     @precondition(lambda self: self.drafts)
     @rule(data=st.data(), actor=NON_OWNER)
@@ -130,7 +141,11 @@ class NoApprovalWithoutOwner(RuleBasedStateMachine):
     def owner_side_edits(self, data: st.DataObject, edit: str) -> None:
         draft_id = data.draw(st.sampled_from(self.drafts))
         if edit == "body":
-            self._attempt(lambda: self.service.update_body(draft_id, "Hi, the price is $15,000.", actor="agent"))
+            self._attempt(
+                lambda: self.service.update_body(
+                    draft_id, "Hi, the price is $15,000.", actor="agent"
+                )
+            )
         elif edit == "confirm":
             self._attempt(lambda: self.service.confirm_facts(draft_id, ["$16,500"], actor="agent"))
         elif edit == "reject":
@@ -163,6 +178,8 @@ TestNoApprovalWithoutOwner = NoApprovalWithoutOwner.TestCase
 
 
 def test_the_table_has_no_ordinary_path_into_approved() -> None:
-    assert all("approved" not in targets for source, targets in TRANSITIONS.items() if source != "sending")
+    assert all(
+        "approved" not in targets for source, targets in TRANSITIONS.items() if source != "sending"
+    )
     assert {"owner", "cli", "telegram"} == APPROVERS
     assert not {"approve", "send", "reject", "confirm_facts", "send_due"} & set(TOOL_SAFE_METHODS)
