@@ -1,0 +1,420 @@
+"""The push-to-talk button that sits beside every box taking an instruction or a note.
+
+How the owner uses it (the WeChat habit, plus a keyboard):
+- **Hold** the button (or F9 while the text box has focus), speak, release: the words appear at
+  the cursor. **Click** (or tap F9) instead: recording continues until the next click/tap.
+  Esc while recording throws the recording away.
+- While recording: a level meter and ``0:07 / 2:00``; the maximum length stops it by itself.
+- While transcribing: progress in percent; clicking the button cancels.
+- The transcript is *inserted for editing* at the cursor (replacing a selection, undoable with
+  Ctrl+Z) and never sent or saved by itself.
+- No microphone, permission denied, a missing model: a Chinese sentence under the button; nothing
+  else in the window is affected. A failed transcription keeps the recording and offers a retry.
+
+Whisper runs on the transcriber's worker thread; results come back through a queued Qt signal,
+so widgets only change on the UI thread. The model starts loading the moment recording starts,
+so by the time the owner stops speaking it is usually warm.
+
+Signals:
+    transcribed(str text, str audio_path)  after insertion; ``audio_path`` is "" unless
+                                           ``keep_audio`` (voice notes keep the recording)
+    recording_changed(bool)
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.errors import InquiryBridgeError
+from core.voice.transcriber import Transcript, TranscriptionCancelled, shared_transcriber
+from desktop.i18n import current_language
+from desktop.voice.recorder import AudioInputFactory, Recorder
+
+log = logging.getLogger(__name__)
+
+SHORTCUT = Qt.Key.Key_F9
+HOLD_SECONDS = 0.4  # pressed longer than this = push-to-talk; shorter = click to toggle
+Target = QLineEdit | QPlainTextEdit | QTextEdit
+_CJK_RANGES = ((0x3000, 0x303F), (0x3400, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
+
+
+def _is_cjk(ch: str) -> bool:
+    return bool(ch) and any(lo <= ord(ch) <= hi for lo, hi in _CJK_RANGES)
+
+
+def _joiner(before: str, text: str) -> str:
+    """A space between English words, none around Chinese (or after whitespace)."""
+    if not before or before.isspace() or not text:
+        return ""
+    if _is_cjk(before) or _is_cjk(text[0]):
+        return ""
+    return " "
+
+
+def insert_at_cursor(target: Target, text: str) -> None:
+    """Insert ``text`` where the owner's cursor is (replacing a selection), as one undo step."""
+    if isinstance(target, QLineEdit):
+        pos = target.selectionStart() if target.hasSelectedText() else target.cursorPosition()
+        before = target.text()[pos - 1 : pos] if pos > 0 else ""
+        target.insert(_joiner(before, text) + text)
+        return
+    cursor = target.textCursor()
+    pos = cursor.selectionStart() if cursor.hasSelection() else cursor.position()
+    before = target.document().characterAt(pos - 1) if pos > 0 else ""
+    cursor.insertText(_joiner(before, text) + text)
+    target.setTextCursor(cursor)
+
+
+class _Bridge(QObject):
+    """Carries worker-thread results to the UI thread (queued connections)."""
+
+    done = Signal(object, object)  # (Transcript | None, BaseException | None)
+    progress = Signal(float)
+
+
+class DictationButton(QWidget):
+    transcribed = Signal(str, str)
+    recording_changed = Signal(bool)
+
+    def __init__(
+        self,
+        services: Any,
+        target: Target,
+        parent: QWidget | None = None,
+        *,
+        audio_input_factory: AudioInputFactory | None = None,
+        keep_audio: bool = False,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.target = target
+        self.keep_audio = keep_audio
+        self._monotonic = monotonic
+        self._pressed_at: float | None = None
+        self._started_by_this_press = False
+        self._cancel_box: list[threading.Event | None] = [None]
+        self._pending: Path | None = None  # recording awaiting (re)transcription
+        self._future: Future[Transcript] | None = None
+        self.last_audio_path: Path | None = None
+
+        self.recorder = Recorder(
+            services.paths.audio,
+            max_seconds=int(services.settings.get("voice.max_seconds")),
+            input_factory=audio_input_factory,
+            clock=services.clock,
+            parent=self,
+        )
+        self._bridge = _Bridge(self)
+
+        self.button = QPushButton(self)
+        self.button.setObjectName("dictationButton")
+        self.button.setAutoDefault(False)
+        self.button.setCheckable(False)
+        self.level = QProgressBar(self)
+        self.level.setRange(0, 100)
+        self.level.setTextVisible(False)
+        self.level.setFixedHeight(6)
+        self.level.setMaximumWidth(140)
+        self.level.setVisible(False)
+        self.status = QLabel(self)
+        self.status.setObjectName("dictationStatus")
+        self.status.setWordWrap(True)
+        self.retry_button = QToolButton(self)
+        self.retry_button.setVisible(False)
+
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.button)
+        row.addWidget(self.level)
+        row.addWidget(self.retry_button)
+        row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(row)
+        layout.addWidget(self.status)
+
+        self.button.pressed.connect(self._on_pressed)
+        self.button.released.connect(self._on_released)
+        self.retry_button.clicked.connect(self.retry)
+        self.recorder.level_changed.connect(lambda v: self.level.setValue(int(v * 100)))
+        self.recorder.elapsed_changed.connect(self._show_elapsed)
+        self.recorder.finished.connect(self._on_recorded)
+        self.recorder.failed.connect(self._show_error)
+        self.recorder.limit_reached.connect(self._on_limit)
+        self._bridge.done.connect(self._on_done)
+        self._bridge.progress.connect(self._on_progress)
+        target.installEventFilter(self)
+        # closing the window mid-transcription stops the worker at the next segment
+        box = self._cancel_box
+        self.destroyed.connect(lambda *_: box[0] is not None and box[0].set())
+
+        self._state = "idle"
+        self.retranslate()
+        self._set_status("")
+
+    # -- public ------------------------------------------------------------------------------
+    @property
+    def state(self) -> str:
+        """``idle`` | ``recording`` | ``transcribing``."""
+        return self._state
+
+    def start_recording(self) -> bool:
+        if self._state != "idle":
+            return False
+        self._clear_status()
+        try:
+            transcriber = shared_transcriber(self.services.settings)
+            transcriber.warm_up()  # load while the owner speaks
+        except InquiryBridgeError as exc:
+            self._show_error(exc.user_message(_lang()))
+            return False
+        try:
+            self.recorder.start()
+        except InquiryBridgeError as exc:
+            self._show_error(exc.user_message(_lang()))
+            return False
+        self._set_state("recording")
+        return True
+
+    def stop_recording(self) -> None:
+        if self._state == "recording":
+            self.recorder.stop()  # → finished → transcription, or failed (too short)
+            if self._state == "recording":
+                self._set_state("idle")
+
+    def cancel(self) -> None:
+        """Esc: drop the recording, or stop a running transcription (the file is kept)."""
+        if self._state == "recording":
+            self.recorder.cancel()
+            self._set_state("idle")
+            self._set_status(self.tr("Recording discarded"))
+        elif self._state == "transcribing" and self._cancel_box[0] is not None:
+            self._cancel_box[0].set()
+
+    def retry(self) -> None:
+        if self._pending is not None and self._pending.is_file() and self._state == "idle":
+            self._transcribe(self._pending)
+
+    # -- button and keyboard ------------------------------------------------------------------
+    def _on_pressed(self) -> None:
+        self._press()
+
+    def _on_released(self) -> None:
+        self._release()
+
+    def _press(self) -> None:
+        if self._state == "transcribing":
+            self.cancel()
+            return
+        if self._state == "recording":
+            self._started_by_this_press = False
+            self.stop_recording()  # second click of click-to-toggle
+            return
+        self._pressed_at = self._monotonic()
+        self._started_by_this_press = self.start_recording()
+
+    def _release(self) -> None:
+        if not self._started_by_this_press or self._state != "recording":
+            return
+        self._started_by_this_press = False
+        held = self._monotonic() - (self._pressed_at or self._monotonic())
+        if held >= HOLD_SECONDS:
+            self.stop_recording()  # push-to-talk: release ends it
+        else:
+            self._set_status(self.tr("Recording… click again (or F9) to finish"))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.target and event.type() in (
+            QEvent.Type.KeyPress,
+            QEvent.Type.KeyRelease,
+            QEvent.Type.ShortcutOverride,
+        ):
+            key_event: QKeyEvent = event  # type: ignore[assignment]
+            if key_event.key() == SHORTCUT:
+                if event.type() == QEvent.Type.ShortcutOverride:
+                    event.accept()  # F9 is ours while the box has focus
+                elif not key_event.isAutoRepeat():
+                    if event.type() == QEvent.Type.KeyPress:
+                        self._press()
+                    else:
+                        self._release()
+                return True
+            if (
+                key_event.key() == Qt.Key.Key_Escape
+                and event.type() == QEvent.Type.KeyPress
+                and self._state in ("recording", "transcribing")
+            ):
+                self.cancel()
+                return True
+        return super().eventFilter(watched, event)
+
+    # -- recording ---------------------------------------------------------------------------
+    def _show_elapsed(self, seconds: float) -> None:
+        if self._state == "recording":
+            self._set_status(f"{_clock(seconds)} / {_clock(self.recorder.max_seconds)}")
+
+    def _on_limit(self) -> None:
+        log.info("dictation stopped at the maximum length")
+
+    def _on_recorded(self, path: Path) -> None:
+        self.last_audio_path = path
+        self._transcribe(path)
+
+    # -- transcription -----------------------------------------------------------------------
+    def _transcribe(self, path: Path) -> None:
+        self._pending = path
+        self.retry_button.setVisible(False)
+        try:
+            transcriber = shared_transcriber(self.services.settings)
+        except InquiryBridgeError as exc:
+            self._set_state("idle")
+            self._show_error(exc.user_message(_lang()), retry=True)
+            return
+        cancel = self._cancel_box[0] = threading.Event()
+        self._set_state("transcribing")
+        self._set_status(self.tr("Recognising…"))
+        bridge = self._bridge
+
+        def progress(fraction: float, _text: str) -> None:
+            _emit(bridge, "progress", fraction)
+
+        future = transcriber.submit(path, progress=progress, cancel=cancel)
+        self._future = future
+
+        def finished(fut: Future[Transcript]) -> None:
+            exc = fut.exception()
+            _emit(bridge, "done", None if exc else fut.result(), exc)
+
+        future.add_done_callback(finished)
+
+    def _on_progress(self, fraction: float) -> None:
+        if self._state == "transcribing":
+            self._set_status(self.tr("Recognising… %1%").replace("%1", str(int(fraction * 100))))
+
+    def _on_done(self, result: Transcript | None, error: BaseException | None) -> None:
+        self._future, self._cancel_box[0] = None, None
+        self._set_state("idle")
+        if isinstance(error, TranscriptionCancelled):
+            self._set_status(self.tr("Recognition cancelled; the recording is kept"))
+            self.retry_button.setVisible(True)
+            return
+        if error is not None:
+            message = (
+                error.user_message(_lang())
+                if isinstance(error, InquiryBridgeError)
+                else self.tr("Recognition failed: %1").replace("%1", str(error))
+            )
+            if not isinstance(error, InquiryBridgeError):
+                log.error("transcription crashed", exc_info=error)
+            self._show_error(message, retry=True)
+            return
+        assert result is not None
+        path, self._pending = self._pending, None
+        if not result.text.strip():
+            self._discard_audio(path)
+            self._show_error(self.tr("No speech was heard — please try again"))
+            return
+        if shiboken6.isValid(self.target):
+            insert_at_cursor(self.target, result.text)
+            self.target.setFocus(Qt.FocusReason.OtherFocusReason)
+        kept = ""
+        if self.keep_audio and path is not None:
+            kept = str(path)
+        else:
+            self._discard_audio(path)
+        self._set_status(self.tr("Inserted — edit it before sending or saving"))
+        self.transcribed.emit(result.text, kept)
+
+    def _discard_audio(self, path: Path | None) -> None:
+        if path is not None and not self.keep_audio:
+            path.unlink(missing_ok=True)
+
+    # -- display -----------------------------------------------------------------------------
+    def _set_state(self, state: str) -> None:
+        was_recording = self._state == "recording"
+        self._state = state
+        self.level.setVisible(state == "recording")
+        if state != "recording":
+            self.level.setValue(0)
+        self.button.setProperty("state", state)
+        self.retranslate()
+        if was_recording != (state == "recording"):
+            self.recording_changed.emit(state == "recording")
+
+    def _set_status(self, text: str, *, error: bool = False) -> None:
+        self.status.setText(text)
+        self.status.setStyleSheet("color: #d1242f;" if error else "color: palette(mid);")
+        self.status.setVisible(bool(text))
+
+    def _clear_status(self) -> None:
+        self.retry_button.setVisible(False)
+        self._set_status("")
+
+    def _show_error(self, message: str, *, retry: bool = False) -> None:
+        self._set_status(message, error=True)
+        self.retry_button.setVisible(retry and self._pending is not None)
+
+    def retranslate(self) -> None:
+        key = QKeySequence(SHORTCUT).toString(QKeySequence.SequenceFormat.NativeText)
+        labels = {
+            "idle": self.tr("🎤 Hold to talk"),
+            "recording": self.tr("⏺ Release to finish"),
+            "transcribing": self.tr("✕ Cancel"),
+        }
+        self.button.setText(labels[self._state])
+        self.button.setToolTip(
+            self.tr(
+                "Hold to speak and release to finish, or click once to start and again to stop.\n"
+                "Shortcut: %1 in the text box. Esc discards the recording.\n"
+                "The words are inserted at the cursor for you to edit."
+            ).replace("%1", key)
+        )
+        self.retry_button.setText(self.tr("Retry"))
+        self.retry_button.setToolTip(self.tr("Recognise the kept recording again"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+
+def _emit(bridge: _Bridge, name: str, *args: object) -> None:
+    """Emit from the worker thread; the widget may have been closed meanwhile."""
+    if shiboken6.isValid(bridge):
+        try:
+            getattr(bridge, name).emit(*args)
+        except RuntimeError:  # deleted between the check and the emit
+            pass
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def _lang() -> str:
+    return current_language()
