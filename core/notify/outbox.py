@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
@@ -42,6 +42,7 @@ from core.notify.render import md_escape
 log = logging.getLogger(__name__)
 
 KINDS = ("new_inquiry", "draft_pending", "overdue", "sync_problem")
+CATCH_UP_WINDOW = timedelta(days=2)
 ENGLISH_PREVIEW_CHARS = 1200
 
 CLASS_ZH = {"A": "A 类 · 需上门量尺", "B": "B 类 · 可远程报价", "C": "C 类 · 非询盘"}
@@ -90,10 +91,17 @@ class NotificationCenter:
     def __init__(self, services: Any) -> None:
         self.services = services
         self._unsubscribe: list[Callable[[], None]] = []
+        self._raised = 0
 
     # -- wiring -------------------------------------------------------------------------------
-    def attach(self, bus: EventBus | None = None) -> NotificationCenter:
+    def attach(self, bus: EventBus | None = None, *, catch_up: bool = True) -> NotificationCenter:
+        """Subscribe to the bus; first raise whatever was missed (see ``catch_up``)."""
         bus = bus or self.services.bus
+        if catch_up:
+            try:
+                self.catch_up()
+            except Exception:  # an alert backlog must never stop the app from starting
+                log.exception("notification catch-up failed")
         self._unsubscribe += [
             bus.subscribe(InquiryCreated, self.on_inquiry_created),
             bus.subscribe(DraftChanged, self.on_draft_changed),
@@ -154,11 +162,55 @@ class NotificationCenter:
         if notification_id is None:
             log.debug("notification %s already raised", dedup_key)
             return None
+        self._raised += 1
         log.info("notification %s raised (%s)", notification_id, kind)
         self.services.bus.publish(
             NotificationRaised(notification_id, kind, title, ref_type, ref_id)
         )
         return notification_id
+
+    def catch_up(self, lookback: timedelta = CATCH_UP_WINDOW) -> int:
+        """Raise the alerts no subscriber wrote: inquiries created recently and drafts waiting.
+
+        Events live in memory only, so an inquiry committed by a process without a center
+        (``inquiry-bridge ingest``) or just before a crash would never be announced. The dedup
+        keys are the same as the event path's, so this is a no-op for everything already raised.
+        Returns how many alerts it added.
+        """
+        since = _naive(self.services.clock.now()) - lookback
+        with self.services.store.session() as session:
+            known = set(
+                session.scalars(
+                    select(Notification.dedup_key).where(
+                        Notification.dedup_key.like("inquiry:%")
+                        | Notification.dedup_key.like("draft:%")
+                    )
+                )
+            )
+            inquiries = session.scalars(
+                select(Inquiry.id)
+                .where(Inquiry.created_at >= since, Inquiry.classification != "C")
+                .order_by(Inquiry.id)
+            ).all()
+            drafts = session.execute(
+                select(Draft.id, Draft.inquiry_id)
+                .where(Draft.status == "pending_approval")
+                .order_by(Draft.id)
+            ).all()
+        added = 0
+        for inquiry_id in inquiries:
+            if f"inquiry:{inquiry_id}:created" not in known:
+                before = self._raised
+                self.on_inquiry_created(InquiryCreated(inquiry_id))
+                added += self._raised - before
+        for draft_id, inquiry_id in drafts:
+            if f"draft:{draft_id}:pending" not in known:
+                before = self._raised
+                self.on_draft_changed(DraftChanged(draft_id, inquiry_id, "pending_approval"))
+                added += self._raised - before
+        if added:
+            log.info("notification catch-up raised %d missed alerts", added)
+        return added
 
     # -- event handlers -----------------------------------------------------------------------
     def on_inquiry_created(self, event: InquiryCreated) -> None:
@@ -325,30 +377,23 @@ def inquiry_message(session: Session, inquiry: Inquiry) -> tuple[str, str]:
     add("尺寸", "；".join(inquiry.dimensions or []))
     if inquiry.urgency:
         add("紧急程度", inquiry.urgency)
-    summary = (inquiry.context_data or {}).get("thread_summary") or ""
-    if not summary:
-        from core.db.models import Message  # local: only this message needs it
+    # the customer's own words (quote-stripped new text) say more than any summary line
+    from core.db.models import Message  # local: only this message needs it
 
-        first = session.scalars(
-            select(Message)
-            .where(Message.inquiry_id == inquiry.id)
-            .order_by(Message.received_at)
-            .limit(1)
-        ).first()
-        if first is not None:
-            add("主题", first.subject)
-            excerpt = (first.body_text or "").strip()
-            if excerpt:
-                excerpt = excerpt[:300] + ("…" if len(excerpt) > 300 else "")
-                lines.append("")
-                lines.append(
-                    "\n".join(
-                        "> " + md_escape(line) for line in excerpt.splitlines() if line.strip()
-                    )
-                )
-    else:
-        lines.append("")
-        lines.append(f"摘要：{md_escape(summary)}")
+    first = session.scalars(
+        select(Message)
+        .where(Message.inquiry_id == inquiry.id, Message.direction == "in")
+        .order_by(Message.received_at)
+        .limit(1)
+    ).first()
+    if first is not None:
+        add("主题", first.subject)
+        excerpt = (first.body_text or "").strip()
+        if excerpt:
+            excerpt = excerpt[:400] + ("…" if len(excerpt) > 400 else "")
+            quoted = [line.strip() for line in excerpt.splitlines() if line.strip()]
+            lines.append("")
+            lines.append("\n".join("> " + md_escape(line) for line in quoted))
     return title, "\n".join(lines)
 
 
