@@ -2,6 +2,145 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>ApprovalWindow</name>
+    <message>
+        <source>Review reply before sending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese preview (what the customer will read)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>English email (editable — this is what will be sent)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-render Chinese preview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save edits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>I have checked the unconfirmed values; they are correct</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What should change? (Chinese is fine)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve and send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The English text changed. Click “Re-render Chinese preview” to see it in Chinese.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NOT SENT — draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NOT SENT — waiting for your approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NOT SENT — approved, waiting to send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SENT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discarded — not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NOT SENT — sending failed, the draft is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaced by a revised draft — not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An email went to this customer in the last %1 days: %2 “%3”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The recipient (%1) is not the inquiry&apos;s customer (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unconfirmed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>these values are not in your instruction or the emails: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rendering the Chinese preview…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Please check the highlighted unconfirmed values first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent: %1 (the draft is kept)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discarded. Nothing was sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write what should change first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revising the draft…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revised draft ready — please review it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Banner</name>
     <message>
         <source>Open</source>
@@ -93,6 +232,37 @@
     </message>
     <message>
         <source>Waiting on our reply, overdue in its stage, or a draft awaits approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ComposeDialog</name>
+    <message>
+        <source>Draft a reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What should the reply say? Write or dictate it in Chinese, e.g. 报价15000含GST，下周二上门量尺</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reply to %1 &lt;%2&gt;. Nothing is sent until you approve it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note: an email went to this customer on %1 (“%2”).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the draft…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -654,6 +824,75 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
 </context>
 <context>
+    <name>PendingDraftsView</name>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approved, waiting to send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unconfirmed</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n draft(s) waiting for your approval</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing is waiting for approval.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ReasonDialog</name>
     <message>
         <source>Mark as lost</source>
@@ -665,6 +904,37 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Why was this inquiry lost?</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Recorder</name>
+    <message>
+        <source>No microphone found. Connect a microphone or headset and try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The microphone “%1” cannot be opened; another program may be using it, or access is not allowed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The microphone failed or was unplugged; recording stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Windows does not allow this app to use the microphone. Turn it on in Settings → Privacy &amp; security → Microphone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow microphone access in the system prompt, then try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too short — hold the button while you speak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No sound is coming from the microphone. Check that it is connected and that microphone access is allowed in the system privacy settings.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -913,6 +1183,148 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>VoiceSettingsPage</name>
+    <message>
+        <source>Choose a Whisper model folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No microphone found. Connect a microphone or headset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n microphone(s): </source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>In use: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>set by the environment variable %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>chosen in these settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bundled with the app</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Active model: Whisper %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Languages: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese (Mandarin), English and other languages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>English only — Chinese speech cannot be recognised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty: the bundled model is used.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✓ Whisper model found. Languages: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Voice dictation (local, nothing leaves this PC)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To dictate in Chinese you need a multilingual Whisper model in CTranslate2 format, for example %1 (about 480 MB; faster-whisper-base is smaller and less accurate). Download it on a computer with internet access, copy the whole folder (it contains model.bin, config.json and tokenizer.json) to this PC, then choose that folder below and press OK. The app never downloads models by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spoken language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Longest recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compute type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Microphone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty = the bundled English model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set by the environment variable %1; change it there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use bundled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic (Chinese or English)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese (Mandarin, written in Simplified characters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cpu works everywhere; cuda needs an NVIDIA graphics card</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>int8 is fastest on a normal CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check microphone</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

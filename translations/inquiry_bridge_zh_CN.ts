@@ -2,6 +2,145 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>ApprovalWindow</name>
+    <message>
+        <source>Review reply before sending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation type="unfinished">到</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese preview (what the customer will read)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>English email (editable — this is what will be sent)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-render Chinese preview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save edits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>I have checked the unconfirmed values; they are correct</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What should change? (Chinese is fine)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approve and send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The English text changed. Click “Re-render Chinese preview” to see it in Chinese.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NOT SENT — draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NOT SENT — waiting for your approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NOT SENT — approved, waiting to send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SENT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discarded — not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NOT SENT — sending failed, the draft is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaced by a revised draft — not sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An email went to this customer in the last %1 days: %2 “%3”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The recipient (%1) is not the inquiry&apos;s customer (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unconfirmed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>these values are not in your instruction or the emails: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rendering the Chinese preview…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Please check the highlighted unconfirmed values first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent: %1 (the draft is kept)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discarded. Nothing was sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write what should change first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revising the draft…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revised draft ready — please review it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Banner</name>
     <message>
         <source>Open</source>
@@ -95,64 +234,97 @@
     </message>
 </context>
 <context>
+    <name>ComposeDialog</name>
+    <message>
+        <source>Draft a reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What should the reply say? Write or dictate it in Chinese, e.g. 报价15000含GST，下周二上门量尺</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished">取消</translation>
+    </message>
+    <message>
+        <source>Write the draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reply to %1 &lt;%2&gt;. Nothing is sent until you approve it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note: an email went to this customer on %1 (“%2”).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the draft…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DictationButton</name>
     <message>
         <source>Recording discarded</source>
-        <translation type="unfinished"></translation>
+        <translation>录音已丢弃</translation>
     </message>
     <message>
         <source>Recording… click again (or F9) to finish</source>
-        <translation type="unfinished"></translation>
+        <translation>正在录音……再点一次（或按 F9）结束</translation>
     </message>
     <message>
         <source>Recognising…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在识别……</translation>
     </message>
     <message>
         <source>Recognising… %1%</source>
-        <translation type="unfinished"></translation>
+        <translation>正在识别…… %1%</translation>
     </message>
     <message>
         <source>Recognition cancelled; the recording is kept</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消识别，录音已保留</translation>
     </message>
     <message>
         <source>Recognition failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>识别失败：%1</translation>
     </message>
     <message>
         <source>No speech was heard — please try again</source>
-        <translation type="unfinished"></translation>
+        <translation>没有听到说话，请再试一次</translation>
     </message>
     <message>
         <source>Inserted — edit it before sending or saving</source>
-        <translation type="unfinished"></translation>
+        <translation>已插入，请检查修改后再发送或保存</translation>
     </message>
     <message>
         <source>🎤 Hold to talk</source>
-        <translation type="unfinished"></translation>
+        <translation>🎤 按住说话</translation>
     </message>
     <message>
         <source>⏺ Release to finish</source>
-        <translation type="unfinished"></translation>
+        <translation>⏺ 松开结束</translation>
     </message>
     <message>
         <source>✕ Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>✕ 取消</translation>
     </message>
     <message>
         <source>Hold to speak and release to finish, or click once to start and again to stop.
 Shortcut: %1 in the text box. Esc discards the recording.
 The words are inserted at the cursor for you to edit.</source>
-        <translation type="unfinished"></translation>
+        <translation>按住说话、松开结束；或者点一下开始、再点一下结束。
+在文本框中可用快捷键 %1。按 Esc 丢弃录音。
+识别出的文字插入到光标处，可以再修改。</translation>
     </message>
     <message>
         <source>Retry</source>
-        <translation type="unfinished"></translation>
+        <translation>重试</translation>
     </message>
     <message>
         <source>Recognise the kept recording again</source>
-        <translation type="unfinished"></translation>
+        <translation>重新识别保留的录音</translation>
     </message>
 </context>
 <context>
@@ -646,6 +818,73 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
 </context>
 <context>
+    <name>PendingDraftsView</name>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished">打开</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation type="unfinished">到</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approved, waiting to send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unconfirmed</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n draft(s) waiting for your approval</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing is waiting for approval.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ReasonDialog</name>
     <message>
         <source>Mark as lost</source>
@@ -658,6 +897,37 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Why was this inquiry lost?</source>
         <translation>这条询盘为什么流失？</translation>
+    </message>
+</context>
+<context>
+    <name>Recorder</name>
+    <message>
+        <source>No microphone found. Connect a microphone or headset and try again.</source>
+        <translation>没有找到麦克风，请连接麦克风或耳机后再试。</translation>
+    </message>
+    <message>
+        <source>The microphone “%1” cannot be opened; another program may be using it, or access is not allowed.</source>
+        <translation>无法打开麦克风“%1”：可能正被其他程序占用，或没有使用权限。</translation>
+    </message>
+    <message>
+        <source>The microphone failed or was unplugged; recording stopped.</source>
+        <translation>麦克风出错或已拔出，录音已停止。</translation>
+    </message>
+    <message>
+        <source>Windows does not allow this app to use the microphone. Turn it on in Settings → Privacy &amp; security → Microphone.</source>
+        <translation>Windows 不允许本程序使用麦克风。请在“设置 → 隐私和安全性 → 麦克风”中打开权限。</translation>
+    </message>
+    <message>
+        <source>Allow microphone access in the system prompt, then try again.</source>
+        <translation>请在系统弹出的窗口中允许使用麦克风，然后再试一次。</translation>
+    </message>
+    <message>
+        <source>Too short — hold the button while you speak</source>
+        <translation>录音太短：请按住按钮说话</translation>
+    </message>
+    <message>
+        <source>No sound is coming from the microphone. Check that it is connected and that microphone access is allowed in the system privacy settings.</source>
+        <translation>麦克风没有传来声音。请检查麦克风是否接好，以及系统隐私设置中是否允许使用麦克风。</translation>
     </message>
 </context>
 <context>
@@ -905,6 +1175,147 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Quit</source>
         <translation>退出</translation>
+    </message>
+</context>
+<context>
+    <name>VoiceSettingsPage</name>
+    <message>
+        <source>Choose a Whisper model folder</source>
+        <translation>选择 Whisper 模型文件夹</translation>
+    </message>
+    <message>
+        <source>No microphone found. Connect a microphone or headset.</source>
+        <translation>没有找到麦克风，请连接麦克风或耳机。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n microphone(s): </source>
+        <translation>
+            <numerusform>%n 个麦克风：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>In use: %1</source>
+        <translation>正在使用：%1</translation>
+    </message>
+    <message>
+        <source>set by the environment variable %1</source>
+        <translation>由环境变量 %1 指定</translation>
+    </message>
+    <message>
+        <source>chosen in these settings</source>
+        <translation>在此设置中选择</translation>
+    </message>
+    <message>
+        <source>bundled with the app</source>
+        <translation>程序自带</translation>
+    </message>
+    <message>
+        <source>Active model: Whisper %1 (%2)</source>
+        <translation>当前模型：Whisper %1（%2）</translation>
+    </message>
+    <message>
+        <source>Languages: %1</source>
+        <translation>识别语言：%1</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>文件夹：%1</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Chinese (Mandarin), English and other languages</source>
+        <translation>中文普通话、英文及其他语言</translation>
+    </message>
+    <message>
+        <source>English only — Chinese speech cannot be recognised</source>
+        <translation>仅英文，无法识别中文</translation>
+    </message>
+    <message>
+        <source>Empty: the bundled model is used.</source>
+        <translation>留空：使用程序自带的模型。</translation>
+    </message>
+    <message>
+        <source>✓ Whisper model found. Languages: %1</source>
+        <translation>✓ 找到 Whisper 模型。识别语言：%1</translation>
+    </message>
+    <message>
+        <source>Voice dictation (local, nothing leaves this PC)</source>
+        <translation>语音输入（在本机识别，录音不会离开这台电脑）</translation>
+    </message>
+    <message>
+        <source>To dictate in Chinese you need a multilingual Whisper model in CTranslate2 format, for example %1 (about 480 MB; faster-whisper-base is smaller and less accurate). Download it on a computer with internet access, copy the whole folder (it contains model.bin, config.json and tokenizer.json) to this PC, then choose that folder below and press OK. The app never downloads models by itself.</source>
+        <translation>要用中文说话输入，需要一个 CTranslate2 格式的多语言 Whisper 模型，例如 %1（约 480 MB；faster-whisper-base 更小，但准确度较低）。请在能上网的电脑上下载，把整个文件夹（里面有 model.bin、config.json 和 tokenizer.json）复制到这台电脑，然后在下面选择这个文件夹并点“确定”。本程序不会自行下载模型。</translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <source>Spoken language</source>
+        <translation>说话语言</translation>
+    </message>
+    <message>
+        <source>Longest recording</source>
+        <translation>最长录音</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>运行设备</translation>
+    </message>
+    <message>
+        <source>Compute type</source>
+        <translation>计算精度</translation>
+    </message>
+    <message>
+        <source>Microphone</source>
+        <translation>麦克风</translation>
+    </message>
+    <message>
+        <source>Empty = the bundled English model</source>
+        <translation>留空 = 使用自带的英文模型</translation>
+    </message>
+    <message>
+        <source>Set by the environment variable %1; change it there.</source>
+        <translation>由环境变量 %1 指定，请在那里修改。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览……</translation>
+    </message>
+    <message>
+        <source>Use bundled</source>
+        <translation>用自带模型</translation>
+    </message>
+    <message>
+        <source>Automatic (Chinese or English)</source>
+        <translation>自动（中文或英文）</translation>
+    </message>
+    <message>
+        <source>Chinese (Mandarin, written in Simplified characters)</source>
+        <translation>中文普通话（输出简体字）</translation>
+    </message>
+    <message>
+        <source>English</source>
+        <translation>英文</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>cpu works everywhere; cuda needs an NVIDIA graphics card</source>
+        <translation>cpu 适用于所有电脑；cuda 需要 NVIDIA 显卡</translation>
+    </message>
+    <message>
+        <source>int8 is fastest on a normal CPU</source>
+        <translation>普通 CPU 上 int8 最快</translation>
+    </message>
+    <message>
+        <source>Check microphone</source>
+        <translation>检测麦克风</translation>
     </message>
 </context>
 </TS>

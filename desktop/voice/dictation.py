@@ -23,6 +23,7 @@ Signals:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -405,10 +406,8 @@ class DictationButton(QWidget):
 def _emit(bridge: _Bridge, name: str, *args: object) -> None:
     """Emit from the worker thread; the widget may have been closed meanwhile."""
     if shiboken6.isValid(bridge):
-        try:
+        with contextlib.suppress(RuntimeError):  # deleted between the check and the emit
             getattr(bridge, name).emit(*args)
-        except RuntimeError:  # deleted between the check and the emit
-            pass
 
 
 def _clock(seconds: float) -> str:

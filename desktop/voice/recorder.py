@@ -42,10 +42,6 @@ MIN_SECONDS = 0.3  # shorter than this is an accidental click, not speech
 CHUNK_SECONDS = 0.1
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Recorder", text)
-
-
 class AudioInput(Protocol):
     """What the recorder needs from a microphone (a QObject with these signals)."""
 
@@ -127,7 +123,10 @@ class QtAudioInput(QObject):
         devices = QMediaDevices.audioInputs()
         if not devices:
             raise AudioDeviceError(
-                _tr("No microphone found. Connect a microphone or headset and try again.")
+                QCoreApplication.translate(
+                    "Recorder",
+                    "No microphone found. Connect a microphone or headset and try again.",
+                )
             )
         device = QMediaDevices.defaultAudioInput()
         if device.isNull():
@@ -143,9 +142,10 @@ class QtAudioInput(QObject):
         if io is None or source.error() != QAudio.Error.NoError:
             source.deleteLater()
             raise AudioDeviceError(
-                _tr(
+                QCoreApplication.translate(
+                    "Recorder",
                     "The microphone “%1” cannot be opened; another program may be using it, "
-                    "or access is not allowed."
+                    "or access is not allowed.",
                 ).replace("%1", device.description())
             )
         self._source, self._io = source, io
@@ -166,7 +166,11 @@ class QtAudioInput(QObject):
             QAudio.Error.NoError,
             QAudio.Error.UnderrunError,
         ):
-            self.failed.emit(_tr("The microphone failed or was unplugged; recording stopped."))
+            self.failed.emit(
+                QCoreApplication.translate(
+                    "Recorder", "The microphone failed or was unplugged; recording stopped."
+                )
+            )
 
     def stop(self) -> None:
         if self._source is not None:
@@ -189,14 +193,19 @@ def _check_permission() -> None:
     status = app.checkPermission(QMicrophonePermission())
     if status == Qt.PermissionStatus.Denied:
         raise AudioDeviceError(
-            _tr(
+            QCoreApplication.translate(
+                "Recorder",
                 "Windows does not allow this app to use the microphone. Turn it on in "
-                "Settings → Privacy & security → Microphone."
+                "Settings → Privacy & security → Microphone.",
             )
         )
     if status == Qt.PermissionStatus.Undetermined:
         app.requestPermission(QMicrophonePermission(), lambda _p: None)
-        raise AudioDeviceError(_tr("Allow microphone access in the system prompt, then try again."))
+        raise AudioDeviceError(
+            QCoreApplication.translate(
+                "Recorder", "Allow microphone access in the system prompt, then try again."
+            )
+        )
 
 
 def _converter(fmt: object) -> Callable[[bytes], bytes]:
@@ -219,7 +228,7 @@ def _converter(fmt: object) -> Callable[[bytes], bytes]:
         samples = (np.frombuffer(data[:usable], dtype=dtype).astype(np.float32) - offset) / scale
         mono = samples.reshape(-1, channels).mean(axis=1)
         if rate != SAMPLE_RATE and len(mono):
-            n_out = int(round(len(mono) * SAMPLE_RATE / rate))
+            n_out = round(len(mono) * SAMPLE_RATE / rate)
             mono = np.interp(
                 np.linspace(0, len(mono) - 1, n_out), np.arange(len(mono)), mono
             ).astype(np.float32)
@@ -300,7 +309,11 @@ class Recorder(QObject):
         self.level_changed.emit(0.0)
         if writer.seconds < MIN_SECONDS:
             writer.path.unlink(missing_ok=True)
-            self.failed.emit(_tr("Too short — hold the button while you speak"))
+            self.failed.emit(
+                QCoreApplication.translate(
+                    "Recorder", "Too short — hold the button while you speak"
+                )
+            )
             return None
         self.finished.emit(writer.path)
         return writer.path
@@ -338,9 +351,10 @@ class Recorder(QObject):
         if self._writer is not None and self._writer.bytes_written == 0:
             self._discard()
             self.failed.emit(
-                _tr(
+                QCoreApplication.translate(
+                    "Recorder",
                     "No sound is coming from the microphone. Check that it is connected and "
-                    "that microphone access is allowed in the system privacy settings."
+                    "that microphone access is allowed in the system privacy settings.",
                 )
             )
 

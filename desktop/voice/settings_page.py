@@ -1,0 +1,286 @@
+"""The 语音 (voice) page of the settings dialog.
+
+The owner must be able to see, in Chinese, which Whisper model is active, which languages it
+understands, and what to do to dictate Chinese (the bundled model is English-only tiny.en until
+the installer ships a multilingual one). He chooses a model folder with a folder picker; the page
+checks the folder as he picks it (model.bin, config.json, tokenizer) and says whether it is
+multilingual, so a wrong folder is caught here rather than at the first dictation.
+
+``save()`` writes the settings (called by the dialog's OK); the next dictation uses the new model
+(``shared_transcriber`` keys its warm model by folder/device/compute type). When
+``INQUIRY_BRIDGE_WHISPER_MODEL`` is set it wins, so the folder field is read-only and says why.
+
+Microphones are listed only when asked ("Check microphone"): probing QtMultimedia makes Qt look
+for PulseAudio/PipeWire, which is slow and noisy on machines without sound, and opening the
+settings dialog must stay instant.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.errors import InquiryBridgeError
+from core.voice.models import ENV_VAR, ModelChoice, check_model_dir, is_multilingual
+from core.voice.models import resolve_model_dir as resolve
+from desktop.i18n import current_language
+
+LANGUAGE_KEYS = ("auto", "zh", "en")
+DEVICES = ("cpu", "cuda")
+COMPUTE_TYPES = ("int8", "int8_float16", "float16", "float32")
+MULTILINGUAL_EXAMPLE = "faster-whisper-small"
+
+
+class VoiceSettingsPage(QWidget):
+    def __init__(self, services: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        settings = services.settings
+        self._env_locked = settings.overridden_by_env("voice.model_dir")
+
+        self.model_title = QLabel()
+        self.model_title.setObjectName("sectionTitle")
+        self.active_model = QLabel()
+        self.active_model.setObjectName("activeModel")
+        self.active_model.setWordWrap(True)
+        self.active_model.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.how_to = QLabel()
+        self.how_to.setObjectName("howTo")
+        self.how_to.setWordWrap(True)
+
+        self.folder = QLineEdit(str(settings.get("voice.model_dir") or ""))
+        self.folder.setObjectName("modelFolder")
+        self.folder.setReadOnly(self._env_locked)
+        self.browse_button = QPushButton()
+        self.browse_button.setEnabled(not self._env_locked)
+        self.bundled_button = QPushButton()
+        self.bundled_button.setEnabled(not self._env_locked)
+        folder_row = QHBoxLayout()
+        folder_row.setContentsMargins(0, 0, 0, 0)
+        folder_row.addWidget(self.folder, 1)
+        folder_row.addWidget(self.browse_button)
+        folder_row.addWidget(self.bundled_button)
+        folder_box = QWidget()
+        folder_box.setLayout(folder_row)
+        self.folder_check = QLabel()
+        self.folder_check.setObjectName("folderCheck")
+        self.folder_check.setWordWrap(True)
+
+        self.language = QComboBox()
+        for key in LANGUAGE_KEYS:
+            self.language.addItem("", key)
+        self._select(self.language, str(settings.get("voice.language")))
+        self.max_seconds = QSpinBox()
+        self.max_seconds.setRange(10, 600)
+        self.max_seconds.setSingleStep(10)
+        self.max_seconds.setValue(int(settings.get("voice.max_seconds")))
+        self.device = QComboBox()
+        for key in DEVICES:
+            self.device.addItem(key, key)
+        self._select(self.device, str(settings.get("voice.device")))
+        self.compute_type = QComboBox()
+        for key in COMPUTE_TYPES:
+            self.compute_type.addItem(key, key)
+        self._select(self.compute_type, str(settings.get("voice.compute_type")))
+
+        self.mic_button = QPushButton()
+        self.mic_status = QLabel()
+        self.mic_status.setObjectName("micStatus")
+        self.mic_status.setWordWrap(True)
+        mic_row = QHBoxLayout()
+        mic_row.setContentsMargins(0, 0, 0, 0)
+        mic_row.addWidget(self.mic_button)
+        mic_row.addWidget(self.mic_status, 1)
+        mic_box = QWidget()
+        mic_box.setLayout(mic_row)
+
+        self.labels = {
+            key: QLabel() for key in ("folder", "language", "max", "device", "compute", "mic")
+        }
+        form = QFormLayout()
+        form.addRow(self.labels["folder"], folder_box)
+        form.addRow(None, self.folder_check)
+        form.addRow(self.labels["language"], self.language)
+        form.addRow(self.labels["max"], self.max_seconds)
+        form.addRow(self.labels["device"], self.device)
+        form.addRow(self.labels["compute"], self.compute_type)
+        form.addRow(self.labels["mic"], mic_box)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.model_title)
+        layout.addWidget(self.active_model)
+        layout.addWidget(self.how_to)
+        layout.addLayout(form)
+        layout.addStretch(1)
+
+        self.browse_button.clicked.connect(self.choose_folder)
+        self.bundled_button.clicked.connect(lambda: self.folder.setText(""))
+        self.folder.textChanged.connect(self._check_folder)
+        self.mic_button.clicked.connect(self.check_microphones)
+        self.retranslate()
+
+    # -- actions -----------------------------------------------------------------------------
+    def choose_folder(self) -> None:
+        start = self.folder.text().strip() or str(Path.home())
+        chosen = QFileDialog.getExistingDirectory(
+            self, self.tr("Choose a Whisper model folder"), start
+        )
+        if chosen:
+            self.folder.setText(chosen)
+
+    def check_microphones(self) -> None:
+        from PySide6.QtMultimedia import QMediaDevices
+
+        devices = QMediaDevices.audioInputs()
+        if not devices:
+            self._status(
+                self.mic_status,
+                self.tr("No microphone found. Connect a microphone or headset."),
+                ok=False,
+            )
+            return
+        default = QMediaDevices.defaultAudioInput()
+        names = [d.description() for d in devices]
+        text = self.tr("%n microphone(s): ", "", len(names)) + "、".join(names)
+        if not default.isNull():
+            text += "\n" + self.tr("In use: %1").replace("%1", default.description())
+        self._status(self.mic_status, text, ok=True)
+
+    def values(self) -> dict[str, Any]:
+        values: dict[str, Any] = {
+            "voice.language": self.language.currentData(),
+            "voice.max_seconds": self.max_seconds.value(),
+            "voice.device": self.device.currentData(),
+            "voice.compute_type": self.compute_type.currentData(),
+        }
+        if not self._env_locked:
+            values["voice.model_dir"] = self.folder.text().strip()
+        return values
+
+    def save(self) -> None:
+        """Write the voice settings (the dialog's OK). An unusable folder is saved as chosen:
+        the check line already says what is wrong, and dictation will say it again."""
+        self.services.settings.update(self.values())
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Re-read which model is active (after saving, or when the page is shown)."""
+        try:
+            choice = resolve(self.services.settings)
+        except InquiryBridgeError as exc:
+            self._status(self.active_model, exc.user_message(current_language()), ok=False)
+            return
+        self.active_model.setText(self._describe(choice))
+        self.active_model.setStyleSheet("")
+
+    # -- display -----------------------------------------------------------------------------
+    def _describe(self, choice: ModelChoice) -> str:
+        source = {
+            "env": self.tr("set by the environment variable %1").replace("%1", ENV_VAR),
+            "settings": self.tr("chosen in these settings"),
+            "bundled": self.tr("bundled with the app"),
+        }[choice.source]
+        return "\n".join(
+            [
+                self.tr("Active model: Whisper %1 (%2)")
+                .replace("%1", choice.name)
+                .replace("%2", source),
+                self.tr("Languages: %1").replace("%1", self._languages(choice.multilingual)),
+                self.tr("Folder: %1").replace("%1", str(choice.path)),
+            ]
+        )
+
+    def _languages(self, multilingual: bool | None) -> str:
+        if multilingual is None:
+            return self.tr("unknown")
+        if multilingual:
+            return self.tr("Chinese (Mandarin), English and other languages")
+        return self.tr("English only — Chinese speech cannot be recognised")
+
+    def _check_folder(self) -> None:
+        text = self.folder.text().strip()
+        if not text:
+            self._status(self.folder_check, self.tr("Empty: the bundled model is used."), ok=True)
+            return
+        folder = Path(text).expanduser()
+        try:
+            check_model_dir(folder)
+        except InquiryBridgeError as exc:
+            self._status(self.folder_check, exc.detail, ok=False)
+            return
+        self._status(
+            self.folder_check,
+            self.tr("✓ Whisper model found. Languages: %1").replace(
+                "%1", self._languages(is_multilingual(folder))
+            ),
+            ok=True,
+        )
+
+    @staticmethod
+    def _status(label: QLabel, text: str, *, ok: bool) -> None:
+        label.setText(text)
+        label.setStyleSheet("" if ok else "color: #d1242f;")
+
+    @staticmethod
+    def _select(combo: QComboBox, key: str) -> None:
+        index = combo.findData(key)
+        combo.setCurrentIndex(max(0, index))
+
+    def retranslate(self) -> None:
+        self.model_title.setText(self.tr("Voice dictation (local, nothing leaves this PC)"))
+        self.how_to.setText(
+            self.tr(
+                "To dictate in Chinese you need a multilingual Whisper model in CTranslate2 "
+                "format, for example %1 (about 480 MB; faster-whisper-base is smaller and less "
+                "accurate). Download it on a computer with internet access, copy the whole "
+                "folder (it contains model.bin, config.json and tokenizer.json) to this PC, then "
+                "choose that folder below and press OK. The app never downloads models by itself."
+            ).replace("%1", MULTILINGUAL_EXAMPLE)
+        )
+        self.labels["folder"].setText(self.tr("Model folder"))
+        self.labels["language"].setText(self.tr("Spoken language"))
+        self.labels["max"].setText(self.tr("Longest recording"))
+        self.labels["device"].setText(self.tr("Device"))
+        self.labels["compute"].setText(self.tr("Compute type"))
+        self.labels["mic"].setText(self.tr("Microphone"))
+        self.folder.setPlaceholderText(self.tr("Empty = the bundled English model"))
+        if self._env_locked:
+            self.folder.setToolTip(
+                self.tr("Set by the environment variable %1; change it there.").replace(
+                    "%1", ENV_VAR
+                )
+            )
+        self.browse_button.setText(self.tr("Browse…"))
+        self.bundled_button.setText(self.tr("Use bundled"))
+        names = {
+            "auto": self.tr("Automatic (Chinese or English)"),
+            "zh": self.tr("Chinese (Mandarin, written in Simplified characters)"),
+            "en": self.tr("English"),
+        }
+        for i, key in enumerate(LANGUAGE_KEYS):
+            self.language.setItemText(i, names[key])
+        self.max_seconds.setSuffix(self.tr(" s"))
+        self.device.setToolTip(self.tr("cpu works everywhere; cuda needs an NVIDIA graphics card"))
+        self.compute_type.setToolTip(self.tr("int8 is fastest on a normal CPU"))
+        self.mic_button.setText(self.tr("Check microphone"))
+        self._check_folder()
+        self.refresh()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
