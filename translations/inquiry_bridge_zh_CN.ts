@@ -5,139 +5,139 @@
     <name>ApprovalWindow</name>
     <message>
         <source>Review reply before sending</source>
-        <translation type="unfinished"></translation>
+        <translation>发送前审阅回复</translation>
     </message>
     <message>
         <source>To</source>
-        <translation type="unfinished">到</translation>
+        <translation>收件人</translation>
     </message>
     <message>
         <source>Subject</source>
-        <translation type="unfinished"></translation>
+        <translation>主题</translation>
     </message>
     <message>
         <source>Chinese preview (what the customer will read)</source>
-        <translation type="unfinished"></translation>
+        <translation>中文预览（客户将读到的内容）</translation>
     </message>
     <message>
         <source>English email (editable — this is what will be sent)</source>
-        <translation type="unfinished"></translation>
+        <translation>英文邮件（可编辑——实际发送的就是这段）</translation>
     </message>
     <message>
         <source>Re-render Chinese preview</source>
-        <translation type="unfinished"></translation>
+        <translation>重新生成中文预览</translation>
     </message>
     <message>
         <source>Save edits</source>
-        <translation type="unfinished"></translation>
+        <translation>保存修改</translation>
     </message>
     <message>
         <source>I have checked the unconfirmed values; they are correct</source>
-        <translation type="unfinished"></translation>
+        <translation>我已核对未经确认的内容，确认无误</translation>
     </message>
     <message>
         <source>What should change? (Chinese is fine)</source>
-        <translation type="unfinished"></translation>
+        <translation>要改什么？（用中文写即可）</translation>
     </message>
     <message>
         <source>Revise</source>
-        <translation type="unfinished"></translation>
+        <translation>修改</translation>
     </message>
     <message>
         <source>Discard</source>
-        <translation type="unfinished"></translation>
+        <translation>放弃</translation>
     </message>
     <message>
         <source>Approve and send</source>
-        <translation type="unfinished"></translation>
+        <translation>批准并发送</translation>
     </message>
     <message>
         <source>Loading…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载…</translation>
     </message>
     <message>
         <source>The English text changed. Click “Re-render Chinese preview” to see it in Chinese.</source>
-        <translation type="unfinished"></translation>
+        <translation>英文内容已修改。请点击「重新生成中文预览」查看中文。</translation>
     </message>
     <message>
         <source>NOT SENT — draft</source>
-        <translation type="unfinished"></translation>
+        <translation>未发送 — 草稿</translation>
     </message>
     <message>
         <source>NOT SENT — waiting for your approval</source>
-        <translation type="unfinished"></translation>
+        <translation>未发送 — 等待您批准</translation>
     </message>
     <message>
         <source>NOT SENT — approved, waiting to send</source>
-        <translation type="unfinished"></translation>
+        <translation>未发送 — 已批准，等待发送</translation>
     </message>
     <message>
         <source>Sending…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在发送…</translation>
     </message>
     <message>
         <source>SENT</source>
-        <translation type="unfinished"></translation>
+        <translation>已发送</translation>
     </message>
     <message>
         <source>Discarded — not sent</source>
-        <translation type="unfinished"></translation>
+        <translation>已放弃 — 未发送</translation>
     </message>
     <message>
         <source>NOT SENT — sending failed, the draft is kept</source>
-        <translation type="unfinished"></translation>
+        <translation>未发送 — 发送失败，草稿已保留</translation>
     </message>
     <message>
         <source>Replaced by a revised draft — not sent</source>
-        <translation type="unfinished"></translation>
+        <translation>已被修改稿取代 — 未发送</translation>
     </message>
     <message>
         <source>An email went to this customer in the last %1 days: %2 “%3”</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 %1 天内已给该客户发过邮件：%2「%3」</translation>
     </message>
     <message>
         <source>The recipient (%1) is not the inquiry&apos;s customer (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>收件人（%1）不是该询盘的客户（%2）</translation>
     </message>
     <message>
         <source>Unconfirmed</source>
-        <translation type="unfinished"></translation>
+        <translation>未经确认</translation>
     </message>
     <message>
         <source>these values are not in your instruction or the emails: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>以下内容不在您的指示或往来邮件中：%1</translation>
     </message>
     <message>
         <source>Rendering the Chinese preview…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在生成中文预览…</translation>
     </message>
     <message>
         <source>Please check the highlighted unconfirmed values first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先核对高亮的未经确认内容。</translation>
     </message>
     <message>
         <source>Sent</source>
-        <translation type="unfinished"></translation>
+        <translation>已发送</translation>
     </message>
     <message>
         <source>Not sent: %1 (the draft is kept)</source>
-        <translation type="unfinished"></translation>
+        <translation>未发送：%1（草稿已保留）</translation>
     </message>
     <message>
         <source>Discarded. Nothing was sent.</source>
-        <translation type="unfinished"></translation>
+        <translation>已放弃，没有发送任何邮件。</translation>
     </message>
     <message>
         <source>Write what should change first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先写下要修改的地方。</translation>
     </message>
     <message>
         <source>Revising the draft…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在修改草稿…</translation>
     </message>
     <message>
         <source>Revised draft ready — please review it again.</source>
-        <translation type="unfinished"></translation>
+        <translation>修改稿已生成——请重新审阅。</translation>
     </message>
 </context>
 <context>
@@ -237,31 +237,31 @@
     <name>ComposeDialog</name>
     <message>
         <source>Draft a reply</source>
-        <translation type="unfinished"></translation>
+        <translation>起草回复</translation>
     </message>
     <message>
         <source>What should the reply say? Write or dictate it in Chinese, e.g. 报价15000含GST，下周二上门量尺</source>
-        <translation type="unfinished"></translation>
+        <translation>回复要说什么？用中文输入或口述，例如：报价15000含GST，下周二上门量尺</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Write the draft</source>
-        <translation type="unfinished"></translation>
+        <translation>起草</translation>
     </message>
     <message>
         <source>Reply to %1 &lt;%2&gt;. Nothing is sent until you approve it.</source>
-        <translation type="unfinished"></translation>
+        <translation>回复 %1 &lt;%2&gt;。在您批准之前不会发送。</translation>
     </message>
     <message>
         <source>Note: an email went to this customer on %1 (“%2”).</source>
-        <translation type="unfinished"></translation>
+        <translation>注意：%1 已给该客户发过邮件（「%2」）。</translation>
     </message>
     <message>
         <source>Writing the draft…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在起草…</translation>
     </message>
 </context>
 <context>
@@ -821,67 +821,63 @@ The words are inserted at the cursor for you to edit.</source>
     <name>PendingDraftsView</name>
     <message>
         <source>Open</source>
-        <translation type="unfinished">打开</translation>
+        <translation>打开</translation>
     </message>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新</translation>
     </message>
     <message>
         <source>Draft</source>
-        <translation type="unfinished"></translation>
+        <translation>草稿</translation>
     </message>
     <message>
         <source>Customer</source>
-        <translation type="unfinished"></translation>
+        <translation>客户</translation>
     </message>
     <message>
         <source>To</source>
-        <translation type="unfinished">到</translation>
+        <translation>收件人</translation>
     </message>
     <message>
         <source>Subject</source>
-        <translation type="unfinished"></translation>
+        <translation>主题</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Created</source>
-        <translation type="unfinished"></translation>
+        <translation>创建时间</translation>
     </message>
     <message>
         <source>Waiting for approval</source>
-        <translation type="unfinished"></translation>
+        <translation>待审批</translation>
     </message>
     <message>
         <source>Approved, waiting to send</source>
-        <translation type="unfinished"></translation>
+        <translation>已批准，等待发送</translation>
     </message>
     <message>
         <source>Sending…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在发送…</translation>
     </message>
     <message>
         <source>Sending failed</source>
-        <translation type="unfinished"></translation>
+        <translation>发送失败</translation>
     </message>
     <message numerus="yes">
         <source>%n unconfirmed</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%n 项未经确认</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>%n draft(s) waiting for your approval</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%n 封草稿等待您批准</numerusform></translation>
     </message>
     <message>
         <source>Nothing is waiting for approval.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有待审批的草稿。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,164 @@
+"""起草回复: the owner types or dictates what to say in Chinese; the model writes the email.
+
+The dialog shows who the reply goes to and warns when this customer was mailed recently, so he
+does not answer twice. On success it opens the approval window for the new draft — nothing is
+sent from here.
+
+Signals:
+    drafted(int): the new draft's id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.clock import to_sydney
+from desktop.aio import spawn
+from desktop.errors_ui import message_for
+
+
+class ComposeDialog(QDialog):
+    drafted = Signal(int)
+
+    def __init__(
+        self, services: Any, draft_service: Any, inquiry_id: int, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.draft_service = draft_service
+        self.inquiry_id = inquiry_id
+        self.draft_id: int | None = None
+        self.approval_window: QWidget | None = None
+        self._task: asyncio.Future[Any] | None = None
+        self.setObjectName("composeDialog")
+        self.resize(640, 420)
+
+        layout = QVBoxLayout(self)
+        self.header = QLabel()
+        self.header.setWordWrap(True)
+        layout.addWidget(self.header)
+        self.recent_label = QLabel()
+        self.recent_label.setWordWrap(True)
+        self.recent_label.setStyleSheet("color: #b35900;")
+        self.recent_label.hide()
+        layout.addWidget(self.recent_label)
+        self.prompt = QLabel()
+        layout.addWidget(self.prompt)
+        row = QHBoxLayout()
+        self.instruction = QPlainTextEdit()
+        self.instruction.setObjectName("composeInstruction")
+        row.addWidget(self.instruction, 1)
+        from desktop.voice.dictation import DictationButton
+
+        self.dictation = DictationButton(services, self.instruction, self)
+        row.addWidget(self.dictation, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(row, 1)
+        bottom = QHBoxLayout()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setMaximumWidth(140)
+        self.progress.hide()
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        bottom.addWidget(self.progress)
+        bottom.addWidget(self.status, 1)
+        self.cancel_button = QPushButton()
+        self.compose_button = QPushButton()
+        self.compose_button.setDefault(True)
+        bottom.addWidget(self.cancel_button)
+        bottom.addWidget(self.compose_button)
+        layout.addLayout(bottom)
+        self.cancel_button.clicked.connect(self.reject)
+        self.compose_button.clicked.connect(lambda: self.start())
+        self.instruction.textChanged.connect(self._update)
+        self.retranslate()
+        self._info_task = spawn(self._load_info())
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Draft a reply"))
+        self.prompt.setText(
+            self.tr(
+                "What should the reply say? Write or dictate it in Chinese, e.g. 报价15000含GST，下周二上门量尺"
+            )
+        )
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.compose_button.setText(self.tr("Write the draft"))
+        self._update()
+
+    async def _load_info(self) -> None:
+        from core.db.models import Inquiry
+
+        def read(session):  # type: ignore[no-untyped-def]
+            inquiry = session.get(Inquiry, self.inquiry_id)
+            return (inquiry.customer_name, inquiry.customer_email) if inquiry else (None, None)
+
+        name, email = await self.services.store.read(read)
+        self.header.setText(
+            self.tr("Reply to %1 <%2>. Nothing is sent until you approve it.")
+            .replace("%1", name or "")
+            .replace("%2", email or "")
+        )
+        days = int(self.services.settings.get("drafts.recent_contact_days"))
+        recent = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: self.draft_service.recent_contact(self.inquiry_id, days)
+        )
+        if recent:
+            r = recent[0]
+            self.recent_label.setText(
+                self.tr("Note: an email went to this customer on %1 (“%2”).")
+                .replace("%1", to_sydney(r.at).strftime("%Y-%m-%d %H:%M"))
+                .replace("%2", r.subject or "")
+            )
+            self.recent_label.show()
+
+    def _update(self) -> None:
+        busy = self._task is not None and not self._task.done()
+        self.compose_button.setEnabled(bool(self.instruction.toPlainText().strip()) and not busy)
+        self.instruction.setReadOnly(busy)
+
+    def start(self) -> asyncio.Future[Any]:
+        self._task = spawn(self.compose())
+        self._update()
+        return self._task
+
+    async def compose(self) -> int | None:
+        text = self.instruction.toPlainText().strip()
+        if not text:
+            return None
+        self.progress.show()
+        self.status.setStyleSheet("")
+        self.status.setText(self.tr("Writing the draft…"))
+        self.compose_button.setEnabled(False)
+        try:
+            draft_id = await self.draft_service.compose(self.inquiry_id, text, actor="owner")
+        except Exception as exc:
+            self.progress.hide()
+            self.status.setStyleSheet("color: #d1242f;")
+            self.status.setText(message_for(exc))
+            self._task = None
+            self._update()
+            return None
+        self.progress.hide()
+        self.draft_id = draft_id
+        self.drafted.emit(draft_id)
+        from desktop.approval.window import ApprovalWindow
+
+        window = ApprovalWindow(self.services, self.draft_service, draft_id)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        window.show()
+        self.approval_window = window
+        self.accept()
+        return draft_id

@@ -1,0 +1,196 @@
+"""The 待审批 tab: every draft that still needs the owner, newest first.
+
+Rows refresh when core says a draft changed (``SignalHub.draft_changed``), debounced so a batch of
+thirty drafts redraws once. Double-click (or 打开) opens the approval window for that draft. The
+main window reads ``pending_count()`` for its tab title; the tray counts from the store itself.
+
+Signals:
+    count_changed(int): drafts waiting for approval after a refresh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.clock import to_sydney
+from desktop.aio import spawn
+
+QUEUE_STATUSES = ("pending_approval", "approved", "sending", "failed")
+
+
+class PendingDraftsView(QWidget):
+    count_changed = Signal(int)
+
+    def __init__(
+        self, services: Any, hub: Any, parent: QWidget | None = None, *, draft_service: Any = None
+    ) -> None:
+        super().__init__(parent)
+        self.services = services
+        self.hub = hub
+        self._draft_service = draft_service
+        self.views: list[Any] = []
+        self.windows: dict[int, QWidget] = {}
+        self._load_task: asyncio.Future[Any] | None = None
+        self.setObjectName("pendingDrafts")
+
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.summary = QLabel()
+        top.addWidget(self.summary, 1)
+        self.open_button = QPushButton()
+        self.refresh_button = QPushButton()
+        top.addWidget(self.open_button)
+        top.addWidget(self.refresh_button)
+        layout.addLayout(top)
+        self.table = QTableWidget(0, 6)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(150)
+        self._debounce.timeout.connect(self.refresh)
+        if hub is not None:
+            hub.draft_changed.connect(lambda *_: self._debounce.start())
+        self.table.cellDoubleClicked.connect(lambda row, _col: self.open_row(row))
+        self.open_button.clicked.connect(lambda: self.open_row(self.table.currentRow()))
+        self.refresh_button.clicked.connect(self.refresh)
+        self.retranslate()
+        self.refresh()
+
+    @property
+    def draft_service(self) -> Any:
+        """The app's DraftService (from the window's context when not given)."""
+        if self._draft_service is None:
+            widget: Any = self.parent()
+            while widget is not None and self._draft_service is None:
+                ctx = getattr(widget, "ctx", None)
+                self._draft_service = getattr(ctx, "draft_service", None)
+                widget = widget.parent() if hasattr(widget, "parent") else None
+        if self._draft_service is None:
+            from core.drafts.service import build_draft_service
+            from desktop.context import build_llm
+
+            self._draft_service = build_draft_service(self.services, build_llm(self.services))
+        return self._draft_service
+
+    def retranslate(self) -> None:
+        self.open_button.setText(self.tr("Open"))
+        self.refresh_button.setText(self.tr("Refresh"))
+        self.table.setHorizontalHeaderLabels(
+            [
+                self.tr("Draft"),
+                self.tr("Customer"),
+                self.tr("To"),
+                self.tr("Subject"),
+                self.tr("Status"),
+                self.tr("Created"),
+            ]
+        )
+        self._render()
+
+    def pending_count(self) -> int:
+        return sum(1 for v in self.views if v.status == "pending_approval")
+
+    def refresh(self) -> asyncio.Future[Any]:
+        self._load_task = spawn(self._load())
+        return self._load_task
+
+    async def ready(self) -> None:
+        while self._load_task is not None and not self._load_task.done():
+            await asyncio.shield(self._load_task)
+
+    async def _load(self) -> None:
+        from sqlalchemy import select
+
+        from core.db.models import Draft
+        from core.drafts.service import _view
+
+        def read(session):  # type: ignore[no-untyped-def]
+            rows = session.scalars(
+                select(Draft).where(Draft.status.in_(QUEUE_STATUSES)).order_by(Draft.id.desc())
+            )
+            return [_view(session, d) for d in rows]
+
+        self.views = await self.services.store.read(read)
+        self._render()
+        self.count_changed.emit(self.pending_count())
+
+    def _status_text(self, view: Any) -> str:
+        names = {
+            "pending_approval": self.tr("Waiting for approval"),
+            "approved": self.tr("Approved, waiting to send"),
+            "sending": self.tr("Sending…"),
+            "failed": self.tr("Sending failed"),
+        }
+        text = names.get(view.status, view.status)
+        if view.unconfirmed_facts and view.status == "pending_approval":
+            text += " · " + self.tr("%n unconfirmed", "", len(view.unconfirmed_facts))
+        return text
+
+    def _render(self) -> None:
+        self.table.setRowCount(len(self.views))
+        for row, view in enumerate(self.views):
+            created = to_sydney(view.created_at).strftime("%m-%d %H:%M") if view.created_at else ""
+            cells = [
+                str(view.id),
+                view.customer_name or "",
+                ", ".join(view.to),
+                view.subject,
+                self._status_text(view),
+                created,
+            ]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, view.id)
+                if view.unconfirmed_facts or view.status == "failed":
+                    item.setForeground(Qt.GlobalColor.darkRed)
+                self.table.setItem(row, col, item)
+        n = self.pending_count()
+        self.summary.setText(
+            self.tr("%n draft(s) waiting for your approval", "", n)
+            if n
+            else self.tr("Nothing is waiting for approval.")
+        )
+
+    def open_row(self, row: int) -> QWidget | None:
+        if row < 0 or row >= len(self.views):
+            return None
+        return self.open_draft(self.views[row].id)
+
+    def open_draft(self, draft_id: int) -> QWidget:
+        from desktop.approval.window import ApprovalWindow
+
+        window = self.windows.get(draft_id)
+        if window is None or not window.isVisible():
+            window = ApprovalWindow(self.services, self.draft_service, draft_id)
+            window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            window.destroyed.connect(lambda *_, d=draft_id: self.windows.pop(d, None))
+            window.draft_replaced.connect(lambda old, new, w=window: self._follow(old, new, w))
+            self.windows[draft_id] = window
+        window.show()
+        window.raise_()
+        window.activateWindow()
+        return window
+
+    def _follow(self, old: int, new: int, window: QWidget) -> None:
+        self.windows.pop(old, None)
+        self.windows[new] = window
