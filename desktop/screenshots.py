@@ -25,7 +25,7 @@ async def _board(ctx: AppContext) -> QWidget:
     from desktop.main_window import MainWindow
 
     window = MainWindow(ctx)
-    window.resize(1400, 820)
+    window.resize(1600, 860)
     await window.board.ready()
     if window.board.model.rowCount() > 0:
         window.board.select_row(0)

@@ -95,7 +95,7 @@ class BoardPage(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         header.setSortIndicator(COLUMNS.index("last_contact"), Qt.SortOrder.DescendingOrder)
-        for column, width in zip(COLUMNS, (150, 110, 150, 110, 90, 170, 130, 120), strict=True):
+        for column, width in zip(COLUMNS, (130, 100, 140, 100, 90, 150, 125, 110), strict=True):
             self.table.setColumnWidth(COLUMNS.index(column), width)
 
         self.detail = InquiryDetailView(ctx)
@@ -116,6 +116,7 @@ class BoardPage(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
+        splitter.setSizes([960, 540])
         self.splitter = splitter
 
         layout = QVBoxLayout(self)
@@ -146,7 +147,8 @@ class BoardPage(QWidget):
         self._search_timer.stop()
         checked = self.stage_group.checkedButton()
         stage = checked.property("stage") if checked is not None else ""
-        classes = self.class_filter.currentData() or ()
+        chosen = self.class_filter.currentData()
+        classes = (chosen,) if chosen else ()
         query = replace(
             self.model.query,
             stages=(stage,) if stage else (),
@@ -225,10 +227,9 @@ class BoardPage(QWidget):
         current = self.class_filter.currentIndex()
         self.class_filter.blockSignals(True)
         self.class_filter.clear()
-        self.class_filter.addItem(self.tr("All classes"), ())
-        self.class_filter.addItem(text.class_name("A"), ("A",))
-        self.class_filter.addItem(text.class_name("B"), ("B",))
-        self.class_filter.addItem(text.class_name("C"), ("C",))
+        self.class_filter.addItem(self.tr("All classes"), "")
+        for key in ("A", "B", "C"):
+            self.class_filter.addItem(text.class_name(key), key)
         self.class_filter.setCurrentIndex(max(0, current))
         self.class_filter.blockSignals(False)
         self.needs_me.setToolTip(
@@ -237,7 +238,8 @@ class BoardPage(QWidget):
         self._retranslate_counts()
         self.total_label.setText(self.tr("%n inquiries", "", self.model.total))
         self.model.retranslate()
-        self._on_loaded() if self.model.rowCount() == 0 else None
+        if self.model.rowCount() == 0:
+            self._on_loaded()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -1,0 +1,193 @@
+"""Board queries against a real SQLite store: filters, search in any phone format, sort, paging."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import insert
+
+from core.board import (
+    BoardQuery,
+    build_search_text,
+    count_rows,
+    fetch_rows,
+    load_page,
+    needs_me_total,
+)
+from core.db.models import Draft, Inquiry
+
+
+def _add(services, **fields) -> int:  # type: ignore[no-untyped-def]
+    now = services.clock.now().replace(tzinfo=None)
+    values = {
+        "classification": "A",
+        "stage": "inquiry",
+        "stage_changed_at": now,
+        "owes_reply": "customer",
+        "created_at": now,
+        "updated_at": now,
+        "last_contact_at": now,
+        "product_types": [],
+        "dimensions": [],
+        "context_data": {},
+    }
+    values.update(fields)
+    values["search_text"] = build_search_text(
+        values.get("customer_name"),
+        values.get("customer_email"),
+        values.get("customer_phone"),
+        values.get("suburb"),
+    )
+    return services.store.write(
+        lambda s: s.execute(insert(Inquiry).returning(Inquiry.id), [values]).scalar_one()
+    )
+
+
+def test_phone_search_matches_every_format(services) -> None:  # type: ignore[no-untyped-def]
+    target = _add(services, customer_name="Sarah Mitchell", customer_phone="+61412345678")
+    _add(services, customer_name="Other", customer_phone="+61498765432")
+    now = services.clock.now()
+    with services.store.session() as s:
+        for typed in (
+            "0412 345 678",
+            "+61 412 345 678",
+            "0412345678",
+            "412-345-678",
+            "(04) 1234 5678",
+        ):
+            rows = fetch_rows(s, BoardQuery(search=typed), now)
+            assert [r.id for r in rows] == [target], typed
+
+
+def test_text_search_name_email_suburb_words(services) -> None:  # type: ignore[no-untyped-def]
+    a = _add(
+        services,
+        customer_name="Sarah Mitchell",
+        customer_email="sm@bigpond.com",
+        suburb="Castle Hill",
+    )
+    b = _add(
+        services, customer_name="James Nguyen", customer_email="jn@gmail.com", suburb="Parramatta"
+    )
+    now = services.clock.now()
+    with services.store.session() as s:
+        assert [r.id for r in fetch_rows(s, BoardQuery(search="castle"), now)] == [a]
+        assert [r.id for r in fetch_rows(s, BoardQuery(search="GMAIL"), now)] == [b]
+        assert [r.id for r in fetch_rows(s, BoardQuery(search="sarah hill"), now)] == [a]
+        assert fetch_rows(s, BoardQuery(search="sarah parramatta"), now) == []
+        assert fetch_rows(s, BoardQuery(search="100%_"), now) == []
+
+
+def test_filters_by_stage_class_and_needs_me(services, clock) -> None:  # type: ignore[no-untyped-def]
+    now = clock.now().replace(tzinfo=None)
+    owes_us = _add(
+        services, customer_name="A1", owes_reply="us", stage="quoting", stage_changed_at=now
+    )
+    overdue = _add(
+        services, customer_name="A2", stage="inquiry", stage_changed_at=now - timedelta(days=3)
+    )
+    fresh = _add(
+        services, customer_name="A3", stage="inquiry", stage_changed_at=now - timedelta(days=1)
+    )
+    with_draft = _add(services, customer_name="B1", classification="B", stage="follow_up")
+    lost = _add(services, customer_name="L", owes_reply="us", stage="lost")
+    not_inquiry = _add(services, customer_name="C", owes_reply="us", classification="C")
+    services.store.write(
+        lambda s: s.add(
+            Draft(inquiry_id=with_draft, status="pending_approval", created_at=now, updated_at=now)
+        )
+    )
+    at = clock.now()
+    with services.store.session() as s:
+        needs = {r.id for r in fetch_rows(s, BoardQuery(needs_me=True), at)}
+        assert needs == {owes_us, overdue, with_draft}
+        assert needs_me_total(s, at) == 3
+        assert {r.id for r in fetch_rows(s, BoardQuery(stages=("inquiry",)), at)} == {
+            overdue,
+            fresh,
+            not_inquiry,
+        }
+        assert {r.id for r in fetch_rows(s, BoardQuery(classes=("B",)), at)} == {with_draft}
+        page = load_page(s, BoardQuery(stages=("inquiry",)), at)
+        # the stage bar counts ignore the stage filter itself
+        assert page.stage_counts["quoting"] == 1 and page.stage_counts["lost"] == 1
+        assert page.total == 3
+        row = next(r for r in page.rows if r.id == overdue)
+        assert row.overdue_days(at) > 0 and row.needs_me(at)
+        assert lost not in needs
+
+
+def test_every_column_sorts_in_sql_both_ways(services, clock) -> None:  # type: ignore[no-untyped-def]
+    now = clock.now().replace(tzinfo=None)
+    _add(
+        services,
+        customer_name="bob",
+        suburb="Ryde",
+        stage="quoting",
+        classification="B",
+        last_contact_at=now - timedelta(days=1),
+        stage_changed_at=now - timedelta(days=9),
+        product_types=["sliding_door"],
+        owes_reply="us",
+        last_inbound_at=now - timedelta(days=1),
+    )
+    _add(
+        services,
+        customer_name="Alice",
+        suburb="Manly",
+        stage="inquiry",
+        classification="A",
+        last_contact_at=now - timedelta(days=3),
+        stage_changed_at=now - timedelta(days=2),
+        product_types=["awning_window"],
+        owes_reply="customer",
+        last_outbound_at=now,
+    )
+    _add(
+        services,
+        customer_name="carol",
+        suburb="Bondi",
+        stage="done",
+        classification="C",
+        last_contact_at=now,
+        stage_changed_at=now,
+        product_types=["flyscreen"],
+    )
+    expected = {
+        "customer": ["Alice", "bob", "carol"],
+        "suburb": ["carol", "Alice", "bob"],
+        "classification": ["Alice", "bob", "carol"],
+        "stage": ["Alice", "bob", "carol"],
+        "last_contact": ["Alice", "bob", "carol"],
+        "days_in_stage": ["carol", "Alice", "bob"],
+        "products": ["Alice", "carol", "bob"],
+    }
+    with services.store.session() as s:
+        for column, names in expected.items():
+            up = [
+                r.customer_name
+                for r in fetch_rows(s, BoardQuery(sort=column, descending=False), clock.now())
+            ]
+            down = [
+                r.customer_name
+                for r in fetch_rows(s, BoardQuery(sort=column, descending=True), clock.now())
+            ]
+            assert up == names, column
+            assert down == list(reversed(names)), column
+        owes = [
+            r.owes_reply
+            for r in fetch_rows(s, BoardQuery(sort="owes", descending=False), clock.now())
+        ]
+        assert owes == sorted(owes)
+
+
+def test_paging_returns_disjoint_pages(services) -> None:  # type: ignore[no-untyped-def]
+    for i in range(25):
+        _add(services, customer_name=f"c{i:02d}")
+    now = services.clock.now()
+    with services.store.session() as s:
+        q = BoardQuery(sort="customer", descending=False)
+        first = fetch_rows(s, q, now, offset=0, limit=10)
+        second = fetch_rows(s, q, now, offset=10, limit=10)
+        assert [r.customer_name for r in first + second] == [f"c{i:02d}" for i in range(20)]
+        assert count_rows(s, q, now) == 25

@@ -1,0 +1,138 @@
+"""The board widget over a real store: search box, filters, header sort, live updates."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, Qt
+
+from core.board import COLUMNS
+from core.deals.stages import StageService
+from core.events import InquiryCreated
+from desktop.board.view import BoardPage
+from tests.desktop.conftest import wait_until
+from tests.desktop.seed import seed_inquiries
+
+
+def _names(page: BoardPage) -> list[str]:
+    m = page.model
+    return [m.data(m.index(r, 0)) for r in range(m.rowCount())]
+
+
+async def test_search_box_filters_in_sql_with_phone_in_any_format(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    ids = seed_inquiries(ctx.services, 120)
+    page = BoardPage(ctx)
+    qtbot.addWidget(page)
+    await page.ready()
+    assert page.model.total == 120
+    with ctx.services.store.session() as s:
+        from core.db.models import Inquiry
+
+        target = s.get(Inquiry, ids[17])
+        phone, name = target.customer_phone, target.customer_name
+    national = "0" + phone[3:6] + " " + phone[6:9] + " " + phone[9:]
+    page.search.setText(national)  # what the owner types: 04xx xxx xxx
+    await wait_until(lambda: page.model.query.search == national)
+    await page.ready()
+    assert page.model.rowCount() == 1
+    assert _names(page) == [name]
+    assert "1" in page.total_label.text()
+    page.search.clear()
+    await wait_until(lambda: page.model.query.search == "")
+    await page.ready()
+    assert page.model.rowCount() == 120
+
+
+async def test_stage_bar_class_and_needs_me_filters(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    seed_inquiries(ctx.services, 200)
+    page = BoardPage(ctx)
+    qtbot.addWidget(page)
+    await page.ready()
+    counts = dict(page.model.stage_counts)
+    page.stage_buttons["quoting"].click()
+    await page.ready()
+    assert page.model.rowCount() == counts["quoting"] > 0
+    stage_col = COLUMNS.index("stage")
+    assert {
+        page.model.data(page.model.index(r, stage_col)) for r in range(page.model.rowCount())
+    } == {"报价中"}
+    assert page.stage_buttons["quoting"].text() == f"报价中 {counts['quoting']}"
+    page.class_filter.setCurrentIndex(page.class_filter.findData("B"))
+    await page.ready()
+    rows = [page.model.row_at(r) for r in range(page.model.rowCount())]
+    assert rows and all(r.classification == "B" and r.stage == "quoting" for r in rows)
+    page.stage_buttons[""].click()
+    page.class_filter.setCurrentIndex(0)
+    page.needs_me.setChecked(True)
+    await page.ready()
+    now = ctx.services.clock.now()
+    rows = [page.model.row_at(r) for r in range(page.model.rowCount())]
+    assert rows and all(r.needs_me(now) for r in rows)
+    assert page.model.total == page.model.needs_me_total
+
+
+async def test_header_click_sorts_every_column_in_sql(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    seed_inquiries(ctx.services, 60)
+    page = BoardPage(ctx)
+    qtbot.addWidget(page)
+    await page.ready()
+    header = page.table.horizontalHeader()
+    for column in COLUMNS:
+        section = COLUMNS.index(column)
+        header.setSortIndicator(section, Qt.SortOrder.AscendingOrder)
+        await page.ready()
+        assert page.model.query.sort == column and not page.model.query.descending
+    page.table.sortByColumn(COLUMNS.index("customer"), Qt.SortOrder.AscendingOrder)
+    await page.ready()
+    names = [(r.customer_name or "").lower() for r in (page.model.row_at(i) for i in range(60))]
+    assert names == sorted(names)
+    page.table.sortByColumn(COLUMNS.index("customer"), Qt.SortOrder.DescendingOrder)
+    await page.ready()
+    names = [(r.customer_name or "").lower() for r in (page.model.row_at(i) for i in range(60))]
+    assert names == sorted(names, reverse=True)
+
+
+async def test_fetch_more_pages_through_large_boards(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    seed_inquiries(ctx.services, 450)
+    page = BoardPage(ctx)
+    qtbot.addWidget(page)
+    await page.ready()
+    assert page.model.rowCount() == 200 and page.model.canFetchMore()
+    page.model.fetchMore()
+    await wait_until(lambda: page.model.rowCount() == 400)
+    page.model.fetchMore()
+    await wait_until(lambda: page.model.rowCount() == 450)
+    assert not page.model.canFetchMore()
+    assert len(set(page.model.ids())) == 450
+
+
+async def test_live_update_keeps_selection_and_scroll(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    ids = seed_inquiries(ctx.services, 150)
+    page = BoardPage(ctx)
+    qtbot.addWidget(page)
+    page.resize(1200, 600)
+    page.show()
+    await page.ready()
+    page.table.sortByColumn(COLUMNS.index("customer"), Qt.SortOrder.AscendingOrder)
+    await page.ready()
+    page.select_row(40)
+    selected = page.selected_id()
+    page.table.verticalScrollBar().setValue(30)
+    scroll = page.table.verticalScrollBar().value()
+    # another surface moves a stage and a new inquiry arrives: both come in as core events
+    other = next(i for i in ids if i != selected)
+    StageService(ctx.services.store, ctx.services.bus, ctx.services.clock).advance(
+        other, "lost", reason="test", triggered_by="agent"
+    )
+    new_id = seed_inquiries(ctx.services, 1, seed=99)[0]
+    ctx.services.bus.publish(InquiryCreated(new_id))
+    await wait_until(lambda: page.model.total == 151)
+    await page.ready()
+    assert page.selected_id() == selected
+    assert page.table.verticalScrollBar().value() == scroll
+    stage_col = COLUMNS.index("stage")
+    row = page.model.row_of(other)
+    if row >= 0:
+        assert page.model.data(page.model.index(row, stage_col)) == "流失"
+    sel = page.table.selectionModel()
+    assert sel.isRowSelected(page.model.row_of(selected))
+    assert sel.currentIndex().row() == page.model.row_of(selected)
+    _ = QItemSelectionModel
