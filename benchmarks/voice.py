@@ -1,0 +1,98 @@
+"""Voice benchmark: Whisper model load, and warm transcription of a ~10-second espeak-ng clip.
+
+    .venv/bin/python benchmarks/voice.py [--runs 5] [--model-dir DIR] [--language auto|zh|en]
+
+Prints model load time (cold, in this process), the clip length, the warm transcription time
+(median and best of ``--runs``), the real-time factor, the WER against the spoken text and the
+peak RSS of the process (``resource.getrusage``). Target: < 2 s warm for the 10-second clip.
+Uses the app's own ``Transcriber`` with the default settings (CPU, int8, VAD on) and the model
+the app would use (``--model-dir`` / ``INQUIRY_BRIDGE_WHISPER_MODEL`` / bundled tiny.en).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from core.config import Settings  # noqa: E402
+from core.voice.transcriber import Transcriber  # noqa: E402
+from tests.voice.speech import SENTENCES, espeak, word_error_rate  # noqa: E402
+
+
+def peak_rss_mb() -> float:
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return kb / (1024 * 1024) if sys.platform == "darwin" else kb / 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--model-dir", default="")
+    parser.add_argument("--language", default="auto")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        environ = dict(os.environ)
+        if args.model_dir:
+            environ["INQUIRY_BRIDGE_WHISPER_MODEL"] = args.model_dir
+        settings = Settings(Path(tmp) / "settings.toml", environ=environ)
+        text = " ".join(SENTENCES)
+        clip = espeak(text, Path(tmp) / "clip.wav")
+        transcriber = Transcriber(settings)
+        rss_before = peak_rss_mb()
+        started = time.perf_counter()
+        transcriber.load()
+        load_s = time.perf_counter() - started
+
+        first = transcriber.transcribe_file(
+            clip, language=args.language
+        )  # first call: warms caches
+        times, cpu, results = [], [], []
+        for _ in range(args.runs):
+            cpu_started = time.process_time()
+            result = transcriber.transcribe_file(clip, language=args.language)
+            cpu.append(time.process_time() - cpu_started)
+            times.append(result.elapsed_s)
+            results.append(result)
+        median = statistics.median(times)
+        duration = results[-1].duration_s
+        wer = word_error_rate(text, results[-1].text)
+
+        print(
+            f"machine          : {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
+        print(f"model            : {transcriber.choice.name} ({transcriber.choice.path})")
+        print(
+            f"device/compute   : {settings.get('voice.device')}/{settings.get('voice.compute_type')}"
+        )
+        print(f"model load       : {load_s:.2f} s")
+        print(f"clip             : {duration:.1f} s espeak-ng speech")
+        print(f"first transcribe : {first.elapsed_s:.2f} s")
+        print(
+            f"warm transcribe  : median {median:.2f} s, best {min(times):.2f} s over {args.runs} runs"
+        )
+        print(f"real-time factor : {median / duration:.3f} (median)")
+        print(
+            f"CPU time per run : median {statistics.median(cpu):.2f} s (all threads; wall time "
+            "above grows when other processes compete for the cores)"
+        )
+        print(f"WER              : {wer:.1%}  -> {results[-1].text!r}")
+        print(f"peak RSS         : {peak_rss_mb():.0f} MB (before load {rss_before:.0f} MB)")
+        verdict = "OK" if median < 2.0 else "OVER TARGET"
+        print(f"target < 2 s warm for 10 s: {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
