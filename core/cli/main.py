@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "core.cli.drafts",
     "core.cli.voice",
     "core.cli.telegram",
+    "core.cli.agent",
 )
 
 

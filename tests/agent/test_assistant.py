@@ -1,0 +1,150 @@
+"""The assistant over a loopback OpenAI-compatible server that answers with real tool calls.
+
+The server plays the model: on the owner's question it calls ``search_inquiries``, then
+``draft_reply`` with the id the search returned, then answers in Chinese using the tool result.
+What is checked is what the owner would notice: the draft exists and waits for approval, nothing
+was approved or sent, the ledger has the calls, and bad tool calls come back as errors instead
+of crashing the turn.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from core.agent import tools as agent_tools
+from core.agent.loop import Assistant
+from core.board import refresh_search_text
+from core.db.models import Draft, DraftEvent, Inquiry, LLMCall, Memory
+from core.drafts.service import DraftService
+from core.llm.client import LLMClient
+from tests.drafts.support import add_inquiry
+from tests.support.llm_server import LLMServer, schema_name
+
+
+def _tool_results(request: dict[str, Any]) -> list[str]:
+    return [m["content"] for m in request["messages"] if m.get("role") == "tool"]
+
+
+class ScriptedModel:
+    """Tool calls that depend on what earlier tool results said (as a model's would)."""
+
+    def __call__(self, request: dict[str, Any]) -> Any:
+        name = schema_name(request)
+        if name:  # the composer's structured call (tier 2)
+            return {
+                "subject": "Re: Sliding door quote",
+                "body_en": "Dear Jane,\n\nThank you for your enquiry. We can measure on site "
+                "next Tuesday.\n\nKind regards",
+                "body_zh": "亲爱的 Jane：\n\n感谢您的询价。我们可以在下周二上门测量。\n\n此致",
+            }
+        results = _tool_results(request)
+        if not results:
+            return [{"name": "search_inquiries", "arguments": {"query": "0412 345 678"}}]
+        if len(results) == 1:
+            found = json.loads(results[0])["inquiries"]
+            return [
+                {
+                    "name": "draft_reply",
+                    "arguments": {"inquiry_id": found[0]["id"], "instruction": "下周二上门量尺"},
+                }
+            ]
+        return f"已为客户起草回复，状态：{json.loads(results[1])['status']}。草稿尚未发送，请在待审批中确认。"
+
+
+@pytest.fixture
+async def llm(services):  # type: ignore[no-untyped-def]
+    with LLMServer(ScriptedModel()) as server:
+        services.settings.update({"llm.base_url": server.base_url, "llm.max_retries": 0})
+        client = LLMClient(services.settings, services.secrets, services.store, services.clock)
+        yield client, server
+        await client.aclose()
+
+
+async def test_question_to_pending_draft_never_sent(services, llm) -> None:  # type: ignore[no-untyped-def]
+    client, server = llm
+    inquiry_id, _ = add_inquiry(services)
+    services.store.write(lambda s: refresh_search_text(s.get(Inquiry, inquiry_id)))
+    assistant = Assistant(services, client, DraftService(services, client))
+
+    reply = await assistant.ask("给 0412 345 678 那位客户回信，下周二上门量尺")
+
+    assert [c.name for c in reply.tool_calls] == ["search_inquiries", "draft_reply"]
+    assert "DRAFT_PENDING_APPROVAL — NOT SENT" in reply.tool_calls[1].result
+    assert "尚未发送" in reply.text
+    with services.store.session() as s:
+        drafts = s.scalars(select(Draft)).all()
+        assert [(d.inquiry_id, d.status) for d in drafts] == [(inquiry_id, "pending_approval")]
+        statuses = {e.to_status for e in s.scalars(select(DraftEvent))}
+        assert statuses.isdisjoint({"approved", "sending", "sent"})
+        purposes = [c.purpose for c in s.scalars(select(LLMCall).order_by(LLMCall.id))]
+    assert purposes.count("assistant") == 3
+    tool_request = next(r for r in server.chat_requests if r.body.get("tools"))
+    offered = {t["function"]["name"] for t in tool_request.body["tools"]}
+    assert offered == set(agent_tools.REGISTRY)
+
+
+def test_no_tool_can_approve_or_send() -> None:
+    names = " ".join(agent_tools.REGISTRY).lower()
+    assert "approve" not in names and "send" not in names
+    source = Path(agent_tools.__file__).read_text(encoding="utf-8")
+    assert ".approve(" not in source and ".send(" not in source and "send_due" not in source
+
+
+async def test_bad_tool_calls_come_back_as_errors(services) -> None:  # type: ignore[no-untyped-def]
+    calls = iter(
+        [
+            [{"name": "no_such_tool", "arguments": {}}],
+            [{"name": "get_inquiry", "arguments": "{not json"}],
+            [
+                {
+                    "name": "change_stage",
+                    "arguments": {"inquiry_id": 999, "to_stage": "measure", "reason": "x"},
+                }
+            ],
+            [{"name": "remember", "arguments": {"kind": "boss_pref", "text": "报价都含GST"}}],
+            "好的，已记住。",
+        ]
+    )
+    with LLMServer(lambda _req: next(calls)) as server:
+        services.settings.update({"llm.base_url": server.base_url, "llm.max_retries": 0})
+        client = LLMClient(services.settings, services.secrets, services.store, services.clock)
+        try:
+            reply = await Assistant(services, client, DraftService(services, client)).ask(
+                "记住：报价都含GST"
+            )
+        finally:
+            await client.aclose()
+    results = [c.result for c in reply.tool_calls]
+    assert results[0].startswith("ERROR: there is no tool")
+    assert results[1].startswith("ERROR: invalid arguments")
+    assert results[2].startswith("ERROR")
+    assert results[3].startswith("MEMORY_SAVED")
+    assert reply.text == "好的，已记住。"
+    with services.store.session() as s:
+        assert [m.text for m in s.scalars(select(Memory))] == ["报价都含GST"]
+
+
+async def test_rounds_are_bounded(services) -> None:  # type: ignore[no-untyped-def]
+    loop_forever = [{"name": "pipeline_summary", "arguments": {}}]
+    with LLMServer(lambda _req: loop_forever) as server:
+        services.settings.update({"llm.base_url": server.base_url, "llm.max_retries": 0})
+        client = LLMClient(services.settings, services.secrets, services.store, services.clock)
+        try:
+            reply = await Assistant(services, client, DraftService(services, client)).ask("?")
+        finally:
+            await client.aclose()
+    assert reply.rounds == 6 and len(server.chat_requests) == 6
+    assert "未给出答复" in reply.text
+
+
+def test_ask_cli_without_endpoint_is_one_clear_line(home, capsys) -> None:  # type: ignore[no-untyped-def]
+    from core.cli.main import main
+
+    assert main(["ask", "你好", "--home", str(home)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "AI" in err[0]
