@@ -127,6 +127,7 @@ class LLMClient:
         self._client_key: tuple[Any, ...] | None = None
         self._semaphore: asyncio.Semaphore | None = None
         self._semaphore_loop: asyncio.AbstractEventLoop | None = None
+        self._ledger_writer = ledger.LedgerWriter(store)
 
     # -- configuration ----------------------------------------------------------------
     @property
@@ -304,7 +305,7 @@ class LLMClient:
             refs=dict(refs or {}),
         )
         try:
-            return await ledger.record(self.store, entry)
+            return await self._ledger_writer.record(entry)
         except Exception:  # the ledger must never turn a good answer into a lost message
             log.exception("could not write the LLM ledger row for %s", purpose)
             return None
