@@ -1141,6 +1141,125 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
 </context>
 <context>
+    <name>TelegramSettingsPage</name>
+    <message>
+        <source>Set by INQUIRY_BRIDGE_TELEGRAM_TOKEN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved in the system keyring (type to replace)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paste the token from @BotFather</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send /start %1 to your bot from your phone. Valid until %2, single use.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press New code, then send /start CODE to your bot.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not paired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chat %1 (set by INQUIRY_BRIDGE_TELEGRAM_CHAT_ID)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1chat %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking the token…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token works (bot @%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Telegram rejected this token. Copy it again from @BotFather.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot reach Telegram. Check the network and try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Telegram answered with an error. Try again later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the bot token first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: alerts only appear on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not set up: paste the bot token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for pairing: send /start CODE to your bot.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On: alerts are also sent to your Telegram.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Telegram alerts and approvals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Get alerts on your phone and approve drafts with a button. In Telegram, open @BotFather, send /newbot and follow the steps; paste the token it gives you below. Then press New code and send /start CODE to your new bot. Only that chat is trusted; typed words never send an email.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send alerts to Telegram</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unpair</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bot token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pairing code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paired chat</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>TrayController</name>
     <message>
         <source>Inquiry Bridge</source>

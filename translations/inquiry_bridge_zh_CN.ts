@@ -869,11 +869,15 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message numerus="yes">
         <source>%n unconfirmed</source>
-        <translation><numerusform>%n 项未经确认</numerusform></translation>
+        <translation>
+            <numerusform>%n 项未经确认</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n draft(s) waiting for your approval</source>
-        <translation><numerusform>%n 封草稿等待您批准</numerusform></translation>
+        <translation>
+            <numerusform>%n 封草稿等待您批准</numerusform>
+        </translation>
     </message>
     <message>
         <source>Nothing is waiting for approval.</source>
@@ -1126,6 +1130,125 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Reason</source>
         <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>TelegramSettingsPage</name>
+    <message>
+        <source>Set by INQUIRY_BRIDGE_TELEGRAM_TOKEN</source>
+        <translation>由环境变量 INQUIRY_BRIDGE_TELEGRAM_TOKEN 设置</translation>
+    </message>
+    <message>
+        <source>Saved in the system keyring (type to replace)</source>
+        <translation>已保存在系统密钥库中（输入新令牌可替换）</translation>
+    </message>
+    <message>
+        <source>Paste the token from @BotFather</source>
+        <translation>粘贴 @BotFather 给你的令牌</translation>
+    </message>
+    <message>
+        <source>Send /start %1 to your bot from your phone. Valid until %2, single use.</source>
+        <translation>用手机给你的机器人发送 /start %1。有效至 %2，只能使用一次。</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Press New code, then send /start CODE to your bot.</source>
+        <translation>请按「生成配对码」，再给机器人发送 /start 配对码。</translation>
+    </message>
+    <message>
+        <source>Not paired</source>
+        <translation>尚未配对</translation>
+    </message>
+    <message>
+        <source>Chat %1 (set by INQUIRY_BRIDGE_TELEGRAM_CHAT_ID)</source>
+        <translation>聊天 %1（由环境变量 INQUIRY_BRIDGE_TELEGRAM_CHAT_ID 设置）</translation>
+    </message>
+    <message>
+        <source>%1chat %2</source>
+        <translation>%1聊天 %2</translation>
+    </message>
+    <message>
+        <source>Checking the token…</source>
+        <translation>正在检查令牌…</translation>
+    </message>
+    <message>
+        <source>Token works (bot @%1).</source>
+        <translation>令牌有效（机器人 @%1）。</translation>
+    </message>
+    <message>
+        <source>Telegram rejected this token. Copy it again from @BotFather.</source>
+        <translation>Telegram 不接受这个令牌，请从 @BotFather 重新复制。</translation>
+    </message>
+    <message>
+        <source>Cannot reach Telegram. Check the network and try again.</source>
+        <translation>无法连接 Telegram，请检查网络后重试。</translation>
+    </message>
+    <message>
+        <source>Telegram answered with an error. Try again later.</source>
+        <translation>Telegram 返回错误，请稍后再试。</translation>
+    </message>
+    <message>
+        <source>Enter the bot token first.</source>
+        <translation>请先输入机器人令牌。</translation>
+    </message>
+    <message>
+        <source>Off: alerts only appear on this computer.</source>
+        <translation>已关闭：提醒只显示在这台电脑上。</translation>
+    </message>
+    <message>
+        <source>Not set up: paste the bot token.</source>
+        <translation>尚未设置：请粘贴机器人令牌。</translation>
+    </message>
+    <message>
+        <source>Waiting for pairing: send /start CODE to your bot.</source>
+        <translation>等待配对：请给机器人发送 /start 配对码。</translation>
+    </message>
+    <message>
+        <source>On: alerts are also sent to your Telegram.</source>
+        <translation>已开启：提醒也会发到你的 Telegram。</translation>
+    </message>
+    <message>
+        <source>Telegram alerts and approvals</source>
+        <translation>Telegram 提醒与审批</translation>
+    </message>
+    <message>
+        <source>Get alerts on your phone and approve drafts with a button. In Telegram, open @BotFather, send /newbot and follow the steps; paste the token it gives you below. Then press New code and send /start CODE to your new bot. Only that chat is trusted; typed words never send an email.</source>
+        <translation>在手机上接收提醒，并用按钮审批草稿。在 Telegram 中打开 @BotFather，发送 /newbot 并按提示操作，把它给你的令牌粘贴到下面。然后按「生成配对码」，给新机器人发送 /start 配对码。只有这个聊天被信任；打字不会发送任何邮件。</translation>
+    </message>
+    <message>
+        <source>Send alerts to Telegram</source>
+        <translation>把提醒发到 Telegram</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>New code</source>
+        <translation>生成配对码</translation>
+    </message>
+    <message>
+        <source>Unpair</source>
+        <translation>解除配对</translation>
+    </message>
+    <message>
+        <source>Bot token</source>
+        <translation>机器人令牌</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Pairing code</source>
+        <translation>配对码</translation>
+    </message>
+    <message>
+        <source>Paired chat</source>
+        <translation>已配对的聊天</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,307 @@
+"""The Telegram page of the settings dialog: bot token, pairing code, paired chat, on/off.
+
+What the owner needs here, in order: switch the mirror on, paste the token BotFather gave him
+(stored in the OS keyring, never in the settings file), press 生成配对码 and send ``/start CODE``
+to his bot from his phone. The page shows, in his language, what state that leaves him in
+(not set up / waiting for pairing / paired with whom) and can test the token against the Bot API
+(``getMe``) on the event loop — the dialog never waits on the network.
+
+``save()`` (called by the dialog's OK) writes the switch and a newly typed token. When
+``INQUIRY_BRIDGE_TELEGRAM_TOKEN`` / ``_CHAT_ID`` preset them, the fields are read-only and say so.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.clock import to_sydney
+from core.errors import InquiryBridgeError
+from core.notify import pairing
+from core.notify.telegram_client import TelegramAuthError, TelegramClient, TelegramNetworkError
+from core.secrets import TELEGRAM_TOKEN
+from desktop.aio import spawn
+
+log = logging.getLogger(__name__)
+
+
+class TelegramSettingsPage(QWidget):
+    def __init__(self, services: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        settings = services.settings
+        self._token_env = bool(pairing.token(services)) and _token_from_env(services)
+        self._chat_env = settings.overridden_by_env("telegram.chat_id")
+        self._test_result: str | None = None  # code of the last connection test
+        self._bot_name = ""
+
+        self.title = QLabel()
+        self.title.setObjectName("sectionTitle")
+        self.how_to = QLabel()
+        self.how_to.setObjectName("howTo")
+        self.how_to.setWordWrap(True)
+        self.how_to.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.enabled = QCheckBox()
+        self.enabled.setObjectName("telegramEnabled")
+        self.enabled.setChecked(bool(settings.get("telegram.enabled")))
+
+        self.token = QLineEdit()
+        self.token.setObjectName("telegramToken")
+        self.token.setEchoMode(QLineEdit.EchoMode.Password)
+        self.token.setReadOnly(self._token_env)
+        self.test_button = QPushButton()
+        self.test_button.setObjectName("testConnection")
+        token_row = QHBoxLayout()
+        token_row.setContentsMargins(0, 0, 0, 0)
+        token_row.addWidget(self.token, 1)
+        token_row.addWidget(self.test_button)
+        token_box = QWidget()
+        token_box.setLayout(token_row)
+
+        self.status = QLabel()
+        self.status.setObjectName("telegramStatus")
+        self.status.setWordWrap(True)
+
+        self.code = QLabel()
+        self.code.setObjectName("pairingCode")
+        self.code.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        font = QFont(self.code.font())
+        font.setPointSizeF(font.pointSizeF() * 1.6)
+        font.setBold(True)
+        font.setLetterSpacing(QFont.SpacingType.AbsoluteSpacing, 2)
+        self.code_font = font
+        self.code_hint = QLabel()
+        self.code_hint.setObjectName("pairingHint")
+        self.code_hint.setWordWrap(True)
+        self.new_code_button = QPushButton()
+        self.new_code_button.setObjectName("newPairingCode")
+        self.paired = QLabel()
+        self.paired.setObjectName("pairedChat")
+        self.unpair_button = QPushButton()
+        self.unpair_button.setObjectName("unpair")
+        self.unpair_button.setEnabled(not self._chat_env)
+        pair_row = QHBoxLayout()
+        pair_row.setContentsMargins(0, 0, 0, 0)
+        pair_row.addWidget(self.paired, 1)
+        pair_row.addWidget(self.unpair_button)
+        pair_box = QWidget()
+        pair_box.setLayout(pair_row)
+        code_row = QHBoxLayout()
+        code_row.setContentsMargins(0, 0, 0, 0)
+        code_row.addWidget(self.code)
+        code_row.addWidget(self.new_code_button)
+        code_row.addStretch(1)
+        code_box = QWidget()
+        code_box.setLayout(code_row)
+
+        self.labels = {key: QLabel() for key in ("token", "status", "code", "paired")}
+        form = QFormLayout()
+        form.addRow(None, self.enabled)
+        form.addRow(self.labels["token"], token_box)
+        form.addRow(self.labels["status"], self.status)
+        form.addRow(self.labels["code"], code_box)
+        form.addRow(None, self.code_hint)
+        form.addRow(self.labels["paired"], pair_box)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.how_to)
+        layout.addLayout(form)
+        layout.addStretch(1)
+
+        self.test_button.clicked.connect(self.test_connection)
+        self.new_code_button.clicked.connect(self.new_code)
+        self.unpair_button.clicked.connect(self.unpair)
+        self.enabled.toggled.connect(lambda _on: self.refresh())
+        self.token.textChanged.connect(lambda _t: self.refresh())
+        # the owner pairs from his phone while this page is open: keep the state current
+        self._poll = QTimer(self)
+        self._poll.setInterval(2000)
+        self._poll.timeout.connect(self.refresh)
+        self._poll.start()
+        self.retranslate()
+
+    # -- actions -----------------------------------------------------------------------------
+    def save(self) -> None:
+        """Write the switch and a newly typed token (keyring). Called by the dialog's OK."""
+        self.services.settings.set("telegram.enabled", self.enabled.isChecked())
+        typed = self.token.text().strip()
+        if typed and not self._token_env:
+            try:
+                self.services.secrets.set(TELEGRAM_TOKEN, typed)
+            except InquiryBridgeError as exc:
+                self.status.setText(exc.user_message(_lang()))
+                return
+            self.token.clear()
+        self.refresh()
+
+    def new_code(self) -> None:
+        pairing.new_pairing_code(self.services)
+        self.refresh()
+
+    def unpair(self) -> None:
+        pairing.unpair(self.services)
+        self.refresh()
+
+    def test_connection(self) -> None:
+        token = self.token.text().strip() or pairing.token(self.services)
+        if not token:
+            self._test_result = "no_token"
+            self.refresh()
+            return
+        self._test_result = "testing"
+        self.test_button.setEnabled(False)
+        self.refresh()
+        spawn(self._get_me(token), on_error=self._test_failed)
+
+    async def _get_me(self, token: str) -> None:
+        client = TelegramClient(self.services.settings.get("telegram.base_url"), token, timeout=10)
+        try:
+            me = await client.get_me()
+            self._bot_name = str(me.get("username") or me.get("first_name") or "")
+            self._test_result = "ok"
+        except TelegramAuthError:
+            self._test_result = "bad_token"
+        except TelegramNetworkError:
+            self._test_result = "offline"
+        except InquiryBridgeError as exc:
+            log.info("telegram test: %s", exc.detail)
+            self._test_result = "error"
+        finally:
+            await client.aclose()
+            self.test_button.setEnabled(True)
+            self.refresh()
+
+    def _test_failed(self, exc: BaseException) -> None:
+        log.warning("telegram test failed: %s", exc)
+        self._test_result = "error"
+        self.test_button.setEnabled(True)
+        self.refresh()
+
+    # -- state -> text -----------------------------------------------------------------------
+    def refresh(self) -> None:
+        services = self.services
+        has_token = bool(self.token.text().strip() or pairing.token(services))
+        owner = pairing.owner(services)
+        code = pairing.current_pairing_code(services)
+
+        if self._token_env:
+            self.token.setPlaceholderText(self.tr("Set by INQUIRY_BRIDGE_TELEGRAM_TOKEN"))
+        elif pairing.token(services):
+            self.token.setPlaceholderText(self.tr("Saved in the system keyring (type to replace)"))
+        else:
+            self.token.setPlaceholderText(self.tr("Paste the token from @BotFather"))
+
+        if code is not None:
+            self.code.setFont(self.code_font)
+            self.code.setText(code.code)
+            until = to_sydney(code.expires_at).strftime("%H:%M")
+            self.code_hint.setText(
+                self.tr("Send /start %1 to your bot from your phone. Valid until %2, single use.")
+                .replace("%1", code.code)
+                .replace("%2", until)
+            )
+        else:
+            self.code.setFont(self.font())
+            self.code.setText(self.tr("(none)"))
+            self.code_hint.setText(self.tr("Press New code, then send /start CODE to your bot."))
+
+        if owner is None:
+            self.paired.setText(self.tr("Not paired"))
+        elif owner.preset:
+            self.paired.setText(
+                self.tr("Chat %1 (set by INQUIRY_BRIDGE_TELEGRAM_CHAT_ID)").replace(
+                    "%1", str(owner.chat_id)
+                )
+            )
+        else:
+            who = f"{owner.name} · " if owner.name else ""
+            self.paired.setText(
+                self.tr("%1chat %2").replace("%1", who).replace("%2", str(owner.chat_id))
+            )
+        self.unpair_button.setEnabled(owner is not None and not owner.preset)
+
+        self.status.setText(self._status_text(has_token, owner is not None))
+
+    def _status_text(self, has_token: bool, paired: bool) -> str:
+        test = {
+            "testing": self.tr("Checking the token…"),
+            "ok": self.tr("Token works (bot @%1).").replace("%1", self._bot_name),
+            "bad_token": self.tr("Telegram rejected this token. Copy it again from @BotFather."),
+            "offline": self.tr("Cannot reach Telegram. Check the network and try again."),
+            "error": self.tr("Telegram answered with an error. Try again later."),
+            "no_token": self.tr("Enter the bot token first."),
+        }.get(self._test_result or "", "")
+        enabled = self.enabled.isChecked() or pairing.enabled(self.services)
+        if not enabled:
+            state = self.tr("Off: alerts only appear on this computer.")
+        elif not has_token:
+            state = self.tr("Not set up: paste the bot token.")
+        elif not paired:
+            state = self.tr("Waiting for pairing: send /start CODE to your bot.")
+        else:
+            state = self.tr("On: alerts are also sent to your Telegram.")
+        return f"{state} {test}".strip()
+
+    # -- language ----------------------------------------------------------------------------
+    def retranslate(self) -> None:
+        self.title.setText(self.tr("Telegram alerts and approvals"))
+        self.how_to.setText(
+            self.tr(
+                "Get alerts on your phone and approve drafts with a button. In Telegram, open "
+                "@BotFather, send /newbot and follow the steps; paste the token it gives you "
+                "below. Then press New code and send /start CODE to your new bot. Only that chat "
+                "is trusted; typed words never send an email."
+            )
+        )
+        self.enabled.setText(self.tr("Send alerts to Telegram"))
+        self.test_button.setText(self.tr("Test"))
+        self.new_code_button.setText(self.tr("New code"))
+        self.unpair_button.setText(self.tr("Unpair"))
+        self.labels["token"].setText(self.tr("Bot token"))
+        self.labels["status"].setText(self.tr("Status"))
+        self.labels["code"].setText(self.tr("Pairing code"))
+        self.labels["paired"].setText(self.tr("Paired chat"))
+        self.refresh()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def hideEvent(self, event: Any) -> None:
+        self._poll.stop()
+        super().hideEvent(event)
+
+    def showEvent(self, event: Any) -> None:
+        self._poll.start()
+        self.refresh()
+        super().showEvent(event)
+
+
+def _token_from_env(services: Any) -> bool:
+    import os
+
+    from core.secrets import ENV_OVERRIDES
+
+    return bool(os.environ.get(ENV_OVERRIDES[TELEGRAM_TOKEN]))
+
+
+def _lang() -> str:
+    from desktop.i18n import current_language
+
+    return current_language()

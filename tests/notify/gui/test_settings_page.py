@@ -1,0 +1,74 @@
+"""The Telegram settings page: token to the keyring, pairing code shown, status in Chinese."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from core.notify import pairing
+from core.secrets import TELEGRAM_TOKEN
+from desktop.settings_telegram import TelegramSettingsPage
+from tests.support.telegram_server import TelegramServer
+
+
+@pytest.fixture
+def page(qtbot: Any, services: Any, zh: Any) -> TelegramSettingsPage:
+    widget = TelegramSettingsPage(services, None)
+    qtbot.addWidget(widget)
+    return widget
+
+
+def test_setup_walks_from_off_to_paired_in_chinese(
+    page: TelegramSettingsPage, services: Any
+) -> None:
+    assert page.status.text() == "已关闭：提醒只显示在这台电脑上。"
+    assert page.title.text() == "Telegram 提醒与审批"
+    page.enabled.setChecked(True)
+    assert page.status.text() == "尚未设置：请粘贴机器人令牌。"
+
+    page.token.setText("123456:SECRET-token-value")
+    page.save()
+    assert services.secrets.get(TELEGRAM_TOKEN) == "123456:SECRET-token-value"
+    assert "SECRET" not in services.paths.settings_file.read_text(encoding="utf-8")
+    assert services.settings.get("telegram.enabled") is True
+    assert page.token.text() == "" and "系统密钥库" in page.token.placeholderText()
+    assert page.status.text() == "等待配对：请给机器人发送 /start 配对码。"
+
+    page.new_code_button.click()
+    code = pairing.current_pairing_code(services)
+    assert code is not None and page.code.text() == code.code
+    assert f"/start {code.code}" in page.code_hint.text()
+
+    assert pairing.try_pair(services, code.code, 4242, "Owner")
+    page.refresh()
+    assert page.paired.text() == "Owner · 聊天 4242"
+    assert page.status.text() == "已开启：提醒也会发到你的 Telegram。"
+    assert page.code.text() == "（无）"  # the code was spent
+
+    page.unpair_button.click()
+    assert pairing.owner(services) is None and page.paired.text() == "尚未配对"
+
+
+async def test_test_button_checks_the_token_without_blocking(
+    page: TelegramSettingsPage, services: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with TelegramServer() as tg:
+        monkeypatch.setenv("INQUIRY_BRIDGE_TELEGRAM_URL", tg.base_url)
+        page.token.setText(tg.token)
+        page.test_button.click()
+        assert "正在检查令牌" in page.status.text()  # the click returned before the answer
+        for _ in range(500):
+            if page._test_result != "testing":
+                break
+            await asyncio.sleep(0.01)
+        assert "令牌有效（机器人 @ib_test_bot）" in page.status.text()
+
+        page.token.setText("999:wrong")
+        page.test_button.click()
+        for _ in range(500):
+            if page._test_result != "testing":
+                break
+            await asyncio.sleep(0.01)
+        assert "Telegram 不接受这个令牌" in page.status.text()
