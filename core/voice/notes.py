@@ -17,9 +17,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from core.db.models import Inquiry, Memory
+from core.db.models import AuditEntry, Inquiry, Memory
 from core.errors import InquiryBridgeError
-from core.events import NoteAdded
+from core.events import InquiryUpdated, NoteAdded
 
 NOTE_SOURCES = ("desktop", "voice", "telegram", "agent", "cli")
 
@@ -52,8 +52,13 @@ def add_customer_note(
     *,
     source: str = "desktop",
     audio_path: Path | None = None,
+    actor: str = "owner",
 ) -> int:
-    """Store a note (optionally with its recording); returns the Memory id. Publishes NoteAdded."""
+    """Store a note (optionally with its recording); returns the Memory id.
+
+    Audited like ``InquiryEditor.add_note`` (an ``add_note`` audit entry by ``actor``); publishes
+    ``NoteAdded`` and, for a note on an inquiry, ``InquiryUpdated(fields=("notes",))``.
+    """
     text = text.strip()
     if not text:
         raise NoteError("笔记内容为空")
@@ -88,20 +93,42 @@ def add_customer_note(
         if inquiry is not None:
             context = dict(inquiry.context_data or {})
             notes = list(context.get("notes") or [])
-            notes.append({"id": note.id, "text": text, "at": now.isoformat(), "source": source})
+            notes.append(
+                {"id": note.id, "text": text, "at": now.isoformat() + "Z", "source": source}
+            )
             context["notes"] = notes
             inquiry.context_data = context  # reassign: JSON columns do not track in-place edits
+            inquiry.updated_at = now
+        session.add(
+            AuditEntry(
+                entity="note",
+                entity_id=note.id,
+                action="add_note",
+                detail={"inquiry_id": inquiry_id, "text": text, "audio_path": stored_audio},
+                actor=actor,
+                at=now,
+            )
+        )
         return note.id
 
     note_id: int = services.store.write(_write)
     services.bus.publish(NoteAdded(note_id=note_id, inquiry_id=inquiry_id))
+    if inquiry_id is not None:
+        services.bus.publish(InquiryUpdated(inquiry_id, ("notes",)))
     return note_id
 
 
-def add_voice_note(services: Any, inquiry_id: int | None, transcript: str, audio_path: Path) -> int:
+def add_voice_note(
+    services: Any,
+    inquiry_id: int | None,
+    transcript: str,
+    audio_path: Path,
+    *,
+    actor: str = "owner",
+) -> int:
     """A dictated note: the (edited) transcript plus the recording it came from."""
     return add_customer_note(
-        services, inquiry_id, transcript, source="voice", audio_path=audio_path
+        services, inquiry_id, transcript, source="voice", audio_path=audio_path, actor=actor
     )
 
 

@@ -6,8 +6,8 @@ from datetime import datetime
 
 import pytest
 
-from core.db.models import Inquiry, Memory
-from core.events import NoteAdded
+from core.db.models import AuditEntry, Inquiry, Memory
+from core.events import InquiryUpdated, NoteAdded
 from core.services import Services
 from core.voice.audio import write_wav
 from core.voice.notes import (
@@ -53,6 +53,11 @@ def test_voice_note_keeps_recording_and_transcript(services: Services) -> None:
         assert resolve_audio_path(services.home, note.audio_path) == audio
         assert note.created_at == services.clock.now().replace(tzinfo=None)
         assert inquiry.context_data["notes"][-1]["text"] == "客户想要双层玻璃"
+    with services.store.session() as session:
+        audit = session.query(AuditEntry).filter_by(entity="note", entity_id=note_id).one()
+        assert (audit.action, audit.actor) == ("add_note", "owner")
+        assert audit.detail["audio_path"] == "audio/note-1.wav"
+    assert InquiryUpdated(inquiry_id, ("notes",)) in services.bus.events  # type: ignore[attr-defined]
     assert NoteAdded(note_id=note_id, inquiry_id=inquiry_id) in services.bus.events  # type: ignore[attr-defined]
     assert [n.id for n in notes_for(services, inquiry_id)] == [note_id]
 
