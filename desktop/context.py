@@ -48,6 +48,12 @@ class AppContext:
     def now(self):  # type: ignore[no-untyped-def]
         return self.services.clock.now()
 
+    async def aclose_clients(self) -> None:
+        """Close the HTTP clients (the LLM's connection pool) on the loop that opened them."""
+        closer = getattr(self.llm, "aclose", None)
+        if closer is not None:
+            await closer()
+
     def close(self) -> None:
         self.hub.detach()
         self.services.close()

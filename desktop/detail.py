@@ -281,7 +281,7 @@ class MessageCard(QFrame):
         if self.translate_button.isEnabled():
             self.translate_button.setText(
                 self.tr("Hide translation")
-                if self.translation.isVisible() and self.translation.text()
+                if not self.translation.isHidden() and self.translation.text()
                 else self.tr("Translate")
             )
         self.full_button.setText(
@@ -672,7 +672,7 @@ class InquiryDetailView(QWidget):
         card = self._cards.get(message_pk)
         if card is None:
             return
-        if card.translation.isVisible() and card.translation.text():
+        if not card.translation.isHidden() and card.translation.text():
             card.translation.setVisible(False)
             card.retranslate()
             return
