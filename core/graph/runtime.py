@@ -62,6 +62,12 @@ class GraphRuntime:
             self.client, send_per_minute=int(settings.get("graph.send_per_minute"))
         )
         self._attached = False
+        self._auth_down = False
+
+    def _auth_ok(self) -> None:
+        if self._auth_down:
+            self._auth_down = False
+            self.services.bus.publish(SyncStatus(source="auth", ok=True, code="graph_auth"))
 
     def attach(self) -> None:
         """Listen to the bus (categories for changed inquiries, folders for new ones)."""
@@ -77,6 +83,10 @@ class GraphRuntime:
         self._attached = False
 
     def _auth_failed(self, error: GraphAuthError) -> None:
+        """One "sign in again" status per outage (concurrent requests all see the 401)."""
+        if self._auth_down:
+            return
+        self._auth_down = True
         self.services.bus.publish(
             SyncStatus(source="auth", ok=False, code=error.code, detail=error.user_message("zh_CN"))
         )
@@ -88,15 +98,27 @@ class GraphRuntime:
         if retry is not None:
             retried = await retry()
         report = await self.mail.run_once()
+        self._auth_ok()
         if self.services.settings.get("graph.write_categories") and self.categories.dirty:
+            patched = 0
             try:
-                await self.categories.flush()
+                patched = await self.categories.flush()
             except Exception as exc:  # categories are cosmetic: never fail the mail round
                 log.warning("writing Outlook categories failed: %s", exc)
+            if patched:
+                # Our PATCHes change those messages, so the delta lists them again. Absorb that
+                # echo now (they are known: no download, no pipeline work) so the next poll is
+                # idle — one request per folder — instead of paging through our own writes.
+                echo = await self.mail.run_once()
+                report.new += echo.new
+                report.removed += echo.removed
+                report.delta_requests += echo.delta_requests
         return report, retried
 
     async def drive_round(self) -> Any:
-        return await self.drive.run_once()
+        report = await self.drive.run_once()
+        self._auth_ok()
+        return report
 
     async def aclose(self) -> None:
         await self.client.aclose()

@@ -134,6 +134,7 @@ class GraphServer:
         self.sent_log: list[dict[str, Any]] = []
         self.master_categories: list[dict[str, Any]] = []
         self.faults: list[Fault] = []
+        self.handler_errors: list[str] = []  # exceptions in handler threads (client hang-ups)
         self.peak_in_flight = 0
         self._in_flight = 0
         self._lock = threading.RLock()
@@ -177,7 +178,8 @@ class GraphServer:
         class Handler(_Handler):
             graph = server
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
+        self._httpd.graph = self
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True)
         self._thread.start()
@@ -531,11 +533,13 @@ class GraphServer:
         return self._page(req, _Round([self._public(m) for m in live], self._last_seq, page, meta))
 
     def _page_size(self, req: Request) -> int:
+        """``$top`` or ``Prefer: odata.maxpagesize``, never above the server's ``page_size``
+        (Graph also caps the page size it honours)."""
         if "$top" in req.query:
-            return max(1, int(req.query["$top"]))
+            return max(1, min(self.page_size, int(req.query["$top"])))
         prefer = req.headers.get("prefer", "")
         m = re.search(r"odata\.maxpagesize=(\d+)", prefer)
-        return int(m.group(1)) if m else self.page_size
+        return max(1, min(self.page_size, int(m.group(1)))) if m else self.page_size
 
     def _page(self, req: Request, rnd: _Round) -> tuple[int, dict[str, str], bytes]:
         chunk, rest = rnd.entries[: rnd.page], rnd.entries[rnd.page :]
@@ -876,6 +880,17 @@ ROUTES: list[tuple[str, str, Callable[..., tuple[int, dict[str, str], bytes]]]] 
     (rf"/me/drive/items/{_ID}/content", "GET", GraphServer._drive_content),
     (rf"/me/drive/items/{_ID}", "GET", GraphServer._drive_get),
 ]
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """Client hang-ups (a killed process, a cancelled request) are recorded, not printed."""
+
+    graph: GraphServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        self.graph.handler_errors.append(repr(sys.exc_info()[1]))
 
 
 class _Handler(BaseHTTPRequestHandler):

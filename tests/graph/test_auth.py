@@ -1,0 +1,112 @@
+"""Sign-in plumbing that can be checked offline: token bypass, cache file, sign-out, auth errors."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from core.errors import GraphAuthError
+from core.events import RecordingBus, SyncStatus
+from core.graph.auth import SCOPES, MsalAuth, build_persistence, build_token_provider
+from core.graph.client import StaticToken
+from core.graph.runtime import GraphRuntime
+from core.services import Services
+from tests.support.graph_server import GraphServer
+
+
+def _fill_cache(auth: MsalAuth) -> None:
+    """What MSAL writes after a sign-in: an access token and a refresh token for an account."""
+    auth.cache.add(
+        {
+            "client_id": "00000000-aaaa-bbbb-cccc-000000000000",
+            "scope": SCOPES,
+            "token_endpoint": "https://login.microsoftonline.com/common/oauth2/v2.0/token",
+            "response": {
+                "access_token": "at-secret",
+                "refresh_token": "rt-secret",
+                "expires_in": 3600,
+                "token_type": "Bearer",
+                "scope": " ".join(SCOPES),
+            },
+        }
+    )
+
+
+def test_reserved_scopes_are_left_to_msal() -> None:
+    assert "offline_access" not in SCOPES and "Mail.Send" in SCOPES
+
+
+async def test_env_token_bypasses_msal(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_TOKEN", "preset-token")
+    provider = build_token_provider(services)
+    assert isinstance(provider, StaticToken)
+    assert await provider.token() == "preset-token"
+    monkeypatch.delenv("INQUIRY_BRIDGE_GRAPH_TOKEN")
+    assert isinstance(build_token_provider(services), MsalAuth)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
+def test_file_cache_is_0600_and_sign_out_deletes_it(services: Services) -> None:
+    location = services.paths.token_cache
+    location.write_text("")
+    location.chmod(0o644)  # left over with loose bits: the next save tightens them
+    auth = MsalAuth(
+        "",
+        "https://login.microsoftonline.com/common",
+        location,
+        bus=services.bus,
+        allow_encrypted=False,
+    )
+    _fill_cache(auth)
+    assert stat.S_IMODE(location.stat().st_mode) == 0o600
+    assert "rt-secret" in location.read_text()
+    assert not auth.encrypted
+    # the cache never leaks into the database or the settings file
+    assert b"rt-secret" not in services.paths.database.read_bytes()
+    auth.sign_out()
+    assert not location.exists()
+    assert not Path(str(location) + ".lockfile").exists()
+
+
+def test_encrypted_persistence_falls_back_to_a_file(tmp_path: Path) -> None:
+    persistence, encrypted = build_persistence(tmp_path / "cache.bin")
+    persistence.save("{}")
+    if not encrypted:  # no secret service here: the documented 0600 file fallback
+        assert stat.S_IMODE((tmp_path / "cache.bin").stat().st_mode) == 0o600
+
+
+async def test_signed_out_is_a_chinese_auth_error_and_a_status_event(services: Services) -> None:
+    auth = MsalAuth(
+        "", "https://login.microsoftonline.com/common", services.paths.token_cache, bus=services.bus
+    )
+    with pytest.raises(GraphAuthError) as err:
+        await auth.token()
+    assert "需要重新登录微软账户" in err.value.user_message()
+    bus = services.bus
+    assert isinstance(bus, RecordingBus)
+    [status] = [e for e in bus.events if isinstance(e, SyncStatus)]
+    assert (status.source, status.ok, status.code) == ("auth", False, "graph_auth")
+
+
+async def test_a_401_from_graph_raises_sign_in_again(
+    services: Services, graph: GraphServer
+) -> None:
+    services.settings.set("graph.base_url", graph.base_url)
+    runtime = GraphRuntime(services, pipeline=_NullSink(), token_provider=StaticToken("revoked"))
+    with pytest.raises(GraphAuthError):
+        await runtime.mail_round()
+    await runtime.aclose()
+    statuses = [e for e in services.bus.events if isinstance(e, SyncStatus)]
+    assert [(s.source, s.ok, s.code) for s in statuses] == [("auth", False, "graph_auth")]
+    assert "重新登录" in statuses[0].detail
+
+
+class _NullSink:
+    async def ingest_batch(self, raws: list) -> None:
+        raise AssertionError("nothing must be ingested")
+
+    async def record_removed(self, graph_id: str) -> None:
+        raise AssertionError("nothing must be removed")
