@@ -115,6 +115,9 @@ _SUPERSETS: dict[str, str] = {
 }
 
 
+_CHARSET_NAME = re.compile(r"[a-z0-9][a-z0-9._:+-]{0,39}")
+
+
 def _codec_for(label: str | None) -> str | None:
     """Python codec name for a MIME charset label, or None when the label is unknown."""
     if not label:
@@ -122,10 +125,14 @@ def _codec_for(label: str | None) -> str | None:
     name = label.strip().strip("\"'").lower()
     name = name.split("*", 1)[0]  # RFC 2231 language suffix: utf-8*en
     name = _SUPERSETS.get(name, name)
+    if not _CHARSET_NAME.fullmatch(name):
+        return None  # garbage (NULs, raw 8-bit) in a label is never a codec
     try:
-        return codecs.lookup(name).name
-    except LookupError:
+        info = codecs.lookup(name)
+    except (LookupError, ValueError):
         return None
+    # Only text encodings: "base64"/"rot13"/"zlib" are codecs too, but not charsets.
+    return info.name if getattr(info, "_is_text_encoding", True) else None
 
 
 def decode_bytes(data: bytes, charset: str | None, notes: list[str] | None = None) -> str:

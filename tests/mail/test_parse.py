@@ -278,3 +278,13 @@ def test_mislabelled_charsets_are_read_as_what_they_are(
         assert note in notes
     else:
         assert notes == []
+
+
+@pytest.mark.parametrize(
+    "label", ["base64", "rot13", "zlib", "hex", "big5\x00", "\udc80gbk", "utf-8' OR 1=1"]
+)
+def test_non_charset_codec_names_and_garbage_labels_are_unknown(label: str) -> None:
+    notes: list[str] = []
+    assert decode_bytes(b"plain words", label, notes) == "plain words"
+    assert decode_bytes("Zoë".encode(), label, notes) == "Zoë"
+    assert any(n.startswith("unknown charset") for n in notes)
