@@ -183,6 +183,15 @@ class DictationButton(QWidget):
         """``idle`` | ``recording`` | ``transcribing``."""
         return self._state
 
+    @property
+    def audio_input_factory(self) -> AudioInputFactory:
+        """Where the next recording comes from (the microphone unless a test/demo swaps it)."""
+        return self.recorder.input_factory
+
+    @audio_input_factory.setter
+    def audio_input_factory(self, factory: AudioInputFactory) -> None:
+        self.recorder.input_factory = factory
+
     def start_recording(self) -> bool:
         if self._state != "idle":
             return False

@@ -259,7 +259,7 @@ class Recorder(QObject):
         super().__init__(parent)
         self.audio_dir = Path(audio_dir)
         self.max_seconds = float(max_seconds)
-        self._factory = input_factory or (lambda: QtAudioInput())
+        self.input_factory: AudioInputFactory = input_factory or QtAudioInput
         self._clock = clock or SystemClock()
         self._input: AudioInput | None = None
         self._writer: WavWriter | None = None
@@ -282,7 +282,7 @@ class Recorder(QObject):
         """Open the microphone and start writing; raises ``AudioDeviceError`` when impossible."""
         if self.recording:
             return
-        audio_input = self._factory()
+        audio_input = self.input_factory()
         audio_input.chunk.connect(self._on_chunk)
         audio_input.failed.connect(self._on_input_failed)
         stamp = to_sydney(self._clock.now()).strftime("%Y%m%d-%H%M%S")

@@ -40,3 +40,16 @@ def whisper(tmp_path_factory: pytest.TempPathFactory) -> Transcriber:
     transcriber = shared_transcriber(settings)
     transcriber.load()
     return transcriber
+
+
+def pytest_asyncio_loop_factories(config, item):  # type: ignore[no-untyped-def]
+    """Async tests here run on the qasync loop, like the app (dialogs spawn coroutines)."""
+    import asyncio
+
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    def factory() -> asyncio.AbstractEventLoop:
+        return qasync.QEventLoop(QApplication.instance() or QApplication([]))
+
+    return {"qasync": factory}

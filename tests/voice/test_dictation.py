@@ -101,7 +101,7 @@ def test_click_to_toggle_and_f9_work_too(
 
     line.clear()
     source2 = GeneratedAudioInput(speech_pcm)
-    button.recorder._factory = lambda: source2  # next recording: a fresh "microphone"
+    button.audio_input_factory = lambda: source2  # next recording: a fresh "microphone"
     line.setFocus()
     qtbot.keyPress(line, Qt.Key.Key_F9)
     assert button.state == "recording"

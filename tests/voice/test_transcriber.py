@@ -54,7 +54,7 @@ def test_the_same_settings_share_one_warm_model(whisper: Transcriber, tmp_path: 
 
 
 def test_cancel_between_segments_stops_the_transcription(
-    whisper: Transcriber, sentences_wav: Path
+    whisper: Transcriber, short_wav: Path
 ) -> None:
     cancel = threading.Event()
 
@@ -63,9 +63,9 @@ def test_cancel_between_segments_stops_the_transcription(
             cancel.set()  # the owner pressed cancel after the first segment arrived
 
     with pytest.raises(TranscriptionCancelled):
-        whisper.transcribe_file(sentences_wav, progress=progress, cancel=cancel)
+        whisper.transcribe_file(short_wav, progress=progress, cancel=cancel)
     with pytest.raises(TranscriptionCancelled):
-        whisper.transcribe_file(sentences_wav, cancel=cancel)
+        whisper.transcribe_file(short_wav, cancel=cancel)
 
 
 def test_silence_gives_an_empty_transcript(whisper: Transcriber) -> None:
