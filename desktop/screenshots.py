@@ -86,24 +86,10 @@ async def _wizard(ctx: AppContext) -> QWidget:
 
 
 async def _approval(ctx: AppContext) -> QWidget:
-    """The approval window over the newest draft waiting for approval (else the newest draft)."""
-    from sqlalchemy import select
+    """The approval window over the newest pending draft (a demo draft in an empty folder)."""
+    from desktop.approval.screenshot import make_approval_window
 
-    from core.db.models import Draft
-    from desktop.approval.window import ApprovalWindow
-
-    def _latest(session):  # type: ignore[no-untyped-def]
-        pending = session.scalar(
-            select(Draft.id).where(Draft.status == "pending_approval").order_by(Draft.id.desc())
-        )
-        return pending or session.scalar(select(Draft.id).order_by(Draft.id.desc()))
-
-    draft_id = await ctx.services.store.read(_latest)
-    if draft_id is None:
-        raise LookupError("no draft in this data folder")
-    window = ApprovalWindow(ctx.services, ctx.draft_service, draft_id)
-    window.resize(1100, 780)
-    return window
+    return await make_approval_window(ctx)
 
 
 WINDOWS: dict[str, Factory] = {

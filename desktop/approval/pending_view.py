@@ -14,6 +14,7 @@ import asyncio
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -187,8 +188,9 @@ class PendingDraftsView(QWidget):
             window.draft_replaced.connect(lambda old, new, w=window: self._follow(old, new, w))
             self.windows[draft_id] = window
         window.show()
-        window.raise_()
-        window.activateWindow()
+        if QGuiApplication.platformName() != "offscreen":  # offscreen cannot raise windows
+            window.raise_()
+            window.activateWindow()
         return window
 
     def _follow(self, old: int, new: int, window: QWidget) -> None:

@@ -1,0 +1,45 @@
+"""GUI fixtures of the drafting area: real widgets offscreen, async tests on the qasync loop."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+import qasync
+from PySide6.QtWidgets import QApplication
+
+from desktop.app import make_qapp
+from desktop.i18n import LanguageManager
+
+
+def pytest_asyncio_loop_factories(config, item):  # type: ignore[no-untyped-def]
+    def factory() -> asyncio.AbstractEventLoop:
+        return qasync.QEventLoop(QApplication.instance() or make_qapp())
+
+    return {"qasync": factory}
+
+
+@pytest.fixture
+def app(qapp):  # type: ignore[no-untyped-def]
+    return make_qapp()
+
+
+@pytest.fixture
+def zh(app, services):  # type: ignore[no-untyped-def]
+    manager = LanguageManager(services.paths.cache)
+    manager.apply("zh_CN")
+    yield manager
+    manager.apply("zh_CN")
+
+
+async def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)

@@ -1,0 +1,155 @@
+"""The approval window with real widgets: approve → exactly one send; 放弃 → none."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from desktop.approval.window import ApprovalWindow
+from tests.drafts.gui.conftest import wait_until
+from tests.drafts.support import CUSTOMER, add_inquiry, add_sent
+
+
+async def _draft(services, draft_service, graph, model=None, plant=None) -> int:  # type: ignore[no-untyped-def]
+    gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
+    inquiry_id, _ = add_inquiry(services, graph_id=gid)
+    if model is not None and plant:
+        model.plant = plant
+    return await draft_service.compose(
+        inquiry_id, "报价15000含GST，下周二上午10点上门量尺", actor="owner"
+    )
+
+
+async def test_approve_sends_exactly_once(qtbot, zh, services, draft_service, graph):
+    draft_id = await _draft(services, draft_service, graph)
+    window = ApprovalWindow(services, draft_service, draft_id)
+    qtbot.addWidget(window)
+    window.show()
+    await window.ready()
+    assert window.banner.text() == "未发送 — 等待您批准"
+    assert window.approve_button.text() == "批准并发送"
+    assert "$15,000" in window.en_edit.toPlainText()
+    assert "您好" in window.zh_preview.toPlainText()
+    assert window.approve_button.isEnabled()
+
+    qtbot.mouseClick(window.approve_button, Qt.MouseButton.LeftButton)
+    await wait_until(
+        lambda: window.view is not None and window.view.status == "sent" and not window.busy
+    )
+    assert window.banner.text() == "已发送"
+    assert window.status_label.text() == "已发送"
+    assert len(graph.sent_log) == 1
+    assert not window.approve_button.isEnabled()  # a second click cannot send again
+    qtbot.mouseClick(window.approve_button, Qt.MouseButton.LeftButton)
+    await wait_until(lambda: not window.busy)
+    assert len(graph.sent_log) == 1
+    assert draft_service.events(draft_id)[-3]["actor"] == "owner"
+    window.close()
+
+
+async def test_discard_sends_nothing(qtbot, zh, services, draft_service, graph):
+    draft_id = await _draft(services, draft_service, graph)
+    window = ApprovalWindow(services, draft_service, draft_id)
+    qtbot.addWidget(window)
+    window.show()
+    await window.ready()
+    qtbot.mouseClick(window.reject_button, Qt.MouseButton.LeftButton)
+    await wait_until(lambda: window.view.status == "rejected")
+    assert window.banner.text() == "已放弃 — 未发送"
+    assert not window.approve_button.isEnabled()
+    assert graph.sent_log == [] and graph.requests_to(r"/me/messages") == []
+    window.close()
+
+
+async def test_unconfirmed_and_recent_warnings_gate_approval(
+    qtbot, zh, services, draft_service, graph, model
+):
+    draft_id = await _draft(services, draft_service, graph, model, ["The total is $16,500."])
+    add_sent(services, to=CUSTOMER, subject="RE: Brochure", days_ago=3)
+    window = ApprovalWindow(services, draft_service, draft_id)
+    qtbot.addWidget(window)
+    window.show()
+    await window.ready()
+    warnings = window.warnings.text()
+    assert "最近 14 天内已给该客户发过邮件" in warnings and "RE: Brochure" in warnings
+    assert "未经确认" in warnings and "$16,500" in warnings
+    assert len(window.en_edit.extraSelections()) == 1  # the value is highlighted
+    assert not window.approve_button.isEnabled()
+    assert window.confirm_check.isVisible()
+    window.confirm_check.setChecked(True)
+    assert window.approve_button.isEnabled()
+    status = await window.approve_and_send()
+    assert status == "sent" and len(graph.sent_log) == 1
+    assert "$16,500" in draft_service.get(draft_id).confirmed_facts
+    window.close()
+
+
+async def test_edit_recipient_warns_and_revise_supersedes(
+    qtbot, zh, services, draft_service, graph
+):
+    draft_id = await _draft(services, draft_service, graph)
+    window = ApprovalWindow(services, draft_service, draft_id)
+    qtbot.addWidget(window)
+    window.show()
+    await window.ready()
+    window.to_edit.setText("boss@other.example.com")
+    window._on_edit()
+    assert await window.save_edits()
+    assert "不是该询盘的客户" in window.warnings.text()
+    window.revise_edit.setText("语气更正式一点")
+    new_id = await window.revise()
+    assert new_id and new_id != draft_id and window.draft_id == new_id
+    assert draft_service.get(draft_id).status == "superseded"
+    assert window.view.to == ["boss@other.example.com"]
+    assert window.banner.text() == "未发送 — 等待您批准"
+    assert graph.sent_log == []
+    window.close()
+
+
+async def test_send_error_keeps_the_draft_with_chinese_message(
+    qtbot, zh, services, draft_service, graph
+):
+    draft_id = await _draft(services, draft_service, graph)
+    graph.fail(path=r"/send$", status=400, code="ErrorInvalidRecipients")
+    window = ApprovalWindow(services, draft_service, draft_id)
+    qtbot.addWidget(window)
+    window.show()
+    await window.ready()
+    assert await window.approve_and_send() == "failed"
+    assert window.banner.text() == "未发送 — 发送失败，草稿已保留"
+    assert "未发送" in window.status_label.text() and "草稿已保留" in window.status_label.text()
+    assert graph.sent_log == [] and draft_service.get(draft_id).status == "failed"
+    window.close()
+
+
+async def test_pending_view_lists_and_counts(qtbot, zh, services, draft_service, graph):
+    from desktop.approval.pending_view import PendingDraftsView
+    from desktop.hub import SignalHub
+
+    hub = SignalHub(services.bus)
+    view = PendingDraftsView(services, hub, draft_service=draft_service)
+    qtbot.addWidget(view)
+    await view.ready()
+    assert view.pending_count() == 0 and view.summary.text() == "没有待审批的草稿。"
+    draft_id = await _draft(services, draft_service, graph)
+    await wait_until(lambda: view.pending_count() == 1)
+    assert view.table.item(0, 0).text() == str(draft_id)
+    assert view.table.item(0, 4).text() == "待审批"
+    window = view.open_row(0)
+    assert isinstance(window, ApprovalWindow)
+    await window.ready()
+    draft_service.reject(draft_id, actor="owner")
+    await wait_until(lambda: view.pending_count() == 0)
+    window.close()
+    hub.detach()
+
+
+async def test_screenshot_factory_makes_a_demo_draft(qtbot, zh, services):
+    from desktop.approval.screenshot import make_approval_window
+
+    window = await make_approval_window(services)
+    qtbot.addWidget(window)
+    assert window.view.status == "pending_approval"
+    assert "最近 14 天内" in window.warnings.text() and "未经确认" in window.warnings.text()
+    out = services.home / "approval.png"
+    assert window.grab().save(str(out)) and out.stat().st_size > 10_000
+    window.close()
