@@ -14,6 +14,7 @@ categories is safe to repeat).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 from urllib.parse import quote
@@ -158,25 +159,38 @@ class CategoryWriter:
         await self.ensure_master_categories()
         ids = sorted(self.dirty)
         self.dirty.clear()
-        patched = 0
-        for pk, graph_id, wanted in self._work(ids):
+        work = self._work(ids)
+        done: list[tuple[int, list[str]]] = []
+        failed = False
+
+        async def patch(pk: int, graph_id: str, wanted: list[str]) -> None:
+            nonlocal failed
             try:
                 await self.client.patch_json(
                     f"/me/messages/{quote(graph_id, safe='')}", {"categories": wanted}
                 )
             except GraphNotFound:
-                continue
+                return
             except GraphError as exc:
                 log.warning("category write failed for message %s: %s", pk, exc)
-                self.dirty.update(ids)
-                break
-            patched += 1
-            self.patches += 1
+                failed = True
+                return
+            done.append((pk, wanted))
 
-            def _save(session: Any, pk: int = pk, wanted: list[str] = wanted) -> None:
+        # the client caps requests in flight; chunks keep memory and error blast radius small
+        for start in range(0, len(work), 16):
+            await asyncio.gather(*(patch(*item) for item in work[start : start + 16]))
+            if failed:
+                self.dirty.update(ids)  # idempotent: the next round finishes the job
+                break
+
+        def _save(session: Any) -> None:
+            for pk, wanted in done:
                 row = session.get(Message, pk)
                 if row is not None:
                     row.categories = wanted
 
+        if done:
             await self.store.run(_save)
-        return patched
+        self.patches += len(done)
+        return len(done)

@@ -331,13 +331,29 @@ class MailSync:
             for gid in listing.removed:
                 await self.sink.record_removed(gid)
                 report.removed += 1
-        for start in range(0, len(plan.new), self.batch_size):
-            batch = plan.new[start : start + self.batch_size]
-            raws = await self.fetch_batch(batch)
-            report.vanished += len(batch) - len(raws)
-            if raws:
-                await self.sink.ingest_batch(raws)
-                report.new += len(raws)
+        batches = [
+            plan.new[start : start + self.batch_size]
+            for start in range(0, len(plan.new), self.batch_size)
+        ]
+        # Download batch k+1 while the pipeline works on batch k (ingest order is unchanged).
+        pending = asyncio.ensure_future(self.fetch_batch(batches[0])) if batches else None
+        try:
+            for index, batch in enumerate(batches):
+                assert pending is not None
+                raws = await pending
+                pending = (
+                    asyncio.ensure_future(self.fetch_batch(batches[index + 1]))
+                    if index + 1 < len(batches)
+                    else None
+                )
+                report.vanished += len(batch) - len(raws)
+                if raws:
+                    await self.sink.ingest_batch(raws)
+                    report.new += len(raws)
+        finally:
+            if pending is not None and not pending.done():
+                pending.cancel()
+                await asyncio.gather(pending, return_exceptions=True)
         await self.commit(plan)
         if report.capped:
             log.warning(

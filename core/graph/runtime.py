@@ -122,6 +122,8 @@ class GraphRuntime:
 
     async def aclose(self) -> None:
         await self.client.aclose()
-        close = getattr(getattr(self.pipeline, "llm", None), "aclose", None)
+        close = getattr(self.pipeline, "aclose", None) or getattr(
+            getattr(self.pipeline, "llm", None), "aclose", None
+        )
         if close is not None:
             await close()
