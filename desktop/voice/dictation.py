@@ -164,7 +164,7 @@ class DictationButton(QWidget):
         self.recorder.level_changed.connect(lambda v: self.level.setValue(int(v * 100)))
         self.recorder.elapsed_changed.connect(self._show_elapsed)
         self.recorder.finished.connect(self._on_recorded)
-        self.recorder.failed.connect(self._show_error)
+        self.recorder.failed.connect(self._on_recorder_failed)
         self.recorder.limit_reached.connect(self._on_limit)
         self._bridge.done.connect(self._on_done)
         self._bridge.progress.connect(self._on_progress)
@@ -202,6 +202,7 @@ class DictationButton(QWidget):
         except InquiryBridgeError as exc:
             self._show_error(exc.user_message(_lang()))
             return False
+        self.recorder.max_seconds = float(self.services.settings.get("voice.max_seconds"))
         try:
             self.recorder.start()
         except InquiryBridgeError as exc:
@@ -286,6 +287,14 @@ class DictationButton(QWidget):
     def _show_elapsed(self, seconds: float) -> None:
         if self._state == "recording":
             self._set_status(f"{_clock(seconds)} / {_clock(self.recorder.max_seconds)}")
+
+    def _on_recorder_failed(self, message: str) -> None:
+        if self._state == "recording" and not self.recorder.recording:
+            self._set_state("idle")  # the device died or never delivered sound
+        if self._state == "transcribing":
+            log.warning("microphone: %s", message)  # what was said is being recognised
+            return
+        self._show_error(message)
 
     def _on_limit(self) -> None:
         log.info("dictation stopped at the maximum length")

@@ -282,6 +282,7 @@ class Recorder(QObject):
         """Open the microphone and start writing; raises ``AudioDeviceError`` when impossible."""
         if self.recording:
             return
+        self._limit_bytes = int(self.max_seconds * BYTES_PER_SECOND)
         audio_input = self.input_factory()
         audio_input.chunk.connect(self._on_chunk)
         audio_input.failed.connect(self._on_input_failed)

@@ -238,3 +238,36 @@ def test_frequent_signals_do_not_drain_references_to_true() -> None:
     for _ in range(5000):
         emitter.level.emit(0.5)
     assert sys.getrefcount(True) >= before - 5
+
+
+def test_maximum_length_from_settings_stops_and_escape_cancels_recognition(
+    qtbot: QtBot, services: Services, whisper: Transcriber, speech_pcm: bytes
+) -> None:
+    services.settings.set("voice.max_seconds", 1)
+    edit = QPlainTextEdit()
+    qtbot.addWidget(edit)
+    button, source, _time = _button(services, edit, speech_pcm, qtbot)
+    qtbot.mousePress(button.button, Qt.MouseButton.LeftButton)
+    source.push()  # the owner keeps talking past the limit
+    assert button.state == "transcribing"  # stopped by itself at 0:01
+    assert source.stopped and source.remaining_seconds > 1
+    qtbot.keyPress(edit, Qt.Key.Key_Escape)  # and changes his mind
+    qtbot.waitUntil(lambda: button.state == "idle", timeout=WAIT_MS)
+    qtbot.mouseRelease(button.button, Qt.MouseButton.LeftButton)
+    assert edit.toPlainText() == ""
+    assert button.status.text() == "Recognition cancelled; the recording is kept"
+    assert not button.retry_button.isHidden() and len(list(services.paths.audio.iterdir())) == 1
+
+
+def test_microphone_dying_at_once_returns_the_button_to_idle(
+    qtbot: QtBot, services: Services, speech_pcm: bytes
+) -> None:
+    edit = QPlainTextEdit()
+    qtbot.addWidget(edit)
+    button, source, _time = _button(services, edit, speech_pcm, qtbot)
+    qtbot.mouseClick(button.button, Qt.MouseButton.LeftButton)
+    assert button.state == "recording"
+    source.failed.emit("The microphone failed or was unplugged; recording stopped.")
+    assert button.state == "idle"
+    assert button.status.text() == "The microphone failed or was unplugged; recording stopped."
+    assert list(services.paths.audio.iterdir()) == []
