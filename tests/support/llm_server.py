@@ -42,6 +42,7 @@ Usage tokens are estimated as characters / 4 unless the Reply overrides them.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 import uuid
@@ -338,6 +339,14 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 256
     owner: LLMServer
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up (killed process, timeout, cancelled call) is normal here;
+        anything else is recorded in ``owner.errors`` instead of printed to stderr."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError | TimeoutError):
+            return
+        self.owner.errors.append(f"{type(exc).__name__}: {exc}")
+
 
 class LLMServer:
     """Context manager running the server on a background thread (random free port)."""
@@ -353,6 +362,7 @@ class LLMServer:
         self.latency = latency
         self.models = list(models)
         self.requests: list[RecordedRequest] = []
+        self.errors: list[str] = []  # unexpected handler errors (not client hang-ups)
         self.max_in_flight = 0
         self._in_flight = 0
         self._lock = threading.Lock()
