@@ -187,12 +187,13 @@ class LLMClient:
         refs: dict[str, Any] | None = None,
         response_format: dict[str, Any] | None = None,
         tools: list[dict[str, Any]] | None = None,
-        temperature: float | None = 0.0,
+        temperature: float | None = None,
     ) -> Completion:
         """One chat completion under the concurrency bound, written to the ledger.
 
         Public for callers that need raw chat (the assistant's tool loop); features normally use
-        ``structured`` or ``text``.
+        ``structured`` or ``text``. No temperature is sent unless given: several current models
+        reject anything but their default.
         """
         model = self.model_for(tier)
         client = self._openai()
@@ -404,7 +405,6 @@ class LLMClient:
             purpose=purpose,
             messages=render_messages(prompt, variables),
             refs=refs,
-            temperature=0.2,
         )
         if not completion.content.strip():
             await self._mark_failed(completion, "empty answer")

@@ -160,3 +160,23 @@ def score(results: list[Replayed]) -> Scores:
         if bool(e.dimensions) != bool(label["has_dimensions"]):
             s.misses.append(f"{label['file']}: dims {e.dimensions} vs {label['has_dimensions']}")
     return s
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tests.llm.corpus_views [CORPUS_DIR]``: print the offline rules' figures."""
+    import sys
+
+    from core.intake.classify import classify_rules
+    from core.intake.extract import extract_rules
+
+    args = sys.argv[1:] if argv is None else argv
+    corpus = Path(args[0]) if args else Path(__file__).resolve().parents[3] / "shared/corpus/dev"
+    scores = score(list(replay(corpus, classify_rules, extract_rules)))
+    print(scores.line())
+    for miss in scores.misses or []:
+        print("  miss:", miss)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

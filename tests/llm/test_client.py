@@ -175,6 +175,15 @@ async def test_server_down_is_unavailable_quickly(services: Services) -> None:
     assert rows(services)[0].ok is False
 
 
+async def test_slow_endpoint_times_out_as_unavailable(services: Services) -> None:
+    with LLMServer(lambda r: GOOD, latency=1.0) as srv:
+        client = make_client(services, srv, **{"llm.timeout_seconds": 0.2, "llm.max_retries": 0})
+        with pytest.raises(LLMUnavailable):
+            await ask(client)
+    [row] = rows(services)
+    assert not row.ok and "timeout" in row.error
+
+
 async def test_not_configured_is_unavailable(services: Services) -> None:
     client = make_client(services, None)
     assert client.available is False
