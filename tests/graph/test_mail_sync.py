@@ -1,0 +1,108 @@
+"""Mail sync in-process with a FakeClock: throttling, first-sync window, categories, attachments."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from core.clock import FakeClock
+from core.db.models import Inquiry, Message
+from core.deals.stages import StageService
+from core.graph.client import StaticToken
+from core.graph.mail_sync import fetch_attachment, list_attachments
+from core.graph.runtime import GraphRuntime
+from core.services import Services
+from tests.support.graph_server import GraphServer
+
+
+@pytest.fixture
+async def runtime(services: Services, graph: GraphServer):
+    services.settings.set("graph.base_url", graph.base_url)
+    rt = GraphRuntime(services, token_provider=StaticToken("test-token"), offline=True)
+    rt.attach()
+    yield rt
+    rt.detach()
+    await rt.aclose()
+
+
+def _inquiry_message(graph: GraphServer, clock: FakeClock, **kw) -> str:
+    return graph.add_message(
+        subject="New sliding door",
+        from_addr="amy@example.com",
+        from_name="Amy Lee",
+        body="Hi, please quote a sliding door for 5 George St, Ryde. Call 0412 345 678.",
+        received_at=clock.now() - timedelta(hours=1),
+        **kw,
+    )
+
+
+async def test_throttled_downloads_wait_for_retry_after(
+    runtime: GraphRuntime, graph: GraphServer, clock: FakeClock, services: Services
+) -> None:
+    _inquiry_message(graph, clock)
+    graph.fail(r"/\$value$", status=429, retry_after="12", code="MailboxConcurrency")
+    graph.fail(r"/messages/delta$", status=503, retry_after="4")
+    report, _ = await runtime.mail_round()
+    assert report.new == 1
+    assert 12.0 in clock.sleeps and 4.0 in clock.sleeps
+    # no request was retried sooner than its Retry-After
+    throttled = [r for r in graph.requests if r.status in (429, 503)]
+    assert len(throttled) == 2
+
+
+async def test_first_sync_window_and_read_state(
+    runtime: GraphRuntime, graph: GraphServer, clock: FakeClock, services: Services
+) -> None:
+    _inquiry_message(graph, clock, is_read=True)
+    graph.add_message(subject="Ancient", received_at=clock.now() - timedelta(days=45))
+    report, _ = await runtime.mail_round()
+    assert report.new == 1  # read in Outlook, still ingested; 45 days old: outside the window
+    delta = graph.requests_to(r"/inbox/messages/delta$")[0]
+    assert delta.query["$filter"] == "receivedDateTime ge 2026-03-02T00:00:00Z"
+    assert "internetMessageId" in delta.query["$select"]
+
+
+async def test_categories_follow_class_and_stage_and_keep_the_owners(
+    runtime: GraphRuntime, graph: GraphServer, clock: FakeClock, services: Services
+) -> None:
+    gid = _inquiry_message(graph, clock, categories=["VIP"])
+    await runtime.mail_round()
+    with services.store.session() as s:
+        inquiry = s.scalars(select(Inquiry)).one()
+    cats = graph.message(gid)["categories"]
+    assert cats[0] == "VIP" and any(c.startswith("询盘-") for c in cats) and "阶段-询盘" in cats
+    masters = len(graph.master_categories)
+    assert masters >= 11
+
+    StageService(services.store, services.bus, clock).advance(
+        inquiry.id, "quoting", reason="test", triggered_by="owner"
+    )
+    graph.reset_stats()
+    await runtime.mail_round()
+    assert graph.message(gid)["categories"][0] == "VIP"
+    assert "阶段-报价中" in graph.message(gid)["categories"]
+    assert "阶段-询盘" not in graph.message(gid)["categories"]
+    assert len(graph.requests_to(r"/me/messages/[^/]+$", "PATCH")) == 1
+    assert len(graph.master_categories) == masters  # created once, not again
+
+    graph.reset_stats()
+    await runtime.mail_round()  # nothing changed: no patch
+    assert graph.requests_to(r"/me/messages/", "PATCH") == []
+
+
+async def test_attachments_on_demand_with_a_size_cap(
+    runtime: GraphRuntime, graph: GraphServer, clock: FakeClock, services: Services
+) -> None:
+    gid = _inquiry_message(
+        graph, clock, attachments=[("plan.pdf", "application/pdf", b"%PDF-1.4 plan" * 10)]
+    )
+    await runtime.mail_round()
+    [meta] = await list_attachments(runtime.client, gid)
+    assert meta["name"] == "plan.pdf" and meta["size"] == 130
+    data = await fetch_attachment(runtime.client, gid, meta["id"], max_mb=1)
+    assert data == b"%PDF-1.4 plan" * 10
+    assert await fetch_attachment(runtime.client, gid, meta["id"], max_mb=0) is None
+    with services.store.session() as s:
+        assert s.scalars(select(Message)).one().graph_id == gid
