@@ -95,9 +95,7 @@ def cmd_ingest(args: argparse.Namespace, services: Services) -> int:
             report.extend(await pipeline.ingest_source(EmlFolderSource(folder)))
             return report
         finally:
-            close = getattr(pipeline.llm, "aclose", None)
-            if close is not None:
-                await close()
+            await pipeline.aclose()
 
     report = asyncio.run(_run())
     print(report.summary())

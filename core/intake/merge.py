@@ -117,22 +117,6 @@ def names_match(a: str | None, b: str | None) -> bool:
     return len(small) >= 2 and small <= big
 
 
-def customer_address(
-    from_addr: str | None, reply_to: str | None, own_addresses: Iterable[str]
-) -> str | None:
-    """The customer's email from the headers: ``Reply-To`` when it points elsewhere than
-    ``From`` (website forms send from a no-reply box with the visitor as Reply-To), else From.
-    Never from model output, so a prompt-injected address cannot redirect replies."""
-    own = {a.lower() for a in own_addresses}
-    reply = (reply_to or "").strip().lower() or None
-    sender = (from_addr or "").strip().lower() or None
-    if reply and reply not in own and reply != sender:
-        return reply
-    if sender and sender not in own:
-        return sender
-    return reply if reply and reply not in own else None
-
-
 # ------------------------------------------------------------------------------------------------
 # finding the inquiry a message belongs to
 
@@ -197,11 +181,31 @@ def find_email_inquiry(session: Session, email: str | None) -> Inquiry | None:
         .where(
             Message.direction == "in",
             Message.inquiry_id.is_not(None),
-            (Message.from_addr == email) | (Message.reply_to == email),
+            Message.from_addr == email,
         )
         .distinct()
     ).all()
     return _latest(session.get(Inquiry, i) for i in ids)
+
+
+def is_known_customer(session: Session, email: str | None) -> bool:
+    """Cheap existence test (prefilter: a known customer is never skipped as bulk)."""
+    if not email:
+        return False
+    email = email.lower()
+    if session.scalar(select(Inquiry.id).where(Inquiry.customer_email == email).limit(1)):
+        return True
+    return bool(
+        session.scalar(
+            select(Message.id)
+            .where(
+                Message.from_addr == email,
+                Message.direction == "in",
+                Message.inquiry_id.is_not(None),
+            )
+            .limit(1)
+        )
+    )
 
 
 def find_phone_inquiry(
@@ -257,6 +261,18 @@ def decide(
     offline: bool,
 ) -> Decision:
     """Pick the disposition and the inquiry for an understood inbound message."""
+    with session.no_autoflush:  # the caller flushed earlier messages; this one is irrelevant
+        return _decide(session, message, classification, extraction, customer_email, offline)
+
+
+def _decide(
+    session: Session,
+    message: Message,
+    classification: ClassificationLike,
+    extraction: ExtractionLike | None,
+    customer_email: str | None,
+    offline: bool,
+) -> Decision:
     primary = classification.primary
     thread = find_thread_inquiry(
         session,

@@ -27,7 +27,6 @@ Events (``core.events``) are published only after the data they describe is comm
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import Counter
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
@@ -58,6 +57,8 @@ from core.services import Services
 log = logging.getLogger(__name__)
 
 PENDING = "pending"
+MERGE_BATCH = 32  # most messages applied in one writer transaction
+_NOTHING = object()
 OUTGOING = "skipped:outgoing"
 _REPLY_PREFIXES = ("re:", "re ", "aw:", "回复", "答复", "回覆")
 
@@ -208,6 +209,12 @@ class IntakePipeline:
         report.retried = len(rows)
         return report
 
+    async def aclose(self) -> None:
+        """Close the model client's connections (end of a CLI run, a test, the app)."""
+        close = getattr(self.llm, "aclose", None)
+        if close is not None:
+            await close()
+
     async def record_removed(self, graph_id: str) -> None:
         """Graph ``@removed``: the message is kept (nothing is lost), marked removed."""
         now = self._now()
@@ -290,8 +297,13 @@ class IntakePipeline:
             run.report.message_pks.append(in_flight.pk)
             return None
 
-        known = await self.services.store.run(lambda s: self._known(s, message_id, raw.graph_id))
+        known = await self.services.store.read(
+            lambda s: self._known_pk(s, message_id, raw.graph_id)
+        )
+        if known is not None and known[1]:  # same Message-ID under a new Graph id
+            await self.services.store.run(lambda s: self._known(s, message_id, raw.graph_id))
         if known is not None:
+            known = known[0]
             run.report.already_known += 1
             if known not in run.report.message_pks:
                 run.report.message_pks.append(known)
@@ -312,9 +324,7 @@ class IntakePipeline:
         )
         body_text = strip_quotes(parsed.text or "")
         outgoing = raw.folder == "sent" or (parsed.from_addr or "").lower() in self.own_addresses
-        customer_email = merge.customer_address(
-            parsed.from_addr, parsed.reply_to, self.own_addresses
-        )
+        customer_email = self._customer_email(parsed, body_text)
         received = records.naive_utc(raw.received_at or parsed.date or self.services.clock.now())
 
         def _insert(session: Session) -> tuple[int, str] | None:
@@ -322,7 +332,7 @@ class IntakePipeline:
                 return None  # another writer got there first
             rule: str | None = None
             if not outgoing:
-                known_customer = merge.find_email_inquiry(session, customer_email) is not None
+                known_customer = merge.is_known_customer(session, customer_email)
                 rule = prefilter(
                     parsed, known_customer=known_customer, own_addresses=self.own_addresses
                 )
@@ -419,10 +429,8 @@ class IntakePipeline:
             return None
         message_id = records.message_identity(parsed.message_id, raw or b"")
         outgoing = direction == "out"
-        customer_email = merge.customer_address(
-            parsed.from_addr, parsed.reply_to, self.own_addresses
-        )
         body_text = strip_quotes(parsed.text or "")
+        customer_email = self._customer_email(parsed, body_text)
         return self._job(
             pk, message_id, parsed, outgoing, customer_email, body_text, conversation_id, run
         )
@@ -464,6 +472,16 @@ class IntakePipeline:
         if conversation_id:
             run.by_conversation[conversation_id] = job
         return job
+
+    @staticmethod
+    def _known_pk(
+        session: Session, message_id: str, graph_id: str | None
+    ) -> tuple[int, bool] | None:
+        """(pk, graph id needs updating) of a stored message with this identity, if any."""
+        msg = records.find_known(session, message_id, graph_id)
+        if msg is None:
+            return None
+        return msg.id, bool(graph_id and msg.graph_id != graph_id)
 
     @staticmethod
     def _known(session: Session, message_id: str, graph_id: str | None) -> int | None:
@@ -529,10 +547,18 @@ class IntakePipeline:
         """Classify (and extract) one message; never raises for model trouble."""
         if job.outgoing:
             return Understanding()
+        # Earlier in-flight messages of the same thread/customer: wait for their *understanding*
+        # (not their merge, which would serialise the whole run behind the merge loop) and fold
+        # what they say into the context the DB does not have yet.
+        earlier: list[tuple[_Job, Understanding]] = []
         for dep in job.deps:
-            await dep.done.wait()
+            if dep.task is not None:
+                earlier.append((dep, await asyncio.shield(dep.task)))
         thread_inquiry, known_customer = await self.services.store.read(
             lambda s: self._thread_context(s, job)
+        )
+        thread_inquiry, known_customer = _fold_in_flight(
+            job, thread_inquiry, known_customer, earlier
         )
         view = self._view(job, thread_inquiry, known_customer)
         from core.intake import classify, extract  # the LLM helper's modules
@@ -571,9 +597,10 @@ class IntakePipeline:
         context = None
         if inquiry is not None:
             context = {
-                "inquiry_id": inquiry.id,
+                "id": inquiry.id,
                 "classification": inquiry.classification,
                 "customer_name": inquiry.customer_name,
+                "customer_phone": inquiry.customer_phone,
                 "address": inquiry.address,
                 "suburb": inquiry.suburb,
                 "products": list(inquiry.product_types or []),
@@ -582,80 +609,124 @@ class IntakePipeline:
         return context, by_email is not None
 
     def _view(self, job: _Job, thread_inquiry: dict[str, Any] | None, known: bool) -> Any:
-        from core.intake.view import MessageView
+        from core.intake.view import view_from_parsed
 
         parsed = job.parsed
-        body = job.body_text if self.strip_quotes_enabled else (parsed.text or "")
-        view = MessageView(
-            subject=parsed.subject or "",
-            from_addr=parsed.from_addr,
-            from_name=parsed.from_name,
-            body_text=body,
-            is_reply=_is_reply(job),
+        return view_from_parsed(
+            parsed,
+            body_text=job.body_text if self.strip_quotes_enabled else (parsed.text or ""),
             known_customer=known,
             thread_inquiry=thread_inquiry,
-            attachments=[a.filename or "" for a in parsed.attachments if not a.is_inline],
-            language=parsed.language,
+            own_addresses=self.own_addresses,
+            region=self.region,
+            message_pk=job.pk,
+            inquiry_id=(thread_inquiry or {}).get("id"),
         )
-        _attach_refs(view, job)
-        return view
+
+    def _customer_email(self, parsed: ParsedMessage, body_text: str) -> str | None:
+        """The customer's address from the headers (From, or Reply-To of a website form)."""
+        from core.intake.view import view_from_parsed
+
+        view = view_from_parsed(
+            parsed, body_text=body_text, own_addresses=self.own_addresses, region=self.region
+        )
+        email = view.customer_email
+        return email if email and email not in self.own_addresses else None
 
     # ------------------------------------------------------------------------------ merging
     async def _merge_loop(self, queue: asyncio.Queue[_Job | None], run: _Run) -> None:
+        """Apply understood jobs in arrival order; consecutive ready jobs share a transaction.
+
+        Batching is what keeps the single SQLite writer from becoming the bottleneck when many
+        model answers arrive together; a batch is still all-or-nothing, and a message whose
+        merge raises is retried alone so it cannot take its neighbours down with it.
+        """
+        carry: _Job | object | None = _NOTHING
         while True:
-            job = await queue.get()
+            job = await queue.get() if carry is _NOTHING else carry
+            carry = _NOTHING
             if job is None:
                 return
+            assert isinstance(job, _Job)
+            if job.task is not None:
+                await asyncio.shield(job.task)
+            batch = [job]
+            while len(batch) < MERGE_BATCH and not queue.empty():
+                nxt = queue.get_nowait()
+                if nxt is None or (nxt.task is not None and not nxt.task.done()):
+                    carry = nxt
+                    break
+                batch.append(nxt)
             try:
-                await self._finish(job, run)
+                await self._finish_batch(batch, run)
             finally:
-                job.done.set()
+                for item in batch:
+                    item.done.set()
 
-    async def _finish(self, job: _Job, run: _Run) -> None:
-        understanding = await job.task if job.task is not None else Understanding()
+    def _apply_one(self, session: Session, job: _Job, understanding: Understanding) -> Any:
+        if job.outgoing:
+            return self._apply_outgoing(session, job)
+        if understanding.error_reason is not None:
+            return self._apply_failure(session, job, understanding)
+        return self._apply(session, job, understanding)
+
+    async def _finish_batch(self, batch: list[_Job], run: _Run) -> None:
+        understood = [(j, j.task.result() if j.task else Understanding()) for j in batch]
         try:
-            if job.outgoing:
-                result = await self.services.store.run(lambda s: self._apply_outgoing(s, job))
-            elif understanding.error_reason is not None:
-                result = await self.services.store.run(
-                    lambda s: self._apply_failure(s, job, understanding)
-                )
-            else:
-                result = await self.services.store.run(lambda s: self._apply(s, job, understanding))
-        except Exception as exc:  # a bug must not stall the run or leave a silent pending
-            log.exception("merge of message %s failed", job.pk)
-            disposition = "failed:internal"
-            detail = f"{type(exc).__name__}: {exc}"[:2000]
-
-            def _mark(session: Session) -> None:
-                msg = session.get(Message, job.pk)
-                if msg is not None and msg.disposition == PENDING:
-                    msg.disposition = disposition
-                    msg.last_error = detail
-                    msg.updated_at = self._now()
-
-            await self.services.store.run(_mark)
-            result = (
-                disposition,
-                [
-                    MessageRecorded(job.pk, disposition),
-                    NeedsAttention("failed", "message", job.pk, detail),
-                ],
-                None,
+            results = await self.services.store.run(
+                lambda s: [self._apply_one(s, j, u) for j, u in understood]
             )
-        if result is None:  # another run finished this message meanwhile
-            return
-        disposition, events, new_inquiry = result
-        run.report.note(job.pk, disposition)
-        if new_inquiry is not None:
-            run.report.new_inquiry_ids.append(new_inquiry)
-        for event in events:
-            if (
-                isinstance(event, MessageMerged | InquiryUpdated)
-                and event.inquiry_id not in run.report.updated_inquiry_ids
-            ):
-                run.report.updated_inquiry_ids.append(event.inquiry_id)
-        self._publish(events)
+        except Exception:
+            if len(batch) == 1:
+                results = [await self._failed_internal(batch[0])]
+            else:  # find the culprit: one transaction per message
+                results = []
+                for j, u in understood:
+                    try:
+                        results.append(
+                            await self.services.store.run(
+                                lambda s, j=j, u=u: self._apply_one(s, j, u)
+                            )
+                        )
+                    except Exception:
+                        results.append(await self._failed_internal(j))
+        for job, result in zip(batch, results, strict=True):
+            if result is None:  # another run finished this message meanwhile
+                continue
+            disposition, events, new_inquiry = result
+            run.report.note(job.pk, disposition)
+            if new_inquiry is not None:
+                run.report.new_inquiry_ids.append(new_inquiry)
+            for event in events:
+                if (
+                    isinstance(event, MessageMerged | InquiryUpdated)
+                    and event.inquiry_id not in run.report.updated_inquiry_ids
+                ):
+                    run.report.updated_inquiry_ids.append(event.inquiry_id)
+            self._publish(events)
+
+    async def _failed_internal(self, job: _Job) -> tuple[str, list[Event], None]:
+        """A bug must not stall the run or leave a silent ``pending``: record it, loudly."""
+        log.exception("merge of message %s failed", job.pk)
+        disposition = "failed:internal"
+        detail = "see the log for the traceback"
+
+        def _mark(session: Session) -> None:
+            msg = session.get(Message, job.pk)
+            if msg is not None and msg.disposition == PENDING:
+                msg.disposition = disposition
+                msg.last_error = detail
+                msg.updated_at = self._now()
+
+        await self.services.store.run(_mark)
+        return (
+            disposition,
+            [
+                MessageRecorded(job.pk, disposition),
+                NeedsAttention("failed", "message", job.pk, disposition),
+            ],
+            None,
+        )
 
     def _apply_outgoing(self, session: Session, job: _Job) -> tuple[str, list[Event], None] | None:
         msg = session.get(Message, job.pk)
@@ -756,8 +827,7 @@ class IntakePipeline:
             applied = merge.Applied("not_inquiry", None)
             events.append(MessageRecorded(job.pk, "not_inquiry"))
         msg.disposition = applied.disposition
-        if decision.reason:
-            msg.last_error = None
+        session.flush()  # the next message of the batch queries a clean session
         return applied.disposition, events, new_id
 
     # ------------------------------------------------------------------------------ events
@@ -769,16 +839,57 @@ class IntakePipeline:
 # ---------------------------------------------------------------------------------- helpers
 
 
+def _fold_in_flight(
+    job: _Job,
+    context: dict[str, Any] | None,
+    known_customer: bool,
+    earlier: list[tuple[_Job, Understanding]],
+) -> tuple[dict[str, Any] | None, bool]:
+    """The thread context as it will be once the earlier in-flight messages are merged."""
+    unmerged = [
+        (dep, u)
+        for dep, u in earlier
+        if not dep.done.is_set()
+        and u.classification is not None
+        and u.classification.primary != "C"
+    ]
+    if not unmerged:
+        return context, known_customer
+    known_customer = known_customer or any(
+        dep.customer_email == job.customer_email for dep, _ in unmerged
+    )
+    in_thread = [
+        (dep, u)
+        for dep, u in unmerged
+        if dep.message_id in job.thread_ids
+        or (job.conversation_id and dep.conversation_id == job.conversation_id)
+        or (_is_reply(job) and dep.customer_email == job.customer_email)
+    ]
+    if not in_thread:
+        return context, known_customer
+    merged = dict(context or {"id": None, "products": []})
+    for _dep, u in in_thread:
+        ext = u.extraction
+        if merged.get("classification") is None:
+            merged["classification"] = u.classification.primary
+        if ext is None:
+            continue
+        for key, value in (
+            ("customer_name", ext.customer_name),
+            ("customer_phone", ext.customer_phone),
+            ("address", ext.address),
+            ("suburb", ext.suburb),
+        ):
+            if value and not merged.get(key):
+                merged[key] = value
+        products = list(merged.get("products") or [])
+        merged["products"] = products + [p for p in ext.product_types if p not in products]
+    return merged, known_customer
+
+
 def _is_reply(job: _Job) -> bool:
     subject = (job.parsed.subject or "").strip().lower()
     return bool(job.thread_ids) or subject.startswith(_REPLY_PREFIXES)
-
-
-def _attach_refs(view: Any, job: _Job) -> None:
-    """Give the view the ledger refs of its message, when the view type has a place for them."""
-    if hasattr(view, "message_pk"):
-        with contextlib.suppress(AttributeError, TypeError):
-            view.message_pk = job.pk
 
 
 async def _aiter(items: Iterable[RawMessage]) -> AsyncIterator[RawMessage]:

@@ -73,10 +73,9 @@ def _atomic_write(target: Path, data: bytes) -> None:
         return  # content-addressed: same name, same bytes
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
+    # No fsync: a killed process loses nothing the page cache holds, and power-loss durability
+    # matches the database's (WAL, synchronous=NORMAL). The rename makes the file all-or-nothing.
+    tmp.write_bytes(data)
     tmp.replace(target)
 
 
