@@ -230,9 +230,12 @@ class DraftService:
             raise DraftStateError("请写下回复要点（中文即可）")
         llm = self._require_llm()
         settings = self.services.settings
-        ctx = await self.services.store.read(
-            lambda s: composer.load_context(s, inquiry_id, settings)
-        )
+        try:
+            ctx = await self.services.store.read(
+                lambda s: composer.load_context(s, inquiry_id, settings)
+            )
+        except LookupError as exc:  # unknown inquiry id: one clear line, not a crash
+            raise DraftStateError(str(exc.args[0] if exc.args else exc)) from None
         if not ctx.recipient_email:
             raise DraftStateError(f"询盘 {inquiry_id} 没有客户邮箱，无法起草回复")
         answer = await composer.compose_answer(

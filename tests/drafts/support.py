@@ -124,6 +124,7 @@ class DraftingModel:
         self.plant: list[str] = []  # sentences added to the next drafts (invented facts)
         self.extra_email: str | None = None  # an address the "model" puts in the body
         self.calls: list[str] = []
+        self.broken = 0  # the next N answers break the schema (LLM repair round included)
         self._lock = threading.Lock()
 
     def __call__(self, request: dict[str, Any]) -> Any:
@@ -131,6 +132,9 @@ class DraftingModel:
         user = last_user_text(request)
         with self._lock:
             self.calls.append(name or "")
+            if self.broken > 0:
+                self.broken -= 1
+                return {"subject": "broken"}
         if name == "chineserendering":
             body = _between(user, "email")
             return {"body_zh": "【中文】" + body.replace("Thank you", "谢谢")}

@@ -1,0 +1,75 @@
+"""Batch drafting from a CSV: duplicates, malformed rows, recent contacts, one call per contact."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.drafts.batch import BatchDrafter, BatchError, parse_contacts
+from tests.drafts.support import add_sent
+
+CSV = """name,email,company
+Alice Brown,alice@example.com,Brown Builders
+Bob Stone,BOB@example.com,Stone Homes
+Alice again,alice@example.com,Brown Builders
+No Email,,Nobody Pty Ltd
+Broken,not-an-email,Broken Co
+Carol King,carol@example.com,King Reno,extra,columns
+Dave Recent,dave@example.com,Recent Co
+
+Erin West,<erin@example.com>,West Living
+"""
+
+
+def test_parse_reports_each_bad_row() -> None:
+    contacts, errors = parse_contacts(CSV)
+    assert [c.email for c in contacts] == [
+        "alice@example.com",
+        "bob@example.com",
+        "alice@example.com",
+        "dave@example.com",
+        "erin@example.com",
+    ]
+    assert [(e.row, e.email) for e in errors] == [(5, ""), (6, "not-an-email"), (7, "")]
+    assert (
+        "没有邮箱" in errors[0].reason and "无效" in errors[1].reason and "列数" in errors[2].reason
+    )
+    with pytest.raises(BatchError):
+        parse_contacts("name,phone\nA,0412 345 678\n")
+
+
+async def test_batch_drafts_each_new_contact_once(services, draft_service, model, llm_server):
+    add_sent(services, to="dave@example.com", subject="Spring promotion", days_ago=5)
+    model.extra_email = "sales-team@invented.example"  # the model's address must never be used
+    report = await BatchDrafter(draft_service).run(
+        CSV, "介绍我们的春季促销，报价九折", actor="owner"
+    )
+    outcomes = {(r.row, r.email): (r.outcome, r.reason) for r in report.rows}
+    assert outcomes[(2, "alice@example.com")][0] == "drafted"
+    assert outcomes[(3, "bob@example.com")][0] == "drafted"
+    assert outcomes[(4, "alice@example.com")] == ("skipped", "与第 2 行重复")
+    assert outcomes[(8, "dave@example.com")][0] == "skipped"
+    assert "Spring promotion" in outcomes[(8, "dave@example.com")][1]
+    assert outcomes[(10, "erin@example.com")][0] == "drafted"
+    assert len(report.errors) == 3 and len(report.rows) == 8  # every non-blank row has one outcome
+    assert report.summary_zh() == "已起草 3 封（待审批），跳过 2 行，出错 3 行"
+    assert len(llm_server.chat_requests) == 3  # one tier-2 call per drafted contact
+    drafts = draft_service.list_drafts()
+    assert sorted(d.to[0] for d in drafts) == [
+        "alice@example.com",
+        "bob@example.com",
+        "erin@example.com",
+    ]
+    assert all(d.status == "pending_approval" and d.batch_id == report.batch_id for d in drafts)
+    assert all("sales-team@invented.example" in d.unconfirmed_facts for d in drafts)
+    # the contact's own data backs the guard (company name came from the CSV row)
+    user = llm_server.chat_requests[0].body["messages"][-1]["content"]
+    assert "Brown Builders" in user.split("<customer>")[1]
+
+
+async def test_batch_llm_failure_costs_only_that_row(services, draft_service, model):
+    model.broken = 2  # the first contact's answer and its repair both break the schema
+    csv = "email,name\nx1@example.com,X1\nx2@example.com,X2\n"
+    report = await BatchDrafter(draft_service).run(csv, "问候一下", actor="owner")
+    assert [r.outcome for r in report.rows] == ["error", "drafted"]
+    assert "AI" in report.rows[0].reason
+    assert [d.to for d in draft_service.list_drafts()] == [["x2@example.com"]]

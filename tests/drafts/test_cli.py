@@ -1,0 +1,108 @@
+"""The drafting CLI contracts of DESIGN.md, run in-process against loopback LLM and Graph."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.cli.main import main
+from tests.drafts.support import CUSTOMER, add_inquiry
+
+
+@pytest.fixture
+def env(monkeypatch, llm_server, graph, services):  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("INQUIRY_BRIDGE_LLM_BASE_URL", llm_server.base_url)
+    monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_URL", graph.base_url)
+    monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_TOKEN", graph.token)
+    return services
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_draft_approve_send_and_refusals(env, capsys, home, graph, model):
+    gid = graph.add_message(subject="Door quote", from_addr=CUSTOMER, body="Quote please")
+    inquiry_id, _ = add_inquiry(env, graph_id=gid, subject="Door quote")
+    model.plant = ["Installation takes 3 weeks."]
+    code, out, err = _run(
+        capsys, "draft", str(inquiry_id), "--instruction", "报价15000含GST", "--home", str(home)
+    )
+    assert code == 0, err
+    assert "DRAFT_PENDING_APPROVAL — NOT SENT" in out and "未经确认：3 weeks" in out
+
+    code, out, _ = _run(capsys, "drafts", "--json", "--home", str(home))
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == 1
+    row = rows[0]
+    for key in (
+        "id",
+        "inquiry_id",
+        "status",
+        "to",
+        "subject",
+        "body_en",
+        "body_zh",
+        "unconfirmed_facts",
+    ):
+        assert key in row
+    assert row["status"] == "pending_approval" and row["to"] == [CUSTOMER]
+    assert row["unconfirmed_facts"] == ["3 weeks"] and row["inquiry_id"] == inquiry_id
+    draft_id = str(row["id"])
+
+    code, out, err = _run(capsys, "send", draft_id, "--home", str(home))
+    assert code == 1 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "未发送" in err and "Traceback" not in err
+    assert graph.sent_log == [] and graph.requests_to(r"/me/messages") == []
+
+    code, _, err = _run(capsys, "approve", draft_id, "--home", str(home))
+    assert code == 1 and "3 weeks" in err and len(err.strip().splitlines()) == 1
+    code, out, _ = _run(capsys, "approve", draft_id, "--accept-unconfirmed", "--home", str(home))
+    assert code == 0 and "已批准" in out
+
+    code, out, err = _run(capsys, "send", draft_id, "--home", str(home))
+    assert code == 0, err
+    assert "已发送" in out and len(graph.sent_log) == 1
+    code, _, err = _run(capsys, "send", draft_id, "--home", str(home))
+    assert code == 1 and len(graph.sent_log) == 1
+
+    rows = json.loads(_run(capsys, "drafts", "--json", "--home", str(home))[1])
+    assert rows[0]["status"] == "sent"
+
+
+def test_reject_and_bad_ids(env, capsys, home):
+    inquiry_id, _ = add_inquiry(env)
+    code, _, err = _run(capsys, "draft", "999", "--instruction", "报价", "--home", str(home))
+    assert code == 1 and "999" in err and len(err.strip().splitlines()) == 1
+    assert (
+        _run(capsys, "draft", str(inquiry_id), "--instruction", "报价15000", "--home", str(home))[0]
+        == 0
+    )
+    code, out, _ = _run(capsys, "reject", "1", "--home", str(home))
+    assert code == 0 and "不会发送" in out
+    code, _, err = _run(capsys, "approve", "1", "--home", str(home))
+    assert code == 1 and "不能批准" in err
+    code, _, err = _run(capsys, "send", "42", "--home", str(home))
+    assert code == 1 and "不存在" in err
+
+
+def test_batch_draft_command(env, capsys, home, tmp_path):
+    csv = tmp_path / "contacts.csv"
+    csv.write_text("name,email\nA,a@example.com\nB,bad\nA2,a@example.com\n", encoding="utf-8")
+    code, out, _ = _run(
+        capsys,
+        "batch-draft",
+        "--csv",
+        str(csv),
+        "--instruction",
+        "问候",
+        "--json",
+        "--home",
+        str(home),
+    )
+    data = json.loads(out)
+    assert code == 1  # one row had an error
+    assert [r["outcome"] for r in data["rows"]] == ["drafted", "error", "skipped"]
