@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.errors import ConfigError, GraphAuthError
+from core.errors import ConfigError, GraphAuthError, GraphError
 from core.events import EventBus, SyncStatus
 from core.graph.client import StaticToken, TokenProvider
 from core.secrets import GRAPH_TOKEN
@@ -128,9 +128,15 @@ class MsalAuth:
         return self._app
 
     def accounts(self) -> list[dict[str, Any]]:
-        if not self.client_id:
+        """Signed-in accounts, read from the cache alone: no network, safe on the UI thread
+        (building the MSAL app fetches the authority's metadata over HTTP)."""
+        import msal
+
+        try:
+            return list(self.cache.search(msal.TokenCache.CredentialType.ACCOUNT))
+        except Exception as exc:  # unreadable/undecryptable cache = signed out, not a crash
+            log.warning("token cache unreadable: %s", exc)
             return []
-        return list(self.app.get_accounts())
 
     @property
     def signed_in(self) -> bool:
@@ -158,7 +164,14 @@ class MsalAuth:
         accounts = self.accounts()
         if not accounts:
             raise self._fail("尚未登录 / not signed in")
-        result = self.app.acquire_token_silent_with_error(SCOPES, account=accounts[0])
+        try:
+            result = self.app.acquire_token_silent_with_error(SCOPES, account=accounts[0])
+        except (ConfigError, GraphAuthError):
+            raise
+        except Exception as exc:  # offline / DNS / TLS: a network problem, not a sign-in problem
+            raise GraphError(
+                f"无法连接微软登录服务 / cannot reach Microsoft sign-in: {exc}"
+            ) from exc
         if result and "access_token" in result:
             return str(result["access_token"])
         error = (result or {}).get("error", "no_token")
@@ -196,13 +209,13 @@ class MsalAuth:
         return str(claims.get("preferred_username") or self.username() or "")
 
     def sign_out(self) -> None:
-        """Forget every account and delete the cache file (and its lock file)."""
-        if self.client_id:
+        """Forget every account: empty the cache (also in DPAPI/Keychain/libsecret) and delete
+        the cache file and its lock file. Works offline and without a client id."""
+        if self._cache is not None or self.cache_location.exists():
             try:
-                for account in self.app.get_accounts():
-                    self.app.remove_account(account)
-            except Exception as exc:  # a corrupt cache must not block sign-out
-                log.warning("removing MSAL accounts failed: %s", exc)
+                self.cache._persistence.save("{}")  # clears the encrypted store, not just the file
+            except Exception as exc:  # a broken cache must not block sign-out
+                log.warning("clearing the token cache failed: %s", exc)
         for path in (self.cache_location, Path(str(self.cache_location) + ".lockfile")):
             path.unlink(missing_ok=True)
         self._cache = None

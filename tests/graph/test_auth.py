@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import stat
 from pathlib import Path
@@ -33,6 +35,52 @@ def _fill_cache(auth: MsalAuth) -> None:
             },
         }
     )
+
+
+def _b64(data: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+
+
+def test_signed_in_account_is_read_from_the_cache_offline(services: Services) -> None:
+    """What the settings page asks ("who is signed in?") needs no network; sign-out forgets it."""
+    location = services.paths.token_cache
+    first = MsalAuth(
+        "cid", "https://login.microsoftonline.com/common", location, allow_encrypted=False
+    )
+    claims = {
+        "preferred_username": "owner@aurora.example",
+        "oid": "o1",
+        "tid": "t1",
+        "iss": "https://login.microsoftonline.com/t1/v2.0",
+        "aud": "cid",
+        "sub": "s",
+    }
+    first.cache.add(
+        {
+            "client_id": "cid",
+            "scope": SCOPES,
+            "token_endpoint": "https://login.microsoftonline.com/common/oauth2/v2.0/token",
+            "response": {
+                "access_token": "at",
+                "refresh_token": "rt",
+                "expires_in": 3600,
+                "token_type": "Bearer",
+                "client_info": _b64({"uid": "o1", "utid": "t1"}),
+                "id_token": f"{_b64({'alg': 'none'})}.{_b64(claims)}.sig",
+            },
+        }
+    )
+    later = MsalAuth(
+        "cid",
+        "https://login.microsoftonline.com/common",
+        location,
+        bus=services.bus,
+        allow_encrypted=False,
+    )  # e.g. after a restart
+    assert later.signed_in and later.username() == "owner@aurora.example"
+    later.sign_out()
+    assert not later.signed_in and not location.exists()
+    assert [e.code for e in services.bus.events if isinstance(e, SyncStatus)] == ["signed_out"]
 
 
 def test_reserved_scopes_are_left_to_msal() -> None:
