@@ -106,3 +106,22 @@ async def test_attachments_on_demand_with_a_size_cap(
     assert await fetch_attachment(runtime.client, gid, meta["id"], max_mb=0) is None
     with services.store.session() as s:
         assert s.scalars(select(Message)).one().graph_id == gid
+
+
+async def test_graph_message_source_moves_the_cursor_only_on_commit(
+    runtime: GraphRuntime, graph: GraphServer, clock: FakeClock, services: Services
+) -> None:
+    from core.db.models import SyncCursor
+    from core.mail.graph_source import GraphMessageSource
+
+    _inquiry_message(graph, clock)
+    source = GraphMessageSource(runtime.mail)
+    report = await runtime.pipeline.ingest_source(source)
+    assert report.counts["new_inquiry"] == 1
+    with services.store.session() as s:
+        assert s.get(SyncCursor, "graph:mail:inbox") is None  # not yet committed
+    await source.commit()
+    with services.store.session() as s:
+        assert "deltatoken" in s.get(SyncCursor, "graph:mail:inbox").value
+    again = await runtime.pipeline.ingest_source(GraphMessageSource(runtime.mail))
+    assert again.processed == 0
