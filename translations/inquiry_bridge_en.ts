@@ -301,15 +301,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>🎤 Hold to talk</source>
+        <source>Hold to talk</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>⏺ Release to finish</source>
+        <source>Release to finish</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>✕ Cancel</source>
+        <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -299,16 +299,16 @@
         <translation>已插入，请检查修改后再发送或保存</translation>
     </message>
     <message>
-        <source>🎤 Hold to talk</source>
-        <translation>🎤 按住说话</translation>
+        <source>Hold to talk</source>
+        <translation>按住说话</translation>
     </message>
     <message>
-        <source>⏺ Release to finish</source>
-        <translation>⏺ 松开结束</translation>
+        <source>Release to finish</source>
+        <translation>松开结束</translation>
     </message>
     <message>
-        <source>✕ Cancel</source>
-        <translation>✕ 取消</translation>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Hold to speak and release to finish, or click once to start and again to stop.

@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QIcon, QKeyEvent, QKeySequence, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -400,11 +400,12 @@ class DictationButton(QWidget):
     def retranslate(self) -> None:
         key = QKeySequence(SHORTCUT).toString(QKeySequence.SequenceFormat.NativeText)
         labels = {
-            "idle": self.tr("🎤 Hold to talk"),
-            "recording": self.tr("⏺ Release to finish"),
-            "transcribing": self.tr("✕ Cancel"),
+            "idle": self.tr("Hold to talk"),
+            "recording": self.tr("Release to finish"),
+            "transcribing": self.tr("Cancel"),
         }
         self.button.setText(labels[self._state])
+        self.button.setIcon(_icon(self._state))
         self.button.setToolTip(
             self.tr(
                 "Hold to speak and release to finish, or click once to start and again to stop.\n"
@@ -426,6 +427,36 @@ def _emit(bridge: _Bridge, name: str, *args: object) -> None:
     if shiboken6.isValid(bridge):
         with contextlib.suppress(RuntimeError):  # deleted between the check and the emit
             getattr(bridge, name).emit(*args)
+
+
+def _icon(state: str) -> QIcon:
+    """Painted in code (no emoji: the owner's fonts may lack them): a microphone when idle, a red
+    dot while recording, an hourglass-like ring while recognising."""
+    size = 32
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    if state == "recording":
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#d1242f"))
+        painter.drawEllipse(QRectF(6, 6, 20, 20))
+    elif state == "transcribing":
+        painter.setPen(QPen(QColor("#6e7781"), 3))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawArc(QRectF(6, 6, 20, 20), 90 * 16, 270 * 16)
+    else:
+        colour = QColor("#1f6feb")
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colour)
+        painter.drawRoundedRect(QRectF(11, 3, 10, 17), 5, 5)
+        painter.setPen(QPen(colour, 2.5))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawArc(QRectF(7, 8, 18, 16), 180 * 16, 180 * 16)
+        painter.drawLine(16, 24, 16, 29)
+        painter.drawLine(11, 29, 21, 29)
+    painter.end()
+    return QIcon(pixmap)
 
 
 def _clock(seconds: float) -> str:

@@ -54,6 +54,9 @@ class VoiceSettingsPage(QWidget):
 
         self.model_title = QLabel()
         self.model_title.setObjectName("sectionTitle")
+        title_font = self.model_title.font()
+        title_font.setBold(True)
+        self.model_title.setFont(title_font)
         self.active_model = QLabel()
         self.active_model.setObjectName("activeModel")
         self.active_model.setWordWrap(True)

@@ -17,11 +17,14 @@ from tests.voice.test_recorder import MULTIMEDIA_NOISE
 
 
 @pytest.fixture
-def chinese(qapp, services: Services):  # type: ignore[no-untyped-def]
+def chinese(qapp, services: Services, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    from desktop import i18n
+
+    monkeypatch.setattr(i18n, "_current", i18n.current_language())  # restored after the test
     manager = LanguageManager(services.paths.cache)
     manager.apply("zh_CN")
     yield manager
-    manager.apply("en")
+    manager.apply("en")  # removes our translators again
 
 
 def test_page_explains_the_active_model_in_chinese(
@@ -48,7 +51,7 @@ def test_dictation_button_speaks_chinese(
     qtbot.addWidget(edit)
     button = DictationButton(services, edit)
     qtbot.addWidget(button)
-    assert button.button.text() == "🎤 按住说话"
+    assert button.button.text() == "按住说话" and not button.button.icon().isNull()
     assert "F9" in button.button.toolTip() and "光标处" in button.button.toolTip()
 
 
