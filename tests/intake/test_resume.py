@@ -64,13 +64,15 @@ def test_killed_ingest_resumes_without_duplicates_or_gaps(tmp_path: Path, corpus
     db = home / "inquiry-bridge.sqlite3"
     with LLMServer(CorpusOracle(corpus_dir), latency=0.15) as srv:
         env = _env(home, srv.base_url)
-        proc = subprocess.Popen(
-            _cli("ingest", "--eml-dir", str(corpus_dir)),
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
+        log = tmp_path / "first-run.log"
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(
+                _cli("ingest", "--eml-dir", str(corpus_dir)),
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 60
         try:
             while time.monotonic() < deadline:
@@ -78,7 +80,7 @@ def test_killed_ingest_resumes_without_duplicates_or_gaps(tmp_path: Path, corpus
                 if total >= 20 and final >= 8:
                     break
                 if proc.poll() is not None:
-                    pytest.fail(f"ingest ended before the kill: {proc.communicate()}")
+                    pytest.fail(f"ingest ended before the kill: {log.read_text()}")
                 time.sleep(0.05)
             else:
                 pytest.fail("ingest made no progress")
