@@ -94,6 +94,16 @@ def write_wav(path: Path, pcm: bytes) -> Path:
     return path
 
 
+def concat_wavs(paths: list[Path], out: Path) -> Path:
+    """Join dictation WAVs (same format) into one file, in order: several dictations into one
+    note box become one recording for the note."""
+    with WavWriter(out) as writer:
+        for path in paths:
+            with wave.open(str(path), "rb") as wav:
+                writer.write(wav.readframes(wav.getnframes()))
+    return out
+
+
 def read_pcm16k(path: Path) -> bytes:
     """Any audio file PyAV can decode → 16 kHz mono 16-bit PCM bytes.
 

@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import InquiryBridgeError
+from core.voice.audio import concat_wavs
 from core.voice.transcriber import Transcript, TranscriptionCancelled, shared_transcriber
 from desktop.i18n import current_language
 from desktop.voice.recorder import AudioInputFactory, Recorder
@@ -120,6 +121,7 @@ class DictationButton(QWidget):
         self._pending: Path | None = None  # recording awaiting (re)transcription
         self._future: Future[Transcript] | None = None
         self.last_audio_path: Path | None = None
+        self._kept: list[Path] = []  # keep_audio: recordings behind the text now in the box
 
         self.recorder = Recorder(
             services.paths.audio,
@@ -225,6 +227,23 @@ class DictationButton(QWidget):
             self._set_status(self.tr("Recording discarded"))
         elif self._state == "transcribing" and self._cancel_box[0] is not None:
             self._cancel_box[0].set()
+
+    def take_note_audio(self) -> Path | None:
+        """For voice notes (``keep_audio=True``): the recording(s) behind what was dictated into
+        the box since the last call, joined into one WAV; None when nothing was dictated.
+
+        The note box's save handler calls this and stores the path with the note
+        (``core.voice.notes.add_voice_note``)."""
+        kept = [p for p in self._kept if p.is_file()]
+        self._kept = []
+        if not kept:
+            return None
+        if len(kept) == 1:
+            return kept[0]
+        joined = concat_wavs(kept, kept[0].with_name(kept[0].stem + "-note.wav"))
+        for path in kept:
+            path.unlink(missing_ok=True)
+        return joined
 
     def retry(self) -> None:
         if self._pending is not None and self._pending.is_file() and self._state == "idle":
@@ -363,6 +382,7 @@ class DictationButton(QWidget):
         kept = ""
         if self.keep_audio and path is not None:
             kept = str(path)
+            self._kept.append(path)
         else:
             self._discard_audio(path)
         self._set_status(self.tr("Inserted — edit it before sending or saving"))

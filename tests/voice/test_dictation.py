@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import wave
 from pathlib import Path
 
 import pytest
@@ -150,8 +151,21 @@ def test_voice_note_keeps_the_recording_with_the_saved_transcript(
         qtbot.mouseRelease(button.button, Qt.MouseButton.LeftButton)
     text, audio = done.args
     assert Path(audio).is_file()
+    # a second dictation into the same box: one note, one recording holding both
+    source2 = GeneratedAudioInput(speech_pcm)
+    button.audio_input_factory = lambda: source2
+    qtbot.mousePress(button.button, Qt.MouseButton.LeftButton)
+    source2.push()
+    time.now += 4
+    with qtbot.waitSignal(button.transcribed, timeout=WAIT_MS):
+        qtbot.mouseRelease(button.button, Qt.MouseButton.LeftButton)
     box.appendPlainText("(edited)")  # the owner edits, then presses save
-    note_id = add_voice_note(services, inquiry_id, box.toPlainText(), Path(audio))
+    note_audio = button.take_note_audio()
+    assert note_audio is not None and button.take_note_audio() is None
+    with wave.open(str(note_audio)) as wav:
+        assert wav.getnframes() * 2 == 2 * len(speech_pcm)
+    assert list(services.paths.audio.iterdir()) == [note_audio]
+    note_id = add_voice_note(services, inquiry_id, box.toPlainText(), note_audio)
     with services.store.session() as session:
         note = session.get(Memory, note_id)
         assert note is not None and note.text.startswith(text) and note.text.endswith("(edited)")
