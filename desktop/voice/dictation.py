@@ -15,6 +15,11 @@ Whisper runs on the transcriber's worker thread; results come back through a que
 so widgets only change on the UI thread. The model starts loading the moment recording starts,
 so by the time the owner stops speaking it is usually warm.
 
+Voice notes: construct with ``keep_audio=True`` beside a note box; its save handler calls
+``take_note_audio()`` (the recordings behind the dictated text, joined into one WAV) and stores it
+with ``core.voice.notes.add_voice_note``. Without ``keep_audio`` a recording is deleted once its
+text is inserted.
+
 Signals:
     transcribed(str text, str audio_path)  after insertion; ``audio_path`` is "" unless
                                            ``keep_audio`` (voice notes keep the recording)
