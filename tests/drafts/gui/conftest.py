@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 from collections.abc import Callable
 
@@ -43,3 +44,16 @@ async def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> No
         if loop.time() > deadline:
             raise AssertionError("condition not met in time")
         await asyncio.sleep(0.01)
+
+
+@pytest.fixture(autouse=True)
+def collect_widgets_on_the_gui_thread(app):  # type: ignore[no-untyped-def]
+    """Collect each test's widget cycles here, on the GUI thread; left to chance, the cyclic GC
+    may run in a store worker thread and destroy Qt timers there."""
+    yield
+    for widget in QApplication.topLevelWidgets():
+        widget.close()
+        widget.deleteLater()
+    QApplication.processEvents()
+    gc.collect()
+    QApplication.processEvents()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
 from desktop.approval.window import ApprovalWindow
@@ -152,4 +153,32 @@ async def test_screenshot_factory_makes_a_demo_draft(qtbot, zh, services):
     assert "最近 14 天内" in window.warnings.text() and "未经确认" in window.warnings.text()
     out = services.home / "approval.png"
     assert window.grab().save(str(out)) and out.stat().st_size > 10_000
+    window.close()
+
+
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # offscreen dialogs
+async def test_compose_dialog_writes_a_draft_and_opens_review(
+    qtbot, zh, services, draft_service, graph
+):
+    from desktop.approval.compose_dialog import ComposeDialog
+    from desktop.voice.dictation import DictationButton
+
+    inquiry_id, _ = add_inquiry(services)
+    add_sent(services, to=CUSTOMER, subject="RE: Brochure", days_ago=2)
+    dialog = ComposeDialog(services, draft_service, inquiry_id)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    await wait_until(lambda: dialog.recent_label.isVisible())
+    assert "RE: Brochure" in dialog.recent_label.text()
+    assert isinstance(dialog.dictation, DictationButton)
+    assert not dialog.compose_button.isEnabled()
+    dialog.instruction.setPlainText("报价15000含GST")
+    assert dialog.compose_button.isEnabled()
+    draft_id = await dialog.compose()
+    assert draft_id is not None and draft_service.get(draft_id).status == "pending_approval"
+    window = dialog.approval_window
+    assert isinstance(window, ApprovalWindow)
+    await window.ready()
+    assert window.banner.text() == "未发送 — 等待您批准"
+    assert graph.sent_log == []
     window.close()
