@@ -126,9 +126,17 @@ def _inline_html(text: str) -> str:
 
     text = _LINK.sub(link, text)
     text = html.escape(text, quote=False)
-    text = _BOLD.sub(lambda m: f"<b>{m.group(1) or m.group(2)}</b>", text)
-    text = _ITALIC.sub(lambda m: f"<i>{m.group(1) or m.group(2)}</i>", text)
-    text = _STRIKE.sub(lambda m: f"<s>{m.group(1)}</s>", text)
+
+    # each produced element becomes an atomic placeholder, so a later pattern can never
+    # open inside one element and close inside another (``**a*b**c*`` stays balanced)
+    def strike(t: str) -> str:
+        return _STRIKE.sub(lambda m: keep(f"<s>{m.group(1)}</s>"), t)
+
+    def italic(t: str) -> str:
+        return _ITALIC.sub(lambda m: keep(f"<i>{strike(m.group(1) or m.group(2))}</i>"), t)
+
+    text = _BOLD.sub(lambda m: keep(f"<b>{italic(strike(m.group(1) or m.group(2)))}</b>"), text)
+    text = strike(italic(text))
     return _restore(text, saved)
 
 
@@ -152,7 +160,9 @@ def _inline_plain(text: str) -> str:
 
 
 def _restore(text: str, saved: list[str]) -> str:
-    return re.sub("\x00(\\d+)\x00", lambda m: saved[int(m.group(1))], text)
+    while "\x00" in text:  # placeholders may hold placeholders (bold around italic)
+        text = re.sub("\x00(\\d+)\x00", lambda m: saved[int(m.group(1))], text)
+    return text
 
 
 def _table_lines(rows: list[str], inline, bold) -> list[str]:  # type: ignore[no-untyped-def]

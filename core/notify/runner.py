@@ -177,3 +177,53 @@ class TelegramRunner:
         if self._problem:
             self._problem = False
             self.services.bus.publish(SyncStatus("telegram", True))
+
+
+async def serve(
+    services: Any,
+    stop: asyncio.Event,
+    *,
+    drafts: Any = None,
+    recheck_seconds: float = 30.0,
+    http_client: httpx.AsyncClient | None = None,
+) -> None:
+    """The tray app's Telegram task: runs while the mirror is enabled and a token is set.
+
+    Re-reads the switch, token and Bot API URL every ``recheck_seconds``, so turning Telegram
+    on/off or pasting a new token in the settings takes effect without a restart. Start it once
+    with ``spawn(serve(services, stop, drafts=ctx.draft_service))``; set ``stop`` to end it.
+    """
+
+    def config() -> tuple[bool, str | None, str]:
+        return (
+            pairing.enabled(services),
+            pairing.token(services),
+            str(services.settings.get("telegram.base_url")),
+        )
+
+    async def wait(event: asyncio.Event, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout=seconds)
+
+    while not stop.is_set():
+        current = config()
+        enabled, token, _url = current
+        if not (enabled and token):
+            await wait(stop, recheck_seconds)
+            continue
+        runner = TelegramRunner(services, http_client=http_client, drafts=drafts)
+        inner = asyncio.Event()
+
+        async def watch(runner_stop: asyncio.Event = inner, started: tuple = current) -> None:
+            while not stop.is_set() and config() == started:
+                await wait(stop, recheck_seconds)
+            runner_stop.set()
+
+        watcher = asyncio.create_task(watch(), name="telegram-config-watch")
+        try:
+            await runner.run_forever(inner)
+        finally:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
+            await runner.aclose()

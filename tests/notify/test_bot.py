@@ -172,3 +172,27 @@ async def test_voice_note_is_transcribed_locally_confirmed_and_stored(
     assert (
         note.audio_path and (services.paths.home / note.audio_path).read_bytes() == ogg.read_bytes()
     )
+
+
+async def test_serve_answers_while_running_and_stops_when_told(
+    services: Any, owner_env: TelegramServer
+) -> None:
+    """The tray app's loop: long polling on the real event loop, stopped by its event."""
+    import asyncio
+
+    from core.notify.runner import serve
+
+    services.settings.set("telegram.poll_timeout", 1)
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve(services, stop, recheck_seconds=0.2))
+    owner_env.push_message(OWNER, "/help")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 20
+    while not owner_env.sent_to(OWNER) and loop.time() < deadline:
+        await asyncio.sleep(0.02)
+    assert "询盘桥助手已连接" in owner_env.sent_to(OWNER)[0].visible
+    stop.set()
+    await asyncio.wait_for(task, timeout=10)
+    polls = len(owner_env.calls_of("getUpdates"))
+    await asyncio.sleep(0.3)
+    assert len(owner_env.calls_of("getUpdates")) == polls  # really stopped

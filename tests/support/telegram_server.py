@@ -130,6 +130,8 @@ class TelegramServer:
         self.state = _State(token=token)
         self.bot_id = bot_id
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)
+        self.max_long_poll = 1.0  # cap on getUpdates' timeout (seconds) so tests stay fast
         self._update_ids = itertools.count(1001)
         self._message_ids = itertools.count(5001)
         self._callback_ids = itertools.count(9001)
@@ -165,6 +167,7 @@ class TelegramServer:
         with self._lock:
             update_id = next(self._update_ids)
             self.state.updates.append({"update_id": update_id, **payload})
+            self._arrived.notify_all()
             return update_id
 
     @staticmethod
@@ -309,6 +312,9 @@ class TelegramServer:
         self.state.offsets.append(offset)
         if offset is not None:
             self.state.updates = [u for u in self.state.updates if u["update_id"] >= int(offset)]
+        timeout = min(float(p.get("timeout") or 0), self.max_long_poll)
+        if not self.state.updates and timeout > 0:  # long polling: hold until one arrives
+            self._arrived.wait(timeout)
         limit = int(p.get("limit") or 100)
         return 200, {"ok": True, "result": self.state.updates[:limit]}
 
