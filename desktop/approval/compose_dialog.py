@@ -101,8 +101,10 @@ class ComposeDialog(QDialog):
     async def _load_info(self) -> None:
         from core.db.models import Inquiry
 
+        inquiry_id, service = self.inquiry_id, self.draft_service  # no widget refs in workers
+
         def read(session):  # type: ignore[no-untyped-def]
-            inquiry = session.get(Inquiry, self.inquiry_id)
+            inquiry = session.get(Inquiry, inquiry_id)
             return (inquiry.customer_name, inquiry.customer_email) if inquiry else (None, None)
 
         name, email = await self.services.store.read(read)
@@ -113,7 +115,7 @@ class ComposeDialog(QDialog):
         )
         days = int(self.services.settings.get("drafts.recent_contact_days"))
         recent = await asyncio.get_running_loop().run_in_executor(
-            None, lambda: self.draft_service.recent_contact(self.inquiry_id, days)
+            None, lambda: service.recent_contact(inquiry_id, days)
         )
         if recent:
             r = recent[0]

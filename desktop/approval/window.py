@@ -249,7 +249,8 @@ class ApprovalWindow(QWidget):
 
     async def _load(self) -> None:
         draft_id = self.draft_id
-        view = await self.draft_service.get_async(draft_id)
+        service = self.draft_service  # worker threads must never hold the last ref to a widget
+        view = await service.get_async(draft_id)
         days = int(self.services.settings.get("drafts.recent_contact_days"))
         target: int | str | None = (
             view.inquiry_id if view.inquiry_id is not None else (view.to[0] if view.to else None)
@@ -257,12 +258,12 @@ class ApprovalWindow(QWidget):
         recent: list[Any] = []
         if target is not None:
             recent = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: self.draft_service.recent_contact(target, days)
+                None, lambda: service.recent_contact(target, days)
             )
             for address in view.to:  # the owner may have changed the recipient
                 if view.inquiry_id is not None:
                     more = await asyncio.get_running_loop().run_in_executor(
-                        None, lambda a=address: self.draft_service.recent_contact(a, days)
+                        None, lambda a=address: service.recent_contact(a, days)
                     )
                     recent += [r for r in more if r not in recent]
         if draft_id != self.draft_id:
