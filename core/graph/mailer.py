@@ -8,17 +8,45 @@ error (``AmbiguousWriteError`` from the client) — the caller reconciles instea
 
 Exchange accepts at most 30 sends a minute per mailbox; ``send_draft`` waits (on the injected
 clock) rather than being rejected.
+
+Attachments: a file under 3 MB goes in one ``fileAttachment`` POST; 3–150 MB goes through an upload
+session (``createUploadSession``, then ``PUT`` byte ranges of at most 4 MB to the session's
+pre-authenticated ``uploadUrl`` — without our bearer token, which that URL refuses). Like every
+other write, a chunk is retried only when the server says it did not take it (throttling).
 """
 
 from __future__ import annotations
 
+import base64
 import collections
 import re
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from core.errors import GraphNotFound
-from core.graph.client import GraphClient
+import httpx
+
+from core.errors import AmbiguousWriteError, GraphError, GraphNotFound, Throttled
+from core.graph.client import NOT_SENT_ERRORS, THROTTLE_STATUSES, GraphClient, parse_retry_after
+
+SIMPLE_ATTACHMENT_MAX = 3 * 1024 * 1024  # Graph: from 3 MB use an upload session
+UPLOAD_SESSION_MAX = 150 * 1024 * 1024  # Graph's ceiling for one attachment
+UPLOAD_CHUNK = 10 * 320 * 1024  # multiple of 320 KiB, under Outlook's 4 MB per PUT
+
+
+class AttachmentTooLarge(GraphError):
+    """Over Graph's 150 MB ceiling for one attachment."""
+
+
+@dataclass(frozen=True)
+class DraftAttachment:
+    """An attachment already on an Outlook draft (to skip re-uploading after a retry)."""
+
+    id: str
+    name: str
+    size: int
+    content_type: str
+
 
 _HTML = re.compile(r"<\s*(html|body|p|div|br|table|span|a)\b", re.IGNORECASE)
 DRAFT_MARKER_HEADER = "X-Inquiry-Bridge-Draft"
@@ -180,3 +208,133 @@ class GraphMailer:
             },
         )
         return any(m.get("internetMessageId") == internet_message_id for m in data.get("value", []))
+
+    # ------------------------------------------------------------------ attachments
+    async def add_attachment(
+        self, outlook_id: str, filename: str, content_type: str, data: bytes
+    ) -> str | None:
+        """Attach a file to a draft; returns the attachment id when Graph gives one.
+
+        Under 3 MB: one POST with base64 ``contentBytes``. 3–150 MB: an upload session.
+        """
+        size = len(data)
+        if size > UPLOAD_SESSION_MAX:
+            raise AttachmentTooLarge(f"{filename}: {size} bytes > 150 MB")
+        content_type = content_type or "application/octet-stream"
+        base = f"/me/messages/{quote(outlook_id, safe='')}/attachments"
+        if size < SIMPLE_ATTACHMENT_MAX:
+            answer = await self.client.post_json(
+                base,
+                {
+                    "@odata.type": "#microsoft.graph.fileAttachment",
+                    "name": filename,
+                    "contentType": content_type,
+                    "contentBytes": base64.b64encode(data).decode("ascii"),
+                },
+            )
+            return answer.get("id")
+        session = await self.client.post_json(
+            f"{base}/createUploadSession",
+            {
+                "AttachmentItem": {
+                    "attachmentType": "file",
+                    "name": filename,
+                    "size": size,
+                    "contentType": content_type,
+                }
+            },
+        )
+        return await self._upload(str(session["uploadUrl"]), data)
+
+    async def _upload(self, upload_url: str, data: bytes) -> str | None:
+        """PUT the bytes in ranges; the last answer (201) names the attachment in Location."""
+        total = len(data)
+        start = 0
+        location: str | None = None
+        async with httpx.AsyncClient(timeout=httpx.Timeout(120.0, connect=15.0)) as http:
+            while start < total:
+                end = min(start + UPLOAD_CHUNK, total) - 1
+                response = await self._put_chunk(
+                    http, upload_url, data[start : end + 1], start, end, total
+                )
+                if response.status_code == 201 or end + 1 >= total:
+                    location = response.headers.get("Location")
+                    break
+                ranges = (response.json() or {}).get("nextExpectedRanges") or [f"{end + 1}-"]
+                start = int(str(ranges[0]).split("-", 1)[0])
+        return location.rstrip("/").rsplit("/", 1)[-1] if location else None
+
+    async def _put_chunk(
+        self, http: httpx.AsyncClient, url: str, chunk: bytes, start: int, end: int, total: int
+    ) -> httpx.Response:
+        clock = self.client.clock
+        headers = {
+            "Content-Range": f"bytes {start}-{end}/{total}",
+            "Content-Type": "application/octet-stream",
+        }
+        attempts = self.client.max_attempts
+        for attempt in range(1, attempts + 1):
+            try:
+                response = await http.put(url, content=chunk, headers=headers)
+            except NOT_SENT_ERRORS as exc:
+                if attempt >= attempts:
+                    raise GraphError(f"PUT upload: network unreachable: {exc}") from exc
+                await clock.sleep(min(60.0, 2.0 ** (attempt - 1)))
+                continue
+            except httpx.TransportError as exc:
+                raise AmbiguousWriteError(
+                    f"PUT upload: connection lost ({type(exc).__name__})"
+                ) from exc
+            status = response.status_code
+            if status < 400:
+                return response
+            retry_after = parse_retry_after(response.headers.get("Retry-After"), clock)
+            throttled = status == 429 or (status == 503 and retry_after is not None)
+            if status in THROTTLE_STATUSES and throttled and attempt < attempts:
+                await clock.sleep(retry_after if retry_after is not None else 2.0 ** (attempt - 1))
+                continue
+            if status in THROTTLE_STATUSES and throttled:
+                raise Throttled(
+                    f"PUT upload: {status}", retry_after=retry_after or 0.0, status=status
+                )
+            raise GraphError(
+                f"PUT upload bytes {start}-{end}/{total}: {status} {response.text[:200]}",
+                status=status,
+            )
+        raise GraphError("PUT upload: no attempts left")  # pragma: no cover - loop always returns
+
+    async def list_attachments(self, outlook_id: str) -> list[DraftAttachment]:
+        """The attachments on a draft (name and size; no content)."""
+        data = await self.client.get_json(
+            f"/me/messages/{quote(outlook_id, safe='')}/attachments",
+            params={"$select": "id,name,size,contentType"},
+        )
+        return [
+            DraftAttachment(
+                str(a.get("id")),
+                str(a.get("name") or ""),
+                int(a.get("size") or 0),
+                str(a.get("contentType") or ""),
+            )
+            for a in data.get("value", [])
+        ]
+
+    async def delete_attachment(self, outlook_id: str, attachment_id: str) -> bool:
+        """Remove one attachment from a draft; False when it was already gone."""
+        try:
+            await self.client.request(
+                "DELETE",
+                f"/me/messages/{quote(outlook_id, safe='')}/attachments/{quote(attachment_id, safe='')}",
+            )
+        except GraphNotFound:
+            return False
+        return True
+
+    async def delete_draft(self, outlook_id: str) -> bool:
+        """Delete an abandoned Outlook draft; False when it was already gone (404)."""
+        try:
+            await self.client.request("DELETE", f"/me/messages/{quote(outlook_id, safe='')}")
+        except GraphNotFound:
+            return False
+        self.internet_message_ids.pop(outlook_id, None)
+        return True

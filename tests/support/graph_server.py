@@ -29,6 +29,11 @@ API (used by graph, drafts and benchmark tests)::
         srv.reset_stats()
         srv.folder_messages("sentitems")   # list of message dicts now in a folder
         srv.sent_log                    # one entry per accepted POST .../send
+                                        # (its "attachments": [(name, contentType, bytes)])
+        # draft attachments: POST .../attachments (fileAttachment, < 3 MB), POST
+        # .../attachments/createUploadSession then PUT byte ranges (<= 4 MB each, no bearer) to
+        # its uploadUrl; GET/DELETE .../attachments[/{id}]; DELETE /me/messages/{id}
+        srv.upload_chunks               # (session, start, end) per accepted PUT
         srv.master_categories           # list of {"displayName", "color"}
         # drive
         root = srv.drive_root_id
@@ -134,6 +139,9 @@ class GraphServer:
         self.sent_log: list[dict[str, Any]] = []
         self.master_categories: list[dict[str, Any]] = []
         self.faults: list[Fault] = []
+        self.upload_chunks: list[tuple[str, int, int]] = []
+        self.deleted_log: list[str] = []  # ids of messages deleted through DELETE /me/messages
+        self._uploads: dict[str, dict[str, Any]] = {}
         self.handler_errors: list[str] = []  # exceptions in handler threads (client hang-ups)
         self.peak_in_flight = 0
         self._in_flight = 0
@@ -357,6 +365,14 @@ class GraphServer:
             out.set_content(body.get("content", ""), subtype="html")
         else:
             out.set_content(body.get("content", ""))
+        for att in msg.get("_attachments", []):  # files added through the attachments API
+            maintype, _, subtype = str(att["contentType"]).partition("/")
+            out.add_attachment(
+                att["_data"],
+                maintype=maintype,
+                subtype=subtype or "octet-stream",
+                filename=att["name"],
+            )
         return out.as_bytes()
 
     # ------------------------------------------------------------------ drive
@@ -455,6 +471,9 @@ class GraphServer:
 
     # ------------------------------------------------------------------ dispatch
     def _handle(self, req: Request) -> tuple[int, dict[str, str], bytes]:
+        if req.path.startswith("/upload/") and req.method == "PUT":  # pre-authenticated URL
+            with self._lock:
+                return self._upload_chunk(req, req.path.rsplit("/", 1)[1])
         if self.token is not None:
             auth = req.headers.get("authorization", "")
             if auth != f"Bearer {self.token}":
@@ -716,6 +735,9 @@ class GraphServer:
                 "to": [r["emailAddress"]["address"] for r in sent.get("toRecipients", [])],
                 "subject": sent.get("subject", ""),
                 "body": sent.get("body", {}).get("content", ""),
+                "attachments": [
+                    (a["name"], a["contentType"], a["_data"]) for a in sent.get("_attachments", [])
+                ],
             }
         )
         return 202, {}, b""
@@ -724,6 +746,8 @@ class GraphServer:
         msg = self._messages.get(gid)
         if msg is None or msg["_removed"]:
             return _error(404, "ErrorItemNotFound", "The specified object was not found")
+        if "_attachments" in msg:
+            return _json(200, {"value": [_att_public(a) for a in msg["_attachments"]]})
         return _json(200, {"value": [a for a, _ in self._attachment_parts(msg)]})
 
     def _attachment_value(
@@ -732,6 +756,9 @@ class GraphServer:
         msg = self._messages.get(gid)
         if msg is None or msg["_removed"]:
             return _error(404, "ErrorItemNotFound", "The specified object was not found")
+        for att in msg.get("_attachments", []):
+            if att["id"] == aid:
+                return 200, {"Content-Type": att["contentType"]}, att["_data"]
         for meta, payload in self._attachment_parts(msg):
             if meta["id"] == aid:
                 return 200, {"Content-Type": meta["contentType"]}, payload
@@ -757,6 +784,125 @@ class GraphServer:
                 )
             )
         return out
+
+    # --- draft attachments (simple POST, upload sessions), deleting drafts
+    def _draft_for_attachments(self, gid: str) -> tuple[dict[str, Any] | None, Any]:
+        msg = self._messages.get(gid)
+        if msg is None or msg["_removed"]:
+            return None, _error(404, "ErrorItemNotFound", "The specified object was not found")
+        if not msg["isDraft"]:
+            return None, _error(400, "ErrorInvalidRequest", "only drafts take attachments")
+        return msg, None
+
+    def _add_attachment_to(
+        self, msg: dict[str, Any], name: str, ctype: str, data: bytes
+    ) -> dict[str, Any]:
+        att = {
+            "id": self._new_id("ATT"),
+            "name": name,
+            "contentType": ctype or "application/octet-stream",
+            "size": len(data),
+            "isInline": False,
+            "_data": data,
+        }
+        msg.setdefault("_attachments", []).append(att)
+        msg["hasAttachments"] = True
+        msg["_seq"] = self._next_seq()
+        return att
+
+    def _post_attachment(self, req: Request, gid: str) -> tuple[int, dict[str, str], bytes]:
+        msg, err = self._draft_for_attachments(gid)
+        if msg is None:
+            return err
+        data = json.loads(req.body or b"{}")
+        if data.get("@odata.type") != "#microsoft.graph.fileAttachment":
+            return _error(400, "ErrorInvalidRequest", "only fileAttachment is supported here")
+        payload = base64.b64decode(data.get("contentBytes", ""))
+        if len(payload) > 3 * 1024 * 1024:  # Graph: use an upload session from 3 MB
+            return _error(413, "ErrorRequestEntityTooLarge", "use an upload session")
+        att = self._add_attachment_to(
+            msg, data.get("name", ""), data.get("contentType", ""), payload
+        )
+        return _json(201, _att_public(att))
+
+    def _create_upload_session(self, req: Request, gid: str) -> tuple[int, dict[str, str], bytes]:
+        msg, err = self._draft_for_attachments(gid)
+        if msg is None:
+            return err
+        item = json.loads(req.body or b"{}").get("AttachmentItem", {})
+        size = int(item.get("size") or 0)
+        if item.get("attachmentType") != "file" or not item.get("name") or size <= 0:
+            return _error(400, "ErrorInvalidRequest", "AttachmentItem needs file, name, size")
+        if size > 150 * 1024 * 1024:
+            return _error(413, "ErrorAttachmentSizeLimitExceeded", "over 150 MB")
+        token = uuid.uuid4().hex
+        self._uploads[token] = {
+            "message": gid,
+            "name": item["name"],
+            "contentType": item.get("contentType") or "application/octet-stream",
+            "size": size,
+            "data": bytearray(),
+        }
+        expires = _iso(self.now() + timedelta(hours=1))
+        return _json(
+            201,
+            {
+                "uploadUrl": f"{self.origin}/upload/{token}",
+                "expirationDateTime": expires,
+                "nextExpectedRanges": ["0-"],
+            },
+        )
+
+    def _upload_chunk(self, req: Request, token: str) -> tuple[int, dict[str, str], bytes]:
+        if "authorization" in req.headers:  # the upload URL carries its own token
+            return _error(401, "InvalidAuthenticationToken", "no Authorization on upload URLs")
+        session = self._uploads.get(token)
+        if session is None:
+            return _error(404, "ErrorItemNotFound", "upload session not found")
+        m = re.fullmatch(r"bytes (\d+)-(\d+)/(\d+)", req.headers.get("content-range", ""))
+        if not m:
+            return _error(400, "InvalidRequest", "Content-Range required")
+        start, end, total = (int(g) for g in m.groups())
+        got = len(session["data"])
+        if total != session["size"] or start != got or end - start + 1 != len(req.body):
+            return _error(416, "InvalidRange", f"expected bytes {got}-")
+        if len(req.body) > 4 * 1024 * 1024:
+            return _error(413, "ErrorRequestEntityTooLarge", "chunks of at most 4 MB")
+        session["data"] += req.body
+        self.upload_chunks.append((token, start, end))
+        if len(session["data"]) < session["size"]:
+            nxt = len(session["data"])
+            return _json(200, {"nextExpectedRanges": [f"{nxt}-"]})
+        del self._uploads[token]
+        msg = self._messages.get(session["message"])
+        if msg is None or msg["_removed"] or not msg["isDraft"]:
+            return _error(404, "ErrorItemNotFound", "the draft is gone")
+        att = self._add_attachment_to(
+            msg, session["name"], session["contentType"], bytes(session["data"])
+        )
+        location = f"{self.base_url}/me/messages/{session['message']}/attachments/{att['id']}"
+        return 201, {"Location": location, "Content-Type": "application/json"}, b""
+
+    def _delete_attachment(
+        self, req: Request, gid: str, aid: str
+    ) -> tuple[int, dict[str, str], bytes]:
+        msg, err = self._draft_for_attachments(gid)
+        if msg is None:
+            return err
+        kept = [a for a in msg.get("_attachments", []) if a["id"] != aid]
+        if len(kept) == len(msg.get("_attachments", [])):
+            return _error(404, "ErrorItemNotFound", "no such attachment")
+        msg["_attachments"] = kept
+        msg["hasAttachments"] = bool(kept)
+        return 204, {}, b""
+
+    def _delete_message(self, req: Request, gid: str) -> tuple[int, dict[str, str], bytes]:
+        msg = self._messages.get(gid)
+        if msg is None or msg["_removed"]:
+            return _error(404, "ErrorItemNotFound", "The specified object was not found")
+        self.deleted_log.append(gid)
+        self.remove_message(gid)
+        return 204, {}, b""
 
     # --- categories, user
     def _get_categories(self, req: Request) -> tuple[int, dict[str, str], bytes]:
@@ -851,6 +997,12 @@ class GraphServer:
         return 302, {"Location": f"{self.origin}/download/{item_id}"}, b""
 
 
+def _att_public(att: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in att.items() if not k.startswith("_")}
+    out["@odata.type"] = "#microsoft.graph.fileAttachment"
+    return out
+
+
 def _json(status: int, body: Any) -> tuple[int, dict[str, str], bytes]:
     return status, {"Content-Type": "application/json"}, json.dumps(body).encode()
 
@@ -866,6 +1018,14 @@ ROUTES: list[tuple[str, str, Callable[..., tuple[int, dict[str, str], bytes]]]] 
     (rf"/me/mailFolders/{_ID}/messages", "GET", GraphServer._list_folder),
     (rf"/me/messages/{_ID}/\$value", "GET", GraphServer._get_value),
     (rf"/me/messages/{_ID}/attachments", "GET", GraphServer._attachments),
+    (rf"/me/messages/{_ID}/attachments", "POST", GraphServer._post_attachment),
+    (
+        rf"/me/messages/{_ID}/attachments/createUploadSession",
+        "POST",
+        GraphServer._create_upload_session,
+    ),
+    (rf"/me/messages/{_ID}/attachments/{_ID}", "DELETE", GraphServer._delete_attachment),
+    (rf"/me/messages/{_ID}", "DELETE", GraphServer._delete_message),
     (rf"/me/messages/{_ID}/attachments/{_ID}/\$value", "GET", GraphServer._attachment_value),
     (rf"/me/messages/{_ID}/createReply", "POST", GraphServer._create_reply),
     (rf"/me/messages/{_ID}/send", "POST", GraphServer._send),
@@ -966,6 +1126,7 @@ class _Handler(BaseHTTPRequestHandler):
     do_POST = _serve
     do_PATCH = _serve
     do_DELETE = _serve
+    do_PUT = _serve
 
 
 def http_date(dt: datetime) -> str:
