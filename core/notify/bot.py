@@ -1,10 +1,12 @@
 """The Telegram bot: pairing, the owner's buttons, and his voice and text notes.
 
-Trust model: only two things are ever accepted from a chat that is not the owner's — nothing, and
-``/start CODE`` with the valid one-time code from a private chat. Everything else from a stranger
-(wrong codes, other chats, other users in the owner's chat, button presses) is logged and dropped
-without an answer that could carry data; a stranger's button press gets only the mandatory empty
-``answerCallbackQuery``.
+Trust model: the owner is a chat id *and* a user id (``pairing.Owner.is_owner``); both must match
+for a message or a button press to count, so in a shared group only the owner may act. From
+anyone else exactly one thing is accepted: ``/start CODE`` with the valid one-time code, from a
+private chat (or, when the chat id is preset, from that chat — how a preset group learns which
+member is the owner). Everything else from a stranger (wrong codes, other chats, other users in
+the owner's chat, button presses) is logged and dropped without an answer that could carry data;
+a stranger's button press gets only the mandatory empty ``answerCallbackQuery``.
 
 Sending is a button, never words. A draft alert carries 发送 / 放弃 / 在电脑上修改 with a nonce
 that is valid for that alert only. 发送 calls the same ``DraftService.approve`` + ``send`` as the
@@ -46,7 +48,7 @@ from core.notify.mirror import (
     put_state,
 )
 from core.notify.outbox import customer_label
-from core.notify.pairing import Owner, try_pair
+from core.notify.pairing import Owner, may_pair_from, try_pair
 from core.notify.pairing import owner as load_owner
 from core.notify.render import escape
 from core.notify.telegram_client import TelegramApiError, TelegramClient, TelegramError
@@ -126,14 +128,11 @@ class TelegramBot:
         return load_owner(self.services)
 
     def _is_owner(self, chat: dict[str, Any], user: dict[str, Any] | None) -> bool:
+        """The chat *and* the sender must be the owner's: in a group only he may act."""
         current = self.owner()
-        if current is None or int(chat.get("id", 0)) != current.chat_id:
+        if current is None or user is None:
             return False
-        # In a private chat the user id equals the chat id. A group can only be the owner's chat
-        # when he preset its id himself (pairing needs a private chat), so its members count.
-        if chat.get("type") == "private":
-            return user is not None and int(user.get("id", 0)) == current.chat_id
-        return True
+        return current.is_owner(int(chat.get("id", 0)), int(user.get("id", 0)))
 
     async def handle_update(self, update: dict[str, Any]) -> None:
         if "callback_query" in update:
@@ -179,23 +178,29 @@ class TelegramBot:
         chat = message.get("chat") or {}
         user = message.get("from")
         text = (message.get("text") or "").strip()
+        command, _, argument = text.partition(" ")
+        command = command.split("@", 1)[0]  # "/start@my_bot CODE" in a group
         if not self._is_owner(chat, user):
-            if text.startswith("/start") and chat.get("type") == "private":
-                code = text.split(maxsplit=1)[1] if " " in text else ""
-                name = " ".join(
-                    p for p in ((user or {}).get("first_name"), (user or {}).get("username")) if p
-                )
-                if code and try_pair(self.services, code, int(chat["id"]), name):
-                    log.info("telegram: paired with chat %s", chat["id"])
+            if (
+                command == "/start"
+                and user is not None
+                and may_pair_from(self.services, int(chat.get("id", 0)), str(chat.get("type")))
+            ):
+                code = argument.strip()
+                name = " ".join(p for p in (user.get("first_name"), user.get("username")) if p)
+                if code and try_pair(
+                    self.services, code, int(chat["id"]), name, user_id=int(user["id"])
+                ):
+                    log.info("telegram: paired with chat %s user %s", chat["id"], user["id"])
                     await self.reply("✅ <b>配对成功。</b>\n\n" + escape(HELP_ZH))
                     return
                 self._ignore("/start with a wrong or expired code", chat, user)
                 return
             self._ignore("message", chat, user)
             return
-        if text.startswith("/start") or text.startswith("/help"):
+        if command in ("/start", "/help"):
             await self.reply(escape(HELP_ZH))
-        elif text.startswith("/status"):
+        elif command == "/status":
             await self.reply(escape(await self.services.store.run(self._status_text)))
         elif text.startswith("/"):
             await self.reply("未知命令。发送 /help 查看用法。")

@@ -5,9 +5,19 @@ and shows it; the owner sends ``/start CODE`` to his bot from a *private* chat; 
 the owner's and the code is spent. The code is not a secret worth the keyring (it is shown on
 screen, expires and works once), so it lives in ``app_state``; the bot token stays in the keyring.
 
+The owner is a *chat and a user*: a button press or message counts only when both the chat id and
+the sender's user id (``from.id``) match. Pairing records the user who sent ``/start CODE``.
+
 Where the owner's chat comes from, first match wins:
 1. ``INQUIRY_BRIDGE_TELEGRAM_CHAT_ID`` / ``telegram.chat_id`` in settings (headless preset),
 2. the pairing record ``app_state telegram.owner`` written by ``/start CODE``.
+
+A preset *private* chat (positive id) is its user, so both ids are known. A preset *group* chat
+(negative id) says nothing about who in it is the owner, and "any member may approve" would let
+anyone the group is shared with send mail. So a preset group only *receives* alerts until the
+owner proves himself in it the same way as pairing: ``/start CODE`` (a fresh code from
+``telegram pair`` or the settings page) sent *inside that group* binds the sender's user id.
+Until then no button or message from the group is honoured. ``unpair`` forgets that binding.
 """
 
 from __future__ import annotations
@@ -45,6 +55,21 @@ class Owner:
     name: str = ""
     paired_at: datetime | None = None  # aware UTC; None for a preset chat id
     preset: bool = False
+    user_id: int | None = None  # the owner's Telegram user; None = nobody may act (preset group)
+
+    @property
+    def needs_user(self) -> bool:
+        """A preset group whose owner has not sent ``/start CODE`` in it yet."""
+        return self.user_id is None
+
+    def is_owner(self, chat_id: int, user_id: int | None) -> bool:
+        """Both the chat and the sender must be the owner's (see the module docstring)."""
+        return (
+            self.user_id is not None
+            and user_id is not None
+            and int(chat_id) == self.chat_id
+            and int(user_id) == self.user_id
+        )
 
 
 def _naive(dt: datetime) -> datetime:
@@ -90,8 +115,14 @@ def normalise_code(text: str) -> str:
     return "".join(ch for ch in text.upper() if ch.isalnum())
 
 
-def try_pair(services: Any, code_text: str, chat_id: int, name: str) -> bool:
-    """Spend the code for ``chat_id`` if it matches and has not expired. Audited either way."""
+def try_pair(
+    services: Any, code_text: str, chat_id: int, name: str, user_id: int | None = None
+) -> bool:
+    """Spend the code for ``chat_id`` + ``user_id`` if it matches and has not expired.
+
+    ``user_id`` defaults to ``chat_id`` (a private chat's id is its user's id). Audited either way.
+    """
+    user_id = int(chat_id if user_id is None else user_id)
     now = services.clock.now()
     given = normalise_code(code_text)
 
@@ -107,7 +138,7 @@ def try_pair(services: Any, code_text: str, chat_id: int, name: str) -> bool:
                 entity="telegram",
                 entity_id=None,
                 action="paired" if ok else "pairing_refused",
-                detail={"chat_id": chat_id, "name": name[:100]},
+                detail={"chat_id": chat_id, "user_id": user_id, "name": name[:100]},
                 actor="telegram",
                 at=_naive(now),
             )
@@ -118,7 +149,12 @@ def try_pair(services: Any, code_text: str, chat_id: int, name: str) -> bool:
         _put(
             session,
             OWNER_KEY,
-            {"chat_id": int(chat_id), "name": name[:100], "paired_at": utc(now).isoformat()},
+            {
+                "chat_id": int(chat_id),
+                "user_id": user_id,
+                "name": name[:100],
+                "paired_at": utc(now).isoformat(),
+            },
             now,
         )
         return True
@@ -128,23 +164,54 @@ def try_pair(services: Any, code_text: str, chat_id: int, name: str) -> bool:
 
 def owner(services: Any) -> Owner | None:
     """The owner's chat, or None when not paired (see the module docstring for the order)."""
-    preset = str(services.settings.get("telegram.chat_id") or "").strip()
-    if preset:
-        try:
-            return Owner(int(preset), preset=True)
-        except ValueError:
-            return None
     with services.store.session() as session:
         row = session.get(AppState, OWNER_KEY)
         value = dict(row.value) if row is not None and isinstance(row.value, dict) else None
+    preset_chat = preset_chat_id(services)
+    if preset_chat is not None:
+        bound = value if value and int(value.get("chat_id", 0)) == preset_chat else None
+        if preset_chat > 0:  # a private chat: its id is the user's id
+            user: int | None = preset_chat
+        else:
+            user = int(bound["user_id"]) if bound and bound.get("user_id") is not None else None
+        return Owner(
+            preset_chat,
+            (bound or {}).get("name", ""),
+            preset=True,
+            user_id=user,
+        )
+    if str(services.settings.get("telegram.chat_id") or "").strip():
+        return None  # a preset that is not a number: nobody, rather than a guess
     if not value or "chat_id" not in value:
         return None
     paired_at = value.get("paired_at")
+    chat = int(value["chat_id"])
+    user_id = value.get("user_id")
+    if user_id is None and chat > 0:  # records written before user ids were kept: private chat
+        user_id = chat
     return Owner(
-        int(value["chat_id"]),
+        chat,
         value.get("name", ""),
         utc(datetime.fromisoformat(paired_at)) if paired_at else None,
+        user_id=int(user_id) if user_id is not None else None,
     )
+
+
+def preset_chat_id(services: Any) -> int | None:
+    """The chat id preset by ``INQUIRY_BRIDGE_TELEGRAM_CHAT_ID`` / settings, if a number."""
+    preset = str(services.settings.get("telegram.chat_id") or "").strip()
+    try:
+        return int(preset) if preset else None
+    except ValueError:
+        return None
+
+
+def may_pair_from(services: Any, chat_id: int, chat_type: str) -> bool:
+    """Where ``/start CODE`` is accepted: any private chat, or the preset chat itself."""
+    preset = preset_chat_id(services)
+    if preset is not None:
+        return int(chat_id) == preset
+    return chat_type == "private"
 
 
 def unpair(services: Any) -> None:

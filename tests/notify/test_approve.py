@@ -163,3 +163,50 @@ async def test_edit_on_desktop_button_only_points_to_the_pc(
     await once(services)
     assert desk.get(draft_id).status == "pending_approval" and graph.sent_log == []
     assert "请在电脑上" in owner_env.sent_to(OWNER)[-1].visible
+
+
+GROUP = -1001234567890
+
+
+async def test_in_a_preset_group_only_the_owner_may_press_and_only_after_proving_himself(
+    services: Any,
+    center: Any,
+    tg_env: TelegramServer,
+    desk: Any,
+    graph: GraphServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from core.notify import pairing
+
+    monkeypatch.setenv("INQUIRY_BRIDGE_TELEGRAM_CHAT_ID", str(GROUP))
+    inquiry_id, _ = add_inquiry(services)
+    draft_id = await desk.compose(inquiry_id, "报价15000含GST", actor="owner")
+    await once(services)
+    [alert] = [m for m in tg_env.sent_to(GROUP) if m.buttons()]  # alerts reach the group
+
+    # nobody in the group is known to be the owner yet: even his press does nothing
+    tg_env.press(alert, "发送", user_id=OWNER)
+    await once(services)
+    assert graph.sent_log == [] and desk.get(draft_id).status == "pending_approval"
+
+    # he proves himself with a fresh code *in the group*; a member's wrong code binds nobody
+    code = pairing.new_pairing_code(services)
+    tg_env.push_message(GROUP, "/start@ib_test_bot WRONG234", user_id=STRANGER, chat_type="group")
+    tg_env.push_message(GROUP, f"/start@ib_test_bot {code.code}", user_id=OWNER, chat_type="group")
+    await once(services)
+    assert pairing.owner(services).user_id == OWNER
+    before = len(tg_env.sent_to(GROUP))
+
+    # another member of the group presses 发送: nothing sent, nothing said, empty answer
+    stranger_press = tg_env.press(alert, "发送", user_id=STRANGER)
+    tg_env.push_message(GROUP, "/status", user_id=STRANGER, chat_type="group")
+    await once(services)
+    assert graph.sent_log == [] and desk.get(draft_id).status == "pending_approval"
+    assert len(tg_env.sent_to(GROUP)) == before
+    answers = {a["callback_query_id"]: a.get("text", "") for a in tg_env.answered}
+    assert answers[stranger_press] == ""
+
+    # the owner's own press in the same group sends it, once
+    tg_env.press(alert, "发送", user_id=OWNER)
+    await once(services)
+    assert len(graph.sent_log) == 1 and desk.get(draft_id).status == "sent"

@@ -196,3 +196,14 @@ async def test_serve_answers_while_running_and_stops_when_told(
     polls = len(owner_env.calls_of("getUpdates"))
     await asyncio.sleep(0.3)
     assert len(owner_env.calls_of("getUpdates")) == polls  # really stopped
+
+
+async def test_with_a_preset_chat_another_chat_cannot_pair_or_spend_the_code(
+    services: Any, owner_env: TelegramServer
+) -> None:
+    code = pairing.new_pairing_code(services)
+    owner_env.push_message(STRANGER, f"/start {code.code}")
+    await once(services)
+    assert owner_env.sent_to(STRANGER) == []
+    assert pairing.owner(services).chat_id == OWNER
+    assert pairing.current_pairing_code(services) == code  # not spent by the stranger

@@ -178,9 +178,32 @@ class TelegramServer:
     def chat(chat_id: int, kind: str = "private") -> dict[str, Any]:
         return {"id": chat_id, "type": kind}
 
+    def _replied(self, chat_id: int, reply_to: SentMessage | int | None) -> dict[str, Any]:
+        """``reply_to_message`` as Telegram nests it (the bot's message the user answered)."""
+        if reply_to is None:
+            return {}
+        if isinstance(reply_to, SentMessage):
+            original = {
+                "message_id": reply_to.message_id,
+                "from": {"id": self.bot_id, "is_bot": True, "first_name": "Inquiry Bridge"},
+                "chat": self.chat(reply_to.chat_id),
+                "date": 1775000000,
+                "text": reply_to.visible,
+            }
+        else:
+            original = {"message_id": reply_to, "chat": self.chat(chat_id), "date": 1775000000}
+        return {"reply_to_message": original}
+
     def push_message(
-        self, chat_id: int, text: str, *, user_id: int | None = None, chat_type: str = "private"
+        self,
+        chat_id: int,
+        text: str,
+        *,
+        user_id: int | None = None,
+        chat_type: str = "private",
+        reply_to: SentMessage | int | None = None,
     ) -> int:
+        """A text message; ``reply_to`` makes it a reply to one of the bot's messages."""
         return self._push(
             {
                 "message": {
@@ -189,12 +212,19 @@ class TelegramServer:
                     "chat": self.chat(chat_id, chat_type),
                     "date": 1775000000,
                     "text": text,
+                    **self._replied(chat_id, reply_to),
                 }
             }
         )
 
     def push_voice(
-        self, chat_id: int, data: bytes, *, duration: int = 3, suffix: str = "oga"
+        self,
+        chat_id: int,
+        data: bytes,
+        *,
+        duration: int = 3,
+        suffix: str = "oga",
+        reply_to: SentMessage | int | None = None,
     ) -> int:
         file_id = f"voice-{len(self.state.files) + 1}"
         self.add_file(file_id, f"voice/file_{len(self.state.files) + 1}.{suffix}", data)
@@ -212,14 +242,23 @@ class TelegramServer:
                         "mime_type": "audio/ogg",
                         "file_size": len(data),
                     },
+                    **self._replied(chat_id, reply_to),
                 }
             }
         )
 
     def push_callback(
-        self, chat_id: int, data: str, *, user_id: int | None = None, message_id: int | None = None
+        self,
+        chat_id: int,
+        data: str,
+        *,
+        user_id: int | None = None,
+        message_id: int | None = None,
+        chat_type: str | None = None,
     ) -> str:
+        """A button press in ``chat_id`` by ``user_id`` (default: the chat's own user)."""
         callback_id = str(next(self._callback_ids))
+        kind = chat_type or ("private" if chat_id > 0 else "supergroup")
         self._push(
             {
                 "callback_query": {
@@ -227,7 +266,7 @@ class TelegramServer:
                     "from": self.user(user_id if user_id is not None else chat_id),
                     "message": {
                         "message_id": message_id or 1,
-                        "chat": self.chat(chat_id),
+                        "chat": self.chat(chat_id, kind),
                         "date": 1775000000,
                         "text": "…",
                     },
