@@ -3,7 +3,9 @@
 The owner still lives in Outlook; colour-coded categories such as ``询盘-A 上门量尺`` and
 ``阶段-报价中`` on a customer's messages let him see there what the board says. The categories
 are created once in the master list, then written with ``PATCH /me/messages/{id}`` whenever an
-inquiry is created or changes class or stage.
+inquiry is created or changes class or stage — 20 PATCHes per ``POST /$batch``
+(``core.graph.batch``), so a first sync that labels 5,000 messages costs 250 round trips, not
+5,000 (Graph still counts each PATCH against the mailbox's 10,000 per 10 minutes).
 
 Bounded and idempotent: only the newest ``max_messages`` messages of an inquiry are touched, a
 message whose categories are already right is not patched (``Message.categories`` mirrors what
@@ -14,7 +16,6 @@ categories is safe to repeat).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 from urllib.parse import quote
@@ -25,6 +26,7 @@ from core.db.models import Inquiry, Message
 from core.deals.stages import STAGE_NAMES_ZH
 from core.errors import GraphError, GraphNotFound
 from core.events import EventBus, InquiryCreated, InquiryUpdated, StageChanged
+from core.graph.batch import BATCH_MAX, SubRequest
 from core.graph.client import GraphClient
 
 log = logging.getLogger(__name__)
@@ -111,18 +113,18 @@ class CategoryWriter:
             return 0
         data = await self.client.get_json("/me/outlook/masterCategories")
         existing = {c.get("displayName") for c in data.get("value", [])}
+        missing = [
+            SubRequest("POST", "/me/outlook/masterCategories", {"displayName": n, "color": c})
+            for n, c in [*CLASS_CATEGORIES.values(), *STAGE_CATEGORIES.values()]
+            if n not in existing
+        ]
         created = 0
-        for name, colour in [*CLASS_CATEGORIES.values(), *STAGE_CATEGORIES.values()]:
-            if name in existing:
-                continue
-            try:
-                await self.client.post_json(
-                    "/me/outlook/masterCategories", {"displayName": name, "color": colour}
-                )
+        # a repeated create answers 409, so the envelope may be re-sent after a network error
+        for answer in await self.client.batch(missing, idempotent=True) if missing else []:
+            if answer.ok:
                 created += 1
-            except GraphError as exc:
-                if exc.status != 409:  # 409: someone else created it meanwhile
-                    raise
+            elif answer.status != 409 and answer.error is not None:  # 409: created meanwhile
+                raise answer.error
         self._master_done = True
         return created
 
@@ -162,24 +164,32 @@ class CategoryWriter:
         work = self._work(ids)
         done: list[tuple[int, list[str]]] = []
         failed = False
-
-        async def patch(pk: int, graph_id: str, wanted: list[str]) -> None:
-            nonlocal failed
+        # one $batch of 20 PATCHes at a time: a failure stops the flush early, and the next
+        # round repeats the rest (a categories PATCH is idempotent, so may be re-sent)
+        for start in range(0, len(work), BATCH_MAX):
+            chunk = work[start : start + BATCH_MAX]
             try:
-                await self.client.patch_json(
-                    f"/me/messages/{quote(graph_id, safe='')}", {"categories": wanted}
+                answers = await self.client.batch(
+                    [
+                        SubRequest(
+                            "PATCH",
+                            f"/me/messages/{quote(graph_id, safe='')}",
+                            {"categories": wanted},
+                        )
+                        for _pk, graph_id, wanted in chunk
+                    ],
+                    idempotent=True,
                 )
-            except GraphNotFound:
-                return
             except GraphError as exc:
-                log.warning("category write failed for message %s: %s", pk, exc)
+                log.warning("category write failed: %s", exc)
                 failed = True
-                return
-            done.append((pk, wanted))
-
-        # the client caps requests in flight; chunks keep memory and error blast radius small
-        for start in range(0, len(work), 16):
-            await asyncio.gather(*(patch(*item) for item in work[start : start + 16]))
+            else:
+                for (pk, _graph_id, wanted), answer in zip(chunk, answers, strict=True):
+                    if answer.ok:
+                        done.append((pk, wanted))
+                    elif not isinstance(answer.error, GraphNotFound):
+                        log.warning("category write failed for message %s: %s", pk, answer.error)
+                        failed = True
             if failed:
                 self.dirty.update(ids)  # idempotent: the next round finishes the job
                 break

@@ -5,7 +5,8 @@ Everything that talks to Graph (mail delta, sending, categories, OneDrive) goes 
 
 * ``Prefer: IdType="ImmutableId"`` on every request (ids survive folder moves);
 * at most ``max_concurrency`` requests in flight (Exchange allows 4 per app per mailbox; a 5th gets
-  a ``MailboxConcurrency`` 429);
+  a ``MailboxConcurrency`` 429). A ``$batch`` envelope weighs as many slots as Outlook runs of it
+  at once (``min(parts, 4)``, see ``core.graph.batch``), so batches do not sneak past the limit;
 * 429/503/504 are retried after ``Retry-After`` (seconds or an HTTP date) or, without one, after an
   exponential backoff with jitter — waiting through the injected clock so tests never sleep;
 * a *write* (POST/PATCH/DELETE) is retried only when the server says it did not do it (429, or 503
@@ -21,6 +22,7 @@ Errors map onto ``core.errors``: 401 → GraphAuthError, 404 → GraphNotFound, 
 from __future__ import annotations
 
 import asyncio
+import collections
 import email.utils
 import logging
 import random
@@ -95,34 +97,105 @@ def _error_code(response: httpx.Response) -> tuple[str, str]:
 
 def map_error(response: httpx.Response) -> GraphError:
     """The error-tree class for a failed Graph response (used after retries are exhausted)."""
-    status = response.status_code
     code, message = _error_code(response)
-    detail = f"{response.request.method} {response.request.url.path}: {status} {code} {message}"
+    return _mapped(
+        f"{response.request.method} {response.request.url.path}",
+        response.status_code,
+        code,
+        message,
+        dict(response.headers),
+    )
+
+
+def sub_error(method: str, url: str, response: Any) -> GraphError:
+    """The same mapping for a failed part of a ``$batch`` (a ``SubResponse``)."""
+    body = response.body if isinstance(response.body, dict) else {}
+    err = body.get("error", {}) if isinstance(body.get("error"), dict) else {}
+    return _mapped(
+        f"{method.upper()} {url.split('?', 1)[0]}",
+        response.status,
+        str(err.get("code", "")),
+        str(err.get("message", "")),
+        response.headers,
+    )
+
+
+def _mapped(what: str, status: int, code: str, message: str, headers: dict[str, str]) -> GraphError:
+    headers = {k.lower(): v for k, v in headers.items()}
+    detail = f"{what}: {status} {code} {message}"
     if status == 401:
         return GraphAuthError(detail.strip(), status=status)
     if status == 404:
         return GraphNotFound(detail.strip(), status=status)
     if status == 410 or code in {"SyncStateNotFound", "resyncRequired", "SyncStateInvalid"}:
         err = SyncStateExpired(detail.strip(), status=status)
-        err.location = response.headers.get("Location")  # type: ignore[attr-defined]
+        err.location = headers.get("location")  # type: ignore[attr-defined]
         return err
     if status in THROTTLE_STATUSES:
+        retry_after = (headers.get("retry-after") or "").strip()
         return Throttled(
             detail.strip(),
-            retry_after=float(response.headers.get("Retry-After", "0") or 0)
-            if (response.headers.get("Retry-After") or "").strip().isdigit()
-            else 0.0,
+            retry_after=float(retry_after) if retry_after.isdigit() else 0.0,
             status=status,
         )
     return GraphError(detail.strip(), status=status)
+
+
+class _Slots:
+    """A FIFO weighted semaphore: the mailbox's concurrent-request budget.
+
+    A single request takes 1 slot, a ``$batch`` envelope up to 4; waiters are served in arrival
+    order so a batch is not starved by a stream of single requests. Release never awaits, so a
+    cancelled request cannot leak a slot.
+    """
+
+    def __init__(self, total: int) -> None:
+        self.total = max(1, total)
+        self.used = 0
+        self._waiters: collections.deque[tuple[int, asyncio.Future[None]]] = collections.deque()
+
+    async def acquire(self, weight: int) -> int:
+        weight = max(1, min(weight, self.total))
+        if not self._waiters and self.used + weight <= self.total:
+            self.used += weight
+            return weight
+        entry = (weight, asyncio.get_running_loop().create_future())
+        self._waiters.append(entry)
+        try:
+            await entry[1]
+        except asyncio.CancelledError:
+            if entry in self._waiters:
+                self._waiters.remove(entry)
+                self._wake()
+            elif entry[1].done() and not entry[1].cancelled():
+                self.release(weight)  # granted, then cancelled before it ran
+            raise
+        return weight
+
+    def release(self, weight: int) -> None:
+        self.used -= weight
+        self._wake()
+
+    def _wake(self) -> None:
+        while self._waiters and self.used + self._waiters[0][0] <= self.total:
+            weight, future = self._waiters.popleft()
+            if future.done():
+                continue
+            self.used += weight
+            future.set_result(None)
 
 
 class GraphClient:
     """Async Graph client over one shared ``httpx.AsyncClient``.
 
     Attributes:
-        request_count: requests actually put on the wire (retries included).
-        peak_in_flight: most requests this client had in flight at once.
+        request_count: HTTP requests actually put on the wire (retries included; a ``$batch``
+            envelope is one).
+        operation_count: what Graph's throttling counts — one per plain request, one per part
+            of each ``$batch`` sent (retried parts again). The Outlook limit of 10,000 per
+            10 minutes per mailbox applies to this number, not to ``request_count``.
+        peak_in_flight: most mailbox slots this client had in use at once (a batch envelope
+            counts as the parts Outlook runs in parallel: ``min(parts, 4)``).
     """
 
     def __init__(
@@ -143,7 +216,8 @@ class GraphClient:
         self.clock = clock or SystemClock()
         self.max_attempts = max(1, max_attempts)
         self._rng = rng or random.Random()
-        self._sem = asyncio.Semaphore(max(1, max_concurrency))
+        self.max_concurrency = max(1, max_concurrency)
+        self._slots = _Slots(self.max_concurrency)
         self._on_auth_error = on_auth_error
         self._http = httpx.AsyncClient(
             transport=transport,
@@ -152,6 +226,7 @@ class GraphClient:
             limits=httpx.Limits(max_connections=max(1, max_concurrency)),
         )
         self.request_count = 0
+        self.operation_count = 0
         self.peak_in_flight = 0
         self._in_flight = 0
 
@@ -174,6 +249,21 @@ class GraphClient:
         base = min(MAX_BACKOFF, 2.0 ** (attempt - 1))
         return base * (0.5 + 0.5 * self._rng.random())
 
+    backoff = _backoff
+
+    async def notify_auth_error(self, error: GraphError | None) -> None:
+        """Tell the owner-facing hook about a 401 (also for a 401 inside a batch)."""
+        if isinstance(error, GraphAuthError) and self._on_auth_error is not None:
+            result = self._on_auth_error(error)
+            if asyncio.iscoroutine(result):
+                await result
+
+    async def batch(self, requests: list[Any], *, idempotent: bool | None = None) -> list[Any]:
+        """Run ``SubRequest``s through ``POST /$batch`` (see ``core.graph.batch.send_batch``)."""
+        from core.graph.batch import send_batch
+
+        return await send_batch(self, requests, idempotent=idempotent)
+
     async def request(
         self,
         method: str,
@@ -182,10 +272,18 @@ class GraphClient:
         params: dict[str, Any] | None = None,
         json: Any = None,
         headers: dict[str, str] | None = None,
+        weight: int = 1,
+        operations: int = 1,
+        idempotent: bool | None = None,
     ) -> httpx.Response:
-        """Send one logical request with the retry rules above; returns a 2xx/3xx response."""
+        """Send one logical request with the retry rules above; returns a 2xx/3xx response.
+
+        ``weight``: mailbox slots it occupies while in flight; ``operations``: how many requests
+        Graph's throttling counts for it (a batch's parts); ``idempotent``: treat as a read for
+        retries (a ``$batch`` of GETs is a POST that changes nothing).
+        """
         method = method.upper()
-        is_read = method in READ_METHODS
+        is_read = method in READ_METHODS if idempotent is None else idempotent
         url = self.url(path_or_url)
         attempt = 0
         while True:
@@ -203,16 +301,20 @@ class GraphClient:
                     else:
                         req_headers[key] = value
             try:
-                async with self._sem:
-                    self._in_flight += 1
+                taken = await self._slots.acquire(weight)
+                try:
+                    self._in_flight += taken
                     self.peak_in_flight = max(self.peak_in_flight, self._in_flight)
                     self.request_count += 1
+                    self.operation_count += operations
                     try:
                         response = await self._http.request(
                             method, url, params=params, json=json, headers=req_headers
                         )
                     finally:
-                        self._in_flight -= 1
+                        self._in_flight -= taken
+                finally:
+                    self._slots.release(taken)
             except NOT_SENT_ERRORS as exc:
                 if attempt >= self.max_attempts:
                     raise GraphError(f"{method} {url}: network unreachable: {exc}") from exc
@@ -261,10 +363,7 @@ class GraphClient:
                 await self.clock.sleep(wait)
                 continue
             error = map_error(response)
-            if isinstance(error, GraphAuthError) and self._on_auth_error is not None:
-                result = self._on_auth_error(error)
-                if asyncio.iscoroutine(result):
-                    await result
+            await self.notify_auth_error(error)
             raise error
 
     async def get_json(self, path_or_url: str, **kwargs: Any) -> dict[str, Any]:

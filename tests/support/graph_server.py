@@ -24,6 +24,8 @@ API (used by graph, drafts and benchmark tests)::
         srv.fail(path=r"/send$", drop_after=True)         # process the send, then drop the socket
         srv.fail(path=r"/\\$value$", drop=True)           # drop without processing
         srv.latency = 0.02              # seconds each request takes (to observe concurrency)
+        # POST /$batch (≤ 20 parts, 4 run at a time, base64 for non-JSON bodies): each part is
+        # also in srv.requests with .batch = "b<n>:<id>"; faults (429 …) hit parts one by one
         srv.requests                    # list[Request]: method, path, query, headers, status
         srv.peak_in_flight              # most requests handled at the same time
         srv.reset_stats()
@@ -55,6 +57,7 @@ import email.policy
 import email.utils
 import itertools
 import json
+import random
 import re
 import threading
 import time
@@ -80,6 +83,7 @@ class Request:
     body: bytes
     status: int = 0
     at: float = 0.0
+    batch: str | None = None  # "b<envelope>:<part id>" for a part of a $batch, else None
 
 
 @dataclass
@@ -489,6 +493,8 @@ class GraphServer:
                 return 200, {"Content-Type": "application/octet-stream"}, data
             return _error(404, "BadRequest", "unknown path")
         path = path[len("/v1.0") :]
+        if path == "/$batch" and req.method == "POST":  # parts take the lock themselves
+            return _run_batch(self, req)
         for rx, method, fn in ROUTES:
             match = re.fullmatch(rx, path)
             if match and method == req.method:
@@ -1074,9 +1080,11 @@ class _Handler(BaseHTTPRequestHandler):
             body=body,
             at=time.monotonic(),
         )
+        # a $batch envelope is not a mailbox operation itself: its parts count (_run_batch)
+        weight = 0 if req.method == "POST" and req.path.endswith("/$batch") else 1
         with srv._lock:
             srv.requests.append(req)
-            srv._in_flight += 1
+            srv._in_flight += weight
             srv.peak_in_flight = max(srv.peak_in_flight, srv._in_flight)
             fault = None
             for f in srv.faults:
@@ -1120,13 +1128,157 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.write(payload)
         finally:
             with srv._lock:
-                srv._in_flight -= 1
+                srv._in_flight -= weight
 
     do_GET = _serve
     do_POST = _serve
     do_PATCH = _serve
     do_DELETE = _serve
     do_PUT = _serve
+
+
+# ---------------------------------------------------------------------- JSON batching
+BATCH_MAX = 20
+_batch_numbers = itertools.count(1)
+_batch_order = random.Random(20)  # answers come back in any order, like Graph's
+
+
+def _run_batch(srv: GraphServer, envelope: Request) -> tuple[int, dict[str, str], bytes]:
+    """``POST /$batch`` as documented (learn.microsoft.com/graph/json-batching).
+
+    At most 20 parts (else 400); ids unique (case-insensitive); a part with a body needs a
+    Content-Type; ``dependsOn`` sequences parts (a failed dependency answers 424). Parts run
+    like Outlook runs them, at most 4 at a time; each is recorded in ``srv.requests`` (with
+    ``batch`` set), counts in ``peak_in_flight``, takes ``latency`` and can be hit by a status
+    fault (429 + Retry-After, 503 …) on its own. JSON bodies come back as objects, anything else
+    (``$value`` MIME) base64-encoded; answers are shuffled.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    try:
+        parts = json.loads(envelope.body or b"{}").get("requests")
+    except (ValueError, AttributeError):
+        return _error(400, "BadRequest", "Invalid batch payload format.")
+    if not isinstance(parts, list) or not parts:
+        return _error(400, "BadRequest", "Invalid batch payload format.")
+    if len(parts) > BATCH_MAX:
+        return _error(400, "BadRequest", f"Number of batch requests exceeds {BATCH_MAX}.")
+    ids = [str(p.get("id", "")).lower() if isinstance(p, dict) else "" for p in parts]
+    if any(not i for i in ids) or len(set(ids)) != len(ids):
+        return _error(400, "BadRequest", "Batch request ids must be present and unique.")
+    for part in parts:
+        if not part.get("method") or not part.get("url"):
+            return _error(400, "BadRequest", "Batch request needs method and url.")
+        headers = {str(k).lower() for k in (part.get("headers") or {})}
+        if "body" in part and "content-type" not in headers:
+            return _error(400, "BadRequest", "Content-Type header required with a body.")
+        if any(str(d).lower() not in ids for d in part.get("dependsOn") or []):
+            return _error(400, "BadRequest", "dependsOn refers to an unknown request id.")
+    number = next(_batch_numbers)
+    answers: dict[str, dict[str, Any]] = {}
+    remaining = list(parts)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        while remaining:
+            ready = [
+                p
+                for p in remaining
+                if all(str(d).lower() in answers for d in p.get("dependsOn") or [])
+            ]
+            if not ready:
+                return _error(400, "BadRequest", "dependsOn forms a cycle.")
+            remaining = [p for p in remaining if p not in ready]
+            jobs = []
+            for part in ready:
+                deps = [answers[str(d).lower()] for d in part.get("dependsOn") or []]
+                if any(a["status"] >= 400 for a in deps):
+                    answers[str(part["id"]).lower()] = {
+                        "id": str(part["id"]),
+                        "status": 424,
+                        "headers": {"Content-Type": "application/json"},
+                        "body": {"error": {"code": "FailedDependency", "message": "dependency"}},
+                    }
+                else:
+                    jobs.append((part, pool.submit(_run_part, srv, envelope, part, number)))
+            for part, job in jobs:
+                answers[str(part["id"]).lower()] = job.result()
+    out = list(answers.values())
+    with srv._lock:
+        _batch_order.shuffle(out)
+    return _json(200, {"responses": out})
+
+
+def _run_part(
+    srv: GraphServer, envelope: Request, part: dict[str, Any], number: int
+) -> dict[str, Any]:
+    url = str(part["url"])
+    if url.startswith(("http://", "https://")):
+        status, headers, payload = _error(400, "BadRequest", "Batch URLs must be relative.")
+        return _part_answer(part, status, headers, payload)
+    split = urlsplit(url)
+    headers = {str(k).lower(): str(v) for k, v in (part.get("headers") or {}).items()}
+    if "authorization" in envelope.headers:  # authentication is the envelope's
+        headers["authorization"] = envelope.headers["authorization"]
+    body = part.get("body")
+    if body is None:
+        raw = b""
+    elif isinstance(body, str) and "json" not in headers.get("content-type", ""):
+        raw = base64.b64decode(body)
+    else:
+        raw = json.dumps(body).encode()
+    req = Request(
+        method=str(part["method"]).upper(),
+        path="/v1.0/" + unquote(split.path).lstrip("/"),
+        query={k: v[0] for k, v in parse_qs(split.query, keep_blank_values=True).items()},
+        headers=headers,
+        body=raw,
+        at=time.monotonic(),
+        batch=f"b{number}:{part['id']}",
+    )
+    with srv._lock:
+        srv.requests.append(req)
+        srv._in_flight += 1
+        srv.peak_in_flight = max(srv.peak_in_flight, srv._in_flight)
+        fault = None
+        for f in srv.faults:  # socket faults (drop) concern envelopes, not parts
+            if (
+                f.fired < f.times
+                and not (f.drop or f.drop_after)
+                and re.search(f.path, req.path)
+                and (f.method is None or f.method == req.method)
+            ):
+                f.fired += 1
+                fault = f
+                break
+    try:
+        if srv.latency:
+            time.sleep(srv.latency)
+        if fault is not None:
+            code = fault.code or {429: "TooManyRequests", 503: "ServiceUnavailable"}.get(
+                fault.status, "Error"
+            )
+            status, out_headers, payload = _error(fault.status, code, "injected")
+            out_headers.update(fault.headers)
+            if fault.retry_after is not None:
+                out_headers["Retry-After"] = fault.retry_after
+        else:
+            status, out_headers, payload = srv._handle(req)
+    finally:
+        with srv._lock:
+            srv._in_flight -= 1
+    req.status = status
+    return _part_answer(part, status, out_headers, payload)
+
+
+def _part_answer(
+    part: dict[str, Any], status: int, headers: dict[str, str], payload: bytes
+) -> dict[str, Any]:
+    answer: dict[str, Any] = {"id": str(part["id"]), "status": status, "headers": dict(headers)}
+    if payload:
+        if "json" in headers.get("Content-Type", "").lower():
+            answer["body"] = json.loads(payload)
+        else:
+            answer["body"] = base64.b64encode(payload).decode()
+    return answer
 
 
 def http_date(dt: datetime) -> str:
