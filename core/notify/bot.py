@@ -92,7 +92,7 @@ class TelegramBot:
         self.client = client
         self._drafts = drafts
         self._transcriber_factory = transcriber_factory
-        self.pacer = pacer or Pacer(services.clock)
+        self.pacer = pacer or Pacer(services.clock, store=services.store)
         self.ignored = 0  # strangers' updates dropped (figures for tests and the status page)
 
     # -- offsets ------------------------------------------------------------------------------
@@ -147,28 +147,34 @@ class TelegramBot:
         )
 
     async def reply(
-        self, text_html: str, *, markup: dict[str, Any] | None = None, plain: str | None = None
+        self,
+        text_html: str,
+        *,
+        markup: dict[str, Any] | None = None,
+        plain: str | None = None,
+        reply_to: int | None = None,
     ) -> int | None:
         """Send to the owner, paced; HTML refused -> plain text. Returns the message id."""
         current = self.owner()
         if current is None:
             return None
         chat = current.chat_id
-        for attempt in range(3):
-            await self.pacer.wait(chat)
+        text, parse_mode = text_html, "HTML"
+        for attempt in range(4):
+            await self.pacer.wait(chat)  # the gap, and any 429 block, also for replies
             try:
-                result = await self.client.send_message(chat, text_html, reply_markup=markup)
-                self.pacer.mark(chat)
+                result = await self.client.send_message(
+                    chat, text, parse_mode=parse_mode, reply_markup=markup, reply_to=reply_to
+                )
+                await self.pacer.mark(chat)
                 return int(result["message_id"])
             except TelegramApiError as exc:
-                self.pacer.mark(chat)
-                if exc.is_parse_error:
-                    result = await self.client.send_message(
-                        chat, plain or text_html, parse_mode=None, reply_markup=markup
-                    )
-                    return int(result["message_id"])
-                if exc.is_flood and attempt < 2:
-                    await self.services.clock.sleep(float(exc.retry_after or 1))
+                await self.pacer.mark(chat)
+                if exc.is_parse_error and parse_mode is not None:
+                    text, parse_mode = plain or text_html, None
+                    continue
+                if exc.is_flood and attempt < 3:
+                    await self.pacer.block(chat, float(exc.retry_after or 1))
                     continue
                 raise
         return None

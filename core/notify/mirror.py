@@ -100,16 +100,53 @@ def draft_keyboard(draft_id: int, nonce: str) -> dict[str, Any]:
 class Pacer:
     """At least ``gap`` seconds between two messages to one chat, on the injected clock.
 
-    Shared by the mirror and the bot so their messages are paced together.
+    Shared by the mirror and the bot so their messages are paced together. With a ``store`` the
+    last send and any 429 block are kept in ``app_state telegram.pace`` too, so the gap (and a
+    ``retry_after``) also holds across processes: two quick ``telegram --once`` runs, or the CLI
+    right after the tray app.
     """
 
-    def __init__(self, clock: Any, gap: float = 1.0) -> None:
+    STATE_KEY = "telegram.pace"
+
+    def __init__(self, clock: Any, gap: float = 1.0, *, store: Any = None) -> None:
         self.clock = clock
         self.gap = gap
+        self.store = store
         self._last: dict[int, datetime] = {}
         self.blocked_until: dict[int, datetime] = {}
 
+    async def _load(self, chat_id: int) -> None:
+        if self.store is None:
+            return
+        saved = await self.store.read(lambda s: get_state(s, self.STATE_KEY))
+        entry = (saved or {}).get(str(chat_id)) if isinstance(saved, dict) else None
+        for field_name, target in (("last", self._last), ("blocked_until", self.blocked_until)):
+            value = (entry or {}).get(field_name)
+            if value:
+                when = utc(datetime.fromisoformat(value))
+                if chat_id not in target or target[chat_id] < when:
+                    target[chat_id] = when
+
+    async def _save(self, chat_id: int) -> None:
+        if self.store is None:
+            return
+        entry = {
+            "last": self._last[chat_id].isoformat() if chat_id in self._last else None,
+            "blocked_until": (
+                self.blocked_until[chat_id].isoformat() if chat_id in self.blocked_until else None
+            ),
+        }
+
+        def _do(session: Session) -> None:
+            saved = get_state(session, self.STATE_KEY)
+            value = dict(saved) if isinstance(saved, dict) else {}
+            value[str(chat_id)] = entry
+            put_state(session, self.STATE_KEY, value, self.clock.now())
+
+        await self.store.run(_do)
+
     async def wait(self, chat_id: int) -> float:
+        await self._load(chat_id)
         now = utc(self.clock.now())
         ready = now
         if chat_id in self._last:
@@ -121,8 +158,15 @@ class Pacer:
             await self.clock.sleep(delay)
         return max(delay, 0.0)
 
-    def mark(self, chat_id: int) -> None:
+    async def mark(self, chat_id: int) -> None:
+        """A message just reached Telegram (accepted or refused): the gap starts now."""
         self._last[chat_id] = utc(self.clock.now())
+        await self._save(chat_id)
+
+    async def block(self, chat_id: int, seconds: float) -> None:
+        """Telegram said 429 ``retry_after``: nothing to this chat before then."""
+        self.blocked_until[chat_id] = utc(self.clock.now()) + timedelta(seconds=seconds)
+        await self._save(chat_id)
 
 
 class TelegramMirror:
@@ -141,7 +185,7 @@ class TelegramMirror:
         self.services = services
         self.client = client
         self.owner = owner
-        self.pacer = pacer or Pacer(services.clock)
+        self.pacer = pacer or Pacer(services.clock, store=services.store)
         self.max_attempts = max_attempts
         self.max_inline_wait = max_inline_wait
 
@@ -276,17 +320,17 @@ class TelegramMirror:
                 result = await self.client.send_message(
                     chat, text, parse_mode=parse_mode, reply_markup=markup
                 )
-                self.pacer.mark(chat)
+                await self.pacer.mark(chat)
                 return int(result["message_id"]), parse_mode is None
             except TelegramApiError as exc:
-                self.pacer.mark(chat)
+                await self.pacer.mark(chat)
                 if exc.is_parse_error and parse_mode is not None:
                     log.warning("Telegram refused the HTML (%s); sending plain text", exc.detail)
                     parse_mode, text = None, plain
                     continue
                 if exc.is_flood and (exc.retry_after or 0) <= self.max_inline_wait:
                     wait = float(exc.retry_after or 1)
-                    self.pacer.blocked_until[chat] = utc(self.clock.now()) + timedelta(seconds=wait)
+                    await self.pacer.block(chat, wait)
                     continue
                 raise
         raise TelegramApiError("sendMessage: too many retries", 429, self.max_inline_wait)
@@ -368,9 +412,7 @@ class TelegramMirror:
         if outcome == "failed":
             report.failed += 1
         if status == 429 and retry_after:
-            self.pacer.blocked_until[self.owner.chat_id] = now + timedelta(
-                seconds=float(retry_after)
-            )
+            await self.pacer.block(self.owner.chat_id, float(retry_after))
         if isinstance(exc, TelegramAuthError):
             self.services.bus.publish(
                 SyncStatus("telegram", False, "telegram", "Bot 令牌无效或已被撤销")

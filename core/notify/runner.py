@@ -61,7 +61,7 @@ class TelegramRunner:
             token,
             http_client=http_client,
         )
-        self.pacer = Pacer(services.clock)
+        self.pacer = Pacer(services.clock, store=services.store)
         self._drafts = drafts
         self.bot = TelegramBot(
             services,

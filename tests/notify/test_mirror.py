@@ -208,3 +208,28 @@ async def test_alerts_raised_before_pairing_are_skipped_not_flooded(
     await runner.aclose()
     assert [m.visible.split("\n")[0] for m in tg_env.sent_to(OWNER)] == ["✅ 配对成功。"]
     assert rows(services)[0].telegram_status == "skipped"
+
+
+async def test_pacing_holds_across_separate_runs(
+    services: Any, center: Any, owner_env: TelegramServer, home: Any, clock: Any
+) -> None:
+    """Two quick `telegram --once` runs: the second waits out the first one's second."""
+    services.bus.publish(InquiryCreated(add_inquiry(services, customer_name="A")))
+    first = TelegramRunner(services)
+    await first.run_once()
+    await first.aclose()
+    assert clock.sleeps == []
+    clock.advance(0.25)
+    services.bus.publish(InquiryCreated(add_inquiry(services, customer_name="B")))
+    again = build_services(home, clock=clock)  # a new process: nothing shared but the folder
+    try:
+        second = TelegramRunner(again)
+        await second.run_once()
+        await second.aclose()
+    finally:
+        again.close()
+    assert clock.sleeps == [0.75]
+    assert [m.visible.split("\n")[0] for m in owner_env.sent] == [
+        "新询盘：A（Epping）",
+        "新询盘：B（Epping）",
+    ]
