@@ -43,6 +43,7 @@ from core.notify.mirror import (
     DRAFT_KEY,
     LAST_INQUIRY_KEY,
     Pacer,
+    add_button_message,
     get_state,
     naive,
     put_state,
@@ -65,7 +66,7 @@ STATUS_ZH = {
     "sent": "已发送",
     "rejected": "已放弃",
     "failed": "发送失败",
-    "superseded": "已被新版本取代",
+    "superseded": "已被修改稿取代",
 }
 HELP_ZH = (
     "询盘桥助手已连接。\n"
@@ -94,6 +95,8 @@ class TelegramBot:
         self._transcriber_factory = transcriber_factory
         self.pacer = pacer or Pacer(services.clock, store=services.store)
         self.ignored = 0  # strangers' updates dropped (figures for tests and the status page)
+        # (chat, message id, text, parse mode) of the last reply, for messages that get buttons
+        self.last_reply: tuple[int, int, str, str | None] | None = None
 
     # -- offsets ------------------------------------------------------------------------------
     def offset(self) -> int | None:
@@ -167,6 +170,7 @@ class TelegramBot:
                     chat, text, parse_mode=parse_mode, reply_markup=markup, reply_to=reply_to
                 )
                 await self.pacer.mark(chat)
+                self.last_reply = (chat, int(result["message_id"]), text, parse_mode)
                 return int(result["message_id"])
             except TelegramApiError as exc:
                 await self.pacer.mark(chat)
@@ -402,7 +406,7 @@ class TelegramBot:
             return "请在电脑上修改"
         if action == "x":
             await self._call_drafts("reject", draft_id, actor="telegram")
-            await self._drop_buttons(message)
+            # the buttons (here and on any warning) are closed by the outbox's draft_closed row
             await self.reply(f"🗑 已放弃草稿 #{draft_id}，不会发送。")
             return "已放弃"
         if action not in ("s", "c"):
@@ -430,11 +434,22 @@ class TelegramBot:
                     ],
                 ]
             }
+            self.last_reply = None
             await self.reply(
                 f"⚠️ <b>草稿 #{draft_id} 中有未经确认的内容：</b>\n{lines}\n\n"
                 "确认无误请再按「仍然发送」；否则请在电脑上修改。",
                 markup=markup,
             )
+            if self.last_reply is not None:  # these buttons close with the draft too
+                chat_id, message_id, text, mode = self.last_reply
+
+                def _remember(session: Session) -> None:
+                    current = dict(get_state(session, DRAFT_KEY.format(draft_id)) or {})
+                    add_button_message(current, chat_id, message_id, text, mode)
+                    put_state(session, DRAFT_KEY.format(draft_id), current, now_fn())
+
+                now_fn = self.services.clock.now
+                await self.services.store.run(_remember)
             return "请先确认提醒内容"
         if draft.status == "pending_approval":
             await self._call_drafts(
@@ -443,7 +458,6 @@ class TelegramBot:
         result = await self._call_drafts("send", draft_id, actor="telegram")
         _, after = self._draft_state(draft_id)  # the ledger decides what we say
         if after is not None and after.status == "sent":
-            await self._drop_buttons(message)
             to = ", ".join(after.to_addrs or [])
             await self.reply(f"✅ <b>已发送</b>：草稿 #{draft_id} 已发给 {escape(to)}。")
             return "已发送"

@@ -14,6 +14,15 @@ chat was paired, or a draft alert whose draft is no longer waiting). Rules, in o
   lost while offline.
 * **HTML refused** ("can't parse entities"): the same piece is sent again as plain text.
 
+Closing a draft's buttons: when a draft leaves the queue for good (sent, discarded, superseded by
+a revision — from the desktop, the CLI or the phone) the outbox gets a quiet ``draft_closed`` row
+(see ``NotificationCenter``). Delivering it *edits* every Telegram message that carries the
+draft's buttons (recorded in ``app_state telegram.draft.<id>["buttons"]``: the alert's last
+piece and any 仍然发送 warning) to drop the buttons and end with the final status. It walks the
+same statuses, retries, 429 handling and pacing as a message, so a draft sent while the phone is
+offline still gets its buttons closed later; each edited message is committed as it goes, so a
+restart does not edit twice. Edits make no sound on the phone, so quiet hours do not hold them.
+
 Exactly once, and the crash window: a long alert goes out in several pieces; after *each* piece
 Telegram accepted, its message id is committed (and, with the last piece, ``sent`` in the same
 transaction), so a restart resumes at the first unsent piece and never repeats a recorded one.
@@ -41,6 +50,7 @@ from core.events import SyncStatus
 from core.notify.chunk import render_chunks
 from core.notify.pairing import Owner
 from core.notify.quiet import quiet_until_for
+from core.notify.render import render_html, render_plain
 from core.notify.telegram_client import (
     TelegramApiError,
     TelegramAuthError,
@@ -51,7 +61,10 @@ from core.notify.telegram_client import (
 log = logging.getLogger(__name__)
 
 LAST_INQUIRY_KEY = "telegram.last_inquiry_id"
-DRAFT_KEY = "telegram.draft.{}"  # {"nonce", "chat_id", "message_ids", "confirm_nonce"}
+# {"nonce", "confirm_nonce", "fingerprint", "buttons": [{"chat_id", "message_id", "text",
+#  "parse_mode"}], ...}: what a draft's Telegram buttons need and which messages carry them
+DRAFT_KEY = "telegram.draft.{}"
+CLOSING_KIND = "draft_closed"
 
 
 @dataclass
@@ -62,6 +75,7 @@ class DeliveryReport:
     skipped: int = 0
     held: int = 0  # quiet hours or a 429/backoff in the future
     plain_fallbacks: int = 0
+    edited: int = 0  # messages whose buttons were closed (draft_closed rows)
     waits: list[float] = field(default_factory=list)
     held_until: datetime | None = None
 
@@ -95,6 +109,23 @@ def draft_keyboard(draft_id: int, nonce: str) -> dict[str, Any]:
             [{"text": "💻 在电脑上修改", "callback_data": f"d:{draft_id}:e:{nonce}"}],
         ]
     }
+
+
+def add_button_message(
+    state: dict[str, Any], chat_id: int, message_id: int, text: str, parse_mode: str | None
+) -> None:
+    """Remember that ``message_id`` carries this draft's buttons (and what it says), so the
+    buttons can be closed when the draft leaves the queue."""
+    buttons = [b for b in state.get("buttons") or [] if b.get("message_id") != message_id]
+    buttons.append(
+        {
+            "chat_id": int(chat_id),
+            "message_id": int(message_id),
+            "text": text,
+            "parse_mode": parse_mode,
+        }
+    )
+    state["buttons"] = buttons
 
 
 class Pacer:
@@ -201,19 +232,25 @@ class TelegramMirror:
         if quiet_end is not None:
             report.held = await self.services.store.run(lambda s: self._hold(s, quiet_end))
             report.held_until = quiet_end
-            return report
-        for notification_id in await self.services.store.run(self._due_ids):
-            keep_going = await self._deliver_one(notification_id, report)
+        for notification_id, kind in await self.services.store.run(self._due_ids):
+            if kind == CLOSING_KIND:
+                keep_going = await self._deliver_closing(notification_id, report)
+            elif quiet_end is not None:
+                continue  # held above; only silent edits go out in quiet hours
+            else:
+                keep_going = await self._deliver_one(notification_id, report)
             if not keep_going:
                 break
-        report.held += await self.services.store.run(self._count_waiting)
+        if quiet_end is None:
+            report.held += await self.services.store.run(self._count_waiting)
         return report
 
-    def _due_ids(self, session: Session) -> list[int]:
+    def _due_ids(self, session: Session) -> list[tuple[int, str]]:
         now = naive(self.clock.now())
-        return list(
-            session.scalars(
-                select(Notification.id)
+        return [
+            (row.id, row.kind)
+            for row in session.execute(
+                select(Notification.id, Notification.kind)
                 .where(Notification.telegram_status == "pending")
                 .where(
                     or_(
@@ -223,7 +260,7 @@ class TelegramMirror:
                 )
                 .order_by(Notification.id)
             )
-        )
+        ]
 
     def _count_waiting(self, session: Session) -> int:
         return len(
@@ -234,7 +271,9 @@ class TelegramMirror:
 
     def _hold(self, session: Session, until: datetime) -> int:
         rows = session.scalars(
-            select(Notification).where(Notification.telegram_status == "pending")
+            select(Notification).where(
+                Notification.telegram_status == "pending", Notification.kind != CLOSING_KIND
+            )
         ).all()
         for row in rows:
             if row.telegram_next_at is None or row.telegram_next_at < naive(until):
@@ -265,9 +304,10 @@ class TelegramMirror:
             report.messages += 1
             report.plain_fallbacks += int(plain)
             last = index == len(chunks) - 1
+            shown = (chunk.plain, None) if plain else (chunk.html, "HTML")
             await self.services.store.run(
-                lambda s, mid=message_id, last=last: self._record(
-                    s, notification_id, mid, last, keyboard
+                lambda s, mid=message_id, last=last, shown=shown: self._record(
+                    s, notification_id, mid, last, keyboard, shown
                 )
             )
         report.sent += 1
@@ -342,6 +382,7 @@ class TelegramMirror:
         message_id: int,
         last: bool,
         keyboard: dict[str, Any] | None,
+        shown: tuple[str, str | None] = ("", None),
     ) -> None:
         """Commit one accepted piece (and, with the last, ``sent``) in one transaction."""
         now = self.clock.now()
@@ -363,7 +404,101 @@ class TelegramMirror:
             key = DRAFT_KEY.format(row.ref_id)
             state = dict(get_state(session, key) or {})
             state.update(chat_id=self.owner.chat_id, message_id=message_id, notification_id=row.id)
+            add_button_message(state, self.owner.chat_id, message_id, *shown)
             put_state(session, key, state, now)
+
+    # -- closing a draft's buttons ---------------------------------------------------------
+    def _closing_plan(
+        self, session: Session, notification_id: int
+    ) -> tuple[str, list[dict[str, Any]]] | None:
+        """The status line and the messages still carrying buttons; None = nothing to do."""
+        row = session.get(Notification, notification_id)
+        if row is None or row.telegram_status != "pending" or row.ref_id is None:
+            return None
+        state = get_state(session, DRAFT_KEY.format(row.ref_id)) or {}
+        buttons = [dict(b) for b in (state.get("buttons") or []) if isinstance(b, dict)]
+        if not buttons:
+            row.telegram_status = "sent" if row.telegram_message_ids else "skipped"
+            row.telegram_next_at = None
+            return None
+        return row.body_md, buttons
+
+    async def _deliver_closing(self, notification_id: int, report: DeliveryReport) -> bool:
+        """Edit each message with the draft's buttons: no buttons, the final status at the end."""
+        plan = await self.services.store.run(lambda s: self._closing_plan(s, notification_id))
+        if plan is None:
+            return True
+        footer_md, buttons = plan
+        for entry in buttons:
+            try:
+                await self._close_message(entry, footer_md)
+            except (TelegramApiError, TelegramNetworkError) as exc:
+                return await self._failed(notification_id, exc, report)
+            report.edited += 1
+            await self.services.store.run(
+                lambda s, e=entry: self._record_closed(s, notification_id, e)
+            )
+        await self.services.store.run(lambda s: self._record_closed(s, notification_id, None))
+        report.sent += 1
+        return True
+
+    async def _close_message(self, entry: dict[str, Any], footer_md: str) -> None:
+        """One edit; a message Telegram will not edit (too old, deleted, too long) at least
+        loses its buttons. Network trouble and 429 propagate (the row is retried later)."""
+        chat, message_id = int(entry["chat_id"]), int(entry["message_id"])
+        html_mode = entry.get("parse_mode") == "HTML"
+        footer = render_html(footer_md) if html_mode else render_plain(footer_md)
+        text = f"{entry.get('text') or ''}\n\n{footer}".strip()
+        await self.pacer.wait(chat)
+        try:
+            # no reply_markup: Telegram drops the inline keyboard with the edit
+            await self.client.edit_message_text(
+                chat, message_id, text, parse_mode="HTML" if html_mode else None
+            )
+            await self.pacer.mark(chat)
+            return
+        except TelegramApiError as exc:
+            await self.pacer.mark(chat)
+            if exc.status != 400:
+                raise
+            if "not modified" in exc.detail:
+                return
+            log.info("closing draft buttons: text edit refused (%s)", exc.detail)
+        await self.pacer.wait(chat)
+        try:
+            await self.client.edit_reply_markup(chat, message_id, None)
+        except TelegramApiError as exc:
+            if exc.status != 400:
+                raise
+            log.info("closing draft buttons: message %s not editable (%s)", message_id, exc.detail)
+        finally:
+            await self.pacer.mark(chat)
+
+    def _record_closed(
+        self, session: Session, notification_id: int, entry: dict[str, Any] | None
+    ) -> None:
+        """Commit one closed message (taken off the draft's list), or with None the whole row."""
+        row = session.get(Notification, notification_id)
+        if row is None or row.ref_id is None:
+            return
+        now = self.clock.now()
+        if entry is not None:
+            key = DRAFT_KEY.format(row.ref_id)
+            state = dict(get_state(session, key) or {})
+            state["buttons"] = [
+                b
+                for b in state.get("buttons") or []
+                if (b.get("chat_id"), b.get("message_id"))
+                != (entry["chat_id"], entry["message_id"])
+            ]
+            put_state(session, key, state, now)
+            row.telegram_message_ids = [*(row.telegram_message_ids or []), entry["message_id"]]
+            return
+        row.telegram_status = "sent"
+        row.telegram_sent_at = naive(now)
+        row.telegram_next_at = None
+        row.telegram_error = None
+        row.telegram_attempts = (row.telegram_attempts or 0) + 1
 
     @staticmethod
     def _inquiry_of(session: Session, row: Notification) -> int | None:

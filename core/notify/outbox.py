@@ -7,6 +7,12 @@ The row is the unit of delivery: the tray marks ``tray_shown_at``/``read_at``, t
 walks ``telegram_status`` (pending → sent | failed | skipped). ``dedup_key`` is unique, so an
 event replayed after a restart (or published twice) never makes a second alert.
 
+A draft that leaves the queue for good (sent, discarded, superseded by a revision) while its
+Telegram alert still shows 发送 / 放弃 gets a *quiet* ``draft_closed`` row: not shown in the tray,
+not counted as unread, no ``NotificationRaised``; the mirror delivers it by editing those
+messages (see ``core.notify.mirror``). ``catch_up`` also finds drafts closed by a process that had
+no center (``inquiry-bridge drafts send``), so the phone never keeps a live button on a dead draft.
+
 A sync problem alerts once per outage: the first ``SyncStatus(ok=False)`` of a source opens it
 (``app_state notify.sync_open.<source>``), later failures of the same source are quiet until a
 ``SyncStatus(ok=True)`` closes it.
@@ -37,11 +43,14 @@ from core.events import (
     SyncStatus,
 )
 from core.glossary import product_name
+from core.notify.mirror import CLOSING_KIND, DRAFT_KEY
 from core.notify.render import md_escape
 
 log = logging.getLogger(__name__)
 
 KINDS = ("new_inquiry", "draft_pending", "overdue", "sync_problem")
+# a draft's final status as its Telegram buttons are replaced with it
+CLOSED_ZH = {"sent": "✅ 已发送", "rejected": "🗑 已放弃", "superseded": "✏️ 已被修改稿取代"}
 CATCH_UP_WINDOW = timedelta(days=2)
 ENGLISH_PREVIEW_CHARS = 1200
 
@@ -126,10 +135,12 @@ class NotificationCenter:
         dedup_key: str,
         *,
         telegram: bool = True,
+        quiet: bool = False,
     ) -> int | None:
         """Add an alert to the outbox; returns its id, or None when ``dedup_key`` already exists.
 
-        ``telegram=False`` keeps it in the tray only (e.g. "Telegram is unreachable").
+        ``telegram=False`` keeps it in the tray only (e.g. "Telegram is unreachable");
+        ``quiet=True`` is Telegram bookkeeping only (born read, never announced to the tray).
         """
         now = _naive(self.services.clock.now())
 
@@ -150,6 +161,8 @@ class NotificationCenter:
                 telegram_status="pending" if telegram else "skipped",
                 telegram_attempts=0,
                 telegram_message_ids=[],
+                read_at=now if quiet else None,
+                tray_shown_at=now if quiet else None,
             )
             session.add(row)
             session.flush()
@@ -164,6 +177,8 @@ class NotificationCenter:
             return None
         self._raised += 1
         log.info("notification %s raised (%s)", notification_id, kind)
+        if quiet:
+            return notification_id
         self.services.bus.publish(
             NotificationRaised(notification_id, kind, title, ref_type, ref_id)
         )
@@ -208,8 +223,24 @@ class NotificationCenter:
                 before = self._raised
                 self.on_draft_changed(DraftChanged(draft_id, inquiry_id, "pending_approval"))
                 added += self._raised - before
+        added += self._catch_up_closed()
         if added:
             log.info("notification catch-up raised %d missed alerts", added)
+        return added
+
+    def _catch_up_closed(self) -> int:
+        """Drafts closed while no center listened whose Telegram buttons are still live."""
+        with self.services.store.session() as session:
+            keys = session.scalars(
+                select(AppState.key).where(AppState.key.like(DRAFT_KEY.format("%")))
+            ).all()
+        added = 0
+        for key in keys:
+            try:
+                draft_id = int(key.rsplit(".", 1)[1])
+            except ValueError:
+                continue
+            added += int(self.close_draft_buttons(draft_id) is not None)
         return added
 
     # -- event handlers -----------------------------------------------------------------------
@@ -224,6 +255,9 @@ class NotificationCenter:
         )
 
     def on_draft_changed(self, event: DraftChanged) -> None:
+        if event.status in CLOSED_ZH:
+            self.close_draft_buttons(event.draft_id)
+            return
         if event.status != "pending_approval":
             return
         with self.services.store.session() as session:
@@ -234,6 +268,26 @@ class NotificationCenter:
             title, body = draft_message(draft, inquiry)
         self.raise_notification(
             "draft_pending", title, body, "draft", draft.id, f"draft:{draft.id}:pending"
+        )
+
+    def close_draft_buttons(self, draft_id: int) -> int | None:
+        """Queue the edit that closes a finished draft's Telegram buttons (once per draft)."""
+        with self.services.store.session() as session:
+            draft = session.get(Draft, draft_id)
+            row = session.get(AppState, DRAFT_KEY.format(draft_id))
+            state = row.value if row is not None and isinstance(row.value, dict) else {}
+            if draft is None or draft.status not in CLOSED_ZH or not state.get("buttons"):
+                return None
+            status = draft.status
+            stamp = describe_time(draft.updated_at or self.services.clock.now())
+        return self.raise_notification(
+            CLOSING_KIND,
+            f"草稿 #{draft_id} {CLOSED_ZH[status][2:]}",
+            f"**{CLOSED_ZH[status]}** · {stamp}",
+            "draft",
+            draft_id,
+            f"draft:{draft_id}:closed",
+            quiet=True,
         )
 
     def on_stage_overdue(self, event: StageOverdue) -> None:
@@ -306,7 +360,10 @@ class NotificationCenter:
     def recent(self, limit: int = 50) -> list[NotificationView]:
         with self.services.store.session() as session:
             rows = session.scalars(
-                select(Notification).order_by(Notification.id.desc()).limit(limit)
+                select(Notification)
+                .where(Notification.kind != CLOSING_KIND)
+                .order_by(Notification.id.desc())
+                .limit(limit)
             ).all()
             return [_view(row) for row in rows]
 

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 
 from core.errors import TelegramError
-from core.events import NotificationRaised, SyncStatus
+from core.events import DraftChanged, NotificationRaised, SyncStatus
 from core.notify import pairing
 from core.notify.bot import TelegramBot
 from core.notify.mirror import DeliveryReport, Pacer, TelegramMirror
@@ -112,6 +112,7 @@ class TelegramRunner:
             report.delivery.failed += again.failed
             report.delivery.skipped += again.skipped
             report.delivery.plain_fallbacks += again.plain_fallbacks
+            report.delivery.edited += again.edited
             report.delivery.held = again.held
             report.delivery.held_until = again.held_until or report.delivery.held_until
             self._ok()
@@ -123,9 +124,15 @@ class TelegramRunner:
     # -- the app's loops ----------------------------------------------------------------------
     async def run_forever(self, stop: asyncio.Event) -> None:
         loop = asyncio.get_running_loop()
-        unsubscribe = self.services.bus.subscribe(
-            NotificationRaised, lambda _e: loop.call_soon_threadsafe(self._wake.set)
-        )
+
+        def wake(_event: object) -> None:
+            loop.call_soon_threadsafe(self._wake.set)
+
+        # a new alert, or a draft closed (its quiet draft_closed row edits the buttons)
+        unsubscribes = [
+            self.services.bus.subscribe(NotificationRaised, wake),
+            self.services.bus.subscribe(DraftChanged, wake),
+        ]
         tasks = [
             asyncio.create_task(self._poll_loop(stop), name="telegram-poll"),
             asyncio.create_task(self._deliver_loop(stop), name="telegram-deliver"),
@@ -133,7 +140,8 @@ class TelegramRunner:
         try:
             await stop.wait()
         finally:
-            unsubscribe()
+            for unsubscribe in unsubscribes:
+                unsubscribe()
             for task in tasks:
                 task.cancel()
             for task in tasks:

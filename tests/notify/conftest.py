@@ -10,8 +10,13 @@ import pytest
 
 from core.db.models import Inquiry
 from core.deals.stages import record_initial_stage
+from core.drafts.service import build_draft_service
+from core.llm.client import LLMClient
 from core.notify.outbox import NotificationCenter
 from core.notify.runner import TelegramRunner
+from tests.drafts.support import DraftingModel
+from tests.support.graph_server import GraphServer
+from tests.support.llm_server import LLMServer
 from tests.support.telegram_server import TelegramServer
 
 OWNER = 4242
@@ -51,6 +56,35 @@ async def runner(services: Any, tg_env: TelegramServer) -> Any:
     r = TelegramRunner(services)
     yield r
     await r.aclose()
+
+
+# -- drafting: the desktop's DraftService over loopback LLM and Graph servers ---------------
+@pytest.fixture
+def model() -> DraftingModel:
+    return DraftingModel()
+
+
+@pytest.fixture
+def graph(clock: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[GraphServer]:
+    with GraphServer(now=clock.now) as srv:
+        monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_URL", srv.base_url)
+        monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_TOKEN", srv.token)
+        yield srv
+
+
+@pytest.fixture
+async def desk(services: Any, model: DraftingModel, graph: GraphServer) -> Any:
+    """The desktop's DraftService (composes with the LLM; the same store and Graph)."""
+    with LLMServer(model) as llm_server:
+        services.settings.update({"llm.base_url": llm_server.base_url, "llm.max_retries": 0})
+        llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
+        service = build_draft_service(services, llm)
+        yield service
+        await llm.aclose()
+        mailer = getattr(service.sender, "mailer", None)  # built on the first desktop send
+        graph_client = getattr(mailer, "client", None)
+        if graph_client is not None:
+            await graph_client.aclose()
 
 
 def add_inquiry(services: Any, **fields: Any) -> int:

@@ -7,43 +7,16 @@ the outbox, the loopback Bot API, and the send through GraphMailer to the loopba
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from core.drafts.service import build_draft_service
 from core.events import DraftChanged
-from core.llm.client import LLMClient
 from core.notify.runner import TelegramRunner
-from tests.drafts.support import CUSTOMER, DraftingModel, add_inquiry
+from tests.drafts.support import CUSTOMER, add_inquiry
 from tests.notify.conftest import OWNER, STRANGER
 from tests.support.graph_server import GraphServer
-from tests.support.llm_server import LLMServer
 from tests.support.telegram_server import SentMessage, TelegramServer
-
-
-@pytest.fixture
-def model() -> DraftingModel:
-    return DraftingModel()
-
-
-@pytest.fixture
-def graph(clock: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[GraphServer]:
-    with GraphServer(now=clock.now) as srv:
-        monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_URL", srv.base_url)
-        monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_TOKEN", srv.token)
-        yield srv
-
-
-@pytest.fixture
-async def desk(services: Any, model: DraftingModel, graph: GraphServer) -> Any:
-    """The desktop's DraftService (composes with the LLM; the same store and Graph)."""
-    with LLMServer(model) as llm_server:
-        services.settings.update({"llm.base_url": llm_server.base_url, "llm.max_retries": 0})
-        llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
-        yield build_draft_service(services, llm)
-        await llm.aclose()
 
 
 async def once(services: Any) -> Any:
@@ -93,7 +66,9 @@ async def test_send_button_sends_once_through_graph_and_the_desktop_sees_sent(
     assert f"✅ 已发送：草稿 #{draft_id} 已发给 {CUSTOMER}。" in replies
     answers = {a["callback_query_id"]: a.get("text", "") for a in owner_env.answered}
     assert answers[first] == "已发送" and len(answers) == 2
-    assert alert.reply_markup == {"inline_keyboard": []}  # buttons removed after sending
+    # the alert keeps its text, loses its buttons and ends with the final status
+    assert alert.buttons() == [] and alert.visible.startswith(f"待审批草稿 #{draft_id}")
+    assert alert.visible.endswith("✅ 已发送 · 4月1日 11:00")
 
 
 async def test_a_strangers_button_sends_nothing(
@@ -148,7 +123,7 @@ async def test_reject_button_discards_and_later_presses_say_so(
     owner_env.press(alert, "放弃")
     await once(services)
     assert desk.get(draft_id).status == "rejected"
-    assert alert.reply_markup == {"inline_keyboard": []}  # the buttons are gone
+    assert alert.buttons() == [] and alert.visible.endswith("🗑 已放弃 · 4月1日 11:00")
     owner_env.push_callback(OWNER, send_data)  # a stale press (a slow phone)
     await once(services)
     assert graph.sent_log == []
