@@ -13,7 +13,11 @@ Everything that talks to Graph (mail delta, sending, categories, OneDrive) goes 
   with ``Retry-After``) or when the connection never opened. After a network error mid-write, or a
   504, the write may have happened: ``AmbiguousWriteError``, never a blind retry (a second send
   would mail the customer twice);
-* reads are also retried on network errors.
+* reads are also retried on network errors;
+* Outlook allows 10,000 requests per 10 minutes per app per mailbox, counting every part of a
+  ``$batch``. ``RequestBudget`` keeps us under it (9,000 by default: headroom for sends and the
+  owner's clicks) by *waiting* for the window to free up instead of running into 429s, and lets
+  cosmetic work (categories) ask how much is left so it can defer itself.
 
 Errors map onto ``core.errors``: 401 → GraphAuthError, 404 → GraphNotFound, 410 or
 ``SyncStateNotFound`` → SyncStateExpired (with ``location``), exhausted throttling → Throttled.
@@ -27,7 +31,7 @@ import email.utils
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import httpx
@@ -141,6 +145,54 @@ def _mapped(what: str, status: int, code: str, message: str, headers: dict[str, 
     return GraphError(detail.strip(), status=status)
 
 
+class RequestBudget:
+    """A sliding window over what Graph counts: ``limit`` operations per ``window`` seconds.
+
+    Times come from the injected clock, so tests move through a 10-minute window instantly.
+    """
+
+    def __init__(self, clock: Clock, *, limit: int = 9000, window: float = 600.0) -> None:
+        self.clock = clock
+        self.limit = max(1, limit)
+        self.window = window
+        self.used = 0
+        self.waited = 0.0  # seconds spent waiting for the window (a benchmark figure)
+        self._log: collections.deque[tuple[datetime, int]] = collections.deque()
+
+    def _trim(self, now: datetime) -> None:
+        while self._log and (now - self._log[0][0]).total_seconds() >= self.window:
+            self.used -= self._log.popleft()[1]
+
+    def available(self) -> int:
+        """Operations that can start now without waiting."""
+        self._trim(self.clock.now())
+        return max(0, self.limit - self.used)
+
+    async def take(self, operations: int) -> None:
+        """Wait (on the clock) until ``operations`` fit in the window, then count them."""
+        operations = max(0, min(operations, self.limit))
+        while True:
+            now = self.clock.now()
+            self._trim(now)
+            if self.used + operations <= self.limit:
+                self._log.append((now, operations))
+                self.used += operations
+                return
+            need = self.used + operations - self.limit
+            freed, until = 0, now
+            for when, count in self._log:
+                freed += count
+                until = when
+                if freed >= need:
+                    break
+            wait = max(0.01, self.window - (now - until).total_seconds())
+            log.info(
+                "graph request budget used up (%d/%d); waiting %.0f s", self.used, self.limit, wait
+            )
+            self.waited += wait
+            await self.clock.sleep(wait)
+
+
 class _Slots:
     """A FIFO weighted semaphore: the mailbox's concurrent-request budget.
 
@@ -210,6 +262,7 @@ class GraphClient:
         timeout: float = 60.0,
         rng: random.Random | None = None,
         on_auth_error: Callable[[GraphAuthError], Awaitable[None] | None] | None = None,
+        budget: RequestBudget | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token_provider = token_provider
@@ -218,6 +271,7 @@ class GraphClient:
         self._rng = rng or random.Random()
         self.max_concurrency = max(1, max_concurrency)
         self._slots = _Slots(self.max_concurrency)
+        self.budget = budget or RequestBudget(self.clock)
         self._on_auth_error = on_auth_error
         self._http = httpx.AsyncClient(
             transport=transport,
@@ -301,6 +355,7 @@ class GraphClient:
                     else:
                         req_headers[key] = value
             try:
+                await self.budget.take(operations)
                 taken = await self._slots.acquire(weight)
                 try:
                     self._in_flight += taken
