@@ -15,7 +15,8 @@ desktop; a draft with unconfirmed facts first shows the warnings and needs a sec
 
 Notes: a voice message from the owner is downloaded, transcribed locally (Whisper on its worker
 thread, never the event loop) and sent back with 保存 / 放弃; typed text gets the same offer. A
-saved note goes to the inquiry the bot last messaged about, or to the notes inbox (no inquiry).
+saved note goes to the inquiry of the alert it *replies to* (Telegram's reply), otherwise to the
+inquiry the bot last messaged about, otherwise to the notes inbox (no inquiry).
 
 Updates are handled one by one and the ``getUpdates`` offset is committed to ``sync_cursors``
 after each, so a crash re-handles at most the update in hand (its effects are idempotent: draft
@@ -217,7 +218,9 @@ class TelegramBot:
         elif message.get("voice") or message.get("audio"):
             await self._on_voice(message)
         elif text:
-            await self._offer_note(text, audio_path=None, heading="要把这段文字存为备注吗？")
+            await self._offer_note(
+                text, audio_path=None, heading="要把这段文字存为备注吗？", message=message
+            )
 
     def _status_text(self, session: Session) -> str:
         pending = session.scalar(
@@ -232,20 +235,65 @@ class TelegramBot:
         return f"待审批草稿：{pending} 份\n未读提醒：{unread} 条\n进行中的询盘：{open_inquiries} 个"
 
     # -- notes --------------------------------------------------------------------------------
-    def _discussed_inquiry(self, session: Session) -> tuple[int | None, str]:
-        state = get_state(session, LAST_INQUIRY_KEY) or {}
-        inquiry_id = state.get("inquiry_id") if isinstance(state, dict) else None
-        inquiry = session.get(Inquiry, inquiry_id) if inquiry_id else None
+    def _discussed_inquiry(
+        self, session: Session, reply_to: int | None = None
+    ) -> tuple[int | None, str]:
+        """Where a note goes: the inquiry of the alert it replies to, else the last inquiry the
+        bot messaged about, else the notes inbox. A reply makes its inquiry the one under
+        discussion, so the next note without a reply follows the owner's train of thought."""
+        inquiry = None
+        if reply_to is not None:
+            inquiry_id = self._inquiry_of_message(session, reply_to)
+            inquiry = session.get(Inquiry, inquiry_id) if inquiry_id else None
+            if inquiry is not None:
+                put_state(
+                    session, LAST_INQUIRY_KEY, {"inquiry_id": inquiry.id}, self.services.clock.now()
+                )
+        if inquiry is None:
+            state = get_state(session, LAST_INQUIRY_KEY) or {}
+            inquiry_id = state.get("inquiry_id") if isinstance(state, dict) else None
+            inquiry = session.get(Inquiry, inquiry_id) if inquiry_id else None
         if inquiry is None:
             return None, "备注收件箱（未关联询盘）"
         return inquiry.id, f"询盘 #{inquiry.id} {customer_label(inquiry)}"
 
-    async def _offer_note(self, text: str, *, audio_path: str | None, heading: str) -> None:
+    @staticmethod
+    def _inquiry_of_message(session: Session, message_id: int, lookback: int = 2000) -> int | None:
+        """The inquiry an alert message (any piece of it) was about, from the outbox records."""
+        rows = session.execute(
+            select(Notification.ref_type, Notification.ref_id, Notification.telegram_message_ids)
+            .where(Notification.ref_id.is_not(None))
+            .order_by(Notification.id.desc())
+            .limit(lookback)
+        ).all()
+        for ref_type, ref_id, message_ids in rows:
+            if message_id not in (message_ids or []):
+                continue
+            if ref_type == "inquiry":
+                return int(ref_id)
+            if ref_type == "draft":
+                draft = session.get(Draft, ref_id)
+                return draft.inquiry_id if draft is not None else None
+            return None
+        return None
+
+    async def _offer_note(
+        self,
+        text: str,
+        *,
+        audio_path: str | None,
+        heading: str,
+        message: dict[str, Any] | None = None,
+    ) -> None:
         nonce = pysecrets.token_urlsafe(6)
         now = self.services.clock.now()
+        message = message or {}
+        replied = (message.get("reply_to_message") or {}).get("message_id")
 
         def _do(session: Session) -> str:
-            inquiry_id, where = self._discussed_inquiry(session)
+            inquiry_id, where = self._discussed_inquiry(
+                session, int(replied) if replied is not None else None
+            )
             put_state(
                 session,
                 NOTE_KEY.format(nonce),
@@ -270,7 +318,7 @@ class TelegramBot:
         }
         body = f"<b>{escape(heading)}</b>\n\n<blockquote>{escape(text)}</blockquote>\n\n将记在：{escape(where)}"
         plain = f"{heading}\n\n{text}\n\n将记在：{where}"
-        await self.reply(body, markup=markup, plain=plain)
+        await self.reply(body, markup=markup, plain=plain, reply_to=message.get("message_id"))
 
     async def _on_voice(self, message: dict[str, Any]) -> None:
         media = message.get("voice") or message.get("audio") or {}
@@ -298,7 +346,10 @@ class TelegramBot:
             await self.reply("没有听清这条语音，请再说一遍。")
             return
         await self._offer_note(
-            transcript, audio_path=str(target), heading="语音转写如下，要存为备注吗？"
+            transcript,
+            audio_path=str(target),
+            heading="语音转写如下，要存为备注吗？",
+            message=message,
         )
 
     async def _transcribe(self, path: Path) -> str:

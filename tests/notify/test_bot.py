@@ -144,21 +144,54 @@ async def test_text_note_without_context_goes_to_the_inbox_or_is_dropped(
     assert note.inquiry_id is None and note.text == "记得周一订玻璃"
 
 
+async def alerted(services: Any, tg: TelegramServer, *names: str) -> list[tuple[int, Any]]:
+    """Inquiries whose new-inquiry alerts reached the owner, in order: [(id, alert message)]."""
+    ids = []
+    for name in names:
+        ids.append(add_inquiry(services, customer_name=name))
+        services.bus.publish(InquiryCreated(ids[-1]))
+    await once(services)
+    alerts = {m.visible.split("\n")[0]: m for m in tg.sent_to(OWNER)}
+    return [(i, alerts[f"新询盘：{n}（Epping）"]) for i, n in zip(ids, names, strict=True)]
+
+
+async def test_a_note_replying_to_an_alert_goes_to_that_alerts_inquiry(
+    services: Any, center: Any, owner_env: TelegramServer
+) -> None:
+    (first, first_alert), (second, _) = await alerted(services, owner_env, "Amy", "Bob")
+    # Bob's alert came last, but the owner answers Amy's alert with Telegram's reply
+    owner_env.push_message(OWNER, "Amy 要白色边框", reply_to=first_alert)
+    await once(services)
+    offer = owner_env.sent_to(OWNER)[-1]
+    assert f"将记在：询盘 #{first} Amy" in offer.visible
+    owner_env.press(offer, "保存")
+    # a note without a reply follows the conversation: Amy is now the inquiry under discussion
+    owner_env.push_message(OWNER, "她周六在家")
+    await once(services)
+    owner_env.press(owner_env.sent_to(OWNER)[-1], "保存")
+    # replying to something that is not an alert falls back the same way
+    owner_env.push_message(OWNER, "记得带样品", reply_to=999_999)
+    await once(services)
+    owner_env.press(owner_env.sent_to(OWNER)[-1], "保存")
+    await once(services)
+    assert [(n.inquiry_id, n.text) for n in notes(services)] == [
+        (first, "Amy 要白色边框"),
+        (first, "她周六在家"),
+        (first, "记得带样品"),
+    ]
+    assert second != first
+
+
 @pytest.mark.slow
 async def test_voice_note_is_transcribed_locally_confirmed_and_stored(
-    services: Any, owner_env: TelegramServer, tmp_path: Path
+    services: Any, center: Any, owner_env: TelegramServer, tmp_path: Path
 ) -> None:
     from tests.voice.speech import encode, espeak
 
     wav = espeak("The new glass door will be installed next week.", tmp_path / "note.wav")
     ogg = encode(wav, tmp_path / "note.ogg", "libopus")
-    inquiry_id = add_inquiry(services)
-    from core.notify.mirror import LAST_INQUIRY_KEY, put_state
-
-    services.store.write(
-        lambda s: put_state(s, LAST_INQUIRY_KEY, {"inquiry_id": inquiry_id}, services.clock.now())
-    )
-    owner_env.push_voice(OWNER, ogg.read_bytes())
+    (inquiry_id, alert), _ = await alerted(services, owner_env, "Amy", "Bob")
+    owner_env.push_voice(OWNER, ogg.read_bytes(), reply_to=alert)  # a voice reply to Amy's alert
     owner_env.push_voice(STRANGER, ogg.read_bytes())  # never downloaded
     await once(services)
     assert len(owner_env.calls_of("getFile")) == 1
