@@ -30,11 +30,43 @@ John Smith
 """
 
 
+FOLLOW_UP = """\
+From: John Smith <john.smith@example.com>
+To: sales@aurorawindows.com.au
+Subject: Re: Quote for sliding door
+Date: Tue, 31 Mar 2026 10:30:00 +1100
+Message-ID: <quote-002@example.com>
+In-Reply-To: <quote-001@example.com>
+References: <quote-001@example.com>
+Content-Type: text/plain; charset=utf-8
+
+Also a flyscreen for the same door please.
+
+On Tue, 31 Mar 2026 John Smith wrote:
+> We would like a quote for a new aluminium sliding door
+"""
+
+NEWSLETTER = """\
+From: Glass Weekly <news@glassweekly.example>
+To: sales@aurorawindows.com.au
+Subject: This week's specials on double glazing
+Date: Tue, 31 Mar 2026 11:00:00 +1100
+Message-ID: <news-913@glassweekly.example>
+List-Unsubscribe: <mailto:unsubscribe@glassweekly.example>
+Precedence: bulk
+Content-Type: text/plain; charset=utf-8
+
+Big savings on double glazing units this week only.
+"""
+
+
 @pytest.fixture
 def eml_dir(tmp_path: Path) -> Path:
+    """A small mailbox: one new inquiry, the customer's follow-up in its thread, a newsletter."""
     folder = tmp_path / "eml"
     folder.mkdir()
-    (folder / "001.eml").write_text(EML, encoding="utf-8")
+    for name, text in (("001.eml", EML), ("002.eml", FOLLOW_UP), ("003.eml", NEWSLETTER)):
+        (folder / name).write_text(text, encoding="utf-8")
     return folder
 
 
@@ -45,9 +77,11 @@ def test_ingested_inquiry_reaches_the_owner_once_in_chinese(
     assert main(["telegram", "--once", "--home", str(home)]) == 0
     out = capsys.readouterr().out
     assert "Telegram：已发送 1 条提醒" in out
-    [message] = owner_env.sent_to(OWNER)
+    [message] = owner_env.sent  # three mails, one inquiry: one message, to the owner only
+    assert message.chat_id == OWNER
     shown = message.visible
     assert shown.startswith("新询盘：John Smith（Epping）")
+    assert "客户：John Smith" in shown and "主题：Quote for sliding door" in shown  # Chinese labels
     assert "电话：+61412345678" in shown and "产品：推拉门" in shown
     assert "0412 345 678 <urgent> & thanks." in shown  # the customer's words, escaped
     # ingesting the same mail again and running again sends nothing more
