@@ -222,6 +222,15 @@ class TelegramSettingsPage(QWidget):
 
         if owner is None:
             self.paired.setText(self.tr("Not paired"))
+        elif owner.preset and owner.needs_user:
+            # a preset group: alerts reach it, but nobody in it may act until the owner proves
+            # himself there with /start CODE (see core.notify.pairing)
+            self.paired.setText(
+                self.tr(
+                    "Group %1 (set by INQUIRY_BRIDGE_TELEGRAM_CHAT_ID): buttons work only after "
+                    "you send /start CODE in that group."
+                ).replace("%1", str(owner.chat_id))
+            )
         elif owner.preset:
             self.paired.setText(
                 self.tr("Chat %1 (set by INQUIRY_BRIDGE_TELEGRAM_CHAT_ID)").replace(
@@ -233,7 +242,10 @@ class TelegramSettingsPage(QWidget):
             self.paired.setText(
                 self.tr("%1chat %2").replace("%1", who).replace("%2", str(owner.chat_id))
             )
-        self.unpair_button.setEnabled(owner is not None and not owner.preset)
+        # a preset group's owner binding can be forgotten too (the group itself stays preset)
+        self.unpair_button.setEnabled(
+            owner is not None and (not owner.preset or (owner.chat_id < 0 and not owner.needs_user))
+        )
 
         self.status.setText(self._status_text(has_token, owner is not None))
 

@@ -1171,6 +1171,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Group %1 (set by INQUIRY_BRIDGE_TELEGRAM_CHAT_ID): buttons work only after you send /start CODE in that group.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Chat %1 (set by INQUIRY_BRIDGE_TELEGRAM_CHAT_ID)</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1163,6 +1163,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>尚未配对</translation>
     </message>
     <message>
+        <source>Group %1 (set by INQUIRY_BRIDGE_TELEGRAM_CHAT_ID): buttons work only after you send /start CODE in that group.</source>
+        <translation>群组 %1（由环境变量 INQUIRY_BRIDGE_TELEGRAM_CHAT_ID 设置）：你本人在该群里发送 /start 配对码后，按钮才有效。</translation>
+    </message>
+    <message>
         <source>Chat %1 (set by INQUIRY_BRIDGE_TELEGRAM_CHAT_ID)</source>
         <translation>聊天 %1（由环境变量 INQUIRY_BRIDGE_TELEGRAM_CHAT_ID 设置）</translation>
     </message>

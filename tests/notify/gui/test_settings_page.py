@@ -74,3 +74,22 @@ async def test_test_button_checks_the_token_without_blocking(
         page.test_button.click()
         await settled(page)
         assert "Telegram 不接受这个令牌" in page.status.text()
+
+
+def test_a_preset_group_says_buttons_wait_for_the_owner(
+    page: TelegramSettingsPage, services: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INQUIRY_BRIDGE_TELEGRAM_CHAT_ID", "-1001234")
+    page.refresh()
+    assert page.paired.text() == (
+        "群组 -1001234（由环境变量 INQUIRY_BRIDGE_TELEGRAM_CHAT_ID 设置）："
+        "你本人在该群里发送 /start 配对码后，按钮才有效。"
+    )
+    assert not page.unpair_button.isEnabled()
+    code = pairing.new_pairing_code(services)
+    assert pairing.try_pair(services, code.code, -1001234, "Owner", user_id=4242)
+    page.refresh()
+    assert page.paired.text() == "聊天 -1001234（由环境变量 INQUIRY_BRIDGE_TELEGRAM_CHAT_ID 设置）"
+    assert page.unpair_button.isEnabled()
+    page.unpair_button.click()
+    assert pairing.owner(services).needs_user  # the group stays, the owner binding is gone
