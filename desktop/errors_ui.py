@@ -80,12 +80,22 @@ def message_for(exc: BaseException) -> str:
     )
 
 
+_open_boxes: set[QMessageBox] = set()
+
+
+def _keep(box: QMessageBox) -> None:
+    """A parentless box is owned by Python: keep it alive until the owner closes it."""
+    _open_boxes.add(box)
+    box.finished.connect(lambda _r, b=box: _open_boxes.discard(b))
+
+
 def show_error(parent: QWidget | None, exc: BaseException) -> QMessageBox:
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle(QCoreApplication.translate("Errors", "Inquiry Bridge"))
     box.setText(message_for(exc))
     box.setAttribute(_delete_on_close())
+    _keep(box)
     box.open()
     return box
 
@@ -128,6 +138,7 @@ class ErrorReporter:
         box.setWindowTitle(QCoreApplication.translate("Errors", "Inquiry Bridge"))
         box.setText(message)
         box.setAttribute(_delete_on_close())
+        _keep(box)
         box.open()
 
     def excepthook(

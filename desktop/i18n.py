@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 LANGUAGES: dict[str, str] = {"zh_CN": "简体中文", "en": "English"}
 DEFAULT_LANGUAGE = "zh_CN"
 _current = DEFAULT_LANGUAGE
+# Translators this module installed, whoever installed them: a language switch replaces all of
+# them (two managers — the app's and a screenshot's — must not stack languages).
+_installed: list[QTranslator] = []
 
 
 def current_language() -> str:
@@ -106,8 +109,9 @@ class LanguageManager:
         app = QCoreApplication.instance()
         if app is None:
             raise RuntimeError("no QApplication")
-        for translator in self._translators:
+        for translator in _installed:
             app.removeTranslator(translator)
+        _installed.clear()
         self._translators = []
         if lang != "en":
             qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
@@ -129,6 +133,7 @@ class LanguageManager:
                 log.error("cannot load %s", qm)
         for translator in self._translators:
             app.installTranslator(translator)
+            _installed.append(translator)
         if lang == "zh_CN":
             QLocale.setDefault(QLocale(QLocale.Language.Chinese, QLocale.Country.China))
         else:

@@ -55,10 +55,11 @@ def duration(delta: timedelta) -> str:
     """A short human duration: minutes under an hour, hours under two days, else days."""
     seconds = max(0, int(delta.total_seconds()))
     if seconds < 3600:
-        return QCoreApplication.translate("Domain", "%n min", "", max(1, seconds // 60))
+        minutes = max(1, seconds // 60)
+        return QCoreApplication.translate("Domain", "%1 min").replace("%1", str(minutes))
     if seconds < 48 * 3600:
-        return QCoreApplication.translate("Domain", "%n h", "", seconds // 3600)
-    return QCoreApplication.translate("Domain", "%n d", "", seconds // 86400)
+        return QCoreApplication.translate("Domain", "%1 h").replace("%1", str(seconds // 3600))
+    return QCoreApplication.translate("Domain", "%1 d").replace("%1", str(seconds // 86400))
 
 
 def owes_text(owes_reply: str, since: datetime | None, now: datetime) -> str:
@@ -72,11 +73,11 @@ def owes_text(owes_reply: str, since: datetime | None, now: datetime) -> str:
 
 
 def days_text(days: int) -> str:
-    return QCoreApplication.translate("Domain", "%n day(s)", "", days)
+    return QCoreApplication.translate("Domain", "%1 days").replace("%1", str(days))
 
 
 def overdue_text(days: int) -> str:
-    return QCoreApplication.translate("Domain", "overdue %n d", "", days)
+    return QCoreApplication.translate("Domain", "overdue %1 d").replace("%1", str(days))
 
 
 def local_time(dt: datetime | None) -> str:

@@ -397,26 +397,25 @@ The words are inserted at the cursor for you to edit.</source>
         <source>OneDrive</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>%n min</source>
-        <translation>
-            <numerusform>%n min</numerusform>
-            <numerusform>%n min</numerusform>
-        </translation>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>%n h</source>
-        <translation>
-            <numerusform>%n h</numerusform>
-            <numerusform>%n h</numerusform>
-        </translation>
+    <message>
+        <source>%1 h</source>
+        <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>%n d</source>
-        <translation>
-            <numerusform>%n d</numerusform>
-            <numerusform>%n d</numerusform>
-        </translation>
+    <message>
+        <source>%1 d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>overdue %1 d</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>We owe a reply</source>
@@ -425,20 +424,6 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Waiting for customer</source>
         <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n day(s)</source>
-        <translation>
-            <numerusform>%n day</numerusform>
-            <numerusform>%n days</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>overdue %n d</source>
-        <translation>
-            <numerusform>overdue %n d</numerusform>
-            <numerusform>overdue %n d</numerusform>
-        </translation>
     </message>
 </context>
 <context>

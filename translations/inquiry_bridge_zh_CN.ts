@@ -397,23 +397,25 @@ The words are inserted at the cursor for you to edit.</source>
         <source>OneDrive</source>
         <translation>OneDrive</translation>
     </message>
-    <message numerus="yes">
-        <source>%n min</source>
-        <translation>
-            <numerusform>%n 分钟</numerusform>
-        </translation>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
     </message>
-    <message numerus="yes">
-        <source>%n h</source>
-        <translation>
-            <numerusform>%n 小时</numerusform>
-        </translation>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
     </message>
-    <message numerus="yes">
-        <source>%n d</source>
-        <translation>
-            <numerusform>%n 天</numerusform>
-        </translation>
+    <message>
+        <source>%1 d</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>%1 days</source>
+        <translation>%1 天</translation>
+    </message>
+    <message>
+        <source>overdue %1 d</source>
+        <translation>超期 %1 天</translation>
     </message>
     <message>
         <source>We owe a reply</source>
@@ -422,18 +424,6 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Waiting for customer</source>
         <translation>等客户回复</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n day(s)</source>
-        <translation>
-            <numerusform>%n 天</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>overdue %n d</source>
-        <translation>
-            <numerusform>超期 %n 天</numerusform>
-        </translation>
     </message>
 </context>
 <context>

@@ -103,7 +103,7 @@ async def test_translate_button_uses_tier2_once_and_caches(ctx, qtbot) -> None: 
 
     with LLMServer(responder) as server:
         ctx.services.settings.set("llm.base_url", server.base_url)
-        view, iid = await _view(ctx, qtbot, messages=True)
+        view, _iid = await _view(ctx, qtbot, messages=True)
         card = next(iter(view._cards.values()))
         assert card.translate_button.text() == "翻译"
         card.translate_button.click()
