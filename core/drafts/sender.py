@@ -19,6 +19,15 @@ If the process dies or the network drops anywhere, the draft stays ``sending`` a
 * gone and not in Sent Items    → ``failed`` with a Chinese message. Never resent blindly: the
   owner may have sent or deleted it in Outlook himself.
 
+Attachments the owner chose are put on the Outlook draft in step 2, after its recipients and body
+and before step 3. A reused Outlook draft (a retry after a dropped connection) is compared with
+the choice by file name and size, so a file is never attached twice and a file the owner untick'd
+meanwhile is removed. A file that cannot be read any more fails the send (nothing went out).
+
+A rejected or superseded draft whose Outlook copy still sits in Drafts (an earlier send attempt
+made it) has that copy deleted — ``delete_abandoned``, also run after each ``send_due`` — and the
+deletion is audited.
+
 Exchange allows 30 sends a minute; ``send_due`` paces itself on the injected clock from the
 ``sent_at`` times in the store, so the limit holds across restarts and processes.
 """
@@ -26,9 +35,10 @@ Exchange allows 30 sends a minute; ``send_due`` paces itself on the injected clo
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -37,7 +47,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.clock import utc
-from core.db.models import Draft, Message
+from core.db.models import AuditEntry, Draft, Message
+from core.drafts.attachments import resolve_path, selected_files
 from core.drafts.state import STATUS_ZH, Transition, transition
 from core.errors import (
     AmbiguousWriteError,
@@ -84,6 +95,8 @@ class _Snapshot:
     outlook_id: str | None
     internet_message_id: str | None
     reply_graph_id: str | None
+    # (filename, content type, path on disk, size) of each chosen file
+    attachments: list[tuple[str, str, str, int]] = field(default_factory=list)
 
 
 class _AlreadySent(Exception):
@@ -203,6 +216,18 @@ class DraftSender:
             if draft.reply_to_message_pk is not None:
                 msg = session.get(Message, draft.reply_to_message_pk)
                 reply_graph_id = msg.graph_id if msg is not None else None
+            files = []
+            wanted = [int(i) for i in (draft.attachment_ids or [])]
+            if wanted:
+                paths = self.services.paths
+                chosen = selected_files(session, paths, draft.inquiry_id, wanted)
+                bad = [f for f in chosen if not f.available]
+                if len(chosen) != len(wanted) or bad:
+                    names = "、".join(f"{f.filename}（{f.reason}）" for f in bad) or "已被删除"
+                    raise DraftStateError(f"草稿 {draft_id} 的附件无法发送：{names}；未发送")
+                for f in chosen:
+                    path = resolve_path(paths, self._stored_path(session, f.id))
+                    files.append((f.filename, f.content_type, str(path), f.size))
             snap = _Snapshot(
                 draft.id,
                 draft.inquiry_id,
@@ -213,6 +238,7 @@ class DraftSender:
                 draft.outlook_draft_id,
                 draft.internet_message_id,
                 reply_graph_id,
+                files,
             )
             t = transition(
                 session, draft, "sending", actor=actor, clock=self.clock, note="开始发送"
@@ -268,8 +294,16 @@ class DraftSender:
         )
         return SendResult(snap.id, "sent", f"已发送给 {', '.join(snap.to)}")
 
+    @staticmethod
+    def _stored_path(session: Session, attachment_id: int) -> str | None:
+        from core.db.models import Attachment
+
+        row = session.get(Attachment, attachment_id)
+        return row.stored_path if row is not None else None
+
     async def _prepare_outlook_draft(self, snap: _Snapshot) -> str:
         outlook_id = snap.outlook_id
+        reused = False
         if outlook_id is not None:
             try:
                 exists = await self.mailer.draft_exists(outlook_id)
@@ -283,6 +317,8 @@ class DraftSender:
                 ):
                     raise _AlreadySent()
                 outlook_id = None
+            else:
+                reused = True
         if outlook_id is None:
             if snap.reply_graph_id:
                 try:
@@ -298,11 +334,84 @@ class DraftSender:
         await self.mailer.update_draft(
             outlook_id, to=snap.to, subject=snap.subject, body=snap.body, cc=snap.cc
         )
+        if snap.attachments or reused:
+            await self._sync_attachments(outlook_id, snap.attachments, reused=reused)
         imid = await self.mailer.internet_message_id(outlook_id)
         await self._write(
             self._set_fields(snap.id, outlook_draft_id=outlook_id, internet_message_id=imid)
         )
         return outlook_id
+
+    async def _sync_attachments(
+        self, outlook_id: str, files: list[tuple[str, str, str, int]], *, reused: bool
+    ) -> None:
+        """Make the Outlook draft carry exactly the chosen files (by name and size)."""
+        wanted = collections.Counter((name, size) for name, _, _, size in files)
+        if reused:
+            for att in await self.mailer.list_attachments(outlook_id):
+                key = (att.name, att.size)
+                if wanted[key] > 0:
+                    wanted[key] -= 1  # already there from an earlier attempt
+                else:
+                    await self.mailer.delete_attachment(outlook_id, att.id)
+        loop = asyncio.get_running_loop()
+        for name, content_type, path, size in files:
+            if wanted[(name, size)] <= 0:
+                continue
+            wanted[(name, size)] -= 1
+            try:
+                data = await loop.run_in_executor(None, _read_file, path)
+            except OSError as exc:
+                raise DraftStateError(f"附件「{name}」读取失败：{exc.strerror or exc}") from exc
+            await self.mailer.add_attachment(outlook_id, name, content_type, data)
+
+    # ------------------------------------------------------------------ abandoned copies
+    async def delete_abandoned(self, draft_id: int | None = None) -> int:
+        """Delete the Outlook copies of rejected/superseded drafts; returns how many went.
+
+        Only a copy that is still an unsent draft is deleted (a sent message answers 404 or
+        ``isDraft: false``). The local record keeps the id in the audit trail."""
+        if self.mailer is None:
+            return 0
+
+        def load(session: Session) -> list[tuple[int, str]]:
+            query = select(Draft.id, Draft.outlook_draft_id).where(
+                Draft.status.in_(("rejected", "superseded")),
+                Draft.outlook_draft_id.is_not(None),
+            )
+            if draft_id is not None:
+                query = query.where(Draft.id == draft_id)
+            return [(i, o) for i, o in session.execute(query)]
+
+        deleted = 0
+        for local_id, outlook_id in await self.services.store.read(load):
+            was_draft = await self.mailer.draft_exists(outlook_id)
+            gone = was_draft and await self.mailer.delete_draft(outlook_id)
+            deleted += int(bool(gone))
+
+            def record(
+                session: Session,
+                local_id: int = local_id,
+                oid: str = outlook_id,
+                gone: bool = bool(gone),
+            ) -> None:
+                draft = session.get(Draft, local_id)
+                if draft is None:
+                    return
+                draft.outlook_draft_id = None
+                session.add(
+                    AuditEntry(
+                        entity="draft",
+                        entity_id=local_id,
+                        action="outlook_draft_deleted",
+                        detail={"outlook_id": oid, "deleted": bool(gone)},
+                        actor=SYSTEM_ACTOR,
+                        at=self.clock.now().replace(tzinfo=None),
+                    )
+                )
+
+            await self._write(record)
+        return deleted
 
     @staticmethod
     def _set_fields(draft_id: int, **fields: Any) -> Callable[[Session], None]:
@@ -464,7 +573,17 @@ class DraftSender:
             results.append(result)
             if result.status in {"waiting", "unknown"}:
                 break
+        else:
+            try:
+                await self.delete_abandoned()
+            except Exception as exc:  # cosmetic: the next round tries again
+                log.info("deleting abandoned Outlook drafts postponed: %s", exc)
         return results
+
+
+def _read_file(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
 
 
 def build_mailer(services: Services) -> Any:

@@ -18,7 +18,7 @@ import asyncio
 import functools
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from core.db.models import AuditEntry, Draft, Inquiry
 from core.drafts import composer
+from core.drafts.attachments import FileOption, inquiry_files, selected_files, size_warnings
 from core.drafts.factguard import check_facts
 from core.drafts.recent import RecentContact, recent_contact
 from core.drafts.sender import DraftSender, SendResult, build_mailer
@@ -38,6 +39,7 @@ from core.drafts.state import (
     transition,
 )
 from core.errors import DraftStateError, LLMUnavailable, UnconfirmedFactsError
+from core.paths import DataPaths
 from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -80,6 +82,18 @@ class DraftView:
     updated_at: Any
     approved_by: str | None
     sent_at: Any
+    attachment_ids: list[int] = field(default_factory=list)
+    attachments: list[FileOption] = field(default_factory=list)  # the chosen files
+
+    @property
+    def attachment_warnings(self) -> list[str]:
+        """Chinese warnings about the chosen files (missing, too big in total)."""
+        missing = [
+            f"附件 {i} 已不属于此询盘"
+            for i in self.attachment_ids
+            if i not in {f.id for f in self.attachments}
+        ]
+        return missing + size_warnings(self.attachments)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -100,6 +114,7 @@ class DraftView:
             "created_at": _iso(self.created_at),
             "updated_at": _iso(self.updated_at),
             "sent_at": _iso(self.sent_at),
+            "attachments": [f.as_json() for f in self.attachments],
         }
 
     @property
@@ -114,8 +129,10 @@ def _iso(value: Any) -> str | None:
     return None if value is None else value.isoformat() + "Z"
 
 
-def _view(session: Session, d: Draft) -> DraftView:
+def _view(session: Session, d: Draft, paths: DataPaths | None = None) -> DraftView:
     inquiry = session.get(Inquiry, d.inquiry_id) if d.inquiry_id else None
+    ids = [int(i) for i in (d.attachment_ids or [])]
+    files = selected_files(session, paths, d.inquiry_id, ids) if ids and paths else []
     return DraftView(
         id=d.id,
         inquiry_id=d.inquiry_id,
@@ -138,6 +155,8 @@ def _view(session: Session, d: Draft) -> DraftView:
         updated_at=d.updated_at,
         approved_by=d.approved_by,
         sent_at=d.sent_at,
+        attachment_ids=ids,
+        attachments=files,
     )
 
 
@@ -222,9 +241,18 @@ class DraftService:
 
     # ------------------------------------------------------------------ compose
     async def compose(
-        self, inquiry_id: int, instruction_zh: str, *, actor: str, batch_id: str | None = None
+        self,
+        inquiry_id: int,
+        instruction_zh: str,
+        *,
+        actor: str,
+        batch_id: str | None = None,
+        attachment_ids: list[int] | None = None,
     ) -> int:
-        """Write a reply to an inquiry from the owner's Chinese instruction (→ pending_approval)."""
+        """Write a reply to an inquiry from the owner's Chinese instruction (→ pending_approval).
+
+        ``attachment_ids``: files of this inquiry (``Attachment`` ids) to send with the reply;
+        checked before the model is asked, so a wrong id costs no tokens."""
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
             raise DraftStateError("请写下回复要点（中文即可）")
@@ -238,6 +266,10 @@ class DraftService:
             raise DraftStateError(str(exc.args[0] if exc.args else exc)) from None
         if not ctx.recipient_email:
             raise DraftStateError(f"询盘 {inquiry_id} 没有客户邮箱，无法起草回复")
+        if attachment_ids:
+            await self.services.store.read(
+                lambda s: self._check_files(s, inquiry_id, list(attachment_ids))
+            )
         answer = await composer.compose_answer(
             llm, ctx, instruction_zh, settings, {"inquiry_id": inquiry_id}
         )
@@ -252,7 +284,22 @@ class DraftService:
             body_zh=answer.body_zh,
             actor=actor,
             batch_id=batch_id,
+            attachment_ids=attachment_ids,
         )
+
+    def _check_files(self, session: Session, inquiry_id: int | None, ids: list[int]) -> list[int]:
+        """The ids, de-duplicated, if every one is an attachable file of this inquiry."""
+        files = {f.id: f for f in inquiry_files(session, self.services.paths, inquiry_id)}
+        out: list[int] = []
+        for i in ids:
+            f = files.get(int(i))
+            if f is None:
+                raise DraftStateError(f"附件 {i} 不是询盘 {inquiry_id} 的文件")
+            if not f.available:
+                raise DraftStateError(f"附件「{f.filename}」无法发送：{f.reason}")
+            if f.id not in out:
+                out.append(f.id)
+        return out
 
     async def _create(
         self,
@@ -267,6 +314,7 @@ class DraftService:
         contact: dict[str, str] | None = None,
         revision_of: int | None = None,
         confirmed: list[str] | None = None,
+        attachment_ids: list[int] | None = None,
     ) -> int:
         region = str(self.services.settings.get("general.phone_region") or "AU")
         to = [ctx.recipient_email] if ctx.recipient_email else []
@@ -286,6 +334,7 @@ class DraftService:
                 revision_of=revision_of,
                 batch_id=batch_id,
                 confirmed_facts=list(confirmed or []),
+                attachment_ids=list(attachment_ids or []),
                 created_by=actor,
                 created_at=now,
                 updated_at=now,
@@ -374,7 +423,7 @@ class DraftService:
                     )
                 )
                 ctx = composer.contact_context(contact or {}, settings)
-            return _view(session, draft), ctx, contact
+            return _view(session, draft, self.services.paths), ctx, contact
 
         view, ctx, contact = await self.services.store.read(load)
         ctx.recipient_email = (
@@ -403,6 +452,7 @@ class DraftService:
             contact=contact,
             revision_of=draft_id,
             confirmed=view.confirmed_facts,
+            attachment_ids=view.attachment_ids,
         )
         if view.to or view.cc:
             await self.services.store.run(
@@ -459,7 +509,7 @@ class DraftService:
                 changed["cc"] = draft.cc_addrs
             moves: list[Transition] = []
             if not changed:
-                return _view(session, draft), moves
+                return _view(session, draft, self.services.paths), moves
             draft.updated_at = self._now()
             self._guard(session, draft)
             self._audit(session, draft.id, "edit", actor, **changed)
@@ -477,7 +527,58 @@ class DraftService:
             else:
                 # same status, but the queue must refresh the row
                 moves.append(Transition(draft.id, draft.inquiry_id, draft.status, draft.status))
-            return _view(session, draft), moves
+            return _view(session, draft, self.services.paths), moves
+
+        view, moves = self.services.store.write(do)
+        self._publish(moves)
+        return view
+
+    def attachment_options(self, draft_id: int) -> list[FileOption]:
+        """The files the owner may attach to this draft (its inquiry's files)."""
+        with self.services.store.session() as session:
+            draft = self._get(session, draft_id)
+            return inquiry_files(session, self.services.paths, draft.inquiry_id)
+
+    def set_attachments(self, draft_id: int, attachment_ids: list[int], *, actor: str) -> DraftView:
+        """The owner changed which files go with the email (audited). Like any edit, an approved
+        draft goes back to pending_approval: he approved a different email."""
+
+        def do(session: Session) -> tuple[DraftView, list[Transition]]:
+            draft = self._get(session, draft_id)
+            if draft.status not in EDITABLE:
+                raise DraftStateError(
+                    f"草稿 {draft_id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，不能修改附件"
+                )
+            old = [int(i) for i in (draft.attachment_ids or [])]
+            new = self._check_files(session, draft.inquiry_id, list(attachment_ids))
+            moves: list[Transition] = []
+            if new == old:
+                return _view(session, draft, self.services.paths), moves
+            draft.attachment_ids = new
+            draft.updated_at = self._now()
+            self._audit(
+                session,
+                draft.id,
+                "attachments",
+                actor,
+                added=[i for i in new if i not in old],
+                removed=[i for i in old if i not in new],
+                attachment_ids=new,
+            )
+            if draft.status in {"approved", "failed", "draft"}:
+                moves.append(
+                    transition(
+                        session,
+                        draft,
+                        "pending_approval",
+                        actor=actor,
+                        clock=self.clock,
+                        note="老板修改了附件",
+                    )
+                )
+            else:
+                moves.append(Transition(draft.id, draft.inquiry_id, draft.status, draft.status))
+            return _view(session, draft, self.services.paths), moves
 
         view, moves = self.services.store.write(do)
         self._publish(moves)
@@ -515,7 +616,7 @@ class DraftService:
             self._guard(session, draft)
             draft.updated_at = self._now()
             self._audit(session, draft.id, "confirm_facts", actor, facts=wanted)
-            return _view(session, draft)
+            return _view(session, draft, self.services.paths)
 
         view = self.services.store.write(do)
         self._publish([Transition(view.id, view.inquiry_id, view.status, view.status)])
@@ -532,6 +633,8 @@ class DraftService:
             draft = self._get(session, draft_id)
             if not draft.to_addrs:
                 raise DraftStateError(f"草稿 {draft_id} 没有收件人")
+            if draft.attachment_ids and draft.status in {"pending_approval", "failed"}:
+                self._check_files(session, draft.inquiry_id, list(draft.attachment_ids))
             if draft.status in {"pending_approval", "failed"}:
                 self._guard(session, draft)  # settings or thread may have changed since
             if draft.unconfirmed_facts and draft.status in {"pending_approval", "failed"}:
@@ -546,7 +649,7 @@ class DraftService:
             note = "老板批准" if actor == "owner" else f"批准（{actor}）"
             t = approve_transition(session, draft, actor=actor, clock=self.clock, note=note)
             draft.error = None
-            return _view(session, draft), t
+            return _view(session, draft, self.services.paths), t
 
         view, t = self.services.store.write(do)
         self._publish([t])
@@ -558,10 +661,21 @@ class DraftService:
         def do(session: Session) -> tuple[DraftView, Transition]:
             draft = self._get(session, draft_id)
             t = transition(session, draft, "rejected", actor=actor, clock=self.clock, note="放弃")
-            return _view(session, draft), t
+            return _view(session, draft, self.services.paths), t
 
         view, t = self.services.store.write(do)
         self._publish([t])
+        return view
+
+    async def reject_async(self, draft_id: int, *, actor: str) -> DraftView:
+        """放弃, then delete the draft's Outlook copy (if one was made by an earlier send
+        attempt) so Outlook's Drafts folder does not fill with abandoned replies. Outlook being
+        unreachable does not undo the rejection: ``send_due`` deletes the copy later."""
+        view = await self.call_async("reject", draft_id, actor=actor)
+        try:
+            await self.sender.delete_abandoned(draft_id)
+        except Exception as exc:  # offline: the scheduler's next round cleans up
+            log.info("deleting the Outlook copy of draft %s postponed: %s", draft_id, exc)
         return view
 
     async def approve_async(
@@ -595,10 +709,12 @@ class DraftService:
     # ------------------------------------------------------------------ reading
     def get(self, draft_id: int) -> DraftView:
         with self.services.store.session() as session:
-            return _view(session, self._get(session, draft_id))
+            return _view(session, self._get(session, draft_id), self.services.paths)
 
     async def get_async(self, draft_id: int) -> DraftView:
-        return await self.services.store.read(lambda s: _view(s, self._get(s, draft_id)))
+        return await self.services.store.read(
+            lambda s: _view(s, self._get(s, draft_id), self.services.paths)
+        )
 
     def list_drafts(self, statuses: tuple[str, ...] | None = None) -> list[DraftView]:
         with self.services.store.session() as session:
@@ -608,7 +724,7 @@ class DraftService:
         query = select(Draft).order_by(Draft.id)
         if statuses:
             query = query.where(Draft.status.in_(statuses))
-        return [_view(session, d) for d in session.scalars(query)]
+        return [_view(session, d, self.services.paths) for d in session.scalars(query)]
 
     async def list_async(self, statuses: tuple[str, ...] | None = None) -> list[DraftView]:
         return await self.services.store.read(lambda s: self._list(s, statuses))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -14,6 +16,20 @@ from core.llm.client import LLMClient
 from tests.drafts.support import DraftingModel
 from tests.support.graph_server import GraphServer
 from tests.support.llm_server import LLMServer
+
+
+@pytest.fixture(autouse=True)
+def collect_leftover_qt_objects() -> None:
+    """Collect cycles left by earlier GUI tests here, on the main thread, before this test's
+    worker threads start: collected from a store worker thread, a stray Qt timer makes Qt warn
+    "Timers cannot be stopped from another thread" inside an unrelated (non-GUI) test."""
+    widgets = sys.modules.get("PySide6.QtWidgets")
+    app = widgets.QApplication.instance() if widgets is not None else None
+    if app is not None:
+        from PySide6.QtCore import QEvent
+
+        widgets.QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
 
 
 @pytest.fixture
