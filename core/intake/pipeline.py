@@ -28,13 +28,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
 from collections import Counter
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from core.db.models import Message
@@ -48,9 +51,15 @@ from core.events import (
     NeedsAttention,
 )
 from core.intake import merge, records
-from core.mail.parse import ParsedMessage, parse_message
+from core.mail.parse import (
+    ParsedMessage,
+    ParseOutcome,
+    parse_for_intake,
+    parse_message,
+    stripped_text,
+    watch_parent,
+)
 from core.mail.prefilter import prefilter
-from core.mail.quotes import strip_quotes
 from core.mail.source import MessageSource, RawMessage
 from core.services import Services
 
@@ -58,7 +67,11 @@ log = logging.getLogger(__name__)
 
 PENDING = "pending"
 MERGE_BATCH = 32  # most messages applied in one writer transaction
+ADMIT_CHUNK = 16  # most arrived messages recorded in one writer transaction
+PARSE_AHEAD = 32  # messages read from the source and parsing ahead of admission
+PARSE_IN_WORKER_AFTER = 24  # a run that reaches this many messages parses in a worker process
 _NOTHING = object()
+_END = object()
 OUTGOING = "skipped:outgoing"
 _REPLY_PREFIXES = ("re:", "re ", "aw:", "回复", "答复", "回覆")
 
@@ -133,6 +146,106 @@ class _Job:
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
+@dataclass(eq=False)
+class _Arrival:
+    """One message between the source and its row: parsed, identified, then recorded."""
+
+    raw: RawMessage
+    parsed: ParsedMessage | None
+    failure: str | None
+    detail: str
+    body_text: str
+    message_id: str
+    raw_path: str | None = None
+    stored: list[records.StoredAttachment] = field(default_factory=list)
+    outgoing: bool = False
+    customer_email: str | None = None
+    outcome: tuple[str, int, str] | None = None  # (inserted|known|raced, pk, disposition)
+    same_as: _Arrival | None = None  # an identical message earlier in the same chunk
+
+
+class _Parser:
+    """Parses arriving mail: on the event loop for short runs, in a worker process for long ones.
+
+    Why: parsing and quote stripping cost a few ms of pure-Python CPU per message, which on the
+    event loop's thread competes (GIL) with dispatching the model calls. A long run (first sync,
+    ``ingest`` of a folder) starts a worker process after ``PARSE_IN_WORKER_AFTER`` messages
+    and uses it as soon as it has warmed up (imports done), so neither short runs nor the start
+    of a long one ever wait for a process to spawn. ``spawn`` (not ``fork``: the process has
+    threads); the worker exits by itself if this process is killed.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.seen = 0
+        self.pool: ProcessPoolExecutor | None = None
+        self.warm: asyncio.Future[Any] | None = None
+
+    def submit(self, raw: bytes) -> asyncio.Future[ParseOutcome] | ParseOutcome:
+        self.seen += 1
+        loop = asyncio.get_running_loop()
+        if self.pool is None and self.workers > 0 and self.seen >= PARSE_IN_WORKER_AFTER:
+            try:
+                self.pool = ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=watch_parent,
+                    initargs=(os.getpid(),),
+                )
+                self.warm = loop.run_in_executor(self.pool, stripped_text, "")
+            except Exception:  # no processes allowed here: stay on the loop
+                log.warning("cannot start a parser process; parsing inline", exc_info=True)
+                self.workers = 0
+        warm = self.warm
+        if warm is not None and warm.done() and not warm.cancelled() and not warm.exception():
+            assert self.pool is not None
+            return loop.run_in_executor(self.pool, parse_for_intake, raw)
+        return parse_for_intake(raw)
+
+    async def result(
+        self, parsing: asyncio.Future[ParseOutcome] | ParseOutcome, raw: bytes
+    ) -> ParseOutcome:
+        if not isinstance(parsing, asyncio.Future):
+            return parsing
+        try:
+            return await parsing
+        except Exception as exc:  # broken pool (worker killed …): parse here instead
+            from concurrent.futures.process import BrokenProcessPool
+
+            if not isinstance(exc, BrokenProcessPool | OSError):
+                raise
+            log.warning("parser process failed (%s); parsing inline", exc)
+            return parse_for_intake(raw)
+
+    async def close(self) -> None:
+        if self.warm is not None and not self.warm.done():
+            self.warm.cancel()
+        if self.pool is not None:
+            pool, self.pool = self.pool, None
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+
+def _known_many(
+    session: Session, pairs: list[tuple[str, str | None]]
+) -> list[tuple[int, bool] | None]:
+    """``IntakePipeline._known_pk`` for several identities: one ``IN`` query when (as usual)
+    none is known, the exact per-message lookup only for those that matched."""
+    mids = [m for m, _ in pairs]
+    gids = [g for _, g in pairs if g]
+    condition = Message.message_id.in_(mids)
+    if gids:
+        condition = or_(condition, Message.graph_id.in_(gids))
+    hits = session.execute(select(Message.message_id, Message.graph_id).where(condition)).all()
+    if not hits:
+        return [None] * len(pairs)
+    hit_ids = {m for m, _ in hits}
+    hit_graph = {g for _, g in hits if g}
+    return [
+        IntakePipeline._known_pk(session, m, g) if m in hit_ids or (g and g in hit_graph) else None
+        for m, g in pairs
+    ]
+
+
 @dataclass
 class _Run:
     """In-flight state of one pump: jobs by identity, for dependency and duplicate checks."""
@@ -172,6 +285,8 @@ class IntakePipeline:
         self.attachment_max_mb = int(settings.get("intake.attachment_max_mb"))
         concurrency = max(1, int(settings.get("llm.concurrency")))
         self.window = max(32, concurrency * 4)  # messages admitted but not yet merged
+        # worker processes for parsing long runs (0: always on the event loop)
+        self.parse_workers = max(1, min(2, (os.cpu_count() or 2) - 1))
 
     # ------------------------------------------------------------------------------ public API
     async def ingest(self, raw: RawMessage) -> int:
@@ -242,8 +357,9 @@ class IntakePipeline:
         queue: asyncio.Queue[_Job | None] = asyncio.Queue(maxsize=self.window)
         consumer = asyncio.create_task(self._merge_loop(queue, run))
         started: list[_Job] = []
+        admitted = admit(run)
         try:
-            async for job in admit(run):
+            async for job in admitted:
                 if not isinstance(job, _Job):
                     continue
                 started.append(job)
@@ -252,6 +368,9 @@ class IntakePipeline:
             await _put(queue, None, consumer)
             await consumer
         except BaseException:
+            aclose = getattr(admitted, "aclose", None)
+            if aclose is not None:
+                await asyncio.gather(aclose(), return_exceptions=True)
             consumer.cancel()
             for job in started:
                 if job.task is not None:
@@ -265,8 +384,52 @@ class IntakePipeline:
     async def _admit_all(
         self, raws: AsyncIterator[RawMessage], run: _Run
     ) -> AsyncIterator[_Job | None]:
-        async for raw in raws:
-            yield await self._admit(raw, run)
+        """Admit in arrival order, several messages per round trip.
+
+        A reader task pulls from the source and starts parsing ahead (in a worker process once
+        the run is long enough, see ``_Parser``); admission takes whatever has arrived, up to
+        ``ADMIT_CHUNK`` messages, and records them with one identity read, one file write hop
+        and one writer transaction.
+        """
+        parser = _Parser(self.parse_workers)
+        arrivals: asyncio.Queue[Any] = asyncio.Queue(maxsize=PARSE_AHEAD)
+        reader = asyncio.create_task(self._read_ahead(raws, arrivals, parser))
+        try:
+            finished = False
+            while not finished:
+                chunk: list[tuple[RawMessage, Any]] = []
+                item = await arrivals.get()
+                while True:
+                    if item is _END:
+                        finished = True
+                        break
+                    if isinstance(item, BaseException):
+                        raise item
+                    chunk.append(item)
+                    if len(chunk) >= ADMIT_CHUNK or arrivals.empty():
+                        break
+                    item = arrivals.get_nowait()
+                if chunk:
+                    for job in await self._admit_chunk(chunk, parser, run):
+                        yield job
+        finally:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+            await parser.close()
+
+    @staticmethod
+    async def _read_ahead(
+        raws: AsyncIterator[RawMessage], out: asyncio.Queue[Any], parser: _Parser
+    ) -> None:
+        try:
+            async for raw in raws:
+                await out.put((raw, parser.submit(raw.raw)))
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:  # the source failed: admission re-raises it in order
+            await out.put(exc)
+            return
+        await out.put(_END)
 
     async def _readmit_all(
         self, rows: list[tuple[int, str | None, str, str | None]], run: _Run
@@ -278,124 +441,199 @@ class IntakePipeline:
     def _now(self) -> datetime:
         return self.services.clock.now().replace(tzinfo=None)
 
-    async def _admit(self, raw: RawMessage, run: _Run) -> _Job | None:
-        """Parse, identify, record. Returns a job when the message needs the merge loop."""
-        parsed: ParsedMessage | None
-        failure: str | None = None
-        detail = ""
-        try:
-            parsed = parse_message(raw.raw)
-        except MessageParseError as exc:
-            parsed = None
-            failure = str(exc.params.get("reason") or "unparseable")
-            detail = exc.detail
-        message_id = records.message_identity(parsed.message_id if parsed else None, raw.raw)
-
-        in_flight = run.by_message_id.get(message_id)
-        if in_flight is not None:  # the same message twice in one run
-            run.report.already_known += 1
-            run.report.message_pks.append(in_flight.pk)
-            return None
-
-        known = await self.services.store.read(
-            lambda s: self._known_pk(s, message_id, raw.graph_id)
-        )
-        if known is not None and known[1]:  # same Message-ID under a new Graph id
-            await self.services.store.run(lambda s: self._known(s, message_id, raw.graph_id))
-        if known is not None:
-            known = known[0]
-            run.report.already_known += 1
-            if known not in run.report.message_pks:
-                run.report.message_pks.append(known)
-            return None
-
-        raw_path = await asyncio.to_thread(records.save_raw, self.services.paths, raw.raw)
-        if parsed is None:
-            pk = await self._record_failed(raw, message_id, raw_path, failure or "", detail)
-            if pk is not None:
-                run.report.note(pk, f"failed:{failure}")
-            return None
-
-        stored = await asyncio.to_thread(
-            records.store_attachment_files,
-            self.services.paths,
-            parsed.attachments,
-            self.attachment_max_mb,
-        )
-        body_text = strip_quotes(parsed.text or "")
-        outgoing = raw.folder == "sent" or (parsed.from_addr or "").lower() in self.own_addresses
-        customer_email = self._customer_email(parsed, body_text)
-        received = records.naive_utc(raw.received_at or parsed.date or self.services.clock.now())
-
-        def _insert(session: Session) -> tuple[int, str] | None:
-            if records.find_known(session, message_id, raw.graph_id) is not None:
-                return None  # another writer got there first
-            rule: str | None = None
-            if not outgoing:
-                known_customer = merge.is_known_customer(session, customer_email)
-                rule = prefilter(
-                    parsed, known_customer=known_customer, own_addresses=self.own_addresses
+    async def _admit_chunk(
+        self, chunk: list[tuple[RawMessage, Any]], parser: _Parser, run: _Run
+    ) -> list[_Job]:
+        """Identify and record a few arrived messages; returns the jobs for the merge loop."""
+        items: list[_Arrival] = []
+        for raw, parsing in chunk:
+            parsed, failure, detail, body_text = await parser.result(parsing, raw.raw)
+            items.append(
+                _Arrival(
+                    raw=raw,
+                    parsed=parsed,
+                    failure=failure,
+                    detail=detail,
+                    body_text=body_text,
+                    message_id=records.message_identity(
+                        parsed.message_id if parsed else None, raw.raw
+                    ),
                 )
-            if outgoing:
-                disposition = PENDING  # linked to its inquiry by the merge loop, in order
-            elif rule:
-                disposition = f"skipped:{rule}"
-            elif not customer_email:
-                disposition = "failed:no_sender"
-            else:
-                disposition = PENDING
-            now = self._now()
+            )
+
+        # the same message twice in one run (in flight, or earlier in this chunk)
+        fresh: list[_Arrival] = []
+        first_of: dict[str, _Arrival] = {}
+        for item in items:
+            in_flight = run.by_message_id.get(item.message_id)
+            if in_flight is not None:
+                item.outcome = ("known", in_flight.pk, "")
+                continue
+            keys = [item.message_id] + ([f"graph:{item.raw.graph_id}"] if item.raw.graph_id else [])
+            earlier = next((first_of[k] for k in keys if k in first_of), None)
+            if earlier is not None:
+                item.same_as = earlier
+                continue
+            for key in keys:
+                first_of[key] = item
+            fresh.append(item)
+
+        if fresh:
+            pairs = [(i.message_id, i.raw.graph_id) for i in fresh]
+            known = await self.services.store.read(lambda s: _known_many(s, pairs))
+            relink = [
+                (i.message_id, i.raw.graph_id)
+                for i, k in zip(fresh, known, strict=True)
+                if k and k[1]
+            ]
+            if relink:  # same Message-ID under a new Graph id
+                await self.services.store.run(
+                    lambda s: [self._known(s, mid, gid) for mid, gid in relink]
+                )
+            new: list[_Arrival] = []
+            for item, found in zip(fresh, known, strict=True):
+                if found is not None:
+                    item.outcome = ("known", found[0], "")
+                else:
+                    new.append(item)
+            if new:
+                await asyncio.to_thread(self._save_files, new)
+                outcomes = await self.services.store.run(
+                    lambda s: [self._insert(s, item) for item in new]
+                )
+                for item, outcome in zip(new, outcomes, strict=True):
+                    item.outcome = outcome
+
+        jobs: list[_Job] = []
+        for item in items:
+            outcome = item.outcome if item.same_as is None else item.same_as.outcome
+            if outcome is None:  # defensive: nothing recorded for it
+                continue
+            kind, pk, disposition = outcome
+            if kind == "known" or item.same_as is not None:
+                run.report.already_known += 1
+                if kind != "raced" and pk not in run.report.message_pks:
+                    run.report.message_pks.append(pk)
+                continue
+            if kind == "raced":  # another writer got there first
+                run.report.already_known += 1
+                continue
+            events: list[Event] = [MessageRecorded(pk, disposition)]
+            if disposition != PENDING:
+                run.report.note(pk, disposition)
+                if disposition.startswith("failed:"):
+                    events.append(NeedsAttention("failed", "message", pk, disposition))
+                self._publish(events)
+                continue
+            self._publish(events)
+            assert item.parsed is not None
+            jobs.append(
+                self._job(
+                    pk,
+                    item.message_id,
+                    item.parsed,
+                    item.outgoing,
+                    item.customer_email,
+                    item.body_text,
+                    item.raw.conversation_id,
+                    run,
+                )
+            )
+        return jobs
+
+    def _save_files(self, items: list[_Arrival]) -> None:
+        """Raw bytes and attachment files, before the rows that point at them are committed."""
+        for item in items:
+            item.raw_path = records.save_raw(self.services.paths, item.raw.raw)
+            if item.parsed is not None:
+                item.stored = records.store_attachment_files(
+                    self.services.paths, item.parsed.attachments, self.attachment_max_mb
+                )
+
+    def _insert(self, session: Session, item: _Arrival) -> tuple[str, int, str]:
+        """The row of one new message: ``("inserted", pk, disposition)``, or ``("raced", …)``
+        when another writer recorded it since the identity read."""
+        raw, parsed, message_id = item.raw, item.parsed, item.message_id
+        found = records.find_known(session, message_id, raw.graph_id)
+        if found is not None:
+            return "raced", found.id, ""
+        now = self._now()
+        if parsed is None:
+            disposition = f"failed:{item.failure or ''}"
             msg = Message(
                 message_id=message_id,
                 graph_id=raw.graph_id,
                 source=raw.source,
                 source_ref=raw.source_ref,
                 folder=raw.folder,
-                direction="out" if outgoing else "in",
+                direction="in",
                 conversation_id=raw.conversation_id,
-                in_reply_to=records.normalise_message_id(parsed.in_reply_to),
-                references=[
-                    r for r in (records.normalise_message_id(x) for x in parsed.references) if r
-                ],
-                from_addr=(parsed.from_addr or None),
-                from_name=parsed.from_name or None,
-                reply_to=(parsed.reply_to or None),
-                to_addrs=list(parsed.to),
-                cc_addrs=list(parsed.cc),
-                subject=parsed.subject or "",
-                received_at=received,
-                body_text=body_text,
-                body_full=parsed.text or "",
-                body_html=parsed.html,
+                subject="",
+                received_at=records.naive_utc(raw.received_at or self.services.clock.now()),
                 raw_size=len(raw.raw),
-                raw_path=raw_path,
-                parse_notes=list(parsed.notes),
+                raw_path=item.raw_path,
                 disposition=disposition,
-                attempts=0,
+                last_error=item.detail[:2000],
                 created_at=now,
                 updated_at=now,
             )
-            msg.attachments = records.attachment_rows(stored)
             session.add(msg)
             session.flush()
-            return msg.id, disposition
+            return "inserted", msg.id, disposition
 
-        inserted = await self.services.store.run(_insert)
-        if inserted is None:
-            run.report.already_known += 1
-            return None
-        pk, disposition = inserted
-        events: list[Event] = [MessageRecorded(pk, disposition)]
-        if disposition != PENDING:
-            run.report.note(pk, disposition)
-            if disposition.startswith("failed:"):
-                events.append(NeedsAttention("failed", "message", pk, disposition))
-            self._publish(events)
-            return None
-        self._publish(events)
-        return self._job(
-            pk, message_id, parsed, outgoing, customer_email, body_text, raw.conversation_id, run
+        body_text = item.body_text
+        outgoing = raw.folder == "sent" or (parsed.from_addr or "").lower() in self.own_addresses
+        customer_email = self._customer_email(parsed, body_text)
+        item.outgoing, item.customer_email = outgoing, customer_email
+        received = records.naive_utc(raw.received_at or parsed.date or self.services.clock.now())
+        rule: str | None = None
+        if not outgoing:
+            known_customer = merge.is_known_customer(session, customer_email)
+            rule = prefilter(
+                parsed, known_customer=known_customer, own_addresses=self.own_addresses
+            )
+        if outgoing:
+            disposition = PENDING  # linked to its inquiry by the merge loop, in order
+        elif rule:
+            disposition = f"skipped:{rule}"
+        elif not customer_email:
+            disposition = "failed:no_sender"
+        else:
+            disposition = PENDING
+        msg = Message(
+            message_id=message_id,
+            graph_id=raw.graph_id,
+            source=raw.source,
+            source_ref=raw.source_ref,
+            folder=raw.folder,
+            direction="out" if outgoing else "in",
+            conversation_id=raw.conversation_id,
+            in_reply_to=records.normalise_message_id(parsed.in_reply_to),
+            references=[
+                r for r in (records.normalise_message_id(x) for x in parsed.references) if r
+            ],
+            from_addr=(parsed.from_addr or None),
+            from_name=parsed.from_name or None,
+            reply_to=(parsed.reply_to or None),
+            to_addrs=list(parsed.to),
+            cc_addrs=list(parsed.cc),
+            subject=parsed.subject or "",
+            received_at=received,
+            body_text=body_text,
+            body_full=parsed.text or "",
+            body_html=parsed.html,
+            raw_size=len(raw.raw),
+            raw_path=item.raw_path,
+            parse_notes=list(parsed.notes),
+            disposition=disposition,
+            attempts=0,
+            created_at=now,
+            updated_at=now,
         )
+        msg.attachments = records.attachment_rows(item.stored)
+        session.add(msg)
+        session.flush()
+        return "inserted", msg.id, disposition
 
     async def _readmit(
         self,
@@ -429,7 +667,7 @@ class IntakePipeline:
             return None
         message_id = records.message_identity(parsed.message_id, raw or b"")
         outgoing = direction == "out"
-        body_text = strip_quotes(parsed.text or "")
+        body_text = stripped_text(parsed.text or "")
         customer_email = self._customer_email(parsed, body_text)
         return self._job(
             pk, message_id, parsed, outgoing, customer_email, body_text, conversation_id, run
@@ -495,46 +733,6 @@ class IntakePipeline:
             if other is None:
                 msg.graph_id = graph_id
         return msg.id
-
-    async def _record_failed(
-        self, raw: RawMessage, message_id: str, raw_path: str, reason: str, detail: str
-    ) -> int | None:
-        received = records.naive_utc(raw.received_at or self.services.clock.now())
-
-        def _do(session: Session) -> int | None:
-            if records.find_known(session, message_id, raw.graph_id) is not None:
-                return None
-            now = self._now()
-            msg = Message(
-                message_id=message_id,
-                graph_id=raw.graph_id,
-                source=raw.source,
-                source_ref=raw.source_ref,
-                folder=raw.folder,
-                direction="in",
-                conversation_id=raw.conversation_id,
-                subject="",
-                received_at=received,
-                raw_size=len(raw.raw),
-                raw_path=raw_path,
-                disposition=f"failed:{reason}",
-                last_error=detail[:2000],
-                created_at=now,
-                updated_at=now,
-            )
-            session.add(msg)
-            session.flush()
-            return msg.id
-
-        pk = await self.services.store.run(_do)
-        if pk is not None:
-            self._publish(
-                [
-                    MessageRecorded(pk, f"failed:{reason}"),
-                    NeedsAttention("failed", "message", pk, f"failed:{reason}"),
-                ]
-            )
-        return pk
 
     def _set_disposition(self, session: Session, pk: int, disposition: str) -> None:
         msg = session.get(Message, pk)
