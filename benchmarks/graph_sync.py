@@ -4,8 +4,12 @@
                                               [--sink pipeline|null] [--latency 0.002]
 
 Prints:
-* first sync: messages, seconds, messages/s, requests (delta pages + $value), and the peak
-  number of requests in flight seen by the *server* (must never exceed graph.max_concurrency = 4);
+* first sync: messages, seconds, messages/s; HTTP requests (delta pages + ``$batch`` envelopes
+  of ≤ 20 MIME downloads or category PATCHes; target well under Outlook's 10,000 per 10 minutes)
+  and the *operations Graph counts* against that limit (each batch part counts: the request
+  budget keeps the round under 9,000, deferring category writes it has no room for); the peak
+  number of operations in flight seen by the *server* (batch parts included; must never exceed
+  graph.max_concurrency = 4) and any 429 (target none);
 * idle polls: requests per poll and per watched resource (target exactly 1 each: Inbox delta,
   Sent Items delta, OneDrive delta), LLM calls and inquiry/message writes (target 0).
 
@@ -31,7 +35,7 @@ from sqlalchemy import func, select
 
 from core.db.models import Inquiry, LLMCall, Message
 from core.events import InquiryCreated, InquiryUpdated, RecordingBus, StageChanged
-from core.graph.client import StaticToken
+from core.graph.client import RequestBudget, StaticToken
 from core.graph.runtime import GraphRuntime
 from core.services import build_services
 from tests.support.graph_server import GraphServer
@@ -117,6 +121,7 @@ async def run(args: argparse.Namespace) -> int:
         runtime = GraphRuntime(
             services, pipeline=sink, token_provider=StaticToken(srv.token or ""), offline=True
         )
+        runtime.client.budget = RequestBudget(services.clock, limit=args.budget)
         runtime.attach()
         print(
             f"sink: {'null (Graph layer only)' if sink else 'intake pipeline, offline (rules, no LLM)'}"
@@ -126,17 +131,41 @@ async def run(args: argparse.Namespace) -> int:
         report, _ = await runtime.mail_round()
         drive = await runtime.drive_round()
         elapsed = time.perf_counter() - t
-        first_requests = len(srv.requests)
+        http = [r for r in srv.requests if r.batch is None]
+        envelopes = [r for r in http if r.path.endswith("/$batch")]
+        operations = [r for r in srv.requests if not r.path.endswith("/$batch")]
+        values = [r for r in srv.requests_to(r"/[$]value$") if r.batch is not None]
+        patches = [r for r in srv.requests_to(r"/me/messages/[^/]+$", "PATCH") if r.batch]
+        throttled = [r for r in srv.requests if r.status == 429]
         print(
             f"first sync: {report.new} messages in {elapsed:.1f} s = {report.new / elapsed:.0f} "
-            f"messages/s; {first_requests} requests ({report.delta_requests} mail delta pages, "
-            f"{len(srv.requests_to(r'/[$]value$'))} $value, {drive.delta_requests} drive pages)"
+            f"messages/s"
+        )
+        print(
+            f"  HTTP requests: {len(http)} ({report.delta_requests} mail delta pages incl. the "
+            f"echo of our category writes, {drive.delta_requests} drive pages, "
+            f"{len(envelopes)} $batch envelopes, {len(http) - len(envelopes) - report.delta_requests - drive.delta_requests} other)"
+        )
+        print(
+            f"  operations Graph counts (batch parts count one each): {len(operations)} "
+            f"({len(values)} $value, {len(patches)} category PATCHes); budget {args.budget} per "
+            f"10 min, waited {runtime.client.budget.waited:.0f} s; 429 answers: {len(throttled)}"
+        )
+        print(
+            f"  category writes deferred to later rounds by the budget: "
+            f"{runtime.categories.deferred}"
         )
         peak = srv.peak_in_flight
         print(
-            f"peak concurrency (server-observed): {peak} (limit 4) {'OK' if peak <= 4 else 'EXCEEDED'}"
+            f"peak concurrency (server-observed, batch parts included): {peak} (limit 4) "
+            f"{'OK' if peak <= 4 else 'EXCEEDED'}; client slots {runtime.client.peak_in_flight}"
         )
-        ok &= peak <= 4
+        ok &= peak <= 4 and runtime.client.peak_in_flight <= 4
+        # every download and PATCH went in full batches: at most one part-filled envelope per
+        # batch call beyond ceil(parts / 20), plus the pages and a handful of single requests
+        full = -(-len(values) // 20) + -(-len(patches) // 20)
+        ok &= len(envelopes) <= full + 3  # + master categories + the last, partial batches
+        ok &= len(operations) <= args.budget and not throttled
         ok &= report.new == args.messages + max(1, args.messages // 50)
 
         # The first round wrote categories; its own echo was absorbed in that round.
@@ -148,9 +177,10 @@ async def run(args: argparse.Namespace) -> int:
             srv.reset_stats()
             await runtime.mail_round()
             await runtime.drive_round()
-            per_poll.append(len(srv.requests))
+            http = [r for r in srv.requests if r.batch is None]
+            per_poll.append(len(http))
             by_path: dict[str, int] = {}
-            for req in srv.requests:
+            for req in http:
                 by_path[req.path] = by_path.get(req.path, 0) + 1
             per_resource.update(by_path.items())
         after = counts(services)
@@ -189,6 +219,9 @@ def main() -> int:
     parser.add_argument("--sink", choices=("pipeline", "null"), default="pipeline")
     parser.add_argument("--page-size", type=int, default=50)
     parser.add_argument("--latency", type=float, default=0.002, help="server seconds/request")
+    parser.add_argument(
+        "--budget", type=int, default=9000, help="Graph operations per 10 minutes (Outlook: 10,000)"
+    )
     return asyncio.run(run(parser.parse_args()))
 
 
