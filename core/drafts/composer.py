@@ -5,6 +5,12 @@ owner's standing preferences and signature — and decides the recipient and the
 to. The model only writes ``subject``, ``body_en`` and ``body_zh``; a recipient address never
 comes from model output. Customer text goes into the prompt as delimited data.
 
+The owner's standing memories — active ``Memory`` rows of kind ``boss_pref`` and
+``business_rule``, plus ``customer_note`` rows of this inquiry — go into the prompt as delimited
+data next to the settings' style notes, so "always offer double glazing" said once (by voice,
+Telegram or the assistant) shapes every later draft. Their text also counts as evidence for the
+fact guard: a value the owner stated as a standing rule is his own word.
+
 ``ComposeContext.sources`` is also what the fact guard checks the body against, so the model and
 the guard see the same evidence.
 """
@@ -20,10 +26,17 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.config import Settings
-from core.db.models import Inquiry, Message
+from core.db.models import Inquiry, Memory, Message
 
 THREAD_MESSAGES = 12  # newest messages of a thread given to the model
 MESSAGE_CHARS = 4000  # per message, so one pasted spec sheet cannot crowd out the rest
+MEMORY_ITEMS = 40  # newest active memories given to the model
+MEMORY_CHARS = 600  # per memory
+MEMORY_LABELS = {
+    "boss_pref": "owner preference",
+    "business_rule": "business rule",
+    "customer_note": "note about this customer",
+}
 
 
 class DraftAnswer(BaseModel):
@@ -58,6 +71,7 @@ class ComposeContext:
     inquiry_text: str
     thread_text: str
     evidence: list[str] = field(default_factory=list)  # inquiry record + thread + settings
+    memory_text: str = "(none)"  # the owner's standing memories, one per line
 
     def sources(self, *instructions: str) -> list[str]:
         return [*instructions, *self.evidence]
@@ -112,6 +126,29 @@ def _message_text(msg: Message) -> str:
     return f"--- {msg.received_at:%Y-%m-%d %H:%M} UTC · {who}\nSubject: {msg.subject}\n\n{body}"
 
 
+def with_memories(session: Session, ctx: ComposeContext) -> ComposeContext:
+    """Add the owner's active standing memories (and this inquiry's customer notes) to ``ctx``."""
+    kinds = ["boss_pref", "business_rule"]
+    query = select(Memory).where(Memory.status == "active")
+    if ctx.inquiry_id is not None:
+        query = query.where(
+            Memory.kind.in_(kinds)
+            | ((Memory.kind == "customer_note") & (Memory.inquiry_id == ctx.inquiry_id))
+        )
+    else:
+        query = query.where(Memory.kind.in_(kinds))
+    rows = list(session.scalars(query.order_by(Memory.created_at.desc(), Memory.id.desc())))
+    rows = sorted(rows[:MEMORY_ITEMS], key=lambda m: [*kinds, "customer_note"].index(m.kind))
+    lines = [
+        f"- [{MEMORY_LABELS.get(m.kind, m.kind)}] {' '.join(m.text.split())[:MEMORY_CHARS]}"
+        for m in rows
+        if m.text.strip()
+    ]
+    ctx.memory_text = "\n".join(lines) if lines else "(none)"
+    ctx.evidence = [*ctx.evidence, *(m.text for m in rows)]
+    return ctx
+
+
 def load_context(session: Session, inquiry_id: int, settings: Settings) -> ComposeContext:
     """The context of a reply to ``inquiry_id`` (raises LookupError for an unknown id)."""
     inquiry = session.get(Inquiry, inquiry_id)
@@ -138,7 +175,7 @@ def load_context(session: Session, inquiry_id: int, settings: Settings) -> Compo
         evidence += [m.subject or "", m.body_full or "", m.body_text or "", m.from_addr or ""]
         evidence += [m.reply_to or "", " ".join(m.to_addrs or [])]
     evidence.append(recipient or "")
-    return ComposeContext(
+    ctx = ComposeContext(
         inquiry_id=inquiry.id,
         recipient_email=(recipient or None),
         recipient_name=recipient_name,
@@ -150,6 +187,7 @@ def load_context(session: Session, inquiry_id: int, settings: Settings) -> Compo
         thread_text=thread or "(no messages)",
         evidence=evidence,
     )
+    return with_memories(session, ctx)
 
 
 def contact_context(contact: dict[str, str], settings: Settings) -> ComposeContext:
@@ -183,6 +221,7 @@ def _common_vars(ctx: ComposeContext, settings: Settings) -> dict[str, str]:
         "customer_language": ctx.customer_language,
         "inquiry": ctx.inquiry_text,
         "thread": ctx.thread_text,
+        "memories": ctx.memory_text,
     }
 
 

@@ -223,7 +223,9 @@ class DraftService:
                 )
                 .order_by(AuditEntry.id.desc())
             )
-            evidence = composer.contact_context(contact or {}, self.services.settings).evidence
+            evidence = composer.with_memories(
+                session, composer.contact_context(contact or {}, self.services.settings)
+            ).evidence
         return [
             draft.instruction,
             *evidence,
@@ -382,7 +384,9 @@ class DraftService:
         """A fresh email to one batch contact. The address is the CSV's, never the model's."""
         llm = self._require_llm()
         settings = self.services.settings
-        ctx = composer.contact_context(contact, settings)
+        ctx = await self.services.store.read(
+            lambda s: composer.with_memories(s, composer.contact_context(contact, settings))
+        )
         answer = await composer.compose_answer(llm, ctx, instruction_zh, settings, {})
         return await self._create(
             ctx,
@@ -422,7 +426,9 @@ class DraftService:
                         AuditEntry.action == "contact",
                     )
                 )
-                ctx = composer.contact_context(contact or {}, settings)
+                ctx = composer.with_memories(
+                    session, composer.contact_context(contact or {}, settings)
+                )
             return _view(session, draft, self.services.paths), ctx, contact
 
         view, ctx, contact = await self.services.store.read(load)
