@@ -11,6 +11,11 @@ and is built for a machine that sleeps, loses Wi-Fi and gets signed out:
 * a ``GraphAuthError`` (signed out, consent revoked) parks the poller until ``poke()`` (called
   after a new sign-in) or an hour passes: no crash loop, no retry storm against the login server.
 
+Approved drafts that waited (Outlook unreachable, signed out) go out when the connection is
+back: the scheduler reconciles interrupted sends once at start and calls the drafts'
+``send_due`` after every successful mail round — sending stays at most once because the drafts'
+sender claims each draft in SQLite before it touches Outlook.
+
 The clock is injected: tests drive ``run_once`` and ``run_forever`` with a FakeClock.
 """
 
@@ -168,20 +173,41 @@ class Poller:
             await self.wait(self.next_delay(quiet()))
 
 
-class SyncScheduler:
-    """Mail every ``graph.mail_poll_minutes``, OneDrive every ``graph.drive_poll_minutes``."""
+def _default_drafts(services: Any, runtime: Any) -> Any:
+    """A drafts service that sends through the runtime's mailer (no model needed to send)."""
+    mailer = getattr(runtime, "mailer", None)
+    if mailer is None:
+        return None
+    from core.drafts.sender import DraftSender
+    from core.drafts.service import DraftService
 
-    def __init__(self, services: Any, runtime: Any) -> None:
+    service = DraftService(services, None)
+    service.sender = DraftSender(services, mailer, publish=service._publish)
+    return service
+
+
+class SyncScheduler:
+    """Mail every ``graph.mail_poll_minutes``, OneDrive every ``graph.drive_poll_minutes``;
+    approved drafts after each successful mail round.
+
+    ``drafts``: the DraftService whose ``reconcile``/``send_due`` run here; by default one over
+    ``runtime.mailer``; ``False`` for none.
+    """
+
+    def __init__(self, services: Any, runtime: Any, *, drafts: Any = None) -> None:
         self.services = services
         self.runtime = runtime
         settings = services.settings
+        self.drafts = _default_drafts(services, runtime) if drafts is None else (drafts or None)
+        self.reconciled = False
+        self.last_sends: list[Any] = []
 
         def paused() -> bool:
             return bool(settings.get("schedule.paused"))
 
         self.mail = Poller(
             "mail",
-            runtime.mail_round,
+            self._mail_round,
             lambda: 60.0 * float(settings.get("graph.mail_poll_minutes")),
             services.clock,
             bus=services.bus,
@@ -195,6 +221,35 @@ class SyncScheduler:
             bus=services.bus,
             paused=paused,
         )
+
+    async def _mail_round(self) -> Any:
+        result = await self.runtime.mail_round()
+        await self.send_due_drafts()  # only reached when the round succeeded
+        return result
+
+    async def reconcile_drafts(self) -> None:
+        """Settle drafts a crash left in ``sending`` (once; the first send round retries)."""
+        if self.drafts is None or self.reconciled:
+            return
+        try:
+            results = await self.drafts.reconcile()
+        except Exception as exc:  # offline: send_due reconciles first anyway
+            log.info("reconciling drafts postponed: %s", exc)
+            return
+        self.reconciled = not any(getattr(r, "status", "") == "unknown" for r in results)
+
+    async def send_due_drafts(self) -> None:
+        """Send approved drafts now that Outlook answers (a draft failure never fails mail)."""
+        if self.drafts is None:
+            return
+        try:
+            self.last_sends = await self.drafts.send_due()
+        except Exception as exc:
+            log.warning("sending approved drafts failed: %s", exc)
+            return
+        self.reconciled = True
+        if self.last_sends:
+            log.info("drafts after the mail round: %s", [r.status for r in self.last_sends])
 
     def quiet(self) -> bool:
         settings = self.services.settings
@@ -217,6 +272,7 @@ class SyncScheduler:
         stop = stop or asyncio.Event()
         self.runtime.attach()
         try:
+            await self.reconcile_drafts()
             await asyncio.gather(
                 self.mail.run_forever(stop, self.quiet),
                 self.drive.run_forever(stop, self.quiet),

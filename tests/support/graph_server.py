@@ -24,6 +24,7 @@ API (used by graph, drafts and benchmark tests)::
         srv.fail(path=r"/send$", drop_after=True)         # process the send, then drop the socket
         srv.fail(path=r"/\\$value$", drop=True)           # drop without processing
         srv.latency = 0.02              # seconds each request takes (to observe concurrency)
+        port = srv.port; srv.stop(); srv.start(port)   # offline (connection refused), then back
         # POST /$batch (≤ 20 parts, 4 run at a time, base64 for non-JSON bodies): each part is
         # also in srv.requests with .batch = "b<n>:<id>"; faults (429 …) hit parts one by one
         srv.requests                    # list[Request]: method, path, query, headers, status
@@ -184,13 +185,15 @@ class GraphServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def start(self) -> None:
+    def start(self, port: int = 0) -> None:
+        """Listen (again): ``srv.stop(); ...; srv.start(port)`` keeps the mailbox and the port,
+        so a client sees connections refused, then the same server back."""
         server = self
 
         class Handler(_Handler):
             graph = server
 
-        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
+        self._httpd = _QuietServer(("127.0.0.1", port), Handler)
         self._httpd.graph = self
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True)
@@ -206,6 +209,11 @@ class GraphServer:
     def origin(self) -> str:
         assert self._httpd is not None, "server not started"
         return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    @property
+    def port(self) -> int:
+        assert self._httpd is not None, "server not started"
+        return int(self._httpd.server_address[1])
 
     @property
     def base_url(self) -> str:
