@@ -118,15 +118,6 @@ def _inline_html(text: str) -> str:
         lambda m: keep(f"<code>{html.escape(m.group(1), quote=False)}</code>"), text
     )
 
-    def link(m: re.Match[str]) -> str:
-        label, url = m.group(1), m.group(2)
-        if not url.lower().startswith(_SAFE_SCHEMES):
-            return m.group(0)
-        return keep(f'<a href="{html.escape(url, quote=True)}">') + label + keep("</a>")
-
-    text = _LINK.sub(link, text)
-    text = html.escape(text, quote=False)
-
     # each produced element becomes an atomic placeholder, so a later pattern can never
     # open inside one element and close inside another (``**a*b**c*`` stays balanced)
     def strike(t: str) -> str:
@@ -135,9 +126,22 @@ def _inline_html(text: str) -> str:
     def italic(t: str) -> str:
         return _ITALIC.sub(lambda m: keep(f"<i>{strike(m.group(1) or m.group(2))}</i>"), t)
 
-    text = _BOLD.sub(lambda m: keep(f"<b>{italic(strike(m.group(1) or m.group(2)))}</b>"), text)
-    text = strike(italic(text))
-    return _restore(text, saved)
+    def emphasis(escaped: str) -> str:
+        escaped = _BOLD.sub(
+            lambda m: keep(f"<b>{italic(strike(m.group(1) or m.group(2)))}</b>"), escaped
+        )
+        return strike(italic(escaped))
+
+    def link(m: re.Match[str]) -> str:
+        label, url = m.group(1), m.group(2)
+        if not url.lower().startswith(_SAFE_SCHEMES):
+            return m.group(0)
+        # the whole link, label markup included, is one atom: ``[*](u)*`` cannot interleave
+        inner = emphasis(html.escape(label, quote=False))
+        return keep(f'<a href="{html.escape(url, quote=True)}">{inner}</a>')
+
+    text = _LINK.sub(link, text)
+    return _restore(emphasis(html.escape(text, quote=False)), saved)
 
 
 def _inline_plain(text: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from core.notify.chunk import TELEGRAM_LIMIT, render_chunks, split_markdown
@@ -61,6 +61,8 @@ def test_md_escape_keeps_customer_markdown_literal() -> None:
         max_size=80,
     ).map("".join)
 )
+@example("[*](http://x)*")  # emphasis opening in a link label and closing after it
+@example("**a*b**c*")
 def test_any_input_renders_to_html_telegram_accepts(md: str) -> None:
     html = render_html(md)
     assert html_problem(html) is None, (md, html)
