@@ -45,6 +45,7 @@ from core.notify.mirror import (
     LAST_INQUIRY_KEY,
     Pacer,
     add_button_message,
+    draft_fingerprint,
     get_state,
     naive,
     put_state,
@@ -451,6 +452,16 @@ class TelegramBot:
         if draft.status not in ("pending_approval", "approved"):
             await self._drop_buttons(message)
             return f"草稿 #{draft_id} {STATUS_ZH.get(draft.status, draft.status)}。"
+        if action in ("s", "c") and state.get("fingerprint") not in (
+            None,
+            draft_fingerprint(draft),
+        ):
+            # edited on the PC after this alert: never send words the phone did not show
+            await self.reply(
+                f"✏️ 草稿 #{draft_id} 已在电脑上修改，这条提醒显示的不是最新内容，没有发送。"
+                "新的审批提醒会另行发来，也可以在电脑上审批。"
+            )
+            return "已修改，未发送"
         if action == "e":
             self.services.bus.publish(NeedsAttention("edit_draft", "draft", draft_id, "telegram"))
             await self.reply(f"好的，请在电脑上的「待审批」中打开草稿 #{draft_id} 修改。")

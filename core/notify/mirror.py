@@ -35,6 +35,8 @@ a customer.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import secrets as pysecrets
 from dataclasses import dataclass, field
@@ -61,7 +63,7 @@ from core.notify.telegram_client import (
 log = logging.getLogger(__name__)
 
 LAST_INQUIRY_KEY = "telegram.last_inquiry_id"
-# {"nonce", "confirm_nonce", "fingerprint", "buttons": [{"chat_id", "message_id", "text",
+# {"nonce", "confirm_nonce", "fingerprint" (of the content the buttons send), "buttons": [{"chat_id", "message_id", "text",
 #  "parse_mode"}], ...}: what a draft's Telegram buttons need and which messages carry them
 DRAFT_KEY = "telegram.draft.{}"
 CLOSING_KIND = "draft_closed"
@@ -109,6 +111,14 @@ def draft_keyboard(draft_id: int, nonce: str) -> dict[str, Any]:
             [{"text": "💻 在电脑上修改", "callback_data": f"d:{draft_id}:e:{nonce}"}],
         ]
     }
+
+
+def draft_fingerprint(draft: Draft) -> str:
+    """What a press of 发送 would send: recipients, subject and English body. An alert's buttons
+    are valid only while the draft still has the fingerprint the alert showed."""
+    content = [list(draft.to_addrs or []), list(draft.cc_addrs or []), draft.subject or ""]
+    content.append((draft.body_en or "").strip())
+    return hashlib.sha256(json.dumps(content, ensure_ascii=False).encode()).hexdigest()[:24]
 
 
 def add_button_message(
@@ -334,8 +344,17 @@ class TelegramMirror:
                 return None
             key = DRAFT_KEY.format(draft.id)
             state = dict(get_state(session, key) or {})
-            if not state.get("nonce"):
-                state["nonce"] = pysecrets.token_urlsafe(6)
+            fingerprint = draft_fingerprint(draft)
+            if not row.telegram_message_ids:
+                # show what the buttons would send *now* (the owner may have edited it since)
+                from core.notify.outbox import draft_message  # outbox imports this module
+
+                inquiry = session.get(Inquiry, draft.inquiry_id) if draft.inquiry_id else None
+                row.body_md = draft_message(draft, inquiry)[1]
+            if not state.get("nonce") or state.get("fingerprint") != fingerprint:
+                # other words than an earlier alert showed: its buttons must stop working
+                state.update(nonce=pysecrets.token_urlsafe(6), fingerprint=fingerprint)
+                state.pop("confirm_nonce", None)
                 put_state(session, key, state, self.clock.now())
             keyboard = draft_keyboard(draft.id, state["nonce"])
         text = f"**{row.title}**\n\n{row.body_md}" if row.body_md else f"**{row.title}**"

@@ -43,7 +43,7 @@ from core.events import (
     SyncStatus,
 )
 from core.glossary import product_name
-from core.notify.mirror import CLOSING_KIND, DRAFT_KEY
+from core.notify.mirror import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
 from core.notify.render import md_escape
 
 log = logging.getLogger(__name__)
@@ -219,10 +219,11 @@ class NotificationCenter:
                 self.on_inquiry_created(InquiryCreated(inquiry_id))
                 added += self._raised - before
         for draft_id, inquiry_id in drafts:
-            if f"draft:{draft_id}:pending" not in known:
-                before = self._raised
-                self.on_draft_changed(DraftChanged(draft_id, inquiry_id, "pending_approval"))
-                added += self._raised - before
+            # every waiting draft, not only unannounced ones: one edited on the PC while no
+            # center listened needs its new version alerted (dedup keys make the rest no-ops)
+            before = self._raised
+            self.on_draft_changed(DraftChanged(draft_id, inquiry_id, "pending_approval"))
+            added += self._raised - before
         added += self._catch_up_closed()
         if added:
             log.info("notification catch-up raised %d missed alerts", added)
@@ -266,9 +267,25 @@ class NotificationCenter:
                 return
             inquiry = session.get(Inquiry, draft.inquiry_id) if draft.inquiry_id else None
             title, body = draft_message(draft, inquiry)
-        self.raise_notification(
-            "draft_pending", title, body, "draft", draft.id, f"draft:{draft.id}:pending"
-        )
+            row = session.get(AppState, DRAFT_KEY.format(draft.id))
+            state = row.value if row is not None and isinstance(row.value, dict) else {}
+            shown = state.get("fingerprint")
+            fingerprint = draft_fingerprint(draft)
+            stamp = describe_time(draft.updated_at or self.services.clock.now())
+        dedup_key = f"draft:{draft.id}:pending"
+        if shown and shown != fingerprint and state.get("buttons"):
+            # edited on the PC after the phone showed it: close those buttons, alert again
+            self.raise_notification(
+                CLOSING_KIND,
+                f"草稿 #{draft.id} 已在电脑上修改",
+                f"**✏️ 已在电脑上修改，请看新的提醒** · {stamp}",
+                "draft",
+                draft.id,
+                f"draft:{draft.id}:edited:{shown}",
+                quiet=True,
+            )
+            dedup_key = f"draft:{draft.id}:pending:{fingerprint}"
+        self.raise_notification("draft_pending", title, body, "draft", draft.id, dedup_key)
 
     def close_draft_buttons(self, draft_id: int) -> int | None:
         """Queue the edit that closes a finished draft's Telegram buttons (once per draft)."""

@@ -147,3 +147,46 @@ async def test_closing_edits_go_out_in_quiet_hours(
     report = await once(services)
     assert report.delivery.edited == 1  # silent on the phone, so not held till morning
     assert alert.visible.endswith("🗑 已放弃 · 4月1日 23:15")
+
+
+async def test_edited_on_the_pc_the_phone_gets_the_new_words_and_old_buttons_die(
+    services: Any, center: Any, owner_env: TelegramServer, desk: Any, graph: GraphServer
+) -> None:
+    draft_id, alert = await alert_for(services, desk, owner_env)
+    old_send = alert.button("发送")["callback_data"]
+    body = desk.get(draft_id).body_en + "\n\nP.S. We look forward to hearing from you soon."
+    desk.update_body(draft_id, body, actor="owner")
+    await once(services)
+    assert alert.buttons() == []
+    assert alert.visible.endswith("✏️ 已在电脑上修改，请看新的提醒 · 4月1日 11:00")
+    [fresh] = [m for m in owner_env.sent_to(OWNER) if m.buttons()]
+    assert "look forward to hearing" in fresh.visible
+    owner_env.push_callback(OWNER, old_send, message_id=alert.message_id)  # a slow phone
+    await once(services)
+    assert graph.sent_log == [] and owner_env.answered[-1]["text"] == "此按钮已失效。"
+    owner_env.press(fresh, "发送")
+    await once(services)
+    assert len(graph.sent_log) == 1 and "look forward to hearing" in str(graph.sent_log[0])
+
+
+async def test_a_press_on_words_edited_since_never_sends_them(
+    services: Any, owner_env: TelegramServer, desk: Any, graph: GraphServer
+) -> None:
+    """The edit happened where no center listened (another process): the button still refuses."""
+    center = NotificationCenter(services).attach()
+    draft_id, alert = await alert_for(services, desk, owner_env)
+    center.detach()
+    desk.update_body(draft_id, "Dear Jane, a completely different offer.", actor="owner")
+    owner_env.press(alert, "发送")
+    runner = TelegramRunner(services)
+    try:
+        await runner.bot.poll_once()  # the press is handled before any catch-up could run
+    finally:
+        await runner.aclose()
+    assert graph.sent_log == [] and desk.get(draft_id).status == "pending_approval"
+    assert "已在电脑上修改" in owner_env.sent_to(OWNER)[-1].visible
+    # the next `telegram --once` (with its catch-up) brings the new version with live buttons
+    NotificationCenter(services).attach().detach()
+    await once(services)
+    [fresh] = [m for m in owner_env.sent_to(OWNER) if m.buttons()]
+    assert "completely different offer" in fresh.visible
