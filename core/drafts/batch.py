@@ -2,24 +2,30 @@
 
 A deterministic workflow, not the assistant: Python reads and checks the CSV, drops duplicates
 and anyone mailed in the last ``drafts.recent_contact_days`` days, then makes one tier-2 call per
-remaining contact. Every draft lands in the approval queue; nothing is sent until the owner
+remaining contact — concurrently, bounded by the LLM client's ``llm.concurrency`` semaphore, so
+fifty contacts take a few model latencies rather than fifty. Every draft lands in the approval queue; nothing is sent until the owner
 approves each one, and the sender paces approved ones to Exchange's 30 a minute. The address of
 each email is the CSV's — no email address ever comes from model output.
 
 Every row ends with exactly one outcome (``drafted``, ``skipped`` with a reason, or ``error``
-with a reason), so a bad row costs that row only.
+with a reason), so a bad row costs that row only; the report lists rows in CSV order whatever
+order the model answers in.
 """
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
+import logging
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.drafts.service import DraftService, valid_email
 from core.errors import InquiryBridgeError
+
+log = logging.getLogger(__name__)
 
 MAX_ROWS = 500
 EMAIL_HEADERS = ("email", "e-mail", "email address", "邮箱", "电子邮件", "邮件")
@@ -183,16 +189,21 @@ class BatchDrafter:
                 )
                 continue
             todo.append(contact)
-        for contact in todo:  # one call per contact; a failure costs that row only
+
+        async def draft_one(contact: Contact) -> RowOutcome:
+            """One call per contact; a failure costs that row only."""
             try:
                 draft_id = await self.service.compose_for_contact(
                     contact.fields, instruction_zh, actor=actor, batch_id=report.batch_id
                 )
             except InquiryBridgeError as exc:
-                outcomes.append(
-                    RowOutcome(contact.row, contact.email, "error", exc.user_message("zh_CN"))
-                )
-                continue
-            outcomes.append(RowOutcome(contact.row, contact.email, "drafted", "", draft_id))
+                return RowOutcome(contact.row, contact.email, "error", exc.user_message("zh_CN"))
+            except Exception as exc:  # an unexpected bug must not lose the other rows
+                log.exception("batch row %s failed", contact.row)
+                return RowOutcome(contact.row, contact.email, "error", f"内部错误：{exc}")
+            return RowOutcome(contact.row, contact.email, "drafted", "", draft_id)
+
+        # concurrent; the LLM client's semaphore bounds how many calls are in flight
+        outcomes += await asyncio.gather(*(draft_one(c) for c in todo))
         report.rows = sorted(outcomes, key=lambda r: r.row)
         return report

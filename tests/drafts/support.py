@@ -125,6 +125,7 @@ class DraftingModel:
         self.extra_email: str | None = None  # an address the "model" puts in the body
         self.calls: list[str] = []
         self.broken = 0  # the next N answers break the schema (LLM repair round included)
+        self.broken_for: set[str] = set()  # answers about these addresses always break
         self._lock = threading.Lock()
 
     def __call__(self, request: dict[str, Any]) -> Any:
@@ -134,6 +135,9 @@ class DraftingModel:
             self.calls.append(name or "")
             if self.broken > 0:
                 self.broken -= 1
+                return {"subject": "broken"}
+            everything = " ".join(str(m.get("content")) for m in request.get("messages", []))
+            if any(address in everything for address in self.broken_for):
                 return {"subject": "broken"}
         if name == "chineserendering":
             body = _between(user, "email")

@@ -62,14 +62,31 @@ async def test_batch_drafts_each_new_contact_once(services, draft_service, model
     assert all(d.status == "pending_approval" and d.batch_id == report.batch_id for d in drafts)
     assert all("sales-team@invented.example" in d.unconfirmed_facts for d in drafts)
     # the contact's own data backs the guard (company name came from the CSV row)
-    user = llm_server.chat_requests[0].body["messages"][-1]["content"]
-    assert "Brown Builders" in user.split("<customer>")[1]
+    users = [r.body["messages"][-1]["content"] for r in llm_server.chat_requests]
+    [alice] = [u for u in users if "alice@example.com" in u.split("<customer>")[1]]
+    assert "Brown Builders" in alice.split("<customer>")[1]
 
 
 async def test_batch_llm_failure_costs_only_that_row(services, draft_service, model):
-    model.broken = 2  # the first contact's answer and its repair both break the schema
+    model.broken_for = {"x1@example.com"}  # this contact's answer and its repair both break
     csv = "email,name\nx1@example.com,X1\nx2@example.com,X2\n"
     report = await BatchDrafter(draft_service).run(csv, "问候一下", actor="owner")
     assert [r.outcome for r in report.rows] == ["error", "drafted"]
     assert "AI" in report.rows[0].reason
     assert [d.to for d in draft_service.list_drafts()] == [["x2@example.com"]]
+
+
+async def test_batch_calls_run_concurrently_within_the_llm_bound(
+    services, draft_service, llm_server
+):
+    services.settings.update({"llm.concurrency": 3})
+    llm_server.latency = 0.2
+    rows = [f"c{i}@example.com,Contact {i}" for i in range(9)]
+    csv = "email,name\n" + "\n".join(rows[:4]) + "\nbroken-row\n" + "\n".join(rows[4:]) + "\n"
+    report = await BatchDrafter(draft_service).run(csv, "问候一下", actor="owner")
+    assert 2 <= llm_server.max_in_flight <= 3  # concurrent, never over llm.concurrency
+    assert [r.row for r in report.rows] == list(range(2, 12))  # CSV order, whatever finished first
+    assert [r.email for r in report.drafted] == [f"c{i}@example.com" for i in range(9)]
+    assert [r.outcome for r in report.rows].count("error") == 1
+    by_row = {r.draft_id: r.email for r in report.drafted}
+    assert all(draft_service.get(i).to == [email] for i, email in by_row.items())
