@@ -16,6 +16,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Attachments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Chinese preview (what the customer will read)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -57,6 +61,26 @@
     </message>
     <message>
         <source>The English text changed. Click “Re-render Chinese preview” to see it in Chinese.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot be attached</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This inquiry has no files to attach.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 attached, %2 in total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 cannot be attached: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The attachments add up to %1, over Outlook&apos;s usual 35 MB limit: the email may be refused</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -16,6 +16,10 @@
         <translation>主题</translation>
     </message>
     <message>
+        <source>Attachments</source>
+        <translation>附件</translation>
+    </message>
+    <message>
         <source>Chinese preview (what the customer will read)</source>
         <translation>中文预览（客户将读到的内容）</translation>
     </message>
@@ -58,6 +62,26 @@
     <message>
         <source>The English text changed. Click “Re-render Chinese preview” to see it in Chinese.</source>
         <translation>英文内容已修改。请点击「重新生成中文预览」查看中文。</translation>
+    </message>
+    <message>
+        <source>cannot be attached</source>
+        <translation>无法附加</translation>
+    </message>
+    <message>
+        <source>This inquiry has no files to attach.</source>
+        <translation>此询盘没有可附加的文件。</translation>
+    </message>
+    <message>
+        <source>%1 attached, %2 in total</source>
+        <translation>已选 %1 个附件，共 %2</translation>
+    </message>
+    <message>
+        <source>The file %1 cannot be attached: %2</source>
+        <translation>文件 %1 无法附加：%2</translation>
+    </message>
+    <message>
+        <source>The attachments add up to %1, over Outlook&apos;s usual 35 MB limit: the email may be refused</source>
+        <translation>附件合计 %1，超过 Outlook 通常的 35 MB 上限：邮件可能被退回</translation>
     </message>
     <message>
         <source>NOT SENT — draft</source>

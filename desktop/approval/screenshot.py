@@ -8,12 +8,13 @@ picture shows every part of the window (banner, warnings, highlighted 未经确�
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtWidgets import QWidget
 from sqlalchemy import select
 
-from core.db.models import Draft, Inquiry, Message
+from core.db.models import Attachment, Draft, Inquiry, Message
 from core.drafts.factguard import check_facts
 from core.drafts.state import record_created
 
@@ -93,6 +94,29 @@ def ensure_demo_draft(services: Any) -> int:
         )
         session.add_all([inbound, sent])
         session.flush()
+        # the customer's plan (stored, attachable) and her photos (over the intake's cap)
+        plan = b"%PDF-1.4 demo site plan\n" * 2000
+        relative = Path("attachments") / "demo" / "site-plan.pdf"
+        target = services.paths.home / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(plan)
+        attached = Attachment(
+            message_pk=inbound.id,
+            filename="site-plan.pdf",
+            content_type="application/pdf",
+            size=len(plan),
+            stored_path=relative.as_posix(),
+        )
+        photos = Attachment(
+            message_pk=inbound.id,
+            filename="site-photos.zip",
+            content_type="application/zip",
+            size=48 * 1024 * 1024,
+            stored_path=None,
+            skipped_reason="over_size_cap",
+        )
+        session.add_all([attached, photos])
+        session.flush()
         sources = [DEMO_INSTRUCTION, body, "Michael Chen Aurora Windows & Doors"]
         draft = Draft(
             inquiry_id=inquiry.id,
@@ -104,6 +128,7 @@ def ensure_demo_draft(services: Any) -> int:
             instruction=DEMO_INSTRUCTION,
             unconfirmed_facts=check_facts(DEMO_BODY_EN, sources),
             reply_to_message_pk=inbound.id,
+            attachment_ids=[attached.id],
             created_by="owner",
             created_at=now,
             updated_at=now,

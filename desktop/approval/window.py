@@ -6,6 +6,11 @@ above the text: a recent email to this customer (from Sent Items, with date and 
 recipient other than the inquiry's customer, and values the fact guard could not find in the
 owner's instruction or the thread (未经确认, highlighted in both panes).
 
+Attachments: the inquiry's files as a checklist (size shown; files that cannot go — not stored
+on this computer, over Outlook's 150 MB — are greyed out with the reason; a warning when the
+total passes Outlook's usual 35 MB). Ticking a file saves the choice at once (audited) and, like
+any edit, an approved draft goes back to waiting for approval.
+
 Buttons: 批准并发送 (approve as actor ``owner``, then send once, with progress, ending in 已发送 or
 a Chinese error with the draft kept), 修改 (a new Chinese instruction → a revised draft; this
 window follows it), 放弃. Nothing here blocks the UI thread: every read, write, model and Graph
@@ -33,6 +38,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -44,6 +51,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.clock import to_sydney
+from core.drafts.attachments import SEND_LIMIT_BYTES, human_size
 from core.events import DraftChanged
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
@@ -108,6 +116,7 @@ class ApprovalWindow(QWidget):
         self.draft_id = draft_id
         self.view: Any = None
         self.recent: list[Any] = []
+        self.files: list[Any] = []  # the inquiry's files (FileOption)
         self.busy = False
         self._dirty = False
         self._load_task: asyncio.Future[Any] | None = None
@@ -145,6 +154,17 @@ class ApprovalWindow(QWidget):
         self.subject_edit = QLineEdit()
         form.addRow(self.to_label, self.to_edit)
         form.addRow(self.subject_label, self.subject_edit)
+        self.files_label = QLabel()
+        files_box = QVBoxLayout()
+        files_box.setContentsMargins(0, 0, 0, 0)
+        self.files_list = QListWidget()
+        self.files_list.setObjectName("attachmentList")
+        self.files_note = QLabel()
+        self.files_note.setObjectName("attachmentNote")
+        self.files_note.setStyleSheet("color: #6e7781;")
+        files_box.addWidget(self.files_list)
+        files_box.addWidget(self.files_note)
+        form.addRow(self.files_label, files_box)
         root.addLayout(form)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -219,11 +239,13 @@ class ApprovalWindow(QWidget):
         self.en_edit.textChanged.connect(self._on_edit)
         self.to_edit.textEdited.connect(self._on_edit)
         self.subject_edit.textEdited.connect(self._on_edit)
+        self.files_list.itemChanged.connect(self._on_file_toggled)
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Review reply before sending"))
         self.to_label.setText(self.tr("To"))
         self.subject_label.setText(self.tr("Subject"))
+        self.files_label.setText(self.tr("Attachments"))
         self.zh_title.setText(self.tr("Chinese preview (what the customer will read)"))
         self.en_title.setText(self.tr("English email (editable — this is what will be sent)"))
         self.rerender_button.setText(self.tr("Re-render Chinese preview"))
@@ -266,9 +288,13 @@ class ApprovalWindow(QWidget):
                         None, lambda a=address: service.recent_contact(a, days)
                     )
                     recent += [r for r in more if r not in recent]
+        files = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: service.attachment_options(draft_id)
+        )
         if draft_id != self.draft_id:
             return
         self.view = view
+        self.files = files
         self.recent = sorted(recent, key=lambda r: r.at, reverse=True)
         self._dirty = False
         self._render(fill=True)
@@ -300,6 +326,7 @@ class ApprovalWindow(QWidget):
                 + "</p>"
             )
         highlight_facts(self.en_edit, view.unconfirmed_facts)
+        self._render_files()
         self._render_banner()
         self._render_warnings()
         self._update_buttons()
@@ -311,6 +338,91 @@ class ApprovalWindow(QWidget):
             escaped = html.escape(fact)
             body = body.replace(escaped, f"<span style='background:#ffd8a8'>{escaped}</span>")
         return "<div style='white-space:pre-wrap'>" + body + "</div>"
+
+    def _render_files(self) -> None:
+        """The inquiry's files as a checklist; the draft's choice ticked."""
+        chosen = set(self.view.attachment_ids) if self.view is not None else set()
+        self.files_list.blockSignals(True)
+        self.files_list.clear()
+        for f in self.files:
+            text = f"{f.filename}  ({human_size(f.size)})"
+            if not f.available:
+                text += "  — " + self.tr("cannot be attached")
+            item = QListWidgetItem(text)
+            item.setData(Qt.ItemDataRole.UserRole, f.id)
+            flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
+            if not f.available and f.id not in chosen:
+                flags = Qt.ItemFlag.NoItemFlags
+            item.setFlags(flags)
+            item.setCheckState(Qt.CheckState.Checked if f.id in chosen else Qt.CheckState.Unchecked)
+            if f.reason:
+                item.setToolTip(f.reason)
+            self.files_list.addItem(item)
+        self.files_list.blockSignals(False)
+        self.files_list.setVisible(bool(self.files))
+        if self.files:  # as tall as its rows, up to four, so the email keeps the room
+            row = max(18, self.files_list.sizeHintForRow(0))
+            self.files_list.setFixedHeight(row * min(4, len(self.files)) + 6)
+        if not self.files:
+            self.files_note.setText(self.tr("This inquiry has no files to attach."))
+            return
+        total = sum(f.size for f in self.files if f.id in chosen)
+        count = len(chosen)
+        self.files_note.setText(
+            self.tr("%1 attached, %2 in total")
+            .replace("%1", str(count))
+            .replace("%2", human_size(total))
+        )
+
+    def attachment_warnings(self) -> list[str]:
+        """Warnings about the chosen files, in the UI language."""
+        view = self.view
+        if view is None:
+            return []
+        out = []
+        chosen = [f for f in self.files if f.id in set(view.attachment_ids)]
+        for f in chosen:
+            if not f.available:
+                out.append(
+                    self.tr("The file %1 cannot be attached: %2")
+                    .replace("%1", f.filename)
+                    .replace("%2", f.reason)
+                )
+        total = sum(f.size for f in chosen)
+        if total > SEND_LIMIT_BYTES:
+            out.append(
+                self.tr(
+                    "The attachments add up to %1, over Outlook's usual 35 MB limit: the email may be refused"
+                ).replace("%1", human_size(total))
+            )
+        return out
+
+    def checked_file_ids(self) -> list[int]:
+        ids = []
+        for row in range(self.files_list.count()):
+            item = self.files_list.item(row)
+            if item.checkState() == Qt.CheckState.Checked:
+                ids.append(int(item.data(Qt.ItemDataRole.UserRole)))
+        return ids
+
+    def _on_file_toggled(self, _item: QListWidgetItem) -> None:
+        spawn(self.save_attachments())
+
+    async def save_attachments(self) -> bool:
+        """Store the ticked files as the draft's attachments (audited by the service)."""
+        if self.view is None:
+            return False
+        ids = self.checked_file_ids()
+        try:
+            await self.draft_service.call_async(
+                "set_attachments", self.draft_id, ids, actor="owner"
+            )
+        except Exception as exc:
+            self._show_error(exc)
+            await self._load()
+            return False
+        await self._load()
+        return True
 
     def _render_banner(self) -> None:
         status = self.view.status
@@ -370,6 +482,7 @@ class ApprovalWindow(QWidget):
                     )
                 )
             )
+        items += [html.escape(w) for w in self.attachment_warnings()]
         if view.error and view.status in {"failed", "approved"}:
             items.append(html.escape(view.error))
         self.warnings.setText("<br>".join("⚠ " + i for i in items))
@@ -405,6 +518,7 @@ class ApprovalWindow(QWidget):
             w.setEnabled(bool(editable) and not self.busy)
         for w in (self.en_edit, self.to_edit, self.subject_edit, self.revise_edit):
             w.setReadOnly(not editable or self.busy)
+        self.files_list.setEnabled(bool(editable) and not self.busy)
 
     # ------------------------------------------------------------------ actions
     def _on_edit(self, *_: Any) -> None:
@@ -500,7 +614,8 @@ class ApprovalWindow(QWidget):
     async def reject(self) -> None:
         """放弃: the draft is kept for the record and can never be sent."""
         try:
-            await self.draft_service.call_async("reject", self.draft_id, actor="owner")
+            # also deletes an Outlook copy an earlier send attempt left in Drafts
+            await self.draft_service.reject_async(self.draft_id, actor="owner")
         except Exception as exc:
             self._show_error(exc)
             return

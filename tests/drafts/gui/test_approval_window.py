@@ -182,3 +182,59 @@ async def test_compose_dialog_writes_a_draft_and_opens_review(
     assert window.banner.text() == "未发送 — 等待您批准"
     assert graph.sent_log == []
     window.close()
+
+
+async def test_attachment_checklist_updates_the_draft_and_the_customer_gets_the_file(
+    qtbot, zh, services, draft_service, graph
+):
+    from sqlalchemy import select
+
+    from core.db.models import AuditEntry
+    from tests.drafts.test_attachments import add_file
+
+    gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
+    inquiry_id, msg_pk = add_inquiry(services, graph_id=gid)
+    plan = add_file(services, msg_pk, "plan.pdf", b"%PDF plan" * 100)
+    add_file(services, msg_pk, "video.zip", None)  # not stored: shown, cannot be ticked
+    draft_id = await draft_service.compose(inquiry_id, "报价15000含GST", actor="owner")
+    window = ApprovalWindow(services, draft_service, draft_id)
+    qtbot.addWidget(window)
+    window.show()
+    await window.ready()
+    assert window.files_label.text() == "附件"
+    items = [window.files_list.item(i) for i in range(window.files_list.count())]
+    assert [i.text().split("  ")[0] for i in items] == ["plan.pdf", "video.zip"]
+    assert "900 B" in items[0].text()
+    assert "无法附加" in items[1].text() and not items[1].flags() & Qt.ItemFlag.ItemIsEnabled
+    assert window.files_note.text() == "已选 0 个附件，共 0 B"
+
+    items[0].setCheckState(Qt.CheckState.Checked)  # the owner ticks the plan
+    await wait_until(lambda: window.view.attachment_ids == [plan])
+    await window.ready()
+    assert window.files_note.text() == "已选 1 个附件，共 900 B"
+    with services.store.session() as s:
+        [entry] = s.scalars(select(AuditEntry).where(AuditEntry.action == "attachments"))
+        assert entry.actor == "owner" and entry.detail["added"] == [plan]
+
+    assert await window.approve_and_send() == "sent"
+    [sent] = graph.sent_log
+    assert [name for name, _, _ in sent["attachments"]] == ["plan.pdf"]
+    assert not window.files_list.isEnabled()  # a sent email's files cannot change
+    window.close()
+
+
+async def test_over_the_send_limit_is_warned(qtbot, zh, services, draft_service, graph):
+    from tests.drafts.test_attachments import add_file
+
+    gid = graph.add_message(subject="Plans", from_addr=CUSTOMER)
+    inquiry_id, msg_pk = add_inquiry(services, graph_id=gid)
+    big = [add_file(services, msg_pk, f"part{i}.zip", bytes(18 * 1024 * 1024)) for i in range(2)]
+    draft_id = await draft_service.compose(
+        inquiry_id, "报价15000", actor="owner", attachment_ids=big
+    )
+    window = ApprovalWindow(services, draft_service, draft_id)
+    qtbot.addWidget(window)
+    window.show()
+    await window.ready()
+    assert "附件合计 36.0 MB，超过 Outlook 通常的 35 MB 上限" in window.warnings.text()
+    window.close()
