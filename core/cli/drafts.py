@@ -59,12 +59,18 @@ def _print_draft(view: Any) -> None:
     print(f"主题：{view.subject}")
     if view.unconfirmed_facts:
         print(f"未经确认：{'、'.join(view.unconfirmed_facts)}")
+    if view.attachments:
+        print(f"附件：{'、'.join(f.filename for f in view.attachments)}")
 
 
 def cmd_draft(args: argparse.Namespace, services: Services) -> int:
     service = _service(services)
     draft_id = _run(
-        services, service, lambda: service.compose(args.inquiry_id, args.instruction, actor="cli")
+        services,
+        service,
+        lambda: service.compose(
+            args.inquiry_id, args.instruction, actor="cli", attachment_ids=args.attach or None
+        ),
     )
     view = service.get(draft_id)
     _print_draft(view)
@@ -72,6 +78,27 @@ def cmd_draft(args: argparse.Namespace, services: Services) -> int:
     print(view.body_en)
     print()
     print(service.describe_for_tool(draft_id))
+    return 0
+
+
+def cmd_draft_files(args: argparse.Namespace, services: Services) -> int:
+    """The files of an inquiry a reply may carry (``draft --attach ID``)."""
+    from core.db.models import Inquiry
+    from core.drafts.attachments import human_size, inquiry_files
+
+    with services.store.session() as session:
+        if session.get(Inquiry, args.inquiry_id) is None:
+            print(f"inquiry-bridge: 询盘 {args.inquiry_id} 不存在", file=sys.stderr)
+            return 1
+        files = inquiry_files(session, services.paths, args.inquiry_id)
+    if args.json:
+        print(json.dumps([f.as_json() for f in files], ensure_ascii=False, indent=1))
+        return 0
+    if not files:
+        print(f"询盘 {args.inquiry_id} 没有可附加的文件")
+    for f in files:
+        note = "" if f.available else f"  （无法附加：{f.reason}）"
+        print(f"{f.id:>6}  {f.filename}  {human_size(f.size)}{note}")
     return 0
 
 
@@ -99,8 +126,9 @@ def cmd_approve(args: argparse.Namespace, services: Services) -> int:
 
 
 def cmd_reject(args: argparse.Namespace, services: Services) -> int:
-    service = _service(services, with_llm=False)
-    view = service.reject(args.id, actor="cli")
+    service = _service(services, with_llm=False, with_mailer=True)
+    # also deletes an Outlook copy an earlier send attempt left in Drafts
+    view = _run(services, service, lambda: service.reject_async(args.id, actor="cli"))
     print(f"草稿 {view.id} 已放弃，不会发送")
     return 0
 
@@ -163,7 +191,19 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("draft", parents=[common], help="compose a reply from a Chinese instruction")
     p.add_argument("inquiry_id", type=int, metavar="INQUIRY_ID")
     p.add_argument("--instruction", required=True, metavar="TEXT", help="what to say (Chinese)")
+    p.add_argument(
+        "--attach",
+        action="append",
+        type=int,
+        metavar="ATTACHMENT_ID",
+        help="attach one of the inquiry's files (repeatable; ids from `draft-files INQUIRY_ID`)",
+    )
     p.set_defaults(handler=cmd_draft)
+
+    p = sub.add_parser("draft-files", parents=[common], help="an inquiry's files to attach")
+    p.add_argument("inquiry_id", type=int, metavar="INQUIRY_ID")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_draft_files)
 
     p = sub.add_parser("drafts", parents=[common], help="the approval queue")
     p.add_argument("--json", action="store_true", help="every draft as a JSON array")

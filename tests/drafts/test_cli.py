@@ -106,3 +106,62 @@ def test_batch_draft_command(env, capsys, home, tmp_path):
     data = json.loads(out)
     assert code == 1  # one row had an error
     assert [r["outcome"] for r in data["rows"]] == ["drafted", "error", "skipped"]
+
+
+def test_draft_with_an_attachment_and_reject_cleans_outlook(env, capsys, home, graph):
+    from tests.drafts.test_attachments import add_file
+
+    gid = graph.add_message(subject="Door quote", from_addr=CUSTOMER, body="Quote please")
+    inquiry_id, msg_pk = add_inquiry(env, graph_id=gid, subject="Door quote")
+    plan = add_file(env, msg_pk, "plan.pdf", b"%PDF plan")
+    code, out, _ = _run(capsys, "draft-files", str(inquiry_id), "--home", str(home))
+    assert code == 0 and f"{plan:>6}  plan.pdf  9 B" in out
+    code, out, err = _run(
+        capsys,
+        "draft",
+        str(inquiry_id),
+        "--instruction",
+        "报价15000含GST",
+        "--attach",
+        str(plan),
+        "--home",
+        str(home),
+    )
+    assert code == 0, err
+    assert "附件：plan.pdf" in out
+    [row] = json.loads(_run(capsys, "drafts", "--json", "--home", str(home))[1])
+    assert [a["filename"] for a in row["attachments"]] == ["plan.pdf"]
+    code, out, err = _run(capsys, "approve", str(row["id"]), "--home", str(home))
+    assert code == 0, err
+    code, out, err = _run(capsys, "send", str(row["id"]), "--home", str(home))
+    assert code == 0, err
+    assert [n for n, _, _ in graph.sent_log[0]["attachments"]] == ["plan.pdf"]
+
+    code, _, err = _run(
+        capsys,
+        "draft",
+        str(inquiry_id),
+        "--instruction",
+        "x",
+        "--attach",
+        "999",
+        "--home",
+        str(home),
+    )
+    assert code != 0 and "999" in err
+
+    # a second reply whose send attempt left a copy in Outlook's Drafts; rejecting removes it
+    code, out, err = _run(
+        capsys, "draft", str(inquiry_id), "--instruction", "报价16000", "--home", str(home)
+    )
+    second = max(
+        r["id"] for r in json.loads(_run(capsys, "drafts", "--json", "--home", str(home))[1])
+    )
+    assert _run(capsys, "approve", str(second), "--home", str(home))[0] == 0
+    graph.fail(path=r"/send$", status=503, times=20)
+    assert _run(capsys, "send", str(second), "--home", str(home))[0] == 1
+    graph.faults.clear()
+    assert len(graph.folder_messages("drafts")) == 1
+    code, out, err = _run(capsys, "reject", str(second), "--home", str(home))
+    assert code == 0 and "已放弃" in out, err
+    assert graph.folder_messages("drafts") == [] and len(graph.sent_log) == 1
