@@ -166,8 +166,11 @@ class CategoryWriter:
         await self.ensure_master_categories()
         ids = sorted(self.dirty, reverse=True)  # newest inquiries first when the budget is short
         self.dirty.clear()
-        work = self._work(ids)
         room = self.client.budget.available() - BUDGET_RESERVE
+        if room <= 0 and self.deferred:  # still no room: skip the query until the window moves
+            self.dirty.update(ids)
+            return 0
+        work = self._work(ids)
         # ~1 delta page per 50 patches comes back as the echo of our own writes
         room = max(0, room - room // 50)
         self.deferred = max(0, len(work) - room)
