@@ -3,7 +3,8 @@
 Why: principle 4 of the design, "every call is in a ledger". The owner sees cost per inquiry;
 the intake benchmark counts calls per tier from here; a failed or repaired answer leaves a row
 with ``ok = False`` and the error, so nothing about AI spending is invisible.
-Rows are written through ``Store.run`` (the single writer thread), never from the event loop.
+Rows are written through the store's serialised writer (``Store.write`` on a pool thread), never
+from the event loop.
 """
 
 from __future__ import annotations
@@ -98,7 +99,11 @@ class LedgerWriter:
                 return [row.id for row in rows]
 
             try:
-                ids = await self.store.run(write)
+                # ``Store.write`` (serialised with every writer by the store's lock) from a pool
+                # thread rather than ``Store.run``: a ledger row then waits for at most the one
+                # transaction in progress, not behind every merge batch queued on the writer
+                # thread; intake messages await their row between the classify and extract calls.
+                ids = await asyncio.to_thread(self.store.write, write)
             except Exception as exc:
                 for _, future in batch:
                     if not future.done():
