@@ -7,6 +7,7 @@ server); the tray application and ``screenshot`` are registered here, where Qt m
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 from collections.abc import Sequence
 
@@ -34,6 +35,9 @@ def _command_of(args: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # The intake pipeline parses long runs in a spawned worker process; in the frozen one-folder
+    # build that child re-enters this entry point and must be diverted before any CLI parsing.
+    multiprocessing.freeze_support()
     args = list(sys.argv[1:] if argv is None else argv)
     if _command_of(args) is None and "-h" not in args and "--help" not in args:
         args = ["app", *args]  # no command: start the tray application
