@@ -170,19 +170,22 @@ class TelegramSettingsPage(QWidget):
 
     async def _get_me(self, token: str) -> None:
         client = TelegramClient(self.services.settings.get("telegram.base_url"), token, timeout=10)
+        result = "error"
         try:
             me = await client.get_me()
             self._bot_name = str(me.get("username") or me.get("first_name") or "")
-            self._test_result = "ok"
+            result = "ok"
         except TelegramAuthError:
-            self._test_result = "bad_token"
+            result = "bad_token"
         except TelegramNetworkError:
-            self._test_result = "offline"
+            result = "offline"
         except InquiryBridgeError as exc:
             log.info("telegram test: %s", exc.detail)
-            self._test_result = "error"
         finally:
+            # close first, then publish the answer in one step: whoever sees the result (the
+            # dialog, a test) never races a task that still touches this page afterwards
             await client.aclose()
+            self._test_result = result
             self.test_button.setEnabled(True)
             self.refresh()
 
