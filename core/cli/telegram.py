@@ -109,6 +109,8 @@ async def _run(services: Any, *, once: bool) -> int:
                 f" / sent {d.sent}, failed {d.failed}, skipped {d.skipped}, waiting {d.held}, "
                 f"updates {report.updates}"
             )
+            if d.edited:
+                line += f"；已更新 {d.edited} 条消息的按钮 / closed buttons on {d.edited} messages"
             if d.held_until is not None:
                 line += f"；免打扰至 {to_sydney(d.held_until):%H:%M}"
             if pairing.owner(services) is None:

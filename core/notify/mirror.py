@@ -458,8 +458,7 @@ class TelegramMirror:
                 lambda s, e=entry: self._record_closed(s, notification_id, e)
             )
         await self.services.store.run(lambda s: self._record_closed(s, notification_id, None))
-        report.sent += 1
-        return True
+        return True  # counted in ``edited``, not as an alert sent
 
     async def _close_message(self, entry: dict[str, Any], footer_md: str) -> None:
         """One edit; a message Telegram will not edit (too old, deleted, too long) at least
