@@ -200,6 +200,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, b'{"error": {"message": "not found"}}')
 
     def do_POST(self) -> None:
+        self._arrived = time.perf_counter()  # latency counts from arrival, as for a real endpoint
         path = self.path.split("?", 1)[0].rstrip("/")
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
@@ -231,8 +232,9 @@ class _Handler(BaseHTTPRequestHandler):
             result = Reply.error(500, f"responder raised {type(exc).__name__}: {exc}")
         reply = result if isinstance(result, Reply) else _to_reply(result)
         delay = owner.latency if reply.delay is None else reply.delay
-        if delay > 0:
-            time.sleep(delay)
+        remaining = delay - (time.perf_counter() - self._arrived)
+        if remaining > 0:
+            time.sleep(remaining)
         if reply.raw_body is not None:
             self._send(reply.status, reply.raw_body, reply.headers)
             return
