@@ -54,13 +54,3 @@ def spawn(
 
 def pending_tasks() -> int:
     return len(_tasks)
-
-
-def module_exists(name: str) -> bool:
-    """Whether another area's module has landed yet (transitional wiring)."""
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:
-        return False

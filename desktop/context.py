@@ -8,27 +8,20 @@ signals. Switching to the demo data folder builds a second context; nothing else
 
 from __future__ import annotations
 
-import importlib
 import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.deals.stages import StageService
+from core.drafts.service import build_draft_service
 from core.inquiry_edit import InquiryEditor
+from core.llm.client import LLMClient
+from core.notify.outbox import NotificationCenter
 from core.services import Services
 from core.translate import MessageTranslator
 from desktop.hub import SignalHub
 
 log = logging.getLogger(__name__)
-
-
-def _optional(module: str, name: str) -> Any:
-    """A class from a module another area is still writing (None until it lands)."""
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        log.info("%s.%s not available yet", module, name)
-        return None
 
 
 @dataclass
@@ -56,14 +49,15 @@ class AppContext:
 
     def close(self) -> None:
         self.hub.detach()
+        detach = getattr(self.notifications, "detach", None)
+        if callable(detach):
+            detach()
         self.services.close()
 
 
-def build_llm(services: Services) -> Any:
-    cls = _optional("core.llm.client", "LLMClient")
-    if cls is None:
-        return None
-    return cls(services.settings, services.secrets, services.store, services.clock)
+def build_llm(services: Services) -> LLMClient:
+    """One LLM client per data folder (``available`` is False until an endpoint is set)."""
+    return LLMClient(services.settings, services.secrets, services.store, services.clock)
 
 
 def build_context(services: Services, *, is_demo: bool = False) -> AppContext:
@@ -78,11 +72,6 @@ def build_context(services: Services, *, is_demo: bool = False) -> AppContext:
         llm=llm,
         is_demo=is_demo,
     )
-    center_cls = _optional("core.notify.outbox", "NotificationCenter")
-    if center_cls is not None:
-        ctx.notifications = center_cls(services)
-        ctx.notifications.attach(services.bus)
-    build_drafts = _optional("core.drafts.service", "build_draft_service")
-    if build_drafts is not None:
-        ctx.draft_service = build_drafts(services, llm)
+    ctx.notifications = NotificationCenter(services).attach(services.bus)
+    ctx.draft_service = build_draft_service(services, llm)
     return ctx

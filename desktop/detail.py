@@ -56,10 +56,12 @@ from core.deals.stages import next_stage, overdue_days
 from core.glossary import glossary, product_name
 from core.inquiry_edit import InvalidField
 from desktop import text
-from desktop.aio import module_exists, spawn
+from desktop.aio import spawn
+from desktop.approval.compose_dialog import ComposeDialog
 from desktop.context import AppContext
 from desktop.errors_ui import show_error
 from desktop.i18n import current_language
+from desktop.voice.dictation import DictationButton
 
 log = logging.getLogger(__name__)
 
@@ -450,10 +452,6 @@ class InquiryDetailView(QWidget):
         self.retranslate()
 
     def _install_dictation(self) -> None:
-        if not module_exists("desktop.voice.dictation"):
-            return
-        from desktop.voice.dictation import DictationButton
-
         self.dictation = DictationButton(self.ctx.services, self.note_edit, self)
         self.note_row.insertWidget(0, self.dictation)
 
@@ -515,7 +513,7 @@ class InquiryDetailView(QWidget):
         open_stage = d.stage not in CLOSED_STAGES
         self.advance_button.setEnabled(d.stage != "lost")
         self.lost_button.setEnabled(open_stage)
-        self.draft_button.setEnabled(bool(d.customer_email) and self.ctx.draft_service is not None)
+        self.draft_button.setEnabled(bool(d.customer_email))
         self.drive_button.setEnabled(bool(d.drive_web_url))
         self.drive_button.setToolTip(
             d.drive_folder_name or self.tr("No OneDrive folder linked yet")
@@ -740,9 +738,8 @@ class InquiryDetailView(QWidget):
     # ------------------------------------------------------------------ other actions
 
     def _open_compose(self) -> None:
-        if self.inquiry_id is None or self.ctx.draft_service is None:
+        if self.inquiry_id is None:
             return
-        from desktop.approval.compose_dialog import ComposeDialog
 
         dialog = ComposeDialog(self.ctx.services, self.ctx.draft_service, self.inquiry_id, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -761,8 +758,9 @@ class InquiryDetailView(QWidget):
         self.lost_button.setText(self.tr("Mark lost"))
         self.draft_button.setText(self.tr("Draft reply"))
         self.drive_button.setText(self.tr("Open OneDrive folder"))
-        if self.ctx.draft_service is None:
-            self.draft_button.setToolTip(self.tr("Drafting is not available yet"))
+        self.draft_button.setToolTip(
+            self.tr("Write the reply in Chinese; you approve the English before anything is sent")
+        )
         labels = {
             "customer_name": self.tr("Name"),
             "customer_email": self.tr("Email"),

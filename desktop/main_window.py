@@ -12,7 +12,7 @@ Signals:
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -28,26 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.aio import module_exists
+from desktop.approval.pending_view import PendingDraftsView
 from desktop.board.view import BoardPage
 from desktop.context import AppContext
 from desktop.i18n import LANGUAGES, current_language
 from desktop.look import app_icon
-
-
-def _pending_view(ctx: AppContext, parent: QWidget) -> QWidget:
-    if not module_exists("desktop.approval.pending_view"):
-        placeholder = QLabel(
-            QCoreApplication.translate(
-                "MainWindow", "The approval queue is not available in this build."
-            )
-        )
-        placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        placeholder.setObjectName("placeholder")
-        return placeholder
-    from desktop.approval.pending_view import PendingDraftsView
-
-    return PendingDraftsView(ctx.services, ctx.hub, parent)
 
 
 class Banner(QFrame):
@@ -110,7 +95,9 @@ class MainWindow(QMainWindow):
         self.banner = Banner()
         self.banner.open_requested.connect(self.open_item)
         self.board = BoardPage(ctx)
-        self.pending = _pending_view(ctx, self)
+        self.pending = PendingDraftsView(
+            ctx.services, ctx.hub, self, draft_service=ctx.draft_service
+        )
         self.tabs = QTabWidget()
         self.tabs.addTab(self.board, "")
         self.tabs.addTab(self.pending, "")
@@ -176,9 +163,7 @@ class MainWindow(QMainWindow):
             self.board.select_inquiry(ref_id)
         elif ref_type == "draft":
             self.tabs.setCurrentWidget(self.pending)
-            opener = getattr(self.pending, "open_draft", None)
-            if callable(opener):
-                opener(ref_id)
+            self.pending.open_draft(ref_id)
 
     def bring_forward(self) -> None:
         self.showNormal()
@@ -214,8 +199,7 @@ class MainWindow(QMainWindow):
             self.sync_label.setText(self.tr("Ready"))
 
     def _update_pending_tab(self) -> None:
-        count = getattr(self.pending, "pending_count", None)
-        n = count() if callable(count) else None
+        n = self.pending.pending_count()
         title = self.tr("Awaiting approval")
         self.tabs.setTabText(1, f"{title} ({n})" if n else title)
 

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QWidget
 
 if TYPE_CHECKING:
     from desktop.context import AppContext
@@ -107,8 +107,7 @@ async def render(ctx: AppContext, name: str, out: Path) -> Path:
         raise KeyError(name)
     widget = await WINDOWS[name](ctx)
     widget.show()
-    for _ in range(5):
-        QApplication.processEvents()
+    for _ in range(5):  # let the loop lay out and paint (never a nested processEvents)
         await asyncio.sleep(0.02)
     out.parent.mkdir(parents=True, exist_ok=True)
     if not widget.grab().save(str(out)):

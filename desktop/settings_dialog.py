@@ -18,7 +18,7 @@ import logging
 import time
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QTime, Signal
+from PySide6.QtCore import QEvent, QTime, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -42,10 +42,12 @@ from core.config import Settings
 from core.graph.auth import build_msal
 from core.llm.client import LLMClient
 from core.secrets import GRAPH_TOKEN, LLM_API_KEY
-from desktop.aio import module_exists, spawn
+from desktop.aio import spawn
 from desktop.context import AppContext
 from desktop.errors_ui import message_for
 from desktop.i18n import LANGUAGES, current_language
+from desktop.settings_telegram import TelegramSettingsPage
+from desktop.voice.settings_page import VoiceSettingsPage
 
 log = logging.getLogger(__name__)
 
@@ -85,18 +87,6 @@ def _page(*rows: tuple[QLabel | None, QWidget]) -> tuple[QWidget, QFormLayout]:
         else:
             form.addRow(label, widget)
     return page, form
-
-
-def _helper_page(module: str, name: str, ctx: AppContext, parent: QWidget) -> QWidget:
-    import importlib
-
-    if not module_exists(module):
-        placeholder = QLabel(
-            QCoreApplication.translate("SettingsDialog", "Not available in this build.")
-        )
-        placeholder.setObjectName("placeholder")
-        return placeholder
-    return getattr(importlib.import_module(module), name)(ctx.services, parent)
 
 
 class SettingsDialog(QDialog):
@@ -212,12 +202,8 @@ class SettingsDialog(QDialog):
             (label("addresses"), self.addresses),
         )
 
-        self.telegram_page = _helper_page(
-            "desktop.settings_telegram", "TelegramSettingsPage", ctx, self
-        )
-        self.voice_page = _helper_page(
-            "desktop.voice.settings_page", "VoiceSettingsPage", ctx, self
-        )
+        self.telegram_page = TelegramSettingsPage(ctx.services, self)
+        self.voice_page = VoiceSettingsPage(ctx.services, self)
 
         self.nav = QListWidget()
         self.nav.setFixedWidth(150)
@@ -376,10 +362,8 @@ class SettingsDialog(QDialog):
             autostart.set_enabled(bool(values["general.start_at_login"]))
         except OSError as exc:
             log.warning("start at login: %s", exc)
-        for page in (self.telegram_page, self.voice_page):
-            saver = getattr(page, "save", None)
-            if callable(saver):
-                saver()
+        self.telegram_page.save()
+        self.voice_page.save()
         if values["general.language"] != current_language():
             self.language_changed.emit(values["general.language"])
         self.saved.emit()

@@ -626,7 +626,7 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Drafting is not available yet</source>
+        <source>Write the reply in Chinese; you approve the English before anything is sent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -724,10 +724,6 @@ The words are inserted at the cursor for you to edit.</source>
 </context>
 <context>
     <name>MainWindow</name>
-    <message>
-        <source>The approval queue is not available in this build.</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>Microsoft sign-in needed — open Settings</source>
         <translation type="unfinished"></translation>
@@ -949,10 +945,6 @@ The words are inserted at the cursor for you to edit.</source>
 </context>
 <context>
     <name>SettingsDialog</name>
-    <message>
-        <source>Not available in this build.</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
         <translation type="unfinished"></translation>

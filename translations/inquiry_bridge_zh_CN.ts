@@ -625,8 +625,8 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>打开 OneDrive 文件夹</translation>
     </message>
     <message>
-        <source>Drafting is not available yet</source>
-        <translation>起草功能暂不可用</translation>
+        <source>Write the reply in Chinese; you approve the English before anything is sent</source>
+        <translation>用中文说要回复什么；英文稿经您批准后才会发送</translation>
     </message>
     <message>
         <source>Name</source>
@@ -723,10 +723,6 @@ The words are inserted at the cursor for you to edit.</source>
 </context>
 <context>
     <name>MainWindow</name>
-    <message>
-        <source>The approval queue is not available in this build.</source>
-        <translation>此版本暂不提供审批队列。</translation>
-    </message>
     <message>
         <source>Microsoft sign-in needed — open Settings</source>
         <translation>需要登录微软账户——请打开设置</translation>
@@ -946,10 +942,6 @@ The words are inserted at the cursor for you to edit.</source>
 </context>
 <context>
     <name>SettingsDialog</name>
-    <message>
-        <source>Not available in this build.</source>
-        <translation>此版本暂不提供。</translation>
-    </message>
     <message>
         <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
         <translation>正在使用预设的访问令牌（INQUIRY_BRIDGE_GRAPH_TOKEN）。</translation>

@@ -7,8 +7,10 @@ folder), so coroutines the widgets spawn and Qt's queued signals are served by t
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -48,6 +50,37 @@ def ctx(app, services, languages):  # type: ignore[no-untyped-def]
     context: AppContext = build_context(services)
     yield context
     context.hub.detach()
+
+
+async def settle(timeout: float = 10.0) -> None:
+    """Wait until every other task on the loop has finished.
+
+    Called at the end of each GUI test (``@settles``) while the loop still runs: a task parked
+    on a worker-thread future when the test returns never wakes up again on qasync, and the
+    runner's shutdown then waits for it forever.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    current = asyncio.current_task()
+    while loop.time() < deadline:
+        if all(t.done() or t is current for t in asyncio.all_tasks()):
+            return
+        await asyncio.sleep(0.01)
+    pending = [t for t in asyncio.all_tasks() if not t.done() and t is not current]
+    raise AssertionError(f"tasks still running after the test: {pending}")
+
+
+def settles(test: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """Decorator for async GUI tests: settle the loop before the test returns."""
+
+    @functools.wraps(test)
+    async def wrapper(*args: Any, **kwargs: Any) -> None:
+        try:
+            await test(*args, **kwargs)
+        finally:
+            await settle()
+
+    return wrapper
 
 
 async def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> None:

@@ -8,7 +8,7 @@ from core.board import COLUMNS
 from core.deals.stages import StageService
 from core.events import InquiryCreated
 from desktop.board.view import BoardPage
-from tests.desktop.conftest import wait_until
+from tests.desktop.conftest import settles, wait_until
 from tests.desktop.seed import seed_inquiries
 
 
@@ -17,6 +17,7 @@ def _names(page: BoardPage) -> list[str]:
     return [m.data(m.index(r, 0)) for r in range(m.rowCount())]
 
 
+@settles
 async def test_search_box_filters_in_sql_with_phone_in_any_format(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     ids = seed_inquiries(ctx.services, 120)
     page = BoardPage(ctx)
@@ -41,6 +42,7 @@ async def test_search_box_filters_in_sql_with_phone_in_any_format(ctx, qtbot) ->
     assert page.model.rowCount() == 120
 
 
+@settles
 async def test_stage_bar_class_and_needs_me_filters(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     seed_inquiries(ctx.services, 200)
     page = BoardPage(ctx)
@@ -69,6 +71,7 @@ async def test_stage_bar_class_and_needs_me_filters(ctx, qtbot) -> None:  # type
     assert page.model.total == page.model.needs_me_total
 
 
+@settles
 async def test_header_click_sorts_every_column_in_sql(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     seed_inquiries(ctx.services, 60)
     page = BoardPage(ctx)
@@ -90,6 +93,7 @@ async def test_header_click_sorts_every_column_in_sql(ctx, qtbot) -> None:  # ty
     assert names == sorted(names, reverse=True)
 
 
+@settles
 async def test_fetch_more_pages_through_large_boards(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     seed_inquiries(ctx.services, 450)
     page = BoardPage(ctx)
@@ -104,6 +108,7 @@ async def test_fetch_more_pages_through_large_boards(ctx, qtbot) -> None:  # typ
     assert len(set(page.model.ids())) == 450
 
 
+@settles
 async def test_live_update_keeps_selection_and_scroll(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     ids = seed_inquiries(ctx.services, 150)
     page = BoardPage(ctx)

@@ -7,6 +7,7 @@ from sqlalchemy import select
 from core.db.models import AuditEntry, Inquiry, Memory, Message, StageEvent
 from core.events import InquiryUpdated, StageChanged
 from desktop.detail import InquiryDetailView
+from tests.desktop.conftest import settles
 from tests.desktop.seed import seed_inquiries
 from tests.support.llm_server import LLMServer, last_user_text
 
@@ -20,6 +21,7 @@ async def _view(ctx, qtbot, **seed):  # type: ignore[no-untyped-def]
     return view, ids[1]
 
 
+@settles
 async def test_field_edits_are_audited_and_normalised(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     view, iid = await _view(ctx, qtbot)
     view.fields["customer_phone"].setText("0412 345 678")
@@ -46,6 +48,7 @@ async def test_field_edits_are_audited_and_normalised(ctx, qtbot) -> None:  # ty
     assert not view.save_button.isEnabled()
 
 
+@settles
 async def test_invalid_email_is_refused_with_a_chinese_message(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     view, iid = await _view(ctx, qtbot)
     view.fields["customer_email"].setText("not-an-email")
@@ -59,6 +62,7 @@ async def test_invalid_email_is_refused_with_a_chinese_message(ctx, qtbot) -> No
         assert s.scalars(select(AuditEntry)).all() == []
 
 
+@settles
 async def test_advance_and_lose_go_through_stage_service(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     view, iid = await _view(ctx, qtbot)
     before = view.detail.stage
@@ -80,6 +84,7 @@ async def test_advance_and_lose_go_through_stage_service(ctx, qtbot) -> None:  #
     )
 
 
+@settles
 async def test_add_note_creates_a_customer_note_memory(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     view, iid = await _view(ctx, qtbot)
     view.note_edit.setPlainText("客户喜欢黑色边框")
@@ -93,6 +98,7 @@ async def test_add_note_creates_a_customer_note_memory(ctx, qtbot) -> None:  # t
         assert audit.actor == "owner"
 
 
+@settles
 async def test_translate_button_uses_tier2_once_and_caches(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     seen: list[str] = []
 

@@ -3,19 +3,21 @@ and no desktop string without a Chinese translation."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
 from desktop.i18n import current_language, ensure_qm
 from desktop.main_window import MainWindow
+from tests.desktop.conftest import settles
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@settles
 async def test_switching_language_retranslates_open_windows(ctx, languages, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = MainWindow(ctx)
     qtbot.addWidget(window)
@@ -29,13 +31,13 @@ async def test_switching_language_retranslates_open_windows(ctx, languages, qtbo
         == "客户"
     )
     languages.apply("en")
-    QCoreApplication.processEvents()
+    await asyncio.sleep(0.05)  # the loop delivers LanguageChange (no nested processEvents)
     assert current_language() == "en"
     assert window.tabs.tabText(0) == "Board"
     assert window.board.detail.advance_button.text() == "Advance stage"
     assert window.board.search.placeholderText() == "Search name, email, phone or suburb"
     languages.apply("zh_CN")
-    QCoreApplication.processEvents()
+    await asyncio.sleep(0.05)  # the loop delivers LanguageChange (no nested processEvents)
     assert window.sync_action.text() == "立即同步"
     assert window.board.class_filter.itemText(1) == "A 上门量尺"
 

@@ -16,11 +16,12 @@ from core.events import InquiryCreated
 from desktop.app import DesktopApp
 from desktop.errors_ui import ErrorReporter
 from desktop.single_instance import SingleInstance, notify_running, server_name
-from tests.desktop.conftest import wait_until
+from tests.desktop.conftest import settles, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@settles
 async def test_first_run_demo_gives_a_populated_chinese_board(app, services, qtbot) -> None:  # type: ignore[no-untyped-def]
     desktop = DesktopApp(app, services, tray=True)
     desktop.start()
@@ -65,6 +66,7 @@ async def test_first_run_demo_gives_a_populated_chinese_board(app, services, qtb
     desktop.ctx.close()
 
 
+@settles
 async def test_second_launch_brings_the_first_forward(app, tmp_path) -> None:  # type: ignore[no-untyped-def]
     name = server_name(tmp_path)
     assert not notify_running(name, timeout_ms=100)
@@ -98,6 +100,7 @@ def test_start_at_login_writes_and_removes_the_xdg_entry(tmp_path) -> None:  # t
     assert not entry.exists() and not autostart.is_enabled(env)
 
 
+@settles
 async def test_loop_errors_become_a_chinese_dialog(app, services, languages) -> None:  # type: ignore[no-untyped-def]
     reporter = ErrorReporter(services.paths.logs)
     loop = asyncio.get_running_loop()
