@@ -1,7 +1,7 @@
 """Board queries: the inquiry list the owner works from, filtered, searched, sorted and paged in SQL.
 
 Why in core and in SQL: the board must stay fast at 50,000 inquiries, so a keystroke in the search
-box becomes one ``LIKE`` over the lower-cased ``Inquiry.search_text`` column and a page of at most a
+box becomes one substring test (``instr``) over the lower-cased ``Inquiry.search_text`` column and a page of at most a
 few hundred rows, never a Python loop over every row. The desktop model runs these functions on a
 worker thread (``Store.read``) and only ever holds the pages it has shown.
 
@@ -150,7 +150,7 @@ def build_search_text(
     suburb: str | None,
     region: str = "AU",
 ) -> str:
-    """The lower-cased text one ``LIKE`` searches: name, email, phone digits (both forms), suburb."""
+    """The lower-cased text the search box matches: name, email, phone digits (both forms), suburb."""
     parts = [name or "", email or "", *phone_digit_forms(phone, region), suburb or ""]
     return " ".join(p.strip().lower() for p in parts if p and p.strip())
 
@@ -163,10 +163,6 @@ def refresh_search_text(inquiry: Inquiry, region: str = "AU") -> None:
         inquiry.suburb,
         region,
     )
-
-
-def _escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def search_condition(search: str, region: str = "AU") -> ColumnElement[bool] | None:
@@ -182,14 +178,10 @@ def search_condition(search: str, region: str = "AU") -> ColumnElement[bool] | N
             alternatives.add(code + digits[1:])
         elif code and digits.startswith(code) and len(digits) > len(code) + 4:
             alternatives.add("0" + digits[len(code) :])
-        return or_(
-            *(
-                Inquiry.search_text.like(f"%{_escape_like(a)}%", escape="\\")
-                for a in sorted(alternatives)
-            )
-        )
-    words = text.split()
-    return and_(*(Inquiry.search_text.like(f"%{_escape_like(w)}%", escape="\\") for w in words))
+        return or_(*(func.instr(Inquiry.search_text, a) > 0 for a in sorted(alternatives)))
+    # search_text is lower-cased already: instr() is a plain substring test, cheaper than a
+    # case-folding LIKE and free of wildcard escaping
+    return and_(*(func.instr(Inquiry.search_text, w) > 0 for w in text.split()))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -350,14 +342,28 @@ def needs_me_total(session: Session, now: datetime) -> int:
     return int(session.scalar(select(func.count(Inquiry.id)).where(needs_me_condition(now))) or 0)
 
 
-def load_page(session: Session, query: BoardQuery, now: datetime, *, limit: int = 200) -> BoardPage:
-    """Everything the board needs for a new query, in one read transaction."""
+def load_page(
+    session: Session,
+    query: BoardQuery,
+    now: datetime,
+    *,
+    limit: int = 200,
+    with_needs_me: bool = True,
+) -> BoardPage:
+    """Everything the board needs for a new query, in one read transaction.
+
+    Two scans at most: the page itself and one GROUP BY that gives both the stage bar and the
+    total (the total is the sum over the selected stages). ``with_needs_me=False`` skips the
+    filter-independent "needs me" count (a search keystroke does not change it); -1 then.
+    """
+    counts = stage_counts(session, query, now)
+    selected = query.stages or tuple(counts)
     return BoardPage(
         query=query,
         rows=fetch_rows(session, query, now, limit=limit),
-        total=count_rows(session, query, now),
-        stage_counts=stage_counts(session, query, now),
-        needs_me_total=needs_me_total(session, now),
+        total=sum(counts.get(s, 0) for s in selected),
+        stage_counts=counts,
+        needs_me_total=needs_me_total(session, now) if with_needs_me else -1,
     )
 
 

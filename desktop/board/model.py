@@ -64,10 +64,11 @@ class BoardModel(QAbstractTableModel):
         self._generation = 0
         self._refresh_task: asyncio.Future[Any] | None = None
         self._more_task: asyncio.Future[Any] | None = None
+        self._needs_me_stale = True
         self._stage_icons = {s: dot_icon(c) for s, c in STAGE_COLOURS.items()}
         self._live_timer = QTimer(self)
         self._live_timer.setSingleShot(True)
-        self._live_timer.setInterval(250)
+        self._live_timer.setInterval(400)
         self._live_timer.timeout.connect(self._live_refresh)
         ctx.hub.inquiry_created.connect(self._on_change)
         ctx.hub.inquiry_updated.connect(self._on_change)
@@ -100,21 +101,25 @@ class BoardModel(QAbstractTableModel):
         query = self.query
         now = self.ctx.services.clock.now()
         limit = max(PAGE_SIZE, len(self._rows)) if keep_position else PAGE_SIZE
+        # the "needs me" count only changes with the data, not with the owner's filters
+        fresh_counts = keep_position or self._needs_me_stale
         page: BoardPage = await self.ctx.services.store.read(
-            lambda s: load_page(s, query, now, limit=limit)
+            lambda s: load_page(s, query, now, limit=limit, with_needs_me=fresh_counts)
         )
         if generation != self._generation:
             return  # a newer query superseded this answer
         self.total = page.total
         self.stage_counts = page.stage_counts
-        self.needs_me_total = page.needs_me_total
+        if page.needs_me_total >= 0:
+            self.needs_me_total = page.needs_me_total
+            self._needs_me_stale = False
         if keep_position:
             self._apply_rows(page.rows)
         else:
             self.beginResetModel()
             self._rows = list(page.rows)
             self.endResetModel()
-        self.counts_changed.emit(dict(page.stage_counts), page.total, page.needs_me_total)
+        self.counts_changed.emit(dict(page.stage_counts), page.total, self.needs_me_total)
         self.loaded.emit()
 
     def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
