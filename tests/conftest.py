@@ -8,6 +8,7 @@ developer's shell is removed first.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -35,6 +36,25 @@ def clean_environ(
     monkeypatch.setenv("XDG_DATA_HOME", str(keyring_home / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(keyring_home / "config"))
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyrings.alt.file.PlaintextKeyring")
+
+
+@pytest.fixture(autouse=True)
+def source_language_after_each_test():  # type: ignore[no-untyped-def]
+    """Qt translators are process-wide: a test that opens the app in zh_CN would otherwise leave
+    every later test's widgets in Chinese. Each test starts from the source (English) strings;
+    tests about a language apply it themselves."""
+    yield
+    i18n = sys.modules.get("desktop.i18n")
+    if i18n is None:
+        return
+    from PySide6.QtCore import QCoreApplication
+
+    app = QCoreApplication.instance()
+    if app is not None:
+        for translator in list(i18n._installed):
+            app.removeTranslator(translator)
+    i18n._installed.clear()
+    i18n._current = i18n.DEFAULT_LANGUAGE  # as freshly imported
 
 
 @pytest.fixture
