@@ -220,7 +220,8 @@ def _conditions(query: BoardQuery, now: datetime, *, with_stage: bool = True) ->
         conditions.append(needs_me_condition(now))
     searched = search_condition(query.search, query.region)
     if searched is not None:
-        conditions.append(searched)
+        # matching ids from the covering (stage, search_text) index, then the sorted page
+        conditions.append(Inquiry.id.in_(select(Inquiry.id).where(searched)))
     return conditions
 
 

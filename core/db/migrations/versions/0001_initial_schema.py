@@ -90,6 +90,7 @@ def upgrade() -> None:
             batch_op.f("ix_inquiries_last_contact_at"), ["last_contact_at"], unique=False
         )
         batch_op.create_index(batch_op.f("ix_inquiries_stage"), ["stage"], unique=False)
+        batch_op.create_index("ix_inquiries_stage_search", ["stage", "search_text"], unique=False)
         batch_op.create_index(batch_op.f("ix_inquiries_suburb"), ["suburb"], unique=False)
 
     op.create_table(
@@ -408,6 +409,7 @@ def downgrade() -> None:
     op.drop_table("llm_calls")
     with op.batch_alter_table("inquiries", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_inquiries_suburb"))
+        batch_op.drop_index("ix_inquiries_stage_search")
         batch_op.drop_index(batch_op.f("ix_inquiries_stage"))
         batch_op.drop_index(batch_op.f("ix_inquiries_last_contact_at"))
         batch_op.drop_index(batch_op.f("ix_inquiries_customer_phone"))
