@@ -15,7 +15,6 @@ from typing import Any
 from core.deals.stages import StageService
 from core.drafts.service import build_draft_service
 from core.inquiry_edit import InquiryEditor
-from core.llm.client import LLMClient
 from core.notify.outbox import NotificationCenter
 from core.services import Services
 from core.translate import MessageTranslator
@@ -55,9 +54,45 @@ class AppContext:
         self.services.close()
 
 
-def build_llm(services: Services) -> LLMClient:
+class LazyLLM:
+    """The data folder's ``core.llm.client.LLMClient``, built on first use.
+
+    Importing the OpenAI SDK costs about a second; deferring it keeps cold start short. The app
+    warms it on a worker thread right after the window is up (``warm``), so the first 翻译 or
+    draft does not pay for it either.
+    """
+
+    def __init__(self, services: Services) -> None:
+        self._services = services
+        self._client: Any = None
+
+    def client(self) -> Any:
+        if self._client is None:
+            from core.llm.client import LLMClient
+
+            s = self._services
+            self._client = LLMClient(s.settings, s.secrets, s.store, s.clock)
+        return self._client
+
+    @staticmethod
+    def warm() -> None:
+        import core.llm.client  # noqa: F401
+
+    @property
+    def available(self) -> bool:
+        return bool(str(self._services.settings.get("llm.base_url") or "").strip())
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client(), name)
+
+
+def build_llm(services: Services) -> LazyLLM:
     """One LLM client per data folder (``available`` is False until an endpoint is set)."""
-    return LLMClient(services.settings, services.secrets, services.store, services.clock)
+    return LazyLLM(services)
 
 
 def build_context(services: Services, *, is_demo: bool = False) -> AppContext:

@@ -40,7 +40,6 @@ from PySide6.QtWidgets import (
 from core import autostart
 from core.config import Settings
 from core.graph.auth import build_msal
-from core.llm.client import LLMClient
 from core.secrets import GRAPH_TOKEN, LLM_API_KEY
 from desktop.aio import spawn
 from desktop.context import AppContext
@@ -293,6 +292,8 @@ class SettingsDialog(QDialog):
 
     async def test_connection(self) -> bool:
         """One tiny tier-1 call with the values in the form; the answer shows beside the button."""
+        from core.llm.client import LLMClient
+
         self.test_button.setEnabled(False)
         self.test_result.setText(self.tr("Testing…"))
         s = self.ctx.services
