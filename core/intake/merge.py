@@ -208,6 +208,31 @@ def is_known_customer(session: Session, email: str | None) -> bool:
     )
 
 
+def known_customers(session: Session, emails: Iterable[str | None]) -> set[str]:
+    """``is_known_customer`` for a whole admission chunk: two ``IN`` queries instead of two per
+    message (the writer thread's CPU is what the model calls of the next messages wait behind)."""
+    wanted = {e.lower() for e in emails if e}
+    if not wanted:
+        return set()
+    known = set(
+        session.scalars(select(Inquiry.customer_email).where(Inquiry.customer_email.in_(wanted)))
+    )
+    rest = wanted - known
+    if rest:
+        known.update(
+            session.scalars(
+                select(Message.from_addr)
+                .where(
+                    Message.from_addr.in_(rest),
+                    Message.direction == "in",
+                    Message.inquiry_id.is_not(None),
+                )
+                .distinct()
+            )
+        )
+    return {e for e in known if e}
+
+
 def find_phone_inquiry(
     session: Session, phone: str | None, name: str | None, *, require_name: bool
 ) -> tuple[Inquiry | None, str | None]:
@@ -316,14 +341,17 @@ def owner_edited_fields(session: Session, inquiry: Inquiry) -> set[str]:
     """Fields the owner corrected by hand; the pipeline never overwrites them."""
     fields = set((inquiry.context_data or {}).get(OWNER_EDITED_KEY, []))
     if inquiry.id is not None:
-        rows = session.scalars(
-            select(AuditEntry.detail).where(
-                AuditEntry.entity == "inquiry",
-                AuditEntry.entity_id == inquiry.id,
-                AuditEntry.action == "edit_field",
-                AuditEntry.actor != "pipeline",
-            )
-        )
+        # no autoflush: the pipeline's pending changes are never owner edits, and flushing them
+        # here would cost the writer a second unit of work per merged message
+        with session.no_autoflush:
+            rows = session.scalars(
+                select(AuditEntry.detail).where(
+                    AuditEntry.entity == "inquiry",
+                    AuditEntry.entity_id == inquiry.id,
+                    AuditEntry.action == "edit_field",
+                    AuditEntry.actor != "pipeline",
+                )
+            ).all()
         fields.update(str(d.get("field")) for d in rows if isinstance(d, dict))
     return fields
 

@@ -498,9 +498,7 @@ class IntakePipeline:
                     new.append(item)
             if new:
                 await asyncio.to_thread(self._save_files, new)
-                outcomes = await self.services.store.run(
-                    lambda s: [self._insert(s, item) for item in new]
-                )
+                outcomes = await self.services.store.run(lambda s: self._insert_many(s, new))
                 for item, outcome in zip(new, outcomes, strict=True):
                     item.outcome = outcome
 
@@ -550,13 +548,48 @@ class IntakePipeline:
                     self.services.paths, item.parsed.attachments, self.attachment_max_mb
                 )
 
-    def _insert(self, session: Session, item: _Arrival) -> tuple[str, int, str]:
-        """The row of one new message: ``("inserted", pk, disposition)``, or ``("raced", …)``
-        when another writer recorded it since the identity read."""
+    def _insert_many(self, session: Session, items: list[_Arrival]) -> list[tuple[str, int, str]]:
+        """The rows of a chunk of new messages, in order, with one flush: per message
+        ``("inserted", pk, disposition)``, or ``("raced", pk, "")`` when another writer recorded
+        it since the identity read.
+
+        Why batched: identity re-check, the prefilter's known-customer test and the flush cost a
+        few queries and a unit of work *per message* on the single writer thread otherwise. The
+        chunk's identities are distinct (deduplicated by the caller) and a pending row never makes
+        a customer "known" (that needs an inquiry), so batching changes no answer.
+        """
+        pairs = [(i.message_id, i.raw.graph_id) for i in items]
+        known = _known_many(session, pairs) if items else []
+        emails: list[str | None] = []
+        for item, found in zip(items, known, strict=True):
+            parsed = item.parsed
+            if found is not None or parsed is None:
+                continue
+            outgoing = (
+                item.raw.folder == "sent" or (parsed.from_addr or "").lower() in self.own_addresses
+            )
+            customer_email = self._customer_email(parsed, item.body_text)
+            item.outgoing, item.customer_email = outgoing, customer_email
+            if not outgoing:
+                emails.append(customer_email)
+        customers = merge.known_customers(session, emails)
+        rows: list[tuple[str, Message | int, str]] = []
+        for item, found in zip(items, known, strict=True):
+            if found is not None:
+                rows.append(("raced", found[0], ""))
+                continue
+            msg, disposition = self._new_row(item, customers)
+            session.add(msg)
+            rows.append(("inserted", msg, disposition))
+        session.flush()
+        return [
+            (kind, row.id if isinstance(row, Message) else row, disposition)
+            for kind, row, disposition in rows
+        ]
+
+    def _new_row(self, item: _Arrival, customers: set[str]) -> tuple[Message, str]:
+        """The unsaved row of one new message and its first disposition."""
         raw, parsed, message_id = item.raw, item.parsed, item.message_id
-        found = records.find_known(session, message_id, raw.graph_id)
-        if found is not None:
-            return "raced", found.id, ""
         now = self._now()
         if parsed is None:
             disposition = f"failed:{item.failure or ''}"
@@ -577,18 +610,14 @@ class IntakePipeline:
                 created_at=now,
                 updated_at=now,
             )
-            session.add(msg)
-            session.flush()
-            return "inserted", msg.id, disposition
+            return msg, disposition
 
         body_text = item.body_text
-        outgoing = raw.folder == "sent" or (parsed.from_addr or "").lower() in self.own_addresses
-        customer_email = self._customer_email(parsed, body_text)
-        item.outgoing, item.customer_email = outgoing, customer_email
+        outgoing, customer_email = item.outgoing, item.customer_email
         received = records.naive_utc(raw.received_at or parsed.date or self.services.clock.now())
         rule: str | None = None
         if not outgoing:
-            known_customer = merge.is_known_customer(session, customer_email)
+            known_customer = bool(customer_email) and customer_email.lower() in customers
             rule = prefilter(
                 parsed, known_customer=known_customer, own_addresses=self.own_addresses
             )
@@ -631,9 +660,7 @@ class IntakePipeline:
             updated_at=now,
         )
         msg.attachments = records.attachment_rows(item.stored)
-        session.add(msg)
-        session.flush()
-        return "inserted", msg.id, disposition
+        return msg, disposition
 
     async def _readmit(
         self,
@@ -868,12 +895,21 @@ class IntakePipeline:
             return self._apply_failure(session, job, understanding)
         return self._apply(session, job, understanding)
 
+    def _apply_batch(
+        self, session: Session, understood: list[tuple[_Job, Understanding]]
+    ) -> list[Any]:
+        """Apply a batch in order. The batch's message rows are loaded with one ``IN`` query
+        first, so each ``session.get`` below is an identity-map hit instead of a query."""
+        rows = session.scalars(select(Message).where(Message.id.in_([j.pk for j, _ in understood])))
+        loaded = rows.all()  # held: the identity map only keeps weak references
+        results = [self._apply_one(session, j, u) for j, u in understood]
+        del loaded
+        return results
+
     async def _finish_batch(self, batch: list[_Job], run: _Run) -> None:
         understood = [(j, j.task.result() if j.task else Understanding()) for j in batch]
         try:
-            results = await self.services.store.run(
-                lambda s: [self._apply_one(s, j, u) for j, u in understood]
-            )
+            results = await self.services.store.run(lambda s: self._apply_batch(s, understood))
         except Exception:
             if len(batch) == 1:
                 results = [await self._failed_internal(batch[0])]
@@ -997,7 +1033,6 @@ class IntakePipeline:
                 region=self.region,
                 language_hint=job.parsed.language,
             )
-            session.flush()
             new_id = applied.inquiry_id
             events.append(MessageRecorded(job.pk, "new_inquiry"))
             events.append(InquiryCreated(applied.inquiry_id or 0, job.pk))
