@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
+    QStyle,
     QTabWidget,
     QToolButton,
     QTreeWidget,
@@ -143,9 +144,12 @@ class MessageCard(QFrame):
 
     translate_requested = Signal(int)
 
-    def __init__(self, message: MessageInfo, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, message: MessageInfo, home: Path | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.message = message
+        self.home = home
         self.setObjectName("messageCard")
         self.setProperty("direction", message.direction)
         self.header = QLabel()
@@ -199,7 +203,7 @@ class MessageCard(QFrame):
         box = QWidget()
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
-        stored = Path(attachment.stored_path) if attachment.stored_path else None
+        stored = self.path_of(attachment)
         if stored and stored.exists() and attachment.content_type.startswith("image/"):
             reader = QImageReader(str(stored))
             size = reader.size()
@@ -213,7 +217,9 @@ class MessageCard(QFrame):
                 thumb.setToolTip(attachment.filename)
                 column.addWidget(thumb)
         button = QToolButton()
-        button.setText(f"📎 {attachment.filename} ({_size_text(attachment.size)})")
+        button.setText(f"{attachment.filename} ({_size_text(attachment.size)})")
+        button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_FileIcon))
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         button.setProperty("attachment_id", attachment.id)
         menu = QMenu(button)
@@ -233,11 +239,19 @@ class MessageCard(QFrame):
         column.addWidget(button)
         return box
 
+    def path_of(self, attachment: AttachmentInfo) -> Path | None:
+        """Stored paths are relative to the data folder (it can move); absolute ones are kept."""
+        if not attachment.stored_path:
+            return None
+        path = Path(attachment.stored_path)
+        return path if path.is_absolute() or self.home is None else self.home / path
+
     def open_attachment(self, attachment: AttachmentInfo) -> bool:
         """Open with the system viewer (PDF preview too: QtPdf is not in this PySide6 build)."""
-        if not attachment.stored_path:
+        path = self.path_of(attachment)
+        if path is None:
             return False
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(attachment.stored_path))
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
 
     def save_attachment(self, attachment: AttachmentInfo) -> None:
         if not attachment.stored_path:
@@ -248,11 +262,11 @@ class MessageCard(QFrame):
         dialog.fileSelected.connect(lambda target: self.copy_attachment(attachment, Path(target)))
         dialog.open()
 
-    @staticmethod
-    def copy_attachment(attachment: AttachmentInfo, target: Path) -> Path:
-        if not attachment.stored_path:
+    def copy_attachment(self, attachment: AttachmentInfo, target: Path) -> Path:
+        source = self.path_of(attachment)
+        if source is None:
             raise FileNotFoundError(attachment.filename)
-        shutil.copyfile(attachment.stored_path, target)
+        shutil.copyfile(source, target)
         return target
 
     def _toggle_full(self, full: bool) -> None:
@@ -545,7 +559,7 @@ class InquiryDetailView(QWidget):
             card.deleteLater()
         self._cards = {}
         for message in d.messages:
-            card = MessageCard(message, self.thread_box)
+            card = MessageCard(message, self.ctx.services.paths.home, self.thread_box)
             card.translate_requested.connect(self._translate_clicked)
             self.thread_layout.insertWidget(self.thread_layout.count() - 1, card)
             self._cards[message.id] = card
