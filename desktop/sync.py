@@ -27,6 +27,8 @@ class SyncController:
         self.runtime: Any = None
         self._stop = asyncio.Event()
         self._task: asyncio.Future[Any] | None = None
+        self._telegram_stop = asyncio.Event()
+        self._telegram_task: asyncio.Future[Any] | None = None
 
     @property
     def account_ready(self) -> bool:
@@ -46,8 +48,22 @@ class SyncController:
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
+    def start_telegram(self) -> bool:
+        """Start the Telegram mirror task (not for demo data). It idles until Telegram is
+        enabled with a token and re-reads both every 30 s, so the settings page needs no restart."""
+        if self.ctx.is_demo or (self._telegram_task is not None and not self._telegram_task.done()):
+            return False
+        from core.notify.runner import serve
+
+        self._telegram_stop = asyncio.Event()
+        self._telegram_task = spawn(
+            serve(self.ctx.services, self._telegram_stop, drafts=self.ctx.draft_service)
+        )
+        return True
+
     def start(self) -> bool:
         """Start polling (not for demo data, not without an account). True when started."""
+        self.start_telegram()
         if self.ctx.is_demo or self.running or not self.account_ready:
             return False
         scheduler = self._build()
@@ -57,6 +73,7 @@ class SyncController:
 
     def stop(self) -> None:
         self._stop.set()
+        self._telegram_stop.set()
         if self.runtime is not None:
             spawn(self.runtime.aclose())
             self.runtime = None

@@ -45,7 +45,14 @@ class _Parser(argparse.ArgumentParser):
 
 def common_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--home", metavar="DIR", help="data folder (overrides INQUIRY_BRIDGE_HOME)")
+    # SUPPRESS: the same option sits before and after the command name; a default here would
+    # let the subcommand's copy overwrite a --home given before it.
+    common.add_argument(
+        "--home",
+        metavar="DIR",
+        default=argparse.SUPPRESS,
+        help="data folder (overrides INQUIRY_BRIDGE_HOME)",
+    )
     return common
 
 
