@@ -71,7 +71,7 @@ class MessageTranslator:
                 tier=2,
                 purpose="translate",
                 prompt="translate",
-                variables={"subject": subject, "text": body, "target_language": "zh_CN"},
+                variables={"text": f"{subject}\n\n{body}".strip() if subject else body},
                 refs={"message_pk": message_pk, "inquiry_id": inquiry_id},
             )
         ).strip()
