@@ -24,7 +24,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def build() -> Path:
     subprocess.run(
-        [sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean", str(ROOT / "installer" / "inquiry_bridge.spec")],
+        [
+            sys.executable,
+            "-m",
+            "PyInstaller",
+            "--noconfirm",
+            "--clean",
+            str(ROOT / "installer" / "inquiry_bridge.spec"),
+        ],
         cwd=ROOT,
         check=True,
     )
@@ -36,7 +43,10 @@ def smoke(bundle: Path) -> None:
     with tempfile.TemporaryDirectory() as home:
         env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "INQUIRY_BRIDGE_HOME": home}
         demo = ROOT / "resources" / "demo"
-        steps = [[str(exe), "ingest", "--eml-dir", str(demo), "--offline"], [str(exe), "inquiries", "--json"]]
+        steps = [
+            [str(exe), "ingest", "--eml-dir", str(demo), "--offline"],
+            [str(exe), "inquiries", "--json"],
+        ]
         for step in steps:
             done = subprocess.run(step, env=env, capture_output=True, text=True, timeout=300)
             if done.returncode != 0 or done.stderr.strip():
