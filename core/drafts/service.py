@@ -194,6 +194,16 @@ class DraftService:
             )
         )
 
+    def _back_to_review(self, session: Session, draft: Draft, actor: str, note: str) -> Transition:
+        """An owner edit: an approved (or failed, or raw) draft goes back to pending_approval, so
+        the words approved are the words sent. Otherwise the status stays, but the returned
+        transition still makes the queue refresh the row."""
+        if draft.status in {"approved", "failed", "draft"}:
+            return transition(
+                session, draft, "pending_approval", actor=actor, clock=self.clock, note=note
+            )
+        return Transition(draft.id, draft.inquiry_id, draft.status, draft.status)
+
     def _require_llm(self) -> Any:
         if self.llm is None or not getattr(self.llm, "available", False):
             raise LLMUnavailable("未配置 AI 服务（设置 → AI 地址）")
@@ -519,20 +529,7 @@ class DraftService:
             draft.updated_at = self._now()
             self._guard(session, draft)
             self._audit(session, draft.id, "edit", actor, **changed)
-            if draft.status in {"approved", "failed", "draft"}:
-                moves.append(
-                    transition(
-                        session,
-                        draft,
-                        "pending_approval",
-                        actor=actor,
-                        clock=self.clock,
-                        note="老板修改了草稿",
-                    )
-                )
-            else:
-                # same status, but the queue must refresh the row
-                moves.append(Transition(draft.id, draft.inquiry_id, draft.status, draft.status))
+            moves.append(self._back_to_review(session, draft, actor, "老板修改了草稿"))
             return _view(session, draft, self.services.paths), moves
 
         view, moves = self.services.store.write(do)
@@ -571,19 +568,7 @@ class DraftService:
                 removed=[i for i in old if i not in new],
                 attachment_ids=new,
             )
-            if draft.status in {"approved", "failed", "draft"}:
-                moves.append(
-                    transition(
-                        session,
-                        draft,
-                        "pending_approval",
-                        actor=actor,
-                        clock=self.clock,
-                        note="老板修改了附件",
-                    )
-                )
-            else:
-                moves.append(Transition(draft.id, draft.inquiry_id, draft.status, draft.status))
+            moves.append(self._back_to_review(session, draft, actor, "老板修改了附件"))
             return _view(session, draft, self.services.paths), moves
 
         view, moves = self.services.store.write(do)
