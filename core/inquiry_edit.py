@@ -17,9 +17,9 @@ import phonenumbers
 from sqlalchemy.orm import Session
 
 from core.board import refresh_search_text
-from core.db.models import CLASSIFICATIONS, AuditEntry, Inquiry, Memory
+from core.db.models import CLASSIFICATIONS, AuditEntry, Inquiry
 from core.errors import InquiryBridgeError
-from core.events import InquiryUpdated, NoteAdded
+from core.events import InquiryUpdated
 from core.glossary import is_product
 from core.services import Services
 
@@ -130,53 +130,13 @@ class InquiryEditor:
         return changed
 
     def add_note(
-        self,
-        inquiry_id: int,
-        text: str,
-        *,
-        actor: str = "owner",
-        source: str = "desktop",
-        kind: str = "customer_note",
+        self, inquiry_id: int, text: str, *, actor: str = "owner", source: str = "desktop"
     ) -> int:
-        """Add a note (a ``customer_note`` memory) to an inquiry; audited, event published."""
-        body = text.strip()
-        if not body:
-            raise InvalidField("note", "备注不能为空")
-        now = self.services.clock.now().replace(tzinfo=None)
+        """Add a typed note (a ``customer_note`` memory) to an inquiry; audited, events published.
 
-        def _do(session: Session) -> int:
-            inquiry = session.get(Inquiry, inquiry_id)
-            if inquiry is None:
-                raise InvalidField("id", f"没有这个询盘：{inquiry_id}")
-            memory = Memory(
-                kind=kind,
-                inquiry_id=inquiry_id,
-                text=body,
-                source=source,
-                confidence="high",
-                status="active",
-                created_at=now,
-                updated_at=now,
-            )
-            session.add(memory)
-            session.flush()
-            notes = list((inquiry.context_data or {}).get("notes", []))
-            notes.append({"id": memory.id, "text": body, "at": now.isoformat() + "Z"})
-            inquiry.context_data = {**(inquiry.context_data or {}), "notes": notes}
-            inquiry.updated_at = now
-            session.add(
-                AuditEntry(
-                    entity="note",
-                    entity_id=memory.id,
-                    action="add_note",
-                    detail={"inquiry_id": inquiry_id, "text": body},
-                    actor=actor,
-                    at=now,
-                )
-            )
-            return memory.id
+        One implementation for every kind of note: typed here, dictated (with its recording) or
+        from Telegram all go through ``core.voice.notes.add_customer_note``.
+        """
+        from core.voice.notes import add_customer_note
 
-        note_id = self.services.store.write(_do)
-        self.services.bus.publish(NoteAdded(note_id, inquiry_id))
-        self.services.bus.publish(InquiryUpdated(inquiry_id, ("notes",)))
-        return note_id
+        return add_customer_note(self.services, inquiry_id, text, source=source, actor=actor)
