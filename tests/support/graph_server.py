@@ -1070,6 +1070,7 @@ class _QuietServer(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     graph: GraphServer
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body are separate writes; see llm_server
 
     def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
         return

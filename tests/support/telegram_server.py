@@ -468,6 +468,7 @@ class TelegramServer:
 def _make_handler(server: TelegramServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body are separate writes; see llm_server
 
         def log_message(self, *_args: object) -> None:  # keep test output clean
             return
