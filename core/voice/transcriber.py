@@ -27,13 +27,14 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from core.errors import TranscriptionError
 from core.voice.audio import SAMPLE_RATE
 from core.voice.models import ModelChoice, resolve_model_dir
+
+if TYPE_CHECKING:  # numpy loads with the model, not with the app (~0.15 s of start-up)
+    import numpy as np
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,7 @@ def to_simplified(text: str) -> str:
 
 def load_audio(path: str | Path) -> np.ndarray:
     """Decode any file PyAV understands (wav, mp3, m4a, ogg, flac…) to 16 kHz mono float32."""
+    import numpy as np
     from faster_whisper.audio import decode_audio
 
     path = Path(path)

@@ -29,7 +29,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from core.clock import Clock, SystemClock, to_sydney
@@ -210,6 +209,7 @@ def _check_permission() -> None:
 
 def _converter(fmt: object) -> Callable[[bytes], bytes]:
     """PCM in the device's preferred format → 16 kHz mono s16le (linear resampling)."""
+    import numpy as np  # only when recording starts; the app itself starts without numpy
     from PySide6.QtMultimedia import QAudioFormat
 
     sf = fmt.sampleFormat()  # type: ignore[attr-defined]
