@@ -98,6 +98,21 @@ class Inquiry(Base):
     )
 
 
+class InquiryPhone(Base):
+    """Every E.164 number a customer has given, pointing at the inquiry.
+
+    Why a table when ``context_data["phones"]`` already lists them: finding "the inquiry that
+    has this second number" by scanning JSON (or a LIKE over search_text) cost ~40 ms per
+    message at 50,000 inquiries; an indexed lookup costs microseconds. The JSON stays the
+    customer's context; this is its index, written by the same merge code.
+    """
+
+    __tablename__ = "inquiry_phones"
+
+    phone: Mapped[str] = mapped_column(String(32), primary_key=True)
+    inquiry_id: Mapped[int] = mapped_column(ForeignKey("inquiries.id"), primary_key=True)
+
+
 class Message(Base):
     """Every message the app has ever seen, with exactly one disposition.
 

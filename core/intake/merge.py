@@ -29,11 +29,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy import select
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from core.board import build_search_text, phone_digit_forms
 from core.clock import Clock
-from core.db.models import AuditEntry, Inquiry, Message
+from core.db.models import AuditEntry, Inquiry, InquiryPhone, Message
 from core.deals.stages import StageChange, record_initial_stage
 
 CONFIDENCE_RANK = {"low": 0, "medium": 1, "high": 2}
@@ -240,12 +241,8 @@ def find_phone_inquiry(
         return None, None
     candidates = list(session.scalars(select(Inquiry).where(Inquiry.customer_phone == phone)))
     if not candidates:  # a second number the customer gave earlier
-        digits = phone.lstrip("+")
-        candidates = [
-            i
-            for i in session.scalars(select(Inquiry).where(Inquiry.search_text.like(f"%{digits}%")))
-            if phone in (i.context_data or {}).get("phones", [])
-        ]
+        known = select(InquiryPhone.inquiry_id).where(InquiryPhone.phone == phone)
+        candidates = list(session.scalars(select(Inquiry).where(Inquiry.id.in_(known))))
     if require_name:
         candidates = [i for i in candidates if names_match(i.customer_name, name)]
         return _latest(candidates), "name_phone"
@@ -377,6 +374,13 @@ def _append_unique(items: list[Any] | None, new: Iterable[Any]) -> list[Any]:
     return out
 
 
+def index_phones(session: Session, inquiry_id: int, phones: Iterable[str]) -> None:
+    """Record numbers in ``inquiry_phones`` so a later message quoting one finds this inquiry."""
+    rows = [{"phone": p, "inquiry_id": inquiry_id} for p in dict.fromkeys(phones) if p]
+    if rows:
+        session.execute(sqlite_insert(InquiryPhone).values(rows).on_conflict_do_nothing())
+
+
 def add_summary(inquiry: Inquiry, message: Message) -> None:
     context = dict(inquiry.context_data or {})
     lines = [x for x in str(context.get("thread_summary") or "").split("\n") if x]
@@ -497,6 +501,7 @@ def create_inquiry(
         )
     session.add(inquiry)
     session.flush()
+    index_phones(session, inquiry.id, inquiry.context_data["phones"])
     _mark_inbound(inquiry, message)
     add_summary(inquiry, message)
     refresh_search(inquiry, region)
@@ -558,6 +563,7 @@ def merge_into(
         fill("urgency", ext.urgency)
         if ext.customer_phone:
             context["phones"] = _append_unique(context.get("phones"), [ext.customer_phone])
+            index_phones(session, inquiry.id, [ext.customer_phone])
         for name in ("product_types", "dimensions"):
             if name in locked:
                 continue

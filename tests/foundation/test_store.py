@@ -58,22 +58,35 @@ def test_an_up_to_date_store_opens_without_importing_alembic(tmp_path: Path) -> 
     assert out.stdout.strip() == "False"
 
 
-def test_a_store_behind_head_is_still_migrated(tmp_path: Path, monkeypatch) -> None:
-    """The shortcut must not mistake an old database for a current one: when the files name a
-    head the database does not have, Alembic runs."""
+def test_a_store_behind_head_is_migrated_and_keeps_its_data(tmp_path: Path) -> None:
+    """A data folder written by the 0001 build: opening it runs 0002, which indexes the second
+    phone numbers already kept in the customers' context (so the shortcut past Alembic must not
+    mistake it for current)."""
     from alembic import command
 
-    import core.db.store as store_module
+    from core.db.store import alembic_config, make_engine
 
     path = tmp_path / "db.sqlite3"
-    Store(path).close()
-    calls: list[str] = []
-    real_upgrade = command.upgrade
-    monkeypatch.setattr(
-        command, "upgrade", lambda cfg, rev: calls.append(rev) or real_upgrade(cfg, rev)
-    )
-    Store(path).close()
-    assert calls == []  # current: nothing to do
-    monkeypatch.setattr(store_module, "migration_heads", lambda: {"0002"})
-    Store(path).close()
-    assert calls == ["head"]
+    engine = make_engine(path)
+    cfg = alembic_config(str(engine.url))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        conn.execute(
+            text(
+                "INSERT INTO inquiries (id, classification, confidence, stage, stage_changed_at,"
+                " product_types, dimensions, language, owes_reply, context_data, search_text,"
+                " created_at, updated_at) VALUES (7, 'A', 'low', 'inquiry', '2026-11-01',"
+                " '[]', '[]', 'en', 'us', :ctx, '', '2026-11-01', '2026-11-01')"
+            ),
+            {"ctx": '{"phones": ["+61412345678", "+61298765432"], "notes": []}'},
+        )
+    engine.dispose()
+    store = Store(path)
+    try:
+        with store.engine.connect() as conn:
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+            rows = conn.execute(text("SELECT phone, inquiry_id FROM inquiry_phones")).all()
+        assert sorted(rows) == [("+61298765432", 7), ("+61412345678", 7)]
+    finally:
+        store.close()

@@ -355,6 +355,24 @@ async def test_merge_by_email_then_by_phone(services, pipeline, model) -> None: 
     assert found == [first["id"]]
 
 
+async def test_a_second_number_given_earlier_finds_the_customer(services, pipeline, model) -> None:  # type: ignore[no-untyped-def]
+    """Jane gives a new mobile in a reply; later her husband writes from his own address with
+    only that number: it is still Jane's job (found through ``inquiry_phones``)."""
+    model.script["new mobile"] = Verdict(["R"], phone="+61400111222")
+    model.script["about the windows"] = Verdict(["R"], phone="+61400111222")
+    new_mobile = make_email(subject="New mobile", body="My new mobile is 0400 111 222.", minutes=60)
+    husband = make_email(
+        subject="About the windows",
+        body="Hi, calling about my wife's quote, 0400 111 222.",
+        sender="Tom Citizen <tom.c@example.org>",
+        minutes=120,
+    )
+    await pipeline.ingest_batch([raw(make_email(**ASK)), raw(new_mobile), raw(husband)])
+    (only,) = _inquiries(services)
+    assert len(only["message_ids"]) == 3
+    assert only["customer_phone"] == "+61412345678"
+
+
 async def test_not_an_inquiry_alone_but_merged_in_a_customer_thread(
     services, pipeline, model
 ) -> None:  # type: ignore[no-untyped-def]
