@@ -107,6 +107,6 @@ def build_context(services: Services, *, is_demo: bool = False) -> AppContext:
         llm=llm,
         is_demo=is_demo,
     )
-    ctx.notifications = NotificationCenter(services).attach(services.bus)
+    ctx.notifications = NotificationCenter(services).attach(services.bus, background=True)
     ctx.draft_service = build_draft_service(services, llm)
     return ctx

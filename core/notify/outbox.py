@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -101,28 +102,60 @@ class NotificationCenter:
         self.services = services
         self._unsubscribe: list[Callable[[], None]] = []
         self._raised = 0
+        self._worker: ThreadPoolExecutor | None = None
 
     # -- wiring -------------------------------------------------------------------------------
-    def attach(self, bus: EventBus | None = None, *, catch_up: bool = True) -> NotificationCenter:
-        """Subscribe to the bus; first raise whatever was missed (see ``catch_up``)."""
+    def attach(
+        self, bus: EventBus | None = None, *, catch_up: bool = True, background: bool = False
+    ) -> NotificationCenter:
+        """Subscribe to the bus; first raise whatever was missed (see ``catch_up``).
+
+        ``background=True`` (the desktop) handles events, and the catch-up, in order on one
+        worker thread of its own. Why: the bus calls handlers in the publisher's thread, which
+        for the intake pipeline is the UI's event loop, and every handler here reads and writes
+        the store -- waiting behind an ingest batch's commit froze the window for 100 ms and more.
+        The CLI and tests keep the synchronous default: the row exists when ``publish`` returns.
+        """
         bus = bus or self.services.bus
+        if background and self._worker is None:
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="notify")
         if catch_up:
-            try:
-                self.catch_up()
-            except Exception:  # an alert backlog must never stop the app from starting
-                log.exception("notification catch-up failed")
+            self._dispatch(self.catch_up)
         self._unsubscribe += [
-            bus.subscribe(InquiryCreated, self.on_inquiry_created),
-            bus.subscribe(DraftChanged, self.on_draft_changed),
-            bus.subscribe(StageOverdue, self.on_stage_overdue),
-            bus.subscribe(SyncStatus, self.on_sync_status),
+            bus.subscribe(InquiryCreated, lambda e: self._dispatch(self.on_inquiry_created, e)),
+            bus.subscribe(DraftChanged, lambda e: self._dispatch(self.on_draft_changed, e)),
+            bus.subscribe(StageOverdue, lambda e: self._dispatch(self.on_stage_overdue, e)),
+            bus.subscribe(SyncStatus, lambda e: self._dispatch(self.on_sync_status, e)),
         ]
         return self
 
+    def _dispatch(self, handler: Callable[..., object], *args: object) -> None:
+        if self._worker is not None:
+            self._worker.submit(self._guarded, handler, *args)
+        else:
+            self._guarded(handler, *args)
+
+    @staticmethod
+    def _guarded(handler: Callable[..., object], *args: object) -> None:
+        try:
+            handler(*args)
+        except Exception:  # an alert must never take down ingest, sync or the app's start
+            log.exception("notification handler %s failed", getattr(handler, "__name__", handler))
+
+    def drain(self, timeout: float = 30.0) -> None:
+        """Wait until every event handed to the background worker so far is handled."""
+        if self._worker is not None:
+            self._worker.submit(lambda: None).result(timeout)
+
     def detach(self) -> None:
+        """Unsubscribe; with a background worker, finish the queued alerts first (they are
+        rows the owner would otherwise never see)."""
         for unsubscribe in self._unsubscribe:
             unsubscribe()
         self._unsubscribe.clear()
+        if self._worker is not None:
+            self._worker.shutdown(wait=True)
+            self._worker = None
 
     # -- the one write path -------------------------------------------------------------------
     def raise_notification(

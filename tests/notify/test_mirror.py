@@ -36,6 +36,43 @@ def test_new_inquiry_event_writes_one_chinese_notification(services: Any, center
     assert [(e.notification_id, e.ref_id) for e in raised] == [(row.id, inquiry_id)]
 
 
+def test_in_the_background_an_alert_never_holds_up_the_publisher(services: Any) -> None:
+    """The desktop's center: while the store's writer is busy (an ingest batch committing), the
+    pipeline's publish returns at once and the alert is written, in order, when the writer frees."""
+    import threading
+
+    from core.notify.outbox import NotificationCenter
+
+    center = NotificationCenter(services).attach(background=True)
+    try:
+        center.drain()  # the start-up catch-up, on the worker too
+        inquiry_id = add_inquiry(services)
+        writer_busy, release = threading.Event(), threading.Event()
+
+        def long_commit(_session: Any) -> None:
+            writer_busy.set()
+            release.wait(10)
+
+        blocker = threading.Thread(target=services.store.write, args=(long_commit,))
+        blocker.start()
+        assert writer_busy.wait(5)
+        published = threading.Thread(
+            target=services.bus.publish, args=(InquiryCreated(inquiry_id),)
+        )
+        published.start()
+        published.join(2)
+        assert not published.is_alive()  # the publisher was not made to wait for the store
+        assert rows(services) == []
+        release.set()
+        blocker.join(5)
+        center.drain()
+        [row] = rows(services)
+        assert row.kind == "new_inquiry" and row.ref_id == inquiry_id
+    finally:
+        release.set()
+        center.detach()
+
+
 def test_not_an_inquiry_raises_nothing(services: Any, center: Any) -> None:
     services.bus.publish(InquiryCreated(add_inquiry(services, classification="C")))
     assert rows(services) == []
