@@ -160,6 +160,17 @@ def extract_rules(view: MessageView) -> Extraction:
     return validate_fields(extract_fields(view), view, source="rules")
 
 
+def understand_by_rules(view: MessageView) -> tuple[Any, Extraction | None]:
+    """The offline classifier and extractor in one call (a pure function of the view, so the
+    pipeline can run it in its worker process, away from the UI's event loop)."""
+    from core.intake.classify import classify_rules
+
+    classification = classify_rules(view)
+    if classification.primary == "C":
+        return classification, None
+    return classification, extract_rules(view)
+
+
 def _prompt_variables(view: MessageView) -> dict[str, str]:
     sender = view.from_name or ""
     if view.from_addr:

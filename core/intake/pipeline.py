@@ -35,7 +35,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
@@ -64,6 +64,7 @@ from core.mail.source import MessageSource, RawMessage
 from core.services import Services
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 PENDING = "pending"
 MERGE_BATCH = 32  # most messages applied in one writer transaction
@@ -202,6 +203,22 @@ class _Parser:
             return loop.run_in_executor(self.pool, parse_for_intake, raw)
         return parse_for_intake(raw)
 
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the worker process once it is warm, else here. ``fn`` must be a
+        module-level pure function (it is pickled by name) -- the offline rules are."""
+        warm, pool = self.warm, self.pool
+        if pool is None or warm is None or not warm.done() or warm.cancelled() or warm.exception():
+            return fn(*args)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except Exception as exc:
+            from concurrent.futures.process import BrokenProcessPool
+
+            if not isinstance(exc, BrokenProcessPool | OSError):
+                raise
+            log.warning("worker process failed (%s); running %s inline", exc, fn.__name__)
+            return fn(*args)
+
     async def result(
         self, parsing: asyncio.Future[ParseOutcome] | ParseOutcome, raw: bytes
     ) -> ParseOutcome:
@@ -255,6 +272,7 @@ class _Run:
     by_email: dict[str, _Job] = field(default_factory=dict)
     by_conversation: dict[str, _Job] = field(default_factory=dict)
     llm_down: str | None = None  # set after the first LLMUnavailable: skip further calls
+    parser: _Parser | None = None  # the run's worker process (parsing, offline rules)
 
 
 class IntakePipeline:
@@ -353,7 +371,16 @@ class IntakePipeline:
         ``admit(run)`` yields a ``_Job`` for each message that needs understanding/merging; the
         admission side has already recorded everything else in ``run.report``.
         """
-        run = _Run(IngestReport())
+        run = _Run(IngestReport(), parser=_Parser(self.parse_workers))
+        try:
+            return await self._pump_run(admit, run)
+        finally:  # after the last merge: late offline-rules calls still use the worker
+            assert run.parser is not None
+            await run.parser.close()
+
+    async def _pump_run(
+        self, admit: Callable[[_Run], AsyncIterator[_Job | None]], run: _Run
+    ) -> IngestReport:
         queue: asyncio.Queue[_Job | None] = asyncio.Queue(maxsize=self.window)
         consumer = asyncio.create_task(self._merge_loop(queue, run))
         started: list[_Job] = []
@@ -391,7 +418,7 @@ class IntakePipeline:
         ``ADMIT_CHUNK`` messages, and records them with one identity read, one file write hop
         and one writer transaction.
         """
-        parser = _Parser(self.parse_workers)
+        parser = run.parser or _Parser(0)
         arrivals: asyncio.Queue[Any] = asyncio.Queue(maxsize=PARSE_AHEAD)
         reader = asyncio.create_task(self._read_ahead(raws, arrivals, parser))
         try:
@@ -415,7 +442,6 @@ class IntakePipeline:
         finally:
             reader.cancel()
             await asyncio.gather(reader, return_exceptions=True)
-            await parser.close()
 
     @staticmethod
     async def _read_ahead(
@@ -789,8 +815,10 @@ class IntakePipeline:
         from core.intake import classify, extract  # the LLM helper's modules
 
         if self.offline:
-            cls = classify.classify_rules(view)
-            ext = extract.extract_rules(view) if cls.primary != "C" else None
+            if run.parser is not None:
+                cls, ext = await run.parser.call(extract.understand_by_rules, view)
+            else:
+                cls, ext = extract.understand_by_rules(view)
             return Understanding(cls, ext)
         if run.llm_down is not None:
             return Understanding(error_reason="unavailable", error_detail=run.llm_down)
