@@ -1,8 +1,10 @@
 """Board queries: the inquiry list the owner works from, filtered, searched, sorted and paged in SQL.
 
 Why in core and in SQL: the board must stay fast at 50,000 inquiries, so a keystroke in the search
-box becomes one substring test (``instr``) over the lower-cased ``Inquiry.search_text`` column and a page of at most a
-few hundred rows, never a Python loop over every row. The desktop model runs these functions on a
+box becomes a lookup in the trigram full-text index over the lower-cased ``Inquiry.search_text``
+(migration 0003; words of one or two characters, and SQLite builds without FTS5, fall back to a
+substring test with ``instr``) and a page of at most a few hundred rows, never a Python loop over
+every row. The desktop model runs these functions on a
 worker thread (``Store.read``) and only ever holds the pages it has shown.
 
 Phone search accepts any format: ``0412 345 678``, ``+61 412 345 678`` and ``0412345678`` all find
@@ -16,12 +18,27 @@ waiting for approval. The same definition feeds the tray's count.
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 import phonenumbers
-from sqlalchemy import and_, case, exists, func, or_, select
+from sqlalchemy import (
+    Column,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    and_,
+    case,
+    exists,
+    func,
+    or_,
+    select,
+    text,
+)
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -29,6 +46,7 @@ from core.clock import utc
 from core.db.models import (
     ALL_STAGES,
     CLOSED_STAGES,
+    SEARCH_INDEX,
     STAGES,
     Attachment,
     Draft,
@@ -53,6 +71,13 @@ COLUMNS: tuple[str, ...] = (
 )
 
 _PHONE_SHAPE = re.compile(r"^[\d\s+().\-]+$")
+# FTS5's trigram tokenizer indexes every 3-character substring; shorter words use instr()
+_TRIGRAM = 3
+# the FTS5 table of migration 0003; not in the ORM metadata (it is virtual, kept by triggers)
+_search_index = Table(
+    SEARCH_INDEX, MetaData(), Column("rowid", Integer), Column("search_text", Text)
+)
+_indexed_engines: weakref.WeakKeyDictionary[Engine, bool] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -165,23 +190,57 @@ def refresh_search_text(inquiry: Inquiry, region: str = "AU") -> None:
     )
 
 
-def search_condition(search: str, region: str = "AU") -> ColumnElement[bool] | None:
-    """The WHERE clause of a search box text: phone-shaped → digits in any format; else words."""
-    text = search.strip().lower()
-    if not text:
+def has_search_index(session: Session) -> bool:
+    """Whether this database has the trigram index (once per engine: it never goes away)."""
+    engine = session.get_bind()
+    if not isinstance(engine, Engine):
+        engine = engine.engine
+    if engine not in _indexed_engines:
+        found = session.execute(
+            text("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = :name"),
+            {"name": SEARCH_INDEX},
+        ).scalar()
+        _indexed_engines[engine] = bool(found)
+    return _indexed_engines[engine]
+
+
+def _phrase(term: str) -> str:
+    """One FTS5 phrase: quoted, so customer text like ``o'neil`` or ``-`` is never syntax."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _indexed(match: str) -> ColumnElement[bool]:
+    ids = select(_search_index.c.rowid).where(_search_index.c.search_text.op("MATCH")(match))
+    return Inquiry.id.in_(ids)
+
+
+def search_condition(
+    search: str, region: str = "AU", *, indexed: bool = True
+) -> ColumnElement[bool] | None:
+    """The WHERE clause of a search box text: phone-shaped → digits in any format; else every
+    word as a substring. ``indexed``: use the trigram index (see ``has_search_index``)."""
+    typed = search.strip().lower()
+    if not typed:
         return None
-    if _PHONE_SHAPE.match(text) and sum(c.isdigit() for c in text) >= 3:
-        digits = re.sub(r"\D", "", text)
+    if _PHONE_SHAPE.match(typed) and sum(c.isdigit() for c in typed) >= _TRIGRAM:
+        digits = re.sub(r"\D", "", typed)
         alternatives = {digits}
         code = str(phonenumbers.country_code_for_region(region) or "")
         if digits.startswith("0") and code:
             alternatives.add(code + digits[1:])
         elif code and digits.startswith(code) and len(digits) > len(code) + 4:
             alternatives.add("0" + digits[len(code) :])
+        if indexed:
+            return _indexed(" OR ".join(_phrase(a) for a in sorted(alternatives)))
         return or_(*(func.instr(Inquiry.search_text, a) > 0 for a in sorted(alternatives)))
+    words = list(dict.fromkeys(typed.split()))
+    long_words = [w for w in words if indexed and len(w) >= _TRIGRAM]
     # search_text is lower-cased already: instr() is a plain substring test, cheaper than a
     # case-folding LIKE and free of wildcard escaping
-    return and_(*(func.instr(Inquiry.search_text, w) > 0 for w in text.split()))
+    conditions = [func.instr(Inquiry.search_text, w) > 0 for w in words if w not in long_words]
+    if long_words:
+        conditions.insert(0, _indexed(" AND ".join(_phrase(w) for w in long_words)))
+    return and_(*conditions)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,7 +269,10 @@ def needs_me_condition(now: datetime) -> ColumnElement[bool]:
     )
 
 
-def _conditions(query: BoardQuery, now: datetime, *, with_stage: bool = True) -> list[Any]:
+def _conditions(
+    session: Session, query: BoardQuery, now: datetime, *, with_stage: bool = True
+) -> list[Any]:
+    indexed = bool(query.search.strip()) and has_search_index(session)
     conditions: list[Any] = []
     if with_stage and query.stages:
         conditions.append(Inquiry.stage.in_(query.stages))
@@ -218,7 +280,7 @@ def _conditions(query: BoardQuery, now: datetime, *, with_stage: bool = True) ->
         conditions.append(Inquiry.classification.in_(query.classes))
     if query.needs_me:
         conditions.append(needs_me_condition(now))
-    searched = search_condition(query.search, query.region)
+    searched = search_condition(query.search, query.region, indexed=indexed)
     if searched is not None:
         # matching ids from the covering (stage, search_text) index, then the sorted page
         conditions.append(Inquiry.id.in_(select(Inquiry.id).where(searched)))
@@ -307,7 +369,7 @@ def fetch_rows(
 ) -> list[BoardRow]:
     stmt = (
         _row_select()
-        .where(*_conditions(query, now))
+        .where(*_conditions(session, query, now))
         .order_by(*_sort_keys(query))
         .offset(offset)
         .limit(limit)
@@ -321,7 +383,7 @@ def fetch_row(session: Session, inquiry_id: int) -> BoardRow | None:
 
 
 def count_rows(session: Session, query: BoardQuery, now: datetime) -> int:
-    stmt = select(func.count(Inquiry.id)).where(*_conditions(query, now))
+    stmt = select(func.count(Inquiry.id)).where(*_conditions(session, query, now))
     return int(session.scalar(stmt) or 0)
 
 
@@ -329,7 +391,7 @@ def stage_counts(session: Session, query: BoardQuery, now: datetime) -> dict[str
     """Counts per stage under every filter except the stage filter (what the stage bar shows)."""
     stmt = (
         select(Inquiry.stage, func.count(Inquiry.id))
-        .where(*_conditions(query, now, with_stage=False))
+        .where(*_conditions(session, query, now, with_stage=False))
         .group_by(Inquiry.stage)
     )
     counts = dict.fromkeys(ALL_STAGES, 0)

@@ -54,6 +54,16 @@ MEMORY_STATUSES = ("active", "superseded", "expired")
 TRIGGERS = ("pipeline", "owner", "agent", "onedrive")
 
 
+# The board's trigram full-text index (migration 0003): an FTS5 virtual table and its shadow
+# tables, kept by triggers, outside this metadata (the ORM cannot declare virtual tables).
+SEARCH_INDEX = "inquiry_search"
+
+
+def include_name(name: str | None, type_: str, _parent_names: object) -> bool:
+    """Alembic autogenerate/compare filter: leave the search index's tables alone."""
+    return not (type_ == "table" and name is not None and name.startswith(SEARCH_INDEX))
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, list[str]: JSON}

@@ -35,6 +35,9 @@ def _on_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=10000")
+    # 16 MB of page cache per connection (SQLite's default is 2 MB): the board's search index
+    # and its covering index then stay in memory between keystrokes at 50,000 inquiries
+    cursor.execute("PRAGMA cache_size=-16000")
     cursor.close()
 
 

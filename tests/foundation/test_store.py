@@ -6,7 +6,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 
-from core.db.models import Base
+from core.db.models import Base, include_name
 from core.db.store import Store
 
 
@@ -17,7 +17,8 @@ def test_empty_database_upgrades_to_head_and_matches_models(tmp_path: Path) -> N
             assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
             head = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
             assert head
-            diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+            context = MigrationContext.configure(conn, opts={"include_name": include_name})
+            diff = compare_metadata(context, Base.metadata)
         assert diff == [], f"models and migrations disagree: {diff}"
         tables = set(inspect(store.engine).get_table_names())
         assert {"inquiries", "messages", "stage_events", "llm_calls", "sync_cursors"} <= tables
@@ -64,7 +65,7 @@ def test_a_store_behind_head_is_migrated_and_keeps_its_data(tmp_path: Path) -> N
     mistake it for current)."""
     from alembic import command
 
-    from core.db.store import alembic_config, make_engine
+    from core.db.store import alembic_config, make_engine, migration_heads
 
     path = tmp_path / "db.sqlite3"
     engine = make_engine(path)
@@ -77,7 +78,7 @@ def test_a_store_behind_head_is_migrated_and_keeps_its_data(tmp_path: Path) -> N
                 "INSERT INTO inquiries (id, classification, confidence, stage, stage_changed_at,"
                 " product_types, dimensions, language, owes_reply, context_data, search_text,"
                 " created_at, updated_at) VALUES (7, 'A', 'low', 'inquiry', '2026-11-01',"
-                " '[]', '[]', 'en', 'us', :ctx, '', '2026-11-01', '2026-11-01')"
+                " '[]', '[]', 'en', 'us', :ctx, 'jane citizen', '2026-11-01', '2026-11-01')"
             ),
             {"ctx": '{"phones": ["+61412345678", "+61298765432"], "notes": []}'},
         )
@@ -85,8 +86,13 @@ def test_a_store_behind_head_is_migrated_and_keeps_its_data(tmp_path: Path) -> N
     store = Store(path)
     try:
         with store.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+            version = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
             rows = conn.execute(text("SELECT phone, inquiry_id FROM inquiry_phones")).all()
+            indexed = conn.execute(
+                text("SELECT rowid FROM inquiry_search WHERE inquiry_search MATCH '\"citizen\"'")
+            ).all()
+        assert version == migration_heads().pop()
         assert sorted(rows) == [("+61298765432", 7), ("+61412345678", 7)]
+        assert indexed == [(7,)]  # 0003 indexed the search text already there
     finally:
         store.close()

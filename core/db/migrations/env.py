@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from core.db.models import Base
+from core.db.models import Base, include_name
 
 config = context.config
 target_metadata = Base.metadata
@@ -17,12 +17,20 @@ def run_migrations() -> None:
         engine = create_engine(config.get_main_option("sqlalchemy.url"))
         with engine.begin() as conn:
             context.configure(
-                connection=conn, target_metadata=target_metadata, render_as_batch=True
+                connection=conn,
+                target_metadata=target_metadata,
+                render_as_batch=True,
+                include_name=include_name,
             )
             with context.begin_transaction():
                 context.run_migrations()
         return
-    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=True,
+        include_name=include_name,
+    )
     with context.begin_transaction():
         context.run_migrations()
 
