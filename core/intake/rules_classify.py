@@ -46,6 +46,8 @@ _NOT_INQUIRY: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
             r"price (?:adjustment|increase|list|rise)",
             r"your account manager",
             r"thank you for your order",
+            # a supplier confirming our order: "Order confirmation 4471", "Order 4471 confirmed"
+            r"\border (?:confirmation (?:no\.? ?|#)?\d{3,}|#?\d{3,} (?:is |has been )?confirmed)",
         ),
         _rx(
             r"\binvoice\b",
@@ -61,6 +63,8 @@ _NOT_INQUIRY: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
             r"customer service",
             r"\bdispatch",
             r"\bback ?order",
+            r"\baccounts team\b",
+            r"\byour (?:factory|warehouse|workshop)\b",
         ),
     ),
     "job_application": (

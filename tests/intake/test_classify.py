@@ -129,6 +129,32 @@ def test_supplier_reply_in_a_supplier_thread_is_c_not_r() -> None:
     assert classify_rules(reply).primary == "C"
 
 
+@pytest.mark.parametrize(
+    ("subject", "body", "expected"),
+    [
+        (
+            "Order confirmation 4471 - toughened glass",
+            "Order 4471 confirmed.\n\nItems: 6 x 10 mm toughened clear, 980 x 1990 mm.\n"
+            "Delivery: Friday to your Smithfield factory.\n\nGlassworks Sydney accounts team",
+            "C",
+        ),
+        (
+            "Quote for sliding door",
+            "Hi, we got your quote and would like to go ahead. Could you send me an order "
+            "confirmation and tell me when you can install? 5 Hill St, Ryde.\nThanks, Jo",
+            "A",
+        ),
+    ],
+)
+def test_a_suppliers_order_confirmation_is_not_an_inquiry(
+    subject: str, body: str, expected: str
+) -> None:
+    """The demo mailbox's glass supplier confirming our order must not land on the board as a
+    customer; a customer asking for an order confirmation still does."""
+    result = classify_rules(view(body, subject, from_addr="orders@glassworks.example"))
+    assert result.primary == expected
+
+
 def test_follow_up_from_a_new_address_is_r() -> None:
     note = view(
         "Just following up on the quote for the stacker door - I haven't seen anything yet.",
