@@ -32,7 +32,7 @@ from core.logging_setup import setup_logging
 from core.secrets import GRAPH_TOKEN
 from core.services import Services, build_services
 from desktop.aio import spawn
-from desktop.context import AppContext, LazyLLM, build_context
+from desktop.context import AppContext, LazyDraftService, LazyLLM, build_context
 from desktop.errors_ui import ErrorReporter
 from desktop.i18n import LanguageManager
 from desktop.look import APP_STYLESHEET, app_icon, apply_fonts
@@ -292,8 +292,11 @@ async def _main(app: DesktopApp, single: SingleInstance) -> int:
     single.activated.connect(app.show_window)
     app.qapp.aboutToQuit.connect(app.quitting.set)
     app.start()
-    # the OpenAI SDK import (~1 s) happens off the UI thread once the window is up
-    asyncio.get_running_loop().run_in_executor(None, LazyLLM.warm)
+    # the OpenAI SDK (~1 s) and drafting (~0.3 s) are imported off the UI thread once the
+    # window is up, so neither start-up nor the first 翻译 / 起草回复 waits for them
+    loop = asyncio.get_running_loop()
+    loop.run_in_executor(None, LazyLLM.warm)
+    loop.run_in_executor(None, LazyDraftService.warm)
     await app.quitting.wait()
     single.close()
     return 0

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.deals.stages import StageService
-from core.drafts.service import build_draft_service
 from core.inquiry_edit import InquiryEditor
 from core.notify.outbox import NotificationCenter
 from core.services import Services
@@ -90,6 +89,34 @@ class LazyLLM:
         return getattr(self.client(), name)
 
 
+class LazyDraftService:
+    """The data folder's ``core.drafts.service.DraftService``, built on first use.
+
+    Why: importing drafting (its pydantic schemas, fact guard, mailer) costs ~0.3 s, and the
+    board is usable before the owner ever opens a draft; ``warm`` imports it on a worker
+    thread once the window is up.
+    """
+
+    def __init__(self, services: Services, llm: Any) -> None:
+        self._services = services
+        self._llm = llm
+        self._service: Any = None
+
+    def service(self) -> Any:
+        if self._service is None:
+            from core.drafts.service import build_draft_service
+
+            self._service = build_draft_service(self._services, self._llm)
+        return self._service
+
+    @staticmethod
+    def warm() -> None:
+        import core.drafts.service  # noqa: F401
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.service(), name)
+
+
 def build_llm(services: Services) -> LazyLLM:
     """One LLM client per data folder (``available`` is False until an endpoint is set)."""
     return LazyLLM(services)
@@ -108,5 +135,5 @@ def build_context(services: Services, *, is_demo: bool = False) -> AppContext:
         is_demo=is_demo,
     )
     ctx.notifications = NotificationCenter(services).attach(services.bus, background=True)
-    ctx.draft_service = build_draft_service(services, llm)
+    ctx.draft_service = LazyDraftService(services, llm)
     return ctx
