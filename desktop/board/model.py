@@ -302,7 +302,9 @@ class BoardModel(QAbstractTableModel):
         if not 0 <= column < len(COLUMNS):
             return
         descending = order == Qt.SortOrder.DescendingOrder
-        self.set_query(replace(self.query, sort=COLUMNS[column], descending=descending))
+        query = replace(self.query, sort=COLUMNS[column], descending=descending)
+        if query != self.query:  # the view re-announces its sort on set-up: not a new query
+            self.set_query(query)
 
     def retranslate(self) -> None:
         """Language changed: headers and every cell's words change."""

@@ -83,7 +83,6 @@ class BoardPage(QWidget):
         # table
         self.table = QTableView()
         self.table.setModel(self.model)
-        self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setAlternatingRowColors(True)
@@ -94,7 +93,9 @@ class BoardPage(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
+        # the indicator first, so enabling sorting asks for the order the model already has
         header.setSortIndicator(COLUMNS.index("last_contact"), Qt.SortOrder.DescendingOrder)
+        self.table.setSortingEnabled(True)
         for column, width in zip(COLUMNS, (130, 100, 140, 100, 90, 150, 125, 110), strict=True):
             self.table.setColumnWidth(COLUMNS.index(column), width)
 
