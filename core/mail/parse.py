@@ -18,26 +18,29 @@ Decisions worth knowing:
 
 from __future__ import annotations
 
-import base64
-import binascii
-import codecs
 import email
 import email.utils
 import functools
-import quopri
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from email import policy
 from email.message import EmailMessage, Message
 
 from core.errors import MessageParseError
+from core.mail.charsets import add_note, decode_bytes
+from core.mail.headers import (
+    MESSAGE_ID,
+    decode_header_value,
+    first_message_id,
+    parse_addresses,
+    parse_date,
+    raw_header_text,
+)
 
 __all__ = [
     "ParsedAttachment",
     "ParsedMessage",
-    "decode_bytes",
-    "decode_header_value",
     "parse_message",
 ]
 
@@ -76,248 +79,6 @@ class ParsedMessage:
     content_types: list[str]
     report_type: str | None
     language: str
-
-
-# --------------------------------------------------------------------------- charsets
-
-# Labels whose honest reading is a superset codec. Mail clients write "gb2312" while sending GBK or
-# GB18030 characters, "big5" while sending HKSCS, "ks_c_5601" for cp949, and "iso-8859-1" or
-# "us-ascii" for Windows-1252 (smart quotes in 0x80-0x9F).
-_SUPERSETS: dict[str, str] = {
-    "gb2312": "gb18030",
-    "gb_2312-80": "gb18030",
-    "gb_2312": "gb18030",
-    "euc-cn": "gb18030",
-    "euccn": "gb18030",
-    "x-euc-cn": "gb18030",
-    "csgb2312": "gb18030",
-    "gbk": "gb18030",
-    "x-gbk": "gb18030",
-    "cp936": "gb18030",
-    "ms936": "gb18030",
-    "windows-936": "gb18030",
-    "chinese": "gb18030",
-    "big5": "big5hkscs",
-    "big-5": "big5hkscs",
-    "x-big5": "big5hkscs",
-    "cn-big5": "big5hkscs",
-    "csbig5": "big5hkscs",
-    "ks_c_5601-1987": "cp949",
-    "ks_c_5601": "cp949",
-    "euc-kr": "cp949",
-    "iso-8859-1": "cp1252",
-    "latin1": "cp1252",
-    "latin-1": "cp1252",
-    "us-ascii": "cp1252",
-    "ascii": "cp1252",
-    "ansi_x3.4-1968": "cp1252",
-    "utf8": "utf-8",
-    "unicode-1-1-utf-7": "utf-7",
-}
-
-
-_CHARSET_NAME = re.compile(r"[a-z0-9][a-z0-9._:+-]{0,39}")
-
-
-def _codec_for(label: str | None) -> str | None:
-    """Python codec name for a MIME charset label, or None when the label is unknown."""
-    if not label:
-        return None
-    name = label.strip().strip("\"'").lower()
-    name = name.split("*", 1)[0]  # RFC 2231 language suffix: utf-8*en
-    name = _SUPERSETS.get(name, name)
-    if not _CHARSET_NAME.fullmatch(name):
-        return None  # garbage (NULs, raw 8-bit) in a label is never a codec
-    try:
-        info = codecs.lookup(name)
-    except (LookupError, ValueError):
-        return None
-    # Only text encodings: "base64"/"rot13"/"zlib" are codecs too, but not charsets.
-    return info.name if getattr(info, "_is_text_encoding", True) else None
-
-
-def decode_bytes(data: bytes, charset: str | None, notes: list[str] | None = None) -> str:
-    """Decode ``data`` that claims ``charset``; never raises.
-
-    Order: the declared charset (widened to its superset); UTF-8 (the commonest mislabel, and
-    tried *before* a Latin label because valid multi-byte UTF-8 is almost never real Latin-1);
-    GB18030 when the bytes read as Chinese; then Windows-1252/Latin-1 for Latin or unknown labels,
-    else the declared codec with replacement characters. Anything short of a clean decode of the
-    declared charset is written to ``notes``.
-    """
-    notes = notes if notes is not None else []
-    label = (charset or "").strip().strip("\"'").lower() or None
-    codec = _codec_for(label)
-    if label and codec is None:
-        _note(notes, f"unknown charset {label}")
-    if not data:
-        return ""
-    if data.isascii() and codec in (None, "cp1252", "ascii", "utf-8", "gb18030", "big5hkscs"):
-        return data.decode("ascii")
-    latin = codec in (None, "cp1252", "ascii", "latin-1", "iso8859-1")
-    if codec and not latin:
-        try:
-            text = data.decode(codec)
-        except (UnicodeDecodeError, LookupError):
-            pass
-        else:
-            if label and _SUPERSETS.get(label) in ("gb18030", "big5hkscs", "cp949"):
-                _note(notes, f"charset {label} decoded as {codec}")
-            return text
-    if codec != "utf-8":
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-        else:
-            if label:
-                _note(notes, f"charset {label} decoded as utf-8")
-            return text
-    if codec not in ("gb18030", "big5hkscs") and _looks_double_byte(data):
-        chinese = _as_chinese(data)
-        if chinese is not None:
-            _note(notes, f"charset {label or 'undeclared'} decoded as gb18030")
-            return chinese
-    if latin:
-        if codec is None:
-            _note(notes, "decoded as latin-1")
-        try:
-            return data.decode("cp1252")
-        except UnicodeDecodeError:
-            return data.decode("latin-1")  # total: every byte is a character
-    _note(notes, "replaced undecodable bytes")
-    return data.decode(codec or "utf-8", errors="replace")
-
-
-def _looks_double_byte(data: bytes) -> bool:
-    high = sum(1 for b in data if b >= 0x81)
-    return high >= 4 and high >= len(data) * 0.2
-
-
-def _as_chinese(data: bytes) -> str | None:
-    """GB18030 reading of ``data`` if it decodes cleanly *and* reads as Chinese text."""
-    try:
-        text = data.decode("gb18030")
-    except UnicodeDecodeError:
-        return None
-    wide = [ch for ch in text if ord(ch) > 0x7F]
-    cjk = sum(1 for ch in wide if "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef")
-    return text if wide and cjk >= len(wide) * 0.8 else None
-
-
-def _note(notes: list[str], text: str) -> None:
-    if text not in notes:
-        notes.append(text)
-
-
-# --------------------------------------------------------------------------- headers
-
-_ENCODED_WORD = re.compile(r"=\?([^?\s]+)\?([bBqQ])\?([^?]*)\?=")
-_BETWEEN_WORDS = re.compile(r"(\?=)[ \t\r\n]+(=\?)")
-_FOLD = re.compile(r"\r?\n(?=[ \t])")
-
-
-def _raw_str_to_text(value: str, notes: list[str]) -> str:
-    """Header text may carry raw 8-bit bytes (surrogate-escaped by the parser): decode them."""
-    if not any("\udc80" <= ch <= "\udcff" for ch in value):
-        return value
-    data = value.encode("utf-8", errors="surrogateescape")
-    return decode_bytes(data, None, notes)
-
-
-def decode_header_value(value: str | None, notes: list[str] | None = None) -> str:
-    """Unfold and decode one raw header value (RFC 2047 encoded-words, raw 8-bit); never raises."""
-    if not value:
-        return ""
-    notes = notes if notes is not None else []
-    value = _FOLD.sub("", str(value))
-    # Whitespace between two adjacent encoded-words is not part of the text (RFC 2047 §6.2).
-    previous = None
-    while previous != value:
-        previous = value
-        value = _BETWEEN_WORDS.sub(r"\1\2", value)
-
-    pieces: list[str] = []
-    pending: list[tuple[str, bytes]] = []  # consecutive words in one charset decode together
-
-    def flush() -> None:
-        if pending:
-            charset = pending[0][0]
-            pieces.append(decode_bytes(b"".join(b for _, b in pending), charset, notes))
-            pending.clear()
-
-    pos = 0
-    for match in _ENCODED_WORD.finditer(value):
-        if match.start() > pos:
-            flush()
-            pieces.append(_raw_str_to_text(value[pos : match.start()], notes))
-        charset, encoding, text = match.group(1), match.group(2).lower(), match.group(3)
-        data = _decode_word(encoding, text, notes)
-        if pending and pending[-1][0] != charset.lower():
-            flush()
-        pending.append((charset.lower(), data))
-        pos = match.end()
-    flush()
-    if pos < len(value):
-        pieces.append(_raw_str_to_text(value[pos:], notes))
-    return "".join(pieces).strip()
-
-
-def _decode_word(encoding: str, text: str, notes: list[str]) -> bytes:
-    try:
-        if encoding == "b":
-            cleaned = re.sub(r"[^A-Za-z0-9+/]", "", text)
-            cleaned += "=" * (-len(cleaned) % 4)
-            return base64.b64decode(cleaned)
-        return quopri.decodestring(text.replace("_", " ").encode("ascii", "replace"), header=True)
-    except (binascii.Error, ValueError):
-        _note(notes, "broken encoded-word in header")
-        return text.encode("ascii", "replace")
-
-
-_ID = re.compile(r"<[^<>\s]+>")
-
-
-def _first_id(value: str) -> str | None:
-    match = _ID.search(value)
-    if match:
-        return match.group(0)
-    token = value.strip().split()
-    return f"<{token[0].strip('<>')}>" if token and token[0].strip("<>") else None
-
-
-def _addresses(raw_values: list[str], notes: list[str]) -> list[tuple[str, str]]:
-    """(display name, lower-case address) pairs; parses the *raw* text so encoded commas in
-    display names cannot split an address."""
-    result: list[tuple[str, str]] = []
-    for raw in raw_values:
-        unfolded = _FOLD.sub("", raw)
-        try:
-            pairs = email.utils.getaddresses([unfolded])
-        except Exception:  # malformed address lists must not lose the message
-            _note(notes, "unparseable address header")
-            pairs = [("", a) for a in re.findall(r"[\w.+'-]+@[\w-]+(?:\.[\w-]+)+", unfolded)]
-        for name, addr in pairs:
-            addr = _raw_str_to_text(addr, notes).strip().strip("<>").lower()
-            if not addr or "@" not in addr:
-                continue
-            result.append((decode_header_value(name, notes).strip().strip('"'), addr))
-    return result
-
-
-def _parse_date(value: str, notes: list[str]) -> datetime | None:
-    if not value:
-        return None
-    try:
-        parsed = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        _note(notes, "unparseable Date header")
-        return None
-    if parsed is None:
-        return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
 
 
 # --------------------------------------------------------------------------- body
@@ -373,7 +134,7 @@ def _filename(part: Message, notes: list[str]) -> str | None:
     name = str(name)
     if "=?" in name:
         name = decode_header_value(name, notes)
-    name = _raw_str_to_text(name, notes)
+    name = raw_header_text(name, notes)
     name = name.replace("\ufffd", "_").strip().strip('"')
     return name or None
 
@@ -388,7 +149,7 @@ def _payload_bytes(part: Message, notes: list[str]) -> bytes:
         return data
     raw = part.get_payload()
     if isinstance(raw, str):
-        _note(notes, "undecodable transfer encoding")
+        add_note(notes, "undecodable transfer encoding")
         return raw.encode("utf-8", errors="surrogateescape")
     return b""
 
@@ -433,7 +194,7 @@ class _Walker:
     def walk(self, part: Message, depth: int = 0) -> _Body:
         body = _Body()
         if depth > 30:
-            _note(self.notes, "MIME nesting too deep")
+            add_note(self.notes, "MIME nesting too deep")
             return body
         ctype = _content_type(part)
         self.content_types.append(ctype)
@@ -460,7 +221,7 @@ class _Walker:
 
         if maintype == "multipart":
             # Declared multipart but the parser found no parts (missing/wrong boundary).
-            _note(self.notes, "multipart without usable boundary; body read as plain text")
+            add_note(self.notes, "multipart without usable boundary; body read as plain text")
             data = _payload_bytes(part, self.notes)
             body.plain.append(
                 decode_bytes(data, _header_param(part, "content-type", "charset"), self.notes)
@@ -544,7 +305,7 @@ def _collect_defects(msg: Message, notes: list[str]) -> None:
         parts = [msg]
     for part in parts:
         for defect in getattr(part, "defects", []) or []:
-            _note(notes, f"defect {type(defect).__name__}")
+            add_note(notes, f"defect {type(defect).__name__}")
 
 
 def _salvage_boundary(raw: bytes, msg: EmailMessage, notes: list[str]) -> EmailMessage:
@@ -571,7 +332,7 @@ def _salvage_boundary(raw: bytes, msg: EmailMessage, notes: list[str]) -> EmailM
         except Exception:
             return msg
         if isinstance(reparsed, EmailMessage) and reparsed.is_multipart():
-            _note(notes, "multipart boundary recovered from the body")
+            add_note(notes, "multipart boundary recovered from the body")
             return reparsed
         return msg
     return msg
@@ -628,7 +389,7 @@ def parse_message(raw: bytes) -> ParsedMessage:
         items = list(msg.raw_items())
     except Exception:
         items = []
-        _note(notes, "unreadable header block")
+        add_note(notes, "unreadable header block")
     for name, value in items:
         raw_headers.setdefault(str(name).strip().lower(), []).append(str(value))
 
@@ -637,7 +398,7 @@ def parse_message(raw: bytes) -> ParsedMessage:
         printable = sum(1 for b in sample if 32 <= b < 127 or b in (9, 10, 13) or b >= 0xC0)
         if printable < len(sample) * 0.85:
             raise MessageParseError("no email headers (binary data)", reason="not_email")
-        _note(notes, "no email headers")
+        add_note(notes, "no email headers")
 
     headers: dict[str, str] = {}
     for name, values in raw_headers.items():
@@ -650,7 +411,7 @@ def parse_message(raw: bytes) -> ParsedMessage:
     try:
         body = walker.walk(msg)
     except Exception as exc:  # defensive: one odd part must not lose the whole message
-        _note(notes, f"body not fully parsed: {type(exc).__name__}")
+        add_note(notes, f"body not fully parsed: {type(exc).__name__}")
         body = _Body()
         body.plain.append(decode_bytes(raw.partition(b"\n\n")[2], None, notes))
 
@@ -666,16 +427,16 @@ def parse_message(raw: bytes) -> ParsedMessage:
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     text = _squeeze_blank_lines(text).strip("\n")
 
-    from_pairs = _addresses(raw_headers.get("from", []), notes) or _addresses(
+    from_pairs = parse_addresses(raw_headers.get("from", []), notes) or parse_addresses(
         raw_headers.get("sender", []), notes
     )
-    reply_to_pairs = _addresses(raw_headers.get("reply-to", []), notes)
-    to = [a for _, a in _addresses(raw_headers.get("to", []), notes)]
-    cc = [a for _, a in _addresses(raw_headers.get("cc", []), notes)]
+    reply_to_pairs = parse_addresses(raw_headers.get("reply-to", []), notes)
+    to = [a for _, a in parse_addresses(raw_headers.get("to", []), notes)]
+    cc = [a for _, a in parse_addresses(raw_headers.get("cc", []), notes)]
 
-    message_id = _first_id(first("message-id")) if first("message-id") else None
-    in_reply_to = _first_id(first("in-reply-to")) if first("in-reply-to") else None
-    references = _ID.findall(" ".join(raw_headers.get("references", [])))
+    message_id = first_message_id(first("message-id")) if first("message-id") else None
+    in_reply_to = first_message_id(first("in-reply-to")) if first("in-reply-to") else None
+    references = MESSAGE_ID.findall(" ".join(raw_headers.get("references", [])))
     subject = re.sub(r"\s+", " ", first("subject")).strip()
 
     try:
@@ -694,7 +455,7 @@ def parse_message(raw: bytes) -> ParsedMessage:
         to=to,
         cc=cc,
         subject=subject,
-        date=_parse_date(first("date"), notes),
+        date=parse_date(first("date"), notes),
         text=text,
         html=html,
         attachments=walker.attachments,

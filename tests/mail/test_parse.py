@@ -10,7 +10,9 @@ from datetime import UTC, datetime
 import pytest
 
 from core.errors import MessageParseError
-from core.mail.parse import decode_bytes, decode_header_value, parse_message
+from core.mail.charsets import decode_bytes
+from core.mail.headers import decode_header_value
+from core.mail.parse import parse_message
 from tests.mail.builders import build_raw
 
 Load = Callable[[str], bytes]
