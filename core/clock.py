@@ -56,5 +56,10 @@ def utc(dt: datetime) -> datetime:
     return dt.astimezone(UTC)
 
 
+def naive_utc(dt: datetime) -> datetime:
+    """Naive UTC, as SQLite keeps datetimes by convention (see core.db.models)."""
+    return utc(dt).replace(tzinfo=None)
+
+
 def to_sydney(dt: datetime) -> datetime:
     return utc(dt).astimezone(SYDNEY)

@@ -27,7 +27,7 @@ import qasync  # after PySide6, on purpose
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
-from core.db.models import AppState
+from core.db.app_state import get_state, put_state
 from core.logging_setup import setup_logging
 from core.secrets import GRAPH_TOKEN
 from core.services import Services, build_services
@@ -75,13 +75,12 @@ def make_qapp(argv: list[str] | None = None) -> QApplication:
 
 def _app_state(services: Services, key: str) -> Any:
     with services.store.session() as session:
-        row = session.get(AppState, key)
-        return row.value if row is not None else None
+        return get_state(session, key)
 
 
 def _set_app_state(services: Services, key: str, value: Any) -> None:
-    now = services.clock.now().replace(tzinfo=None)
-    services.store.write(lambda s: s.merge(AppState(key=key, value=value, updated_at=now)) and None)
+    now = services.clock.now()
+    services.store.write(lambda s: put_state(s, key, value, now))
 
 
 def account_configured(services: Services) -> bool:

@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from core.clock import naive_utc
 from core.db.models import Message
 from core.errors import LLMError, LLMSchemaError, LLMUnavailable, MessageParseError
 from core.events import (
@@ -628,7 +629,7 @@ class IntakePipeline:
                 direction="in",
                 conversation_id=raw.conversation_id,
                 subject="",
-                received_at=records.naive_utc(raw.received_at or self.services.clock.now()),
+                received_at=naive_utc(raw.received_at or self.services.clock.now()),
                 raw_size=len(raw.raw),
                 raw_path=item.raw_path,
                 disposition=disposition,
@@ -640,7 +641,7 @@ class IntakePipeline:
 
         body_text = item.body_text
         outgoing, customer_email = item.outgoing, item.customer_email
-        received = records.naive_utc(raw.received_at or parsed.date or self.services.clock.now())
+        received = naive_utc(raw.received_at or parsed.date or self.services.clock.now())
         rule: str | None = None
         if not outgoing:
             known_customer = bool(customer_email) and customer_email.lower() in customers

@@ -18,7 +18,6 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -185,10 +184,3 @@ def find_known(session: Session, message_id: str, graph_id: str | None) -> Messa
     if graph_id:
         condition = or_(condition, Message.graph_id == graph_id)
     return session.scalars(select(Message).where(condition).limit(1)).first()
-
-
-def naive_utc(dt: datetime) -> datetime:
-    """SQLite keeps naive UTC by convention (see core.db.models)."""
-    if dt.tzinfo is not None:
-        dt = dt.astimezone(UTC).replace(tzinfo=None)
-    return dt

@@ -36,21 +36,19 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from core.clock import utc
+from core.clock import naive_utc, utc
+from core.db.app_state import get_state, put_state
 from core.db.models import Draft, Inquiry, Notification, SyncCursor
 from core.errors import InquiryBridgeError
 from core.events import NeedsAttention
-from core.notify.mirror import (
+from core.notify.draft_buttons import (
     DRAFT_KEY,
     LAST_INQUIRY_KEY,
-    Pacer,
     add_button_message,
     draft_fingerprint,
-    get_state,
-    naive,
-    put_state,
 )
 from core.notify.outbox import customer_label
+from core.notify.pacing import Pacer
 from core.notify.pairing import Owner, may_pair_from, try_pair
 from core.notify.pairing import owner as load_owner
 from core.notify.render import escape
@@ -108,7 +106,7 @@ class TelegramBot:
 
     def _save_offset(self, session: Session, value: int) -> None:
         row = session.get(SyncCursor, OFFSET_CURSOR)
-        now = naive(self.services.clock.now())
+        now = naive_utc(self.services.clock.now())
         if row is None:
             session.add(SyncCursor(name=OFFSET_CURSOR, value=str(value), updated_at=now))
         else:

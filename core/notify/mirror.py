@@ -35,8 +35,6 @@ a customer.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import secrets as pysecrets
 from dataclasses import dataclass, field
@@ -46,10 +44,20 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from core.clock import utc
-from core.db.models import AppState, Draft, Inquiry, Notification
+from core.clock import naive_utc, utc
+from core.db.app_state import get_state, put_state
+from core.db.models import Draft, Inquiry, Notification
 from core.events import SyncStatus
 from core.notify.chunk import render_chunks
+from core.notify.draft_buttons import (
+    CLOSING_KIND,
+    DRAFT_KEY,
+    LAST_INQUIRY_KEY,
+    add_button_message,
+    draft_fingerprint,
+    draft_keyboard,
+)
+from core.notify.pacing import Pacer
 from core.notify.pairing import Owner
 from core.notify.quiet import quiet_until_for
 from core.notify.render import render_html, render_plain
@@ -61,12 +69,6 @@ from core.notify.telegram_client import (
 )
 
 log = logging.getLogger(__name__)
-
-LAST_INQUIRY_KEY = "telegram.last_inquiry_id"
-# {"nonce", "confirm_nonce", "fingerprint" (of the content the buttons send), "buttons": [{"chat_id", "message_id", "text",
-#  "parse_mode"}], ...}: what a draft's Telegram buttons need and which messages carry them
-DRAFT_KEY = "telegram.draft.{}"
-CLOSING_KIND = "draft_closed"
 
 
 @dataclass
@@ -80,134 +82,6 @@ class DeliveryReport:
     edited: int = 0  # messages whose buttons were closed (draft_closed rows)
     waits: list[float] = field(default_factory=list)
     held_until: datetime | None = None
-
-
-def naive(dt: datetime) -> datetime:
-    return utc(dt).replace(tzinfo=None)
-
-
-def put_state(session: Session, key: str, value: Any, now: datetime) -> None:
-    row = session.get(AppState, key)
-    if row is None:
-        session.add(AppState(key=key, value=value, updated_at=naive(now)))
-    else:
-        row.value = value
-        row.updated_at = naive(now)
-
-
-def get_state(session: Session, key: str) -> Any:
-    row = session.get(AppState, key)
-    return row.value if row is not None else None
-
-
-def draft_keyboard(draft_id: int, nonce: str) -> dict[str, Any]:
-    """发送 / 放弃 / 在电脑上修改 — callback data carries the draft id and a one-alert nonce."""
-    return {
-        "inline_keyboard": [
-            [
-                {"text": "✅ 发送", "callback_data": f"d:{draft_id}:s:{nonce}"},
-                {"text": "🗑 放弃", "callback_data": f"d:{draft_id}:x:{nonce}"},
-            ],
-            [{"text": "💻 在电脑上修改", "callback_data": f"d:{draft_id}:e:{nonce}"}],
-        ]
-    }
-
-
-def draft_fingerprint(draft: Draft) -> str:
-    """What a press of 发送 would send: recipients, subject and English body. An alert's buttons
-    are valid only while the draft still has the fingerprint the alert showed."""
-    content = [list(draft.to_addrs or []), list(draft.cc_addrs or []), draft.subject or ""]
-    content.append((draft.body_en or "").strip())
-    return hashlib.sha256(json.dumps(content, ensure_ascii=False).encode()).hexdigest()[:24]
-
-
-def add_button_message(
-    state: dict[str, Any], chat_id: int, message_id: int, text: str, parse_mode: str | None
-) -> None:
-    """Remember that ``message_id`` carries this draft's buttons (and what it says), so the
-    buttons can be closed when the draft leaves the queue."""
-    buttons = [b for b in state.get("buttons") or [] if b.get("message_id") != message_id]
-    buttons.append(
-        {
-            "chat_id": int(chat_id),
-            "message_id": int(message_id),
-            "text": text,
-            "parse_mode": parse_mode,
-        }
-    )
-    state["buttons"] = buttons
-
-
-class Pacer:
-    """At least ``gap`` seconds between two messages to one chat, on the injected clock.
-
-    Shared by the mirror and the bot so their messages are paced together. With a ``store`` the
-    last send and any 429 block are kept in ``app_state telegram.pace`` too, so the gap (and a
-    ``retry_after``) also holds across processes: two quick ``telegram --once`` runs, or the CLI
-    right after the tray app.
-    """
-
-    STATE_KEY = "telegram.pace"
-
-    def __init__(self, clock: Any, gap: float = 1.0, *, store: Any = None) -> None:
-        self.clock = clock
-        self.gap = gap
-        self.store = store
-        self._last: dict[int, datetime] = {}
-        self.blocked_until: dict[int, datetime] = {}
-
-    async def _load(self, chat_id: int) -> None:
-        if self.store is None:
-            return
-        saved = await self.store.read(lambda s: get_state(s, self.STATE_KEY))
-        entry = (saved or {}).get(str(chat_id)) if isinstance(saved, dict) else None
-        for field_name, target in (("last", self._last), ("blocked_until", self.blocked_until)):
-            value = (entry or {}).get(field_name)
-            if value:
-                when = utc(datetime.fromisoformat(value))
-                if chat_id not in target or target[chat_id] < when:
-                    target[chat_id] = when
-
-    async def _save(self, chat_id: int) -> None:
-        if self.store is None:
-            return
-        entry = {
-            "last": self._last[chat_id].isoformat() if chat_id in self._last else None,
-            "blocked_until": (
-                self.blocked_until[chat_id].isoformat() if chat_id in self.blocked_until else None
-            ),
-        }
-
-        def _do(session: Session) -> None:
-            saved = get_state(session, self.STATE_KEY)
-            value = dict(saved) if isinstance(saved, dict) else {}
-            value[str(chat_id)] = entry
-            put_state(session, self.STATE_KEY, value, self.clock.now())
-
-        await self.store.run(_do)
-
-    async def wait(self, chat_id: int) -> float:
-        await self._load(chat_id)
-        now = utc(self.clock.now())
-        ready = now
-        if chat_id in self._last:
-            ready = max(ready, self._last[chat_id] + timedelta(seconds=self.gap))
-        if chat_id in self.blocked_until:
-            ready = max(ready, self.blocked_until[chat_id])
-        delay = (ready - now).total_seconds()
-        if delay > 0:
-            await self.clock.sleep(delay)
-        return max(delay, 0.0)
-
-    async def mark(self, chat_id: int) -> None:
-        """A message just reached Telegram (accepted or refused): the gap starts now."""
-        self._last[chat_id] = utc(self.clock.now())
-        await self._save(chat_id)
-
-    async def block(self, chat_id: int, seconds: float) -> None:
-        """Telegram said 429 ``retry_after``: nothing to this chat before then."""
-        self.blocked_until[chat_id] = utc(self.clock.now()) + timedelta(seconds=seconds)
-        await self._save(chat_id)
 
 
 class TelegramMirror:
@@ -256,7 +130,7 @@ class TelegramMirror:
         return report
 
     def _due_ids(self, session: Session) -> list[tuple[int, str]]:
-        now = naive(self.clock.now())
+        now = naive_utc(self.clock.now())
         return [
             (row.id, row.kind)
             for row in session.execute(
@@ -286,8 +160,8 @@ class TelegramMirror:
             )
         ).all()
         for row in rows:
-            if row.telegram_next_at is None or row.telegram_next_at < naive(until):
-                row.telegram_next_at = naive(until)
+            if row.telegram_next_at is None or row.telegram_next_at < naive_utc(until):
+                row.telegram_next_at = naive_utc(until)
         return len(rows)
 
     # -- one notification ---------------------------------------------------------------------
@@ -413,7 +287,7 @@ class TelegramMirror:
         if not last:
             return
         row.telegram_status = "sent"
-        row.telegram_sent_at = naive(now)
+        row.telegram_sent_at = naive_utc(now)
         row.telegram_next_at = None
         row.telegram_error = None
         inquiry_id = self._inquiry_of(session, row)
@@ -513,7 +387,7 @@ class TelegramMirror:
             row.telegram_message_ids = [*(row.telegram_message_ids or []), entry["message_id"]]
             return
         row.telegram_status = "sent"
-        row.telegram_sent_at = naive(now)
+        row.telegram_sent_at = naive_utc(now)
         row.telegram_next_at = None
         row.telegram_error = None
         row.telegram_attempts = (row.telegram_attempts or 0) + 1
@@ -555,7 +429,7 @@ class TelegramMirror:
                 delay = float(retry_after)
             else:
                 delay = min(30 * 2 ** (row.telegram_attempts - 1), 1800)
-            row.telegram_next_at = naive(now + timedelta(seconds=delay))
+            row.telegram_next_at = naive_utc(now + timedelta(seconds=delay))
             return "retry"
 
         outcome = await self.services.store.run(_do)

@@ -31,7 +31,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from core.clock import to_sydney
+from core.clock import naive_utc, to_sydney
 from core.db.models import AppState, Draft, Inquiry, Notification
 from core.deals.stages import STAGE_NAMES_ZH
 from core.errors import USER_MESSAGES
@@ -44,7 +44,7 @@ from core.events import (
     SyncStatus,
 )
 from core.glossary import product_name
-from core.notify.mirror import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
+from core.notify.draft_buttons import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
 from core.notify.render import md_escape
 
 log = logging.getLogger(__name__)
@@ -78,10 +78,6 @@ class NotificationView:
     created_at: datetime
     read_at: datetime | None
     telegram_status: str
-
-
-def _naive(dt: datetime) -> datetime:
-    return dt.replace(tzinfo=None) if dt.tzinfo else dt
 
 
 def customer_label(inquiry: Inquiry | None) -> str:
@@ -175,7 +171,7 @@ class NotificationCenter:
         ``telegram=False`` keeps it in the tray only (e.g. "Telegram is unreachable");
         ``quiet=True`` is Telegram bookkeeping only (born read, never announced to the tray).
         """
-        now = _naive(self.services.clock.now())
+        now = naive_utc(self.services.clock.now())
 
         def _do(session: Session) -> int | None:
             exists = session.scalar(
@@ -225,7 +221,7 @@ class NotificationCenter:
         keys are the same as the event path's, so this is a no-op for everything already raised.
         Returns how many alerts it added.
         """
-        since = _naive(self.services.clock.now()) - lookback
+        since = naive_utc(self.services.clock.now()) - lookback
         with self.services.store.session() as session:
             known = set(
                 session.scalars(
@@ -370,7 +366,7 @@ class NotificationCenter:
 
     def on_sync_status(self, event: SyncStatus) -> None:
         key = f"notify.sync_open.{event.source}"
-        now = _naive(self.services.clock.now())
+        now = naive_utc(self.services.clock.now())
 
         def _toggle(session: Session) -> bool:
             """True when this event opens a new outage (the only one that alerts)."""
@@ -438,7 +434,7 @@ class NotificationCenter:
         self._stamp(notification_id, "tray_shown_at")
 
     def _stamp(self, notification_id: int, column: str) -> None:
-        now = _naive(self.services.clock.now())
+        now = naive_utc(self.services.clock.now())
 
         def _do(session: Session) -> None:
             row = session.get(Notification, notification_id)

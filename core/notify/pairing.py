@@ -30,7 +30,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from core.clock import utc
+from core.clock import naive_utc, utc
+from core.db.app_state import put_state
 from core.db.models import AppState, AuditEntry
 from core.secrets import TELEGRAM_TOKEN
 
@@ -72,19 +73,6 @@ class Owner:
         )
 
 
-def _naive(dt: datetime) -> datetime:
-    return utc(dt).replace(tzinfo=None)
-
-
-def _put(session: Session, key: str, value: Any, now: datetime) -> None:
-    row = session.get(AppState, key)
-    if row is None:
-        session.add(AppState(key=key, value=value, updated_at=_naive(now)))
-    else:
-        row.value = value
-        row.updated_at = _naive(now)
-
-
 def new_pairing_code(services: Any, ttl: timedelta = CODE_TTL) -> PairingCode:
     """Make (and store) a fresh one-time code, replacing any earlier one."""
     now = services.clock.now()
@@ -92,7 +80,7 @@ def new_pairing_code(services: Any, ttl: timedelta = CODE_TTL) -> PairingCode:
     expires = utc(now) + ttl
 
     def _do(session: Session) -> None:
-        _put(session, PAIRING_KEY, {"code": code, "expires_at": expires.isoformat()}, now)
+        put_state(session, PAIRING_KEY, {"code": code, "expires_at": expires.isoformat()}, now)
 
     services.store.write(_do)
     return PairingCode(code, expires)
@@ -140,13 +128,13 @@ def try_pair(
                 action="paired" if ok else "pairing_refused",
                 detail={"chat_id": chat_id, "user_id": user_id, "name": name[:100]},
                 actor="telegram",
-                at=_naive(now),
+                at=naive_utc(now),
             )
         )
         if not ok:
             return False
         session.delete(row)
-        _put(
+        put_state(
             session,
             OWNER_KEY,
             {
@@ -229,7 +217,7 @@ def unpair(services: Any) -> None:
                     action="unpaired",
                     detail={},
                     actor="owner",
-                    at=_naive(now),
+                    at=naive_utc(now),
                 )
             )
 

@@ -22,7 +22,8 @@ from core.errors import TelegramError
 from core.events import DraftChanged, NotificationRaised, SyncStatus
 from core.notify import pairing
 from core.notify.bot import TelegramBot
-from core.notify.mirror import DeliveryReport, Pacer, TelegramMirror
+from core.notify.mirror import DeliveryReport, TelegramMirror
+from core.notify.pacing import Pacer
 from core.notify.telegram_client import TelegramAuthError, TelegramClient, TelegramNetworkError
 
 log = logging.getLogger(__name__)
