@@ -1,40 +1,47 @@
 """GUI fixtures: real widgets offscreen on the qasync loop, over a real store.
 
-Async tests run on a ``qasync.QEventLoop`` (pytest-asyncio's loop-factory hook, scoped to this
-folder), so coroutines the widgets spawn and Qt's queued signals are served by the same loop.
+The loop, widget clean-up and waiting helpers are shared with the other GUI folders
+(``tests.support.qt``); this file adds the desktop's language manager and app context.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
-import os
-from collections.abc import Awaitable, Callable
-from typing import Any
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
 import pytest
-import qasync
-from PySide6.QtWidgets import QApplication
 
 from desktop.app import make_qapp
 from desktop.context import AppContext, build_context
 from desktop.i18n import LanguageManager
+from tests.support.qt import (
+    close_widgets_and_collect,
+    collect_after_teardown,
+    qasync_loop_factories,
+    settles,
+    wait_until,
+)
+
+__all__ = ["settles", "wait_until"]
 
 
 def pytest_asyncio_loop_factories(config, item):  # type: ignore[no-untyped-def]
     """Every async test in tests/desktop runs on the qasync loop."""
-
-    def factory() -> asyncio.AbstractEventLoop:
-        return qasync.QEventLoop(QApplication.instance() or make_qapp())
-
-    return {"qasync": factory}
+    return qasync_loop_factories("desktop-gui")
 
 
 @pytest.fixture
 def app(qapp):  # type: ignore[no-untyped-def]
     return make_qapp()
+
+
+@pytest.fixture(autouse=True)
+def collect_widgets_on_the_gui_thread(app):  # type: ignore[no-untyped-def]
+    yield
+    close_widgets_and_collect()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):  # type: ignore[no-untyped-def]
+    yield
+    collect_after_teardown()
 
 
 @pytest.fixture
@@ -50,47 +57,7 @@ def ctx(app, services, languages):  # type: ignore[no-untyped-def]
     context: AppContext = build_context(services)
     yield context
     context.hub.detach()
-
-
-async def settle(timeout: float = 10.0) -> None:
-    """Wait until every other task on the loop has finished.
-
-    Called at the end of each GUI test (``@settles``) while the loop still runs: a task parked
-    on a worker-thread future when the test returns never wakes up again on qasync, and the
-    runner's shutdown then waits for it forever.
-    """
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    current = asyncio.current_task()
-    while loop.time() < deadline:
-        if all(t.done() or t is current for t in asyncio.all_tasks()):
-            return
-        await asyncio.sleep(0.01)
-    pending = [t for t in asyncio.all_tasks() if not t.done() and t is not current]
-    raise AssertionError(f"tasks still running after the test: {pending}")
-
-
-def settles(test: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
-    """Decorator for async GUI tests: settle the loop before the test returns."""
-
-    @functools.wraps(test)
-    async def wrapper(*args: Any, **kwargs: Any) -> None:
-        try:
-            await test(*args, **kwargs)
-        finally:
-            await settle()
-
-    return wrapper
-
-
-async def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
-    """Let the loop run until ``condition()`` holds (fails the test after ``timeout``)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.01)
+    context.notifications.detach()
 
 
 def pytest_collection_modifyitems(items):  # type: ignore[no-untyped-def]

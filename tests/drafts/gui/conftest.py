@@ -1,33 +1,24 @@
-"""GUI fixtures of the drafting area: real widgets offscreen, async tests on the qasync loop."""
+"""GUI fixtures of the drafting area: real widgets offscreen, async tests on the qasync loop
+(shared plumbing in ``tests.support.qt``)."""
 
 from __future__ import annotations
 
-import asyncio
-import gc
-import os
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
 import pytest
-import qasync
-from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QApplication
 
 from desktop.app import make_qapp
 from desktop.i18n import LanguageManager
+from tests.support.qt import (
+    close_widgets_and_collect,
+    collect_after_teardown,
+    qasync_loop_factories,
+    wait_until,
+)
+
+__all__ = ["wait_until"]
 
 
 def pytest_asyncio_loop_factories(config, item):  # type: ignore[no-untyped-def]
-    def factory() -> asyncio.AbstractEventLoop:
-        loop = qasync.QEventLoop(QApplication.instance() or make_qapp())
-        # Plain threads as the default executor: qasync's QThread workers outlive the loop and,
-        # collected later from some other thread, make Qt warn inside unrelated tests.
-        loop.set_default_executor(ThreadPoolExecutor(max_workers=4, thread_name_prefix="gui-test"))
-        return loop
-
-    return {"qasync": factory}
+    return qasync_loop_factories("gui-test")
 
 
 @pytest.fixture
@@ -43,35 +34,13 @@ def zh(app, services):  # type: ignore[no-untyped-def]
     manager.apply("zh_CN")
 
 
-async def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.01)
-
-
 @pytest.fixture(autouse=True)
 def collect_widgets_on_the_gui_thread(app):  # type: ignore[no-untyped-def]
-    """Collect each test's widget cycles here, on the GUI thread; left to chance, the cyclic GC
-    may run in a store worker thread and destroy Qt timers there."""
     yield
-    for widget in QApplication.topLevelWidgets():
-        widget.close()
-        widget.deleteLater()
-    QApplication.processEvents()
-    # deleteLater is not honoured by processEvents() outside a running loop: flush it here
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    gc.collect()
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    close_widgets_and_collect()
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item, nextitem):  # type: ignore[no-untyped-def]
-    """After every fixture (the per-test qasync loop included) is gone, collect its Qt objects
-    on this, the GUI thread — otherwise a later test's worker thread may collect them and Qt
-    warns "Timers cannot be stopped from another thread" inside an unrelated test."""
     yield
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    gc.collect()
+    collect_after_teardown()

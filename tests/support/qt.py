@@ -1,0 +1,100 @@
+"""Shared plumbing for the GUI tests (tests/desktop, tests/drafts/gui, tests/notify/gui).
+
+Async GUI tests run on a ``qasync.QEventLoop`` so coroutines the widgets spawn and Qt's queued
+signals are served by one loop, as in the app. Two rules keep Qt quiet and alive:
+
+* Qt objects must die on the GUI thread. Left to the cyclic GC they may be collected later in
+  a worker thread of an unrelated test (the store writer, Whisper's worker), where Qt warns
+  "Timers cannot be stopped from another thread" or crashes. So the loop's default executor is
+  plain threads (qasync's QThread workers outlive the loop), and every test ends with its
+  widgets closed, deferred deletes flushed and a collection on this thread.
+* A task parked on a worker-thread future when a test returns never wakes up again on qasync,
+  and the runner's shutdown then waits for it forever: ``settles`` waits for every task first.
+
+The conftests wire these into pytest's hooks and fixtures (hooks must live in a conftest).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import gc
+import os
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import qasync
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication
+
+from desktop.app import make_qapp
+
+
+def qasync_loop_factories(thread_prefix: str, workers: int = 4) -> dict[str, Any]:
+    """The ``pytest_asyncio_loop_factories`` answer: a qasync loop over the one QApplication."""
+
+    def factory() -> asyncio.AbstractEventLoop:
+        loop = qasync.QEventLoop(QApplication.instance() or make_qapp())
+        loop.set_default_executor(
+            ThreadPoolExecutor(max_workers=workers, thread_name_prefix=thread_prefix)
+        )
+        return loop
+
+    return {"qasync": factory}
+
+
+def close_widgets_and_collect() -> None:
+    """End of a test: close every top-level widget and collect it here, on the GUI thread."""
+    for widget in QApplication.topLevelWidgets():
+        widget.close()
+        widget.deleteLater()
+    QApplication.processEvents()
+    # deleteLater is not honoured by processEvents() outside a running loop: flush it here
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def collect_after_teardown() -> None:
+    """After every fixture (the per-test qasync loop included) is gone: collect on this thread."""
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+
+
+async def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Let the loop run until ``condition()`` holds (fails the test after ``timeout``)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+async def settle(timeout: float = 10.0) -> None:
+    """Wait until every other task on the loop has finished (see the module docstring)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    current = asyncio.current_task()
+    while loop.time() < deadline:
+        if all(t.done() or t is current for t in asyncio.all_tasks()):
+            return
+        await asyncio.sleep(0.01)
+    pending = [t for t in asyncio.all_tasks() if not t.done() and t is not current]
+    raise AssertionError(f"tasks still running after the test: {pending}")
+
+
+def settles(test: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """Decorator for async GUI tests: settle the loop before the test returns."""
+
+    @functools.wraps(test)
+    async def wrapper(*args: Any, **kwargs: Any) -> None:
+        try:
+            await test(*args, **kwargs)
+        finally:
+            await settle()
+
+    return wrapper
