@@ -15,11 +15,7 @@ from tests.support.qt import (
     close_widgets_and_collect,
     collect_after_teardown,
     qasync_loop_factories,
-    settles,
-    wait_until,
 )
-
-__all__ = ["settles", "wait_until"]
 
 
 def pytest_asyncio_loop_factories(config, item):  # type: ignore[no-untyped-def]

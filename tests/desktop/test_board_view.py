@@ -8,8 +8,8 @@ from core.board import COLUMNS
 from core.deals.stages import StageService
 from core.events import InquiryCreated
 from desktop.board.view import BoardPage
-from tests.desktop.conftest import settles, wait_until
 from tests.desktop.seed import seed_inquiries
+from tests.support.qt import settles, wait_until
 
 
 def _names(page: BoardPage) -> list[str]:

@@ -7,9 +7,9 @@ from sqlalchemy import select
 from core.db.models import AuditEntry, Inquiry, Memory, Message, StageEvent
 from core.events import InquiryUpdated, StageChanged
 from desktop.detail import InquiryDetailView
-from tests.desktop.conftest import settles
 from tests.desktop.seed import seed_inquiries
 from tests.support.llm_server import LLMServer, last_user_text
+from tests.support.qt import settles
 
 
 async def _view(ctx, qtbot, **seed):  # type: ignore[no-untyped-def]
@@ -130,6 +130,6 @@ async def test_translate_button_uses_tier2_once_and_caches(ctx, qtbot) -> None: 
 
 
 async def qtbot_wait(condition) -> None:  # type: ignore[no-untyped-def]
-    from tests.desktop.conftest import wait_until
+    from tests.support.qt import wait_until
 
     await wait_until(condition, timeout=15)

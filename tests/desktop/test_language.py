@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
 from desktop.i18n import current_language, ensure_qm
 from desktop.main_window import MainWindow
-from tests.desktop.conftest import settles
+from tests.support.qt import settles
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,7 +16,7 @@ from core.events import InquiryCreated
 from desktop.app import DesktopApp
 from desktop.errors_ui import ErrorReporter
 from desktop.single_instance import SingleInstance, notify_running, server_name
-from tests.desktop.conftest import settles, wait_until
+from tests.support.qt import settles, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,10 +11,7 @@ from tests.support.qt import (
     close_widgets_and_collect,
     collect_after_teardown,
     qasync_loop_factories,
-    wait_until,
 )
-
-__all__ = ["wait_until"]
 
 
 def pytest_asyncio_loop_factories(config, item):  # type: ignore[no-untyped-def]

@@ -6,8 +6,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from desktop.approval.window import ApprovalWindow
-from tests.drafts.gui.conftest import wait_until
 from tests.drafts.support import CUSTOMER, add_inquiry, add_sent
+from tests.support.qt import wait_until
 
 
 async def _draft(services, draft_service, graph, model=None, plant=None) -> int:  # type: ignore[no-untyped-def]
