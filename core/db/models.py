@@ -177,10 +177,17 @@ class Message(Base):
 
 
 class Attachment(Base):
+    """A file: one that arrived with a message (``message_pk``), or one the owner added to a
+    reply from his own computer (``message_pk`` NULL, ``inquiry_id`` set, ``added_by`` owner)."""
+
     __tablename__ = "attachments"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    message_pk: Mapped[int] = mapped_column(ForeignKey("messages.id"), index=True)
+    message_pk: Mapped[int | None] = mapped_column(ForeignKey("messages.id"), index=True)
+    # an owner-added file belongs to the inquiry directly (migration 0004)
+    inquiry_id: Mapped[int | None] = mapped_column(ForeignKey("inquiries.id"), index=True)
+    added_by: Mapped[str | None] = mapped_column(String(32))  # owner | None (arrived by mail)
+    added_at: Mapped[datetime | None] = mapped_column(DateTime)
     filename: Mapped[str] = mapped_column(String(500))
     content_type: Mapped[str] = mapped_column(String(200), default="application/octet-stream")
     size: Mapped[int] = mapped_column(Integer, default=0)
@@ -190,7 +197,7 @@ class Attachment(Base):
     graph_attachment_id: Mapped[str | None] = mapped_column(String(400))
     is_inline: Mapped[bool] = mapped_column(Boolean, default=False)
 
-    message: Mapped[Message] = relationship(back_populates="attachments")
+    message: Mapped[Message | None] = relationship(back_populates="attachments")
 
 
 class StageEvent(Base):

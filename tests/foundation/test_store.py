@@ -96,3 +96,119 @@ def test_a_store_behind_head_is_migrated_and_keeps_its_data(tmp_path: Path) -> N
         assert indexed == [(7,)]  # 0003 indexed the search text already there
     finally:
         store.close()
+
+
+def _at_revision(path: Path, revision: str):  # type: ignore[no-untyped-def]
+    from alembic import command
+
+    from core.db.store import alembic_config, make_engine
+
+    engine = make_engine(path)
+    cfg = alembic_config(str(engine.url))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+    return engine, cfg
+
+
+def test_0004_keeps_the_thread_files_and_allows_the_owners_own(tmp_path: Path) -> None:
+    """A data folder at 0003 with a received attachment: 0004 (a batch copy of ``attachments``)
+    keeps the row and its link to the message, lets a file have no message, and leaves the
+    inquiries table — and so its search-index triggers — alone."""
+    from core.db.store import migration_heads
+
+    path = tmp_path / "db.sqlite3"
+    engine, _ = _at_revision(path, "0003")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO inquiries (id, classification, confidence, stage, stage_changed_at,"
+                " product_types, dimensions, language, owes_reply, context_data, search_text,"
+                " created_at, updated_at) VALUES (7, 'A', 'low', 'inquiry', '2026-11-01',"
+                " '[]', '[]', 'en', 'us', '{}', 'jane citizen', '2026-11-01', '2026-11-01')"
+            )
+        )
+        conn.execute(
+            text(
+                'INSERT INTO messages (id, message_id, source, folder, direction, "references",'
+                " to_addrs, cc_addrs, subject, received_at, body_text, body_full, raw_size,"
+                " parse_notes, disposition, labels, extracted, attempts, categories, inquiry_id,"
+                " created_at, updated_at) VALUES (3, '<m@x>', 'eml', 'inbox', 'in', '[]', '[]',"
+                " '[]', 'Quote', '2026-11-01', '', '', 0, '[]', 'new_inquiry', '[]', '{}', 0,"
+                " '[]', 7, '2026-11-01', '2026-11-01')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO attachments (id, message_pk, filename, content_type, size, sha256,"
+                " stored_path, is_inline) VALUES (11, 3, 'plan.pdf', 'application/pdf', 9,"
+                " 'ab', 'attachments/ab/ab/plan.pdf', 0)"
+            )
+        )
+    engine.dispose()
+
+    store = Store(path)
+    try:
+        with store.engine.begin() as conn:
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
+                migration_heads().pop()
+            )
+            row = conn.execute(
+                text(
+                    "SELECT id, message_pk, filename, size, stored_path, inquiry_id, added_by,"
+                    " added_at FROM attachments"
+                )
+            ).one()
+            assert tuple(row) == (
+                11,
+                3,
+                "plan.pdf",
+                9,
+                "attachments/ab/ab/plan.pdf",
+                None,
+                None,
+                None,
+            )
+            # an owner's file: no message, the inquiry instead
+            conn.execute(
+                text(
+                    "INSERT INTO attachments (message_pk, inquiry_id, added_by, filename,"
+                    " content_type, size, is_inline) VALUES (NULL, 7, 'owner', 'quote.pdf',"
+                    " 'application/pdf', 5, 0)"
+                )
+            )
+            fks = {
+                (fk["referred_table"], tuple(fk["constrained_columns"]))
+                for fk in inspect(conn).get_foreign_keys("attachments")
+            }
+            assert fks == {("messages", ("message_pk",)), ("inquiries", ("inquiry_id",))}
+            # the search triggers of 0003 still follow the inquiries table
+            conn.execute(text("UPDATE inquiries SET search_text = 'bob builder' WHERE id = 7"))
+            hits = conn.execute(
+                text("SELECT rowid FROM inquiry_search WHERE inquiry_search MATCH '\"builder\"'")
+            ).all()
+            assert hits == [(7,)]
+    finally:
+        store.close()
+
+
+def test_0004_downgrade_drops_only_the_owners_files(tmp_path: Path) -> None:
+    from alembic import command
+
+    path = tmp_path / "db.sqlite3"
+    Store(path).close()
+    engine, cfg = _at_revision(path, "head")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO attachments (message_pk, inquiry_id, added_by, filename,"
+                " content_type, size, is_inline) VALUES (NULL, NULL, 'owner', 'quote.pdf',"
+                " 'application/pdf', 5, 0)"
+            )
+        )
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0003")
+        assert conn.execute(text("SELECT count(*) FROM attachments")).scalar() == 0
+        columns = {c["name"] for c in inspect(conn).get_columns("attachments")}
+        assert "inquiry_id" not in columns and "added_by" not in columns
+    engine.dispose()
