@@ -1,5 +1,5 @@
-"""Drafting commands: ``draft``, ``drafts --json``, ``approve``, ``send``, ``reject``,
-``batch-draft`` and ``send-due``.
+"""Drafting commands: ``draft``, ``draft-files`` (``--draft ID --add PATH``: a file from this
+computer), ``drafts --json``, ``approve``, ``send``, ``reject``, ``batch-draft`` and ``send-due``.
 
 ``approve`` and ``send`` here are the local owner's own hands (actor ``cli``): whoever can run
 this command on the office PC is the owner. ``send`` refuses anything not approved — exit code 1,
@@ -82,10 +82,19 @@ def cmd_draft(args: argparse.Namespace, services: Services) -> int:
 
 
 def cmd_draft_files(args: argparse.Namespace, services: Services) -> int:
-    """The files of an inquiry a reply may carry (``draft --attach ID``)."""
+    """The files of an inquiry a reply may carry (``draft --attach ID``); with ``--draft ID
+    --add PATH``, a file from this computer added to (and ticked on) a draft."""
     from core.db.models import Inquiry
     from core.drafts.attachments import human_size, inquiry_files
 
+    if args.add is not None or args.draft is not None:
+        return _add_owner_file(args, services)
+    if args.inquiry_id is None:
+        print(
+            "inquiry-bridge: 参数错误 / bad arguments: 需要 INQUIRY_ID，或 --draft ID --add PATH",
+            file=sys.stderr,
+        )
+        return 2
     with services.store.session() as session:
         if session.get(Inquiry, args.inquiry_id) is None:
             print(f"inquiry-bridge: 询盘 {args.inquiry_id} 不存在", file=sys.stderr)
@@ -99,6 +108,28 @@ def cmd_draft_files(args: argparse.Namespace, services: Services) -> int:
     for f in files:
         note = "" if f.available else f"  （无法附加：{f.reason}）"
         print(f"{f.id:>6}  {f.filename}  {human_size(f.size)}{note}")
+    return 0
+
+
+def _add_owner_file(args: argparse.Namespace, services: Services) -> int:
+    from core.drafts.attachments import human_size
+
+    if args.add is None or args.draft is None or args.inquiry_id is not None:
+        print(
+            "inquiry-bridge: 参数错误 / bad arguments: 添加本机文件用 --draft ID --add PATH",
+            file=sys.stderr,
+        )
+        return 2
+    service = _service(services, with_llm=False)
+    view = service.add_owner_file(args.draft, args.add, actor="cli")
+    if args.json:
+        print(json.dumps(view.as_json(), ensure_ascii=False, indent=1))
+        return 0
+    name = Path(args.add).name
+    added = next((f for f in reversed(view.attachments) if f.filename == name), None)
+    if added is not None:
+        print(f"已添加 {added.id:>6}  {added.filename}  {human_size(added.size)}")
+    _print_draft(view)
     return 0
 
 
@@ -200,8 +231,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     p.set_defaults(handler=cmd_draft)
 
-    p = sub.add_parser("draft-files", parents=[common], help="an inquiry's files to attach")
-    p.add_argument("inquiry_id", type=int, metavar="INQUIRY_ID")
+    p = sub.add_parser(
+        "draft-files",
+        parents=[common],
+        help="an inquiry's files to attach, or add a file from this computer to a draft",
+    )
+    p.add_argument("inquiry_id", type=int, nargs="?", metavar="INQUIRY_ID")
+    p.add_argument("--draft", type=int, metavar="ID", help="the draft to add a file to")
+    p.add_argument(
+        "--add", metavar="PATH", help="a file on this computer to attach to --draft (≤ 150 MB)"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_draft_files)
 

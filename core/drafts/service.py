@@ -26,7 +26,14 @@ from sqlalchemy.orm import Session
 
 from core.db.models import AuditEntry, Draft, Inquiry
 from core.drafts import composer
-from core.drafts.attachments import FileOption, inquiry_files, selected_files, size_warnings
+from core.drafts.attachments import (
+    FileOption,
+    copy_owner_file,
+    inquiry_files,
+    owner_file_row,
+    selected_files,
+    size_warnings,
+)
 from core.drafts.factguard import check_facts
 from core.drafts.recent import RecentContact, recent_contact
 from core.drafts.sender import DraftSender, SendResult, build_mailer
@@ -548,10 +555,7 @@ class DraftService:
 
         def do(session: Session) -> tuple[DraftView, list[Transition]]:
             draft = self._get(session, draft_id)
-            if draft.status not in EDITABLE:
-                raise DraftStateError(
-                    f"草稿 {draft_id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，不能修改附件"
-                )
+            self._editable_for_files(draft)
             old = [int(i) for i in (draft.attachment_ids or [])]
             new = self._check_files(session, draft.inquiry_id, list(attachment_ids))
             moves: list[Transition] = []
@@ -569,6 +573,65 @@ class DraftService:
                 attachment_ids=new,
             )
             moves.append(self._back_to_review(session, draft, actor, "老板修改了附件"))
+            return _view(session, draft, self.services.paths), moves
+
+        view, moves = self.services.store.write(do)
+        self._publish(moves)
+        return view
+
+    @staticmethod
+    def _editable_for_files(draft: Draft) -> None:
+        if draft.status not in EDITABLE:
+            raise DraftStateError(
+                f"草稿 {draft.id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，不能修改附件"
+            )
+
+    def add_owner_file(self, draft_id: int, path: str, *, actor: str) -> DraftView:
+        """添加本机文件: a file from the owner's computer (the quote PDF he just made) becomes
+        one of the inquiry's files and is ticked on this draft (audited). From then on it is
+        like any file of the thread: listed, untickable, size-checked, uploaded on send. Like
+        any edit, an approved draft goes back to pending_approval.
+
+        The copy into the data folder (up to 150 MB) runs before the write transaction, so it
+        never holds the database's one writer; the draft's state is checked before the copy
+        (a refused draft costs no copy) and again when the row is written."""
+
+        def check(session: Session) -> int:
+            draft = self._get(session, draft_id)
+            self._editable_for_files(draft)
+            if draft.inquiry_id is None:
+                raise DraftStateError(f"草稿 {draft_id} 不属于任何询盘，无法添加本机文件")
+            return draft.inquiry_id
+
+        with self.services.store.session() as session:
+            inquiry_id = check(session)
+        copied = copy_owner_file(self.services.paths, path)
+
+        def do(session: Session) -> tuple[DraftView, list[Transition]]:
+            draft = self._get(session, draft_id)
+            if check(session) != inquiry_id:  # moved meanwhile: never attach across inquiries
+                raise DraftStateError(f"草稿 {draft_id} 已改变，请重试")
+            row = owner_file_row(session, inquiry_id, copied, self._now())
+            old = [int(i) for i in (draft.attachment_ids or [])]
+            new = old if row.id in old else [*old, row.id]
+            self._audit(
+                session,
+                draft.id,
+                "owner_file",
+                actor,
+                attachment_id=row.id,
+                filename=copied.filename,
+                size=copied.size,
+                sha256=copied.sha256,
+                source=copied.source,
+                attachment_ids=new,
+            )
+            moves: list[Transition] = []
+            if new == old:  # the same file again, already ticked: nothing else changes
+                return _view(session, draft, self.services.paths), moves
+            draft.attachment_ids = new
+            draft.updated_at = self._now()
+            moves.append(self._back_to_review(session, draft, actor, "老板添加了本机文件"))
             return _view(session, draft, self.services.paths), moves
 
         view, moves = self.services.store.write(do)

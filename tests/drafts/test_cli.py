@@ -165,3 +165,42 @@ def test_draft_with_an_attachment_and_reject_cleans_outlook(env, capsys, home, g
     code, out, err = _run(capsys, "reject", str(second), "--home", str(home))
     assert code == 0 and "已放弃" in out, err
     assert graph.folder_messages("drafts") == [] and len(graph.sent_log) == 1
+
+
+def test_draft_files_add_attaches_a_file_from_this_computer(env, capsys, home, graph, tmp_path):
+    gid = graph.add_message(subject="Door quote", from_addr=CUSTOMER, body="Quote please")
+    inquiry_id, _ = add_inquiry(env, graph_id=gid, subject="Door quote")
+    assert (
+        _run(capsys, "draft", str(inquiry_id), "--instruction", "报价15000", "--home", str(home))[0]
+        == 0
+    )
+    quote = tmp_path / "Quote 2412.pdf"
+    quote.write_bytes(b"%PDF quote")
+    argv = ["draft-files", "--draft", "1", "--add", str(quote), "--home", str(home)]
+
+    code, out, err = _run(capsys, *argv)
+    assert code == 0, err
+    assert "已添加" in out and "Quote 2412.pdf  10 B" in out and "附件：Quote 2412.pdf" in out
+    code, out, _ = _run(capsys, *argv, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "pending_approval"
+    assert [(a["filename"], a["added_by"]) for a in data["attachments"]] == [
+        ("Quote 2412.pdf", "owner")
+    ]
+    # listed among the inquiry's files, for `draft --attach ID`
+    code, out, _ = _run(capsys, "draft-files", str(inquiry_id), "--home", str(home))
+    assert code == 0 and "Quote 2412.pdf  10 B" in out
+
+    code, out, err = _run(
+        capsys,
+        "draft-files",
+        "--draft",
+        "1",
+        "--add",
+        str(tmp_path / "nope.pdf"),
+        "--home",
+        str(home),
+    )
+    assert code == 1 and out == "" and "找不到文件" in err and len(err.strip().splitlines()) == 1
+    code, _, err = _run(capsys, "draft-files", "--add", str(quote), "--home", str(home))
+    assert code == 2 and "--draft" in err
