@@ -20,6 +20,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Add a file from this computer…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attach any file on this computer, e.g. the quote PDF you just made</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Chinese preview (what the customer will read)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -81,6 +89,18 @@
     </message>
     <message>
         <source>The attachments add up to %1, over Outlook&apos;s usual 35 MB limit: the email may be refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a file to attach</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Adding the file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -20,6 +20,14 @@
         <translation>附件</translation>
     </message>
     <message>
+        <source>Add a file from this computer…</source>
+        <translation>添加本机文件…</translation>
+    </message>
+    <message>
+        <source>Attach any file on this computer, e.g. the quote PDF you just made</source>
+        <translation>附加本机上的任意文件，例如刚做好的报价单 PDF</translation>
+    </message>
+    <message>
         <source>Chinese preview (what the customer will read)</source>
         <translation>中文预览（客户将读到的内容）</translation>
     </message>
@@ -82,6 +90,18 @@
     <message>
         <source>The attachments add up to %1, over Outlook&apos;s usual 35 MB limit: the email may be refused</source>
         <translation>附件合计 %1，超过 Outlook 通常的 35 MB 上限：邮件可能被退回</translation>
+    </message>
+    <message>
+        <source>Choose a file to attach</source>
+        <translation>选择要附加的文件</translation>
+    </message>
+    <message>
+        <source>Adding the file…</source>
+        <translation>正在添加文件…</translation>
+    </message>
+    <message>
+        <source>Added %1</source>
+        <translation>已添加 %1</translation>
     </message>
     <message>
         <source>NOT SENT — draft</source>

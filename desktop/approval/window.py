@@ -9,7 +9,10 @@ owner's instruction or the thread (未经确认, highlighted in both panes).
 Attachments: the inquiry's files as a checklist (size shown; files that cannot go — not stored
 on this computer, over Outlook's 150 MB — are greyed out with the reason; a warning when the
 total passes Outlook's usual 35 MB). Ticking a file saves the choice at once (audited) and, like
-any edit, an approved draft goes back to waiting for approval.
+any edit, an approved draft goes back to waiting for approval. 添加本机文件… adds any file from
+this computer (the quote PDF in his OneDrive folder): the service copies it into the data folder
+off the UI thread, and it joins the list ticked. The file dialog is ``choose_file`` (tests put a
+function there instead of a modal dialog); it starts in the folder he last chose a file from.
 
 Buttons: 批准并发送 (approve as actor ``owner``, then send once, with progress, ending in 已发送 or
 a Chinese error with the draft kept), 修改 (a new Chinese instruction → a revised draft; this
@@ -26,13 +29,15 @@ from __future__ import annotations
 import asyncio
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
+    QFileDialog,
     QFormLayout,
     QFrame,
     QHBoxLayout,
@@ -51,12 +56,14 @@ from PySide6.QtWidgets import (
 )
 
 from core.clock import to_sydney
+from core.db.app_state import get_state, put_state
 from core.drafts.attachments import SEND_LIMIT_BYTES, human_size
 from core.events import DraftChanged
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 
 HIGHLIGHT = QColor("#ffd8a8")
+LAST_FOLDER_KEY = "desktop.attach_folder"  # app_state: where 添加本机文件… last found a file
 
 
 class _BusBridge(QObject):
@@ -117,6 +124,9 @@ class ApprovalWindow(QWidget):
         self.view: Any = None
         self.recent: list[Any] = []
         self.files: list[Any] = []  # the inquiry's files (FileOption)
+        # 添加本机文件…: returns the chosen path, or None when cancelled (tests replace it)
+        self.choose_file: Callable[[], str | None] = self._choose_file_dialog
+        self.last_folder: str | None = None
         self.busy = False
         self._dirty = False
         self._load_task: asyncio.Future[Any] | None = None
@@ -163,7 +173,13 @@ class ApprovalWindow(QWidget):
         self.files_note.setObjectName("attachmentNote")
         self.files_note.setStyleSheet("color: #6e7781;")
         files_box.addWidget(self.files_list)
-        files_box.addWidget(self.files_note)
+        files_row = QHBoxLayout()
+        files_row.setContentsMargins(0, 0, 0, 0)
+        files_row.addWidget(self.files_note, 1)
+        self.add_file_button = QPushButton()
+        self.add_file_button.setObjectName("addLocalFile")
+        files_row.addWidget(self.add_file_button)
+        files_box.addLayout(files_row)
         form.addRow(self.files_label, files_box)
         root.addLayout(form)
 
@@ -235,6 +251,7 @@ class ApprovalWindow(QWidget):
         self.revise_button.clicked.connect(lambda: spawn(self.revise()))
         self.save_button.clicked.connect(lambda: spawn(self.save_edits()))
         self.rerender_button.clicked.connect(lambda: spawn(self.rerender()))
+        self.add_file_button.clicked.connect(lambda: spawn(self.add_local_file()))
         self.confirm_check.toggled.connect(self._update_buttons)
         self.en_edit.textChanged.connect(self._on_edit)
         self.to_edit.textEdited.connect(self._on_edit)
@@ -246,6 +263,10 @@ class ApprovalWindow(QWidget):
         self.to_label.setText(self.tr("To"))
         self.subject_label.setText(self.tr("Subject"))
         self.files_label.setText(self.tr("Attachments"))
+        self.add_file_button.setText(self.tr("Add a file from this computer…"))
+        self.add_file_button.setToolTip(
+            self.tr("Attach any file on this computer, e.g. the quote PDF you just made")
+        )
         self.zh_title.setText(self.tr("Chinese preview (what the customer will read)"))
         self.en_title.setText(self.tr("English email (editable — this is what will be sent)"))
         self.rerender_button.setText(self.tr("Re-render Chinese preview"))
@@ -291,10 +312,12 @@ class ApprovalWindow(QWidget):
         files = await asyncio.get_running_loop().run_in_executor(
             None, lambda: service.attachment_options(draft_id)
         )
+        last_folder = await self.services.store.read(lambda s: get_state(s, LAST_FOLDER_KEY))
         if draft_id != self.draft_id:
             return
         self.view = view
         self.files = files
+        self.last_folder = last_folder if isinstance(last_folder, str) else None
         self.recent = sorted(recent, key=lambda r: r.at, reverse=True)
         self._dirty = False
         self._render(fill=True)
@@ -424,6 +447,39 @@ class ApprovalWindow(QWidget):
         await self._load()
         return True
 
+    def _choose_file_dialog(self) -> str | None:
+        """The system's open-file dialog, in the folder he last took a file from (else home)."""
+        start = self.last_folder if self.last_folder and Path(self.last_folder).is_dir() else ""
+        path, _filter = QFileDialog.getOpenFileName(
+            self, self.tr("Choose a file to attach"), start or str(Path.home())
+        )
+        return path or None
+
+    async def add_local_file(self) -> bool:
+        """添加本机文件…: the owner picks a file; the service copies it (off the UI thread, up to
+        150 MB) and ticks it on this draft; the list then shows it ticked."""
+        if self.view is None or self.busy:
+            return False
+        path = self.choose_file()
+        if not path:
+            return False
+        self._set_busy(True, self.tr("Adding the file…"))
+        try:
+            await self.draft_service.call_async(
+                "add_owner_file", self.draft_id, path, actor="owner"
+            )
+        except Exception as exc:
+            self._set_busy(False)
+            self._show_error(exc)
+            return False
+        self._set_busy(False)
+        folder = str(Path(path).parent)
+        now = self.services.clock.now()
+        await self.services.store.run(lambda s: put_state(s, LAST_FOLDER_KEY, folder, now))
+        await self._load()
+        self._show_ok(self.tr("Added %1").replace("%1", Path(path).name))
+        return True
+
     def _render_banner(self) -> None:
         status = self.view.status
         texts = {
@@ -519,6 +575,9 @@ class ApprovalWindow(QWidget):
         for w in (self.en_edit, self.to_edit, self.subject_edit, self.revise_edit):
             w.setReadOnly(not editable or self.busy)
         self.files_list.setEnabled(bool(editable) and not self.busy)
+        self.add_file_button.setEnabled(
+            bool(editable) and not self.busy and view is not None and view.inquiry_id is not None
+        )
 
     # ------------------------------------------------------------------ actions
     def _on_edit(self, *_: Any) -> None:
