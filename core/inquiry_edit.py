@@ -135,8 +135,8 @@ class InquiryEditor:
         """Add a typed note (a ``customer_note`` memory) to an inquiry; audited, events published.
 
         One implementation for every kind of note: typed here, dictated (with its recording) or
-        from Telegram all go through ``core.voice.notes.add_customer_note``.
+        from Telegram all go through ``core.notes.add_customer_note``.
         """
-        from core.voice.notes import add_customer_note
+        from core.notes import add_customer_note
 
         return add_customer_note(self.services, inquiry_id, text, source=source, actor=actor)

@@ -8,15 +8,15 @@ import pytest
 
 from core.db.models import AuditEntry, Inquiry, Memory
 from core.events import InquiryUpdated, NoteAdded
-from core.services import Services
-from core.voice.audio import write_wav
-from core.voice.notes import (
+from core.notes import (
     NoteError,
     add_customer_note,
     add_voice_note,
     notes_for,
     resolve_audio_path,
 )
+from core.services import Services
+from core.voice.audio import write_wav
 
 
 def _inquiry(services: Services) -> int:
