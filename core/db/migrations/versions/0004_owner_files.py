@@ -2,7 +2,7 @@
 
 Revision ID: 0004
 Revises: 0003
-Create Date: 2026-12-02 02:10:00
+Create Date: 2026-11-30 04:10:00
 
 Why: a reply could only carry files that arrived in the inquiry's email thread, while the file
 the owner most needs to send is the quote PDF he just made on his PC. Such a file is stored like
