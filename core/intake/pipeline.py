@@ -28,14 +28,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 from collections import Counter
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
@@ -52,26 +50,22 @@ from core.events import (
     NeedsAttention,
 )
 from core.intake import merge, records
+from core.intake.worker_pool import WorkerPool
 from core.mail.parse import (
     ParsedMessage,
-    ParseOutcome,
-    parse_for_intake,
     parse_message,
     stripped_text,
-    watch_parent,
 )
 from core.mail.prefilter import prefilter
 from core.mail.source import MessageSource, RawMessage
 from core.services import Services
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 PENDING = "pending"
 MERGE_BATCH = 32  # most messages applied in one writer transaction
 ADMIT_CHUNK = 16  # most arrived messages recorded in one writer transaction
 PARSE_AHEAD = 32  # messages read from the source and parsing ahead of admission
-PARSE_IN_WORKER_AFTER = 24  # a run that reaches this many messages parses in a worker process
 _NOTHING = object()
 _END = object()
 OUTGOING = "skipped:outgoing"
@@ -166,83 +160,6 @@ class _Arrival:
     same_as: _Arrival | None = None  # an identical message earlier in the same chunk
 
 
-class _Parser:
-    """Parses arriving mail: on the event loop for short runs, in a worker process for long ones.
-
-    Why: parsing and quote stripping cost a few ms of pure-Python CPU per message, which on the
-    event loop's thread competes (GIL) with dispatching the model calls. A long run (first sync,
-    ``ingest`` of a folder) starts a worker process after ``PARSE_IN_WORKER_AFTER`` messages
-    and uses it as soon as it has warmed up (imports done), so neither short runs nor the start
-    of a long one ever wait for a process to spawn. ``spawn`` (not ``fork``: the process has
-    threads); the worker exits by itself if this process is killed.
-    """
-
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
-        self.seen = 0
-        self.pool: ProcessPoolExecutor | None = None
-        self.warm: asyncio.Future[Any] | None = None
-
-    def submit(self, raw: bytes) -> asyncio.Future[ParseOutcome] | ParseOutcome:
-        self.seen += 1
-        loop = asyncio.get_running_loop()
-        if self.pool is None and self.workers > 0 and self.seen >= PARSE_IN_WORKER_AFTER:
-            try:
-                self.pool = ProcessPoolExecutor(
-                    max_workers=self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=watch_parent,
-                    initargs=(os.getpid(),),
-                )
-                self.warm = loop.run_in_executor(self.pool, stripped_text, "")
-            except Exception:  # no processes allowed here: stay on the loop
-                log.warning("cannot start a parser process; parsing inline", exc_info=True)
-                self.workers = 0
-        warm = self.warm
-        if warm is not None and warm.done() and not warm.cancelled() and not warm.exception():
-            assert self.pool is not None
-            return loop.run_in_executor(self.pool, parse_for_intake, raw)
-        return parse_for_intake(raw)
-
-    async def call(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the worker process once it is warm, else here. ``fn`` must be a
-        module-level pure function (it is pickled by name) -- the offline rules are."""
-        warm, pool = self.warm, self.pool
-        if pool is None or warm is None or not warm.done() or warm.cancelled() or warm.exception():
-            return fn(*args)
-        try:
-            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
-        except Exception as exc:
-            from concurrent.futures.process import BrokenProcessPool
-
-            if not isinstance(exc, BrokenProcessPool | OSError):
-                raise
-            log.warning("worker process failed (%s); running %s inline", exc, fn.__name__)
-            return fn(*args)
-
-    async def result(
-        self, parsing: asyncio.Future[ParseOutcome] | ParseOutcome, raw: bytes
-    ) -> ParseOutcome:
-        if not isinstance(parsing, asyncio.Future):
-            return parsing
-        try:
-            return await parsing
-        except Exception as exc:  # broken pool (worker killed …): parse here instead
-            from concurrent.futures.process import BrokenProcessPool
-
-            if not isinstance(exc, BrokenProcessPool | OSError):
-                raise
-            log.warning("parser process failed (%s); parsing inline", exc)
-            return parse_for_intake(raw)
-
-    async def close(self) -> None:
-        if self.warm is not None and not self.warm.done():
-            self.warm.cancel()
-        if self.pool is not None:
-            pool, self.pool = self.pool, None
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
-
-
 def _known_many(
     session: Session, pairs: list[tuple[str, str | None]]
 ) -> list[tuple[int, bool] | None]:
@@ -273,7 +190,7 @@ class _Run:
     by_email: dict[str, _Job] = field(default_factory=dict)
     by_conversation: dict[str, _Job] = field(default_factory=dict)
     llm_down: str | None = None  # set after the first LLMUnavailable: skip further calls
-    parser: _Parser | None = None  # the run's worker process (parsing, offline rules)
+    parser: WorkerPool | None = None  # the run's worker process (parsing, offline rules)
 
 
 class IntakePipeline:
@@ -372,7 +289,7 @@ class IntakePipeline:
         ``admit(run)`` yields a ``_Job`` for each message that needs understanding/merging; the
         admission side has already recorded everything else in ``run.report``.
         """
-        run = _Run(IngestReport(), parser=_Parser(self.parse_workers))
+        run = _Run(IngestReport(), parser=WorkerPool(self.parse_workers))
         try:
             return await self._pump_run(admit, run)
         finally:  # after the last merge: late offline-rules calls still use the worker
@@ -415,11 +332,11 @@ class IntakePipeline:
         """Admit in arrival order, several messages per round trip.
 
         A reader task pulls from the source and starts parsing ahead (in a worker process once
-        the run is long enough, see ``_Parser``); admission takes whatever has arrived, up to
+        the run is long enough, see ``WorkerPool``); admission takes whatever has arrived, up to
         ``ADMIT_CHUNK`` messages, and records them with one identity read, one file write hop
         and one writer transaction.
         """
-        parser = run.parser or _Parser(0)
+        parser = run.parser or WorkerPool(0)
         arrivals: asyncio.Queue[Any] = asyncio.Queue(maxsize=PARSE_AHEAD)
         reader = asyncio.create_task(self._read_ahead(raws, arrivals, parser))
         try:
@@ -446,7 +363,7 @@ class IntakePipeline:
 
     @staticmethod
     async def _read_ahead(
-        raws: AsyncIterator[RawMessage], out: asyncio.Queue[Any], parser: _Parser
+        raws: AsyncIterator[RawMessage], out: asyncio.Queue[Any], parser: WorkerPool
     ) -> None:
         try:
             async for raw in raws:
@@ -469,7 +386,7 @@ class IntakePipeline:
         return self.services.clock.now().replace(tzinfo=None)
 
     async def _admit_chunk(
-        self, chunk: list[tuple[RawMessage, Any]], parser: _Parser, run: _Run
+        self, chunk: list[tuple[RawMessage, Any]], parser: WorkerPool, run: _Run
     ) -> list[_Job]:
         """Identify and record a few arrived messages; returns the jobs for the merge loop."""
         items: list[_Arrival] = []
