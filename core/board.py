@@ -504,6 +504,12 @@ class InquiryDetail:
     stage_events: tuple[StageEventInfo, ...]
     notes: tuple[NoteInfo, ...]
     pending_drafts: tuple[int, ...]
+    # files the owner added from his computer (添加本机文件), oldest first; no email carried them
+    owner_files: tuple[AttachmentInfo, ...] = ()
+
+
+def _attachment_info(a: Attachment) -> AttachmentInfo:
+    return AttachmentInfo(a.id, a.filename, a.content_type, a.size, a.stored_path, a.skipped_reason)
 
 
 def load_detail(session: Session, inquiry_id: int) -> InquiryDetail | None:
@@ -523,11 +529,12 @@ def load_detail(session: Session, inquiry_id: int) -> InquiryDetail | None:
         ):
             if a.is_inline and (a.content_type or "").startswith("image/") and a.size < 20_000:
                 continue  # signature logos
-            attachments.setdefault(a.message_pk, []).append(
-                AttachmentInfo(
-                    a.id, a.filename, a.content_type, a.size, a.stored_path, a.skipped_reason
-                )
-            )
+            attachments.setdefault(a.message_pk, []).append(_attachment_info(a))
+    owner_files = session.scalars(
+        select(Attachment)
+        .where(Attachment.inquiry_id == inquiry_id, Attachment.message_pk.is_(None))
+        .order_by(Attachment.id)
+    ).all()
     events = session.scalars(
         select(StageEvent)
         .where(StageEvent.inquiry_id == inquiry_id)
@@ -587,6 +594,7 @@ def load_detail(session: Session, inquiry_id: int) -> InquiryDetail | None:
             NoteInfo(n.id, n.kind, n.text, n.source, n.status, n.created_at) for n in notes
         ),
         pending_drafts=tuple(drafts),
+        owner_files=tuple(_attachment_info(a) for a in owner_files),
     )
 
 

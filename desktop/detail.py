@@ -139,64 +139,24 @@ class ReasonDialog(QDialog):
 # one message of the thread
 
 
-class MessageCard(QFrame):
-    """One email: who, when, the new text, the 翻译 button and its attachments."""
-
-    translate_requested = Signal(int)
+class AttachmentStrip(QWidget):
+    """A row of files, each a button with 打开 / 另存为… (and a thumbnail for images): an
+    email's attachments, or the files the owner added from his computer."""
 
     def __init__(
-        self, message: MessageInfo, home: Path | None = None, parent: QWidget | None = None
+        self,
+        attachments: tuple[AttachmentInfo, ...],
+        home: Path | None = None,
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.message = message
         self.home = home
-        self.setObjectName("messageCard")
-        self.setProperty("direction", message.direction)
-        self.header = QLabel()
-        self.header.setObjectName("muted")
-        self.subject = QLabel(message.subject or "")
-        self.subject.setWordWrap(True)
-        font = self.subject.font()
-        font.setBold(True)
-        self.subject.setFont(font)
-        self.body = QLabel(message.body_text.strip() or message.body_full.strip())
-        self.body.setWordWrap(True)
-        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        self.translation = QLabel(message.translation_zh or "")
-        self.translation.setWordWrap(True)
-        self.translation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.translation.setStyleSheet(
-            "background:#eef6ff;border-left:3px solid #1f6feb;padding:6px;"
-        )
-        self.translation.setVisible(bool(message.translation_zh))
-        self.translate_button = QPushButton()
-        self.translate_button.clicked.connect(lambda: self.translate_requested.emit(message.id))
-        self.full_button = QToolButton()
-        self.full_button.setCheckable(True)
-        self.full_button.toggled.connect(self._toggle_full)
-        self.full_button.setVisible(
-            bool(message.body_full.strip())
-            and message.body_full.strip() != message.body_text.strip()
-        )
-
-        top = QHBoxLayout()
-        top.addWidget(self.header, 1)
-        top.addWidget(self.full_button)
-        top.addWidget(self.translate_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 8, 10, 8)
-        layout.addLayout(top)
-        layout.addWidget(self.subject)
-        layout.addWidget(self.body)
-        layout.addWidget(self.translation)
-        self.attachment_row = QHBoxLayout()
         self.attachment_buttons: list[QToolButton] = []
-        for attachment in message.attachments:
-            self.attachment_row.addWidget(self._attachment_widget(attachment))
-        self.attachment_row.addStretch(1)
-        if message.attachments:
-            layout.addLayout(self.attachment_row)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        for attachment in attachments:
+            row.addWidget(self._attachment_widget(attachment))
+        row.addStretch(1)
         self.retranslate()
 
     def _attachment_widget(self, attachment: AttachmentInfo) -> QWidget:
@@ -269,6 +229,93 @@ class MessageCard(QFrame):
         shutil.copyfile(source, target)
         return target
 
+    def retranslate(self) -> None:
+        for button in self.attachment_buttons:
+            open_action, save_action = button._actions  # type: ignore[attr-defined]
+            open_action.setText(self.tr("Open"))
+            save_action.setText(self.tr("Save as…"))
+
+
+class OwnerFilesCard(QFrame):
+    """The files the owner added to this customer from his computer (添加本机文件 on a reply):
+    no email carried them, so they get a card of their own at the end of the thread."""
+
+    def __init__(
+        self, files: tuple[AttachmentInfo, ...], home: Path | None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("messageCard")
+        self.setProperty("direction", "owner")
+        self.header = QLabel()
+        self.header.setObjectName("muted")
+        self.attachments = AttachmentStrip(files, home, self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.addWidget(self.header)
+        layout.addWidget(self.attachments)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.header.setText(self.tr("Files you added from this computer"))
+        self.attachments.retranslate()
+
+
+class MessageCard(QFrame):
+    """One email: who, when, the new text, the 翻译 button and its attachments."""
+
+    translate_requested = Signal(int)
+
+    def __init__(
+        self, message: MessageInfo, home: Path | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.message = message
+        self.home = home
+        self.setObjectName("messageCard")
+        self.setProperty("direction", message.direction)
+        self.header = QLabel()
+        self.header.setObjectName("muted")
+        self.subject = QLabel(message.subject or "")
+        self.subject.setWordWrap(True)
+        font = self.subject.font()
+        font.setBold(True)
+        self.subject.setFont(font)
+        self.body = QLabel(message.body_text.strip() or message.body_full.strip())
+        self.body.setWordWrap(True)
+        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.translation = QLabel(message.translation_zh or "")
+        self.translation.setWordWrap(True)
+        self.translation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.translation.setStyleSheet(
+            "background:#eef6ff;border-left:3px solid #1f6feb;padding:6px;"
+        )
+        self.translation.setVisible(bool(message.translation_zh))
+        self.translate_button = QPushButton()
+        self.translate_button.clicked.connect(lambda: self.translate_requested.emit(message.id))
+        self.full_button = QToolButton()
+        self.full_button.setCheckable(True)
+        self.full_button.toggled.connect(self._toggle_full)
+        self.full_button.setVisible(
+            bool(message.body_full.strip())
+            and message.body_full.strip() != message.body_text.strip()
+        )
+
+        top = QHBoxLayout()
+        top.addWidget(self.header, 1)
+        top.addWidget(self.full_button)
+        top.addWidget(self.translate_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.addLayout(top)
+        layout.addWidget(self.subject)
+        layout.addWidget(self.body)
+        layout.addWidget(self.translation)
+        self.attachments = AttachmentStrip(message.attachments, home, self)
+        if message.attachments:
+            layout.addWidget(self.attachments)
+        self.retranslate()
+
     def _toggle_full(self, full: bool) -> None:
         m = self.message
         self.body.setText((m.body_full if full else m.body_text).strip() or m.body_full.strip())
@@ -303,10 +350,7 @@ class MessageCard(QFrame):
         self.full_button.setText(
             self.tr("New text only") if self.full_button.isChecked() else self.tr("Whole email")
         )
-        for button in self.attachment_buttons:
-            open_action, save_action = button._actions  # type: ignore[attr-defined]
-            open_action.setText(self.tr("Open"))
-            save_action.setText(self.tr("Save as…"))
+        self.attachments.retranslate()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -325,6 +369,7 @@ class InquiryDetailView(QWidget):
         self._load_task: asyncio.Future[Any] | None = None
         self._dirty = False
         self._cards: dict[int, MessageCard] = {}
+        self._owner_files: OwnerFilesCard | None = None
 
         # header
         self.title = QLabel()
@@ -563,6 +608,14 @@ class InquiryDetailView(QWidget):
             card.translate_requested.connect(self._translate_clicked)
             self.thread_layout.insertWidget(self.thread_layout.count() - 1, card)
             self._cards[message.id] = card
+        if self._owner_files is not None:
+            self._owner_files.setParent(None)
+            self._owner_files.deleteLater()
+            self._owner_files = None
+        if d.owner_files:
+            home = self.ctx.services.paths.home
+            self._owner_files = OwnerFilesCard(d.owner_files, home, self.thread_box)
+            self.thread_layout.insertWidget(self.thread_layout.count() - 1, self._owner_files)
 
     def _render_history(self) -> None:
         d = self.detail
@@ -810,6 +863,8 @@ class InquiryDetailView(QWidget):
             self._render_history()
         for card in self._cards.values():
             card.retranslate()
+        if self._owner_files is not None:
+            self._owner_files.retranslate()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -119,6 +119,7 @@ QToolButton#stageButton:checked { background: #1f6feb; color: white; border-colo
 QFrame#banner { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 6px; }
 QFrame#messageCard { border: 1px solid #d0d7de; border-radius: 6px; background: #ffffff; }
 QFrame#messageCard[direction="out"] { background: #f6f8fa; }
+QFrame#messageCard[direction="owner"] { background: #fffbea; }
 QLabel#title { font-size: 16pt; font-weight: 600; }
 QLabel#muted { color: #6e7781; }
 QLabel#placeholder { color: #6e7781; font-size: 12pt; }

@@ -185,6 +185,21 @@
     </message>
 </context>
 <context>
+    <name>AttachmentStrip</name>
+    <message>
+        <source>Save attachment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Banner</name>
     <message>
         <source>Open</source>
@@ -808,10 +823,6 @@ The words are inserted at the cursor for you to edit.</source>
 <context>
     <name>MessageCard</name>
     <message>
-        <source>Save attachment</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Translating…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -839,12 +850,11 @@ The words are inserted at the cursor for you to edit.</source>
         <source>Whole email</source>
         <translation type="unfinished"></translation>
     </message>
+</context>
+<context>
+    <name>OwnerFilesCard</name>
     <message>
-        <source>Open</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save as…</source>
+        <source>Files you added from this computer</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

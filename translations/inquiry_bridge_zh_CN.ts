@@ -185,6 +185,21 @@
     </message>
 </context>
 <context>
+    <name>AttachmentStrip</name>
+    <message>
+        <source>Save attachment</source>
+        <translation>保存附件</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>另存为…</translation>
+    </message>
+</context>
+<context>
     <name>Banner</name>
     <message>
         <source>Open</source>
@@ -807,10 +822,6 @@ The words are inserted at the cursor for you to edit.</source>
 <context>
     <name>MessageCard</name>
     <message>
-        <source>Save attachment</source>
-        <translation>保存附件</translation>
-    </message>
-    <message>
         <source>Translating…</source>
         <translation>翻译中…</translation>
     </message>
@@ -838,13 +849,12 @@ The words are inserted at the cursor for you to edit.</source>
         <source>Whole email</source>
         <translation>完整邮件</translation>
     </message>
+</context>
+<context>
+    <name>OwnerFilesCard</name>
     <message>
-        <source>Open</source>
-        <translation>打开</translation>
-    </message>
-    <message>
-        <source>Save as…</source>
-        <translation>另存为…</translation>
+        <source>Files you added from this computer</source>
+        <translation>您从本机添加的文件</translation>
     </message>
 </context>
 <context>

@@ -133,3 +133,35 @@ async def qtbot_wait(condition) -> None:  # type: ignore[no-untyped-def]
     from tests.support.qt import wait_until
 
     await wait_until(condition, timeout=15)
+
+
+@settles
+async def test_files_the_owner_added_show_in_the_thread_and_can_be_saved(
+    ctx, qtbot, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """A quote PDF added to a reply from his computer (添加本机文件) came by no email: the
+    detail shows it on a card of its own at the end of the thread, openable and savable."""
+    from core.drafts.attachments import store_owner_file
+    from desktop.detail import OwnerFilesCard
+
+    ids = seed_inquiries(ctx.services, 2)
+    quote = tmp_path / "Quote 1042 - Ryde.pdf"
+    quote.write_bytes(b"%PDF-1.4 quote for the sliding door\n")
+    now = ctx.services.clock.now()
+    ctx.services.store.write(lambda s: store_owner_file(s, ctx.services.paths, ids[1], quote, now))
+    view = InquiryDetailView(ctx)
+    qtbot.addWidget(view)
+    view.show_inquiry(ids[1])
+    await view.ready()
+    cards = view.findChildren(OwnerFilesCard)
+    assert len(cards) == 1
+    assert cards[0].header.text() == "您从本机添加的文件"
+    [button] = cards[0].attachments.attachment_buttons
+    assert button.text().startswith("Quote 1042 - Ryde.pdf") and button.isEnabled()
+    [info] = view.detail.owner_files
+    saved = cards[0].attachments.copy_attachment(info, tmp_path / "copy.pdf")
+    assert saved.read_bytes() == quote.read_bytes()
+
+    view.show_inquiry(ids[0])  # another customer: no card
+    await view.ready()
+    assert [c for c in view.findChildren(OwnerFilesCard) if c.parent() is not None] == []
