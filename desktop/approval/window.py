@@ -251,7 +251,7 @@ class ApprovalWindow(QWidget):
         self.revise_button.clicked.connect(lambda: spawn(self.revise()))
         self.save_button.clicked.connect(lambda: spawn(self.save_edits()))
         self.rerender_button.clicked.connect(lambda: spawn(self.rerender()))
-        self.add_file_button.clicked.connect(lambda: spawn(self.add_local_file()))
+        self.add_file_button.clicked.connect(self._add_file_clicked)
         self.confirm_check.toggled.connect(self._update_buttons)
         self.en_edit.textChanged.connect(self._on_edit)
         self.to_edit.textEdited.connect(self._on_edit)
@@ -455,13 +455,21 @@ class ApprovalWindow(QWidget):
         )
         return path or None
 
-    async def add_local_file(self) -> bool:
-        """添加本机文件…: the owner picks a file; the service copies it (off the UI thread, up to
-        150 MB) and ticks it on this draft; the list then shows it ticked."""
+    def _add_file_clicked(self) -> None:
+        """添加本机文件…: the file dialog is modal, so it runs here in the click's slot and never
+        inside a task -- a nested event loop inside a running task makes qasync fail to wake the
+        app's other tasks (Telegram, sync): "Cannot enter into task … while another task is
+        being executed" (qasync issues #59, #82)."""
         if self.view is None or self.busy:
-            return False
+            return
         path = self.choose_file()
-        if not path:
+        if path:
+            spawn(self.add_local_file(path))
+
+    async def add_local_file(self, path: str) -> bool:
+        """The service copies the chosen file (off the UI thread, up to 150 MB) and ticks it on
+        this draft; the list then shows it ticked."""
+        if self.view is None or self.busy or not path:
             return False
         self._set_busy(True, self.tr("Adding the file…"))
         try:

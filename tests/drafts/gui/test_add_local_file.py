@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFileDialog
 
 from desktop.approval.window import ApprovalWindow
@@ -73,17 +74,20 @@ async def test_the_button_adds_a_local_file_ticked_without_blocking_the_ui(
     assert window.view.status == "pending_approval"
     assert window.last_folder == str(folder)  # remembered for the next time
 
-    # the real dialog would open there (no modal in the test: its function is replaced)
-    asked: list[tuple[str, str]] = []
+    # the real dialog would open there (no modal in the test: its function is replaced). It is
+    # modal, so it must run in the click's slot, outside every asyncio task: a nested event
+    # loop inside a running task breaks qasync's wake-ups of the app's other tasks.
+    asked: list[tuple[str, str, object]] = []
 
     def fake_dialog(parent, caption, start):  # type: ignore[no-untyped-def]
-        asked.append((caption, start))
+        asked.append((caption, start, asyncio.current_task()))
         return "", ""
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", fake_dialog)
     window.choose_file = window._choose_file_dialog
-    assert await window.add_local_file() is False  # cancelled: nothing happens
-    assert asked == [("选择要附加的文件", str(folder))]
+    QTimer.singleShot(0, window.add_file_button.click)  # a click, as Qt delivers it
+    await wait_until(lambda: bool(asked))
+    assert asked == [("选择要附加的文件", str(folder), None)]  # cancelled: nothing happens
     assert _items(window) == [("报价单.pdf", True)]
 
     assert await window.approve_and_send() == "sent"
@@ -102,7 +106,7 @@ async def test_a_file_that_cannot_go_shows_a_chinese_error(
     empty.write_bytes(b"")
     window.choose_file = lambda: str(empty)
 
-    assert await window.add_local_file() is False
+    assert await window.add_local_file(window.choose_file()) is False
 
     assert "空的" in window.status_label.text() and "草稿" in window.status_label.text()
     assert not window.busy and window.add_file_button.isEnabled()
