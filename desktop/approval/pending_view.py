@@ -123,9 +123,12 @@ class PendingDraftsView(QWidget):
         from sqlalchemy import select
 
         from core.db.models import Draft
-        from core.drafts.service import _view
 
         def read(session):  # type: ignore[no-untyped-def]
+            # imported here, on the worker thread: drafting's modules cost ~0.2 s to import,
+            # which on the UI thread delayed the first paint after start-up
+            from core.drafts.service import _view
+
             rows = session.scalars(
                 select(Draft).where(Draft.status.in_(QUEUE_STATUSES)).order_by(Draft.id.desc())
             )
