@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
 
 from core import autostart
 from core.config import Settings
-from core.graph.auth import build_msal
 from core.secrets import GRAPH_TOKEN, LLM_API_KEY
 from desktop.aio import spawn
 from desktop.context import AppContext
@@ -49,6 +48,14 @@ from desktop.settings_telegram import TelegramSettingsPage
 from desktop.voice.settings_page import VoiceSettingsPage
 
 log = logging.getLogger(__name__)
+
+
+def build_msal(services: Any) -> Any:
+    """The Microsoft sign-in (``core.graph.auth``), imported when the owner opens the account
+    page rather than with the app: it pulls in httpx, ~0.1 s of start-up."""
+    from core.graph.auth import build_msal as build
+
+    return build(services)
 
 
 class _FormSettings:

@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
 from core.clock import to_sydney
 from core.errors import InquiryBridgeError
 from core.notify import pairing
-from core.notify.telegram_client import TelegramAuthError, TelegramClient, TelegramNetworkError
 from core.secrets import TELEGRAM_TOKEN
 from desktop.aio import spawn
 
@@ -169,6 +168,13 @@ class TelegramSettingsPage(QWidget):
         spawn(self._get_me(token), on_error=self._test_failed)
 
     async def _get_me(self, token: str) -> None:
+        # the Bot API client (httpx) is imported on use, not with the app's start
+        from core.notify.telegram_client import (
+            TelegramAuthError,
+            TelegramClient,
+            TelegramNetworkError,
+        )
+
         client = TelegramClient(self.services.settings.get("telegram.base_url"), token, timeout=10)
         result = "error"
         try:

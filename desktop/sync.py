@@ -10,6 +10,7 @@ demo data folder never syncs.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 from typing import Any
 
@@ -53,13 +54,14 @@ class SyncController:
         enabled with a token and re-reads both every 30 s, so the settings page needs no restart."""
         if self.ctx.is_demo or (self._telegram_task is not None and not self._telegram_task.done()):
             return False
-        from core.notify.runner import serve
-
         self._telegram_stop = asyncio.Event()
-        self._telegram_task = spawn(
-            serve(self.ctx.services, self._telegram_stop, drafts=self.ctx.draft_service)
-        )
+        self._telegram_task = spawn(self._serve_telegram(self._telegram_stop))
         return True
+
+    async def _serve_telegram(self, stop: asyncio.Event) -> None:
+        # the mirror's modules (httpx, the bot) load on a worker thread, not during start-up
+        runner = await asyncio.to_thread(importlib.import_module, "core.notify.runner")
+        await runner.serve(self.ctx.services, stop, drafts=self.ctx.draft_service)
 
     def start(self) -> bool:
         """Start polling (not for demo data, not without an account). True when started."""

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-DEFERRED = ("alembic", "numpy", "faster_whisper", "ctranslate2", "av", "opencc")
+DEFERRED = ("alembic", "numpy", "faster_whisper", "ctranslate2", "av", "opencc", "httpx", "openai")
 
 
 def test_starting_the_desktop_app_imports_no_feature_only_library() -> None:
