@@ -12,8 +12,8 @@ from desktop.app import make_qapp
 from desktop.context import AppContext, build_context
 from desktop.i18n import LanguageManager
 from tests.support.qt import (
-    close_widgets_and_collect,
-    collect_after_teardown,
+    collect_widgets_on_the_gui_thread,  # noqa: F401 (an autouse fixture)
+    pytest_runtest_teardown,  # noqa: F401 (a hook)
     qasync_loop_factories,
 )
 
@@ -26,18 +26,6 @@ def pytest_asyncio_loop_factories(config, item):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def app(qapp):  # type: ignore[no-untyped-def]
     return make_qapp()
-
-
-@pytest.fixture(autouse=True)
-def collect_widgets_on_the_gui_thread(app):  # type: ignore[no-untyped-def]
-    yield
-    close_widgets_and_collect()
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_teardown(item, nextitem):  # type: ignore[no-untyped-def]
-    yield
-    collect_after_teardown()
 
 
 @pytest.fixture

@@ -11,7 +11,9 @@ signals are served by one loop, as in the app. Two rules keep Qt quiet and alive
 * A task parked on a worker-thread future when a test returns never wakes up again on qasync,
   and the runner's shutdown then waits for it forever: ``settles`` waits for every task first.
 
-The conftests wire these into pytest's hooks and fixtures (hooks must live in a conftest).
+A GUI folder's conftest imports ``collect_widgets_on_the_gui_thread`` (an autouse fixture)
+and ``pytest_runtest_teardown`` (a hook) from here -- pytest registers both from the conftest's
+namespace -- and answers ``pytest_asyncio_loop_factories`` with ``qasync_loop_factories``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import pytest
 import qasync
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
@@ -62,6 +65,20 @@ def collect_after_teardown() -> None:
     """After every fixture (the per-test qasync loop included) is gone: collect on this thread."""
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     gc.collect()
+
+
+@pytest.fixture(autouse=True)
+def collect_widgets_on_the_gui_thread(qapp):  # type: ignore[no-untyped-def]
+    """Every GUI test ends with its widgets closed and collected on this thread."""
+    yield
+    close_widgets_and_collect()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):  # type: ignore[no-untyped-def]
+    """After every fixture (the per-test qasync loop included) is gone: collect on this thread."""
+    yield
+    collect_after_teardown()
 
 
 async def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> None:

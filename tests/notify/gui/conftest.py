@@ -8,8 +8,8 @@ import pytest
 from desktop.app import make_qapp
 from desktop.i18n import LanguageManager
 from tests.support.qt import (
-    close_widgets_and_collect,
-    collect_after_teardown,
+    collect_widgets_on_the_gui_thread,  # noqa: F401 (an autouse fixture)
+    pytest_runtest_teardown,  # noqa: F401 (a hook)
     qasync_loop_factories,
 )
 
@@ -24,15 +24,3 @@ def zh(qapp, services):  # type: ignore[no-untyped-def]
     manager = LanguageManager(services.paths.cache)
     manager.apply("zh_CN")
     yield manager
-
-
-@pytest.fixture(autouse=True)
-def collect_widgets_on_the_gui_thread(qapp):  # type: ignore[no-untyped-def]
-    yield
-    close_widgets_and_collect()
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_teardown(item, nextitem):  # type: ignore[no-untyped-def]
-    yield
-    collect_after_teardown()
