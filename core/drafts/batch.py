@@ -22,7 +22,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.drafts.service import DraftService, valid_email
+from core.drafts.service import DraftService
+from core.drafts.view import valid_email
 from core.errors import InquiryBridgeError
 
 log = logging.getLogger(__name__)

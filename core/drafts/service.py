@@ -17,22 +17,18 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.db.models import AuditEntry, Draft, Inquiry
+from core.db.models import AuditEntry, Draft
 from core.drafts import composer
 from core.drafts.attachments import (
     FileOption,
     copy_owner_file,
     inquiry_files,
     owner_file_row,
-    selected_files,
-    size_warnings,
 )
 from core.drafts.factguard import check_facts
 from core.drafts.recent import RecentContact, recent_contact
@@ -45,8 +41,8 @@ from core.drafts.state import (
     record_created,
     transition,
 )
+from core.drafts.view import DraftView, draft_view, iso_utc, valid_email
 from core.errors import DraftStateError, LLMUnavailable, UnconfirmedFactsError
-from core.paths import DataPaths
 from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -54,117 +50,9 @@ log = logging.getLogger(__name__)
 # What an LLM-driven tool layer may call. approve/send/reject/confirm_facts are owner-only.
 TOOL_SAFE_METHODS = ("compose", "revise", "describe_for_tool", "list_drafts", "recent_contact")
 
-EMAIL_RE = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 EDITABLE = frozenset({"draft", "pending_approval", "approved", "failed"})
 
 PENDING_TEXT = "DRAFT_PENDING_APPROVAL — NOT SENT"
-
-
-def valid_email(address: str) -> bool:
-    return bool(EMAIL_RE.match(address.strip()))
-
-
-@dataclass(frozen=True)
-class DraftView:
-    """A draft as every surface shows it (CLI JSON, 待审批 list, approval window)."""
-
-    id: int
-    inquiry_id: int | None
-    status: str
-    to: list[str]
-    cc: list[str]
-    subject: str
-    body_en: str
-    body_zh: str
-    instruction: str
-    unconfirmed_facts: list[str]
-    confirmed_facts: list[str]
-    reply_to_message_pk: int | None
-    revision_of: int | None
-    batch_id: str | None
-    error: str | None
-    customer_name: str | None
-    customer_email: str | None
-    created_at: Any
-    updated_at: Any
-    approved_by: str | None
-    sent_at: Any
-    attachment_ids: list[int] = field(default_factory=list)
-    attachments: list[FileOption] = field(default_factory=list)  # the chosen files
-
-    @property
-    def attachment_warnings(self) -> list[str]:
-        """Chinese warnings about the chosen files (missing, too big in total)."""
-        missing = [
-            f"附件 {i} 已不属于此询盘"
-            for i in self.attachment_ids
-            if i not in {f.id for f in self.attachments}
-        ]
-        return missing + size_warnings(self.attachments)
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "inquiry_id": self.inquiry_id,
-            "status": self.status,
-            "to": self.to,
-            "cc": self.cc,
-            "subject": self.subject,
-            "body_en": self.body_en,
-            "body_zh": self.body_zh,
-            "unconfirmed_facts": self.unconfirmed_facts,
-            "confirmed_facts": self.confirmed_facts,
-            "instruction": self.instruction,
-            "revision_of": self.revision_of,
-            "batch_id": self.batch_id,
-            "error": self.error,
-            "created_at": _iso(self.created_at),
-            "updated_at": _iso(self.updated_at),
-            "sent_at": _iso(self.sent_at),
-            "attachments": [f.as_json() for f in self.attachments],
-        }
-
-    @property
-    def recipient_differs(self) -> bool:
-        """The draft goes to someone other than the inquiry's customer."""
-        if not self.customer_email:
-            return False
-        return self.customer_email.lower() not in {a.lower() for a in self.to}
-
-
-def _iso(value: Any) -> str | None:
-    return None if value is None else value.isoformat() + "Z"
-
-
-def _view(session: Session, d: Draft, paths: DataPaths | None = None) -> DraftView:
-    inquiry = session.get(Inquiry, d.inquiry_id) if d.inquiry_id else None
-    ids = [int(i) for i in (d.attachment_ids or [])]
-    files = selected_files(session, paths, d.inquiry_id, ids) if ids and paths else []
-    return DraftView(
-        id=d.id,
-        inquiry_id=d.inquiry_id,
-        status=d.status,
-        to=list(d.to_addrs or []),
-        cc=list(d.cc_addrs or []),
-        subject=d.subject,
-        body_en=d.body_en,
-        body_zh=d.body_zh,
-        instruction=d.instruction,
-        unconfirmed_facts=list(d.unconfirmed_facts or []),
-        confirmed_facts=list(d.confirmed_facts or []),
-        reply_to_message_pk=d.reply_to_message_pk,
-        revision_of=d.revision_of,
-        batch_id=d.batch_id,
-        error=d.error,
-        customer_name=inquiry.customer_name if inquiry else None,
-        customer_email=inquiry.customer_email if inquiry else None,
-        created_at=d.created_at,
-        updated_at=d.updated_at,
-        approved_by=d.approved_by,
-        sent_at=d.sent_at,
-        attachment_ids=ids,
-        attachments=files,
-    )
 
 
 class DraftService:
@@ -446,7 +334,7 @@ class DraftService:
                 ctx = composer.with_memories(
                     session, composer.contact_context(contact or {}, settings)
                 )
-            return _view(session, draft, self.services.paths), ctx, contact
+            return draft_view(session, draft, self.services.paths), ctx, contact
 
         view, ctx, contact = await self.services.store.read(load)
         ctx.recipient_email = (
@@ -532,12 +420,12 @@ class DraftService:
                 changed["cc"] = draft.cc_addrs
             moves: list[Transition] = []
             if not changed:
-                return _view(session, draft, self.services.paths), moves
+                return draft_view(session, draft, self.services.paths), moves
             draft.updated_at = self._now()
             self._guard(session, draft)
             self._audit(session, draft.id, "edit", actor, **changed)
             moves.append(self._back_to_review(session, draft, actor, "老板修改了草稿"))
-            return _view(session, draft, self.services.paths), moves
+            return draft_view(session, draft, self.services.paths), moves
 
         view, moves = self.services.store.write(do)
         self._publish(moves)
@@ -560,7 +448,7 @@ class DraftService:
             new = self._check_files(session, draft.inquiry_id, list(attachment_ids))
             moves: list[Transition] = []
             if new == old:
-                return _view(session, draft, self.services.paths), moves
+                return draft_view(session, draft, self.services.paths), moves
             draft.attachment_ids = new
             draft.updated_at = self._now()
             self._audit(
@@ -573,7 +461,7 @@ class DraftService:
                 attachment_ids=new,
             )
             moves.append(self._back_to_review(session, draft, actor, "老板修改了附件"))
-            return _view(session, draft, self.services.paths), moves
+            return draft_view(session, draft, self.services.paths), moves
 
         view, moves = self.services.store.write(do)
         self._publish(moves)
@@ -628,11 +516,11 @@ class DraftService:
             )
             moves: list[Transition] = []
             if new == old:  # the same file again, already ticked: nothing else changes
-                return _view(session, draft, self.services.paths), moves
+                return draft_view(session, draft, self.services.paths), moves
             draft.attachment_ids = new
             draft.updated_at = self._now()
             moves.append(self._back_to_review(session, draft, actor, "老板添加了本机文件"))
-            return _view(session, draft, self.services.paths), moves
+            return draft_view(session, draft, self.services.paths), moves
 
         view, moves = self.services.store.write(do)
         self._publish(moves)
@@ -670,7 +558,7 @@ class DraftService:
             self._guard(session, draft)
             draft.updated_at = self._now()
             self._audit(session, draft.id, "confirm_facts", actor, facts=wanted)
-            return _view(session, draft, self.services.paths)
+            return draft_view(session, draft, self.services.paths)
 
         view = self.services.store.write(do)
         self._publish([Transition(view.id, view.inquiry_id, view.status, view.status)])
@@ -703,7 +591,7 @@ class DraftService:
             note = "老板批准" if actor == "owner" else f"批准（{actor}）"
             t = approve_transition(session, draft, actor=actor, clock=self.clock, note=note)
             draft.error = None
-            return _view(session, draft, self.services.paths), t
+            return draft_view(session, draft, self.services.paths), t
 
         view, t = self.services.store.write(do)
         self._publish([t])
@@ -715,7 +603,7 @@ class DraftService:
         def do(session: Session) -> tuple[DraftView, Transition]:
             draft = self._get(session, draft_id)
             t = transition(session, draft, "rejected", actor=actor, clock=self.clock, note="放弃")
-            return _view(session, draft, self.services.paths), t
+            return draft_view(session, draft, self.services.paths), t
 
         view, t = self.services.store.write(do)
         self._publish([t])
@@ -763,11 +651,11 @@ class DraftService:
     # ------------------------------------------------------------------ reading
     def get(self, draft_id: int) -> DraftView:
         with self.services.store.session() as session:
-            return _view(session, self._get(session, draft_id), self.services.paths)
+            return draft_view(session, self._get(session, draft_id), self.services.paths)
 
     async def get_async(self, draft_id: int) -> DraftView:
         return await self.services.store.read(
-            lambda s: _view(s, self._get(s, draft_id), self.services.paths)
+            lambda s: draft_view(s, self._get(s, draft_id), self.services.paths)
         )
 
     def list_drafts(self, statuses: tuple[str, ...] | None = None) -> list[DraftView]:
@@ -778,7 +666,7 @@ class DraftService:
         query = select(Draft).order_by(Draft.id)
         if statuses:
             query = query.where(Draft.status.in_(statuses))
-        return [_view(session, d, self.services.paths) for d in session.scalars(query)]
+        return [draft_view(session, d, self.services.paths) for d in session.scalars(query)]
 
     async def list_async(self, statuses: tuple[str, ...] | None = None) -> list[DraftView]:
         return await self.services.store.read(lambda s: self._list(s, statuses))
@@ -807,7 +695,7 @@ class DraftService:
                     "from": e.from_status,
                     "to": e.to_status,
                     "actor": e.actor,
-                    "at": _iso(e.at),
+                    "at": iso_utc(e.at),
                     "note": e.note,
                 }
                 for e in rows
@@ -818,7 +706,7 @@ class DraftService:
         view = self.get(draft_id)
         to = ", ".join(view.to) or "(no recipient)"
         if view.status == "sent":
-            when = _iso(view.sent_at) or "?"
+            when = iso_utc(view.sent_at) or "?"
             return f"SENT to {to} at {when} (draft {view.id})"
         if view.status in {"draft", "pending_approval"}:
             return f"{PENDING_TEXT} (draft {view.id} to {to}; only the owner can approve it)"

@@ -1,0 +1,128 @@
+"""A draft as every surface shows it: the CLI's JSON, the 待审批 list, the approval window.
+
+Kept apart from the service so readers (the pending list, the CLI) can build views without
+importing drafting's composer and fact guard.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from core.db.models import Draft, Inquiry
+from core.drafts.attachments import FileOption, selected_files, size_warnings
+from core.paths import DataPaths
+
+EMAIL_RE = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
+
+
+def valid_email(address: str) -> bool:
+    return bool(EMAIL_RE.match(address.strip()))
+
+
+@dataclass(frozen=True)
+class DraftView:
+    """A draft as every surface shows it (CLI JSON, 待审批 list, approval window)."""
+
+    id: int
+    inquiry_id: int | None
+    status: str
+    to: list[str]
+    cc: list[str]
+    subject: str
+    body_en: str
+    body_zh: str
+    instruction: str
+    unconfirmed_facts: list[str]
+    confirmed_facts: list[str]
+    reply_to_message_pk: int | None
+    revision_of: int | None
+    batch_id: str | None
+    error: str | None
+    customer_name: str | None
+    customer_email: str | None
+    created_at: Any
+    updated_at: Any
+    approved_by: str | None
+    sent_at: Any
+    attachment_ids: list[int] = field(default_factory=list)
+    attachments: list[FileOption] = field(default_factory=list)  # the chosen files
+
+    @property
+    def attachment_warnings(self) -> list[str]:
+        """Chinese warnings about the chosen files (missing, too big in total)."""
+        missing = [
+            f"附件 {i} 已不属于此询盘"
+            for i in self.attachment_ids
+            if i not in {f.id for f in self.attachments}
+        ]
+        return missing + size_warnings(self.attachments)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "inquiry_id": self.inquiry_id,
+            "status": self.status,
+            "to": self.to,
+            "cc": self.cc,
+            "subject": self.subject,
+            "body_en": self.body_en,
+            "body_zh": self.body_zh,
+            "unconfirmed_facts": self.unconfirmed_facts,
+            "confirmed_facts": self.confirmed_facts,
+            "instruction": self.instruction,
+            "revision_of": self.revision_of,
+            "batch_id": self.batch_id,
+            "error": self.error,
+            "created_at": iso_utc(self.created_at),
+            "updated_at": iso_utc(self.updated_at),
+            "sent_at": iso_utc(self.sent_at),
+            "attachments": [f.as_json() for f in self.attachments],
+        }
+
+    @property
+    def recipient_differs(self) -> bool:
+        """The draft goes to someone other than the inquiry's customer."""
+        if not self.customer_email:
+            return False
+        return self.customer_email.lower() not in {a.lower() for a in self.to}
+
+
+def iso_utc(value: Any) -> str | None:
+    """A naive-UTC datetime from the store as ISO 8601 with Z (None stays None)."""
+    return None if value is None else value.isoformat() + "Z"
+
+
+def draft_view(session: Session, d: Draft, paths: DataPaths | None = None) -> DraftView:
+    """The draft with its customer and, given the data folder, its chosen files."""
+    inquiry = session.get(Inquiry, d.inquiry_id) if d.inquiry_id else None
+    ids = [int(i) for i in (d.attachment_ids or [])]
+    files = selected_files(session, paths, d.inquiry_id, ids) if ids and paths else []
+    return DraftView(
+        id=d.id,
+        inquiry_id=d.inquiry_id,
+        status=d.status,
+        to=list(d.to_addrs or []),
+        cc=list(d.cc_addrs or []),
+        subject=d.subject,
+        body_en=d.body_en,
+        body_zh=d.body_zh,
+        instruction=d.instruction,
+        unconfirmed_facts=list(d.unconfirmed_facts or []),
+        confirmed_facts=list(d.confirmed_facts or []),
+        reply_to_message_pk=d.reply_to_message_pk,
+        revision_of=d.revision_of,
+        batch_id=d.batch_id,
+        error=d.error,
+        customer_name=inquiry.customer_name if inquiry else None,
+        customer_email=inquiry.customer_email if inquiry else None,
+        created_at=d.created_at,
+        updated_at=d.updated_at,
+        approved_by=d.approved_by,
+        sent_at=d.sent_at,
+        attachment_ids=ids,
+        attachments=files,
+    )
