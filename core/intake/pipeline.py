@@ -190,7 +190,8 @@ class _Run:
     by_email: dict[str, _Job] = field(default_factory=dict)
     by_conversation: dict[str, _Job] = field(default_factory=dict)
     llm_down: str | None = None  # set after the first LLMUnavailable: skip further calls
-    parser: WorkerPool | None = None  # the run's worker process (parsing, offline rules)
+    # the run's worker process (parsing, offline rules); inline-only unless the pump sets one
+    parser: WorkerPool = field(default_factory=lambda: WorkerPool(0))
 
 
 class IntakePipeline:
@@ -293,7 +294,6 @@ class IntakePipeline:
         try:
             return await self._pump_run(admit, run)
         finally:  # after the last merge: late offline-rules calls still use the worker
-            assert run.parser is not None
             await run.parser.close()
 
     async def _pump_run(
@@ -336,7 +336,7 @@ class IntakePipeline:
         ``ADMIT_CHUNK`` messages, and records them with one identity read, one file write hop
         and one writer transaction.
         """
-        parser = run.parser or WorkerPool(0)
+        parser = run.parser
         arrivals: asyncio.Queue[Any] = asyncio.Queue(maxsize=PARSE_AHEAD)
         reader = asyncio.create_task(self._read_ahead(raws, arrivals, parser))
         try:
@@ -733,10 +733,7 @@ class IntakePipeline:
         from core.intake import classify, extract  # the LLM helper's modules
 
         if self.offline:
-            if run.parser is not None:
-                cls, ext = await run.parser.call(extract.understand_by_rules, view)
-            else:
-                cls, ext = extract.understand_by_rules(view)
+            cls, ext = await run.parser.call(extract.understand_by_rules, view)
             return Understanding(cls, ext)
         if run.llm_down is not None:
             return Understanding(error_reason="unavailable", error_detail=run.llm_down)
