@@ -10,9 +10,10 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.clock import Clock, SystemClock
+from core.clock import Clock, SystemClock, clock_from_env
 from core.config import Settings
 from core.db.store import Store
+from core.errors import ConfigError
 from core.events import EventBus
 from core.paths import DataPaths, resolve_home
 from core.secrets import Secrets
@@ -44,6 +45,11 @@ def build_services(
     bus: EventBus | None = None,
     secrets: Secrets | None = None,
 ) -> Services:
+    if clock is None:
+        try:
+            clock = clock_from_env()
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from exc
     paths = DataPaths(resolve_home(home)).ensure()
     settings = Settings(paths.settings_file)
     store = Store(paths.database)
@@ -53,5 +59,5 @@ def build_services(
         store=store,
         bus=bus or EventBus(),
         secrets=secrets or Secrets(),
-        clock=clock or SystemClock(),
+        clock=clock,
     )

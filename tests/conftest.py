@@ -3,6 +3,10 @@
 Nothing a test does touches the real data folder, keyring or network: the data folder, settings,
 logs and keyring backend all point into ``tmp_path``; every ``INQUIRY_BRIDGE_*`` variable from the
 developer's shell is removed first.
+
+No test depends on the hour it runs at: ``INQUIRY_BRIDGE_NOW`` is set to a working-day morning in
+Sydney (``TEST_NOW``) for every test, so commands run in-process or as child processes read that
+clock, not the machine's. Tests about another moment (quiet hours at 02:00) set their own.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from core.clock import FakeClock
 from core.events import RecordingBus
 from core.services import Services, build_services
 
+# Monday 30 November 2026, 10:00 in Sydney (AEDT, +11:00): outside quiet hours, a working day.
+TEST_NOW = "2026-11-30T10:00:00+11:00"
+
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "dev"
 if not CORPUS.is_dir():  # CI clones main into another folder with shared/ beside it
     CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "dev"
@@ -32,6 +39,7 @@ def clean_environ(
     for key in list(os.environ):
         if key.startswith("INQUIRY_BRIDGE_"):
             monkeypatch.delenv(key)
+    monkeypatch.setenv("INQUIRY_BRIDGE_NOW", TEST_NOW)
     keyring_home = tmp_path_factory.mktemp("xdg")
     monkeypatch.setenv("XDG_DATA_HOME", str(keyring_home / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(keyring_home / "config"))

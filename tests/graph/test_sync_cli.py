@@ -13,12 +13,14 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from core.cli.main import main
+from core.clock import parse_now
+from tests.conftest import TEST_NOW
 from tests.support.graph_server import GraphServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +40,7 @@ def _json(capsys: pytest.CaptureFixture[str], what: str, home: Path) -> list[dic
 
 def _fill(srv: GraphServer, n: int = 12) -> list[str]:
     """n inquiries from distinct customers (half already read in Outlook) + one own sent mail."""
-    now = datetime.now(UTC)
+    now = parse_now(TEST_NOW)  # the app's clock in tests, not the machine's
     ids = []
     for i in range(n):
         ids.append(
@@ -117,7 +119,7 @@ def test_graph_and_eml_land_in_the_same_store(
 ) -> None:
     eml_dir = tmp_path / "eml"
     eml_dir.mkdir()
-    now = datetime.now(UTC)
+    now = parse_now(TEST_NOW)  # the app's clock in tests, not the machine's
     for i in range(3):
         gid = live_graph.add_message(
             subject=f"Window quote {i}",

@@ -90,6 +90,30 @@ def test_ingested_inquiry_reaches_the_owner_once_in_chinese(
     assert len(owner_env.sent) == 1
 
 
+def test_alerts_wait_out_quiet_hours_and_go_once_after_them(
+    home: Path,
+    eml_dir: Path,
+    owner_env: TelegramServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """At 02:00 Sydney the alert is held (not lost, not sent); at 07:30 it goes, once."""
+    monkeypatch.setenv("INQUIRY_BRIDGE_NOW", "2026-12-01T02:00:00+11:00")
+    assert main(["ingest", "--eml-dir", str(eml_dir), "--offline", "--home", str(home)]) == 0
+    assert main(["telegram", "--once", "--home", str(home)]) == 0
+    assert owner_env.sent == []
+    monkeypatch.setenv("INQUIRY_BRIDGE_NOW", "2026-12-01T06:59:00+11:00")
+    assert main(["telegram", "--once", "--home", str(home)]) == 0
+    assert owner_env.sent == []
+    monkeypatch.setenv("INQUIRY_BRIDGE_NOW", "2026-12-01T07:30:00+11:00")
+    assert main(["telegram", "--once", "--home", str(home)]) == 0
+    [message] = owner_env.sent
+    assert message.visible.startswith("新询盘：John Smith（Epping）")
+    assert main(["telegram", "--once", "--home", str(home)]) == 0
+    assert len(owner_env.sent) == 1
+    capsys.readouterr()
+
+
 def test_pair_prints_a_code_that_pairs_the_chat(
     home: Path, tg_env: TelegramServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
