@@ -3,6 +3,7 @@
     InquiryBridgeError            base; ``code`` keys the user message table below
     ├── ConfigError               bad setting value, unreadable settings file
     ├── SecretStoreUnavailable    no OS keyring backend (headless Linux without a secret service)
+    ├── NotFound                  the inquiry, draft or file the owner named does not exist
     ├── StoreError                database cannot be opened or migrated
     ├── MessageParseError         malformed MIME (becomes disposition ``failed:<reason>``)
     ├── LLMError
@@ -102,6 +103,12 @@ class ConfigError(InquiryBridgeError):
 
 class SecretStoreUnavailable(InquiryBridgeError):
     code = "secret_store"
+
+
+class NotFound(InquiryBridgeError):
+    """The inquiry, draft or file the owner named does not exist."""
+
+    code = "not_found"
 
 
 class StoreError(InquiryBridgeError):

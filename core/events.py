@@ -71,7 +71,8 @@ class StageChanged(Event):
 class StageOverdue(Event):
     inquiry_id: int
     stage: str
-    days: int
+    days: int  # working days in the stage
+    round: str = ""  # "" for the first reminder of a stage entry; the snooze's end after one
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "core.cli.voice",
     "core.cli.telegram",
     "core.cli.agent",
+    "core.cli.rhythm",
 )
 
 

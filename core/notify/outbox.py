@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 
 from core.clock import naive_utc, to_sydney
 from core.db.models import AppState, Draft, Inquiry, Notification
-from core.deals.stages import STAGE_NAMES_ZH
+from core.deals.stages import STAGE_NAMES_ZH, STAGE_TIMEOUT_DAYS
 from core.errors import USER_MESSAGES
 from core.events import (
     DraftChanged,
@@ -46,6 +46,7 @@ from core.events import (
 from core.glossary import product_name
 from core.notify.draft_buttons import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
 from core.notify.render import md_escape
+from core.rhythm.reminders import STAGE_ACTIONS_ZH, Reminder, digest_markdown
 
 log = logging.getLogger(__name__)
 
@@ -344,10 +345,13 @@ class NotificationCenter:
             since = inquiry.stage_changed_at
             stage_zh = STAGE_NAMES_ZH.get(event.stage, event.stage)
             who = customer_label(inquiry)
-            title = f"跟进提醒：{who} 在「{stage_zh}」已 {event.days} 天"
+            limit = STAGE_TIMEOUT_DAYS.get(event.stage)
+            action = STAGE_ACTIONS_ZH.get(event.stage, "请跟进")
+            title = f"跟进提醒：{who} 在「{stage_zh}」已 {event.days} 个工作日"
             lines = [
                 f"**{md_escape(who)}**（询盘 #{inquiry.id}）在「{stage_zh}」阶段已停留 "
-                f"**{event.days} 天**，请跟进。",
+                f"**{event.days} 个工作日**" + (f"（期限 {limit} 天）" if limit else "") + "。",
+                f"建议：{action}",
             ]
             if inquiry.suburb:
                 lines.append(f"地区：{md_escape(inquiry.suburb)}")
@@ -361,8 +365,18 @@ class NotificationCenter:
             body,
             "inquiry",
             event.inquiry_id,
-            f"overdue:{event.inquiry_id}:{event.stage}:{since_key}",
+            f"overdue:{event.inquiry_id}:{event.stage}:{since_key}"
+            + (f":{event.round}" if event.round else ""),
         )
+
+    def raise_overdue_digest(self, reminders: list[Reminder]) -> int | None:
+        """One alert for many overdue jobs (after a first sync), instead of one each."""
+        if not reminders:
+            return None
+        title, body = digest_markdown(reminders)
+        now = self.services.clock.now()
+        key = "overdue-digest:" + naive_utc(now).strftime("%Y%m%d%H%M%S")
+        return self.raise_notification("overdue", title, body, None, None, key)
 
     def on_sync_status(self, event: SyncStatus) -> None:
         key = f"notify.sync_open.{event.source}"
