@@ -47,6 +47,12 @@ SETTINGS: tuple[Setting, ...] = (
         ["sales@aurorawindows.com.au"],
         "The company's own mail addresses (mail from them is outgoing, never a customer)",
     ),
+    Setting(
+        "general.office_address",
+        str,
+        "",
+        "Office address: where the evening briefing's measuring route starts",
+    ),
     Setting("general.phone_region", str, "AU", "Default region for phone numbers without +code"),
     Setting("general.timezone", str, "Australia/Sydney", "Business time zone for display/schedule"),
     # intake
@@ -106,7 +112,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("schedule.paused", bool, False, "Sync paused by the owner"),
     Setting("schedule.quiet_hours_start", str, "21:00", "Quiet hours start (Sydney time)"),
     Setting("schedule.quiet_hours_end", str, "07:00", "Quiet hours end (Sydney time)"),
-    Setting("schedule.briefing_time", str, "18:00", "Evening briefing time"),
+    Setting("schedule.briefing_time", str, "20:00", "Evening briefing time (Sydney time)"),
     # drafts
     Setting("drafts.style_notes", str, "", "Standing preferences for the tone of replies"),
     Setting("drafts.signature", str, "", "Signature appended to English replies"),

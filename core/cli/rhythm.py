@@ -1,7 +1,9 @@
-"""``reminders [--json] [--announce]`` and ``snooze INQUIRY_ID --days N``: the stage reminders, headless.
+"""The daily rhythm, headless: ``reminders``, ``snooze`` and ``briefing``.
 
-``reminders`` only reads (a check can run it on any folder without changing it); ``--announce``
-puts the new ones in the notification outbox, which the tray and ``telegram --once`` deliver.
+``reminders`` and ``briefing`` only read (a check can run them on any folder without changing
+it); ``--announce`` puts what is due in the notification outbox, which the tray and
+``telegram --once`` deliver: each reminder once per stage entry, the briefing once an evening at
+``schedule.briefing_time``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import sys
 from core.clock import to_sydney
 from core.errors import NotFound
 from core.notify.outbox import NotificationCenter
+from core.rhythm.briefing_text import render_markdown
+from core.rhythm.evening import EveningBriefing
 from core.rhythm.reminders import SNOOZE_CHOICES, Reminder, ReminderService
 from core.services import Services
 
@@ -64,6 +68,31 @@ def cmd_snooze(args: argparse.Namespace, services: Services) -> int:
     return 0
 
 
+def cmd_briefing(args: argparse.Namespace, services: Services) -> int:
+    evening = EveningBriefing(services.store, services.settings, services.clock)
+    if args.announce:
+        center = NotificationCenter(services).attach(services.bus, catch_up=False)
+        try:
+            raised = asyncio.run(evening.announce_if_due(center.raise_notification))
+        finally:
+            center.detach()
+        at = services.settings.get("schedule.briefing_time")
+        print(
+            "已生成今晚的简报 / briefing raised"
+            if raised
+            else f"暂不发送（每晚 {at} 一次）/ not due or already sent (once an evening at {at})"
+        )
+        return 0
+    briefing = asyncio.run(evening.build())
+    if args.json:
+        json.dump(briefing.as_json(), sys.stdout, ensure_ascii=False, indent=2)
+        print()
+    else:
+        _title, body = render_markdown(briefing)
+        print(body)
+    return 0
+
+
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     reminders = sub.add_parser(
         "reminders", parents=[common], help="jobs over their stage's limit (working days)"
@@ -77,3 +106,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     snooze.add_argument("inquiry_id", type=int)
     snooze.add_argument("--days", type=int, choices=SNOOZE_CHOICES, default=1)
     snooze.set_defaults(handler=cmd_snooze)
+    briefing = sub.add_parser("briefing", parents=[common], help="the evening briefing for now")
+    briefing.add_argument("--json", action="store_true", help="as JSON")
+    briefing.add_argument(
+        "--announce", action="store_true", help="raise it as an alert if it is due tonight"
+    )
+    briefing.set_defaults(handler=cmd_briefing)

@@ -1,0 +1,160 @@
+"""The evening briefing: what tomorrow holds, where to go measuring and in what order.
+
+Read-only over the store (``build_briefing``) so ``briefing --json`` can run on any data folder;
+``render_markdown`` turns it into the Chinese text the tray window and Telegram show. Tomorrow's
+Outlook appointments come from the caller (the Graph calendar reader) — without a signed-in
+calendar the briefing says so instead of pretending the day is free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.clock import naive_utc, to_sydney, utc
+from core.db.models import Draft, Inquiry, Message
+from core.glossary import product_name
+from core.rhythm.reminders import due_reminders
+from core.rhythm.route import Stop, directions_url, locate, plan_route
+
+MEASURE_STAGES = ("inquiry", "measure")
+WEEKDAYS_ZH = ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日")
+LAST_SAID_CHARS = 80
+
+
+@dataclass(frozen=True)
+class Visit:
+    inquiry_id: int
+    customer_name: str | None
+    address: str | None
+    suburb: str | None
+    phone: str | None
+    products_zh: list[str]
+    last_said: str  # the newest message's first words
+    last_said_by: str  # customer | owner | ""
+    notes: list[str]
+    located: bool
+
+
+@dataclass
+class Briefing:
+    generated_at: str
+    for_date: str  # tomorrow, Sydney
+    office: str | None
+    calendar_checked: bool
+    appointments: list[dict[str, Any]]
+    measure_route: list[Visit]  # A-class jobs waiting for a measure, in driving order
+    unknown_places: list[Visit]  # could not be placed: listed last
+    route_km: float | None
+    maps_url: str | None
+    new_inquiries: list[dict[str, Any]] = field(default_factory=list)
+    drafts_waiting: list[dict[str, Any]] = field(default_factory=list)
+    overdue: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _last_said(session: Session, inquiry_id: int) -> tuple[str, str]:
+    message = session.scalars(
+        select(Message)
+        .where(Message.inquiry_id == inquiry_id)
+        .order_by(Message.received_at.desc(), Message.id.desc())
+        .limit(1)
+    ).first()
+    if message is None:
+        return "", ""
+    words = " ".join((message.body_text or message.subject or "").split())
+    if len(words) > LAST_SAID_CHARS:
+        words = words[: LAST_SAID_CHARS - 1] + "…"
+    return words, "owner" if message.direction == "out" else "customer"
+
+
+def _visit(session: Session, inquiry: Inquiry) -> Visit:
+    said, by = _last_said(session, inquiry.id)
+    notes = [str(n.get("text", "")) for n in (inquiry.context_data or {}).get("notes") or []]
+    return Visit(
+        inquiry_id=inquiry.id,
+        customer_name=inquiry.customer_name,
+        address=inquiry.address,
+        suburb=inquiry.suburb,
+        phone=inquiry.customer_phone,
+        products_zh=[product_name(p) for p in inquiry.product_types or []],
+        last_said=said,
+        last_said_by=by,
+        notes=notes[-3:],
+        located=locate(inquiry.suburb) is not None,
+    )
+
+
+def place_of(visit: Visit) -> str:
+    """Street address and suburb once each ('1 Main St, Penrith NSW' already names its suburb)."""
+    if visit.address and visit.suburb and visit.suburb.lower() in visit.address.lower():
+        return visit.address
+    return ", ".join(p for p in (visit.address, visit.suburb) if p)
+
+
+def _label(visit: Visit) -> str:
+    place = place_of(visit)
+    return place if "nsw" in place.lower() else f"{place}, NSW"
+
+
+def build_briefing(
+    session: Session,
+    now: datetime,
+    *,
+    office: str | None,
+    appointments: list[dict[str, Any]] | None = None,
+) -> Briefing:
+    """The briefing for the evening of ``now`` (tomorrow's date in Sydney)."""
+    tomorrow = (to_sydney(now) + timedelta(days=1)).date()
+    waiting = list(
+        session.scalars(
+            select(Inquiry)
+            .where(Inquiry.classification == "A", Inquiry.stage.in_(MEASURE_STAGES))
+            .order_by(Inquiry.created_at, Inquiry.id)
+        )
+    )
+    visits = {inquiry.id: _visit(session, inquiry) for inquiry in waiting}
+    stops = [Stop(v.inquiry_id, _label(v), v.suburb) for v in visits.values()]
+    route = plan_route(stops, locate(_office_suburb(office)))
+    since = naive_utc(now) - timedelta(days=1)
+    new = session.scalars(
+        select(Inquiry).where(Inquiry.created_at >= since).order_by(Inquiry.created_at)
+    )
+    drafts = session.scalars(
+        select(Draft).where(Draft.status == "pending_approval").order_by(Draft.id)
+    )
+    return Briefing(
+        generated_at=utc(now).isoformat(),
+        for_date=tomorrow.isoformat(),
+        office=office or None,
+        calendar_checked=appointments is not None,
+        appointments=list(appointments or []),
+        measure_route=[visits[s.key] for s in route.ordered],
+        unknown_places=[visits[s.key] for s in route.unknown],
+        route_km=route.total_km if route.ordered else None,
+        maps_url=directions_url(office, route.ordered + route.unknown),
+        new_inquiries=[
+            {"id": i.id, "customer_name": i.customer_name, "suburb": i.suburb} for i in new
+        ],
+        drafts_waiting=[
+            {"id": d.id, "inquiry_id": d.inquiry_id, "to": d.to_addrs, "subject": d.subject}
+            for d in drafts
+        ],
+        overdue=[r.as_json() for r in due_reminders(session, now)],
+    )
+
+
+def _office_suburb(office: str | None) -> str | None:
+    """The suburb of an address like '12 Smith St, Epping NSW 2121' (the part before NSW)."""
+    if not office:
+        return None
+    for part in reversed([p.strip() for p in office.split(",")]):
+        if locate(part):
+            return part
+    return None

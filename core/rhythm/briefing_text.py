@@ -1,0 +1,68 @@
+"""The briefing in the owner's words: Chinese Markdown for the tray window and Telegram."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from core.notify.render import md_escape
+from core.rhythm.briefing import WEEKDAYS_ZH, Briefing, Visit, place_of
+
+
+def _visit_lines(number: int, visit: Visit) -> list[str]:
+    who = md_escape(visit.customer_name or f"询盘 #{visit.inquiry_id}")
+    where = md_escape(place_of(visit)) or "地址未知"
+    head = f"{number}. **{who}** — {where}"
+    if visit.products_zh:
+        head += " · " + "、".join(visit.products_zh)
+    if visit.phone:
+        head += f" · {visit.phone}"
+    lines = [head]
+    if visit.last_said:
+        by = "客户" if visit.last_said_by == "customer" else "您"
+        lines.append(f"   最近（{by}）：{md_escape(visit.last_said)}")
+    for note in visit.notes:
+        lines.append(f"   备注：{md_escape(note)}")
+    return lines
+
+
+def render_markdown(briefing: Briefing) -> tuple[str, str]:
+    """Title and Markdown body."""
+    day = date.fromisoformat(briefing.for_date)
+    title = f"明日简报 · {day.month}月{day.day}日（{WEEKDAYS_ZH[day.weekday()]}）"
+    lines = [f"**{title}**", ""]
+    if not briefing.calendar_checked:
+        lines.append("**明天的预约**：未读取 Outlook 日历（未登录微软账户）")
+    elif not briefing.appointments:
+        lines.append("**明天的预约**：无")
+    else:
+        lines.append(f"**明天的预约**（{len(briefing.appointments)}）：")
+        for event in briefing.appointments:
+            when = str(event.get("start", ""))[11:16]
+            lines.append(f"- {when} {md_escape(str(event.get('subject', '')))}")
+    lines.append("")
+    waiting = briefing.measure_route + briefing.unknown_places
+    if not waiting:
+        lines.append("**等待上门量尺（A 类）**：无")
+    else:
+        km = f"，直线约 {briefing.route_km:g} 公里" if briefing.route_km else ""
+        start = "从公司出发" if briefing.office else "未设置公司地址，从第一站出发"
+        lines.append(f"**等待上门量尺（A 类）· 建议路线**（{start}{km}）：")
+        for number, visit in enumerate(briefing.measure_route, 1):
+            lines += _visit_lines(number, visit)
+        if briefing.unknown_places:
+            lines.append("未能定位的地址（排在最后，请自行安排）：")
+            offset = len(briefing.measure_route)
+            for number, visit in enumerate(briefing.unknown_places, offset + 1):
+                lines += _visit_lines(number, visit)
+        if briefing.maps_url:
+            lines.append(f"[在 Google 地图中打开路线]({briefing.maps_url})")
+    lines.append("")
+    lines.append(f"**新询盘（24 小时内）**：{len(briefing.new_inquiries)}")
+    lines.append(f"**待您批准的草稿**：{len(briefing.drafts_waiting)}")
+    lines.append(f"**超过阶段期限**：{len(briefing.overdue)}")
+    for item in briefing.overdue[:10]:
+        who = md_escape(str(item.get("customer_name") or f"询盘 #{item['inquiry_id']}"))
+        lines.append(
+            f"- {who}「{item['stage_zh']}」{item['days_in_stage']}/{item['limit_days']} 个工作日"
+        )
+    return title, "\n".join(lines).strip()
