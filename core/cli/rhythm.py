@@ -12,12 +12,16 @@ import argparse
 import asyncio
 import json
 import sys
+from datetime import datetime
+from typing import Any
 
-from core.clock import to_sydney
-from core.errors import NotFound
+from core.clock import SYDNEY, to_sydney
+from core.errors import ConfigError, GraphAuthError, NotFound
 from core.notify.outbox import NotificationCenter
+from core.rhythm.appointments import Appointments
 from core.rhythm.briefing_text import render_markdown
 from core.rhythm.evening import EveningBriefing
+from core.rhythm.outlook import calendar_for, graph_client, has_account
 from core.rhythm.reminders import SNOOZE_CHOICES, Reminder, ReminderService
 from core.services import Services
 
@@ -68,28 +72,93 @@ def cmd_snooze(args: argparse.Namespace, services: Services) -> int:
     return 0
 
 
+async def _tomorrows_events(services: Services) -> list[dict[str, Any]] | None:
+    """Tomorrow's Outlook appointments, or None when no account can read the calendar."""
+    if not has_account(services):
+        return None
+    client = graph_client(services)
+    try:
+        appointments = Appointments(
+            services.store, services.bus, services.clock, lambda: calendar_for(client)
+        )
+        return await appointments.tomorrow()
+    except GraphAuthError:
+        return None
+    finally:
+        await client.aclose()
+
+
 def cmd_briefing(args: argparse.Namespace, services: Services) -> int:
     evening = EveningBriefing(services.store, services.settings, services.clock)
-    if args.announce:
+
+    async def run() -> Any:
+        if args.announce and not evening.is_due(services.clock.now()):
+            return None
+        events = await _tomorrows_events(services)
+        if not args.announce:
+            return await evening.build(appointments=events)
         center = NotificationCenter(services).attach(services.bus, catch_up=False)
         try:
-            raised = asyncio.run(evening.announce_if_due(center.raise_notification))
+            return await evening.announce_if_due(center.raise_notification, events)
         finally:
             center.detach()
+
+    result = asyncio.run(run())
+    if args.announce:
         at = services.settings.get("schedule.briefing_time")
         print(
             "已生成今晚的简报 / briefing raised"
-            if raised
+            if result
             else f"暂不发送（每晚 {at} 一次）/ not due or already sent (once an evening at {at})"
         )
-        return 0
-    briefing = asyncio.run(evening.build())
-    if args.json:
-        json.dump(briefing.as_json(), sys.stdout, ensure_ascii=False, indent=2)
+    elif args.json:
+        json.dump(result.as_json(), sys.stdout, ensure_ascii=False, indent=2)
         print()
     else:
-        _title, body = render_markdown(briefing)
-        print(body)
+        print(render_markdown(result)[1])
+    return 0
+
+
+def _when(text: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
+    except ValueError:
+        raise ConfigError(
+            f"时间格式应为 2026-12-03 10:00 / expected 2026-12-03 10:00: {text!r}"
+        ) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=SYDNEY)
+
+
+def cmd_appointment(args: argparse.Namespace, services: Services) -> int:
+    client = graph_client(services)
+    appointments = Appointments(
+        services.store, services.bus, services.clock, lambda: calendar_for(client)
+    )
+
+    async def run() -> str:
+        try:
+            if args.at:
+                proposal = await appointments.propose(args.inquiry_id, _when(args.at), args.minutes)
+                return (
+                    f"建议上门时间：{proposal.start.replace('T', ' ')}（{proposal.minutes} 分钟）"
+                    f" · {proposal.location or '地址未知'}\n"
+                    f"确认后才会写入 Outlook 日历：inquiry-bridge appointment "
+                    f"{args.inquiry_id} --confirm / proposed; --confirm to create the event"
+                )
+            done = await appointments.confirm(args.inquiry_id)
+        finally:
+            await client.aclose()
+        stamp = done.proposal.start.replace("T", " ")
+        if done.already:
+            return f"已在 Outlook 日历中（{stamp}），未重复创建 / already in the calendar"
+        moved = "，阶段已改为「上门量尺」" if done.stage_moved else ""
+        return (
+            f"已在 Outlook 日历创建上门量尺：{stamp}{moved} / event created\n"
+            f"需要给客户发确认邮件时：inquiry-bridge draft {args.inquiry_id} --instruction "
+            f'"确认上门量尺时间 {stamp}"（草稿需您批准才会发送）'
+        )
+
+    print(asyncio.run(run()))
     return 0
 
 
@@ -112,3 +181,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "--announce", action="store_true", help="raise it as an alert if it is due tonight"
     )
     briefing.set_defaults(handler=cmd_briefing)
+    appointment = sub.add_parser(
+        "appointment", parents=[common], help="propose, then confirm, a measuring visit"
+    )
+    appointment.add_argument("inquiry_id", type=int)
+    what = appointment.add_mutually_exclusive_group(required=True)
+    what.add_argument("--at", metavar="'YYYY-MM-DD HH:MM'", help="propose a time (Sydney)")
+    what.add_argument("--confirm", action="store_true", help="create the Outlook event")
+    appointment.add_argument("--minutes", type=int, default=60)
+    appointment.set_defaults(handler=cmd_appointment)

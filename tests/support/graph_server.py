@@ -38,6 +38,10 @@ API (used by graph, drafts and benchmark tests)::
         # its uploadUrl; GET/DELETE .../attachments[/{id}]; DELETE /me/messages/{id}
         srv.upload_chunks               # (session, start, end) per accepted PUT
         srv.master_categories           # list of {"displayName", "color"}
+        srv.events                      # calendar: POST /me/events (a repeated transactionId
+                                        # answers the first event, as Graph does) and
+                                        # GET /me/calendarView?startDateTime&endDateTime (paged)
+        srv.add_event(subject, start, end, location="")   # an appointment made in Outlook
         # drive
         root = srv.drive_root_id
         fid = srv.drive_add("未报价顾客", parent_id=root, folder=True)
@@ -70,6 +74,7 @@ from email.message import EmailMessage
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
+from zoneinfo import ZoneInfo
 
 FOLDERS = ("inbox", "sentitems", "drafts", "deleteditems")
 FILTER_CAP = 5000  # Graph returns at most this many messages for a delta with $filter
@@ -143,6 +148,7 @@ class GraphServer:
         self.requests: list[Request] = []
         self.sent_log: list[dict[str, Any]] = []
         self.master_categories: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
         self.faults: list[Fault] = []
         self.upload_chunks: list[tuple[str, int, int]] = []
         self.deleted_log: list[str] = []  # ids of messages deleted through DELETE /me/messages
@@ -918,6 +924,66 @@ class GraphServer:
         self.remove_message(gid)
         return 204, {}, b""
 
+    # --- calendar
+    def add_event(self, subject: str, start: datetime, end: datetime, location: str = "") -> str:
+        """An event the owner made in Outlook (times stored in UTC, as Graph answers by default)."""
+        event = {
+            "id": "evt-" + uuid.uuid4().hex[:12],
+            "subject": subject,
+            "start": {"dateTime": _utc_text(start), "timeZone": "UTC"},
+            "end": {"dateTime": _utc_text(end), "timeZone": "UTC"},
+            "location": {"displayName": location},
+        }
+        with self._lock:
+            self.events.append(event)
+        return event["id"]
+
+    def _create_event(self, req: Request) -> tuple[int, dict[str, str], bytes]:
+        data = json.loads(req.body or b"{}")
+        tid = data.get("transactionId")
+        for event in self.events:
+            if tid and event.get("transactionId") == tid:
+                return _json(201, event)  # Graph ignores a repeated create with the same id
+        try:
+            start, end = (_event_time(data[k]) for k in ("start", "end"))
+        except (KeyError, ValueError):
+            return _error(400, "ErrorInvalidRequest", "start and end are required")
+        event = {
+            "id": "evt-" + uuid.uuid4().hex[:12],
+            "subject": data.get("subject", ""),
+            "body": data.get("body"),
+            "start": {"dateTime": _utc_text(start), "timeZone": "UTC"},
+            "end": {"dateTime": _utc_text(end), "timeZone": "UTC"},
+            "location": data.get("location") or {"displayName": ""},
+            "categories": data.get("categories", []),
+            "transactionId": tid,
+            "requested": {"start": data["start"], "end": data["end"]},
+        }
+        self.events.append(event)
+        return _json(201, event)
+
+    def _calendar_view(self, req: Request) -> tuple[int, dict[str, str], bytes]:
+        q = req.query
+        try:
+            lo, hi = _parse_iso(q["startDateTime"]), _parse_iso(q["endDateTime"])
+        except (KeyError, ValueError):
+            return _error(400, "ErrorInvalidParameter", "startDateTime and endDateTime required")
+        hits = [
+            e
+            for e in sorted(self.events, key=lambda e: e["start"]["dateTime"])
+            if _parse_iso(e["start"]["dateTime"].split(".")[0] + "Z") < hi
+            and _parse_iso(e["end"]["dateTime"].split(".")[0] + "Z") > lo
+        ]
+        skip = int(q.get("$skip", "0"))
+        page = hits[skip : skip + self.page_size]
+        body: dict[str, Any] = {"value": [_public_event(e) for e in page]}
+        if skip + self.page_size < len(hits):
+            body["@odata.nextLink"] = (
+                f"{self.base_url}/me/calendarView?startDateTime={q['startDateTime']}"
+                f"&endDateTime={q['endDateTime']}&$skip={skip + self.page_size}"
+            )
+        return _json(200, body)
+
     # --- categories, user
     def _get_categories(self, req: Request) -> tuple[int, dict[str, str], bytes]:
         return _json(200, {"value": list(self.master_categories)})
@@ -1021,6 +1087,23 @@ def _json(status: int, body: Any) -> tuple[int, dict[str, str], bytes]:
     return status, {"Content-Type": "application/json"}, json.dumps(body).encode()
 
 
+def _utc_text(moment: datetime) -> str:
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="seconds") + ".0000000"
+
+
+_WINDOWS_ZONES = {"AUS Eastern Standard Time": "Australia/Sydney", "UTC": "UTC"}
+
+
+def _event_time(value: dict[str, Any]) -> datetime:
+    """A dateTimeTimeZone as Graph reads it on create (Windows or IANA zone names)."""
+    zone = _WINDOWS_ZONES.get(value["timeZone"], value["timeZone"])
+    return datetime.fromisoformat(value["dateTime"].split(".")[0]).replace(tzinfo=ZoneInfo(zone))
+
+
+def _public_event(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k not in ("requested", "transactionId")}
+
+
 def _error(status: int, code: str, message: str) -> tuple[int, dict[str, str], bytes]:
     return _json(status, {"error": {"code": code, "message": message}})
 
@@ -1046,6 +1129,8 @@ ROUTES: list[tuple[str, str, Callable[..., tuple[int, dict[str, str], bytes]]]] 
     (rf"/me/messages/{_ID}", "GET", GraphServer._get_message),
     (rf"/me/messages/{_ID}", "PATCH", GraphServer._patch_message),
     (r"/me/messages", "POST", GraphServer._create_message),
+    (r"/me/events", "POST", GraphServer._create_event),
+    (r"/me/calendarView", "GET", GraphServer._calendar_view),
     (r"/me/outlook/masterCategories", "GET", GraphServer._get_categories),
     (r"/me/outlook/masterCategories", "POST", GraphServer._post_category),
     (r"/me/drive/root/delta", "GET", GraphServer._drive_delta),
