@@ -32,7 +32,15 @@ from core.secrets import GRAPH_TOKEN
 log = logging.getLogger(__name__)
 
 # offline_access is reserved: MSAL adds it (and openid/profile) itself and rejects it when passed.
-SCOPES = ["Mail.ReadWrite", "Mail.Send", "Files.ReadWrite", "Calendars.ReadWrite", "User.Read"]
+# MailboxSettings.ReadWrite: creating the coloured class/stage categories in the master list
+SCOPES = [
+    "Mail.ReadWrite",
+    "Mail.Send",
+    "Files.ReadWrite",
+    "Calendars.ReadWrite",
+    "MailboxSettings.ReadWrite",
+    "User.Read",
+]
 RESERVED_SCOPES = frozenset({"offline_access", "openid", "profile"})
 SIGN_IN_AGAIN_ERRORS = frozenset(
     {"invalid_grant", "interaction_required", "consent_required", "login_required"}

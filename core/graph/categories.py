@@ -22,6 +22,8 @@ from urllib.parse import quote
 
 from sqlalchemy import select
 
+from core.clock import Clock
+from core.db.app_state import put_state
 from core.db.models import Inquiry, Message
 from core.deals.stages import STAGE_NAMES_ZH
 from core.errors import GraphError, GraphNotFound
@@ -50,6 +52,8 @@ STAGE_CATEGORIES: dict[str, tuple[str, str]] = {
     stage: (f"阶段-{STAGE_NAMES_ZH[stage]}", colour) for stage, colour in _STAGE_COLOURS.items()
 }
 OUR_PREFIXES = ("询盘-", "阶段-")
+# app_state: True when the master category list refused us (403): names are written uncoloured
+MASTER_DENIED_KEY = "graph.categories_master_denied"
 # Categories are cosmetic: they only use the request budget above this reserve, so a first sync
 # that labels thousands of messages leaves room for mail, drafts and OneDrive in the same window
 # and finishes the labelling in later rounds instead of pushing the mailbox into 429s.
@@ -80,13 +84,16 @@ class CategoryWriter:
         bus: EventBus | None = None,
         *,
         max_messages: int = 20,
+        clock: Clock | None = None,
     ) -> None:
+        self.clock: Clock = clock or client.clock
         self.client = client
         self.store = store
         self.bus = bus
         self.max_messages = max_messages
         self.dirty: set[int] = set()
         self._master_done = False
+        self.master_denied = False
         self._unsubscribe: list[Any] = []
         self.patches = 0
         self.deferred = 0  # patches left for a later round by the request budget
@@ -113,9 +120,28 @@ class CategoryWriter:
         self.dirty.add(inquiry_id)
 
     async def ensure_master_categories(self) -> int:
-        """Create our categories in the master list once per process; returns how many."""
+        """Create our categories in the master list once per process; returns how many.
+
+        Editing the master list needs MailboxSettings.ReadWrite. A mailbox (or an older sign-in)
+        that refuses it with 403 still gets the names on its messages — Outlook shows them
+        uncoloured — and ``master_denied`` (kept in app_state for the settings page) says why.
+        """
         if self._master_done:
             return 0
+        try:
+            created = await self._create_master_categories()
+        except GraphError as exc:
+            if exc.status != 403:
+                raise
+            log.warning("master category list not editable (%s): names go on uncoloured", exc)
+            await self._remember_denied(True)
+            self._master_done = True
+            return 0
+        await self._remember_denied(False)
+        self._master_done = True
+        return created
+
+    async def _create_master_categories(self) -> int:
         data = await self.client.get_json("/me/outlook/masterCategories")
         existing = {c.get("displayName") for c in data.get("value", [])}
         missing = [
@@ -130,8 +156,12 @@ class CategoryWriter:
                 created += 1
             elif answer.status != 409 and answer.error is not None:  # 409: created meanwhile
                 raise answer.error
-        self._master_done = True
         return created
+
+    async def _remember_denied(self, denied: bool) -> None:
+        self.master_denied = denied
+        now = self.clock.now()
+        await self.store.run(lambda s: put_state(s, MASTER_DENIED_KEY, denied, now))
 
     def _work(self, inquiry_ids: list[int]) -> list[tuple[int, str, list[str]]]:
         """(message pk, graph id, new categories) for messages that need a patch."""

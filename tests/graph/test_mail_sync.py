@@ -8,8 +8,10 @@ import pytest
 from sqlalchemy import select
 
 from core.clock import FakeClock
+from core.db.app_state import get_state
 from core.db.models import Inquiry, Message
 from core.deals.stages import StageService
+from core.graph.categories import MASTER_DENIED_KEY
 from core.graph.client import StaticToken
 from core.graph.mail_sync import fetch_attachment, list_attachments
 from core.graph.runtime import GraphRuntime
@@ -50,6 +52,22 @@ async def test_throttled_downloads_wait_for_retry_after(
     # no request was retried sooner than its Retry-After
     throttled = [r for r in graph.requests if r.status in (429, 503)]
     assert len(throttled) == 2
+
+
+async def test_a_refused_master_list_still_leaves_the_names_on_the_messages(
+    runtime: GraphRuntime, graph: GraphServer, clock: FakeClock, services: Services
+) -> None:
+    """Without MailboxSettings.ReadWrite the master list answers 403: the class and stage names
+    still go on the inquiry's messages (Outlook shows them uncoloured), and the app remembers why."""
+    graph.fail(r"/masterCategories$", method="GET", status=403, code="ErrorAccessDenied", times=99)
+    gid = _inquiry_message(graph, clock)
+    await runtime.mail_round()
+    cats = graph.message(gid)["categories"]
+    assert any(c.startswith("询盘-") for c in cats) and "阶段-询盘" in cats
+    assert graph.master_categories == []
+    assert runtime.categories.master_denied is True
+    with services.store.session() as s:
+        assert get_state(s, MASTER_DENIED_KEY) is True
 
 
 async def test_first_sync_window_and_read_state(
