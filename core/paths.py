@@ -44,6 +44,11 @@ class DataPaths:
         return self.home / "inquiry-bridge.sqlite3"
 
     @property
+    def secrets_file(self) -> Path:
+        """Owner-only fallback for secrets where the OS has no keyring (core.secret_file)."""
+        return self.home / "secrets.bin"
+
+    @property
     def logs(self) -> Path:
         return self.home / "logs"
 

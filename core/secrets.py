@@ -1,18 +1,22 @@
 """Secrets (API keys, bot token) in the OS keyring, never in settings, SQLite or logs.
 
 Environment variables of DESIGN.md win over the keyring so headless and test setups need no
-keyring at all. A missing keyring backend is ``SecretStoreUnavailable`` with a clear message,
-not a crash: reading returns ``None``; only storing a secret fails.
+keyring at all. Where the OS has no keyring (or it refuses), a secret goes to the data folder's
+owner-only ``ProtectedFile`` instead of being dropped, and ``location`` says which store holds
+it so the owner is told. Without a fallback file (tests, tools) a refusing keyring is
+``SecretStoreUnavailable`` with a clear message; reading never raises.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import keyring
 import keyring.errors
 
 from core.errors import SecretStoreUnavailable
+from core.secret_file import ProtectedFile
 
 SERVICE = "inquiry-bridge"
 
@@ -27,35 +31,79 @@ ENV_OVERRIDES = {
 }
 
 
+KEYRING_ZH = ("系统密钥库", "the system keyring")
+
+
 class Secrets:
-    def __init__(self, service: str = SERVICE, environ: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        service: str = SERVICE,
+        environ: dict[str, str] | None = None,
+        fallback: Path | None = None,
+    ) -> None:
         self.service = service
         self._environ = environ if environ is not None else os.environ
+        self.fallback = ProtectedFile(fallback) if fallback is not None else None
 
     def get(self, name: str) -> str | None:
         env = ENV_OVERRIDES.get(name)
         if env and self._environ.get(env):
             return self._environ[env]
         try:
-            return keyring.get_password(self.service, name)
-        except keyring.errors.NoKeyringError:
-            return None
+            value = keyring.get_password(self.service, name)
         except keyring.errors.KeyringError:
-            return None
+            value = None
+        if value is None and self.fallback is not None:
+            value = self.fallback.load().get(name)
+        return value
 
-    def set(self, name: str, value: str) -> None:
+    def set(self, name: str, value: str) -> tuple[str, str]:
+        """Store ``value``; returns where it went, (Chinese, English), to tell the owner."""
         try:
             keyring.set_password(self.service, name, value)
         except keyring.errors.KeyringError as exc:
-            raise SecretStoreUnavailable(str(exc) or type(exc).__name__) from exc
+            if self.fallback is None:
+                raise SecretStoreUnavailable(str(exc) or type(exc).__name__) from exc
+            values = self.fallback.load()
+            values[name] = value
+            self.fallback.save(values)
+            return self.fallback.describe()
+        self._forget_fallback(name)  # one copy only: an old fallback copy must not linger
+        return KEYRING_ZH
 
     def delete(self, name: str) -> None:
+        self._forget_fallback(name)
         try:
             keyring.delete_password(self.service, name)
         except keyring.errors.PasswordDeleteError:
             return
+        except keyring.errors.NoKeyringError:
+            if self.fallback is None:
+                raise SecretStoreUnavailable("no keyring") from None
         except keyring.errors.KeyringError as exc:
             raise SecretStoreUnavailable(str(exc) or type(exc).__name__) from exc
+
+    def location(self, name: str) -> tuple[str, str] | None:
+        """Which store holds ``name`` now (None: none; the environment wins over both)."""
+        env = ENV_OVERRIDES.get(name)
+        if env and self._environ.get(env):
+            return (f"环境变量 {env}", f"the environment variable {env}")
+        try:
+            if keyring.get_password(self.service, name) is not None:
+                return KEYRING_ZH
+        except keyring.errors.KeyringError:
+            pass
+        if self.fallback is not None and name in self.fallback.load():
+            return self.fallback.describe()
+        return None
+
+    def _forget_fallback(self, name: str) -> None:
+        if self.fallback is None:
+            return
+        values = self.fallback.load()
+        if name in values:
+            del values[name]
+            self.fallback.save(values)
 
     def available(self) -> bool:
         try:

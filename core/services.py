@@ -58,6 +58,6 @@ def build_services(
         settings=settings,
         store=store,
         bus=bus or EventBus(),
-        secrets=secrets or Secrets(),
+        secrets=secrets or Secrets(fallback=paths.secrets_file),
         clock=clock,
     )
