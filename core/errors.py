@@ -146,8 +146,14 @@ class GraphAuthError(GraphError):
 class Throttled(GraphError):
     code = "throttled"
 
-    def __init__(self, detail: str = "", retry_after: float = 0.0, **params: object) -> None:
-        super().__init__(detail, retry_after=int(retry_after), **params)
+    def __init__(
+        self,
+        detail: str = "",
+        retry_after: float = 0.0,
+        status: int | None = None,
+        **params: object,
+    ) -> None:
+        super().__init__(detail, status, retry_after=int(retry_after), **params)
         self.retry_after = retry_after
 
 

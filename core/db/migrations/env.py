@@ -14,7 +14,10 @@ target_metadata = Base.metadata
 def run_migrations() -> None:
     connection = config.attributes.get("connection")
     if connection is None:
-        engine = create_engine(config.get_main_option("sqlalchemy.url"))
+        url = config.get_main_option("sqlalchemy.url")
+        if not url:
+            raise RuntimeError("alembic: no connection handed in and no sqlalchemy.url set")
+        engine = create_engine(url)
         with engine.begin() as conn:
             context.configure(
                 connection=conn,
