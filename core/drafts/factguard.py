@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import phonenumbers
 
-__all__ = ["Fact", "check_facts", "extract_facts", "source_keys"]
+__all__ = ["Fact", "check_facts", "covered", "extract_facts", "source_keys"]
 
 
 @dataclass(frozen=True)
@@ -481,6 +481,11 @@ def _covered(fact: Fact, keys: set[str]) -> bool:
     if fact.kind in {"amount", "number", "dimension", "area"}:
         return any(f"num:{k.partition(':')[2]}" in keys for k in fact.keys)
     return False
+
+
+def covered(fact: Fact, keys: set[str]) -> bool:
+    """Whether ``keys`` (from ``source_keys``) back ``fact`` — also used by intake grounding."""
+    return _covered(fact, keys)
 
 
 def check_facts(

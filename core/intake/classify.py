@@ -15,7 +15,7 @@ testable. Rules always report confidence "low".
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -99,6 +99,19 @@ def classify_rules(view: MessageView) -> Classification:
     )
 
 
+def settle_confidence(classification: Classification, extraction: Any) -> Classification:
+    """Cap the classifier's confidence by what survived grounding (``Extraction.confidence``).
+
+    A model whose copied values were not in the mail is not trusted on the class either: the
+    owner sees such an inquiry as "medium" or "low" and checks it."""
+    cap = getattr(extraction, "confidence", None)
+    if cap in CONFIDENCES and CONFIDENCES.index(cap) > CONFIDENCES.index(
+        classification.confidence if classification.confidence in CONFIDENCES else "low"
+    ):
+        classification.confidence = cap
+    return classification
+
+
 def _thread_text(view: MessageView) -> str:
     thread = view.thread_inquiry
     if not thread:
@@ -145,7 +158,7 @@ async def classify_llm(llm: LLMClient, view: MessageView) -> Classification:
         schema=ClassifyAnswer,
         refs=_refs(view),
     )
-    labels = [x for x in CLASSES if x in answer.labels]
+    labels: list[str] = [x for x in CLASSES if x in answer.labels]
     primary = choose_primary(
         labels,
         view,

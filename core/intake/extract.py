@@ -11,6 +11,13 @@ this module; an invalid one is dropped (``None`` / left out), never stored:
   the email text (a model cannot make one up).
 - ``product_types`` are glossary keys only; ``suburb`` must appear in the email text;
   ``dimensions`` must contain numbers; ``urgency`` and ``language`` come from small vocabularies.
+
+A model's answer then passes *grounding* (``core.intake.grounding``): each copied value — name,
+email, phone, address, suburb, dimensions, dates, budget — must be found in the customer's text,
+else it is dropped (recorded in ``grounding_drops`` with the reason) and the rules' value for the
+field is used when they have one. Products the customer never named are kept as inference,
+listed in ``model_made`` with urgency and language. ``confidence`` caps the classifier's
+confidence by what survived.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from core.glossary import glossary, is_product
+from core.intake.grounding import Evidence, GroundingDrop, confidence_after
 from core.intake.normalize import normalize_email, normalize_phone
 from core.intake.rules_extract import extract_fields
 from core.intake.view import MessageView, guess_language
@@ -44,8 +52,26 @@ class Extraction:
     dimensions: list[str] = field(default_factory=list)  # "1800 x 1200 mm"
     urgency: str | None = None  # high | normal | low
     language: str | None = None  # zh | en
+    dates: list[str] = field(default_factory=list)  # dates the customer gave, as written
+    budget: str | None = None  # the customer's budget, as written
     dropped: list[str] = field(default_factory=list)  # fields removed by validation (for logs)
     source: str = "rules"
+    # what grounding removed ({"field", "value", "why"}), for the accuracy report
+    grounding_drops: list[dict[str, str]] = field(default_factory=list)
+    model_made: list[str] = field(default_factory=list)  # inferred, not copied ("urgency", …)
+    from_rules: list[str] = field(default_factory=list)  # fields the rules filled after a drop
+    confidence: str | None = None  # the most the classification may claim (None: no cap)
+
+    @property
+    def grounding(self) -> dict[str, Any]:
+        """What the accuracy report and the inquiry's record keep about this extraction."""
+        return {
+            "source": self.source,
+            "drops": list(self.grounding_drops),
+            "model_made": list(self.model_made),
+            "from_rules": list(self.from_rules),
+            "confidence_cap": self.confidence,
+        }
 
 
 class ExtractAnswer(BaseModel):
@@ -62,6 +88,8 @@ class ExtractAnswer(BaseModel):
     dimensions: list[str]
     urgency: str | None
     language: str | None
+    dates: list[str] = []
+    budget: str | None = None
 
 
 def _digits(text: str) -> str:
@@ -78,33 +106,59 @@ def _clean_text(value: Any, limit: int) -> str | None:
 
 
 def validate_fields(raw: dict[str, Any], view: MessageView, *, source: str) -> Extraction:
-    """Turn unchecked fields into an Extraction, dropping whatever fails its check."""
+    """Turn unchecked fields into an Extraction, dropping whatever fails its check.
+
+    For the model's answer (``source="llm"``) every copied value must also be grounded in the
+    customer's text; what is not is dropped with ``why="not_in_mail"``."""
     dropped: list[str] = []
-    haystack = f"{view.subject}\n{view.body_text}"
-    haystack_digits = _digits(haystack)
+    drops: list[GroundingDrop] = []
+    model_made: list[str] = []
+    grounded = source == "llm"
+    evidence = Evidence(view)
+    offered = 0
+
+    def drop(name: str, value: Any, why: str, label: str | None = None) -> None:
+        dropped.append(label or name)
+        drops.append(GroundingDrop(name, str(value), why))
+
+    def offer(value: Any) -> None:
+        nonlocal offered
+        if value not in (None, "", []):
+            offered += 1
 
     header_email = view.customer_email
     text_email = raw.get("customer_email", raw.get("email"))
+    offer(text_email)
     model_email = normalize_email(text_email) if text_email else None
     if text_email and not model_email:
-        dropped.append("customer_email")
+        drop("customer_email", text_email, "invalid")
+    elif model_email and grounded and not evidence.has_email(model_email):
+        drop("customer_email", model_email, "not_in_mail")
+        model_email = None
     customer_email = header_email or model_email
 
     phone = None
     raw_phone = raw.get("customer_phone", raw.get("phone"))
+    offer(raw_phone)
     if raw_phone:
         phone = normalize_phone(str(raw_phone), view.region)
-        if phone:
-            national = _digits(phone)[-8:]  # the subscriber digits must be in the email
-            if national not in haystack_digits:
-                phone = None
         if phone is None:
-            dropped.append("customer_phone")
+            drop("customer_phone", raw_phone, "invalid")
+        elif not evidence.has_phone(phone):  # the subscriber digits must be in the email
+            drop("customer_phone", raw_phone, "not_in_mail")
+            phone = None
 
     suburb = _clean_text(raw.get("suburb"), 60)
-    if suburb and suburb.lower() not in haystack.lower():
-        dropped.append("suburb")
+    offer(suburb)
+    if suburb and not evidence.has_phrase(suburb):
+        drop("suburb", suburb, "not_in_mail")
         suburb = None
+
+    address = _clean_text(raw.get("address"), 200)
+    offer(address)
+    if address and grounded and not evidence.has_phrase(address):
+        drop("address", address, "not_in_mail")
+        address = None
 
     products: list[str] = []
     for key in raw.get("product_types") or []:
@@ -113,46 +167,110 @@ def validate_fields(raw: dict[str, Any], view: MessageView, *, source: str) -> E
             if key not in products:
                 products.append(key)
         else:
-            dropped.append(f"product_types:{key}")
+            drop("product_types", key, "invalid", f"product_types:{key}")
+    if grounded and products:
+        made = [k for k in products if not evidence.names_product(k)]
+        if made:
+            model_made.append("product_types:" + ",".join(made))
 
     dimensions = []
     for item in raw.get("dimensions") or []:
         text = _clean_text(item, 60)
+        offer(text)
         if text and re.search(r"\d", text) and text not in dimensions:
-            dimensions.append(text)
+            if grounded and not evidence.has_numbers(text):
+                drop("dimensions", text, "not_in_mail")
+            else:
+                dimensions.append(text)
         elif item:
-            dropped.append("dimensions")
+            drop("dimensions", item, "invalid")
+
+    dates: list[str] = []
+    for item in raw.get("dates") or []:
+        text = _clean_text(item, 60)
+        offer(text)
+        if not text or text in dates:
+            continue
+        if grounded and not evidence.has_facts(text):
+            drop("dates", text, "not_in_mail")
+        else:
+            dates.append(text)
+
+    budget = _clean_text(raw.get("budget"), 60)
+    offer(budget)
+    if budget and grounded and not evidence.has_facts(budget):
+        drop("budget", budget, "not_in_mail")
+        budget = None
 
     urgency = raw.get("urgency")
     urgency = urgency.strip().lower() if isinstance(urgency, str) else None
     if urgency not in URGENCIES:
         if urgency:
-            dropped.append("urgency")
+            drop("urgency", urgency, "invalid")
         urgency = None
+    elif grounded:
+        model_made.append("urgency")
 
     language = raw.get("language")
     language = language.strip().lower()[:2] if isinstance(language, str) else None
     if language not in LANGUAGES:
         language = guess_language(view.body_text) if view.body_text.strip() else view.language
+    elif grounded:
+        model_made.append("language")
 
     name = _clean_text(raw.get("customer_name"), 120)
+    offer(name)
     if name and ("@" in name or re.search(r"\d{3}", name)):
-        dropped.append("customer_name")
+        drop("customer_name", name, "invalid")
+        name = None
+    elif name and grounded and not evidence.has_name(name):
+        drop("customer_name", name, "not_in_mail")
         name = None
 
     return Extraction(
         customer_name=name,
         customer_email=customer_email,
         customer_phone=phone,
-        address=_clean_text(raw.get("address"), 200),
+        address=address,
         suburb=suburb,
         product_types=products,
         dimensions=dimensions,
         urgency=urgency,
         language=language,
+        dates=dates,
+        budget=budget,
         dropped=dropped,
         source=source,
+        grounding_drops=[d.as_dict() for d in drops] if grounded else [],
+        model_made=model_made,
+        confidence=confidence_after(offered, len(drops)) if grounded else None,
     )
+
+
+_FALLBACK_FIELDS = (
+    "customer_name",
+    "customer_email",
+    "customer_phone",
+    "address",
+    "suburb",
+    "dimensions",
+)
+
+
+def fill_from_rules(extraction: Extraction, rules: Extraction) -> Extraction:
+    """Where grounding or validation dropped a model value, use the rules' value, if any.
+
+    The rules read the same text with regexes, so what they find is in the mail by construction.
+    """
+    dropped_fields = {d["field"] for d in extraction.grounding_drops}
+    for name in _FALLBACK_FIELDS:
+        if name not in dropped_fields or getattr(extraction, name):
+            continue
+        value = getattr(rules, name)
+        if value:
+            setattr(extraction, name, list(value) if isinstance(value, list) else value)
+            extraction.from_rules.append(name)
+    return extraction
 
 
 def extract_rules(view: MessageView) -> Extraction:
@@ -196,4 +314,12 @@ async def extract_llm(llm: LLMClient, view: MessageView) -> Extraction:
         schema=ExtractAnswer,
         refs={"message_pk": view.message_pk, "inquiry_id": view.inquiry_id},
     )
-    return validate_fields(answer.model_dump(), view, source="llm")
+    return ground_answer(answer.model_dump(), view)
+
+
+def ground_answer(raw: dict[str, Any], view: MessageView) -> Extraction:
+    """The model's raw fields, validated, grounded in the mail and completed by the rules."""
+    extraction = validate_fields(raw, view, source="llm")
+    if extraction.grounding_drops:
+        fill_from_rules(extraction, extract_rules(view))
+    return extraction

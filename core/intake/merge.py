@@ -427,6 +427,9 @@ def _extraction_dict(extraction: ExtractionLike | None) -> dict[str, Any]:
         "dimensions",
         "urgency",
         "language",
+        "dates",
+        "budget",
+        "grounding",  # drops, model-made fields: what the accuracy report counts
     )
     return {k: getattr(extraction, k, None) for k in keys}
 

@@ -742,6 +742,7 @@ class IntakePipeline:
             ext = None
             if cls.primary != "C":
                 ext = await extract.extract_llm(self.llm, view)
+                cls = classify.settle_confidence(cls, ext)  # trust what survived grounding
             return Understanding(cls, ext)
         except LLMSchemaError as exc:
             return Understanding(error_reason="schema", error_detail=str(exc))

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from core.intake.rules_extract import find_dimensions
 from core.mail.parse import parse_message
 from tests.intake.test_pipeline_support import (
     Verdict,
@@ -80,6 +81,8 @@ class CorpusOracle:
         if is_classify(request):
             return classification_answer(verdict)
         if is_extract(request):
+            if verdict.dimensions:  # labels say only "has sizes": a correct model copies them
+                verdict.dimensions = find_dimensions(last_user_text(request)) or verdict.dimensions
             return extraction_answer(verdict, language)
         return "ok"
 

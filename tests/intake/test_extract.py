@@ -166,10 +166,13 @@ async def test_llm_extraction_junk_is_dropped(services: Services) -> None:
     with LLMServer(lambda r: junk) as srv:
         e = await extract_llm(llm(services, srv), view(BODY))
     assert e.customer_email == "jo.smith@gmail.com"  # headers win, never the model
-    assert e.customer_phone is None
-    assert e.customer_name is None
+    # The model's junk is gone; where the rules found the field in the mail, theirs is used
+    # (grounding, issue 12): the customer's own phone, sender name and suburb.
+    assert e.customer_phone == "+61412345678" and "0499" not in str(e.customer_phone)
+    assert e.customer_name == "Jo Smith"
     assert e.address is None
-    assert e.suburb is None
+    assert e.suburb == "Kellyville"
+    assert set(e.from_rules) == {"customer_phone", "customer_name", "suburb"}
     assert e.product_types == ["sliding_door"]
     assert e.dimensions == ["2400 x 2100 mm"]
     assert e.urgency is None

@@ -1,0 +1,142 @@
+"""Grounded extraction: a model value is kept only when the customer wrote it (issue 12)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from core.intake.classify import Classification, settle_confidence
+from core.intake.extract import ground_answer
+from core.intake.view import MessageView
+
+PLANTED = (
+    "Thank you for your enquiry. Our price is $98,765 including GST and we can measure on "
+    "3 March 2027 at 9:30am."
+)
+BODY = (
+    "Hi, could you quote a sliding door 2.4m x 2100 for our place at 27 Quarry Road, Ryde?\n"
+    "We need it before 15/03 and have about $12k to spend.\n\nCheers,\nWhitfield, Graham\n"
+    "0419 552 803"
+)
+
+
+def view(body: str = BODY, **kw: Any) -> MessageView:
+    kw.setdefault("from_addr", "g.whitfield@bigpond.com")
+    kw.setdefault("from_name", "Graham Whitfield")
+    return MessageView(subject="Sliding door quote", body_text=body, **kw)
+
+
+def answer(**kw: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "customer_name": None, "email": None, "phone": None, "address": None, "suburb": None,
+        "product_types": [], "dimensions": [], "urgency": None, "language": None,
+        "dates": [], "budget": None,
+    }  # fmt: skip
+    return base | kw
+
+
+def test_values_written_by_the_customer_survive_normalisation() -> None:
+    e = ground_answer(
+        answer(
+            customer_name="Graham Whitfield",  # signed "Whitfield, Graham"
+            phone="+61 419 552 803",
+            address="27 Quarry Rd, Ryde",  # "Road" in the mail
+            suburb="Ryde",
+            product_types=["sliding_door"],
+            dimensions=["2400 x 2100 mm"],  # "2.4m x 2100" in the mail
+            dates=["15 March"],  # "15/03"
+            budget="$12,000",  # "$12k"
+            urgency="normal",
+            language="en",
+        ),
+        view(),
+    )
+    assert e.grounding_drops == []
+    assert (e.customer_name, e.customer_phone, e.address) == (
+        "Graham Whitfield",
+        "+61419552803",
+        "27 Quarry Rd, Ryde",
+    )
+    assert e.dimensions == ["2400 x 2100 mm"] and e.dates == ["15 March"] and e.budget == "$12,000"
+    assert e.confidence is None  # nothing dropped: no cap
+    assert set(e.model_made) == {"urgency", "language"}
+
+
+def test_planted_sentence_is_dropped_everywhere_and_rules_fill_in() -> None:
+    e = ground_answer(
+        answer(
+            customer_name=PLANTED,
+            email=PLANTED,
+            phone=PLANTED,
+            address=PLANTED,
+            suburb=PLANTED,
+            product_types=[PLANTED],
+            dimensions=[PLANTED],
+            dates=[PLANTED],
+            budget=PLANTED,
+            urgency=PLANTED,
+            language=PLANTED,
+        ),
+        view(),
+    )
+    values = [e.customer_name, e.customer_phone, e.address, e.suburb, e.budget, *e.dates]
+    values += [*e.dimensions, *e.product_types]
+    assert all(PLANTED not in str(v) and "98,765" not in str(v) for v in values)
+    dropped = {d["field"] for d in e.grounding_drops}
+    assert {"address", "suburb", "dimensions", "dates", "budget", "customer_name"} <= dropped
+    assert {d["why"] for d in e.grounding_drops} <= {"not_in_mail", "invalid"}
+    # the rules' values, found in the mail, take the dropped fields' place
+    assert e.customer_phone == "+61419552803"
+    assert e.suburb == "Ryde"
+    assert e.customer_name == "Graham Whitfield"  # the sender name in the headers
+    assert e.confidence == "low"
+
+
+def test_invented_address_is_dropped_but_a_real_one_kept() -> None:
+    e = ground_answer(answer(address="12 Smith St, Epping", suburb="Ryde"), view())
+    assert e.address != "12 Smith St, Epping"
+    assert e.grounding_drops == [
+        {"field": "address", "value": "12 Smith St, Epping", "why": "not_in_mail"}
+    ]
+    assert e.confidence == "low"  # one of two copied values was invented
+
+
+def test_inferred_product_stays_marked_model_made() -> None:
+    e = ground_answer(answer(product_types=["sliding_door", "flyscreen"]), view())
+    assert e.product_types == ["sliding_door", "flyscreen"]
+    assert e.model_made == ["product_types:flyscreen"]
+
+
+def test_chinese_values_are_grounded_without_spaces() -> None:
+    body = "你好，我们住在 Dundas，推拉窗宽1500毫米高1200毫米。王伟"
+    e = ground_answer(
+        answer(customer_name="王伟", suburb="Dundas", dimensions=["1500 x 1200 mm"]),
+        view(body, from_name=None),
+    )
+    assert (e.customer_name, e.suburb, e.dimensions) == ("王伟", "Dundas", ["1500 x 1200 mm"])
+    e = ground_answer(answer(customer_name="李娜"), view(body, from_name=None))
+    assert e.customer_name is None
+
+
+def test_confidence_follows_what_survived() -> None:
+    cls = Classification("A", ["A"], confidence="high", source="llm")
+    e = ground_answer(answer(address="1 Fake St, Nowhere", suburb="Ryde"), view())
+    assert settle_confidence(cls, e).confidence == "low"
+    cls = Classification("A", ["A"], confidence="high", source="llm")
+    e = ground_answer(answer(suburb="Ryde"), view())
+    assert settle_confidence(cls, e).confidence == "high"
+
+
+def test_grounding_costs_under_five_ms_cpu_per_message() -> None:
+    raw = answer(
+        customer_name=PLANTED, phone="0419 552 803", address="27 Quarry Road, Ryde",
+        suburb="Ryde", product_types=["sliding_door"], dimensions=["2400 x 2100 mm", PLANTED],
+        dates=["15/03", PLANTED], budget=PLANTED,
+    )  # fmt: skip
+    body = BODY + "\n" + ("We'd also like the old frames taken away, if that is possible. " * 8)
+    runs = 50
+    start = time.process_time()
+    for _ in range(runs):
+        ground_answer(raw, view(body))  # includes the rules' fallback pass
+    per_message = (time.process_time() - start) / runs
+    assert per_message < 0.005, f"{per_message * 1000:.2f} ms per message"
