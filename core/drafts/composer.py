@@ -9,7 +9,12 @@ The owner's standing memories — active ``Memory`` rows of kind ``boss_pref`` a
 ``business_rule``, plus ``customer_note`` rows of this inquiry — go into the prompt as delimited
 data next to the settings' style notes, so "always offer double glazing" said once (by voice,
 Telegram or the assistant) shapes every later draft. Their text also counts as evidence for the
-fact guard: a value the owner stated as a standing rule is his own word.
+fact guard: a value the owner stated as a standing rule is his own word (a memory the assistant
+saved on its own is not, until he confirms it).
+
+The guard's evidence is what people wrote: the owner's instruction, his edits of the record,
+his confirmed memories, signature and settings, and the thread. The inquiry record itself is
+*not* evidence — the pipeline (a model, maybe) filled it.
 
 ``ComposeContext.sources`` is also what the fact guard checks the body against, so the model and
 the guard see the same evidence.
@@ -26,7 +31,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.config import Settings
-from core.db.models import Inquiry, Memory, Message
+from core.db.models import AuditEntry, Inquiry, Memory, Message
 
 THREAD_MESSAGES = 12  # newest messages of a thread given to the model
 MESSAGE_CHARS = 4000  # per message, so one pasted spec sheet cannot crowd out the rest
@@ -145,8 +150,40 @@ def with_memories(session: Session, ctx: ComposeContext) -> ComposeContext:
         if m.text.strip()
     ]
     ctx.memory_text = "\n".join(lines) if lines else "(none)"
-    ctx.evidence = [*ctx.evidence, *(m.text for m in rows)]
+    ctx.evidence = [*ctx.evidence, *(m.text for m in rows if is_owner_words(m))]
     return ctx
+
+
+MODEL_ACTORS = frozenset({"pipeline", "agent"})  # who writes without being a person
+
+
+def is_owner_words(memory: Memory) -> bool:
+    """A memory is the owner's word when he wrote or said it, or confirmed the assistant's
+    proposal (``confidence="high"``); what the assistant saved on its own is not evidence."""
+    return memory.source not in MODEL_ACTORS or memory.confidence == "high"
+
+
+def owner_record_evidence(session: Session, inquiry_id: int) -> list[str]:
+    """The values the owner himself typed into this inquiry's record (audited field edits).
+
+    The record's other values were filled by the pipeline — by a model, maybe — and are not
+    evidence: the customer's own words are in the thread, which the guard reads directly."""
+    rows = session.scalars(
+        select(AuditEntry).where(
+            AuditEntry.entity == "inquiry",
+            AuditEntry.entity_id == inquiry_id,
+            AuditEntry.action == "edit_field",
+            AuditEntry.actor.not_in(MODEL_ACTORS),
+        )
+    )
+    out: list[str] = []
+    for row in rows:
+        new = (row.detail or {}).get("new")
+        if isinstance(new, list):
+            out.append(" ".join(str(v) for v in new))
+        elif new not in (None, ""):
+            out.append(str(new))
+    return out
 
 
 def load_context(session: Session, inquiry_id: int, settings: Settings) -> ComposeContext:
@@ -170,7 +207,8 @@ def load_context(session: Session, inquiry_id: int, settings: Settings) -> Compo
     subject_source = latest_in or (messages[-1] if messages else None)
     language = inquiry.language or (latest_in and "en") or "en"
     thread = "\n\n".join(_message_text(m) for m in messages[-THREAD_MESSAGES:])
-    evidence = [_inquiry_text(inquiry), *settings_evidence(settings)]
+    # people's words only: the owner's edits and settings, then the thread (never model fields)
+    evidence = [*owner_record_evidence(session, inquiry.id), *settings_evidence(settings)]
     for m in messages:
         evidence += [m.subject or "", m.body_full or "", m.body_text or "", m.from_addr or ""]
         evidence += [m.reply_to or "", " ".join(m.to_addrs or [])]

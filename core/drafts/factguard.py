@@ -10,7 +10,13 @@ signature/settings, or a value he explicitly confirmed). Anything else is return
 
 Normalisation makes "$15,000", "15000", "15k", "1.5万" and "一万五" one value; "2.4 m", "2400mm"
 and "2400" one dimension; "10am", "10:00", "上午10点" one time; "Tuesday" and "周二" one weekday;
-"0412 345 678" and "+61 412 345 678" one phone (E.164 via ``phonenumbers``).
+"0412 345 678" and "+61 412 345 678" one phone (E.164 via ``phonenumbers``);
+"https://www.pay.example/inv/7" and "pay.example/inv/7" one link.
+
+Sources are people's words only: the owner's instruction, edits, confirmed facts, signature and
+settings, and the customer's thread — never a field a model filled (the caller gathers them).
+The Chinese rendering is compared with the English body (``rendering_mismatches``): a value the
+owner read that the customer will not get, or the reverse, is flagged.
 
 The guard errs towards flagging: a derived value (15000 + GST = 16,500; "next Tuesday" → a
 calendar date) is flagged because the owner never said it — he confirms it with one click.
@@ -24,14 +30,22 @@ from dataclasses import dataclass
 
 import phonenumbers
 
-__all__ = ["Fact", "check_facts", "covered", "extract_facts", "source_keys"]
+__all__ = [
+    "Fact",
+    "check_facts",
+    "covered",
+    "extract_facts",
+    "rendering_mismatches",
+    "source_keys",
+    "url_key",
+]
 
 
 @dataclass(frozen=True)
 class Fact:
     """One checkable value found in a draft body."""
 
-    kind: str  # amount|percent|date|weekday|time|duration|phone|email|dimension|area|number
+    kind: str  # amount|percent|date|weekday|time|duration|phone|email|link|dimension|area|number
     text: str  # exactly as written in the body (what the window highlights)
     keys: frozenset[str]  # normalised forms; any match in the sources confirms it
     start: int = 0
@@ -121,7 +135,23 @@ def _arabise(text: str) -> str:
 # ---------------------------------------------------------------- patterns
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
-_URL = re.compile(r"\b(?:https?://|www\.)\S+", re.I)
+_URL = re.compile(  # a link ends at a space, a bracket, a quote or Chinese text
+    r"\b(?:https?://|www\.)[^\s<>\"'\])\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+", re.I
+)
+_URL_TRAIL = ".,;:!?。，；：！？"
+
+
+def url_key(url: str) -> str | None:
+    """One key per link however it is written: scheme, "www.", case of the host and a
+    trailing slash or full stop do not matter; path and query do."""
+    text = url.strip().rstrip(_URL_TRAIL)
+    text = re.sub(r"^(?:https?://)?(?:www\.)?", "", text, flags=re.I)
+    host, _, rest = text.partition("/")
+    if not host:
+        return None
+    rest = rest.rstrip("/")
+    return f"url:{host.lower()}" + (f"/{rest}" if rest else "")
+
 
 _MONTHS = {
     "jan": 1,
@@ -299,9 +329,13 @@ class _Scanner:
 
 def _scan(text: str, region: str, *, source: bool) -> list[Fact]:
     s = _Scanner(text)
+    for m in _URL.finditer(text):  # links first: a payment link is a value like any other
+        key = url_key(m.group(0))
+        if key:
+            end = m.start() + len(m.group(0).rstrip(_URL_TRAIL))
+            s.take("link", m, [key], span=(m.start(), end))
     for m in _EMAIL.finditer(text):
         s.take("email", m, [f"email:{m.group(0).lower()}"])
-    s.mask(_URL)
 
     # dates before phones (phonenumbers ignores most dates, but 15/04/2026 must stay a date)
     for m in _DATE_ISO.finditer(text):
@@ -494,15 +528,51 @@ def check_facts(
     *,
     confirmed: Iterable[str] = (),
     region: str = "AU",
+    body_zh: str | None = None,
 ) -> list[str]:
     """The body's values not backed by ``sources`` (nor by ``confirmed``), as written, unique.
 
     ``confirmed`` holds values the owner accepted one by one; they join the sources, so a later
     edit that repeats the same value stays confirmed.
+
+    ``body_zh`` (the Chinese rendering the owner reads) is compared with the English body: a
+    checkable value in one that is missing from, or different in, the other is flagged too —
+    the owner approves what he read, so what he read must say what will be sent. The English
+    value is flagged as written in the English body; a value only the Chinese holds, as written
+    there. Empty ``body_zh`` (no rendering yet) skips the comparison.
     """
+    confirmed = list(confirmed)
     keys = source_keys([*sources, *confirmed], region)
     unconfirmed: list[str] = []
     for fact in extract_facts(body_en, region):
         if not _covered(fact, keys) and fact.text not in unconfirmed:
             unconfirmed.append(fact.text)
+    if body_zh and body_zh.strip():
+        for text in rendering_mismatches(body_en, body_zh, confirmed=confirmed, region=region):
+            if text not in unconfirmed:
+                unconfirmed.append(text)
     return unconfirmed
+
+
+def rendering_mismatches(
+    body_en: str, body_zh: str, *, confirmed: Iterable[str] = (), region: str = "AU"
+) -> list[str]:
+    """Checkable values present in one rendering and missing (or different) in the other.
+
+    Weekdays are left out: Chinese renders "next Tuesday" as 下周二 but also writes dates with
+    their weekday, and a weekday alone never changes a price or an appointment's day by itself
+    (the date or time beside it does, and those are compared)."""
+    zh = _arabise(body_zh)
+    zh_keys = source_keys([body_zh], region)
+    en_keys = source_keys([body_en], region)
+    ok_keys = source_keys(list(confirmed), region)
+    out: list[str] = []
+    for fact in extract_facts(body_en, region):
+        if fact.kind == "weekday" or _covered(fact, zh_keys) or _covered(fact, ok_keys):
+            continue
+        out.append(fact.text)
+    for fact in _scan(zh, region, source=False):
+        if fact.kind == "weekday" or _covered(fact, en_keys) or _covered(fact, ok_keys):
+            continue
+        out.append(fact.text)
+    return list(dict.fromkeys(out))

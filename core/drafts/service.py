@@ -144,6 +144,7 @@ class DraftService:
             self._sources(session, draft),
             confirmed=draft.confirmed_facts or [],
             region=str(self.services.settings.get("general.phone_region") or "AU"),
+            body_zh=draft.body_zh,
         )
 
     # ------------------------------------------------------------------ compose
@@ -256,6 +257,7 @@ class DraftService:
                 [instruction, *ctx.evidence, " ".join(to)],
                 confirmed=draft.confirmed_facts,
                 region=region,
+                body_zh=draft.body_zh,
             )
             note = (
                 f"未经确认：{', '.join(draft.unconfirmed_facts)}" if draft.unconfirmed_facts else ""
@@ -538,6 +540,7 @@ class DraftService:
                 return False
             draft.body_zh = zh.strip()
             draft.updated_at = self._now()
+            self._guard(session, draft)  # the owner will read this rendering: compare it
             return True
 
         if await self.services.store.run(save):
