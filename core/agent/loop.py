@@ -4,6 +4,12 @@ Bounded (``MAX_ROUNDS``) so a confused model costs a few calls, not a loop; ever
 through ``LLMClient.complete`` and so into the ledger (tier 3, purpose ``assistant``). Bad tool
 arguments or a tool's refusal go back to the model as an ``ERROR:`` result rather than failing
 the turn.
+
+The answer passes the claim guard (``core.agent.claims``) before it is returned: whatever
+channel shows it, the owner never reads "已发送" about a draft that waits for his approval.
+Memories reach the model as a delimited data message, never inside the system instructions, and
+once a turn has read customer content (``CUSTOMER_CONTENT_TOOLS``) what the model asks to
+remember becomes a proposal the owner confirms (``core.agent.memory``).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.agent.claims import Correction, guard_answer, watermark
 from core.agent.tools import REGISTRY, ToolContext, active_memories
 from core.clock import to_sydney
 from core.errors import InquiryBridgeError
@@ -22,6 +29,8 @@ from core.services import Services
 log = logging.getLogger(__name__)
 
 MAX_ROUNDS = 6
+# Tools whose results carry text customers wrote (names, subjects, email bodies).
+CUSTOMER_CONTENT_TOOLS = frozenset({"search_inquiries", "get_inquiry", "draft_reply"})
 
 
 @dataclass
@@ -33,23 +42,31 @@ class ToolCallRecord:
 
 @dataclass
 class AssistantReply:
-    text: str
+    text: str  # what the owner may read (after the claim guard)
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
     rounds: int = 0
+    raw_text: str = ""  # the model's own words, before the claim guard
+    corrections: list[Correction] = field(default_factory=list)
 
 
 class Assistant:
-    def __init__(self, services: Services, llm: Any, draft_service: Any) -> None:
+    def __init__(
+        self, services: Services, llm: Any, draft_service: Any, *, channel: str = "cli"
+    ) -> None:
         self.services = services
         self.llm = llm
+        self.channel = channel  # recorded with every corrected claim
         self.context = ToolContext(services, draft_service)
 
     async def _system_messages(self) -> list[dict[str, Any]]:
+        """The system instructions, then the owner's confirmed memories as a data message."""
         memories = await self.services.store.read(active_memories)
         variables = {
             "company": self.services.settings.get("general.company_name"),
             "today": to_sydney(self.services.clock.now()).strftime("%Y-%m-%d %A"),
-            "memories": "\n".join(memories) or "(none yet)",
+            # one JSON string per line: a memory cannot pose as several lines or as markup
+            "memories": "\n".join(json.dumps(m, ensure_ascii=False) for m in memories)
+            or "(none yet)",
         }
         return render_messages("assistant", variables)
 
@@ -72,8 +89,23 @@ class Assistant:
             return arguments, f"ERROR: {type(exc).__name__}: {exc}"
 
     async def ask(self, text: str, history: list[dict[str, Any]] | None = None) -> AssistantReply:
+        mark = await self.services.store.read(watermark)
+        # a session whose history holds tool results has read customer content already
+        self.context.customer_content_seen = any(m.get("role") == "tool" for m in history or [])
+        reply = await self._turn(text, history)
+        reply.raw_text = reply.text
+        checked = await guard_answer(
+            self.services,
+            reply.text,
+            mark,
+            channel=self.channel,
+            context=[c.result for c in reply.tool_calls],
+        )
+        reply.text, reply.corrections = checked.text, checked.corrections
+        return reply
+
+    async def _turn(self, text: str, history: list[dict[str, Any]] | None) -> AssistantReply:
         messages = await self._system_messages()
-        messages = [m for m in messages if m["role"] == "system"]
         messages += list(history or [])
         messages.append({"role": "user", "content": text})
         tools = [tool.spec() for tool in REGISTRY.values()]
@@ -102,6 +134,8 @@ class Assistant:
             )
             for call in completion.tool_calls:
                 arguments, result = await self._run_tool(call["name"], call["arguments"])
+                if call["name"] in CUSTOMER_CONTENT_TOOLS and not result.startswith("ERROR"):
+                    self.context.customer_content_seen = True
                 reply.tool_calls.append(ToolCallRecord(call["name"], arguments, result))
                 messages.append({"role": "tool", "tool_call_id": call["id"], "content": result})
         reply.text = "（助手在多轮工具调用后仍未给出答复，请换个说法再试。）"

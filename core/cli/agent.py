@@ -17,7 +17,8 @@ def cmd_ask(args: argparse.Namespace, services: Services) -> int:
     llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
     if not llm.available:
         raise LLMUnavailable("未设置 AI 服务地址 (llm.base_url / INQUIRY_BRIDGE_LLM_BASE_URL)")
-    assistant = Assistant(services, llm, build_draft_service(services, llm))
+    # the claim guard runs inside Assistant.ask: what is printed is the checked answer
+    assistant = Assistant(services, llm, build_draft_service(services, llm), channel="cli")
 
     async def turn() -> str:
         try:

@@ -1,0 +1,352 @@
+"""The claim guard: what the assistant says it did is checked against the ledgers first.
+
+Why: a model that has just drafted a reply will happily tell the owner "好的，邮件已发送给客户"
+while the draft waits in 待审批 and nothing left the mailbox. The owner acts on what he reads
+(he does not chase a customer who, he thinks, has the quote), so a false "sent" costs a customer.
+
+Every channel that shows assistant text to the owner (CLI ``ask``, the desktop panel, Telegram)
+calls ``guard_answer`` before showing it. It finds *claims about actions* — sent, approved,
+scheduled, moved (a stage), saved, deleted — in English and Chinese (已发送, 发出去了, 已批准,
+"sent", "approved"…), skipping negated or conditional ones ("未发送", "will be sent once you
+approve"), and compares each with the ledgers: ``draft_events`` and drafts' status, ``stage_events``,
+``memories`` and ``audit_log`` rows written during this turn (``Watermark`` marks where the turn
+began), plus the drafts the turn touched or named. A claim the ledgers do not back is replaced,
+sentence and all, by the truth ("更正：邮件未发送。草稿 #3 已生成，等待您批准，未发送。") and recorded
+as an ``audit_log`` row (``entity="assistant"``, ``action="false_claim"``).
+
+Plain code, no model: the guard must be cheaper and more reliable than the thing it checks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from core.db.models import AuditEntry, Draft, DraftEvent, Memory, StageEvent
+
+__all__ = [
+    "Claim",
+    "Correction",
+    "GuardResult",
+    "TurnFacts",
+    "Watermark",
+    "find_claims",
+    "guard_answer",
+    "guard_text",
+    "turn_facts",
+    "watermark",
+]
+
+KINDS = ("sent", "approved", "scheduled", "moved", "saved", "deleted")
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_CLAUSE = re.compile(r"[^。！？!?\n；;]+[。！？!?；;]*|\n")
+# English sentences end at ". " too (not inside "1.5" or "e.g.")
+_EN_SENTENCE = re.compile(r"[^.!?\n。！？]+(?:[.!?。！？]+(?=\s|$)|$)|\n")
+
+# "已发送", "已经发出", and with the object first: "已将询盘移到…", "已把邮件发给…"
+_YI = r"(?:已经?|已然)(?:(?:将|把)[^，。！？,.!?\n]{0,12}?)?"
+_ZH = {
+    "sent": _YI + r"(?:发送|发出|寄出|发给|发过去|发出去|送出)|(?:发送|发出|寄出)(?:了|成功|完毕)"
+    r"|(?:发|寄|送)(?:出去|过去)了|发给[^，。！？,.!?\n]{1,12}了",
+    "approved": _YI + r"(?:批准|审批|核准|通过审批)|批准(?:了|成功|完毕)",
+    "scheduled": _YI + r"(?:安排|预约|排期|约好|定好)|(?:安排|预约)(?:好了|了|成功)",
+    "moved": _YI + r"(?:移到|移至|移动到|挪到|改为|改成|更新为|推进到|转到|调整为|进入)"
+    r"|阶段已(?:更新|改变|变更|调整)|(?:移|挪|推进|转|调整|改)(?:到|至|为|成)了?[^，。！？\n]{0,8}阶段",
+    "saved": _YI + r"(?:保存|存好|记住|记下|存档|添加备注)|(?:保存|记住|记下)(?:了|成功|好了)",
+    "deleted": _YI + r"(?:删除|删掉|移除|清除)|(?:删除|删掉|移除)(?:了|成功)",
+}
+_STAGE_WORDS = r"(?:inquiry|measure|quoting|follow[_ ]up|ordered|production|install|done|lost)"
+_EN = {
+    "sent": r"\b(?:sent|emailed|mailed|delivered)\b",
+    "approved": r"\bapproved\b",
+    "scheduled": r"\b(?:scheduled|booked)\b",
+    "moved": rf"\b(?:moved|advanced|changed|updated|set)\b[^.!?\n]{{0,40}}?"
+    rf"\b(?:stage|to (?:the )?{_STAGE_WORDS})\b",
+    "saved": r"\b(?:saved|stored|remembered|noted)\b",
+    "deleted": r"\b(?:deleted|removed|erased)\b",
+}
+_ZH_RE = {k: re.compile(v) for k, v in _ZH.items()}
+_EN_RE = {k: re.compile(v, re.IGNORECASE) for k, v in _EN.items()}
+_ZH_NEGATION = re.compile(r"[未没不无别勿待尚]")
+_EN_NEGATION = re.compile(
+    r"\b(?:not|never|no|cannot|can't|won't|don't|didn't|isn't|wasn't|hasn't|haven't|yet|once|"
+    r"after|until|before|if|when|will|would|could|can|should|must|needs?|to be|be|awaiting|"
+    r"waiting|pending|ready to|you)\b|n't\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    kind: str  # sent | approved | scheduled | moved | saved | deleted
+    phrase: str  # the words that make the claim
+    sentence: str  # the whole sentence it sits in (what a correction replaces)
+    start: int  # where the sentence starts in the answer
+    end: int
+
+
+@dataclass(frozen=True)
+class Watermark:
+    """The ledgers' highest ids when a turn began: rows above them were written by the turn."""
+
+    draft_event: int = 0
+    stage_event: int = 0
+    memory: int = 0
+    audit: int = 0
+
+
+@dataclass
+class TurnFacts:
+    """What the ledgers say about this turn and the drafts it touched or named."""
+
+    drafts: dict[int, str] = field(default_factory=dict)  # id -> status (touched or named)
+    created: list[int] = field(default_factory=list)  # drafts created in the turn
+    sent_in_turn: list[int] = field(default_factory=list)
+    approved_in_turn: list[int] = field(default_factory=list)
+    stage_moves: list[tuple[int, str | None, str]] = field(default_factory=list)
+    memories_active: list[int] = field(default_factory=list)  # saved (active) in the turn
+    memories_proposed: list[int] = field(default_factory=list)  # saved as proposals
+    notes_saved: int = 0
+    retired: int = 0  # memories retired / things deleted in the turn
+
+    def backs(self, kind: str) -> bool:
+        statuses = set(self.drafts.values())
+        if kind == "sent":
+            return bool(self.sent_in_turn) or "sent" in statuses
+        if kind == "approved":
+            return bool(self.approved_in_turn) or bool(statuses & {"approved", "sending", "sent"})
+        if kind == "scheduled":  # an approved draft waits for its send time
+            return bool(statuses & {"approved", "sending"})
+        if kind == "moved":
+            return bool(self.stage_moves)
+        if kind == "saved":
+            return bool(self.memories_active or self.notes_saved or self.created)
+        if kind == "deleted":
+            return bool(self.retired)
+        return False
+
+
+@dataclass(frozen=True)
+class Correction:
+    kind: str
+    phrase: str
+    sentence: str
+    truth: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "kind": self.kind,
+            "claim": self.phrase,
+            "sentence": self.sentence,
+            "truth": self.truth,
+        }
+
+
+@dataclass
+class GuardResult:
+    text: str  # what the owner may read
+    original: str
+    corrections: list[Correction] = field(default_factory=list)
+
+
+# ----------------------------------------------------------------------------- finding claims
+
+
+def _sentences(text: str) -> Iterable[tuple[int, int]]:
+    pattern = _CLAUSE if _CJK.search(text) else _EN_SENTENCE
+    for m in pattern.finditer(text):
+        if m.group(0).strip():
+            yield m.start(), m.end()
+
+
+def find_claims(text: str) -> list[Claim]:
+    """Affirmative claims about actions, one per kind and sentence, in reading order."""
+    claims: list[Claim] = []
+    for start, end in _sentences(text or ""):
+        sentence = text[start:end]
+        seen: set[str] = set()
+        for kind in KINDS:
+            for regex, negation, window in (
+                (_ZH_RE[kind], _ZH_NEGATION, 3),
+                (_EN_RE[kind], _EN_NEGATION, 40),
+            ):
+                for m in regex.finditer(sentence):
+                    before = sentence[max(0, m.start() - window) : m.start()]
+                    if kind in seen or negation.search(before):
+                        continue
+                    if negation is _EN_NEGATION and re.match(
+                        r"\s*(?:yet|later)\b", sentence[m.end() :], re.I
+                    ):
+                        continue
+                    seen.add(kind)
+                    claims.append(Claim(kind, m.group(0), sentence.strip(), start, end))
+    return claims
+
+
+# ----------------------------------------------------------------------------- the ledgers
+
+
+def watermark(session: Session) -> Watermark:
+    def top(column: Any) -> int:
+        return int(session.scalar(select(func.max(column))) or 0)
+
+    return Watermark(top(DraftEvent.id), top(StageEvent.id), top(Memory.id), top(AuditEntry.id))
+
+
+_DRAFT_REF = re.compile(
+    r"(?:草稿|draft|drafts?_?id)\s*[#＃:：=\"']*\s*(\d{1,9})|[#＃](\d{1,9})", re.IGNORECASE
+)
+
+
+def named_drafts(*texts: str) -> set[int]:
+    """Draft ids an answer or a tool result names ("草稿 #12", "draft_id": 12)."""
+    ids: set[int] = set()
+    for text in texts:
+        for m in _DRAFT_REF.finditer(text or ""):
+            ids.add(int(m.group(1) or m.group(2)))
+    return ids
+
+
+def turn_facts(session: Session, mark: Watermark, named: Iterable[int] = ()) -> TurnFacts:
+    facts = TurnFacts()
+    events = session.scalars(select(DraftEvent).where(DraftEvent.id > mark.draft_event)).all()
+    touched = set(named)
+    for e in events:
+        touched.add(e.draft_id)
+        if e.from_status is None and e.draft_id not in facts.created:
+            facts.created.append(e.draft_id)
+        if e.to_status == "sent":
+            facts.sent_in_turn.append(e.draft_id)
+        if e.to_status == "approved":
+            facts.approved_in_turn.append(e.draft_id)
+    if touched:
+        rows = session.execute(select(Draft.id, Draft.status).where(Draft.id.in_(touched))).all()
+        facts.drafts = {int(i): str(s) for i, s in rows}
+    facts.stage_moves = [
+        (e.inquiry_id, e.from_stage, e.to_stage)
+        for e in session.scalars(select(StageEvent).where(StageEvent.id > mark.stage_event))
+        if e.from_stage != e.to_stage
+    ]
+    for m in session.scalars(select(Memory).where(Memory.id > mark.memory)):
+        if m.kind == "customer_note":
+            facts.notes_saved += 1
+        elif m.status == "proposed":
+            facts.memories_proposed.append(m.id)
+        else:
+            facts.memories_active.append(m.id)
+    for a in session.scalars(select(AuditEntry).where(AuditEntry.id > mark.audit)):
+        if a.action in {"retire", "delete", "memory_retired"}:
+            facts.retired += 1
+    return facts
+
+
+# ----------------------------------------------------------------------------- the truth
+
+
+def _pending(facts: TurnFacts) -> list[int]:
+    return [i for i, s in sorted(facts.drafts.items()) if s in {"draft", "pending_approval"}]
+
+
+def truth_for(kind: str, facts: TurnFacts, zh: bool) -> str:
+    """The sentence that replaces a false claim of ``kind``, in the answer's language."""
+    pending = _pending(facts)
+    ids_zh = "、".join(f"#{i}" for i in pending)
+    ids_en = ", ".join(f"#{i}" for i in pending)
+    if kind in {"sent", "approved", "scheduled"}:
+        if pending:
+            if zh:
+                return f"更正：邮件未发送。草稿 {ids_zh} 已生成，等待您批准，未发送。"
+            return f"Correction: nothing was sent. Draft {ids_en} is waiting for your approval — NOT sent."
+        what_zh = {"sent": "没有任何邮件被发送", "approved": "没有任何草稿被批准",
+                   "scheduled": "没有安排任何发送或预约"}[kind]  # fmt: skip
+        what_en = {"sent": "no email was sent", "approved": "no draft was approved",
+                   "scheduled": "nothing was scheduled"}[kind]  # fmt: skip
+        if kind == "approved":
+            return (
+                f"更正：{what_zh}（只有您本人可以批准）。"
+                if zh
+                else f"Correction: {what_en} (only you can approve)."
+            )
+        return f"更正：{what_zh}。" if zh else f"Correction: {what_en}."
+    if kind == "moved":
+        return "更正：询盘阶段没有改变。" if zh else "Correction: no inquiry changed stage."
+    if kind == "saved":
+        if facts.memories_proposed:
+            return (
+                "更正：这条记忆只是待您确认的建议，尚未生效。"
+                if zh
+                else "Correction: this is only a proposed memory; it takes effect once you "
+                "confirm it."
+            )
+        return "更正：没有保存任何内容。" if zh else "Correction: nothing was saved."
+    return "更正：没有删除任何内容。" if zh else "Correction: nothing was deleted."
+
+
+def guard_text(text: str, facts: TurnFacts) -> GuardResult:
+    """Replace every sentence holding a claim the ledgers do not back (pure: no I/O)."""
+    result = GuardResult(text=text, original=text)
+    false_claims = [c for c in find_claims(text) if not facts.backs(c.kind)]
+    if not false_claims:
+        return result
+    zh = bool(_CJK.search(text))
+    by_sentence: dict[tuple[int, int], list[Claim]] = {}
+    for claim in false_claims:
+        by_sentence.setdefault((claim.start, claim.end), []).append(claim)
+    pieces: list[str] = []
+    cursor = 0
+    for (start, end), claims in sorted(by_sentence.items()):
+        truths = list(dict.fromkeys(truth_for(c.kind, facts, zh) for c in claims))
+        original = text[start:end]
+        trailing = original[len(original.rstrip()) :]
+        pieces.append(text[cursor:start])
+        pieces.append(("" if zh else " ").join(truths) + trailing)
+        cursor = end
+        for claim, truth in zip(
+            claims, [truth_for(c.kind, facts, zh) for c in claims], strict=True
+        ):
+            result.corrections.append(Correction(claim.kind, claim.phrase, claim.sentence, truth))
+    pieces.append(text[cursor:])
+    result.text = "".join(pieces).strip()
+    return result
+
+
+async def guard_answer(
+    services: Any,
+    text: str,
+    mark: Watermark,
+    *,
+    channel: str,
+    context: Iterable[str] = (),
+) -> GuardResult:
+    """Check an assistant answer against the ledgers before the owner reads it; record every
+    false claim (``audit_log``: entity ``assistant``, action ``false_claim``).
+
+    ``mark``: ``watermark()`` taken when the turn began. ``context``: the turn's tool results,
+    whose draft ids count as drafts the answer may be talking about."""
+    named = named_drafts(text, *context)
+    facts = await services.store.read(lambda s: turn_facts(s, mark, named))
+    result = guard_text(text, facts)
+    if result.corrections:
+        now = services.clock.now().replace(tzinfo=None)
+
+        def record(session: Session) -> None:
+            for c in result.corrections:
+                session.add(
+                    AuditEntry(
+                        entity="assistant",
+                        entity_id=None,
+                        action="false_claim",
+                        detail={**c.as_dict(), "channel": channel},
+                        actor="agent",
+                        at=now,
+                    )
+                )
+
+        await services.store.run(record)
+    return result
