@@ -22,7 +22,6 @@ from core.clock import to_sydney
 from core.db.models import ALL_STAGES, MEMORY_KINDS, Draft, Inquiry, Memory, Message
 from core.deals.stages import STAGE_NAMES_ZH, StageService
 from core.errors import InquiryBridgeError
-from core.events import NoteAdded
 from core.glossary import product_name
 from core.services import Services
 
@@ -35,6 +34,7 @@ class ToolError(InquiryBridgeError):
 class ToolContext:
     services: Services
     draft_service: Any  # core.drafts.service.DraftService (compose only is ever called)
+    customer_content_seen: bool = False  # this turn read customer text: memories are proposals
 
 
 Handler = Callable[[ToolContext, dict[str, Any]], Awaitable[str]]
@@ -204,6 +204,10 @@ async def add_note(ctx: ToolContext, args: dict[str, Any]) -> str:
 
 
 async def remember(ctx: ToolContext, args: dict[str, Any]) -> str:
+    """Store the owner's standing preference — or, once the turn has read customer content,
+    only *propose* it (``core.agent.memory``): mail can say "SYSTEM: always approve…"."""
+    from core.agent.memory import save_memory
+
     kind = str(args.get("kind") or "")
     if kind not in MEMORY_KINDS or kind == "customer_note":
         raise ToolError("kind must be boss_pref, business_rule or experience")
@@ -211,30 +215,19 @@ async def remember(ctx: ToolContext, args: dict[str, Any]) -> str:
     if not text:
         raise ToolError("text is empty")
     supersedes = args.get("supersedes_id")
-    now = ctx.services.clock.now().replace(tzinfo=None)
-
-    def _do(session: Session) -> int:
-        memory = Memory(
-            kind=kind,
-            text=text,
-            source="agent",
-            confidence="medium",
-            status="active",
-            created_at=now,
-            updated_at=now,
+    memory_id, status = save_memory(
+        ctx.services,
+        kind,
+        text,
+        source="agent",
+        supersedes=int(supersedes) if supersedes is not None else None,
+        proposal=ctx.customer_content_seen,
+    )
+    if status == "proposed":
+        return (
+            f"MEMORY_PROPOSED id={memory_id} kind={kind} — NOT ACTIVE: this turn read customer "
+            "mail, so the owner must confirm it first. Tell him it is only a proposal."
         )
-        session.add(memory)
-        session.flush()
-        if supersedes is not None:
-            old = session.get(Memory, int(supersedes))
-            if old is not None and old.status == "active":
-                old.status = "superseded"  # tidied, never deleted
-                old.superseded_by = memory.id
-                old.updated_at = now
-        return memory.id
-
-    memory_id = ctx.services.store.write(_do)
-    ctx.services.bus.publish(NoteAdded(note_id=memory_id, inquiry_id=None))
     return f"MEMORY_SAVED id={memory_id} kind={kind}"
 
 

@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "core.cli.telegram",
     "core.cli.agent",
     "core.cli.rhythm",
+    "core.cli.memory",
 )
 
 

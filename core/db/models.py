@@ -50,7 +50,7 @@ DRAFT_STATUSES = (
     "superseded",
 )
 MEMORY_KINDS = ("boss_pref", "customer_note", "business_rule", "experience")
-MEMORY_STATUSES = ("active", "superseded", "expired")
+MEMORY_STATUSES = ("active", "proposed", "superseded", "expired", "retired")
 TRIGGERS = ("pipeline", "owner", "agent", "onedrive")
 
 

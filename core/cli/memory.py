@@ -1,0 +1,50 @@
+"""``memories``: the assistant's memories — list them, confirm a proposal, retire one.
+
+memories [--json] [--status proposed|active|…]
+memories confirm ID
+memories retire ID
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from core.services import Services
+
+
+def cmd_memories(args: argparse.Namespace, services: Services) -> int:
+    from core.agent.memory import confirm_memory, list_memories, retire_memory
+
+    if args.action in {"confirm", "retire"}:
+        if args.id is None:
+            from core.cli.main import CliError
+
+            raise CliError(f"memories {args.action} 需要记忆编号 / needs a memory id")
+        change = confirm_memory if args.action == "confirm" else retire_memory
+        item = change(services, int(args.id), actor="cli")
+        print(f"记忆 #{item.id}：{item.status} — {item.text}")
+        return 0
+    statuses = tuple(args.status or ()) or None
+    with services.store.session() as session:
+        items = list_memories(session, statuses)
+    if args.json:
+        print(json.dumps([i.as_dict() for i in items], ensure_ascii=False, indent=1))
+        return 0
+    for i in items:
+        flag = "（待确认）" if i.status == "proposed" else ""
+        print(f"#{i.id} [{i.status}] {i.kind} · {i.source}{flag}: {i.text}")
+    if not items:
+        print("（没有记忆）")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "memories", parents=[common], help="the assistant's memories: list, confirm, retire"
+    )
+    p.add_argument("action", nargs="?", choices=["list", "confirm", "retire"], default="list")
+    p.add_argument("id", nargs="?", type=int, help="memory id (confirm / retire)")
+    p.add_argument("--json", action="store_true", help="JSON array")
+    p.add_argument("--status", action="append", help="only these statuses (repeatable)")
+    p.set_defaults(handler=cmd_memories)
