@@ -31,6 +31,7 @@ COMMAND_MODULES = (
     "core.cli.agent",
     "core.cli.rhythm",
     "core.cli.memory",
+    "core.cli.evals",
 )
 
 

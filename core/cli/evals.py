@@ -1,0 +1,41 @@
+"""``eval [--eml-dir DIR] [--offline] [--json]``: intake accuracy on a labelled folder."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from core.services import Services
+
+
+def cmd_eval(args: argparse.Namespace, services: Services) -> int:
+    from core.cli.main import CliError
+    from core.evals.intake_eval import default_corpus, format_report, run_eval
+
+    folder = Path(args.eml_dir) if args.eml_dir else default_corpus()
+    if folder is None:
+        raise CliError(
+            "找不到标注语料 ../shared/corpus/dev，请用 --eml-dir 指定 / "
+            "labelled corpus ../shared/corpus/dev is missing; pass --eml-dir DIR"
+        )
+    if not (folder / "labels.json").is_file():
+        raise CliError(f"{folder} 中没有 labels.json / no labels.json in {folder}")
+    report = run_eval(folder, settings_from=services, offline=bool(args.offline))
+    if args.json:
+        print(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
+    else:
+        print(format_report(report))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "eval", parents=[common], help="intake accuracy, grounding drops, calls and cost"
+    )
+    p.add_argument(
+        "--eml-dir", metavar="DIR", help="labelled folder (default ../shared/corpus/dev)"
+    )
+    p.add_argument("--offline", action="store_true", help="rules only, no LLM calls")
+    p.add_argument("--json", action="store_true", help="the figures as JSON")
+    p.set_defaults(handler=cmd_eval)

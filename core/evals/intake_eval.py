@@ -1,0 +1,276 @@
+"""Intake accuracy on a labelled folder: dispositions, classes, fields, grounding drops, cost.
+
+Why a command and not only a test: the owner's own endpoint (and model) decides how good intake
+is at his desk, and the figures that matter — does the class match, is the phone right, how many
+invented values did grounding throw away, what did it cost — should be one command away
+(``inquiry-bridge eval``), on the labelled dev corpus or on any folder with a ``labels.json``.
+
+The run happens in a temporary data folder (the owner's store is never touched) through the real
+pipeline: with the configured OpenAI-compatible endpoint, or rules only (``--offline``, or when
+no endpoint is set). Figures come from what the pipeline stored — each message's disposition,
+class and ``extracted`` fields (with ``grounding``), and the ``llm_calls`` ledger — compared
+with ``labels.json`` (see the corpus's labels for the fields).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from core.db.models import LLMCall, Message
+from core.services import Services, build_services
+
+__all__ = ["EvalReport", "default_corpus", "format_report", "run_eval"]
+
+FIELDS = ("customer_name", "customer_email", "customer_phone", "suburb", "products", "dimensions")
+LLM_SETTINGS = (
+    "llm.base_url",
+    "llm.tier1",
+    "llm.tier2",
+    "llm.tier3",
+    "llm.use_json_schema",
+    "llm.max_retries",
+    "llm.timeout_seconds",
+    "llm.concurrency",
+)
+
+
+def default_corpus(repo: Path | None = None) -> Path | None:
+    """``../shared/corpus/dev`` beside the repository (as tests/conftest.py finds it), or from
+    the working folder; None when neither exists."""
+    root = repo or Path(__file__).resolve().parents[2]
+    for candidate in (
+        root.parent / "shared" / "corpus" / "dev",
+        Path.cwd().parent / "shared" / "corpus" / "dev",
+    ):
+        if (candidate / "labels.json").is_file():
+            return candidate
+    return None
+
+
+@dataclass
+class FieldScore:
+    right: int = 0
+    total: int = 0
+
+    @property
+    def share(self) -> float:
+        return self.right / self.total if self.total else 0.0
+
+
+@dataclass
+class EvalReport:
+    folder: str
+    mode: str  # "rules only" | "model <tier2> at <url>"
+    messages: int = 0
+    disposition: FieldScore = field(default_factory=FieldScore)
+    classes: FieldScore = field(default_factory=FieldScore)
+    fields: dict[str, FieldScore] = field(default_factory=dict)
+    drops: int = 0
+    drop_messages: int = 0
+    drops_by_field: Counter[str] = field(default_factory=Counter)
+    drops_by_why: Counter[str] = field(default_factory=Counter)
+    model_made: int = 0
+    calls: int = 0
+    calls_by_purpose: Counter[str] = field(default_factory=Counter)
+    failed_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    seconds: float = 0.0
+    misses: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "folder": self.folder,
+            "mode": self.mode,
+            "messages": self.messages,
+            "disposition": [self.disposition.right, self.disposition.total],
+            "class": [self.classes.right, self.classes.total],
+            "fields": {k: [v.right, v.total] for k, v in self.fields.items()},
+            "grounding_drops": {
+                "values": self.drops,
+                "messages": self.drop_messages,
+                "by_field": dict(self.drops_by_field),
+                "by_why": dict(self.drops_by_why),
+                "model_made": self.model_made,
+            },
+            "llm": {
+                "calls": self.calls,
+                "by_purpose": dict(self.calls_by_purpose),
+                "failed": self.failed_calls,
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens,
+                "cost_usd": round(self.cost_usd, 6),
+            },
+            "seconds": round(self.seconds, 2),
+            "misses": self.misses,
+        }
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, str):
+        return " ".join(value.casefold().split()) or None
+    return value
+
+
+def _expected_disposition(label: dict[str, Any]) -> str:
+    if label.get("disposition") == "skip":
+        return "skipped"
+    if label.get("classification") == "C":
+        return "not_inquiry"
+    if label.get("classification") == "R":
+        return "merged"
+    return "new_inquiry"
+
+
+def _field_pairs(label: dict[str, Any], extracted: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    return {
+        "customer_name": (_norm(label.get("customer_name")), _norm(extracted.get("customer_name"))),
+        "customer_email": (
+            _norm(label.get("customer_email")),
+            _norm(extracted.get("customer_email")),
+        ),
+        "customer_phone": (label.get("phone_e164"), extracted.get("customer_phone")),
+        "suburb": (_norm(label.get("suburb")), _norm(extracted.get("suburb"))),
+        "products": (
+            sorted(label.get("products") or []),
+            sorted(extracted.get("product_types") or []),
+        ),
+        "dimensions": (bool(label.get("has_dimensions")), bool(extracted.get("dimensions"))),
+    }
+
+
+def score(report: EvalReport, labels: list[dict[str, Any]], rows: dict[str, Message]) -> None:
+    report.fields = {name: FieldScore() for name in FIELDS}
+    for label in labels:
+        msg = rows.get(label.get("message_id") or "")
+        report.messages += 1
+        if msg is None:
+            report.misses.append(f"{label['file']}: not ingested")
+            continue
+        want = _expected_disposition(label)
+        report.disposition.total += 1
+        if msg.disposition.startswith(want):
+            report.disposition.right += 1
+        else:
+            report.misses.append(f"{label['file']}: disposition {msg.disposition} != {want}")
+        extracted = dict(msg.extracted or {})
+        grounding = extracted.get("grounding") or {}
+        drops = list(grounding.get("drops") or [])
+        if drops:
+            report.drop_messages += 1
+            report.drops += len(drops)
+            report.drops_by_field.update(d.get("field", "?") for d in drops)
+            report.drops_by_why.update(d.get("why", "?") for d in drops)
+        report.model_made += len(grounding.get("model_made") or [])
+        if label.get("disposition") == "skip" or label.get("classification") is None:
+            continue
+        report.classes.total += 1
+        if msg.classification == label["classification"]:
+            report.classes.right += 1
+        else:
+            report.misses.append(
+                f"{label['file']}: class {msg.classification} != {label['classification']}"
+            )
+        if label["classification"] not in {"A", "B"}:
+            continue
+        for name, (expected, got) in _field_pairs(label, extracted).items():
+            report.fields[name].total += 1
+            if expected == got:
+                report.fields[name].right += 1
+            else:
+                report.misses.append(f"{label['file']}: {name} {got!r} != {expected!r}")
+
+
+async def _ingest(services: Services, folder: Path, offline: bool) -> None:
+    from core.intake.pipeline import build_pipeline
+    from core.mail.eml_source import EmlFolderSource
+
+    pipeline = build_pipeline(services, offline=offline)
+    try:
+        await pipeline.ingest_source(EmlFolderSource(folder))
+    finally:
+        await pipeline.aclose()
+
+
+def run_eval(
+    folder: Path, *, settings_from: Services | None = None, offline: bool = False
+) -> EvalReport:
+    """Ingest ``folder`` into a temporary data folder and score it against its labels.json."""
+    labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory(prefix="inquiry-bridge-eval-") as tmp:
+        services = build_services(
+            Path(tmp) / "home",
+            clock=settings_from.clock if settings_from is not None else None,
+            secrets=settings_from.secrets if settings_from is not None else None,
+        )
+        try:
+            if settings_from is not None:
+                services.settings.update({k: settings_from.settings.get(k) for k in LLM_SETTINGS})
+            url = str(services.settings.get("llm.base_url") or "").strip()
+            offline = offline or not url
+            mode = (
+                "rules only"
+                if offline
+                else f"model {services.settings.get('llm.tier1')} / "
+                f"{services.settings.get('llm.tier2')} at {url}"
+            )
+            report = EvalReport(folder=str(folder), mode=mode)
+            started = time.perf_counter()
+            asyncio.run(_ingest(services, folder, offline))
+            report.seconds = time.perf_counter() - started
+            with services.store.session() as session:
+                rows = {m.message_id: m for m in session.scalars(select(Message))}
+                score(report, labels, rows)
+                for call in session.scalars(select(LLMCall)):
+                    report.calls += 1
+                    report.calls_by_purpose[call.purpose] += 1
+                    report.failed_calls += 0 if call.ok else 1
+                    report.prompt_tokens += call.prompt_tokens or 0
+                    report.completion_tokens += call.completion_tokens or 0
+                    report.cost_usd += call.cost_usd or 0.0
+        finally:
+            services.close()
+    return report
+
+
+def _pct(score: FieldScore) -> str:
+    return f"{score.right}/{score.total}  {score.share * 100:5.1f} %"
+
+
+def format_report(report: EvalReport) -> str:
+    lines = [
+        f"eval: {report.messages} labelled messages in {report.folder}",
+        f"mode: {report.mode}   ({report.seconds:.1f} s)",
+        f"disposition      {_pct(report.disposition)}",
+        f"class (A/B/R/C)  {_pct(report.classes)}",
+        "fields (A/B inquiries):",
+    ]
+    lines += [f"  {name:<15}{_pct(s)}" for name, s in report.fields.items()]
+    by_field = ", ".join(f"{k} {v}" for k, v in report.drops_by_field.most_common()) or "none"
+    by_why = ", ".join(f"{k} {v}" for k, v in report.drops_by_why.most_common()) or "none"
+    lines += [
+        f"grounding drops: {report.drops} values on {report.drop_messages} messages "
+        f"(by field: {by_field}; by reason: {by_why}); model-made inferences kept: "
+        f"{report.model_made}",
+        f"LLM calls: {report.calls} "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(report.calls_by_purpose.items())) or 'none'}"
+        f"; failed {report.failed_calls}), tokens {report.prompt_tokens} in / "
+        f"{report.completion_tokens} out, estimated cost ${report.cost_usd:.4f}",
+    ]
+    if report.mode == "rules only":
+        lines.append(
+            "note: rules only (no endpoint or --offline): no calls, no cost, confidence low. A "
+            "model run needs llm.base_url (or INQUIRY_BRIDGE_LLM_BASE_URL), tier names and the "
+            "API key in the keyring; it then costs two calls per inquiry mail, one per other mail."
+        )
+    return "\n".join(lines)
