@@ -9,8 +9,8 @@ calls ``guard_answer`` before showing it. It finds *claims about actions* — se
 scheduled, moved (a stage), saved, deleted — in English and Chinese (已发送, 发出去了, 已批准,
 "sent", "approved"…), skipping negated or conditional ones ("未发送", "will be sent once you
 approve"), and compares each with the ledgers: ``draft_events`` and drafts' status, ``stage_events``,
-``memories`` and ``audit_log`` rows written during this turn (``Watermark`` marks where the turn
-began), plus the drafts the turn touched or named. A claim the ledgers do not back is replaced,
+``memories``, ``audit_log`` rows and confirmed appointments written during this turn
+(``Watermark`` marks where the turn began), plus the drafts the turn touched or named. A claim the ledgers do not back is replaced,
 sentence and all, by the truth ("更正：邮件未发送。草稿 #3 已生成，等待您批准，未发送。") and recorded
 as an ``audit_log`` row (``entity="assistant"``, ``action="false_claim"``).
 
@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from core.db.models import AuditEntry, Draft, DraftEvent, Memory, StageEvent
+from core.db.models import AppState, AuditEntry, Draft, DraftEvent, Memory, StageEvent
 
 __all__ = [
     "Claim",
@@ -42,6 +42,7 @@ __all__ = [
     "watermark",
 ]
 
+APPOINTMENT_PREFIX = "appointment.event."
 KINDS = ("sent", "approved", "scheduled", "moved", "saved", "deleted")
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -99,6 +100,7 @@ class Watermark:
     stage_event: int = 0
     memory: int = 0
     audit: int = 0
+    appointments: frozenset[str] = frozenset()  # confirmed Outlook appointments (app_state keys)
 
 
 @dataclass
@@ -114,6 +116,7 @@ class TurnFacts:
     memories_proposed: list[int] = field(default_factory=list)  # saved as proposals
     notes_saved: int = 0
     retired: int = 0  # memories retired / things deleted in the turn
+    appointments_made: int = 0  # Outlook appointments confirmed in the turn
 
     def backs(self, kind: str) -> bool:
         statuses = set(self.drafts.values())
@@ -121,8 +124,8 @@ class TurnFacts:
             return bool(self.sent_in_turn) or "sent" in statuses
         if kind == "approved":
             return bool(self.approved_in_turn) or bool(statuses & {"approved", "sending", "sent"})
-        if kind == "scheduled":  # an approved draft waits for its send time
-            return bool(statuses & {"approved", "sending"})
+        if kind == "scheduled":  # an appointment confirmed, or an approved draft awaiting send
+            return bool(self.appointments_made) or bool(statuses & {"approved", "sending"})
         if kind == "moved":
             return bool(self.stage_moves)
         if kind == "saved":
@@ -196,7 +199,20 @@ def watermark(session: Session) -> Watermark:
     def top(column: Any) -> int:
         return int(session.scalar(select(func.max(column))) or 0)
 
-    return Watermark(top(DraftEvent.id), top(StageEvent.id), top(Memory.id), top(AuditEntry.id))
+    return Watermark(
+        top(DraftEvent.id),
+        top(StageEvent.id),
+        top(Memory.id),
+        top(AuditEntry.id),
+        _appointment_keys(session),
+    )
+
+
+def _appointment_keys(session: Session) -> frozenset[str]:
+    """Confirmed measuring appointments (``core.rhythm.appointments`` keeps one key each)."""
+    return frozenset(
+        session.scalars(select(AppState.key).where(AppState.key.like(f"{APPOINTMENT_PREFIX}%")))
+    )
 
 
 _DRAFT_REF = re.compile(
@@ -240,6 +256,7 @@ def turn_facts(session: Session, mark: Watermark, named: Iterable[int] = ()) -> 
             facts.memories_proposed.append(m.id)
         else:
             facts.memories_active.append(m.id)
+    facts.appointments_made = len(_appointment_keys(session) - mark.appointments)
     for a in session.scalars(select(AuditEntry).where(AuditEntry.id > mark.audit)):
         if a.action in {"retire", "delete", "memory_retired"}:
             facts.retired += 1

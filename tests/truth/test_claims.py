@@ -69,3 +69,17 @@ def test_stage_claim_needs_a_stage_event() -> None:
     assert "阶段没有改变" in guard_text("已将询盘移到报价阶段。", TurnFacts()).text
     moved = TurnFacts(stage_moves=[(1, "inquiry", "quoting")])
     assert guard_text("已将询盘移到报价阶段。", moved).corrections == []
+
+
+def test_scheduled_needs_a_confirmed_appointment_or_an_approved_draft(services) -> None:  # type: ignore[no-untyped-def]
+    from core.agent.claims import turn_facts, watermark
+    from core.db.app_state import put_state
+
+    with services.store.session() as s:
+        mark = watermark(s)
+    assert "没有安排" in guard_text("已安排周二上门量尺。", TurnFacts()).text
+    now = services.clock.now().replace(tzinfo=None)
+    services.store.write(lambda s: put_state(s, "appointment.event.1", {"id": "AAMk1"}, now))
+    with services.store.session() as s:
+        facts = turn_facts(s, mark)
+    assert guard_text("已安排周二上门量尺。", facts).corrections == []
