@@ -1,4 +1,5 @@
-"""``eval [--eml-dir DIR] [--offline] [--json]``: intake accuracy on a labelled folder."""
+"""``eval [--eml-dir DIR] [--offline] [--json] [--judge [N]]``: intake accuracy on a labelled
+folder, and optionally a tier-3 judge's scores of N drafted replies."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ def cmd_eval(args: argparse.Namespace, services: Services) -> int:
         )
     if not (folder / "labels.json").is_file():
         raise CliError(f"{folder} 中没有 labels.json / no labels.json in {folder}")
-    report = run_eval(folder, settings_from=services, offline=bool(args.offline))
+    report = run_eval(
+        folder, settings_from=services, offline=bool(args.offline), judge=int(args.judge or 0)
+    )
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
     else:
@@ -38,4 +41,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     p.add_argument("--offline", action="store_true", help="rules only, no LLM calls")
     p.add_argument("--json", action="store_true", help="the figures as JSON")
+    p.add_argument(
+        "--judge",
+        type=int,
+        nargs="?",
+        const=10,
+        default=0,
+        metavar="N",
+        help="draft N replies and let the tier-3 model score them (reported, never blocking)",
+    )
     p.set_defaults(handler=cmd_eval)

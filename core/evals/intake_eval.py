@@ -87,6 +87,7 @@ class EvalReport:
     cost_usd: float = 0.0
     seconds: float = 0.0
     misses: list[str] = field(default_factory=list)
+    judge: Any = None  # core.evals.judge.JudgeReport when --judge ran
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -113,6 +114,7 @@ class EvalReport:
             },
             "seconds": round(self.seconds, 2),
             "misses": self.misses,
+            "judge": self.judge.as_dict() if self.judge is not None else None,
         }
 
 
@@ -191,7 +193,8 @@ def score(report: EvalReport, labels: list[dict[str, Any]], rows: dict[str, Mess
                 report.misses.append(f"{label['file']}: {name} {got!r} != {expected!r}")
 
 
-async def _ingest(services: Services, folder: Path, offline: bool) -> None:
+async def _ingest(services: Services, folder: Path, offline: bool, judge: int) -> Any:
+    """Ingest the folder; then, when asked and a model is configured, the judge pass."""
     from core.intake.pipeline import build_pipeline
     from core.mail.eml_source import EmlFolderSource
 
@@ -200,12 +203,27 @@ async def _ingest(services: Services, folder: Path, offline: bool) -> None:
         await pipeline.ingest_source(EmlFolderSource(folder))
     finally:
         await pipeline.aclose()
+    if offline or judge <= 0:
+        return None
+    from core.evals.judge import judge_drafts
+    from core.llm.client import LLMClient
+
+    llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
+    try:
+        return await judge_drafts(services, llm, limit=judge)
+    finally:
+        await llm.aclose()
 
 
 def run_eval(
-    folder: Path, *, settings_from: Services | None = None, offline: bool = False
+    folder: Path,
+    *,
+    settings_from: Services | None = None,
+    offline: bool = False,
+    judge: int = 0,
 ) -> EvalReport:
-    """Ingest ``folder`` into a temporary data folder and score it against its labels.json."""
+    """Ingest ``folder`` into a temporary data folder and score it against its labels.json;
+    ``judge``: draft and score that many replies (tier 3, reported only)."""
     labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="inquiry-bridge-eval-") as tmp:
         services = build_services(
@@ -226,7 +244,7 @@ def run_eval(
             )
             report = EvalReport(folder=str(folder), mode=mode)
             started = time.perf_counter()
-            asyncio.run(_ingest(services, folder, offline))
+            report.judge = asyncio.run(_ingest(services, folder, offline, judge))
             report.seconds = time.perf_counter() - started
             with services.store.session() as session:
                 rows = {m.message_id: m for m in session.scalars(select(Message))}
@@ -267,6 +285,8 @@ def format_report(report: EvalReport) -> str:
         f"; failed {report.failed_calls}), tokens {report.prompt_tokens} in / "
         f"{report.completion_tokens} out, estimated cost ${report.cost_usd:.4f}",
     ]
+    if report.judge is not None:
+        lines.append(report.judge.line())
     if report.mode == "rules only":
         lines.append(
             "note: rules only (no endpoint or --offline): no calls, no cost, confidence low. A "

@@ -61,3 +61,47 @@ def test_eval_without_a_corpus_says_so(
     assert main(["eval", "--eml-dir", str(tmp_path), "--home", str(home)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "labels.json" in err[0]
+
+
+def test_eval_judge_scores_drafts_and_never_blocks(
+    corpus_dir: Path, home: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    from tests.support.llm_server import schema_name
+
+    oracle = CorpusOracle(corpus_dir)
+    judged: list[str] = []
+
+    def model(request: dict) -> object:  # type: ignore[type-arg]
+        name = schema_name(request)
+        if name == "draftanswer":
+            return {
+                "subject": "Re: your enquiry",
+                "body_en": "Hi,\n\nThank you for your enquiry. Our price is $98,765.\n\nRegards",
+                "body_zh": "您好，感谢您的询价。我们的报价是98,765澳元。",
+            }
+        if name == "judgeanswer":
+            judged.append(name)
+            if len(judged) in (2, 3):  # the answer and its repair round
+                return {"politeness": "very"}  # a broken answer: counted, not fatal
+            return {
+                "politeness": 4,
+                "tone": 5,
+                "hallucinations": ["invented_price"],
+                "comment": "Polite; the price was not given.",
+            }
+        return oracle(request)
+
+    with LLMServer(model) as srv:
+        monkeypatch.setenv("INQUIRY_BRIDGE_LLM_BASE_URL", srv.base_url)
+        monkeypatch.setenv("INQUIRY_BRIDGE_LLM_TIER3", "judge-model")
+        report = _eval(capsys, home, "--eml-dir", str(corpus_dir), "--judge", "3")
+        judge_models = {
+            r.body["model"] for r in srv.chat_requests if "review a reply" in str(r.body)
+        }
+    judge = report["judge"]
+    assert judge["judged"] == 2 and judge["failed"] == 1
+    assert judge["politeness_mean"] == 4 and judge["tone_mean"] == 5
+    assert judge["hallucinations"] == {"invented_price": 2}
+    assert judge["drafts_with_unconfirmed_facts"] == 2  # the fact guard held them too
+    assert judge_models == {"judge-model"}
+    assert all(right == total for right, total in report["fields"].values())  # never blocking
