@@ -74,6 +74,10 @@ _EN = {
 }
 _ZH_RE = {k: re.compile(v) for k, v in _ZH.items()}
 _EN_RE = {k: re.compile(v, re.IGNORECASE) for k, v in _EN.items()}
+# "客户已经把尺寸发给我们了", "she sent us the plans": mail that came in, not a send of ours
+_INBOUND = re.compile(
+    r"发给(?:我们|我司|我|您)|发来|\b(?:sent|emailed|mailed)\s+(?:us|me|in)\b", re.I
+)
 _ZH_NEGATION = re.compile(r"[未没不无别勿待尚]")
 _EN_NEGATION = re.compile(
     r"\b(?:not|never|no|cannot|can't|won't|don't|didn't|isn't|wasn't|hasn't|haven't|yet|once|"
@@ -187,6 +191,8 @@ def find_claims(text: str) -> list[Claim]:
                         r"\s*(?:yet|later)\b", sentence[m.end() :], re.I
                     ):
                         continue
+                    if kind == "sent" and _INBOUND.search(m.group(0) + sentence[m.end() :][:8]):
+                        continue  # the customer sent us something: not our action
                     seen.add(kind)
                     claims.append(Claim(kind, m.group(0), sentence.strip(), start, end))
     return claims

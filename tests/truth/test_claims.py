@@ -32,6 +32,8 @@ from core.agent.claims import TurnFacts, find_claims, guard_text
         ("DRAFT_PENDING_APPROVAL — NOT SENT", []),
         ("Thanks for the quote you sent me.", []),
         ("It has not been approved yet.", []),
+        ("客户已经把尺寸发给我们了。", []),
+        ("Jane sent us the plans last week.", []),
     ],
 )
 def test_claims_found_in_english_and_chinese(text: str, kinds: list[str]) -> None:
