@@ -178,19 +178,16 @@ def _default_drafts(services: Any, runtime: Any) -> Any:
     mailer = getattr(runtime, "mailer", None)
     if mailer is None:
         return None
-    from core.drafts.sender import DraftSender
-    from core.drafts.service import DraftService
+    from core.drafts.drafting import build_owner_decisions
 
-    service = DraftService(services, None)
-    service.sender = DraftSender(services, mailer, publish=service._publish)
-    return service
+    return build_owner_decisions(services, mailer)
 
 
 class SyncScheduler:
     """Mail every ``graph.mail_poll_minutes``, OneDrive every ``graph.drive_poll_minutes``;
     approved drafts after each successful mail round.
 
-    ``drafts``: the DraftService whose ``reconcile``/``send_due`` run here; by default one over
+    ``drafts``: the ``OwnerDecisions`` whose ``reconcile``/``send_due`` run here; by default one over
     ``runtime.mailer``; ``False`` for none.
     """
 

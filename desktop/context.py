@@ -90,7 +90,7 @@ class LazyLLM:
 
 
 class LazyDraftService:
-    """The data folder's ``core.drafts.service.DraftService``, built on first use.
+    """The data folder's ``core.drafts.drafting.Drafting``, built on first use.
 
     Why: importing drafting (its pydantic schemas, fact guard, mailer) costs ~0.3 s, and the
     board is usable before the owner ever opens a draft; ``warm`` imports it on a worker
@@ -104,14 +104,14 @@ class LazyDraftService:
 
     def service(self) -> Any:
         if self._service is None:
-            from core.drafts.service import build_draft_service
+            from core.drafts.drafting import build_drafting
 
-            self._service = build_draft_service(self._services, self._llm)
+            self._service = build_drafting(self._services, self._llm)
         return self._service
 
     @staticmethod
     def warm() -> None:
-        import core.drafts.service  # noqa: F401
+        import core.drafts.drafting  # noqa: F401
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.service(), name)

@@ -95,9 +95,7 @@ class MainWindow(QMainWindow):
         self.banner = Banner()
         self.banner.open_requested.connect(self.open_item)
         self.board = BoardPage(ctx)
-        self.pending = PendingDraftsView(
-            ctx.services, ctx.hub, self, draft_service=ctx.draft_service
-        )
+        self.pending = PendingDraftsView(ctx.services, ctx.hub, self, drafting=ctx.draft_service)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.board, "")
         self.tabs.addTab(self.pending, "")

@@ -61,7 +61,8 @@ class SyncController:
     async def _serve_telegram(self, stop: asyncio.Event) -> None:
         # the mirror's modules (httpx, the bot) load on a worker thread, not during start-up
         runner = await asyncio.to_thread(importlib.import_module, "core.notify.runner")
-        await runner.serve(self.ctx.services, stop, drafts=self.ctx.draft_service)
+        drafting = self.ctx.draft_service  # Telegram gets the owner's decisions, nothing more
+        await runner.serve(self.ctx.services, stop, drafts=lambda: drafting.decisions)
 
     def start(self) -> bool:
         """Start polling (not for demo data, not without an account). True when started."""

@@ -56,7 +56,7 @@ class Assistant:
         self.services = services
         self.llm = llm
         self.channel = channel  # recorded with every corrected claim
-        self.context = ToolContext(services, draft_service)
+        self.context = ToolContext.from_drafting(services, draft_service)
 
     async def _system_messages(self) -> list[dict[str, Any]]:
         """The system instructions, then the owner's confirmed memories as a data message."""

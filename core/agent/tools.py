@@ -2,8 +2,13 @@
 
 Each tool is a JSON-schema'd function with an async handler returning *text for the model*. The
 texts state the truth in words the model cannot misread (``DRAFT_PENDING_APPROVAL — NOT SENT``).
-There is deliberately no tool that approves or sends a draft: those exist only behind the owner's
-own buttons and the local CLI.
+
+Why no tool can approve or send a draft: a handler can only use what its ``ToolContext`` holds,
+and for drafting that is a ``DraftComposer`` (writes drafts into the owner's queue) and a
+``DraftReader`` (reads them). Approving, rejecting and sending live on ``OwnerDecisions``, which
+is handed only to the owner's own surfaces (approval window, local CLI, paired Telegram buttons);
+nothing reachable from a ``ToolContext`` refers to it or to the sender — a test walks the
+objects to prove it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from core.board import BoardQuery, fetch_rows, stage_counts
 from core.clock import to_sydney
 from core.db.models import ALL_STAGES, MEMORY_KINDS, Draft, Inquiry, Memory, Message
 from core.deals.stages import STAGE_NAMES_ZH, StageService
+from core.drafts.composing import DraftComposer
+from core.drafts.reader import DraftReader, describe
 from core.errors import InquiryBridgeError
 from core.glossary import product_name
 from core.services import Services
@@ -32,9 +39,18 @@ class ToolError(InquiryBridgeError):
 
 @dataclass
 class ToolContext:
+    """What the tools may use: the data folder's services, and of drafting only the composer
+    and the reader (never the owner's decisions)."""
+
     services: Services
-    draft_service: Any  # core.drafts.service.DraftService (compose only is ever called)
+    composer: DraftComposer
+    reader: DraftReader
     customer_content_seen: bool = False  # this turn read customer text: memories are proposals
+
+    @classmethod
+    def from_drafting(cls, services: Services, drafting: Any) -> ToolContext:
+        """Take only the composer and the reader out of a ``core.drafts.drafting.Drafting``."""
+        return cls(services, drafting.composer, drafting.reader)
 
 
 Handler = Callable[[ToolContext, dict[str, Any]], Awaitable[str]]
@@ -176,9 +192,9 @@ async def draft_reply(ctx: ToolContext, args: dict[str, Any]) -> str:
     instruction = str(args.get("instruction") or "").strip()
     if not instruction:
         raise ToolError("instruction is empty")
-    draft_id = await ctx.draft_service.compose(inquiry_id, instruction, actor="agent")
-    view = await ctx.draft_service.get_async(draft_id)
-    status_line = ctx.draft_service.describe_for_tool(draft_id)
+    draft_id = await ctx.composer.compose(inquiry_id, instruction, actor="agent")
+    view = await ctx.reader.get(draft_id)
+    status_line = describe(view)
     return json.dumps(
         {
             "draft_id": draft_id,

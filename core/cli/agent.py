@@ -11,14 +11,16 @@ from core.services import Services
 
 def cmd_ask(args: argparse.Namespace, services: Services) -> int:
     from core.agent.loop import Assistant
-    from core.drafts.service import build_draft_service
+    from core.drafts.drafting import build_drafting
     from core.llm.client import LLMClient
 
     llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
     if not llm.available:
         raise LLMUnavailable("未设置 AI 服务地址 (llm.base_url / INQUIRY_BRIDGE_LLM_BASE_URL)")
     # the claim guard runs inside Assistant.ask: what is printed is the checked answer
-    assistant = Assistant(services, llm, build_draft_service(services, llm), channel="cli")
+    assistant = Assistant(
+        services, llm, build_drafting(services, llm, find_mailer=False), channel="cli"
+    )
 
     async def turn() -> str:
         try:

@@ -14,44 +14,48 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.drafts.batch import BatchReport
+    from core.drafts.drafting import Drafting
+    from core.drafts.view import DraftView
 
 T = TypeVar("T")
 
 
-def _service(services: Services, *, with_llm: bool = True, with_mailer: bool = False):  # type: ignore[no-untyped-def]
-    from core.drafts.sender import DraftSender, build_mailer
-    from core.drafts.service import DraftService
+def _run(
+    services: Services,
+    work: Callable[[Drafting], Awaitable[T]],
+    *,
+    with_llm: bool = True,
+    with_mailer: bool = False,
+) -> T:
+    """Build drafting for this data folder (the model and Outlook only when the command needs
+    them), run one coroutine over it, close the clients it opened."""
+    from core.drafts.drafting import build_drafting
 
     llm = None
     if with_llm:
         from core.llm.client import LLMClient
 
         llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
-    service = DraftService(services, llm)
-    if with_mailer:
-        service.sender = DraftSender(services, build_mailer(services), publish=service._publish)
-    return service
+    drafting = build_drafting(services, llm, find_mailer=with_mailer)
 
-
-def _run(services: Services, service: Any, work: Callable[[], Awaitable[T]]) -> T:
     async def main() -> T:
         try:
-            return await work()
+            return await work(drafting)
         finally:
-            if service.llm is not None and hasattr(service.llm, "aclose"):
-                await service.llm.aclose()
-            mailer = getattr(service.sender, "mailer", None)
-            client = getattr(mailer, "client", None)
-            if client is not None and hasattr(client, "aclose"):
-                await client.aclose()
+            if llm is not None:
+                await llm.aclose()
+            await drafting.aclose()
 
     return asyncio.run(main())
 
 
-def _print_draft(view: Any) -> None:
+def _print_draft(view: DraftView) -> None:
     from core.drafts.state import STATUS_ZH
 
     print(f"草稿 {view.id}（询盘 {view.inquiry_id}）：{STATUS_ZH.get(view.status, view.status)}")
@@ -64,28 +68,27 @@ def _print_draft(view: Any) -> None:
 
 
 def cmd_draft(args: argparse.Namespace, services: Services) -> int:
-    service = _service(services)
-    draft_id = _run(
-        services,
-        service,
-        lambda: service.compose(
+    from core.drafts.reader import describe
+
+    async def work(d: Drafting) -> DraftView:
+        draft_id = await d.composer.compose(
             args.inquiry_id, args.instruction, actor="cli", attachment_ids=args.attach or None
-        ),
-    )
-    view = service.get(draft_id)
+        )
+        return await d.reader.get(draft_id)
+
+    view = _run(services, work)
     _print_draft(view)
     print()
     print(view.body_en)
     print()
-    print(service.describe_for_tool(draft_id))
+    print(describe(view))
     return 0
 
 
 def cmd_draft_files(args: argparse.Namespace, services: Services) -> int:
     """The files of an inquiry a reply may carry (``draft --attach ID``); with ``--draft ID
     --add PATH``, a file from this computer added to (and ticked on) a draft."""
-    from core.db.models import Inquiry
-    from core.drafts.attachments import human_size, inquiry_files
+    from core.drafts.attachments import human_size
 
     if args.add is not None or args.draft is not None:
         return _add_owner_file(args, services)
@@ -95,11 +98,11 @@ def cmd_draft_files(args: argparse.Namespace, services: Services) -> int:
             file=sys.stderr,
         )
         return 2
-    with services.store.session() as session:
-        if session.get(Inquiry, args.inquiry_id) is None:
-            print(f"inquiry-bridge: 询盘 {args.inquiry_id} 不存在", file=sys.stderr)
-            return 1
-        files = inquiry_files(session, services.paths, args.inquiry_id)
+    try:
+        files = _run(services, lambda d: d.reader.inquiry_files(args.inquiry_id), with_llm=False)
+    except LookupError as exc:
+        print(f"inquiry-bridge: {exc.args[0]}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps([f.as_json() for f in files], ensure_ascii=False, indent=1))
         return 0
@@ -120,8 +123,11 @@ def _add_owner_file(args: argparse.Namespace, services: Services) -> int:
             file=sys.stderr,
         )
         return 2
-    service = _service(services, with_llm=False)
-    view = service.add_owner_file(args.draft, args.add, actor="cli")
+    view = _run(
+        services,
+        lambda d: d.edits.add_owner_file(args.draft, args.add, actor="cli"),
+        with_llm=False,
+    )
     if args.json:
         print(json.dumps(view.as_json(), ensure_ascii=False, indent=1))
         return 0
@@ -134,9 +140,8 @@ def _add_owner_file(args: argparse.Namespace, services: Services) -> int:
 
 
 def cmd_drafts(args: argparse.Namespace, services: Services) -> int:
-    service = _service(services, with_llm=False)
     statuses = tuple(args.status) if args.status else None
-    views = service.list_drafts(statuses)
+    views = _run(services, lambda d: d.reader.list(statuses), with_llm=False)
     if args.json:
         json.dump([v.as_json() for v in views], sys.stdout, ensure_ascii=False, indent=1)
         print()
@@ -150,23 +155,33 @@ def cmd_drafts(args: argparse.Namespace, services: Services) -> int:
 
 
 def cmd_approve(args: argparse.Namespace, services: Services) -> int:
-    service = _service(services, with_llm=False)
-    view = service.approve(args.id, actor="cli", accept_unconfirmed=args.accept_unconfirmed)
+    view = _run(
+        services,
+        lambda d: d.decisions.approve(
+            args.id, actor="cli", accept_unconfirmed=args.accept_unconfirmed
+        ),
+        with_llm=False,
+    )
     print(f"草稿 {view.id} 已批准，尚未发送（发送：inquiry-bridge send {view.id}）")
     return 0
 
 
 def cmd_reject(args: argparse.Namespace, services: Services) -> int:
-    service = _service(services, with_llm=False, with_mailer=True)
     # also deletes an Outlook copy an earlier send attempt left in Drafts
-    view = _run(services, service, lambda: service.reject_async(args.id, actor="cli"))
+    view = _run(
+        services,
+        lambda d: d.decisions.reject(args.id, actor="cli"),
+        with_llm=False,
+        with_mailer=True,
+    )
     print(f"草稿 {view.id} 已放弃，不会发送")
     return 0
 
 
 def cmd_send(args: argparse.Namespace, services: Services) -> int:
-    service = _service(services, with_llm=False, with_mailer=True)
-    result = _run(services, service, lambda: service.send(args.id, actor="cli"))
+    result = _run(
+        services, lambda d: d.decisions.send(args.id, actor="cli"), with_llm=False, with_mailer=True
+    )
     if result.ok:
         print(f"草稿 {result.draft_id}：{result.message}")
         return 0
@@ -175,8 +190,7 @@ def cmd_send(args: argparse.Namespace, services: Services) -> int:
 
 
 def cmd_send_due(args: argparse.Namespace, services: Services) -> int:
-    service = _service(services, with_llm=False, with_mailer=True)
-    results = _run(services, service, service.send_due)
+    results = _run(services, lambda d: d.decisions.send_due(), with_llm=False, with_mailer=True)
     for r in results:
         print(f"草稿 {r.draft_id}：{r.status} {r.message}")
     return 0 if all(r.status in {"sent", "waiting"} for r in results) else 1
@@ -185,11 +199,11 @@ def cmd_send_due(args: argparse.Namespace, services: Services) -> int:
 def cmd_batch(args: argparse.Namespace, services: Services) -> int:
     from core.drafts.batch import BatchDrafter
 
-    service = _service(services)
-    drafter = BatchDrafter(service)
-    report = _run(
-        services, service, lambda: drafter.run_file(Path(args.csv), args.instruction, actor="cli")
-    )
+    def work(d: Drafting) -> Awaitable[BatchReport]:
+        drafter = BatchDrafter(d.composer, d.reader)
+        return drafter.run_file(Path(args.csv), args.instruction, actor="cli")
+
+    report = _run(services, work)
     if args.json:
         json.dump(
             {

@@ -22,7 +22,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.drafts.service import DraftService
+from core.drafts.composing import DraftComposer
+from core.drafts.reader import DraftReader
 from core.drafts.view import valid_email
 from core.errors import InquiryBridgeError
 
@@ -141,8 +142,9 @@ def parse_contacts(text: str) -> tuple[list[Contact], list[RowOutcome]]:
 class BatchDrafter:
     """Runs one batch: parse, dedup, skip recent contacts, draft each remaining contact."""
 
-    def __init__(self, service: DraftService) -> None:
-        self.service = service
+    def __init__(self, composer: DraftComposer, reader: DraftReader) -> None:
+        self.composer = composer  # writes drafts; cannot approve or send them
+        self.reader = reader
 
     async def run_file(self, path: Path, instruction_zh: str, *, actor: str) -> BatchReport:
         try:
@@ -166,7 +168,7 @@ class BatchDrafter:
         report = BatchReport(batch_id=uuid.uuid4().hex[:12])
         outcomes: list[RowOutcome] = list(errors)
         seen: dict[str, int] = {}
-        days = int(self.service.services.settings.get("drafts.recent_contact_days"))
+        days = self.reader.recent_contact_days()
         todo: list[Contact] = []
         for contact in contacts:
             if contact.email in seen:
@@ -177,7 +179,7 @@ class BatchDrafter:
                 )
                 continue
             seen[contact.email] = contact.row
-            recent = self.service.recent_contact(contact.email, days)
+            recent = await self.reader.recent_contact(contact.email, days)
             if recent:
                 last = recent[0]
                 outcomes.append(
@@ -194,7 +196,7 @@ class BatchDrafter:
         async def draft_one(contact: Contact) -> RowOutcome:
             """One call per contact; a failure costs that row only."""
             try:
-                draft_id = await self.service.compose_for_contact(
+                draft_id = await self.composer.compose_for_contact(
                     contact.fields, instruction_zh, actor=actor, batch_id=report.batch_id
                 )
             except InquiryBridgeError as exc:

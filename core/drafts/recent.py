@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import String, cast, func, or_, select
+from sqlalchemy import ColumnElement, String, cast, func, or_, select
 from sqlalchemy.orm import Session
 
 from core.clock import utc
@@ -60,7 +60,9 @@ def recent_contact(
         return []
     found: dict[str, RecentContact] = {}
 
-    conditions = [func.lower(cast(Message.to_addrs, String)).like(f'%"{e}"%') for e in emails]
+    conditions: list[ColumnElement[bool]] = [
+        func.lower(cast(Message.to_addrs, String)).like(f'%"{e}"%') for e in emails
+    ]
     if inquiry_id is not None:
         conditions.append(Message.inquiry_id == inquiry_id)
     rows = session.scalars(
@@ -79,7 +81,9 @@ def recent_contact(
             utc(m.received_at), m.subject, to, "sent_items"
         )
 
-    draft_conditions = [func.lower(cast(Draft.to_addrs, String)).like(f'%"{e}"%') for e in emails]
+    draft_conditions: list[ColumnElement[bool]] = [
+        func.lower(cast(Draft.to_addrs, String)).like(f'%"{e}"%') for e in emails
+    ]
     if inquiry_id is not None:
         draft_conditions.append(Draft.inquiry_id == inquiry_id)
     drafts = session.scalars(

@@ -38,7 +38,7 @@ import asyncio
 import collections
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -46,9 +46,9 @@ import httpx
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.clock import utc
-from core.db.models import AuditEntry, Draft, Message
-from core.drafts.attachments import resolve_path, selected_files
+from core.clock import Clock, utc
+from core.db.models import AuditEntry, Draft
+from core.drafts.send_claim import SendSnapshot, claim_for_send, refuse_unless_approved
 from core.drafts.state import STATUS_ZH, Transition, transition
 from core.errors import (
     AmbiguousWriteError,
@@ -82,21 +82,6 @@ class SendResult:
     @property
     def ok(self) -> bool:
         return self.status == "sent"
-
-
-@dataclass(frozen=True)
-class _Snapshot:
-    id: int
-    inquiry_id: int | None
-    to: list[str]
-    cc: list[str]
-    subject: str
-    body: str
-    outlook_id: str | None
-    internet_message_id: str | None
-    reply_graph_id: str | None
-    # (filename, content type, path on disk, size) of each chosen file
-    attachments: list[tuple[str, str, str, int]] = field(default_factory=list)
 
 
 class _AlreadySent(Exception):
@@ -133,13 +118,17 @@ class DraftSender:
     ) -> None:
         self.services = services
         self.mailer = mailer
-        self._publish = publish or (lambda ts: [services.bus.publish(t.event()) for t in ts])
+        self._publish = publish or self._publish_on_bus
         self.per_minute = per_minute or int(services.settings.get("graph.send_per_minute") or 30)
         self._lock = asyncio.Lock()
 
     @property
-    def clock(self):  # type: ignore[no-untyped-def]
+    def clock(self) -> Clock:
         return self.services.clock
+
+    def _publish_on_bus(self, transitions: list[Transition]) -> None:
+        for t in transitions:
+            self.services.bus.publish(t.event())
 
     # ------------------------------------------------------------------ store helpers
     async def _write(self, fn: Callable[[Session], Any]) -> Any:
@@ -201,80 +190,27 @@ class DraftSender:
             return await self._send_locked(draft_id, actor=actor)
 
     async def _send_locked(self, draft_id: int, *, actor: str) -> SendResult:
-        def claim(session: Session) -> tuple[_Snapshot, Transition]:
-            draft = session.get(Draft, draft_id)
-            if draft is None:
-                raise DraftStateError(f"草稿 {draft_id} 不存在，未发送")
-            if draft.status != "approved":
-                raise DraftStateError(
-                    f"草稿 {draft_id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，"
-                    "只有老板批准的草稿才能发送；未发送"
-                )
-            if not draft.to_addrs:
-                raise DraftStateError(f"草稿 {draft_id} 没有收件人，未发送")
-            reply_graph_id = None
-            if draft.reply_to_message_pk is not None:
-                msg = session.get(Message, draft.reply_to_message_pk)
-                reply_graph_id = msg.graph_id if msg is not None else None
-            files = []
-            wanted = [int(i) for i in (draft.attachment_ids or [])]
-            if wanted:
-                paths = self.services.paths
-                chosen = selected_files(session, paths, draft.inquiry_id, wanted)
-                bad = [f for f in chosen if not f.available]
-                if len(chosen) != len(wanted) or bad:
-                    names = "、".join(f"{f.filename}（{f.reason}）" for f in bad) or "已被删除"
-                    raise DraftStateError(f"草稿 {draft_id} 的附件无法发送：{names}；未发送")
-                for f in chosen:
-                    path = resolve_path(paths, self._stored_path(session, f.id))
-                    files.append((f.filename, f.content_type, str(path), f.size))
-            snap = _Snapshot(
-                draft.id,
-                draft.inquiry_id,
-                list(draft.to_addrs),
-                list(draft.cc_addrs or []),
-                draft.subject,
-                draft.body_en,
-                draft.outlook_draft_id,
-                draft.internet_message_id,
-                reply_graph_id,
-                files,
-            )
-            t = transition(
-                session, draft, "sending", actor=actor, clock=self.clock, note="开始发送"
-            )
-            draft.error = None
-            return snap, t
-
-        if self.mailer is None:
-            # Refuse cleanly before claiming: nothing to send with.
-            def check(session: Session) -> None:
-                draft = session.get(Draft, draft_id)
-                if draft is None or draft.status != "approved":
-                    status = draft.status if draft else "?"
-                    raise DraftStateError(
-                        f"草稿 {draft_id} 处于「{STATUS_ZH.get(status, status)}」，只有老板批准的草稿才能发送；未发送"
-                    )
-
-            await self.services.store.read(check)
+        if self.mailer is None:  # refuse cleanly before claiming: nothing to send with
+            await self.services.store.read(lambda s: refuse_unless_approved(s, draft_id))
             return SendResult(
                 draft_id, "waiting", "未发送：尚未连接 Outlook（请登录微软账户），登录后自动发送"
             )
-
-        snap, claimed = await self._write(claim)
+        paths = self.services.paths
+        snap, claimed = await self._write(
+            lambda s: claim_for_send(s, draft_id, actor=actor, clock=self.clock, paths=paths)
+        )
         self._publish([claimed])
 
         # Step 2: the Outlook draft, id committed before any send.
         try:
             outlook_id = await self._prepare_outlook_draft(snap)
         except _AlreadySent:
-            now = self.clock.now().replace(tzinfo=None)
             await self._move_and_publish(
                 snap.id,
                 "sent",
                 actor=SYSTEM_ACTOR,
                 note="核对：已在已发送邮件中，未重复发送",
-                sent_at=now,
+                sent_at=self.clock.now().replace(tzinfo=None),
             )
             return SendResult(
                 snap.id, "sent", f"已发送给 {', '.join(snap.to)}（此前已发出，未重复发送）"
@@ -294,14 +230,7 @@ class DraftSender:
         )
         return SendResult(snap.id, "sent", f"已发送给 {', '.join(snap.to)}")
 
-    @staticmethod
-    def _stored_path(session: Session, attachment_id: int) -> str | None:
-        from core.db.models import Attachment
-
-        row = session.get(Attachment, attachment_id)
-        return row.stored_path if row is not None else None
-
-    async def _prepare_outlook_draft(self, snap: _Snapshot) -> str:
+    async def _prepare_outlook_draft(self, snap: SendSnapshot) -> str:
         outlook_id = snap.outlook_id
         reused = False
         if outlook_id is not None:
@@ -381,7 +310,7 @@ class DraftSender:
             )
             if draft_id is not None:
                 query = query.where(Draft.id == draft_id)
-            return [(i, o) for i, o in session.execute(query)]
+            return [(i, o) for i, o in session.execute(query) if o is not None]
 
         deleted = 0
         for local_id, outlook_id in await self.services.store.read(load):
@@ -443,7 +372,7 @@ class DraftSender:
         return SendResult(draft_id, "failed", f"发送失败，草稿已保留：{reason}")
 
     async def _after_send_error(
-        self, snap: _Snapshot, exc: BaseException, *, actor: str
+        self, snap: SendSnapshot, exc: BaseException, *, actor: str
     ) -> SendResult:
         """send_draft raised: ask Outlook what happened before deciding anything."""
         try:

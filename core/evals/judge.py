@@ -77,10 +77,10 @@ def _draft_text(session: Any, draft_id: int) -> tuple[str, str, list[str]]:
 
 
 async def judge_drafts(services: Services, llm: Any, limit: int = 10) -> JudgeReport:
-    from core.drafts.service import DraftService
+    from core.drafts.drafting import build_drafting
 
     report = JudgeReport()
-    drafts = DraftService(services, llm)
+    composer = build_drafting(services, llm, find_mailer=False).composer  # writes, never sends
 
     def targets(session: Any) -> list[tuple[int, str]]:
         rows = session.scalars(
@@ -96,7 +96,7 @@ async def judge_drafts(services: Services, llm: Any, limit: int = 10) -> JudgeRe
 
     for inquiry_id, customer in await services.store.read(targets):
         try:
-            draft_id = await drafts.compose(inquiry_id, INSTRUCTION, actor="owner")
+            draft_id = await composer.compose(inquiry_id, INSTRUCTION, actor="owner")
             subject, body_en, unconfirmed = await services.store.read(
                 partial(_draft_text, draft_id=draft_id)
             )

@@ -9,8 +9,8 @@ the owner's chat, button presses) is logged and dropped without an answer that c
 a stranger's button press gets only the mandatory empty ``answerCallbackQuery``.
 
 Sending is a button, never words. A draft alert carries 发送 / 放弃 / 在电脑上修改 with a nonce
-that is valid for that alert only. 发送 calls the same ``DraftService.approve`` + ``send`` as the
-desktop; a draft with unconfirmed facts first shows the warnings and needs a second press of
+that is valid for that alert only. 发送 calls the same ``OwnerDecisions.approve`` + ``send`` as
+the desktop; a draft with unconfirmed facts first shows the warnings and needs a second press of
 仍然发送. The reply says 已发送 only when the draft row (the send ledger) says ``sent``.
 
 Notes: a voice message from the owner is downloaded, transcribed locally (Whisper on its worker
@@ -21,6 +21,11 @@ inquiry the bot last messaged about, otherwise to the notes inbox (no inquiry).
 Updates are handled one by one and the ``getUpdates`` offset is committed to ``sync_cursors``
 after each, so a crash re-handles at most the update in hand (its effects are idempotent: draft
 sends are at most once by the draft state machine, pending notes by their nonce).
+
+What the bot may decide: it is handed ``OwnerDecisions`` (approve, reject, send) and nothing else
+of drafting, and it reaches them only through ``_decisions_for(owner)``, which takes the paired
+``Owner`` that a button press was just checked against — the one path from a Telegram update to
+a decision runs through the owner check.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import secrets as pysecrets
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -53,6 +58,12 @@ from core.notify.pairing import Owner, may_pair_from, try_pair
 from core.notify.pairing import owner as load_owner
 from core.notify.render import escape
 from core.notify.telegram_client import TelegramApiError, TelegramClient, TelegramError
+
+if TYPE_CHECKING:
+    from core.drafts.decisions import OwnerDecisions
+
+# the owner's decisions, or a function that builds them on first use (drafting loads lazily)
+DecisionsSource: TypeAlias = "OwnerDecisions | Callable[[], OwnerDecisions | None] | None"
 
 log = logging.getLogger(__name__)
 
@@ -85,13 +96,13 @@ class TelegramBot:
         services: Any,
         client: TelegramClient,
         *,
-        drafts: Any = None,
+        drafts: DecisionsSource = None,
         transcriber_factory: Callable[[], Any] | None = None,
         pacer: Pacer | None = None,
     ) -> None:
         self.services = services
         self.client = client
-        self._drafts = drafts
+        self._decisions: DecisionsSource = drafts
         self._transcriber_factory = transcriber_factory
         self.pacer = pacer or Pacer(services.clock, store=services.store)
         self.ignored = 0  # strangers' updates dropped (figures for tests and the status page)
@@ -400,7 +411,8 @@ class TelegramBot:
         message = query.get("message") or {}
         chat = message.get("chat") or {}
         user = query.get("from")
-        if not self._is_owner(chat, user):
+        owner = self.owner()
+        if owner is None or not self._is_owner(chat, user):
             self._ignore("button press", chat, user)
             await self.client.answer_callback_query(query["id"])
             return
@@ -409,7 +421,9 @@ class TelegramBot:
         try:
             parts = data.split(":")
             if parts[0] == "d" and len(parts) == 4:
-                answer = await self._draft_pressed(int(parts[1]), parts[2], parts[3], message)
+                answer = await self._draft_pressed(
+                    owner, int(parts[1]), parts[2], parts[3], message
+                )
             elif parts[0] == "n" and len(parts) == 3:
                 answer = await self._note_pressed(parts[1], parts[2])
                 await self._drop_buttons(message)
@@ -439,8 +453,16 @@ class TelegramBot:
                 session.expunge(draft)
             return state, draft
 
+    def _decisions_for(self, owner: Owner) -> OwnerDecisions:
+        """The owner's decisions, for a press ``owner`` (the paired owner) just made."""
+        source = self._decisions
+        decisions = source() if callable(source) else source
+        if decisions is None:
+            raise TelegramError("草稿服务不可用")
+        return decisions
+
     async def _draft_pressed(
-        self, draft_id: int, action: str, nonce: str, message: dict[str, Any]
+        self, owner: Owner, draft_id: int, action: str, nonce: str, message: dict[str, Any]
     ) -> str:
         state, draft = self._draft_state(draft_id)
         valid = {state.get("nonce"), state.get("confirm_nonce")} - {None}
@@ -465,7 +487,7 @@ class TelegramBot:
             await self.reply(f"好的，请在电脑上的「待审批」中打开草稿 #{draft_id} 修改。")
             return "请在电脑上修改"
         if action == "x":
-            await self._call_drafts("reject", draft_id, actor="telegram")
+            await self._decisions_for(owner).reject(draft_id, actor="telegram")
             # the buttons (here and on any warning) are closed by the outbox's draft_closed row
             await self.reply(f"🗑 已放弃草稿 #{draft_id}，不会发送。")
             return "已放弃"
@@ -476,71 +498,69 @@ class TelegramBot:
         ]
         confirmed_press = action == "c" and nonce == state.get("confirm_nonce")
         if facts and not confirmed_press and draft.status == "pending_approval":
-            confirm = pysecrets.token_urlsafe(6)
-            state["confirm_nonce"] = confirm
-            await self.services.store.run(
-                lambda s: put_state(s, DRAFT_KEY.format(draft_id), state, self.services.clock.now())
-            )
-            lines = "\n".join(f"• {escape(f)}" for f in facts)
-            markup = {
-                "inline_keyboard": [
-                    [{"text": "⚠️ 仍然发送", "callback_data": f"d:{draft_id}:c:{confirm}"}],
-                    [
-                        {"text": "🗑 放弃", "callback_data": f"d:{draft_id}:x:{state['nonce']}"},
-                        {
-                            "text": "💻 在电脑上修改",
-                            "callback_data": f"d:{draft_id}:e:{state['nonce']}",
-                        },
-                    ],
-                ]
-            }
-            self.last_reply = None
-            await self.reply(
-                f"⚠️ <b>草稿 #{draft_id} 中有未经确认的内容：</b>\n{lines}\n\n"
-                "确认无误请再按「仍然发送」；否则请在电脑上修改。",
-                markup=markup,
-            )
-            if self.last_reply is not None:  # these buttons close with the draft too
-                chat_id, message_id, text, mode = self.last_reply
-
-                def _remember(session: Session) -> None:
-                    current = dict(get_state(session, DRAFT_KEY.format(draft_id)) or {})
-                    add_button_message(current, chat_id, message_id, text, mode)
-                    put_state(session, DRAFT_KEY.format(draft_id), current, now_fn())
-
-                now_fn = self.services.clock.now
-                await self.services.store.run(_remember)
+            await self._ask_to_confirm(draft_id, state, facts)
             return "请先确认提醒内容"
+        return await self._approve_and_send(owner, draft, accept_unconfirmed=bool(facts))
+
+    async def _ask_to_confirm(self, draft_id: int, state: dict[str, Any], facts: list[str]) -> None:
+        """Unconfirmed values: show them, with a one-time 仍然发送 button."""
+        confirm = pysecrets.token_urlsafe(6)
+        state["confirm_nonce"] = confirm
+        await self.services.store.run(
+            lambda s: put_state(s, DRAFT_KEY.format(draft_id), state, self.services.clock.now())
+        )
+        lines = "\n".join(f"• {escape(f)}" for f in facts)
+        markup = {
+            "inline_keyboard": [
+                [{"text": "⚠️ 仍然发送", "callback_data": f"d:{draft_id}:c:{confirm}"}],
+                [
+                    {"text": "🗑 放弃", "callback_data": f"d:{draft_id}:x:{state['nonce']}"},
+                    {
+                        "text": "💻 在电脑上修改",
+                        "callback_data": f"d:{draft_id}:e:{state['nonce']}",
+                    },
+                ],
+            ]
+        }
+        self.last_reply = None
+        await self.reply(
+            f"⚠️ <b>草稿 #{draft_id} 中有未经确认的内容：</b>\n{lines}\n\n"
+            "确认无误请再按「仍然发送」；否则请在电脑上修改。",
+            markup=markup,
+        )
+        if self.last_reply is not None:  # these buttons close with the draft too
+            chat_id, message_id, text, mode = self.last_reply
+
+            def _remember(session: Session) -> None:
+                current = dict(get_state(session, DRAFT_KEY.format(draft_id)) or {})
+                add_button_message(current, chat_id, message_id, text, mode)
+                put_state(session, DRAFT_KEY.format(draft_id), current, now_fn())
+
+            now_fn = self.services.clock.now
+            await self.services.store.run(_remember)
+
+    async def _approve_and_send(
+        self, owner: Owner, draft: Draft, *, accept_unconfirmed: bool
+    ) -> str:
+        """发送 (or 仍然发送): approve as ``telegram`` if still pending, then send once."""
+        decisions = self._decisions_for(owner)
+        draft_id = draft.id
         if draft.status == "pending_approval":
-            await self._call_drafts(
-                "approve", draft_id, actor="telegram", accept_unconfirmed=bool(facts)
+            await decisions.approve(
+                draft_id, actor="telegram", accept_unconfirmed=accept_unconfirmed
             )
-        result = await self._call_drafts("send", draft_id, actor="telegram")
+        result = await decisions.send(draft_id, actor="telegram")
         _, after = self._draft_state(draft_id)  # the ledger decides what we say
         if after is not None and after.status == "sent":
             to = ", ".join(after.to_addrs or [])
             await self.reply(f"✅ <b>已发送</b>：草稿 #{draft_id} 已发给 {escape(to)}。")
             return "已发送"
         status = STATUS_ZH.get(after.status, after.status) if after else "未知"
-        detail = getattr(result, "message", "") or ""
         await self.reply(
-            f"❗ 草稿 #{draft_id} 未确认发送（当前状态：{escape(status)}）。{escape(str(detail))}\n"
-            "请在电脑上查看。"
+            f"❗ 草稿 #{draft_id} 未确认发送（当前状态：{escape(status)}）。"
+            f"{escape(result.message)}\n请在电脑上查看。"
         )
         return f"未发送：{status}"
-
-    async def _call_drafts(self, method: str, draft_id: int, **kwargs: Any) -> Any:
-        drafts = (
-            self._drafts()
-            if callable(self._drafts) and not hasattr(self._drafts, method)
-            else self._drafts
-        )
-        if drafts is None:
-            raise TelegramError("草稿服务不可用")
-        result = getattr(drafts, method)(draft_id, **kwargs)
-        if asyncio.iscoroutine(result):
-            result = await result
-        return result
 
 
 def parse_datetime(value: str | None) -> datetime | None:

@@ -14,17 +14,20 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from core.errors import TelegramError
 from core.events import DraftChanged, NotificationRaised, SyncStatus
 from core.notify import pairing
-from core.notify.bot import TelegramBot
+from core.notify.bot import DecisionsSource, TelegramBot
 from core.notify.mirror import DeliveryReport, TelegramMirror
 from core.notify.pacing import Pacer
 from core.notify.telegram_client import TelegramAuthError, TelegramClient, TelegramNetworkError
+
+if TYPE_CHECKING:
+    from core.drafts.decisions import OwnerDecisions
 
 log = logging.getLogger(__name__)
 
@@ -37,11 +40,11 @@ class RoundReport:
     error: str | None = None
 
 
-def default_drafts(services: Any) -> Any:
-    """The app's DraftService (same approve/send path as the desktop), built on first use."""
-    from core.drafts.service import build_draft_service
+def default_drafts(services: Any) -> OwnerDecisions:
+    """The owner's decisions (same approve/send path as the desktop), built on first use."""
+    from core.drafts.drafting import build_owner_decisions
 
-    return build_draft_service(services, None)  # approve/send need Graph, not the LLM
+    return build_owner_decisions(services)  # approve/send need Graph, not the LLM
 
 
 class TelegramRunner:
@@ -50,7 +53,7 @@ class TelegramRunner:
         services: Any,
         *,
         http_client: httpx.AsyncClient | None = None,
-        drafts: Any = None,
+        drafts: DecisionsSource = None,
         transcriber_factory: Any = None,
     ) -> None:
         self.services = services
@@ -63,7 +66,7 @@ class TelegramRunner:
             http_client=http_client,
         )
         self.pacer = Pacer(services.clock, store=services.store)
-        self._drafts = drafts
+        self._built: OwnerDecisions | None = None  # decisions this runner made (and closes)
         self.bot = TelegramBot(
             services,
             self.client,
@@ -73,19 +76,16 @@ class TelegramRunner:
         )
         self._problem = False
         self._wake = asyncio.Event()
-        self._built_drafts = False
 
-    def _lazy_drafts(self) -> Any:
-        if self._drafts is None:
-            self._drafts = default_drafts(self.services)
-            self._built_drafts = True
-        return self._drafts
+    def _lazy_drafts(self) -> OwnerDecisions:
+        if self._built is None:
+            self._built = default_drafts(self.services)
+        return self._built
 
     async def aclose(self) -> None:
         await self.client.aclose()
-        if self._built_drafts:  # the Graph client we made for sending is ours to close
-            mailer = getattr(getattr(self._drafts, "sender", None), "mailer", None)
-            graph = getattr(mailer, "client", None)
+        if self._built is not None:  # the Graph client we made for sending is ours to close
+            graph = getattr(self._built.sender.mailer, "client", None)
             if graph is not None and hasattr(graph, "aclose"):
                 await graph.aclose()
 
@@ -192,7 +192,7 @@ async def serve(
     services: Any,
     stop: asyncio.Event,
     *,
-    drafts: Any = None,
+    drafts: DecisionsSource = None,
     recheck_seconds: float = 30.0,
     http_client: httpx.AsyncClient | None = None,
 ) -> None:
@@ -200,7 +200,9 @@ async def serve(
 
     Re-reads the switch, token and Bot API URL every ``recheck_seconds``, so turning Telegram
     on/off or pasting a new token in the settings takes effect without a restart. Start it once
-    with ``spawn(serve(services, stop, drafts=ctx.draft_service))``; set ``stop`` to end it.
+    with ``spawn(serve(services, stop, drafts=lambda: drafting.decisions))``; set ``stop`` to
+    end it. ``drafts``: the owner's decisions (or a function building them on first use) — the
+    only part of drafting the Telegram side is given.
     """
 
     def config() -> tuple[bool, str | None, str]:

@@ -11,7 +11,7 @@ Signals:
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -29,16 +29,19 @@ from core.clock import to_sydney
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 
+if TYPE_CHECKING:
+    from core.drafts.drafting import Drafting
+
 
 class ComposeDialog(QDialog):
     drafted = Signal(int)
 
     def __init__(
-        self, services: Any, draft_service: Any, inquiry_id: int, parent: QWidget | None = None
+        self, services: Any, drafting: Drafting, inquiry_id: int, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.services = services
-        self.draft_service = draft_service
+        self.drafting = drafting
         self.inquiry_id = inquiry_id
         self.draft_id: int | None = None
         self.approval_window: QWidget | None = None
@@ -99,24 +102,14 @@ class ComposeDialog(QDialog):
         self._update()
 
     async def _load_info(self) -> None:
-        from core.db.models import Inquiry
-
-        inquiry_id, service = self.inquiry_id, self.draft_service  # no widget refs in workers
-
-        def read(session):  # type: ignore[no-untyped-def]
-            inquiry = session.get(Inquiry, inquiry_id)
-            return (inquiry.customer_name, inquiry.customer_email) if inquiry else (None, None)
-
-        name, email = await self.services.store.read(read)
+        reader = self.drafting.reader
+        contact = await reader.inquiry_contact(self.inquiry_id)
         self.header.setText(
             self.tr("Reply to %1 <%2>. Nothing is sent until you approve it.")
-            .replace("%1", name or "")
-            .replace("%2", email or "")
+            .replace("%1", contact.name or "")
+            .replace("%2", contact.email or "")
         )
-        days = int(self.services.settings.get("drafts.recent_contact_days"))
-        recent = await asyncio.get_running_loop().run_in_executor(
-            None, lambda: service.recent_contact(inquiry_id, days)
-        )
+        recent = await reader.recent_contact(self.inquiry_id)
         if recent:
             r = recent[0]
             self.recent_label.setText(
@@ -145,7 +138,7 @@ class ComposeDialog(QDialog):
         self.status.setText(self.tr("Writing the draft…"))
         self.compose_button.setEnabled(False)
         try:
-            draft_id = await self.draft_service.compose(self.inquiry_id, text, actor="owner")
+            draft_id = await self.drafting.composer.compose(self.inquiry_id, text, actor="owner")
         except Exception as exc:
             self.progress.hide()
             self.status.setStyleSheet("color: #d1242f;")
@@ -158,7 +151,7 @@ class ComposeDialog(QDialog):
         self.drafted.emit(draft_id)
         from desktop.approval.window import ApprovalWindow
 
-        window = ApprovalWindow(self.services, self.draft_service, draft_id)
+        window = ApprovalWindow(self.services, self.drafting, draft_id)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.show()
         self.approval_window = window

@@ -1,7 +1,8 @@
 """The 待审批 tab: every draft that still needs the owner, newest first.
 
 Rows refresh when core says a draft changed (``SignalHub.draft_changed``), debounced so a batch of
-thirty drafts redraws once. Double-click (or 打开) opens the approval window for that draft. The
+thirty drafts redraws once. Rows come from a ``DraftReader``; the approval windows it opens get
+the app's ``Drafting`` (the owner's full set: this is his own surface). Double-click (or 打开) opens the approval window for that draft. The
 main window reads ``pending_count()`` for its tab title; the tray counts from the store itself.
 
 Signals:
@@ -11,7 +12,7 @@ Signals:
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
@@ -28,7 +29,12 @@ from PySide6.QtWidgets import (
 )
 
 from core.clock import to_sydney
+from core.drafts.reader import DraftReader, build_reader
 from desktop.aio import spawn
+
+if TYPE_CHECKING:
+    from core.drafts.drafting import Drafting
+    from core.drafts.view import DraftView
 
 QUEUE_STATUSES = ("pending_approval", "approved", "sending", "failed")
 
@@ -37,13 +43,21 @@ class PendingDraftsView(QWidget):
     count_changed = Signal(int)
 
     def __init__(
-        self, services: Any, hub: Any, parent: QWidget | None = None, *, draft_service: Any = None
+        self,
+        services: Any,
+        hub: Any,
+        parent: QWidget | None = None,
+        *,
+        drafting: Drafting | None = None,
     ) -> None:
         super().__init__(parent)
         self.services = services
         self.hub = hub
-        self._draft_service = draft_service
-        self.views: list[Any] = []
+        self._drafting = drafting
+        # the list needs no composer, fact guard or mailer: its own reader keeps start-up
+        # imports small (the app's drafting loads lazily, when a window opens)
+        self.reader: DraftReader = build_reader(services)
+        self.views: list[DraftView] = []
         self.windows: dict[int, QWidget] = {}
         self._load_task: asyncio.Future[Any] | None = None
         self.setObjectName("pendingDrafts")
@@ -78,20 +92,20 @@ class PendingDraftsView(QWidget):
         self.refresh()
 
     @property
-    def draft_service(self) -> Any:
-        """The app's DraftService (from the window's context when not given)."""
-        if self._draft_service is None:
+    def drafting(self) -> Drafting:
+        """The app's drafting (from the window's context when not given)."""
+        if self._drafting is None:
             widget: Any = self.parent()
-            while widget is not None and self._draft_service is None:
+            while widget is not None and self._drafting is None:
                 ctx = getattr(widget, "ctx", None)
-                self._draft_service = getattr(ctx, "draft_service", None)
+                self._drafting = getattr(ctx, "draft_service", None)
                 widget = widget.parent() if hasattr(widget, "parent") else None
-        if self._draft_service is None:
-            from core.drafts.service import build_draft_service
+        if self._drafting is None:
+            from core.drafts.drafting import build_drafting
             from desktop.context import build_llm
 
-            self._draft_service = build_draft_service(self.services, build_llm(self.services))
-        return self._draft_service
+            self._drafting = build_drafting(self.services, build_llm(self.services))
+        return self._drafting
 
     def retranslate(self) -> None:
         self.open_button.setText(self.tr("Open"))
@@ -120,21 +134,7 @@ class PendingDraftsView(QWidget):
             await asyncio.shield(self._load_task)
 
     async def _load(self) -> None:
-        from sqlalchemy import select
-
-        from core.db.models import Draft
-
-        def read(session):  # type: ignore[no-untyped-def]
-            # core.drafts.view, not the service: the list needs no composer or fact guard
-            # (~0.2 s of imports that once ran here on the UI thread at start-up)
-            from core.drafts.view import draft_view
-
-            rows = session.scalars(
-                select(Draft).where(Draft.status.in_(QUEUE_STATUSES)).order_by(Draft.id.desc())
-            )
-            return [draft_view(session, d) for d in rows]
-
-        self.views = await self.services.store.read(read)
+        self.views = await self.reader.list(QUEUE_STATUSES, newest_first=True)
         self._render()
         self.count_changed.emit(self.pending_count())
 
@@ -185,7 +185,7 @@ class PendingDraftsView(QWidget):
 
         window = self.windows.get(draft_id)
         if window is None or not window.isVisible():
-            window = ApprovalWindow(self.services, self.draft_service, draft_id)
+            window = ApprovalWindow(self.services, self.drafting, draft_id)
             window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             window.destroyed.connect(lambda *_, d=draft_id: self.windows.pop(d, None))
             window.draft_replaced.connect(lambda old, new, w=window: self._follow(old, new, w))

@@ -1,155 +1,29 @@
 """The approval window for ``inquiry-bridge screenshot --window approval``.
 
-Shows the newest draft waiting for approval; in an empty data folder it first creates a demo
-inquiry, a recent Sent Items email and a bilingual draft with one unconfirmed value, so the
-picture shows every part of the window (banner, warnings, highlighted 未经确认 value).
+Shows the newest draft waiting for approval; in an empty data folder core first creates a
+sample one (``core.drafts.sample``) so the picture shows every part of the window (banner,
+warnings, highlighted 未经确认 value).
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtWidgets import QWidget
-from sqlalchemy import select
-
-from core.db.models import Attachment, Draft, Inquiry, Message
-from core.drafts.factguard import check_facts
-from core.drafts.state import record_created
-
-DEMO_BODY_EN = (
-    "Hi Jane,\n\n"
-    "Thank you for your enquiry about the sliding door for 12 Smith St, Ryde.\n\n"
-    "Our price for the 2400 x 2100 mm double-glazed sliding door is $15,000 including GST, "
-    "supplied and installed. We can come out to measure on Tuesday at 10am; installation is "
-    "usually 4 weeks after the measure.\n\n"
-    "Please let me know if that time suits you.\n\n"
-    "Kind regards,\nMichael Chen\nAurora Windows & Doors"
-)
-DEMO_BODY_ZH = (
-    "Jane 您好，\n\n"
-    "感谢您咨询 Ryde 区 12 Smith St 的推拉门。\n\n"
-    "2400 x 2100 mm 双层玻璃推拉门的价格为 $15,000（含 GST），包括供货和安装。我们可以在周二上午 10am "
-    "上门量尺；安装通常在量尺后 4 weeks 完成。\n\n"
-    "请告诉我这个时间是否方便。\n\n"
-    "此致\nMichael Chen\nAurora Windows & Doors"
-)
-DEMO_INSTRUCTION = "报价15000含GST，下周二上午10点上门量尺"
-
-
-def ensure_demo_draft(services: Any) -> int:
-    """The newest pending draft, or a demo one created for the picture."""
-
-    def do(session) -> int:  # type: ignore[no-untyped-def]
-        existing = session.scalar(
-            select(Draft.id).where(Draft.status == "pending_approval").order_by(Draft.id.desc())
-        ) or session.scalar(select(Draft.id).order_by(Draft.id.desc()))
-        if existing:
-            return int(existing)
-        now = services.clock.now().replace(tzinfo=None)
-        inquiry = Inquiry(
-            classification="B",
-            stage="quoting",
-            stage_changed_at=now,
-            customer_name="Jane Citizen",
-            customer_email="jane.citizen@example.com",
-            customer_phone="+61412345678",
-            address="12 Smith St",
-            suburb="Ryde",
-            product_types=["sliding_door"],
-            dimensions=["2400 x 2100 mm"],
-            created_at=now,
-            updated_at=now,
-        )
-        session.add(inquiry)
-        session.flush()
-        body = "Hi, could you quote a double-glazed sliding door 2400 x 2100 for 12 Smith St, Ryde? Jane"
-        inbound = Message(
-            message_id="<demo-inbound@example.com>",
-            direction="in",
-            from_addr="jane.citizen@example.com",
-            from_name="Jane Citizen",
-            subject="Sliding door quote",
-            received_at=now - timedelta(days=1),
-            body_text=body,
-            body_full=body,
-            disposition="new_inquiry",
-            inquiry_id=inquiry.id,
-            created_at=now,
-            updated_at=now,
-        )
-        sent = Message(
-            message_id="<demo-sent@aurora>",
-            direction="out",
-            folder="sent",
-            from_addr="sales@aurorawindows.com.au",
-            to_addrs=["jane.citizen@example.com"],
-            subject="RE: Brochure and colour chart",
-            received_at=now - timedelta(days=5),
-            disposition="skipped:outgoing",
-            inquiry_id=inquiry.id,
-            created_at=now,
-            updated_at=now,
-        )
-        session.add_all([inbound, sent])
-        session.flush()
-        # the customer's plan (stored, attachable) and her photos (over the intake's cap)
-        plan = b"%PDF-1.4 demo site plan\n" * 2000
-        relative = Path("attachments") / "demo" / "site-plan.pdf"
-        target = services.paths.home / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(plan)
-        attached = Attachment(
-            message_pk=inbound.id,
-            filename="site-plan.pdf",
-            content_type="application/pdf",
-            size=len(plan),
-            stored_path=relative.as_posix(),
-        )
-        photos = Attachment(
-            message_pk=inbound.id,
-            filename="site-photos.zip",
-            content_type="application/zip",
-            size=48 * 1024 * 1024,
-            stored_path=None,
-            skipped_reason="over_size_cap",
-        )
-        session.add_all([attached, photos])
-        session.flush()
-        sources = [DEMO_INSTRUCTION, body, "Michael Chen Aurora Windows & Doors"]
-        draft = Draft(
-            inquiry_id=inquiry.id,
-            status="pending_approval",
-            to_addrs=["jane.citizen@example.com"],
-            subject="RE: Sliding door quote",
-            body_en=DEMO_BODY_EN,
-            body_zh=DEMO_BODY_ZH,
-            instruction=DEMO_INSTRUCTION,
-            unconfirmed_facts=check_facts(DEMO_BODY_EN, sources),
-            reply_to_message_pk=inbound.id,
-            attachment_ids=[attached.id],
-            created_by="owner",
-            created_at=now,
-            updated_at=now,
-        )
-        session.add(draft)
-        session.flush()
-        record_created(session, draft, actor="owner", clock=services.clock)
-        return int(draft.id)
-
-    return services.store.write(do)
 
 
 async def make_approval_window(ctx_or_services: Any) -> QWidget:
     """Factory for the screenshot registry; accepts the AppContext or a bare Services."""
-    from core.drafts.service import DraftService
+    from core.drafts.drafting import build_drafting
+    from core.drafts.sample import ensure_sample_draft
     from desktop.approval.window import ApprovalWindow
 
     services = getattr(ctx_or_services, "services", ctx_or_services)
-    draft_service = getattr(ctx_or_services, "draft_service", None) or DraftService(services, None)
-    draft_id = ensure_demo_draft(services)
-    window = ApprovalWindow(services, draft_service, draft_id)
+    drafting = getattr(ctx_or_services, "draft_service", None) or build_drafting(
+        services, None, find_mailer=False
+    )
+    draft_id = await ensure_sample_draft(services)
+    window = ApprovalWindow(services, drafting, draft_id)
     window.resize(1180, 800)
     await window.ready()
     return window

@@ -10,14 +10,16 @@ Attachments: the inquiry's files as a checklist (size shown; files that cannot g
 on this computer, over Outlook's 150 MB — are greyed out with the reason; a warning when the
 total passes Outlook's usual 35 MB). Ticking a file saves the choice at once (audited) and, like
 any edit, an approved draft goes back to waiting for approval. 添加本机文件… adds any file from
-this computer (the quote PDF in his OneDrive folder): the service copies it into the data folder
-off the UI thread, and it joins the list ticked. The file dialog is ``choose_file`` (tests put a
+this computer (the quote PDF in his OneDrive folder): ``OwnerEdits`` copies it into the data
+folder off the UI thread, and it joins the list ticked. The file dialog is ``choose_file`` (tests put a
 function there instead of a modal dialog); it starts in the folder he last chose a file from.
 
 Buttons: 批准并发送 (approve as actor ``owner``, then send once, with progress, ending in 已发送 or
 a Chinese error with the draft kept), 修改 (a new Chinese instruction → a revised draft; this
 window follows it), 放弃. Nothing here blocks the UI thread: every read, write, model and Graph
-call runs as a coroutine on the qasync loop (database work on worker threads).
+call is a coroutine of the drafting capabilities (``core.drafts.drafting.Drafting``: reader,
+edits, composer, and the owner's decisions — this window is one of the owner's own surfaces),
+awaited on the qasync loop; no database or ORM code lives here.
 
 Signals:
     draft_replaced(int, int): the old and the new draft id after 修改.
@@ -28,13 +30,12 @@ from __future__ import annotations
 
 import asyncio
 import html
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QColor, QTextCharFormat, QTextCursor
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -43,71 +44,34 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QSplitter,
     QTextBrowser,
-    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
-from core.clock import to_sydney
-from core.db.app_state import get_state, put_state
-from core.drafts.attachments import SEND_LIMIT_BYTES, human_size
-from core.events import DraftChanged
 from desktop.aio import spawn
+from desktop.approval.panels import (
+    AttachmentsPanel,
+    DraftChangedBridge,
+    attachment_warnings,
+    highlight_facts,
+    split_addresses,
+    warning_items,
+    zh_html,
+)
 from desktop.errors_ui import message_for
 
-HIGHLIGHT = QColor("#ffd8a8")
-LAST_FOLDER_KEY = "desktop.attach_folder"  # app_state: where 添加本机文件… last found a file
+if TYPE_CHECKING:
+    from core.drafts.attachments import FileOption
+    from core.drafts.drafting import Drafting
+    from core.drafts.recent import RecentContact
+    from core.drafts.view import DraftView
 
-
-class _BusBridge(QObject):
-    """Core's DraftChanged (any thread) → a queued Qt signal on the UI thread."""
-
-    changed = Signal(int, str)
-
-    def __init__(self, bus: Any) -> None:
-        super().__init__()
-        self._unsubscribe = bus.subscribe(
-            DraftChanged, lambda e: self.changed.emit(e.draft_id, e.status)
-        )
-
-    def detach(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-
-
-def _split_addresses(text: str) -> list[str]:
-    return [a.strip() for a in re.split(r"[,;\s]+", text) if a.strip()]
-
-
-def highlight_facts(editor: QPlainTextEdit | QTextEdit, facts: Iterable[str]) -> int:
-    """Mark every occurrence of the unconfirmed values; returns how many were marked."""
-    selections = []
-    fmt = QTextCharFormat()
-    fmt.setBackground(HIGHLIGHT)
-    fmt.setToolTip(QCoreApplication.translate("ApprovalWindow", "Unconfirmed"))
-    document = editor.document()
-    for fact in facts:
-        if not fact:
-            continue
-        cursor = QTextCursor(document)
-        while True:
-            cursor = document.find(fact, cursor)
-            if cursor.isNull():
-                break
-            selection = QTextEdit.ExtraSelection()
-            selection.cursor = cursor
-            selection.format = fmt
-            selections.append(selection)
-    editor.setExtraSelections(selections)
-    return len(selections)
+__all__ = ["ApprovalWindow", "highlight_facts"]
 
 
 class ApprovalWindow(QWidget):
@@ -115,22 +79,22 @@ class ApprovalWindow(QWidget):
     finished = Signal(int, str)
 
     def __init__(
-        self, services: Any, draft_service: Any, draft_id: int, parent: QWidget | None = None
+        self, services: Any, drafting: Drafting, draft_id: int, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.services = services
-        self.draft_service = draft_service
+        self.drafting = drafting
         self.draft_id = draft_id
-        self.view: Any = None
-        self.recent: list[Any] = []
-        self.files: list[Any] = []  # the inquiry's files (FileOption)
+        self.view: DraftView | None = None
+        self.recent: list[RecentContact] = []
+        self.files: list[FileOption] = []  # the inquiry's files
         # 添加本机文件…: returns the chosen path, or None when cancelled (tests replace it)
         self.choose_file: Callable[[], str | None] = self._choose_file_dialog
         self.last_folder: str | None = None
         self.busy = False
         self._dirty = False
         self._load_task: asyncio.Future[Any] | None = None
-        self._bridge = _BusBridge(services.bus)
+        self._bridge = DraftChangedBridge(services.bus)
         self._bridge.changed.connect(self._on_draft_changed)
         self.setObjectName("approvalWindow")
         self.setMinimumSize(900, 600)
@@ -141,12 +105,29 @@ class ApprovalWindow(QWidget):
     # ------------------------------------------------------------------ layout
     def _build(self) -> None:
         root = QVBoxLayout(self)
+        self._build_header(root)
+        self._build_panes(root)
+        self._build_revise_row(root)
+        self._build_decision_bar(root)
+        self.approve_button.clicked.connect(lambda: spawn(self.approve_and_send()))
+        self.reject_button.clicked.connect(lambda: spawn(self.reject()))
+        self.revise_button.clicked.connect(lambda: spawn(self.revise()))
+        self.save_button.clicked.connect(lambda: spawn(self.save_edits()))
+        self.rerender_button.clicked.connect(lambda: spawn(self.rerender()))
+        self.add_file_button.clicked.connect(self._add_file_clicked)
+        self.confirm_check.toggled.connect(self._update_buttons)
+        self.en_edit.textChanged.connect(self._on_edit)
+        self.to_edit.textEdited.connect(self._on_edit)
+        self.subject_edit.textEdited.connect(self._on_edit)
+        self.attachments.toggled.connect(lambda: spawn(self.save_attachments()))
+
+    def _build_header(self, root: QVBoxLayout) -> None:
+        """The 未发送 banner, the warnings, recipients, subject and the attachments."""
         self.banner = QLabel()
         self.banner.setObjectName("approvalBanner")
         self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.banner.setMinimumHeight(34)
         root.addWidget(self.banner)
-
         self.warnings = QLabel()
         self.warnings.setObjectName("approvalWarnings")
         self.warnings.setWordWrap(True)
@@ -156,7 +137,6 @@ class ApprovalWindow(QWidget):
             " border-radius: 4px; padding: 6px; }"
         )
         root.addWidget(self.warnings)
-
         form = QFormLayout()
         self.to_label = QLabel()
         self.to_edit = QLineEdit()
@@ -165,24 +145,15 @@ class ApprovalWindow(QWidget):
         form.addRow(self.to_label, self.to_edit)
         form.addRow(self.subject_label, self.subject_edit)
         self.files_label = QLabel()
-        files_box = QVBoxLayout()
-        files_box.setContentsMargins(0, 0, 0, 0)
-        self.files_list = QListWidget()
-        self.files_list.setObjectName("attachmentList")
-        self.files_note = QLabel()
-        self.files_note.setObjectName("attachmentNote")
-        self.files_note.setStyleSheet("color: #6e7781;")
-        files_box.addWidget(self.files_list)
-        files_row = QHBoxLayout()
-        files_row.setContentsMargins(0, 0, 0, 0)
-        files_row.addWidget(self.files_note, 1)
-        self.add_file_button = QPushButton()
-        self.add_file_button.setObjectName("addLocalFile")
-        files_row.addWidget(self.add_file_button)
-        files_box.addLayout(files_row)
-        form.addRow(self.files_label, files_box)
+        self.attachments = AttachmentsPanel()
+        self.files_list = self.attachments.files_list
+        self.files_note = self.attachments.files_note
+        self.add_file_button = self.attachments.add_file_button
+        form.addRow(self.files_label, self.attachments)
         root.addLayout(form)
 
+    def _build_panes(self, root: QVBoxLayout) -> None:
+        """中文预览 beside the editable English body."""
         splitter = QSplitter(Qt.Orientation.Horizontal)
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -210,10 +181,10 @@ class ApprovalWindow(QWidget):
         splitter.addWidget(right)
         splitter.setSizes([500, 500])
         root.addWidget(splitter, 1)
-
         self.confirm_check = QCheckBox()
         root.addWidget(self.confirm_check)
 
+    def _build_revise_row(self, root: QVBoxLayout) -> None:
         revise_row = QHBoxLayout()
         self.revise_edit = QLineEdit()
         self.revise_edit.setObjectName("reviseInstruction")
@@ -225,6 +196,8 @@ class ApprovalWindow(QWidget):
         revise_row.addWidget(self.revise_button)
         root.addLayout(revise_row)
 
+    def _build_decision_bar(self, root: QVBoxLayout) -> None:
+        """Progress, status, 放弃 and 批准并发送."""
         line = QFrame()
         line.setFrameShape(QFrame.Shape.HLine)
         root.addWidget(line)
@@ -246,27 +219,12 @@ class ApprovalWindow(QWidget):
         bottom.addWidget(self.approve_button)
         root.addLayout(bottom)
 
-        self.approve_button.clicked.connect(lambda: spawn(self.approve_and_send()))
-        self.reject_button.clicked.connect(lambda: spawn(self.reject()))
-        self.revise_button.clicked.connect(lambda: spawn(self.revise()))
-        self.save_button.clicked.connect(lambda: spawn(self.save_edits()))
-        self.rerender_button.clicked.connect(lambda: spawn(self.rerender()))
-        self.add_file_button.clicked.connect(self._add_file_clicked)
-        self.confirm_check.toggled.connect(self._update_buttons)
-        self.en_edit.textChanged.connect(self._on_edit)
-        self.to_edit.textEdited.connect(self._on_edit)
-        self.subject_edit.textEdited.connect(self._on_edit)
-        self.files_list.itemChanged.connect(self._on_file_toggled)
-
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Review reply before sending"))
         self.to_label.setText(self.tr("To"))
         self.subject_label.setText(self.tr("Subject"))
         self.files_label.setText(self.tr("Attachments"))
-        self.add_file_button.setText(self.tr("Add a file from this computer…"))
-        self.add_file_button.setToolTip(
-            self.tr("Attach any file on this computer, e.g. the quote PDF you just made")
-        )
+        self.attachments.retranslate()
         self.zh_title.setText(self.tr("Chinese preview (what the customer will read)"))
         self.en_title.setText(self.tr("English email (editable — this is what will be sent)"))
         self.rerender_button.setText(self.tr("Re-render Chinese preview"))
@@ -292,32 +250,25 @@ class ApprovalWindow(QWidget):
 
     async def _load(self) -> None:
         draft_id = self.draft_id
-        service = self.draft_service  # worker threads must never hold the last ref to a widget
-        view = await service.get_async(draft_id)
-        days = int(self.services.settings.get("drafts.recent_contact_days"))
+        reader = self.drafting.reader
+        view = await reader.get(draft_id)
         target: int | str | None = (
             view.inquiry_id if view.inquiry_id is not None else (view.to[0] if view.to else None)
         )
         recent: list[Any] = []
         if target is not None:
-            recent = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: service.recent_contact(target, days)
-            )
+            recent = await reader.recent_contact(target)
             for address in view.to:  # the owner may have changed the recipient
                 if view.inquiry_id is not None:
-                    more = await asyncio.get_running_loop().run_in_executor(
-                        None, lambda a=address: service.recent_contact(a, days)
-                    )
+                    more = await reader.recent_contact(address)
                     recent += [r for r in more if r not in recent]
-        files = await asyncio.get_running_loop().run_in_executor(
-            None, lambda: service.attachment_options(draft_id)
-        )
-        last_folder = await self.services.store.read(lambda s: get_state(s, LAST_FOLDER_KEY))
+        files = await reader.attachment_options(draft_id)
+        last_folder = await reader.attach_folder()
         if draft_id != self.draft_id:
             return
         self.view = view
         self.files = files
-        self.last_folder = last_folder if isinstance(last_folder, str) else None
+        self.last_folder = last_folder
         self.recent = sorted(recent, key=lambda r: r.at, reverse=True)
         self._dirty = False
         self._render(fill=True)
@@ -337,7 +288,7 @@ class ApprovalWindow(QWidget):
             self.en_edit.blockSignals(False)
             self._dirty = False
         if view.body_zh:
-            self.zh_preview.setHtml(self._zh_html(view.body_zh, view.unconfirmed_facts))
+            self.zh_preview.setHtml(zh_html(view.body_zh, view.unconfirmed_facts))
         else:
             self.zh_preview.setHtml(
                 "<p style='color:#6e7781'>"
@@ -354,82 +305,18 @@ class ApprovalWindow(QWidget):
         self._render_warnings()
         self._update_buttons()
 
-    @staticmethod
-    def _zh_html(text: str, facts: list[str]) -> str:
-        body = html.escape(text)
-        for fact in sorted(set(facts), key=len, reverse=True):
-            escaped = html.escape(fact)
-            body = body.replace(escaped, f"<span style='background:#ffd8a8'>{escaped}</span>")
-        return "<div style='white-space:pre-wrap'>" + body + "</div>"
-
     def _render_files(self) -> None:
-        """The inquiry's files as a checklist; the draft's choice ticked."""
         chosen = set(self.view.attachment_ids) if self.view is not None else set()
-        self.files_list.blockSignals(True)
-        self.files_list.clear()
-        for f in self.files:
-            text = f"{f.filename}  ({human_size(f.size)})"
-            if not f.available:
-                text += "  — " + self.tr("cannot be attached")
-            item = QListWidgetItem(text)
-            item.setData(Qt.ItemDataRole.UserRole, f.id)
-            flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
-            if not f.available and f.id not in chosen:
-                flags = Qt.ItemFlag.NoItemFlags
-            item.setFlags(flags)
-            item.setCheckState(Qt.CheckState.Checked if f.id in chosen else Qt.CheckState.Unchecked)
-            if f.reason:
-                item.setToolTip(f.reason)
-            self.files_list.addItem(item)
-        self.files_list.blockSignals(False)
-        self.files_list.setVisible(bool(self.files))
-        if self.files:  # as tall as its rows, up to four, so the email keeps the room
-            row = max(18, self.files_list.sizeHintForRow(0))
-            self.files_list.setFixedHeight(row * min(4, len(self.files)) + 6)
-        if not self.files:
-            self.files_note.setText(self.tr("This inquiry has no files to attach."))
-            return
-        total = sum(f.size for f in self.files if f.id in chosen)
-        count = len(chosen)
-        self.files_note.setText(
-            self.tr("%1 attached, %2 in total")
-            .replace("%1", str(count))
-            .replace("%2", human_size(total))
-        )
+        self.attachments.render(self.files, chosen)
 
     def attachment_warnings(self) -> list[str]:
         """Warnings about the chosen files, in the UI language."""
-        view = self.view
-        if view is None:
-            return []
-        out = []
-        chosen = [f for f in self.files if f.id in set(view.attachment_ids)]
-        for f in chosen:
-            if not f.available:
-                out.append(
-                    self.tr("The file %1 cannot be attached: %2")
-                    .replace("%1", f.filename)
-                    .replace("%2", f.reason)
-                )
-        total = sum(f.size for f in chosen)
-        if total > SEND_LIMIT_BYTES:
-            out.append(
-                self.tr(
-                    "The attachments add up to %1, over Outlook's usual 35 MB limit: the email may be refused"
-                ).replace("%1", human_size(total))
-            )
-        return out
+        return (
+            [] if self.view is None else attachment_warnings(self.files, self.view.attachment_ids)
+        )
 
     def checked_file_ids(self) -> list[int]:
-        ids = []
-        for row in range(self.files_list.count()):
-            item = self.files_list.item(row)
-            if item.checkState() == Qt.CheckState.Checked:
-                ids.append(int(item.data(Qt.ItemDataRole.UserRole)))
-        return ids
-
-    def _on_file_toggled(self, _item: QListWidgetItem) -> None:
-        spawn(self.save_attachments())
+        return self.attachments.checked_ids()
 
     async def save_attachments(self) -> bool:
         """Store the ticked files as the draft's attachments (audited by the service)."""
@@ -437,9 +324,7 @@ class ApprovalWindow(QWidget):
             return False
         ids = self.checked_file_ids()
         try:
-            await self.draft_service.call_async(
-                "set_attachments", self.draft_id, ids, actor="owner"
-            )
+            await self.drafting.edits.set_attachments(self.draft_id, ids, actor="owner")
         except Exception as exc:
             self._show_error(exc)
             await self._load()
@@ -467,23 +352,19 @@ class ApprovalWindow(QWidget):
             spawn(self.add_local_file(path))
 
     async def add_local_file(self, path: str) -> bool:
-        """The service copies the chosen file (off the UI thread, up to 150 MB) and ticks it on
-        this draft; the list then shows it ticked."""
+        """``OwnerEdits`` copies the chosen file (off the UI thread, up to 150 MB) and ticks it
+        on this draft; the list then shows it ticked."""
         if self.view is None or self.busy or not path:
             return False
         self._set_busy(True, self.tr("Adding the file…"))
         try:
-            await self.draft_service.call_async(
-                "add_owner_file", self.draft_id, path, actor="owner"
-            )
+            await self.drafting.edits.add_owner_file(self.draft_id, path, actor="owner")
         except Exception as exc:
             self._set_busy(False)
             self._show_error(exc)
             return False
         self._set_busy(False)
-        folder = str(Path(path).parent)
-        now = self.services.clock.now()
-        await self.services.store.run(lambda s: put_state(s, LAST_FOLDER_KEY, folder, now))
+        await self.drafting.edits.remember_attach_folder(path)
         await self._load()
         self._show_ok(self.tr("Added %1").replace("%1", Path(path).name))
         return True
@@ -515,40 +396,8 @@ class ApprovalWindow(QWidget):
 
     def _render_warnings(self) -> None:
         view = self.view
-        items: list[str] = []
-        days = int(self.services.settings.get("drafts.recent_contact_days"))
-        for r in self.recent[:3]:
-            when = to_sydney(r.at).strftime("%Y-%m-%d %H:%M")
-            items.append(
-                html.escape(
-                    self.tr("An email went to this customer in the last %1 days: %2 “%3”")
-                    .replace("%1", str(days))
-                    .replace("%2", when)
-                    .replace("%3", r.subject or "")
-                )
-            )
-        if view.recipient_differs:
-            items.append(
-                html.escape(
-                    self.tr("The recipient (%1) is not the inquiry's customer (%2)")
-                    .replace("%1", ", ".join(view.to))
-                    .replace("%2", view.customer_email or "")
-                )
-            )
-        if view.unconfirmed_facts:
-            items.append(
-                "<b>"
-                + html.escape(self.tr("Unconfirmed"))
-                + "</b>: "
-                + html.escape(
-                    self.tr("these values are not in your instruction or the emails: %1").replace(
-                        "%1", "、".join(view.unconfirmed_facts)
-                    )
-                )
-            )
-        items += [html.escape(w) for w in self.attachment_warnings()]
-        if view.error and view.status in {"failed", "approved"}:
-            items.append(html.escape(view.error))
+        days = self.drafting.reader.recent_contact_days()
+        items = warning_items(view, self.recent, days, self.attachment_warnings())
         self.warnings.setText("<br>".join("⚠ " + i for i in items))
         self.warnings.setVisible(bool(items))
         self.confirm_check.setVisible(
@@ -582,9 +431,9 @@ class ApprovalWindow(QWidget):
             w.setEnabled(bool(editable) and not self.busy)
         for w in (self.en_edit, self.to_edit, self.subject_edit, self.revise_edit):
             w.setReadOnly(not editable or self.busy)
-        self.files_list.setEnabled(bool(editable) and not self.busy)
-        self.add_file_button.setEnabled(
-            bool(editable) and not self.busy and view is not None and view.inquiry_id is not None
+        self.attachments.set_enabled(
+            bool(editable) and not self.busy,
+            bool(editable) and not self.busy and view is not None and view.inquiry_id is not None,
         )
 
     # ------------------------------------------------------------------ actions
@@ -612,13 +461,12 @@ class ApprovalWindow(QWidget):
         if self.view is None:
             return False
         try:
-            await self.draft_service.call_async(
-                "update_body",
+            await self.drafting.edits.update_body(
                 self.draft_id,
                 self.en_edit.toPlainText(),
                 actor="owner",
                 subject=self.subject_edit.text(),
-                to=_split_addresses(self.to_edit.text()),
+                to=split_addresses(self.to_edit.text()),
             )
         except Exception as exc:
             self._show_error(exc)
@@ -631,7 +479,7 @@ class ApprovalWindow(QWidget):
             return
         self._set_busy(True, self.tr("Rendering the Chinese preview…"))
         try:
-            await self.draft_service.rerender_zh(self.draft_id)
+            await self.drafting.edits.rerender_zh(self.draft_id)
         except Exception as exc:
             self._set_busy(False)
             self._show_error(exc)
@@ -654,10 +502,10 @@ class ApprovalWindow(QWidget):
         self._set_busy(True, self.tr("Sending…"))
         try:
             if self.view.status != "approved":
-                await self.draft_service.approve_async(
+                await self.drafting.decisions.approve(
                     self.draft_id, actor="owner", accept_unconfirmed=self.confirm_check.isChecked()
                 )
-            result = await self.draft_service.send(self.draft_id, actor="owner")
+            result = await self.drafting.decisions.send(self.draft_id, actor="owner")
         except Exception as exc:
             self._set_busy(False)
             await self._load()
@@ -682,7 +530,7 @@ class ApprovalWindow(QWidget):
         """放弃: the draft is kept for the record and can never be sent."""
         try:
             # also deletes an Outlook copy an earlier send attempt left in Drafts
-            await self.draft_service.reject_async(self.draft_id, actor="owner")
+            await self.drafting.decisions.reject(self.draft_id, actor="owner")
         except Exception as exc:
             self._show_error(exc)
             return
@@ -700,7 +548,7 @@ class ApprovalWindow(QWidget):
             return None
         self._set_busy(True, self.tr("Revising the draft…"))
         try:
-            new_id = await self.draft_service.revise(self.draft_id, instruction, actor="owner")
+            new_id = await self.drafting.composer.revise(self.draft_id, instruction, actor="owner")
         except Exception as exc:
             self._set_busy(False)
             self._show_error(exc)

@@ -20,7 +20,10 @@ from core.agent import tools as agent_tools
 from core.agent.loop import Assistant
 from core.board import refresh_search_text
 from core.db.models import Draft, DraftEvent, Inquiry, LLMCall, Memory
-from core.drafts.service import DraftService
+from core.drafts.decisions import OwnerDecisions
+from core.drafts.drafting import Drafting, build_drafting
+from core.drafts.edits import OwnerEdits
+from core.drafts.sender import DraftSender
 from core.llm.client import LLMClient
 from tests.drafts.support import add_inquiry
 from tests.support.llm_server import LLMServer, schema_name
@@ -69,7 +72,7 @@ async def test_question_to_pending_draft_never_sent(services, llm) -> None:  # t
     client, server = llm
     inquiry_id, _ = add_inquiry(services)
     services.store.write(lambda s: refresh_search_text(s.get(Inquiry, inquiry_id)))
-    assistant = Assistant(services, client, DraftService(services, client))
+    assistant = Assistant(services, client, build_drafting(services, client, find_mailer=False))
 
     reply = await assistant.ask("给 0412 345 678 那位客户回信，下周二上门量尺")
 
@@ -88,11 +91,62 @@ async def test_question_to_pending_draft_never_sent(services, llm) -> None:  # t
     assert offered == set(agent_tools.REGISTRY)
 
 
-def test_no_tool_can_approve_or_send() -> None:
+OWNER_ONLY = {"approve", "reject", "send", "send_due", "reconcile", "delete_abandoned"}
+
+
+def _reachable(root: Any) -> list[Any]:
+    """Every project object reachable from ``root`` through attributes, containers, bound
+    methods and closures (third-party objects are not entered: they hold none of ours)."""
+    seen: set[int] = set()
+    out: list[Any] = []
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, str | bytes | int | float | bool | type(None)):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, dict):
+            todo += list(obj.values())
+            continue
+        if isinstance(obj, list | tuple | set | frozenset):
+            todo += list(obj)
+            continue
+        if hasattr(obj, "__self__") and hasattr(obj, "__func__"):  # a bound method
+            todo.append(obj.__self__)
+            continue
+        if callable(obj) and getattr(obj, "__closure__", None):
+            todo += [c.cell_contents for c in obj.__closure__ if c.cell_contents is not None]
+            continue
+        module = type(obj).__module__ or ""
+        if not module.startswith(("core.", "tests.")):
+            continue
+        out.append(obj)
+        todo += list(getattr(obj, "__dict__", {}).values())
+        for slot in getattr(type(obj), "__slots__", ()):
+            todo.append(getattr(obj, slot, None))
+    return out
+
+
+async def test_no_tool_can_approve_or_send(services, llm) -> None:  # type: ignore[no-untyped-def]
     names = " ".join(agent_tools.REGISTRY).lower()
     assert "approve" not in names and "send" not in names
     source = Path(agent_tools.__file__).read_text(encoding="utf-8")
     assert ".approve(" not in source and ".send(" not in source and "send_due" not in source
+    # by construction: the tools' context holds a composer and a reader, and nothing reachable
+    # from it can approve, reject or send — even when the assistant is built from the owner's
+    # full drafting (the desktop and the CLI hand it that)
+    client, _server = llm
+    drafting = build_drafting(services, client, find_mailer=False)
+    context = Assistant(services, client, drafting).context
+    assert set(vars(context)) == {"services", "composer", "reader", "customer_content_seen"}
+    objects = _reachable(context)
+    assert any(o is drafting.composer for o in objects) and any(
+        o is drafting.reader for o in objects
+    )
+    forbidden = (OwnerDecisions, OwnerEdits, DraftSender, Drafting)
+    assert [o for o in objects if isinstance(o, forbidden)] == []
+    reaching = [(type(o).__name__, m) for o in objects for m in OWNER_ONLY if hasattr(o, m)]
+    assert reaching == []
 
 
 async def test_bad_tool_calls_come_back_as_errors(services) -> None:  # type: ignore[no-untyped-def]
@@ -114,9 +168,9 @@ async def test_bad_tool_calls_come_back_as_errors(services) -> None:  # type: ig
         services.settings.update({"llm.base_url": server.base_url, "llm.max_retries": 0})
         client = LLMClient(services.settings, services.secrets, services.store, services.clock)
         try:
-            reply = await Assistant(services, client, DraftService(services, client)).ask(
-                "记住：报价都含GST"
-            )
+            reply = await Assistant(
+                services, client, build_drafting(services, client, find_mailer=False)
+            ).ask("记住：报价都含GST")
         finally:
             await client.aclose()
     results = [c.result for c in reply.tool_calls]
@@ -135,7 +189,9 @@ async def test_rounds_are_bounded(services) -> None:  # type: ignore[no-untyped-
         services.settings.update({"llm.base_url": server.base_url, "llm.max_retries": 0})
         client = LLMClient(services.settings, services.secrets, services.store, services.clock)
         try:
-            reply = await Assistant(services, client, DraftService(services, client)).ask("?")
+            reply = await Assistant(
+                services, client, build_drafting(services, client, find_mailer=False)
+            ).ask("?")
         finally:
             await client.aclose()
     assert reply.rounds == 6 and len(server.chat_requests) == 6

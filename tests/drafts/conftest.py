@@ -8,8 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.drafts.sender import DraftSender
-from core.drafts.service import DraftService
+from core.drafts.drafting import Drafting, build_drafting
 from core.graph.client import GraphClient, StaticToken
 from core.graph.mailer import GraphMailer
 from core.llm.client import LLMClient
@@ -65,7 +64,5 @@ async def mailer(graph: GraphServer, clock):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def draft_service(services, llm, mailer) -> DraftService:  # type: ignore[no-untyped-def]
-    service = DraftService(services, llm)
-    service.sender = DraftSender(services, mailer, publish=service._publish)
-    return service
+def drafting(services, llm, mailer) -> Drafting:  # type: ignore[no-untyped-def]
+    return build_drafting(services, llm, mailer)

@@ -37,10 +37,10 @@ def test_parse_reports_each_bad_row() -> None:
         parse_contacts("name,phone\nA,0412 345 678\n")
 
 
-async def test_batch_drafts_each_new_contact_once(services, draft_service, model, llm_server):
+async def test_batch_drafts_each_new_contact_once(services, drafting, model, llm_server):
     add_sent(services, to="dave@example.com", subject="Spring promotion", days_ago=5)
     model.extra_email = "sales-team@invented.example"  # the model's address must never be used
-    report = await BatchDrafter(draft_service).run(
+    report = await BatchDrafter(drafting.composer, drafting.reader).run(
         CSV, "介绍我们的春季促销，报价九折", actor="owner"
     )
     outcomes = {(r.row, r.email): (r.outcome, r.reason) for r in report.rows}
@@ -53,7 +53,7 @@ async def test_batch_drafts_each_new_contact_once(services, draft_service, model
     assert len(report.errors) == 3 and len(report.rows) == 8  # every non-blank row has one outcome
     assert report.summary_zh() == "已起草 3 封（待审批），跳过 2 行，出错 3 行"
     assert len(llm_server.chat_requests) == 3  # one tier-2 call per drafted contact
-    drafts = draft_service.list_drafts()
+    drafts = await drafting.reader.list()
     assert sorted(d.to[0] for d in drafts) == [
         "alice@example.com",
         "bob@example.com",
@@ -67,26 +67,28 @@ async def test_batch_drafts_each_new_contact_once(services, draft_service, model
     assert "Brown Builders" in alice.split("<customer>")[1]
 
 
-async def test_batch_llm_failure_costs_only_that_row(services, draft_service, model):
+async def test_batch_llm_failure_costs_only_that_row(services, drafting, model):
     model.broken_for = {"x1@example.com"}  # this contact's answer and its repair both break
     csv = "email,name\nx1@example.com,X1\nx2@example.com,X2\n"
-    report = await BatchDrafter(draft_service).run(csv, "问候一下", actor="owner")
+    report = await BatchDrafter(drafting.composer, drafting.reader).run(
+        csv, "问候一下", actor="owner"
+    )
     assert [r.outcome for r in report.rows] == ["error", "drafted"]
     assert "AI" in report.rows[0].reason
-    assert [d.to for d in draft_service.list_drafts()] == [["x2@example.com"]]
+    assert [d.to for d in await drafting.reader.list()] == [["x2@example.com"]]
 
 
-async def test_batch_calls_run_concurrently_within_the_llm_bound(
-    services, draft_service, llm_server
-):
+async def test_batch_calls_run_concurrently_within_the_llm_bound(services, drafting, llm_server):
     services.settings.update({"llm.concurrency": 3})
     llm_server.latency = 0.2
     rows = [f"c{i}@example.com,Contact {i}" for i in range(9)]
     csv = "email,name\n" + "\n".join(rows[:4]) + "\nbroken-row\n" + "\n".join(rows[4:]) + "\n"
-    report = await BatchDrafter(draft_service).run(csv, "问候一下", actor="owner")
+    report = await BatchDrafter(drafting.composer, drafting.reader).run(
+        csv, "问候一下", actor="owner"
+    )
     assert 2 <= llm_server.max_in_flight <= 3  # concurrent, never over llm.concurrency
     assert [r.row for r in report.rows] == list(range(2, 12))  # CSV order, whatever finished first
     assert [r.email for r in report.drafted] == [f"c{i}@example.com" for i in range(9)]
     assert [r.outcome for r in report.rows].count("error") == 1
     by_row = {r.draft_id: r.email for r in report.drafted}
-    assert all(draft_service.get(i).to == [email] for i, email in by_row.items())
+    assert all([(await drafting.reader.get(i)).to == [email] for i, email in by_row.items()])

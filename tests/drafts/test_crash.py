@@ -27,12 +27,12 @@ def _wait(predicate, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 @pytest.mark.parametrize("kill_at", ["send", "patch"])
 async def test_killed_mid_send_then_reconciled_sends_exactly_once(
-    services, draft_service, graph, home, kill_at
+    services, drafting, graph, home, kill_at
 ):
     gid = graph.add_message(subject="Bifold doors", from_addr=CUSTOMER, body="Price please")
     inquiry_id, _ = add_inquiry(services, graph_id=gid, subject="Bifold doors")
-    draft_id = await draft_service.compose(inquiry_id, "报价15000含GST", actor="owner")
-    draft_service.approve(draft_id, actor="owner")
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
+    await drafting.decisions.approve(draft_id, actor="owner")
 
     graph.latency = 0.4  # every request is held long enough to kill the sender in flight
     graph.reset_stats()
@@ -66,13 +66,13 @@ async def test_killed_mid_send_then_reconciled_sends_exactly_once(
     time.sleep(0.6)  # the server finishes what it had already received
     graph.latency = 0.0
 
-    assert draft_service.get(draft_id).status == "sending"  # the crash left it undecided
+    assert (await drafting.reader.get(draft_id)).status == "sending"  # the crash left it undecided
     assert len(graph.sent_log) == (1 if kill_at == "send" else 0)
 
-    results = await draft_service.send_due()  # reconcile, then send what is provably unsent
+    results = await drafting.decisions.send_due()  # reconcile, then send what is provably unsent
     assert len(graph.sent_log) == 1
     assert len(graph.folder_messages("sentitems")) == 1
-    assert draft_service.get(draft_id).status == "sent"
+    assert (await drafting.reader.get(draft_id)).status == "sent"
     assert [r.status for r in results] == ["sent"] if kill_at == "send" else ["waiting", "sent"]
-    assert await draft_service.send_due() == []
+    assert await drafting.decisions.send_due() == []
     assert len(graph.sent_log) == 1

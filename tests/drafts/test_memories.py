@@ -33,7 +33,7 @@ def _memory_block(request: dict) -> str:
     return text.split("<owner_memory>", 1)[1].split("</owner_memory>", 1)[0]
 
 
-async def test_standing_preferences_reach_compose_and_revise(services, draft_service, llm_server):
+async def test_standing_preferences_reach_compose_and_revise(services, drafting, llm_server):
     inquiry_id, _ = add_inquiry(services)
     other_id, _ = add_inquiry(services, email="bob@example.com", name="Bob")
     services.settings.update({"drafts.style_notes": "Sign as Peter"})
@@ -46,7 +46,7 @@ async def test_standing_preferences_reach_compose_and_revise(services, draft_ser
     remember(services, "boss_pref", "Old rule: quote in USD", status="superseded")
     remember(services, "experience", "Ryde council is slow with approvals")
 
-    draft_id = await draft_service.compose(inquiry_id, "报价15000含GST", actor="owner")
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
 
     request = llm_server.requests[-1].body
     block = _memory_block(request)
@@ -59,19 +59,19 @@ async def test_standing_preferences_reach_compose_and_revise(services, draft_ser
     assert "Sign as Peter" in system_text(request)
     assert "<owner_memory>" in system_text(request)  # the model is told what the block is
 
-    await draft_service.revise(draft_id, "更正式一点", actor="owner")
+    await drafting.composer.revise(draft_id, "更正式一点", actor="owner")
     assert "Deposit is 50% on order" in _memory_block(llm_server.requests[-1].body)
 
 
-async def test_a_value_from_a_business_rule_is_not_flagged(services, draft_service, model):
+async def test_a_value_from_a_business_rule_is_not_flagged(services, drafting, model):
     inquiry_id, _ = add_inquiry(services)
     remember(services, "business_rule", "Our aluminium frames carry a 10 year warranty")
     model.plant = ["All frames carry a 10 year warranty."]
-    draft_id = await draft_service.compose(inquiry_id, "报价15000含GST", actor="owner")
-    assert draft_service.get(draft_id).unconfirmed_facts == []
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
+    assert (await drafting.reader.get(draft_id)).unconfirmed_facts == []
 
 
-async def test_no_memories_says_none(services, draft_service, llm_server):
+async def test_no_memories_says_none(services, drafting, llm_server):
     inquiry_id, _ = add_inquiry(services)
-    await draft_service.compose(inquiry_id, "报价15000含GST", actor="owner")
+    await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
     assert _memory_block(llm_server.requests[-1].body).strip() == "(none)"

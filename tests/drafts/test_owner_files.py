@@ -29,10 +29,10 @@ def onedrive(tmp_path: Path) -> Path:
     return folder
 
 
-async def _pending(services, draft_service, graph) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
+async def _pending(services, drafting, graph) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
     inquiry_id, msg_pk = add_inquiry(services, graph_id=gid)
-    draft_id = await draft_service.compose(inquiry_id, "报价15000含GST", actor="owner")
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
     return inquiry_id, msg_pk, draft_id
 
 
@@ -46,15 +46,15 @@ def _stored_files(services) -> list[Path]:  # type: ignore[no-untyped-def]
 
 
 async def test_a_local_pdf_is_listed_among_the_inquirys_files_and_ticked(
-    services, draft_service, graph, onedrive
+    services, drafting, graph, onedrive
 ):
-    inquiry_id, msg_pk, draft_id = await _pending(services, draft_service, graph)
+    inquiry_id, msg_pk, draft_id = await _pending(services, drafting, graph)
     thread = add_file(services, msg_pk, "plan.pdf", b"%PDF plan")
     quote = onedrive / "报价单 Jane (v2).pdf"
     data = b"%PDF-1.7 quote " * 1000
     quote.write_bytes(data)
 
-    view = await draft_service.call_async("add_owner_file", draft_id, str(quote), actor="owner")
+    view = await drafting.edits.add_owner_file(draft_id, str(quote), actor="owner")
 
     assert view.status == "pending_approval"
     [added] = view.attachments
@@ -68,7 +68,7 @@ async def test_a_local_pdf_is_listed_among_the_inquirys_files_and_ticked(
     assert added.direction == "owner" and added.from_addr is None
     assert added.received_at == services.clock.now().replace(tzinfo=None)
     # listed with the thread's files (the newest first), like them
-    options = draft_service.attachment_options(draft_id)
+    options = await drafting.reader.attachment_options(draft_id)
     assert [(o.id, o.direction) for o in options] == [(added.id, "owner"), (thread, "in")]
     assert view.as_json()["attachments"][0]["added_by"] == "owner"
     # a copy in the data folder: a later edit of the original does not change what goes
@@ -87,29 +87,33 @@ async def test_a_local_pdf_is_listed_among_the_inquirys_files_and_ticked(
 
     # the same file again: no second row, still ticked once
     quote.write_bytes(data)
-    again = draft_service.add_owner_file(draft_id, str(quote), actor="owner")
+    again = await drafting.edits.add_owner_file(draft_id, str(quote), actor="owner")
     assert again.attachment_ids == [added.id]
-    assert len(draft_service.attachment_options(draft_id)) == 2
+    assert len(await drafting.reader.attachment_options(draft_id)) == 2
     # untick and tick it like any file of the thread
-    assert draft_service.set_attachments(draft_id, [], actor="owner").attachment_ids == []
-    view = draft_service.set_attachments(draft_id, [thread, added.id], actor="owner")
+    assert (await drafting.edits.set_attachments(draft_id, [], actor="owner")).attachment_ids == []
+    view = await drafting.edits.set_attachments(draft_id, [thread, added.id], actor="owner")
     assert view.attachment_ids == [thread, added.id]
 
 
 async def test_adding_to_an_approved_draft_sends_it_back_to_review(
-    services, draft_service, graph, onedrive
+    services, drafting, graph, onedrive
 ):
-    _, _, draft_id = await _pending(services, draft_service, graph)
-    draft_service.approve(draft_id, actor="owner")
+    _, _, draft_id = await _pending(services, drafting, graph)
+    await drafting.decisions.approve(draft_id, actor="owner")
     quote = onedrive / "quote.pdf"
     quote.write_bytes(b"%PDF quote")
 
-    view = draft_service.add_owner_file(draft_id, str(quote), actor="owner")
+    view = await drafting.edits.add_owner_file(draft_id, str(quote), actor="owner")
 
     assert view.status == "pending_approval"  # he approved an email without this file
-    last = draft_service.events(draft_id)[-1]
-    assert (last["from"], last["to"], last["actor"]) == ("approved", "pending_approval", "owner")
-    assert last["note"] == "老板添加了本机文件"
+    last = (await drafting.reader.events(draft_id))[-1]
+    assert (last.from_status, last.to_status, last.actor) == (
+        "approved",
+        "pending_approval",
+        "owner",
+    )
+    assert last.note == "老板添加了本机文件"
     with services.store.session() as s:
         [entry] = s.scalars(select(AuditEntry).where(AuditEntry.action == "owner_file"))
         assert entry.detail["attachment_ids"] == view.attachment_ids
@@ -147,20 +151,20 @@ def _too_big(folder: Path) -> Path:
     ],
 )
 async def test_files_that_cannot_go_are_refused_in_chinese_and_change_nothing(
-    services, draft_service, graph, onedrive, make, words
+    services, drafting, graph, onedrive, make, words
 ):
-    _, _, draft_id = await _pending(services, draft_service, graph)
-    draft_service.approve(draft_id, actor="owner")
-    before = draft_service.get(draft_id)
+    _, _, draft_id = await _pending(services, drafting, graph)
+    await drafting.decisions.approve(draft_id, actor="owner")
+    before = await drafting.reader.get(draft_id)
     rows = _rows(services)
     path = make(onedrive)
 
     with pytest.raises(DraftStateError) as caught:
-        await draft_service.call_async("add_owner_file", draft_id, str(path), actor="owner")
+        await drafting.edits.add_owner_file(draft_id, str(path), actor="owner")
 
     message = str(caught.value)
     assert words in message and CHINESE.search(message)
-    after = draft_service.get(draft_id)
+    after = await drafting.reader.get(draft_id)
     assert (after.status, after.attachment_ids, after.updated_at) == (
         "approved",
         before.attachment_ids,
@@ -171,21 +175,21 @@ async def test_files_that_cannot_go_are_refused_in_chinese_and_change_nothing(
         assert s.scalars(select(AuditEntry).where(AuditEntry.action == "owner_file")).all() == []
 
 
-async def test_a_sent_draft_takes_no_more_files(services, draft_service, graph, onedrive):
-    _, _, draft_id = await _pending(services, draft_service, graph)
-    draft_service.approve(draft_id, actor="owner")
-    assert (await draft_service.send(draft_id, actor="owner")).status == "sent"
+async def test_a_sent_draft_takes_no_more_files(services, drafting, graph, onedrive):
+    _, _, draft_id = await _pending(services, drafting, graph)
+    await drafting.decisions.approve(draft_id, actor="owner")
+    assert (await drafting.decisions.send(draft_id, actor="owner")).status == "sent"
     quote = onedrive / "quote.pdf"
     quote.write_bytes(b"%PDF quote")
 
     with pytest.raises(DraftStateError, match=r"已发送.*不能修改附件"):
-        draft_service.add_owner_file(draft_id, str(quote), actor="owner")
+        await drafting.edits.add_owner_file(draft_id, str(quote), actor="owner")
     assert _rows(services) == 0 and _stored_files(services) == []  # refused before copying
-    assert draft_service.get(draft_id).attachment_ids == []
+    assert (await drafting.reader.get(draft_id)).attachment_ids == []
 
 
-async def test_a_draft_without_an_inquiry_is_refused(services, draft_service, graph, onedrive):
-    _, _, draft_id = await _pending(services, draft_service, graph)
+async def test_a_draft_without_an_inquiry_is_refused(services, drafting, graph, onedrive):
+    _, _, draft_id = await _pending(services, drafting, graph)
 
     def detach(session):  # type: ignore[no-untyped-def]
         session.get(Draft, draft_id).inquiry_id = None  # like a batch draft to a CSV contact
@@ -194,24 +198,24 @@ async def test_a_draft_without_an_inquiry_is_refused(services, draft_service, gr
     quote = onedrive / "quote.pdf"
     quote.write_bytes(b"%PDF quote")
     with pytest.raises(DraftStateError, match="不属于任何询盘"):
-        draft_service.add_owner_file(draft_id, str(quote), actor="owner")
+        await drafting.edits.add_owner_file(draft_id, str(quote), actor="owner")
     assert _rows(services) == 0
 
 
 async def test_an_owner_file_reaches_the_customer_through_graph(
-    services, draft_service, graph, onedrive
+    services, drafting, graph, onedrive
 ):
-    _, msg_pk, draft_id = await _pending(services, draft_service, graph)
+    _, msg_pk, draft_id = await _pending(services, drafting, graph)
     thread = add_file(services, msg_pk, "plan.pdf", b"%PDF plan")
-    draft_service.set_attachments(draft_id, [thread], actor="owner")
+    await drafting.edits.set_attachments(draft_id, [thread], actor="owner")
     quote = onedrive / "Quote 2412 Jane.pdf"
     data = os.urandom(int(3.5 * MB))  # over 3 MB: Graph's upload session
     quote.write_bytes(data)
-    draft_service.add_owner_file(draft_id, str(quote), actor="owner")
+    await drafting.edits.add_owner_file(draft_id, str(quote), actor="owner")
     quote.unlink()  # the original may go (OneDrive tidied it): the copy is what is sent
 
-    draft_service.approve(draft_id, actor="owner")
-    result = await draft_service.send(draft_id, actor="owner")
+    await drafting.decisions.approve(draft_id, actor="owner")
+    result = await drafting.decisions.send(draft_id, actor="owner")
 
     assert result.status == "sent"
     [sent] = graph.sent_log

@@ -13,10 +13,10 @@ from core.schedule import SyncScheduler
 from tests.drafts.support import CUSTOMER, add_inquiry
 
 
-async def _composed(services, draft_service, graph) -> int:  # type: ignore[no-untyped-def]
+async def _composed(services, drafting, graph) -> int:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
     inquiry_id, _ = add_inquiry(services, graph_id=gid)
-    return await draft_service.compose(inquiry_id, "报价15000含GST", actor="owner")
+    return await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
 
 
 def _runtime(services, graph) -> GraphRuntime:  # type: ignore[no-untyped-def]
@@ -25,23 +25,23 @@ def _runtime(services, graph) -> GraphRuntime:  # type: ignore[no-untyped-def]
 
 
 async def test_approved_while_offline_goes_once_after_the_next_good_round(
-    services, draft_service, graph
+    services, drafting, graph
 ):
-    draft_id = await _composed(services, draft_service, graph)
+    draft_id = await _composed(services, drafting, graph)
     runtime = _runtime(services, graph)
     scheduler = SyncScheduler(services, runtime)
     port = graph.port
     graph.stop()  # Outlook unreachable: connections refused
     try:
-        draft_service.approve(draft_id, actor="owner")
-        result = await draft_service.send(draft_id, actor="owner")
+        await drafting.decisions.approve(draft_id, actor="owner")
+        result = await drafting.decisions.send(draft_id, actor="owner")
         assert result.status == "waiting" and "未发送" in result.message
         assert not await scheduler.mail.run_once()  # the mail round fails too
-        assert draft_service.get(draft_id).status == "approved"
+        assert (await drafting.reader.get(draft_id)).status == "approved"
 
         graph.start(port)  # back online
         assert await scheduler.mail.run_once()
-        assert draft_service.get(draft_id).status == "sent"
+        assert (await drafting.reader.get(draft_id)).status == "sent"
         assert len(graph.sent_log) == 1 and graph.sent_log[0]["to"] == [CUSTOMER]
         assert [r.status for r in scheduler.last_sends] == ["sent"]
 
@@ -53,15 +53,15 @@ async def test_approved_while_offline_goes_once_after_the_next_good_round(
         await runtime.aclose()
 
 
-async def test_a_failed_mail_round_sends_nothing(services, draft_service, graph):
-    draft_id = await _composed(services, draft_service, graph)
-    draft_service.approve(draft_id, actor="owner")
+async def test_a_failed_mail_round_sends_nothing(services, drafting, graph):
+    draft_id = await _composed(services, drafting, graph)
+    await drafting.decisions.approve(draft_id, actor="owner")
     runtime = _runtime(services, graph)
     scheduler = SyncScheduler(services, runtime)
     graph.fail(path=r"/messages/delta$", status=500, times=50)
     try:
         assert not await scheduler.mail.run_once()
-        assert graph.sent_log == [] and draft_service.get(draft_id).status == "approved"
+        assert graph.sent_log == [] and (await drafting.reader.get(draft_id)).status == "approved"
         graph.faults.clear()
         assert await scheduler.mail.run_once()
         assert len(graph.sent_log) == 1
@@ -69,10 +69,10 @@ async def test_a_failed_mail_round_sends_nothing(services, draft_service, graph)
         await runtime.aclose()
 
 
-async def test_start_reconciles_a_send_interrupted_by_a_crash(services, draft_service, graph):
-    draft_id = await _composed(services, draft_service, graph)
+async def test_start_reconciles_a_send_interrupted_by_a_crash(services, drafting, graph):
+    draft_id = await _composed(services, drafting, graph)
     # a previous run created and sent the Outlook draft, then died before recording "sent"
-    mailer = draft_service.sender.mailer
+    mailer = drafting.decisions.sender.mailer
     outlook_id = await mailer.create_draft([CUSTOMER], "RE: Sliding door quote", "Hello")
     imid = await mailer.internet_message_id(outlook_id)
     await mailer.send_draft(outlook_id)
@@ -91,7 +91,7 @@ async def test_start_reconciles_a_send_interrupted_by_a_crash(services, draft_se
         await scheduler.run_forever(stop)
     finally:
         await runtime.aclose()
-    assert draft_service.get(draft_id).status == "sent"
+    assert (await drafting.reader.get(draft_id)).status == "sent"
     assert len(graph.sent_log) == 1  # recorded, never resent
     assert scheduler.reconciled
 

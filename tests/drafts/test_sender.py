@@ -11,17 +11,17 @@ from core.errors import DraftStateError
 from tests.drafts.support import CUSTOMER, add_inquiry
 
 
-async def _approved(services, draft_service, graph, *, instruction="报价15000含GST") -> int:  # type: ignore[no-untyped-def]
+async def _approved(services, drafting, graph, *, instruction="报价15000含GST") -> int:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
     inquiry_id, _ = add_inquiry(services, graph_id=gid)
-    draft_id = await draft_service.compose(inquiry_id, instruction, actor="owner")
-    draft_service.approve(draft_id, actor="owner")
+    draft_id = await drafting.composer.compose(inquiry_id, instruction, actor="owner")
+    await drafting.decisions.approve(draft_id, actor="owner")
     return draft_id
 
 
-async def test_approved_draft_is_sent_once_in_thread(services, draft_service, graph):
-    draft_id = await _approved(services, draft_service, graph)
-    result = await draft_service.send(draft_id, actor="owner")
+async def test_approved_draft_is_sent_once_in_thread(services, drafting, graph):
+    draft_id = await _approved(services, drafting, graph)
+    result = await drafting.decisions.send(draft_id, actor="owner")
     assert result.status == "sent" and CUSTOMER in result.message
     sent = graph.folder_messages("sentitems")
     assert len(sent) == 1 and len(graph.sent_log) == 1
@@ -29,14 +29,16 @@ async def test_approved_draft_is_sent_once_in_thread(services, draft_service, gr
     assert log["to"] == [CUSTOMER] and log["subject"] == "RE: Sliding door quote"
     assert "$15,000" in log["body"]
     assert graph.requests_to(r"/createReply$", "POST")  # replied in the customer's thread
-    view = draft_service.get(draft_id)
+    view = await drafting.reader.get(draft_id)
     assert view.status == "sent"
-    assert draft_service.describe_for_tool(draft_id).startswith(f"SENT to {CUSTOMER} at 2026-")
+    assert (await drafting.reader.describe_for_tool(draft_id)).startswith(
+        f"SENT to {CUSTOMER} at 2026-"
+    )
     # a second send (double click, second process) is refused and sends nothing
     with pytest.raises(DraftStateError):
-        await draft_service.send(draft_id, actor="owner")
+        await drafting.decisions.send(draft_id, actor="owner")
     assert len(graph.sent_log) == 1
-    trail = [(e["from"], e["to"]) for e in draft_service.events(draft_id)]
+    trail = [(e.from_status, e.to_status) for e in await drafting.reader.events(draft_id)]
     assert trail[-3:] == [
         ("pending_approval", "approved"),
         ("approved", "sending"),
@@ -44,62 +46,62 @@ async def test_approved_draft_is_sent_once_in_thread(services, draft_service, gr
     ]
 
 
-async def test_unapproved_draft_is_never_sent(services, draft_service, graph):
+async def test_unapproved_draft_is_never_sent(services, drafting, graph):
     gid = graph.add_message(subject="Q", from_addr=CUSTOMER)
     inquiry_id, _ = add_inquiry(services, graph_id=gid)
-    draft_id = await draft_service.compose(inquiry_id, "报价15000", actor="owner")
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
     with pytest.raises(DraftStateError) as err:
-        await draft_service.send(draft_id, actor="owner")
+        await drafting.decisions.send(draft_id, actor="owner")
     assert "未发送" in err.value.user_message()
     assert graph.sent_log == [] and graph.requests_to(r"/me/messages") == []
-    assert draft_service.get(draft_id).status == "pending_approval"
+    assert (await drafting.reader.get(draft_id)).status == "pending_approval"
 
 
-async def test_outlook_unreachable_waits_then_goes_once(services, draft_service, graph):
-    draft_id = await _approved(services, draft_service, graph)
+async def test_outlook_unreachable_waits_then_goes_once(services, drafting, graph):
+    draft_id = await _approved(services, drafting, graph)
     graph.fail(path=r"/createReply$", status=503, times=10)  # retries exhausted
-    result = await draft_service.send(draft_id, actor="owner")
+    result = await drafting.decisions.send(draft_id, actor="owner")
     assert result.status == "waiting" and "未发送" in result.message
-    assert draft_service.get(draft_id).status == "approved" and graph.sent_log == []
+    assert (await drafting.reader.get(draft_id)).status == "approved" and graph.sent_log == []
     graph.faults.clear()
-    results = await draft_service.send_due()
+    results = await drafting.decisions.send_due()
     assert [r.status for r in results] == ["sent"]
     assert len(graph.sent_log) == 1
-    assert await draft_service.send_due() == []
+    assert await drafting.decisions.send_due() == []
 
 
-async def test_connection_lost_after_send_is_reconciled_not_resent(services, draft_service, graph):
-    draft_id = await _approved(services, draft_service, graph)
+async def test_connection_lost_after_send_is_reconciled_not_resent(services, drafting, graph):
+    draft_id = await _approved(services, drafting, graph)
     graph.fail(path=r"/send$", drop_after=True)  # Outlook sent it, we never heard back
-    result = await draft_service.send(draft_id, actor="owner")
+    result = await drafting.decisions.send(draft_id, actor="owner")
     assert result.status == "sent"  # found in Sent Items by its Message-ID
     assert len(graph.sent_log) == 1
-    assert await draft_service.send_due() == []
+    assert await drafting.decisions.send_due() == []
     assert len(graph.folder_messages("sentitems")) == 1
 
 
-async def test_send_rejected_by_outlook_keeps_the_draft(services, draft_service, graph):
-    draft_id = await _approved(services, draft_service, graph)
+async def test_send_rejected_by_outlook_keeps_the_draft(services, drafting, graph):
+    draft_id = await _approved(services, drafting, graph)
     graph.fail(path=r"/send$", status=400, code="ErrorInvalidRecipients")
-    result = await draft_service.send(draft_id, actor="owner")
+    result = await drafting.decisions.send(draft_id, actor="owner")
     assert result.status == "failed" and "草稿已保留" in result.message
-    view = draft_service.get(draft_id)
+    view = await drafting.reader.get(draft_id)
     assert view.status == "failed" and view.error
     assert graph.sent_log == []
     # the owner fixes it and approves again: one send
-    draft_service.approve(draft_id, actor="owner")
-    assert (await draft_service.send(draft_id, actor="owner")).status == "sent"
+    await drafting.decisions.approve(draft_id, actor="owner")
+    assert (await drafting.decisions.send(draft_id, actor="owner")).status == "sent"
     assert len(graph.sent_log) == 1
 
 
-async def test_draft_gone_and_not_sent_is_failed_not_resent(services, draft_service, graph):
+async def test_draft_gone_and_not_sent_is_failed_not_resent(services, drafting, graph):
     from sqlalchemy import update
 
     from core.db.models import Draft
 
-    draft_id = await _approved(services, draft_service, graph)
-    outlook_id = await draft_service.sender.mailer.create_draft([CUSTOMER], "x", "y")
-    imid = await draft_service.sender.mailer.internet_message_id(outlook_id)
+    draft_id = await _approved(services, drafting, graph)
+    outlook_id = await drafting.decisions.sender.mailer.create_draft([CUSTOMER], "x", "y")
+    imid = await drafting.decisions.sender.mailer.internet_message_id(outlook_id)
     # as if a crash left it "sending" and the owner then deleted the Outlook draft by hand
     services.store.write(
         lambda s: s.execute(
@@ -109,24 +111,24 @@ async def test_draft_gone_and_not_sent_is_failed_not_resent(services, draft_serv
         )
     )
     graph.remove_message(outlook_id)
-    results = await draft_service.reconcile()
+    results = await drafting.decisions.reconcile()
     assert [r.status for r in results] == ["failed"]
-    assert "未重新发送" in draft_service.get(draft_id).error
+    assert "未重新发送" in (await drafting.reader.get(draft_id)).error
     assert graph.sent_log == []
 
 
-async def test_batch_sends_paced_to_30_a_minute(services, draft_service, graph, clock):
+async def test_batch_sends_paced_to_30_a_minute(services, drafting, graph, clock):
     ids = []
     for i in range(33):
         inquiry_id, _ = add_inquiry(services, email=f"c{i}@example.com", name=f"C{i}")
-        draft_id = await draft_service.compose(inquiry_id, "报价15000", actor="owner")
-        draft_service.approve(draft_id, actor="owner")
+        draft_id = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
+        await drafting.decisions.approve(draft_id, actor="owner")
         ids.append(draft_id)
     start = clock.now()
-    results = await draft_service.send_due()
+    results = await drafting.decisions.send_due()
     assert [r.status for r in results] == ["sent"] * 33
     assert len(graph.sent_log) == 33
-    times = sorted(utc(draft_service.get(i).sent_at) for i in ids)
+    times = sorted([utc((await drafting.reader.get(i)).sent_at) for i in ids])
     for t in times:
         in_window = [u for u in times if t <= u < t + timedelta(seconds=60)]
         assert len(in_window) <= 30

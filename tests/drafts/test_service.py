@@ -6,20 +6,20 @@ import pytest
 from sqlalchemy import select
 
 from core.db.models import Draft, DraftEvent
-from core.drafts.service import PENDING_TEXT
+from core.drafts.reader import PENDING_TEXT
 from core.errors import DraftStateError, UnconfirmedFactsError
 from core.events import DraftChanged
 from tests.drafts.support import CUSTOMER, add_inquiry, add_sent
 
 
 async def test_compose_lands_pending_with_customer_and_thread(
-    services, draft_service, model, llm_server
+    services, drafting, model, llm_server
 ):
     inquiry_id, msg_pk = add_inquiry(services)
-    draft_id = await draft_service.compose(
+    draft_id = await drafting.composer.compose(
         inquiry_id, "报价15000含GST，下周二上午10点上门量尺", actor="owner"
     )
-    view = draft_service.get(draft_id)
+    view = await drafting.reader.get(draft_id)
     assert view.status == "pending_approval"
     assert view.to == [CUSTOMER]
     assert view.reply_to_message_pk == msg_pk
@@ -32,115 +32,120 @@ async def test_compose_lands_pending_with_customer_and_thread(
     thread = user.split("<thread>")[1].split("</thread>")[0]
     assert "2400 x 2100 for 12 Smith St" in thread
     assert "报价15000含GST" in user.split("<instruction>")[1].split("</instruction>")[0]
-    assert draft_service.describe_for_tool(draft_id).startswith(PENDING_TEXT)
+    assert (await drafting.reader.describe_for_tool(draft_id)).startswith(PENDING_TEXT)
     assert DraftChanged(draft_id, inquiry_id, "pending_approval") in services.bus.events
 
 
-async def test_planted_fact_blocks_one_click_approval(services, draft_service, model):
+async def test_planted_fact_blocks_one_click_approval(services, drafting, model):
     inquiry_id, _ = add_inquiry(services)
     model.plant = ["The total comes to $16,500 and installation takes 3 weeks."]
-    draft_id = await draft_service.compose(inquiry_id, "报价15000含GST", actor="owner")
-    view = draft_service.get(draft_id)
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
+    view = await drafting.reader.get(draft_id)
     assert view.unconfirmed_facts == ["$16,500", "3 weeks"]
     with pytest.raises(UnconfirmedFactsError) as err:
-        draft_service.approve(draft_id, actor="owner")
+        await drafting.decisions.approve(draft_id, actor="owner")
     assert "$16,500" in err.value.user_message()
-    assert draft_service.get(draft_id).status == "pending_approval"
+    assert (await drafting.reader.get(draft_id)).status == "pending_approval"
     # confirming one is not enough; confirming both is
-    draft_service.confirm_facts(draft_id, ["$16,500"], actor="owner")
-    assert draft_service.get(draft_id).unconfirmed_facts == ["3 weeks"]
-    draft_service.confirm_facts(draft_id, ["3 weeks"], actor="owner")
-    assert draft_service.approve(draft_id, actor="owner").status == "approved"
+    await drafting.edits.confirm_facts(draft_id, ["$16,500"], actor="owner")
+    assert (await drafting.reader.get(draft_id)).unconfirmed_facts == ["3 weeks"]
+    await drafting.edits.confirm_facts(draft_id, ["3 weeks"], actor="owner")
+    assert (await drafting.decisions.approve(draft_id, actor="owner")).status == "approved"
 
 
-async def test_accept_unconfirmed_and_edit_away(services, draft_service, model):
+async def test_accept_unconfirmed_and_edit_away(services, drafting, model):
     inquiry_id, _ = add_inquiry(services)
     model.plant = ["Call me on 0499 111 222."]
-    first = await draft_service.compose(inquiry_id, "报价15000", actor="owner")
-    second = await draft_service.compose(inquiry_id, "报价15000", actor="owner")
-    assert draft_service.get(first).unconfirmed_facts == ["0499 111 222"]
-    view = draft_service.approve(first, actor="cli", accept_unconfirmed=True)
+    first = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
+    second = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
+    assert (await drafting.reader.get(first)).unconfirmed_facts == ["0499 111 222"]
+    view = await drafting.decisions.approve(first, actor="cli", accept_unconfirmed=True)
     assert view.status == "approved" and "0499 111 222" in view.confirmed_facts
     # editing the invented number away clears the flag
-    body = draft_service.get(second).body_en.replace(" Call me on 0499 111 222.", "")
-    edited = draft_service.update_body(second, body, actor="owner")
+    body = (await drafting.reader.get(second)).body_en.replace(" Call me on 0499 111 222.", "")
+    edited = await drafting.edits.update_body(second, body, actor="owner")
     assert edited.unconfirmed_facts == [] and edited.body_zh == ""  # preview must be redone
-    assert draft_service.approve(second, actor="owner").status == "approved"
+    assert (await drafting.decisions.approve(second, actor="owner")).status == "approved"
 
 
-async def test_edit_after_approval_demotes_and_rerender(services, draft_service):
+async def test_edit_after_approval_demotes_and_rerender(services, drafting):
     inquiry_id, _ = add_inquiry(services)
-    draft_id = await draft_service.compose(inquiry_id, "报价15000", actor="owner")
-    draft_service.approve(draft_id, actor="owner")
-    view = draft_service.update_body(
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
+    await drafting.decisions.approve(draft_id, actor="owner")
+    view = await drafting.edits.update_body(
         draft_id, "Hi Jane,\n\nThank you. The price is $15,000.\n", actor="owner"
     )
     assert view.status == "pending_approval"
-    zh = await draft_service.rerender_zh(draft_id)
-    assert zh.startswith("【中文】") and draft_service.get(draft_id).body_zh == zh
+    zh = await drafting.edits.rerender_zh(draft_id)
+    assert zh.startswith("【中文】") and (await drafting.reader.get(draft_id)).body_zh == zh
     with pytest.raises(DraftStateError):
-        draft_service.update_body(draft_id, "x", actor="owner", to=["not-an-address"])
+        await drafting.edits.update_body(draft_id, "x", actor="owner", to=["not-an-address"])
 
 
-async def test_revise_supersedes_and_keeps_recipients(services, draft_service):
+async def test_revise_supersedes_and_keeps_recipients(services, drafting):
     inquiry_id, _ = add_inquiry(services)
-    draft_id = await draft_service.compose(inquiry_id, "报价15000", actor="owner")
-    draft_service.update_body(
-        draft_id, draft_service.get(draft_id).body_en, actor="owner", to=["jane@work.example.com"]
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
+    await drafting.edits.update_body(
+        draft_id,
+        (await drafting.reader.get(draft_id)).body_en,
+        actor="owner",
+        to=["jane@work.example.com"],
     )
-    new_id = await draft_service.revise(draft_id, "语气更正式一点", actor="owner")
-    assert draft_service.get(draft_id).status == "superseded"
-    new = draft_service.get(new_id)
+    new_id = await drafting.composer.revise(draft_id, "语气更正式一点", actor="owner")
+    assert (await drafting.reader.get(draft_id)).status == "superseded"
+    new = await drafting.reader.get(new_id)
     assert new.status == "pending_approval" and new.to == ["jane@work.example.com"]
     assert new.recipient_differs
     assert "15000" in new.instruction and "更正式" in new.instruction
     with pytest.raises(DraftStateError):
-        draft_service.approve(draft_id, actor="owner")  # a superseded draft is dead
+        await drafting.decisions.approve(draft_id, actor="owner")  # a superseded draft is dead
 
 
-async def test_only_owner_actors_approve_and_everything_is_audited(services, draft_service):
+async def test_only_owner_actors_approve_and_everything_is_audited(services, drafting):
     inquiry_id, _ = add_inquiry(services)
-    draft_id = await draft_service.compose(inquiry_id, "报价15000", actor="agent")
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000", actor="agent")
     for actor in ("agent", "assistant", "pipeline", "llm", "system"):
         with pytest.raises(DraftStateError):
-            draft_service.approve(draft_id, actor=actor)
-    draft_service.approve(draft_id, actor="telegram")
-    draft_service.reject(draft_id, actor="owner")
-    events = draft_service.events(draft_id)
-    assert [(e["from"], e["to"], e["actor"]) for e in events] == [
+            await drafting.decisions.approve(draft_id, actor=actor)
+    await drafting.decisions.approve(draft_id, actor="telegram")
+    await drafting.decisions.reject(draft_id, actor="owner")
+    events = await drafting.reader.events(draft_id)
+    assert [(e.from_status, e.to_status, e.actor) for e in events] == [
         (None, "draft", "agent"),
         ("draft", "pending_approval", "agent"),
         ("pending_approval", "approved", "telegram"),
         ("approved", "rejected", "owner"),
     ]
-    assert all(e["at"] for e in events)
+    assert all(e.at for e in events)
     with pytest.raises(DraftStateError):
-        await draft_service.send(draft_id, actor="owner")
+        await drafting.decisions.send(draft_id, actor="owner")
 
 
-async def test_recipient_never_from_model_output(services, draft_service, model):
+async def test_recipient_never_from_model_output(services, drafting, model):
     inquiry_id, _ = add_inquiry(services)
     model.extra_email = "attacker@evil.example"
-    draft_id = await draft_service.compose(inquiry_id, "报价15000", actor="owner")
-    view = draft_service.get(draft_id)
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
+    view = await drafting.reader.get(draft_id)
     assert view.to == [CUSTOMER]
     assert "attacker@evil.example" in view.unconfirmed_facts  # and it is flagged in the body
 
 
-async def test_recent_contact_warning(services, draft_service):
+async def test_recent_contact_warning(services, drafting):
     inquiry_id, _ = add_inquiry(services)
     add_sent(services, to=CUSTOMER, subject="RE: Sliding door quote", days_ago=3)
     add_sent(services, to=CUSTOMER, subject="Old news", days_ago=20)
     add_sent(services, to="someone.else@example.com", subject="Other", days_ago=1)
-    recent = draft_service.recent_contact(inquiry_id)
+    recent = await drafting.reader.recent_contact(inquiry_id)
     assert [r.subject for r in recent] == ["RE: Sliding door quote"]
-    assert draft_service.recent_contact(CUSTOMER.upper())[0].subject == "RE: Sliding door quote"
-    assert draft_service.recent_contact("nobody@example.com") == []
+    assert (await drafting.reader.recent_contact(CUSTOMER.upper()))[
+        0
+    ].subject == "RE: Sliding door quote"
+    assert await drafting.reader.recent_contact("nobody@example.com") == []
 
 
-async def test_chinese_customer_gets_chinese_flag(services, draft_service, llm_server):
+async def test_chinese_customer_gets_chinese_flag(services, drafting, llm_server):
     inquiry_id, _ = add_inquiry(services, body="你好，我想装推拉门，尺寸2400x2100。", language="zh")
-    await draft_service.compose(inquiry_id, "报价15000", actor="owner")
+    await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
     system = llm_server.chat_requests[-1].body["messages"][0]["content"]
     assert (
         '"zh"' in system
@@ -150,11 +155,13 @@ async def test_chinese_customer_gets_chinese_flag(services, draft_service, llm_s
 
 
 async def test_compose_without_llm_is_a_clear_error(services):
-    from core.drafts.service import DraftService
+    from core.drafts.drafting import build_drafting
     from core.errors import LLMUnavailable
 
     inquiry_id, _ = add_inquiry(services)
     with pytest.raises(LLMUnavailable):
-        await DraftService(services, None).compose(inquiry_id, "报价", actor="owner")
+        await build_drafting(services, None, find_mailer=False).composer.compose(
+            inquiry_id, "报价", actor="owner"
+        )
     with services.store.session() as s:
         assert s.scalars(select(Draft)).all() == [] and s.scalars(select(DraftEvent)).all() == []

@@ -1,9 +1,12 @@
 """Property: no sequence of core calls other than the owner's approve reaches ``approved``.
 
-Hypothesis drives every DraftService/sender entry point an LLM-driven tool or the pipeline could
-reach — compose, revise, edits, fact confirmation, reject, send, send_due, reconcile, raw
+Hypothesis drives every drafting entry point (composer, edits, decisions, reader) and the sender
+— compose, revise, edits, fact confirmation, reject, send, send_due, reconcile, raw
 ``transition`` to any status, and ``approve`` itself with any non-owner actor — in random order,
 and checks after every step that no draft is, or ever was, approved.
+
+And by construction: nothing reachable from the assistant's ``ToolContext`` can approve, reject
+or send (``test_no_tool_can_approve_or_send``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from sqlalchemy import delete, select, update
 
 from core.clock import FakeClock
 from core.db.models import DRAFT_STATUSES, AuditEntry, Draft, DraftEvent
-from core.drafts.service import TOOL_SAFE_METHODS, DraftService
+from core.drafts.drafting import build_drafting
 from core.drafts.state import APPROVERS, TRANSITIONS, approve_transition, transition
 from core.errors import InquiryBridgeError
 from core.events import RecordingBus
@@ -77,7 +80,7 @@ class NoApprovalWithoutOwner(RuleBasedStateMachine):
         self.llm = LLMClient(
             self.services.settings, self.services.secrets, self.services.store, self.services.clock
         )
-        self.service = DraftService(self.services, self.llm)  # sender without Outlook
+        self.drafting = build_drafting(self.services, self.llm, find_mailer=False)  # no Outlook
         self.inquiry_id = _Shared.inquiry_id
         self.drafts: list[int] = []
 
@@ -103,7 +106,7 @@ class NoApprovalWithoutOwner(RuleBasedStateMachine):
     def compose(self, instruction: str, plant: bool) -> None:
         self.model.plant = ["Total $16,500."] if plant else []
         self.drafts.append(
-            self.run(self.service.compose(self.inquiry_id, instruction, actor="agent"))
+            self.run(self.drafting.composer.compose(self.inquiry_id, instruction, actor="agent"))
         )
 
     @precondition(lambda self: self.drafts)
@@ -111,14 +114,18 @@ class NoApprovalWithoutOwner(RuleBasedStateMachine):
     def revise(self, data: st.DataObject) -> None:
         draft_id = data.draw(st.sampled_from(self.drafts))
         with contextlib.suppress(InquiryBridgeError):
-            self.drafts.append(self.run(self.service.revise(draft_id, "语气更正式", actor="agent")))
+            self.drafts.append(
+                self.run(self.drafting.composer.revise(draft_id, "语气更正式", actor="agent"))
+            )
 
     @precondition(lambda self: self.drafts)
     @rule(data=st.data(), actor=NON_OWNER, accept=st.booleans())
     def approve_as_non_owner(self, data: st.DataObject, actor: str, accept: bool) -> None:
         draft_id = data.draw(st.sampled_from(self.drafts))
         self._attempt(
-            lambda: self.service.approve(draft_id, actor=actor, accept_unconfirmed=accept)
+            lambda: self.drafting.decisions.approve(
+                draft_id, actor=actor, accept_unconfirmed=accept
+            )
         )
 
     @precondition(lambda self: self.drafts)
@@ -142,25 +149,27 @@ class NoApprovalWithoutOwner(RuleBasedStateMachine):
         draft_id = data.draw(st.sampled_from(self.drafts))
         if edit == "body":
             self._attempt(
-                lambda: self.service.update_body(
+                lambda: self.drafting.edits.update_body(
                     draft_id, "Hi, the price is $15,000.", actor="agent"
                 )
             )
         elif edit == "confirm":
-            self._attempt(lambda: self.service.confirm_facts(draft_id, ["$16,500"], actor="agent"))
+            self._attempt(
+                lambda: self.drafting.edits.confirm_facts(draft_id, ["$16,500"], actor="agent")
+            )
         elif edit == "reject":
-            self._attempt(lambda: self.service.reject(draft_id, actor="agent"))
+            self._attempt(lambda: self.drafting.decisions.reject(draft_id, actor="agent"))
         else:
-            self._attempt(lambda: self.service.rerender_zh(draft_id))
+            self._attempt(lambda: self.drafting.edits.rerender_zh(draft_id))
 
     @precondition(lambda self: self.drafts)
     @rule(data=st.data())
     def sending(self, data: st.DataObject) -> None:
         draft_id = data.draw(st.sampled_from(self.drafts))
-        self._attempt(lambda: self.service.send(draft_id, actor="agent"))
-        self._attempt(self.service.send_due)
-        self._attempt(self.service.reconcile)
-        self.service.describe_for_tool(draft_id)
+        self._attempt(lambda: self.drafting.decisions.send(draft_id, actor="agent"))
+        self._attempt(self.drafting.decisions.send_due)
+        self._attempt(self.drafting.decisions.reconcile)
+        self.run(self.drafting.reader.describe_for_tool(draft_id))
 
     @invariant()
     def nothing_approved(self) -> None:
@@ -182,4 +191,3 @@ def test_the_table_has_no_ordinary_path_into_approved() -> None:
         "approved" not in targets for source, targets in TRANSITIONS.items() if source != "sending"
     )
     assert {"owner", "cli", "telegram"} == APPROVERS
-    assert not {"approve", "send", "reject", "confirm_facts", "send_due"} & set(TOOL_SAFE_METHODS)

@@ -10,7 +10,7 @@ import pytest
 
 from core.db.models import Inquiry
 from core.deals.stages import record_initial_stage
-from core.drafts.service import build_draft_service
+from core.drafts.drafting import build_drafting
 from core.llm.client import LLMClient
 from core.notify.outbox import NotificationCenter
 from core.notify.runner import TelegramRunner
@@ -58,7 +58,7 @@ async def runner(services: Any, tg_env: TelegramServer) -> Any:
     await r.aclose()
 
 
-# -- drafting: the desktop's DraftService over loopback LLM and Graph servers ---------------
+# -- drafting: the desktop's Drafting over loopback LLM and Graph servers ------------------
 @pytest.fixture
 def model() -> DraftingModel:
     return DraftingModel()
@@ -74,17 +74,14 @@ def graph(clock: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[GraphServer]:
 
 @pytest.fixture
 async def desk(services: Any, model: DraftingModel, graph: GraphServer) -> Any:
-    """The desktop's DraftService (composes with the LLM; the same store and Graph)."""
+    """The desktop's Drafting (composes with the LLM; the same store and Graph)."""
     with LLMServer(model) as llm_server:
         services.settings.update({"llm.base_url": llm_server.base_url, "llm.max_retries": 0})
         llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
-        service = build_draft_service(services, llm)
-        yield service
+        drafting = build_drafting(services, llm)
+        yield drafting
         await llm.aclose()
-        mailer = getattr(service.sender, "mailer", None)  # built on the first desktop send
-        graph_client = getattr(mailer, "client", None)
-        if graph_client is not None:
-            await graph_client.aclose()
+        await drafting.aclose()  # the Graph client of the desktop's sender
 
 
 def add_inquiry(services: Any, **fields: Any) -> int:

@@ -29,7 +29,7 @@ async def once(services: Any) -> Any:
 
 async def pending_alert(services: Any, desk: Any, tg: TelegramServer) -> tuple[int, SentMessage]:
     inquiry_id, _ = add_inquiry(services)
-    draft_id = await desk.compose(
+    draft_id = await desk.composer.compose(
         inquiry_id, "报价15000含GST，下周二上午10点上门量尺", actor="owner"
     )
     await once(services)
@@ -60,8 +60,13 @@ async def test_send_button_sends_once_through_graph_and_the_desktop_sees_sent(
     assert len(graph.sent_log) == 1
     [copy] = graph.folder_messages("sentitems")
     assert CUSTOMER in str(copy) and "$15,000" in str(copy)
-    assert desk.get(draft_id).status == "sent"  # what the desktop's 待审批 list reads
-    assert DraftChanged(draft_id, desk.get(draft_id).inquiry_id, "sent") in services.bus.events
+    assert (
+        await desk.reader.get(draft_id)
+    ).status == "sent"  # what the desktop's 待审批 list reads
+    assert (
+        DraftChanged(draft_id, (await desk.reader.get(draft_id)).inquiry_id, "sent")
+        in services.bus.events
+    )
     replies = [m.visible for m in owner_env.sent_to(OWNER)]
     assert f"✅ 已发送：草稿 #{draft_id} 已发给 {CUSTOMER}。" in replies
     answers = {a["callback_query_id"]: a.get("text", "") for a in owner_env.answered}
@@ -80,7 +85,7 @@ async def test_a_strangers_button_sends_nothing(
     owner_env.push_callback(OWNER, data, user_id=STRANGER)  # another user, owner's chat id
     await once(services)
     assert graph.sent_log == []
-    assert desk.get(draft_id).status == "pending_approval"
+    assert (await desk.reader.get(draft_id)).status == "pending_approval"
     assert owner_env.sent_to(STRANGER) == []
     assert [a.get("text", "") for a in owner_env.answered] == ["", ""]
 
@@ -93,7 +98,7 @@ async def test_forged_nonce_and_typed_words_never_send(
     owner_env.push_message(OWNER, "发送")
     owner_env.push_message(OWNER, f"/send {draft_id}")
     await once(services)
-    assert graph.sent_log == [] and desk.get(draft_id).status == "pending_approval"
+    assert graph.sent_log == [] and (await desk.reader.get(draft_id)).status == "pending_approval"
     assert owner_env.answered[0]["text"] == "此按钮已失效。"
 
 
@@ -108,11 +113,11 @@ async def test_unconfirmed_facts_need_a_second_confirming_press(
     assert graph.sent_log == []
     warning = owner_env.sent_to(OWNER)[-1]
     assert "$16,500" in warning.visible and "3 weeks" in warning.visible
-    assert desk.get(draft_id).status == "pending_approval"
+    assert (await desk.reader.get(draft_id)).status == "pending_approval"
     owner_env.press(warning, "仍然发送")
     await once(services)
-    assert len(graph.sent_log) == 1 and desk.get(draft_id).status == "sent"
-    assert "$16,500" in desk.get(draft_id).confirmed_facts
+    assert len(graph.sent_log) == 1 and (await desk.reader.get(draft_id)).status == "sent"
+    assert "$16,500" in (await desk.reader.get(draft_id)).confirmed_facts
 
 
 async def test_reject_button_discards_and_later_presses_say_so(
@@ -122,7 +127,7 @@ async def test_reject_button_discards_and_later_presses_say_so(
     send_data = alert.button("发送")["callback_data"]
     owner_env.press(alert, "放弃")
     await once(services)
-    assert desk.get(draft_id).status == "rejected"
+    assert (await desk.reader.get(draft_id)).status == "rejected"
     assert alert.buttons() == [] and alert.visible.endswith("🗑 已放弃 · 4月1日 11:00")
     owner_env.push_callback(OWNER, send_data)  # a stale press (a slow phone)
     await once(services)
@@ -136,7 +141,7 @@ async def test_edit_on_desktop_button_only_points_to_the_pc(
     draft_id, alert = await pending_alert(services, desk, owner_env)
     owner_env.press(alert, "在电脑上修改")
     await once(services)
-    assert desk.get(draft_id).status == "pending_approval" and graph.sent_log == []
+    assert (await desk.reader.get(draft_id)).status == "pending_approval" and graph.sent_log == []
     assert "请在电脑上" in owner_env.sent_to(OWNER)[-1].visible
 
 
@@ -155,14 +160,14 @@ async def test_in_a_preset_group_only_the_owner_may_press_and_only_after_proving
 
     monkeypatch.setenv("INQUIRY_BRIDGE_TELEGRAM_CHAT_ID", str(GROUP))
     inquiry_id, _ = add_inquiry(services)
-    draft_id = await desk.compose(inquiry_id, "报价15000含GST", actor="owner")
+    draft_id = await desk.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
     await once(services)
     [alert] = [m for m in tg_env.sent_to(GROUP) if m.buttons()]  # alerts reach the group
 
     # nobody in the group is known to be the owner yet: even his press does nothing
     tg_env.press(alert, "发送", user_id=OWNER)
     await once(services)
-    assert graph.sent_log == [] and desk.get(draft_id).status == "pending_approval"
+    assert graph.sent_log == [] and (await desk.reader.get(draft_id)).status == "pending_approval"
 
     # he proves himself with a fresh code *in the group*; a member's wrong code binds nobody
     code = pairing.new_pairing_code(services)
@@ -176,7 +181,7 @@ async def test_in_a_preset_group_only_the_owner_may_press_and_only_after_proving
     stranger_press = tg_env.press(alert, "发送", user_id=STRANGER)
     tg_env.push_message(GROUP, "/status", user_id=STRANGER, chat_type="group")
     await once(services)
-    assert graph.sent_log == [] and desk.get(draft_id).status == "pending_approval"
+    assert graph.sent_log == [] and (await desk.reader.get(draft_id)).status == "pending_approval"
     assert len(tg_env.sent_to(GROUP)) == before
     answers = {a["callback_query_id"]: a.get("text", "") for a in tg_env.answered}
     assert answers[stranger_press] == ""
@@ -184,4 +189,4 @@ async def test_in_a_preset_group_only_the_owner_may_press_and_only_after_proving
     # the owner's own press in the same group sends it, once
     tg_env.press(alert, "发送", user_id=OWNER)
     await once(services)
-    assert len(graph.sent_log) == 1 and desk.get(draft_id).status == "sent"
+    assert len(graph.sent_log) == 1 and (await desk.reader.get(draft_id)).status == "sent"

@@ -31,7 +31,7 @@ async def alert_for(
     services: Any, desk: Any, tg: TelegramServer, text: str = "报价15000含GST"
 ) -> tuple[int, SentMessage]:
     inquiry_id, _ = add_inquiry(services)
-    draft_id = await desk.compose(inquiry_id, text, actor="owner")
+    draft_id = await desk.composer.compose(inquiry_id, text, actor="owner")
     await once(services)
     [alert] = [m for m in tg.sent_to(OWNER) if m.buttons() and f"#{draft_id}" in m.visible]
     return draft_id, alert
@@ -54,8 +54,8 @@ async def test_sent_on_the_desktop_while_offline_closes_the_buttons_later_once(
     home: Any,
 ) -> None:
     draft_id, alert = await alert_for(services, desk, owner_env)
-    desk.approve(draft_id, actor="owner")
-    await desk.send(draft_id, actor="owner")
+    await desk.decisions.approve(draft_id, actor="owner")
+    await desk.decisions.send(draft_id, actor="owner")
     assert len(graph.sent_log) == 1
     # the tray never shows the bookkeeping row, and it is not unread
     assert all(v.kind != "draft_closed" for v in center.recent())
@@ -88,7 +88,7 @@ async def test_a_revision_supersedes_the_old_alert_and_brings_new_buttons(
 ) -> None:
     draft_id, old_alert = await alert_for(services, desk, owner_env)
     stale_send = old_alert.button("发送")["callback_data"]
-    new_id = await desk.revise(draft_id, "改成下周三上门", actor="owner")
+    new_id = await desk.composer.revise(draft_id, "改成下周三上门", actor="owner")
     await once(services)
     assert old_alert.buttons() == []
     assert old_alert.visible.endswith("✏️ 已被修改稿取代 · 4月1日 11:00")
@@ -115,7 +115,7 @@ async def test_rejected_on_the_desktop_closes_the_alert_and_the_fact_warning(
     await once(services)
     warning = owner_env.sent_to(OWNER)[-1]
     assert warning.button("仍然发送")
-    desk.reject(draft_id, actor="owner")
+    await desk.decisions.reject(draft_id, actor="owner")
     await once(services)
     for message in (alert, warning):
         assert message.buttons() == [] and message.visible.endswith("🗑 已放弃 · 4月1日 11:00")
@@ -129,7 +129,7 @@ async def test_closed_by_a_process_without_a_center_is_caught_up(
     center = NotificationCenter(services).attach()
     draft_id, alert = await alert_for(services, desk, owner_env)
     center.detach()
-    desk.reject(draft_id, actor="cli")
+    await desk.decisions.reject(draft_id, actor="cli")
     assert closing_rows(services) == []
     NotificationCenter(services).attach().detach()  # what `telegram --once` does on start
     await once(services)
@@ -143,7 +143,7 @@ async def test_closing_edits_go_out_in_quiet_hours(
 
     draft_id, alert = await alert_for(services, desk, owner_env)
     clock._now = utc(sydney(2026, 4, 1, 23, 15))
-    desk.reject(draft_id, actor="owner")
+    await desk.decisions.reject(draft_id, actor="owner")
     report = await once(services)
     assert report.delivery.edited == 1  # silent on the phone, so not held till morning
     assert alert.visible.endswith("🗑 已放弃 · 4月1日 23:15")
@@ -154,8 +154,10 @@ async def test_edited_on_the_pc_the_phone_gets_the_new_words_and_old_buttons_die
 ) -> None:
     draft_id, alert = await alert_for(services, desk, owner_env)
     old_send = alert.button("发送")["callback_data"]
-    body = desk.get(draft_id).body_en + "\n\nP.S. We look forward to hearing from you soon."
-    desk.update_body(draft_id, body, actor="owner")
+    body = (
+        await desk.reader.get(draft_id)
+    ).body_en + "\n\nP.S. We look forward to hearing from you soon."
+    await desk.edits.update_body(draft_id, body, actor="owner")
     await once(services)
     assert alert.buttons() == []
     assert alert.visible.endswith("✏️ 已在电脑上修改，请看新的提醒 · 4月1日 11:00")
@@ -176,14 +178,16 @@ async def test_a_press_on_words_edited_since_never_sends_them(
     center = NotificationCenter(services).attach()
     draft_id, alert = await alert_for(services, desk, owner_env)
     center.detach()
-    desk.update_body(draft_id, "Dear Jane, a completely different offer.", actor="owner")
+    await desk.edits.update_body(
+        draft_id, "Dear Jane, a completely different offer.", actor="owner"
+    )
     owner_env.press(alert, "发送")
     runner = TelegramRunner(services)
     try:
         await runner.bot.poll_once()  # the press is handled before any catch-up could run
     finally:
         await runner.aclose()
-    assert graph.sent_log == [] and desk.get(draft_id).status == "pending_approval"
+    assert graph.sent_log == [] and (await desk.reader.get(draft_id)).status == "pending_approval"
     assert "已在电脑上修改" in owner_env.sent_to(OWNER)[-1].visible
     # the next `telegram --once` (with its catch-up) brings the new version with live buttons
     NotificationCenter(services).attach().detach()

@@ -2,7 +2,7 @@
 
 from tests.drafts.conftest import (  # noqa: F401  (fixtures)
     collect_leftover_qt_objects,
-    draft_service,
+    drafting,
     graph,
     llm,
     llm_server,

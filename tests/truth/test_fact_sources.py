@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.drafts.drafting import Drafting
 from core.drafts.factguard import check_facts
-from core.drafts.service import DraftService
 from core.errors import UnconfirmedFactsError
 from core.inquiry_edit import InquiryEditor
 from tests.drafts.support import DraftingModel, add_inquiry
@@ -41,33 +41,35 @@ def test_chinese_rendering_must_say_what_the_english_says() -> None:
 
 
 async def test_model_filled_record_is_not_evidence(
-    services, draft_service: DraftService, model: DraftingModel
+    services, drafting: Drafting, model: DraftingModel
 ) -> None:  # type: ignore[no-untyped-def]
     # the record says 2400 x 2100 and a phone, but the customer never wrote them
     inquiry_id, _ = add_inquiry(services, body="Hi, could you quote a sliding door for us?")
     model.plant = ["The door will be 2400 x 2100 mm.", "We will call you on 0412 345 678."]
-    draft_id = await draft_service.compose(inquiry_id, "给报价", actor="owner")
-    flagged = draft_service.get(draft_id).unconfirmed_facts
+    draft_id = await drafting.composer.compose(inquiry_id, "给报价", actor="owner")
+    flagged = (await drafting.reader.get(draft_id)).unconfirmed_facts
     assert "2400 x 2100 mm" in " ".join(flagged) or {"2400", "2100 mm"} <= set(flagged)
     assert "0412 345 678" in flagged
     with pytest.raises(UnconfirmedFactsError):
-        draft_service.approve(draft_id, actor="owner")
+        await drafting.decisions.approve(draft_id, actor="owner")
 
     # the owner corrects the size in the record himself: now it is his word
     InquiryEditor(services).update_fields(inquiry_id, {"dimensions": ["2400 x 2000 mm"]})
     model.plant = ["The door will be 2400 x 2000 mm."]
-    draft_id = await draft_service.compose(inquiry_id, "给报价", actor="owner")
-    assert draft_service.get(draft_id).unconfirmed_facts == []
+    draft_id = await drafting.composer.compose(inquiry_id, "给报价", actor="owner")
+    assert (await drafting.reader.get(draft_id)).unconfirmed_facts == []
 
 
 async def test_draft_with_only_a_payment_link_cannot_be_approved_in_one_click(
-    services, draft_service: DraftService, model: DraftingModel
+    services, drafting: Drafting, model: DraftingModel
 ) -> None:  # type: ignore[no-untyped-def]
     inquiry_id, _ = add_inquiry(services)
     model.plant = ["Please pay the deposit at https://pay.evil.example/deposit."]
-    draft_id = await draft_service.compose(inquiry_id, "回复客户", actor="owner")
-    assert draft_service.get(draft_id).unconfirmed_facts == ["https://pay.evil.example/deposit"]
+    draft_id = await drafting.composer.compose(inquiry_id, "回复客户", actor="owner")
+    assert (await drafting.reader.get(draft_id)).unconfirmed_facts == [
+        "https://pay.evil.example/deposit"
+    ]
     with pytest.raises(UnconfirmedFactsError):
-        draft_service.approve(draft_id, actor="owner")
-    view = draft_service.approve(draft_id, actor="owner", accept_unconfirmed=True)
+        await drafting.decisions.approve(draft_id, actor="owner")
+    view = await drafting.decisions.approve(draft_id, actor="owner", accept_unconfirmed=True)
     assert view.status == "approved"

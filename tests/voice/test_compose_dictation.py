@@ -13,7 +13,7 @@ from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
 from core.db.models import Draft, Inquiry
-from core.drafts.service import DraftService
+from core.drafts.drafting import build_drafting
 from core.services import Services
 from core.voice.audio import read_pcm16k
 from core.voice.transcriber import Transcriber
@@ -52,7 +52,7 @@ async def test_dictated_words_land_in_the_instruction_box_and_nothing_is_drafted
         return inquiry.id
 
     inquiry_id = services.store.write(_add)
-    dialog = ComposeDialog(services, DraftService(services, None), inquiry_id)
+    dialog = ComposeDialog(services, build_drafting(services, None, find_mailer=False), inquiry_id)
     qtbot.addWidget(dialog)
     source = GeneratedAudioInput(read_pcm16k(short_wav))
     dialog.dictation.audio_input_factory = lambda: source

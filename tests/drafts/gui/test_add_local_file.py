@@ -14,11 +14,11 @@ from tests.drafts.support import CUSTOMER, add_inquiry
 from tests.support.qt import settles, wait_until
 
 
-async def _window(qtbot, services, draft_service, graph) -> ApprovalWindow:  # type: ignore[no-untyped-def]
+async def _window(qtbot, services, drafting, graph) -> ApprovalWindow:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
     inquiry_id, _ = add_inquiry(services, graph_id=gid)
-    draft_id = await draft_service.compose(inquiry_id, "报价15000含GST", actor="owner")
-    window = ApprovalWindow(services, draft_service, draft_id)
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
+    window = ApprovalWindow(services, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -35,9 +35,9 @@ def _items(window: ApprovalWindow) -> list[tuple[str, bool]]:
 
 @settles
 async def test_the_button_adds_a_local_file_ticked_without_blocking_the_ui(
-    qtbot, zh, services, draft_service, graph, tmp_path, monkeypatch
+    qtbot, zh, services, drafting, graph, tmp_path, monkeypatch
 ):
-    window = await _window(qtbot, services, draft_service, graph)
+    window = await _window(qtbot, services, drafting, graph)
     assert window.add_file_button.text() == "添加本机文件…"
     assert window.add_file_button.isEnabled() and window.files_list.count() == 0
     folder = tmp_path / "OneDrive" / "Jane Citizen"
@@ -46,25 +46,25 @@ async def test_the_button_adds_a_local_file_ticked_without_blocking_the_ui(
     quote.write_bytes(b"%PDF quote" * 100)
     window.choose_file = lambda: str(quote)
 
-    # the service call is held on its worker until the test has seen the window stay live
+    # the database's one writer is held until the test has seen the window stay live: the
+    # service's write (after its copy, on a worker thread) waits behind it
     gate = threading.Event()
     threads: list[str] = []
-    real = draft_service.add_owner_file
 
-    def held(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def held(session):  # type: ignore[no-untyped-def]
         threads.append(threading.current_thread().name)
         assert gate.wait(10), "the UI never got to run while the file was added"
-        return real(*args, **kwargs)
 
-    draft_service.add_owner_file = held
-    qtbot.mouseClick(window.add_file_button, Qt.MouseButton.LeftButton)
+    holder = asyncio.ensure_future(services.store.run(held))
     await wait_until(lambda: bool(threads))
+    qtbot.mouseClick(window.add_file_button, Qt.MouseButton.LeftButton)
     # the UI loop is running: it shows the progress, and the buttons wait
     await wait_until(lambda: window.status_label.text() == "正在添加文件…")
     assert window.busy and not window.progress.isHidden()
     assert not window.add_file_button.isEnabled() and not window.approve_button.isEnabled()
     assert threads[0] != threading.main_thread().name
     gate.set()
+    await holder
 
     await wait_until(lambda: window.view.attachment_ids and not window.busy)
     await window.ready()
@@ -99,9 +99,9 @@ async def test_the_button_adds_a_local_file_ticked_without_blocking_the_ui(
 
 @settles
 async def test_a_file_that_cannot_go_shows_a_chinese_error(
-    qtbot, zh, services, draft_service, graph, tmp_path
+    qtbot, zh, services, drafting, graph, tmp_path
 ):
-    window = await _window(qtbot, services, draft_service, graph)
+    window = await _window(qtbot, services, drafting, graph)
     empty = tmp_path / "empty.pdf"
     empty.write_bytes(b"")
     window.choose_file = lambda: str(empty)
@@ -117,9 +117,9 @@ async def test_a_file_that_cannot_go_shows_a_chinese_error(
 
 @settles
 async def test_the_dialog_starts_in_the_home_folder_the_first_time(
-    qtbot, zh, services, draft_service, graph, monkeypatch
+    qtbot, zh, services, drafting, graph, monkeypatch
 ):
-    window = await _window(qtbot, services, draft_service, graph)
+    window = await _window(qtbot, services, drafting, graph)
     asked: list[str] = []
 
     def fake_dialog(parent, caption, start):  # type: ignore[no-untyped-def]

@@ -10,19 +10,19 @@ from tests.drafts.support import CUSTOMER, add_inquiry, add_sent
 from tests.support.qt import wait_until
 
 
-async def _draft(services, draft_service, graph, model=None, plant=None) -> int:  # type: ignore[no-untyped-def]
+async def _draft(services, drafting, graph, model=None, plant=None) -> int:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
     inquiry_id, _ = add_inquiry(services, graph_id=gid)
     if model is not None and plant:
         model.plant = plant
-    return await draft_service.compose(
+    return await drafting.composer.compose(
         inquiry_id, "报价15000含GST，下周二上午10点上门量尺", actor="owner"
     )
 
 
-async def test_approve_sends_exactly_once(qtbot, zh, services, draft_service, graph):
-    draft_id = await _draft(services, draft_service, graph)
-    window = ApprovalWindow(services, draft_service, draft_id)
+async def test_approve_sends_exactly_once(qtbot, zh, services, drafting, graph):
+    draft_id = await _draft(services, drafting, graph)
+    window = ApprovalWindow(services, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -43,13 +43,13 @@ async def test_approve_sends_exactly_once(qtbot, zh, services, draft_service, gr
     qtbot.mouseClick(window.approve_button, Qt.MouseButton.LeftButton)
     await wait_until(lambda: not window.busy)
     assert len(graph.sent_log) == 1
-    assert draft_service.events(draft_id)[-3]["actor"] == "owner"
+    assert (await drafting.reader.events(draft_id))[-3].actor == "owner"
     window.close()
 
 
-async def test_discard_sends_nothing(qtbot, zh, services, draft_service, graph):
-    draft_id = await _draft(services, draft_service, graph)
-    window = ApprovalWindow(services, draft_service, draft_id)
+async def test_discard_sends_nothing(qtbot, zh, services, drafting, graph):
+    draft_id = await _draft(services, drafting, graph)
+    window = ApprovalWindow(services, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -62,11 +62,11 @@ async def test_discard_sends_nothing(qtbot, zh, services, draft_service, graph):
 
 
 async def test_unconfirmed_and_recent_warnings_gate_approval(
-    qtbot, zh, services, draft_service, graph, model
+    qtbot, zh, services, drafting, graph, model
 ):
-    draft_id = await _draft(services, draft_service, graph, model, ["The total is $16,500."])
+    draft_id = await _draft(services, drafting, graph, model, ["The total is $16,500."])
     add_sent(services, to=CUSTOMER, subject="RE: Brochure", days_ago=3)
-    window = ApprovalWindow(services, draft_service, draft_id)
+    window = ApprovalWindow(services, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -80,15 +80,13 @@ async def test_unconfirmed_and_recent_warnings_gate_approval(
     assert window.approve_button.isEnabled()
     status = await window.approve_and_send()
     assert status == "sent" and len(graph.sent_log) == 1
-    assert "$16,500" in draft_service.get(draft_id).confirmed_facts
+    assert "$16,500" in (await drafting.reader.get(draft_id)).confirmed_facts
     window.close()
 
 
-async def test_edit_recipient_warns_and_revise_supersedes(
-    qtbot, zh, services, draft_service, graph
-):
-    draft_id = await _draft(services, draft_service, graph)
-    window = ApprovalWindow(services, draft_service, draft_id)
+async def test_edit_recipient_warns_and_revise_supersedes(qtbot, zh, services, drafting, graph):
+    draft_id = await _draft(services, drafting, graph)
+    window = ApprovalWindow(services, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -99,7 +97,7 @@ async def test_edit_recipient_warns_and_revise_supersedes(
     window.revise_edit.setText("语气更正式一点")
     new_id = await window.revise()
     assert new_id and new_id != draft_id and window.draft_id == new_id
-    assert draft_service.get(draft_id).status == "superseded"
+    assert (await drafting.reader.get(draft_id)).status == "superseded"
     assert window.view.to == ["boss@other.example.com"]
     assert window.banner.text() == "未发送 — 等待您批准"
     assert graph.sent_log == []
@@ -107,38 +105,38 @@ async def test_edit_recipient_warns_and_revise_supersedes(
 
 
 async def test_send_error_keeps_the_draft_with_chinese_message(
-    qtbot, zh, services, draft_service, graph
+    qtbot, zh, services, drafting, graph
 ):
-    draft_id = await _draft(services, draft_service, graph)
+    draft_id = await _draft(services, drafting, graph)
     graph.fail(path=r"/send$", status=400, code="ErrorInvalidRecipients")
-    window = ApprovalWindow(services, draft_service, draft_id)
+    window = ApprovalWindow(services, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
     assert await window.approve_and_send() == "failed"
     assert window.banner.text() == "未发送 — 发送失败，草稿已保留"
     assert "未发送" in window.status_label.text() and "草稿已保留" in window.status_label.text()
-    assert graph.sent_log == [] and draft_service.get(draft_id).status == "failed"
+    assert graph.sent_log == [] and (await drafting.reader.get(draft_id)).status == "failed"
     window.close()
 
 
-async def test_pending_view_lists_and_counts(qtbot, zh, services, draft_service, graph):
+async def test_pending_view_lists_and_counts(qtbot, zh, services, drafting, graph):
     from desktop.approval.pending_view import PendingDraftsView
     from desktop.hub import SignalHub
 
     hub = SignalHub(services.bus)
-    view = PendingDraftsView(services, hub, draft_service=draft_service)
+    view = PendingDraftsView(services, hub, drafting=drafting)
     qtbot.addWidget(view)
     await view.ready()
     assert view.pending_count() == 0 and view.summary.text() == "没有待审批的草稿。"
-    draft_id = await _draft(services, draft_service, graph)
+    draft_id = await _draft(services, drafting, graph)
     await wait_until(lambda: view.pending_count() == 1)
     assert view.table.item(0, 0).text() == str(draft_id)
     assert view.table.item(0, 4).text() == "待审批"
     window = view.open_row(0)
     assert isinstance(window, ApprovalWindow)
     await window.ready()
-    draft_service.reject(draft_id, actor="owner")
+    await drafting.decisions.reject(draft_id, actor="owner")
     await wait_until(lambda: view.pending_count() == 0)
     window.close()
     hub.detach()
@@ -157,15 +155,13 @@ async def test_screenshot_factory_makes_a_demo_draft(qtbot, zh, services):
 
 
 @pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # offscreen dialogs
-async def test_compose_dialog_writes_a_draft_and_opens_review(
-    qtbot, zh, services, draft_service, graph
-):
+async def test_compose_dialog_writes_a_draft_and_opens_review(qtbot, zh, services, drafting, graph):
     from desktop.approval.compose_dialog import ComposeDialog
     from desktop.voice.dictation import DictationButton
 
     inquiry_id, _ = add_inquiry(services)
     add_sent(services, to=CUSTOMER, subject="RE: Brochure", days_ago=2)
-    dialog = ComposeDialog(services, draft_service, inquiry_id)
+    dialog = ComposeDialog(services, drafting, inquiry_id)
     qtbot.addWidget(dialog)
     dialog.show()
     await wait_until(lambda: dialog.recent_label.isVisible())
@@ -175,7 +171,9 @@ async def test_compose_dialog_writes_a_draft_and_opens_review(
     dialog.instruction.setPlainText("报价15000含GST")
     assert dialog.compose_button.isEnabled()
     draft_id = await dialog.compose()
-    assert draft_id is not None and draft_service.get(draft_id).status == "pending_approval"
+    assert (
+        draft_id is not None and (await drafting.reader.get(draft_id)).status == "pending_approval"
+    )
     window = dialog.approval_window
     assert isinstance(window, ApprovalWindow)
     await window.ready()
@@ -185,7 +183,7 @@ async def test_compose_dialog_writes_a_draft_and_opens_review(
 
 
 async def test_attachment_checklist_updates_the_draft_and_the_customer_gets_the_file(
-    qtbot, zh, services, draft_service, graph
+    qtbot, zh, services, drafting, graph
 ):
     from sqlalchemy import select
 
@@ -196,8 +194,8 @@ async def test_attachment_checklist_updates_the_draft_and_the_customer_gets_the_
     inquiry_id, msg_pk = add_inquiry(services, graph_id=gid)
     plan = add_file(services, msg_pk, "plan.pdf", b"%PDF plan" * 100)
     add_file(services, msg_pk, "video.zip", None)  # not stored: shown, cannot be ticked
-    draft_id = await draft_service.compose(inquiry_id, "报价15000含GST", actor="owner")
-    window = ApprovalWindow(services, draft_service, draft_id)
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
+    window = ApprovalWindow(services, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -223,16 +221,16 @@ async def test_attachment_checklist_updates_the_draft_and_the_customer_gets_the_
     window.close()
 
 
-async def test_over_the_send_limit_is_warned(qtbot, zh, services, draft_service, graph):
+async def test_over_the_send_limit_is_warned(qtbot, zh, services, drafting, graph):
     from tests.drafts.test_attachments import add_file
 
     gid = graph.add_message(subject="Plans", from_addr=CUSTOMER)
     inquiry_id, msg_pk = add_inquiry(services, graph_id=gid)
     big = [add_file(services, msg_pk, f"part{i}.zip", bytes(18 * 1024 * 1024)) for i in range(2)]
-    draft_id = await draft_service.compose(
+    draft_id = await drafting.composer.compose(
         inquiry_id, "报价15000", actor="owner", attachment_ids=big
     )
-    window = ApprovalWindow(services, draft_service, draft_id)
+    window = ApprovalWindow(services, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()

@@ -1,0 +1,232 @@
+"""DraftComposer: writes drafts (compose, a batch contact, revise) — and can do nothing else.
+
+Whatever it writes lands in ``pending_approval``; it has no way to approve, reject or send
+(those are ``OwnerDecisions``, handed only to the owner's own surfaces). That is why the
+assistant's tools may hold one: a model that composes can only add to the owner's queue.
+
+The recipient is Python's choice (the inquiry's customer, the CSV's address, or the owner's
+edited recipients on a revision), never the model's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from core.db.models import Draft
+from core.drafts import composer
+from core.drafts.base import EDITABLE, DraftCore, not_editable, require_llm
+from core.drafts.evidence import batch_contact, phone_region
+from core.drafts.factguard import check_facts
+from core.drafts.state import Transition, record_created, transition
+from core.drafts.view import DraftView, draft_view
+from core.errors import DraftStateError
+
+
+@dataclass
+class _NewDraft:
+    """What ``_create`` writes: the model's words plus where they came from."""
+
+    instruction: str
+    subject: str
+    body_en: str
+    body_zh: str
+    actor: str
+    batch_id: str | None = None
+    contact: dict[str, str] | None = None
+    revision_of: int | None = None
+    confirmed: list[str] = field(default_factory=list)
+    attachment_ids: list[int] = field(default_factory=list)
+    to: list[str] | None = None  # the owner's recipients (a revision keeps his edits)
+    cc: list[str] = field(default_factory=list)
+
+
+class DraftComposer:
+    """Compose → ``pending_approval``. Never approves, rejects or sends."""
+
+    def __init__(self, core: DraftCore, llm: Any) -> None:
+        self._core = core
+        self._llm = llm
+
+    async def compose(
+        self,
+        inquiry_id: int,
+        instruction_zh: str,
+        *,
+        actor: str,
+        batch_id: str | None = None,
+        attachment_ids: list[int] | None = None,
+    ) -> int:
+        """Write a reply to an inquiry from the owner's Chinese instruction (→ pending_approval).
+
+        ``attachment_ids``: files of this inquiry (``Attachment`` ids) to send with the reply;
+        checked before the model is asked, so a wrong id costs no tokens."""
+        instruction_zh = (instruction_zh or "").strip()
+        if not instruction_zh:
+            raise DraftStateError("请写下回复要点（中文即可）")
+        llm = require_llm(self._llm)
+        core, settings = self._core, self._core.services.settings
+        try:
+            ctx = await core.services.store.read(
+                lambda s: composer.load_context(s, inquiry_id, settings)
+            )
+        except LookupError as exc:  # unknown inquiry id: one clear line, not a crash
+            raise DraftStateError(str(exc.args[0] if exc.args else exc)) from None
+        if not ctx.recipient_email:
+            raise DraftStateError(f"询盘 {inquiry_id} 没有客户邮箱，无法起草回复")
+        files: list[int] = []
+        if attachment_ids:
+            wanted = list(attachment_ids)
+            files = await core.services.store.read(
+                lambda s: core.check_files(s, inquiry_id, wanted)
+            )
+        answer = await composer.compose_answer(
+            llm, ctx, instruction_zh, settings, {"inquiry_id": inquiry_id}
+        )
+        subject = answer.subject.strip() or composer.reply_subject(ctx.thread_subject)
+        if ctx.thread_subject and ctx.reply_to_message_pk is not None:
+            subject = composer.reply_subject(ctx.thread_subject)  # stay in the thread
+        new = _NewDraft(instruction_zh, subject, answer.body_en, answer.body_zh, actor, batch_id)
+        new.attachment_ids = files
+        return await self._create(ctx, new)
+
+    async def compose_for_contact(
+        self, contact: dict[str, str], instruction_zh: str, *, actor: str, batch_id: str
+    ) -> int:
+        """A fresh email to one batch contact. The address is the CSV's, never the model's."""
+        llm = require_llm(self._llm)
+        settings = self._core.services.settings
+        ctx = await self._core.services.store.read(
+            lambda s: composer.with_memories(s, composer.contact_context(contact, settings))
+        )
+        answer = await composer.compose_answer(llm, ctx, instruction_zh, settings, {})
+        new = _NewDraft(
+            instruction_zh, answer.subject.strip(), answer.body_en, answer.body_zh, actor, batch_id
+        )
+        new.contact = contact
+        return await self._create(ctx, new)
+
+    async def revise(self, draft_id: int, instruction_zh: str, *, actor: str) -> int:
+        """A revised draft from a new Chinese instruction; the old one becomes superseded."""
+        instruction_zh = (instruction_zh or "").strip()
+        if not instruction_zh:
+            raise DraftStateError("请写下要修改的地方")
+        llm = require_llm(self._llm)
+        settings = self._core.services.settings
+        view, ctx, contact = await self._core.services.store.read(
+            lambda s: self._revision_context(s, draft_id)
+        )
+        ctx.recipient_email = view.to[0] if view.to else ctx.recipient_email  # his edits stay
+        answer = await composer.revise_answer(
+            llm,
+            ctx,
+            previous_instruction=view.instruction,
+            subject=view.subject,
+            body_en=view.body_en,
+            instruction=instruction_zh,
+            settings=settings,
+            refs={"inquiry_id": view.inquiry_id, "draft_id": draft_id},
+        )
+        keep_subject = view.reply_to_message_pk is not None
+        new = _NewDraft(
+            instruction=f"{view.instruction}\n修改：{instruction_zh}",
+            subject=view.subject if keep_subject else (answer.subject.strip() or view.subject),
+            body_en=answer.body_en,
+            body_zh=answer.body_zh,
+            actor=actor,
+            batch_id=view.batch_id,
+            contact=contact,
+            revision_of=draft_id,
+            confirmed=list(view.confirmed_facts),
+            attachment_ids=list(view.attachment_ids),
+        )
+        if view.to or view.cc:
+            new.to, new.cc = list(view.to), list(view.cc)
+        return await self._create(ctx, new)
+
+    def _revision_context(
+        self, session: Session, draft_id: int
+    ) -> tuple[DraftView, composer.ComposeContext, dict[str, str] | None]:
+        core, settings = self._core, self._core.services.settings
+        draft = core.get(session, draft_id)
+        if draft.status not in EDITABLE:
+            raise not_editable(draft, "修改")
+        contact = None
+        if draft.inquiry_id is not None:
+            ctx = composer.load_context(session, draft.inquiry_id, settings)
+        else:
+            contact = batch_contact(session, draft.id)
+            ctx = composer.with_memories(session, composer.contact_context(contact or {}, settings))
+        return draft_view(session, draft, core.services.paths), ctx, contact
+
+    async def _create(self, ctx: composer.ComposeContext, new: _NewDraft) -> int:
+        """Store the draft (guarded) in pending_approval; a revision supersedes its original."""
+        core = self._core
+        region = phone_region(core.services.settings)
+        chosen = [ctx.recipient_email] if ctx.recipient_email else []
+
+        def do(session: Session) -> tuple[int, list[Transition]]:
+            now = core.now()
+            draft = Draft(
+                inquiry_id=ctx.inquiry_id,
+                status="draft",
+                to_addrs=chosen,
+                cc_addrs=[],
+                subject=new.subject,
+                body_en=new.body_en.strip(),
+                body_zh=new.body_zh.strip(),
+                instruction=new.instruction,
+                reply_to_message_pk=ctx.reply_to_message_pk,
+                revision_of=new.revision_of,
+                batch_id=new.batch_id,
+                confirmed_facts=list(new.confirmed),
+                attachment_ids=list(new.attachment_ids),
+                created_by=new.actor,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(draft)
+            session.flush()
+            record_created(session, draft, actor=new.actor, clock=core.clock)
+            if new.contact is not None:
+                core.audit(session, draft.id, "contact", new.actor, **new.contact)
+            draft.unconfirmed_facts = check_facts(
+                draft.body_en,
+                [new.instruction, *ctx.evidence, " ".join(chosen)],
+                confirmed=draft.confirmed_facts,
+                region=region,
+                body_zh=draft.body_zh,
+            )
+            if new.to is not None:  # a revision keeps the owner's recipients
+                draft.to_addrs, draft.cc_addrs = list(new.to), list(new.cc)
+            return draft.id, self._file(session, draft, new)
+
+        draft_id, moves = await core.services.store.run(do)
+        core.publish(moves)
+        return draft_id
+
+    def _file(self, session: Session, draft: Draft, new: _NewDraft) -> list[Transition]:
+        """Into the owner's queue; the revised original (if any) becomes superseded."""
+        core = self._core
+        unconfirmed = draft.unconfirmed_facts or []
+        note = f"未经确认：{', '.join(unconfirmed)}" if unconfirmed else ""
+        moves = [
+            transition(
+                session, draft, "pending_approval", actor=new.actor, clock=core.clock, note=note
+            )
+        ]
+        if new.revision_of is not None:
+            old = core.get(session, new.revision_of)
+            moves.append(
+                transition(
+                    session,
+                    old,
+                    "superseded",
+                    actor=new.actor,
+                    clock=core.clock,
+                    note=f"被草稿 {draft.id} 取代",
+                )
+            )
+        return moves

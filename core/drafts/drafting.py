@@ -1,0 +1,82 @@
+"""Drafting, built once per data folder and handed out by capability.
+
+    Drafting
+     ├─ composer   DraftComposer    compose, compose_for_contact, revise      → pending_approval
+     ├─ edits      OwnerEdits       update_body, set_recipients, set_attachments, add_owner_file,
+     │                              confirm_facts, rerender_zh                 (never approves)
+     ├─ decisions  OwnerDecisions   approve, reject, send, send_due, reconcile (owner only)
+     └─ reader     DraftReader      get, list, events, attachment_options, recent_contact,
+                                    describe_for_tool, …                       (reads only)
+
+Who gets what: the owner's surfaces (approval window, local CLI) get the whole ``Drafting``;
+the paired owner's Telegram buttons and the scheduler get ``decisions`` only; the assistant's
+tools get ``composer`` and ``reader`` only (``core.agent.tools.ToolContext``) — so "the model
+cannot approve or send" holds because no object it is handed has such a method, not because a
+list says so. Every public method is a coroutine; dataclasses in and out, no ORM rows.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from core.drafts.base import DraftCore
+from core.drafts.composing import DraftComposer
+from core.drafts.decisions import OwnerDecisions
+from core.drafts.edits import OwnerEdits
+from core.drafts.reader import DraftReader
+from core.drafts.sender import DraftSender, build_mailer
+from core.services import Services
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Drafting:
+    """The four drafting capabilities of one data folder (the owner's full set)."""
+
+    composer: DraftComposer
+    edits: OwnerEdits
+    decisions: OwnerDecisions
+    reader: DraftReader
+
+    async def aclose(self) -> None:
+        """Close the Graph client of the sender's mailer (for a front end that built it; the
+        model client belongs to whoever made it)."""
+        client = getattr(self.decisions.sender.mailer, "client", None)
+        if client is not None and hasattr(client, "aclose"):
+            await client.aclose()
+
+
+def default_mailer(services: Services) -> Any:
+    """A Graph mailer when sign-in is configured, else None (drafts still compose and wait)."""
+    try:
+        return build_mailer(services)
+    except Exception as exc:  # Graph not usable yet
+        log.info("no Graph mailer: %s", exc)
+        return None
+
+
+def build_drafting(
+    services: Services, llm: Any, mailer: Any = None, *, find_mailer: bool = True
+) -> Drafting:
+    """Drafting over ``llm`` and ``mailer``; without a mailer (and ``find_mailer``), one over
+    Graph when sign-in is configured (desktop, CLI), else none (sending answers 'waiting')."""
+    core = DraftCore(services)
+    if mailer is None and find_mailer:
+        mailer = default_mailer(services)
+    return Drafting(
+        composer=DraftComposer(core, llm),
+        edits=OwnerEdits(core, llm),
+        decisions=OwnerDecisions(core, DraftSender(services, mailer, publish=core.publish)),
+        reader=DraftReader(core),
+    )
+
+
+def build_owner_decisions(services: Services, mailer: Any = None) -> OwnerDecisions:
+    """Only the decisions (Telegram buttons, the scheduler's sends): no model needed."""
+    core = DraftCore(services)
+    if mailer is None:
+        mailer = default_mailer(services)
+    return OwnerDecisions(core, DraftSender(services, mailer, publish=core.publish))

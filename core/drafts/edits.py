@@ -1,0 +1,225 @@
+"""OwnerEdits: the owner changes a draft's words, recipients, files or confirmed values.
+
+Every edit is audited, re-runs the fact guard where the words or recipients changed, and sends
+an approved draft back to ``pending_approval`` (he approved a different email). None of these
+methods can approve or send: an edit can only ever move a draft *back* into review.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from core.db.app_state import put_state
+from core.db.models import Draft
+from core.drafts import composer
+from core.drafts.attachments import copy_owner_file, owner_file_row
+from core.drafts.base import EDITABLE, DraftCore, not_editable, require_llm
+from core.drafts.evidence import run_guard
+from core.drafts.reader import ATTACH_FOLDER_KEY
+from core.drafts.state import Transition
+from core.drafts.view import DraftView, draft_view, valid_email
+from core.errors import DraftStateError
+
+Change = tuple[DraftView, list[Transition]]
+
+
+class OwnerEdits:
+    """Body, subject, recipients, attachments, confirmed facts and the Chinese rendering."""
+
+    def __init__(self, core: DraftCore, llm: Any) -> None:
+        self._core = core
+        self._llm = llm
+
+    async def _change(self, fn: Any) -> DraftView:
+        view, moves = await self._core.services.store.run(fn)
+        self._core.publish(moves)
+        return view
+
+    def _view(self, session: Session, draft: Draft) -> DraftView:
+        return draft_view(session, draft, self._core.services.paths)
+
+    async def update_body(
+        self,
+        draft_id: int,
+        body_en: str,
+        *,
+        actor: str,
+        subject: str | None = None,
+        to: list[str] | None = None,
+        cc: list[str] | None = None,
+    ) -> DraftView:
+        """The owner edited the email. The fact guard runs again; the Chinese preview is
+        cleared (it no longer shows what will be sent) until ``rerender_zh``; an approved draft
+        goes back to pending_approval (he approved other words)."""
+        for address in [*(to or []), *(cc or [])]:
+            if not valid_email(address):
+                raise DraftStateError(f"收件人地址无效：{address}")
+        if to is not None and not to:
+            raise DraftStateError("至少需要一个收件人")
+        core = self._core
+
+        def do(session: Session) -> Change:
+            draft = core.get(session, draft_id)
+            if draft.status not in EDITABLE:
+                raise not_editable(draft, "编辑")
+            changed = _apply_edit(draft, body_en, subject, to, cc)
+            if not changed:
+                return self._view(session, draft), []
+            draft.updated_at = core.now()
+            run_guard(session, draft, core.services.settings)
+            core.audit(session, draft.id, "edit", actor, **changed)
+            move = core.back_to_review(session, draft, actor, "老板修改了草稿")
+            return self._view(session, draft), [move]
+
+        return await self._change(do)
+
+    async def set_recipients(
+        self, draft_id: int, to: list[str], *, actor: str, cc: list[str] | None = None
+    ) -> DraftView:
+        """Only the recipients change (the body stays); checked and audited like any edit."""
+        core = self._core
+        body = await core.services.store.read(lambda s: core.get(s, draft_id).body_en)
+        return await self.update_body(draft_id, body, actor=actor, to=to, cc=cc)
+
+    async def set_attachments(
+        self, draft_id: int, attachment_ids: list[int], *, actor: str
+    ) -> DraftView:
+        """The owner changed which files go with the email (audited). Like any edit, an approved
+        draft goes back to pending_approval: he approved a different email."""
+        core = self._core
+
+        def do(session: Session) -> Change:
+            draft = core.get(session, draft_id)
+            if draft.status not in EDITABLE:
+                raise not_editable(draft, "修改附件")
+            old = [int(i) for i in (draft.attachment_ids or [])]
+            new = core.check_files(session, draft.inquiry_id, list(attachment_ids))
+            if new == old:
+                return self._view(session, draft), []
+            draft.attachment_ids = new
+            draft.updated_at = core.now()
+            added = [i for i in new if i not in old]
+            removed = [i for i in old if i not in new]
+            core.audit(
+                session, draft.id, "attachments", actor, added=added, removed=removed,
+                attachment_ids=new,
+            )  # fmt: skip
+            move = core.back_to_review(session, draft, actor, "老板修改了附件")
+            return self._view(session, draft), [move]
+
+        return await self._change(do)
+
+    async def add_owner_file(self, draft_id: int, path: str, *, actor: str) -> DraftView:
+        """添加本机文件: a file from the owner's computer (the quote PDF he just made) becomes
+        one of the inquiry's files and is ticked on this draft (audited). From then on it is
+        like any file of the thread: listed, untickable, size-checked, uploaded on send. Like
+        any edit, an approved draft goes back to pending_approval.
+
+        The copy into the data folder (up to 150 MB) runs on a worker thread before the write
+        transaction, so it never holds the database's one writer; the draft's state is checked
+        before the copy (a refused draft costs no copy) and again when the row is written."""
+        core = self._core
+
+        def check(session: Session) -> int:
+            draft = core.get(session, draft_id)
+            if draft.status not in EDITABLE:
+                raise not_editable(draft, "修改附件")
+            if draft.inquiry_id is None:
+                raise DraftStateError(f"草稿 {draft_id} 不属于任何询盘，无法添加本机文件")
+            return draft.inquiry_id
+
+        inquiry_id = await core.services.store.read(check)
+        copied = await asyncio.to_thread(copy_owner_file, core.services.paths, path)
+
+        def do(session: Session) -> Change:
+            draft = core.get(session, draft_id)
+            if check(session) != inquiry_id:  # moved meanwhile: never attach across inquiries
+                raise DraftStateError(f"草稿 {draft_id} 已改变，请重试")
+            row = owner_file_row(session, inquiry_id, copied, core.now())
+            old = [int(i) for i in (draft.attachment_ids or [])]
+            new = old if row.id in old else [*old, row.id]
+            core.audit(
+                session, draft.id, "owner_file", actor, attachment_id=row.id,
+                filename=copied.filename, size=copied.size, sha256=copied.sha256,
+                source=copied.source, attachment_ids=new,
+            )  # fmt: skip
+            if new == old:  # the same file again, already ticked: nothing else changes
+                return self._view(session, draft), []
+            draft.attachment_ids = new
+            draft.updated_at = core.now()
+            move = core.back_to_review(session, draft, actor, "老板添加了本机文件")
+            return self._view(session, draft), [move]
+
+        return await self._change(do)
+
+    async def remember_attach_folder(self, path: str) -> None:
+        """Remember where the owner took a file from, so the next file dialog opens there."""
+        folder, now = str(Path(path).parent), self._core.clock.now()
+        await self._core.services.store.run(lambda s: put_state(s, ATTACH_FOLDER_KEY, folder, now))
+
+    async def rerender_zh(self, draft_id: int) -> str:
+        """A fresh Chinese rendering of the current English body (after the owner's edits)."""
+        llm = require_llm(self._llm)
+        core = self._core
+        view = await core.services.store.read(lambda s: self._view(s, core.get(s, draft_id)))
+        zh = await composer.render_zh(llm, view.subject, view.body_en, {"draft_id": draft_id})
+
+        def save(session: Session) -> bool:
+            draft = core.get(session, draft_id)
+            if draft.body_en != view.body_en:  # edited again meanwhile: this rendering is stale
+                return False
+            draft.body_zh = zh.strip()
+            draft.updated_at = core.now()
+            run_guard(session, draft, core.services.settings)  # he will read this: compare it
+            return True
+
+        if await core.services.store.run(save):
+            core.publish([Transition(draft_id, view.inquiry_id, view.status, view.status)])
+        return zh
+
+    async def confirm_facts(self, draft_id: int, facts: list[str], *, actor: str) -> DraftView:
+        """The owner confirms flagged values one by one (they stop blocking approval)."""
+        core = self._core
+
+        def do(session: Session) -> Change:
+            draft = core.get(session, draft_id)
+            if draft.status not in EDITABLE:
+                raise not_editable(draft, "确认")
+            wanted = [f for f in facts if f]
+            draft.confirmed_facts = list(dict.fromkeys([*(draft.confirmed_facts or []), *wanted]))
+            run_guard(session, draft, core.services.settings)
+            draft.updated_at = core.now()
+            core.audit(session, draft.id, "confirm_facts", actor, facts=wanted)
+            same = Transition(draft.id, draft.inquiry_id, draft.status, draft.status)
+            return self._view(session, draft), [same]
+
+        return await self._change(do)
+
+
+def _apply_edit(
+    draft: Draft,
+    body_en: str,
+    subject: str | None,
+    to: list[str] | None,
+    cc: list[str] | None,
+) -> dict[str, Any]:
+    """Write what differs into ``draft``; returns what changed (for the audit row)."""
+    changed: dict[str, Any] = {}
+    if body_en.strip() != draft.body_en.strip():
+        draft.body_en = body_en.strip()
+        draft.body_zh = ""
+        changed["body_en"] = True
+    if subject is not None and subject.strip() != draft.subject:
+        draft.subject = subject.strip()
+        changed["subject"] = draft.subject
+    if to is not None and [a.strip() for a in to] != list(draft.to_addrs):
+        draft.to_addrs = [a.strip() for a in to]
+        changed["to"] = draft.to_addrs
+    if cc is not None and [a.strip() for a in cc] != list(draft.cc_addrs or []):
+        draft.cc_addrs = [a.strip() for a in cc]
+        changed["cc"] = draft.cc_addrs
+    return changed

@@ -1,0 +1,241 @@
+"""Parts of the approval window: the attachments checklist, the Chinese/English panes' marks,
+and the bridge that tells the window when another surface moved its draft.
+
+Strings here are translated in the ``ApprovalWindow`` context (``QCoreApplication.translate``
+with that name, which lupdate reads), so the catalogue keeps one context for everything the
+owner sees in that window.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.clock import to_sydney
+from core.drafts.attachments import SEND_LIMIT_BYTES, FileOption, human_size
+from core.drafts.recent import RecentContact
+from core.drafts.view import DraftView
+from core.events import DraftChanged
+
+HIGHLIGHT = QColor("#ffd8a8")
+
+
+class DraftChangedBridge(QObject):
+    """Core's DraftChanged (any thread) → a queued Qt signal on the UI thread."""
+
+    changed = Signal(int, str)
+
+    def __init__(self, bus: Any) -> None:
+        super().__init__()
+        self._unsubscribe = bus.subscribe(
+            DraftChanged, lambda e: self.changed.emit(e.draft_id, e.status)
+        )
+
+    def detach(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+
+def split_addresses(text: str) -> list[str]:
+    return [a.strip() for a in re.split(r"[,;\s]+", text) if a.strip()]
+
+
+def highlight_facts(editor: QPlainTextEdit | QTextEdit, facts: Iterable[str]) -> int:
+    """Mark every occurrence of the unconfirmed values; returns how many were marked."""
+    selections = []
+    fmt = QTextCharFormat()
+    fmt.setBackground(HIGHLIGHT)
+    fmt.setToolTip(QCoreApplication.translate("ApprovalWindow", "Unconfirmed"))
+    document = editor.document()
+    for fact in facts:
+        if not fact:
+            continue
+        cursor = QTextCursor(document)
+        while True:
+            cursor = document.find(fact, cursor)
+            if cursor.isNull():
+                break
+            selection = QTextEdit.ExtraSelection()
+            selection.cursor = cursor
+            selection.format = fmt
+            selections.append(selection)
+    editor.setExtraSelections(selections)
+    return len(selections)
+
+
+def zh_html(text: str, facts: list[str]) -> str:
+    """The Chinese preview with the unconfirmed values highlighted."""
+    body = html.escape(text)
+    for fact in sorted(set(facts), key=len, reverse=True):
+        escaped = html.escape(fact)
+        body = body.replace(escaped, f"<span style='background:#ffd8a8'>{escaped}</span>")
+    return "<div style='white-space:pre-wrap'>" + body + "</div>"
+
+
+class AttachmentsPanel(QWidget):
+    """The inquiry's files as a checklist (the draft's choice ticked), a size note and
+    添加本机文件…. Emits ``toggled`` when the owner ticks or unticks a file."""
+
+    toggled = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        self.files_list = QListWidget()
+        self.files_list.setObjectName("attachmentList")
+        self.files_note = QLabel()
+        self.files_note.setObjectName("attachmentNote")
+        self.files_note.setStyleSheet("color: #6e7781;")
+        box.addWidget(self.files_list)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.files_note, 1)
+        self.add_file_button = QPushButton()
+        self.add_file_button.setObjectName("addLocalFile")
+        row.addWidget(self.add_file_button)
+        box.addLayout(row)
+        self.files_list.itemChanged.connect(lambda _item: self.toggled.emit())
+
+    def retranslate(self) -> None:
+        self.add_file_button.setText(
+            QCoreApplication.translate("ApprovalWindow", "Add a file from this computer…")
+        )
+        self.add_file_button.setToolTip(
+            QCoreApplication.translate(
+                "ApprovalWindow",
+                "Attach any file on this computer, e.g. the quote PDF you just made",
+            )
+        )
+
+    def render(self, files: list[FileOption], chosen: set[int]) -> None:
+        """Show ``files`` with the ``chosen`` ids ticked; files that cannot go are greyed."""
+        self.files_list.blockSignals(True)
+        self.files_list.clear()
+        for f in files:
+            text = f"{f.filename}  ({human_size(f.size)})"
+            if not f.available:
+                text += "  — " + QCoreApplication.translate("ApprovalWindow", "cannot be attached")
+            item = QListWidgetItem(text)
+            item.setData(Qt.ItemDataRole.UserRole, f.id)
+            flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
+            if not f.available and f.id not in chosen:
+                flags = Qt.ItemFlag.NoItemFlags
+            item.setFlags(flags)
+            item.setCheckState(Qt.CheckState.Checked if f.id in chosen else Qt.CheckState.Unchecked)
+            if f.reason:
+                item.setToolTip(f.reason)
+            self.files_list.addItem(item)
+        self.files_list.blockSignals(False)
+        self.files_list.setVisible(bool(files))
+        if not files:
+            self.files_note.setText(
+                QCoreApplication.translate("ApprovalWindow", "This inquiry has no files to attach.")
+            )
+            return
+        # as tall as its rows, up to four, so the email keeps the room
+        row = max(18, self.files_list.sizeHintForRow(0))
+        self.files_list.setFixedHeight(row * min(4, len(files)) + 6)
+        total = sum(f.size for f in files if f.id in chosen)
+        self.files_note.setText(
+            QCoreApplication.translate("ApprovalWindow", "%1 attached, %2 in total")
+            .replace("%1", str(len(chosen)))
+            .replace("%2", human_size(total))
+        )
+
+    def checked_ids(self) -> list[int]:
+        ids = []
+        for row in range(self.files_list.count()):
+            item = self.files_list.item(row)
+            if item.checkState() == Qt.CheckState.Checked:
+                ids.append(int(item.data(Qt.ItemDataRole.UserRole)))
+        return ids
+
+    def set_enabled(self, editable: bool, can_add: bool) -> None:
+        self.files_list.setEnabled(editable)
+        self.add_file_button.setEnabled(can_add)
+
+
+def warning_items(
+    view: DraftView, recent: list[RecentContact], days: int, file_warnings: list[str]
+) -> list[str]:
+    """The warnings above the text, as HTML: recent mail to this customer, a recipient other
+    than the inquiry's customer, unconfirmed values, file problems, a send error."""
+    items: list[str] = []
+    for r in recent[:3]:
+        when = to_sydney(r.at).strftime("%Y-%m-%d %H:%M")
+        items.append(
+            html.escape(
+                QCoreApplication.translate(
+                    "ApprovalWindow", "An email went to this customer in the last %1 days: %2 “%3”"
+                )
+                .replace("%1", str(days))
+                .replace("%2", when)
+                .replace("%3", r.subject or "")
+            )
+        )
+    if view.recipient_differs:
+        items.append(
+            html.escape(
+                QCoreApplication.translate(
+                    "ApprovalWindow", "The recipient (%1) is not the inquiry's customer (%2)"
+                )
+                .replace("%1", ", ".join(view.to))
+                .replace("%2", view.customer_email or "")
+            )
+        )
+    if view.unconfirmed_facts:
+        facts = "、".join(view.unconfirmed_facts)
+        items.append(
+            "<b>"
+            + html.escape(QCoreApplication.translate("ApprovalWindow", "Unconfirmed"))
+            + "</b>: "
+            + html.escape(
+                QCoreApplication.translate(
+                    "ApprovalWindow", "these values are not in your instruction or the emails: %1"
+                ).replace("%1", facts)
+            )
+        )
+    items += [html.escape(w) for w in file_warnings]
+    if view.error and view.status in {"failed", "approved"}:
+        items.append(html.escape(view.error))
+    return items
+
+
+def attachment_warnings(files: list[FileOption], chosen_ids: Iterable[int]) -> list[str]:
+    """Warnings about the chosen files, in the UI language."""
+    wanted = set(chosen_ids)
+    chosen = [f for f in files if f.id in wanted]
+    out = [
+        QCoreApplication.translate("ApprovalWindow", "The file %1 cannot be attached: %2")
+        .replace("%1", f.filename)
+        .replace("%2", f.reason)
+        for f in chosen
+        if not f.available
+    ]
+    total = sum(f.size for f in chosen)
+    if total > SEND_LIMIT_BYTES:
+        out.append(
+            QCoreApplication.translate(
+                "ApprovalWindow",
+                "The attachments add up to %1, over Outlook's usual 35 MB limit: the email may be refused",
+            ).replace("%1", human_size(total))
+        )
+    return out
