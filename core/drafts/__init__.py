@@ -1,0 +1,14 @@
+"""Drafting: reply drafts from the owner's Chinese instruction, his review, approval and the send.
+
+What lives here, by capability (built once per data folder by ``drafting.build_drafting``):
+``composing.DraftComposer`` writes drafts, ``edits.OwnerEdits`` changes them, ``decisions.
+OwnerDecisions`` approves/rejects/sends (owner surfaces only), ``reader.DraftReader`` reads them.
+Beneath them: ``state`` (the state machine and its audit rows), ``sender`` + ``send_claim`` (the
+at-most-once send through Outlook), ``composer`` (the model's context and calls), ``factguard``
+and ``evidence`` (which values are backed by the owner's or customer's words), ``attachments``,
+``recent``, ``view`` (``DraftView``), ``batch`` (CSV batch drafting), ``sample`` (screenshot data).
+
+May import: ``core.db``, ``core.llm`` (through the injected client), ``core.graph`` (the mailer,
+built lazily), ``core.intake.records`` (file names), and core's shared modules (clock, config,
+errors, events, paths, services). Never PySide6, ``desktop`` or ``core.agent``/``core.notify``.
+"""
