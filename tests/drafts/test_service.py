@@ -82,6 +82,20 @@ async def test_edit_after_approval_demotes_and_rerender(services, drafting):
         await drafting.edits.update_body(draft_id, "x", actor="owner", to=["not-an-address"])
 
 
+async def test_changing_only_the_recipient_needs_a_new_approval(services, drafting):
+    inquiry_id, _ = add_inquiry(services)
+    draft_id = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
+    before = await drafting.decisions.approve(draft_id, actor="owner")
+    view = await drafting.edits.set_recipients(draft_id, ["jane@work.example.com"], actor="owner")
+    # the words stay, the address changes: he approved an email to someone else
+    assert view.to == ["jane@work.example.com"] and view.body_en == before.body_en
+    assert view.status == "pending_approval" and view.recipient_differs
+    with pytest.raises(DraftStateError):
+        await drafting.edits.set_recipients(draft_id, [], actor="owner")
+    steps = await drafting.reader.events(draft_id)
+    assert (steps[-1].from_status, steps[-1].to_status) == ("approved", "pending_approval")
+
+
 async def test_revise_supersedes_and_keeps_recipients(services, drafting):
     inquiry_id, _ = add_inquiry(services)
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
