@@ -24,8 +24,9 @@ sends are at most once by the draft state machine, pending notes by their nonce)
 
 What the bot may decide: it is handed ``OwnerDecisions`` (approve, reject, send) and nothing else
 of drafting, and it reaches them only through ``_decisions_for(owner)``, which takes the paired
-``Owner`` that a button press was just checked against — the one path from a Telegram update to
-a decision runs through the owner check.
+``Owner`` that a button press was just checked against; the press itself is a
+``core.notify.draft_press.DraftPress``, made only after that check — the one path from a
+Telegram update to a decision runs through the owner check.
 """
 
 from __future__ import annotations
@@ -45,13 +46,10 @@ from core.clock import naive_utc, utc
 from core.db.app_state import get_state, put_state
 from core.db.models import Draft, Inquiry, Notification, SyncCursor
 from core.errors import InquiryBridgeError
-from core.events import NeedsAttention
 from core.notify.draft_buttons import (
-    DRAFT_KEY,
     LAST_INQUIRY_KEY,
-    add_button_message,
-    draft_fingerprint,
 )
+from core.notify.draft_press import DraftPress
 from core.notify.outbox import customer_label
 from core.notify.pacing import Pacer
 from core.notify.pairing import Owner, may_pair_from, try_pair
@@ -69,16 +67,6 @@ log = logging.getLogger(__name__)
 
 OFFSET_CURSOR = "telegram:offset"
 NOTE_KEY = "telegram.note.{}"
-STATUS_ZH = {
-    "draft": "尚未提交审批",
-    "pending_approval": "等待审批",
-    "approved": "已批准，尚未发送",
-    "sending": "正在发送（结果待确认）",
-    "sent": "已发送",
-    "rejected": "已放弃",
-    "failed": "发送失败",
-    "superseded": "已被修改稿取代",
-}
 HELP_ZH = (
     "询盘桥助手已连接。\n"
     "• 新询盘、待审批草稿、跟进提醒和同步问题会发到这里。\n"
@@ -421,12 +409,11 @@ class TelegramBot:
         try:
             parts = data.split(":")
             if parts[0] == "d" and len(parts) == 4:
-                answer = await self._draft_pressed(
-                    owner, int(parts[1]), parts[2], parts[3], message
-                )
+                press = DraftPress(self.services, self, lambda: self._decisions_for(owner))
+                answer = await press.handle(int(parts[1]), parts[2], parts[3], message)
             elif parts[0] == "n" and len(parts) == 3:
                 answer = await self._note_pressed(parts[1], parts[2])
-                await self._drop_buttons(message)
+                await self.drop_buttons(message)
                 await self.reply(escape(answer))
             else:
                 answer = "此按钮已失效。"
@@ -436,23 +423,6 @@ class TelegramBot:
         finally:
             await self.client.answer_callback_query(query["id"], answer)
 
-    async def _drop_buttons(self, message: dict[str, Any]) -> None:
-        chat_id = (message.get("chat") or {}).get("id")
-        if chat_id is None or "message_id" not in message:
-            return
-        try:
-            await self.client.edit_reply_markup(chat_id, int(message["message_id"]), None)
-        except TelegramError as exc:  # cosmetic: the state lives in SQLite, not in the buttons
-            log.info("could not remove buttons: %s", exc.detail)
-
-    def _draft_state(self, draft_id: int) -> tuple[dict[str, Any], Draft | None]:
-        with self.services.store.session() as session:
-            state = dict(get_state(session, DRAFT_KEY.format(draft_id)) or {})
-            draft = session.get(Draft, draft_id)
-            if draft is not None:
-                session.expunge(draft)
-            return state, draft
-
     def _decisions_for(self, owner: Owner) -> OwnerDecisions:
         """The owner's decisions, for a press ``owner`` (the paired owner) just made."""
         source = self._decisions
@@ -461,106 +431,14 @@ class TelegramBot:
             raise TelegramError("草稿服务不可用")
         return decisions
 
-    async def _draft_pressed(
-        self, owner: Owner, draft_id: int, action: str, nonce: str, message: dict[str, Any]
-    ) -> str:
-        state, draft = self._draft_state(draft_id)
-        valid = {state.get("nonce"), state.get("confirm_nonce")} - {None}
-        if not nonce or nonce not in valid or draft is None:
-            log.warning("telegram: stale or forged draft button for draft %s", draft_id)
-            return "此按钮已失效。"
-        if draft.status not in ("pending_approval", "approved"):
-            await self._drop_buttons(message)
-            return f"草稿 #{draft_id} {STATUS_ZH.get(draft.status, draft.status)}。"
-        if action in ("s", "c") and state.get("fingerprint") not in (
-            None,
-            draft_fingerprint(draft),
-        ):
-            # edited on the PC after this alert: never send words the phone did not show
-            await self.reply(
-                f"✏️ 草稿 #{draft_id} 已在电脑上修改，这条提醒显示的不是最新内容，没有发送。"
-                "新的审批提醒会另行发来，也可以在电脑上审批。"
-            )
-            return "已修改，未发送"
-        if action == "e":
-            self.services.bus.publish(NeedsAttention("edit_draft", "draft", draft_id, "telegram"))
-            await self.reply(f"好的，请在电脑上的「待审批」中打开草稿 #{draft_id} 修改。")
-            return "请在电脑上修改"
-        if action == "x":
-            await self._decisions_for(owner).reject(draft_id, actor="telegram")
-            # the buttons (here and on any warning) are closed by the outbox's draft_closed row
-            await self.reply(f"🗑 已放弃草稿 #{draft_id}，不会发送。")
-            return "已放弃"
-        if action not in ("s", "c"):
-            return "此按钮已失效。"
-        facts = [
-            f for f in (draft.unconfirmed_facts or []) if f not in (draft.confirmed_facts or [])
-        ]
-        confirmed_press = action == "c" and nonce == state.get("confirm_nonce")
-        if facts and not confirmed_press and draft.status == "pending_approval":
-            await self._ask_to_confirm(draft_id, state, facts)
-            return "请先确认提醒内容"
-        return await self._approve_and_send(owner, draft, accept_unconfirmed=bool(facts))
-
-    async def _ask_to_confirm(self, draft_id: int, state: dict[str, Any], facts: list[str]) -> None:
-        """Unconfirmed values: show them, with a one-time 仍然发送 button."""
-        confirm = pysecrets.token_urlsafe(6)
-        state["confirm_nonce"] = confirm
-        await self.services.store.run(
-            lambda s: put_state(s, DRAFT_KEY.format(draft_id), state, self.services.clock.now())
-        )
-        lines = "\n".join(f"• {escape(f)}" for f in facts)
-        markup = {
-            "inline_keyboard": [
-                [{"text": "⚠️ 仍然发送", "callback_data": f"d:{draft_id}:c:{confirm}"}],
-                [
-                    {"text": "🗑 放弃", "callback_data": f"d:{draft_id}:x:{state['nonce']}"},
-                    {
-                        "text": "💻 在电脑上修改",
-                        "callback_data": f"d:{draft_id}:e:{state['nonce']}",
-                    },
-                ],
-            ]
-        }
-        self.last_reply = None
-        await self.reply(
-            f"⚠️ <b>草稿 #{draft_id} 中有未经确认的内容：</b>\n{lines}\n\n"
-            "确认无误请再按「仍然发送」；否则请在电脑上修改。",
-            markup=markup,
-        )
-        if self.last_reply is not None:  # these buttons close with the draft too
-            chat_id, message_id, text, mode = self.last_reply
-
-            def _remember(session: Session) -> None:
-                current = dict(get_state(session, DRAFT_KEY.format(draft_id)) or {})
-                add_button_message(current, chat_id, message_id, text, mode)
-                put_state(session, DRAFT_KEY.format(draft_id), current, now_fn())
-
-            now_fn = self.services.clock.now
-            await self.services.store.run(_remember)
-
-    async def _approve_and_send(
-        self, owner: Owner, draft: Draft, *, accept_unconfirmed: bool
-    ) -> str:
-        """发送 (or 仍然发送): approve as ``telegram`` if still pending, then send once."""
-        decisions = self._decisions_for(owner)
-        draft_id = draft.id
-        if draft.status == "pending_approval":
-            await decisions.approve(
-                draft_id, actor="telegram", accept_unconfirmed=accept_unconfirmed
-            )
-        result = await decisions.send(draft_id, actor="telegram")
-        _, after = self._draft_state(draft_id)  # the ledger decides what we say
-        if after is not None and after.status == "sent":
-            to = ", ".join(after.to_addrs or [])
-            await self.reply(f"✅ <b>已发送</b>：草稿 #{draft_id} 已发给 {escape(to)}。")
-            return "已发送"
-        status = STATUS_ZH.get(after.status, after.status) if after else "未知"
-        await self.reply(
-            f"❗ 草稿 #{draft_id} 未确认发送（当前状态：{escape(status)}）。"
-            f"{escape(result.message)}\n请在电脑上查看。"
-        )
-        return f"未发送：{status}"
+    async def drop_buttons(self, message: dict[str, Any]) -> None:
+        chat_id = (message.get("chat") or {}).get("id")
+        if chat_id is None or "message_id" not in message:
+            return
+        try:
+            await self.client.edit_reply_markup(chat_id, int(message["message_id"]), None)
+        except TelegramError as exc:  # cosmetic: the state lives in SQLite, not in the buttons
+            log.info("could not remove buttons: %s", exc.detail)
 
 
 def parse_datetime(value: str | None) -> datetime | None:
