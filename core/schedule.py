@@ -174,7 +174,7 @@ class Poller:
 
 
 def _default_drafts(services: Any, runtime: Any) -> Any:
-    """A drafts service that sends through the runtime's mailer (no model needed to send)."""
+    """The owner's decisions, sending through the runtime's mailer (no model needed to send)."""
     mailer = getattr(runtime, "mailer", None)
     if mailer is None:
         return None

@@ -276,7 +276,7 @@ def store_owner_file(
 ) -> FileOption:
     """Copy a file from the owner's computer and make it one of the inquiry's files.
 
-    (``DraftService.add_owner_file`` copies first, outside the database's write lock, then
+    (``OwnerEdits.add_owner_file`` copies first, outside the database's write lock, then
     calls ``owner_file_row``: a 150 MB copy must not hold up every other writer.)"""
     row = owner_file_row(session, inquiry_id, copy_owner_file(paths, source_path), now)
     return _option(paths, row, None)

@@ -144,7 +144,10 @@ class NoApprovalWithoutOwner(RuleBasedStateMachine):
         self._attempt(lambda: self.services.store.write(do))
 
     @precondition(lambda self: self.drafts)
-    @rule(data=st.data(), edit=st.sampled_from(["body", "confirm", "reject", "rerender"]))
+    @rule(
+        data=st.data(),
+        edit=st.sampled_from(["body", "confirm", "reject", "recipients", "files", "rerender"]),
+    )
     def owner_side_edits(self, data: st.DataObject, edit: str) -> None:
         draft_id = data.draw(st.sampled_from(self.drafts))
         if edit == "body":
@@ -159,6 +162,14 @@ class NoApprovalWithoutOwner(RuleBasedStateMachine):
             )
         elif edit == "reject":
             self._attempt(lambda: self.drafting.decisions.reject(draft_id, actor="agent"))
+        elif edit == "recipients":
+            self._attempt(
+                lambda: self.drafting.edits.set_recipients(
+                    draft_id, ["jane@work.example.com"], actor="agent"
+                )
+            )
+        elif edit == "files":
+            self._attempt(lambda: self.drafting.edits.set_attachments(draft_id, [], actor="agent"))
         else:
             self._attempt(lambda: self.drafting.edits.rerender_zh(draft_id))
 

@@ -1,8 +1,8 @@
 """Approving from the phone: the button (never typed words) runs the desktop's approve + send path.
 
-Real parts only: a draft composed by DraftService against the loopback LLM server, the alert from
-the outbox, the loopback Bot API, and the send through GraphMailer to the loopback Graph server
-(the runner builds its DraftService exactly as the app does, from INQUIRY_BRIDGE_GRAPH_*).
+Real parts only: a draft composed by the desktop's DraftComposer against the loopback LLM server,
+the alert from the outbox, the loopback Bot API, and the send through GraphMailer to the loopback Graph server
+(the runner builds its OwnerDecisions exactly as the app does, from INQUIRY_BRIDGE_GRAPH_*).
 """
 
 from __future__ import annotations
