@@ -17,7 +17,7 @@ import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -31,6 +31,9 @@ from core.drafts.reader import DraftReader, describe
 from core.errors import InquiryBridgeError
 from core.glossary import product_name
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.drafts.drafting import Drafting
 
 
 class ToolError(InquiryBridgeError):
@@ -48,7 +51,7 @@ class ToolContext:
     customer_content_seen: bool = False  # this turn read customer text: memories are proposals
 
     @classmethod
-    def from_drafting(cls, services: Services, drafting: Any) -> ToolContext:
+    def from_drafting(cls, services: Services, drafting: Drafting) -> ToolContext:
         """Take only the composer and the reader out of a ``core.drafts.drafting.Drafting``."""
         return cls(services, drafting.composer, drafting.reader)
 
