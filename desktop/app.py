@@ -287,10 +287,19 @@ class DesktopApp(QObject):
         self.show_window()
 
 
+async def _log_ready(app: DesktopApp) -> None:
+    """One INFO line once the first window is up and the board holds its rows: the installer's
+    smoke test times the frozen app's cold start by it (installer/smoke.py)."""
+    if app.window is not None:
+        await app.window.board.ready()
+    log.info("ready: window shown, board loaded")
+
+
 async def _main(app: DesktopApp, single: SingleInstance) -> int:
     single.activated.connect(app.show_window)
     app.qapp.aboutToQuit.connect(app.quitting.set)
     app.start()
+    spawn(_log_ready(app))
     # the OpenAI SDK (~1 s) and drafting (~0.3 s) are imported off the UI thread once the
     # window is up, so neither start-up nor the first 翻译 / 起草回复 waits for them
     loop = asyncio.get_running_loop()
