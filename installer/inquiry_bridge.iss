@@ -1,4 +1,4 @@
-; Inno Setup 6 script: wraps dist\InquiryBridge\ (from installer/build.py) into a per-user setup.exe.
+﻿; Inno Setup 6 script: wraps dist\InquiryBridge\ (from installer/build.py) into a per-user setup.exe.
 ;
 ;   iscc /DAppVersion=0.1.0 installer\inquiry_bridge.iss
 ;   (the version: `python installer\version_info.py --version`, from pyproject.toml; Inno Setup 6.3+)
@@ -13,7 +13,10 @@
 ;   before building is bundled by PyInstaller with the rest of resources\; the "voice" component
 ;   below installs it and is shown only when the build has one.
 ;
+; Saved as UTF-8 with a BOM: without one Inno Setup reads the Chinese strings as ANSI.
 ; Unverified: no Windows machine was available where this was written (see installer/README.md).
+; If the compiler lacks Languages\ChineseSimplified.isl (older 6.x keep it under Unofficial\),
+; copy it there from the Inno Setup translations page.
 
 #ifndef AppVersion
   #define AppVersion "0.1.0"
