@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from core.errors import InquiryBridgeError
 from core.logging_setup import setup_logging
+from core.mail.charsets import utf8_stdio
 from core.services import Services, build_services
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,7 @@ def main(
     extra: Sequence[Registrar] = (),
     services_factory: Callable[..., Services] = build_services,
 ) -> int:
+    utf8_stdio()
     parser = build_parser(extra)
     args = parser.parse_args(argv)
     try:

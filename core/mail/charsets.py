@@ -47,6 +47,7 @@ _SUPERSETS: dict[str, str] = {
 }
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _CHARSET_NAME = re.compile(r"[a-z0-9][a-z0-9._:+-]{0,39}")
 
 
@@ -139,3 +140,25 @@ def _as_chinese(data: bytes) -> str | None:
 def add_note(notes: list[str], text: str) -> None:
     if text not in notes:
         notes.append(text)
+
+
+def scrub(text: str) -> str:
+    """``text`` as valid Unicode: lone surrogates (undecodable bytes smuggled through
+    ``surrogateescape``) become U+FFFD, so whatever is written out is valid UTF-8."""
+    if text.isascii():
+        return text
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def utf8_stdio() -> None:
+    """Standard output and error as UTF-8 whatever the locale (a Windows console's code page or
+    a C locale's ASCII); anything unencodable becomes a replacement, never a raw byte."""
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(encoding="utf-8", errors="replace")
+            except (ValueError, OSError):  # already written to / not a text stream
+                pass
