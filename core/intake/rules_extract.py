@@ -342,7 +342,7 @@ def split_body(text: str) -> BodyParts:
         tail = lines[last_blank + 1 :]
         if 0 < len(tail) <= 4 and all(len(line) < 60 for line in tail) and last_blank > 0:
             cut = last_blank + 1
-    form = {}
+    form: dict[str, str] = {}
     for m in _FORM_FIELD.finditer(text or ""):
         form.setdefault(m.group(1).lower(), m.group(2))
     if cut is None:

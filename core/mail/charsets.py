@@ -9,6 +9,7 @@ and whatever still cannot be decoded is replaced -- with a note, so the owner ca
 from __future__ import annotations
 
 import codecs
+import contextlib
 import re
 
 # Labels whose honest reading is a superset codec. Mail clients write "gb2312" while sending GBK or
@@ -158,7 +159,6 @@ def utf8_stdio() -> None:
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            try:
+            # ValueError/OSError: already written to, or not a text stream
+            with contextlib.suppress(ValueError, OSError):
                 reconfigure(encoding="utf-8", errors="replace")
-            except (ValueError, OSError):  # already written to / not a text stream
-                pass
