@@ -33,6 +33,7 @@ COMMAND_MODULES = (
     "core.cli.rhythm",
     "core.cli.memory",
     "core.cli.evals",
+    "core.cli.repair",
 )
 
 
@@ -72,6 +73,10 @@ def build_parser(extra: Sequence[Registrar] = ()) -> argparse.ArgumentParser:
 
 
 def one_line(exc: BaseException) -> str:
+    """The one stderr line for a failed command: the owner's sentence (Chinese / English)."""
+    from core.db.store import explain_any
+
+    exc = explain_any(exc)
     if isinstance(exc, InquiryBridgeError):
         zh = exc.user_message("zh_CN")
         en = exc.user_message("en")
