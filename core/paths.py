@@ -6,6 +6,7 @@ lives in a sibling folder so trying the demo never touches the owner's real stor
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,8 +89,15 @@ class DataPaths:
         """
         owner_only_umask()
         folders = (self.home, self.logs, self.raw_mail, self.attachments, self.audio, self.cache)
-        for folder in folders:
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            for folder in folders:
+                folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:  # missing drive, a file in the way, no permission, disk full
+            from core.errors import DataFolderUnusable, DiskFull
+
+            if exc.errno == errno.ENOSPC:
+                raise DiskFull(str(self.home)) from exc
+            raise DataFolderUnusable(f"{self.home} ({exc.strerror or exc})") from exc
         if os.name == "posix":
             for folder in folders:
                 _tighten(folder, 0o700)

@@ -43,12 +43,18 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def cmd_repair(args: argparse.Namespace, _services: Services | None) -> int:
+    print(repair_home(getattr(args, "home", None), offline=bool(args.offline)))
+    return 0
+
+
+def repair_home(home: str | Path | None, *, offline: bool) -> str:
+    """Repair the data folder ``home`` (see the module docstring); the one-line summary."""
     from core.db.backup import database_is_good, restore_newest, set_aside
     from core.logging_setup import setup_logging
     from core.paths import DataPaths, resolve_home
     from core.services import build_services
 
-    paths = DataPaths(resolve_home(getattr(args, "home", None))).ensure()
+    paths = DataPaths(resolve_home(home)).ensure()
     setup_logging(paths.logs)
     database = paths.database
     restored = "-"
@@ -59,17 +65,16 @@ def cmd_repair(args: argparse.Namespace, _services: Services | None) -> int:
         restored = backup.path.name if backup else "无备份 / none"
     services = build_services(paths.home)
     try:
-        report = asyncio.run(_reingest(services, bool(args.offline)))
+        report = asyncio.run(_reingest(services, offline))
     finally:
         services.close()
     moved = f"，损坏的文件已保存为 {aside.name}" if aside else ""
     moved_en = f"; the damaged file was kept as {aside.name}" if aside else ""
-    print(
+    return (
         f"修复完成：恢复备份 {restored}{moved}，重新导入邮件 {report.processed} 封 / "
         f"repaired: backup {restored} restored{moved_en}, {report.processed} messages "
         f"re-ingested"
     )
-    return 0
 
 
 def missing_raw_files(services: Services) -> list[Path]:
