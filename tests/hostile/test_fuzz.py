@@ -14,9 +14,8 @@ from benchmarks.hostile import check
 
 @pytest.mark.slow
 def test_two_thousand_hostile_messages(tmp_path: Path) -> None:
-    figures = check(2_000, 13, tmp_path)
+    figures = check(2_000, 13, tmp_path, timing=False)  # per-message times: the benchmark
     assert figures["exit_code"] == 0
     assert figures["stderr_lines"] == 0
     assert figures["without_disposition"] == 0
     assert figures["rows"] > 1_500
-    assert figures["max_message_s"] < 5.0  # the 2 s target is measured by the benchmark
