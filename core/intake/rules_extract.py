@@ -22,7 +22,7 @@ from core.intake.normalize import find_phones, normalize_email
 from core.intake.view import MessageView, guess_language
 from core.mail.limits import BODY_TEXT_CAP
 
-PHONE_SCAN_CAP = 4_000  # characters of signature / main text searched for phone numbers
+PHONE_SCAN_CAP = 2_000  # characters of signature / main text searched for phone numbers
 
 # ----------------------------------------------------------------------------- products
 

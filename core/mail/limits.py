@@ -10,8 +10,8 @@ from __future__ import annotations
 from core.mail.charsets import add_note
 
 # Characters of decoded body text read by quote stripping, the rules and the model. A customer's
-# new words are at the top; 32 K characters is ~8 pages, far beyond any real enquiry.
-BODY_TEXT_CAP = 32_000
+# new words are at the top; 16 K characters is ~4 pages, far beyond any real enquiry.
+BODY_TEXT_CAP = 16_000
 # Characters of HTML converted to text (HTML-only bodies: website forms, newsletters).
 HTML_CAP = 128_000
 
