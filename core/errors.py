@@ -5,6 +5,9 @@
     ├── SecretStoreUnavailable    no OS keyring backend (headless Linux without a secret service)
     ├── NotFound                  the inquiry, draft or file the owner named does not exist
     ├── StoreError                database cannot be opened or migrated
+    │   ├── DatabaseDamaged       not a database / malformed: ``repair`` restores a backup
+    │   ├── DataFolderUnusable    the data folder is missing, unwritable or not a folder
+    │   └── DiskFull              no space left for the database or the mail files
     ├── MessageParseError         malformed MIME (becomes disposition ``failed:<reason>``)
     ├── LLMError
     │   ├── LLMUnavailable        endpoint unreachable / not configured
@@ -39,6 +42,20 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "The system keyring is unavailable, secrets cannot be stored: {detail}",
     ),
     "store": ("数据库无法打开：{detail}", "The database cannot be opened: {detail}"),
+    "store_damaged": (
+        "数据库已损坏，请运行 inquiry-bridge repair（或点“修复”）从最近的备份恢复：{detail}",
+        "The database is damaged; run `inquiry-bridge repair` (or click Repair) to restore the "
+        "latest backup: {detail}",
+    ),
+    "data_folder": (
+        "数据文件夹无法使用，请检查它存在且可写，或用 --home 指定其他文件夹：{detail}",
+        "The data folder cannot be used; check that it exists and is writable, or choose "
+        "another with --home: {detail}",
+    ),
+    "disk_full": (
+        "磁盘空间已满，请清理磁盘后重试（没有丢失任何邮件）：{detail}",
+        "The disk is full; free some space and try again (no mail was lost): {detail}",
+    ),
     "parse": ("邮件格式损坏：{detail}", "Malformed email: {detail}"),
     "llm": ("AI 服务出错：{detail}", "AI service error: {detail}"),
     "llm_unavailable": (
@@ -113,6 +130,18 @@ class NotFound(InquiryBridgeError):
 
 class StoreError(InquiryBridgeError):
     code = "store"
+
+
+class DatabaseDamaged(StoreError):
+    code = "store_damaged"
+
+
+class DataFolderUnusable(StoreError):
+    code = "data_folder"
+
+
+class DiskFull(StoreError):
+    code = "disk_full"
 
 
 class MessageParseError(InquiryBridgeError):

@@ -6,6 +6,7 @@ lives in a sibling folder so trying the demo never touches the owner's real stor
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,13 +80,47 @@ class DataPaths:
         return self.home.parent / (self.home.name + "-demo")
 
     def ensure(self) -> DataPaths:
-        for folder in (
-            self.home,
-            self.logs,
-            self.raw_mail,
-            self.attachments,
-            self.audio,
-            self.cache,
-        ):
-            folder.mkdir(parents=True, exist_ok=True)
+        """Create the folders, owner-only (0700 folders, 0600 files on POSIX).
+
+        The data folder holds the owner's mail, customers' details and tokens: other local
+        users must not read it. The process umask becomes 077 so everything created later
+        (SQLite's database, WAL and SHM files, logs, raw mail, attachments, backups, the token
+        cache) is owner-only from birth; what an older version left readable is tightened.
+        """
+        owner_only_umask()
+        folders = (self.home, self.logs, self.raw_mail, self.attachments, self.audio, self.cache)
+        try:
+            for folder in folders:
+                folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:  # missing drive, a file in the way, no permission, disk full
+            from core.errors import DataFolderUnusable, DiskFull
+
+            if exc.errno == errno.ENOSPC:
+                raise DiskFull(str(self.home)) from exc
+            raise DataFolderUnusable(f"{self.home} ({exc.strerror or exc})") from exc
+        if os.name == "posix":
+            for folder in folders:
+                _tighten(folder, 0o700)
+            for pattern in ("*.sqlite3*", "*.bin", "*.toml", "logs/*", "backups/*"):
+                for path in self.home.glob(pattern):
+                    _tighten(path, 0o700 if path.is_dir() else 0o600)
         return self
+
+    @property
+    def backups(self) -> Path:
+        """Online copies of the database (``core.db.backup``)."""
+        return self.home / "backups"
+
+
+def owner_only_umask() -> None:
+    """Files this process creates from now on are readable by their owner only (POSIX)."""
+    if os.name == "posix":
+        os.umask(0o077)
+
+
+def _tighten(path: Path, mode: int) -> None:
+    try:
+        if path.stat().st_mode & 0o777 != mode:
+            path.chmod(mode)
+    except OSError:  # not ours to change (a shared mount): leave it
+        pass

@@ -37,6 +37,18 @@ def message_for(exc: BaseException) -> str:
                 "Errors", "The system keyring is unavailable, secrets cannot be stored: %1"
             ),
             "store": QCoreApplication.translate("Errors", "The database cannot be opened: %1"),
+            "store_damaged": QCoreApplication.translate(
+                "Errors",
+                "The database is damaged. Click Repair to restore the latest backup and "
+                "re-read the saved mail: %1",
+            ),
+            "data_folder": QCoreApplication.translate(
+                "Errors",
+                "The data folder cannot be used; check that it exists and is writable: %1",
+            ),
+            "disk_full": QCoreApplication.translate(
+                "Errors", "The disk is full; free some space and start again (no mail was lost): %1"
+            ),
             "parse": QCoreApplication.translate("Errors", "Malformed email: %1"),
             "llm": QCoreApplication.translate("Errors", "AI service error: %1"),
             "llm_unavailable": QCoreApplication.translate(
@@ -164,3 +176,27 @@ class ErrorReporter:
         aio.set_error_reporter(self.report)
         if loop is not None:
             loop.set_exception_handler(self.loop_handler)
+
+
+def startup_error_box(exc: BaseException) -> tuple[QMessageBox, Any]:
+    """The dialog for an error that stops the app before its window: the owner's sentence and,
+    for a damaged database, a Repair button. Returns the box and that button (or None)."""
+    box = QMessageBox()
+    box.setIcon(QMessageBox.Icon.Critical)
+    box.setWindowTitle(QCoreApplication.translate("Errors", "Inquiry Bridge"))
+    box.setText(message_for(exc))
+    repair = None
+    if getattr(exc, "code", "") == "store_damaged":
+        repair = box.addButton(
+            QCoreApplication.translate("Errors", "Repair"), QMessageBox.ButtonRole.AcceptRole
+        )
+        box.setDefaultButton(repair)
+    box.addButton(QCoreApplication.translate("Errors", "Close"), QMessageBox.ButtonRole.RejectRole)
+    return box, repair
+
+
+def ask_startup_repair(exc: BaseException) -> bool:
+    """Show ``startup_error_box`` modally; True when the owner chose Repair."""
+    box, repair = startup_error_box(exc)
+    box.exec()
+    return repair is not None and box.clickedButton() is repair

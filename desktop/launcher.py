@@ -7,11 +7,13 @@ server); the tray application and ``screenshot`` are registered here, where Qt m
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from core.cli.main import main as cli_main
+from core.services import Services
 
 
 def _register_desktop(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -41,7 +43,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if _command_of(args) is None and "-h" not in args and "--help" not in args:
         args = ["app", *args]  # no command: start the tray application
+    if _command_of(args) == "app":
+        return cli_main(args, extra=[_register_desktop], services_factory=gui_services)
     return cli_main(args, extra=[_register_desktop])
+
+
+def gui_services(
+    home: str | None = None, *, ask: Callable[[BaseException], bool] | None = None
+) -> Services:
+    """``build_services`` for the tray app: a store or data-folder failure is shown in a dialog
+    (not only on a console the owner never sees); for a damaged database its Repair button runs
+    ``repair`` and the app starts on the repaired store. Closing it ends with the CLI's line."""
+    from core.errors import StoreError
+    from core.services import build_services
+
+    try:
+        return build_services(home)
+    except StoreError as exc:
+        chose_repair = ask(exc) if ask else _ask_in_dialog(exc, home)
+        if exc.code != "store_damaged" or not chose_repair:
+            raise
+    from core.cli.repair import repair_home
+
+    repair_home(home, offline=False)
+    return build_services(home)
+
+
+def _ask_in_dialog(exc: BaseException, home: str | None = None) -> bool:
+    from core.paths import DataPaths, resolve_home
+    from desktop.app import make_qapp
+    from desktop.errors_ui import ask_startup_repair
+    from desktop.i18n import LanguageManager
+
+    make_qapp()
+    with contextlib.suppress(Exception):  # the dialog in English beats no dialog
+        LanguageManager(DataPaths(resolve_home(home)).cache).apply("zh_CN")
+    return ask_startup_repair(exc)
 
 
 if __name__ == "__main__":

@@ -500,6 +500,18 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The database is damaged. Click Repair to restore the latest backup and re-read the saved mail: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The data folder cannot be used; check that it exists and is writable: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The disk is full; free some space and start again (no mail was lost): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Malformed email: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -573,6 +585,14 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Details were written to the log in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repair</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -500,6 +500,18 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>数据库无法打开：%1</translation>
     </message>
     <message>
+        <source>The database is damaged. Click Repair to restore the latest backup and re-read the saved mail: %1</source>
+        <translation>数据库已损坏。点“修复”从最近的备份恢复，并重新读取保存的邮件：%1</translation>
+    </message>
+    <message>
+        <source>The data folder cannot be used; check that it exists and is writable: %1</source>
+        <translation>数据文件夹无法使用，请检查它存在且可写：%1</translation>
+    </message>
+    <message>
+        <source>The disk is full; free some space and start again (no mail was lost): %1</source>
+        <translation>磁盘空间已满，请清理磁盘后重新启动（没有丢失任何邮件）：%1</translation>
+    </message>
+    <message>
         <source>Malformed email: %1</source>
         <translation>邮件格式损坏：%1</translation>
     </message>
@@ -574,6 +586,14 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Details were written to the log in %1</source>
         <translation>详细信息已写入日志：%1</translation>
+    </message>
+    <message>
+        <source>Repair</source>
+        <translation>修复</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>

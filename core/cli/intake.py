@@ -103,7 +103,10 @@ def cmd_ingest(args: argparse.Namespace, services: Services) -> int:
 
 
 def _dump(items: list[dict[str, Any]]) -> None:
-    sys.stdout.write(json.dumps(items, ensure_ascii=False, indent=2) + "\n")
+    """The JSON array, always valid UTF-8 (undecodable bytes in stored text become U+FFFD)."""
+    from core.mail.charsets import scrub
+
+    sys.stdout.write(scrub(json.dumps(items, ensure_ascii=False, indent=2)) + "\n")
 
 
 def cmd_inquiries(args: argparse.Namespace, services: Services) -> int:

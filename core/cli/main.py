@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from core.errors import InquiryBridgeError
 from core.logging_setup import setup_logging
+from core.mail.charsets import utf8_stdio
 from core.services import Services, build_services
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,7 @@ COMMAND_MODULES = (
     "core.cli.rhythm",
     "core.cli.memory",
     "core.cli.evals",
+    "core.cli.repair",
 )
 
 
@@ -71,6 +73,10 @@ def build_parser(extra: Sequence[Registrar] = ()) -> argparse.ArgumentParser:
 
 
 def one_line(exc: BaseException) -> str:
+    """The one stderr line for a failed command: the owner's sentence (Chinese / English)."""
+    from core.db.store import explain_any
+
+    exc = explain_any(exc)
     if isinstance(exc, InquiryBridgeError):
         zh = exc.user_message("zh_CN")
         en = exc.user_message("en")
@@ -97,6 +103,7 @@ def main(
     extra: Sequence[Registrar] = (),
     services_factory: Callable[..., Services] = build_services,
 ) -> int:
+    utf8_stdio()
     parser = build_parser(extra)
     args = parser.parse_args(argv)
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import re
 import threading
@@ -21,7 +22,13 @@ from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from core.errors import StoreError
+from core.errors import (
+    DatabaseDamaged,
+    DataFolderUnusable,
+    DiskFull,
+    InquiryBridgeError,
+    StoreError,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -90,11 +97,18 @@ def alembic_config(engine_url: str) -> Any:
     return cfg
 
 
-def upgrade_to_head(engine: Engine) -> None:
-    """Migrate to head; Alembic is imported only when there is something to do."""
+def upgrade_to_head(engine: Engine, backups: Path | None = None) -> None:
+    """Migrate to head; Alembic is imported only when there is something to do. An existing
+    database is backed up into ``backups`` first (``core.db.backup``)."""
     heads = migration_heads()
-    if heads and current_revisions(engine) == heads:
+    current = current_revisions(engine)
+    if heads and current == heads:
         return
+    database = engine.url.database
+    if current and backups is not None and database:
+        from core.db.backup import backup_database
+
+        backup_database(Path(database), backups, reason="pre-migration")
     from alembic import command
 
     cfg = alembic_config(str(engine.url))
@@ -108,13 +122,14 @@ class Store:
 
     def __init__(self, path: Path, migrate: bool = True) -> None:
         self.path = path
+        self.backups = path.parent / "backups"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.engine = make_engine(path)
             if migrate:
-                upgrade_to_head(self.engine)
+                upgrade_to_head(self.engine, self.backups)
         except Exception as exc:  # sqlite3/alembic errors all mean "cannot open"
-            raise StoreError(f"{path}: {exc}") from exc
+            raise explain(exc, path) from exc
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
         self._write_lock = threading.RLock()
@@ -153,5 +168,63 @@ class Store:
         return await loop.run_in_executor(None, _read)
 
     def close(self) -> None:
+        """Finish writes, then take the scheduled backup if one is due (``maybe_backup``)."""
         self._writer.shutdown(wait=True)
         self.engine.dispose()
+        try:
+            from core.db.backup import maybe_backup
+
+            maybe_backup(self.path, self.backups)
+        except Exception:  # a failed backup must not turn a finished command into an error
+            log.warning("scheduled backup of %s failed", self.path, exc_info=True)
+
+
+_DAMAGED = ("file is not a database", "malformed", "file is encrypted", "not a database")
+_FULL = ("database or disk is full", "no space left")
+_FOLDER = ("unable to open database file", "readonly database", "read-only file system")
+
+
+def explain(exc: BaseException, path: Path) -> InquiryBridgeError:
+    """The owner's one-line reason for a failure around the database or the data folder.
+
+    SQLAlchemy wraps sqlite3's message with a link to its docs; the owner needs what happened
+    and what to do: damaged → ``repair``; folder missing/unwritable → check it or ``--home``;
+    disk full → free space. Anything else stays a ``StoreError`` with sqlite3's own words.
+    """
+    if isinstance(exc, InquiryBridgeError):
+        return exc
+    original = getattr(exc, "orig", None) or exc
+    text = str(original).lower()
+    if (isinstance(original, OSError) and original.errno == errno.ENOSPC) or any(
+        t in text for t in _FULL
+    ):
+        return DiskFull(str(path.parent))
+    if any(t in text for t in _DAMAGED):
+        return DatabaseDamaged(str(path))
+    if isinstance(original, PermissionError | NotADirectoryError | FileNotFoundError) or any(
+        t in text for t in _FOLDER
+    ):
+        return DataFolderUnusable(str(path.parent))
+    if isinstance(original, OSError) and original.errno in (errno.EROFS, errno.EACCES):
+        return DataFolderUnusable(str(path.parent))
+    return StoreError(
+        f"{path}: {str(original).splitlines()[0] if str(original) else type(original).__name__}"
+    )
+
+
+def explain_any(exc: BaseException) -> BaseException:
+    """``explain`` for an exception from anywhere in a command: database (sqlite3/SQLAlchemy)
+    and file-system failures get the owner's sentence; anything else is returned as is."""
+    import sqlite3
+
+    from sqlalchemy.exc import DBAPIError
+
+    if isinstance(exc, DBAPIError | sqlite3.Error):
+        return explain(exc, Path(str(getattr(exc, "filename", "") or "inquiry-bridge.sqlite3")))
+    if isinstance(exc, OSError) and (
+        exc.errno in (errno.ENOSPC, errno.EACCES, errno.EROFS, errno.ENOTDIR, errno.ENOENT)
+        or isinstance(exc, PermissionError)
+    ):
+        target = Path(str(exc.filename or "."))
+        return explain(exc, target / "x" if exc.errno != errno.ENOSPC else target)
+    return exc

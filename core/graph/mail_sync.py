@@ -41,6 +41,7 @@ from core.db.models import Message, SyncCursor
 from core.errors import GraphNotFound, SyncStateExpired
 from core.graph.batch import BATCH_MAX, SubRequest, SubResponse
 from core.graph.client import GraphClient
+from core.intake.identity import same_delivery
 from core.mail.source import RawMessage
 
 log = logging.getLogger(__name__)
@@ -223,37 +224,44 @@ class MailSync:
             if e.get("internetMessageId")
         ]
         known_gids: set[str] = set()
-        known_imids: dict[str, str | None] = {}
+        known_imids: dict[str, tuple[str | None, datetime | None]] = {}
         with self.store.session() as session:
             for chunk in _chunks(ids):
                 known_gids.update(
                     session.scalars(select(Message.graph_id).where(Message.graph_id.in_(chunk)))
                 )
             for chunk in _chunks(imids):
-                for mid, gid in session.execute(
-                    select(Message.message_id, Message.graph_id).where(
+                for mid, gid, received in session.execute(
+                    select(Message.message_id, Message.graph_id, Message.received_at).where(
                         Message.message_id.in_(chunk)
                     )
                 ):
-                    known_imids[mid] = gid
+                    known_imids[mid] = (gid, received)
         new: list[dict[str, Any]] = []
         id_changes: list[tuple[str, str]] = []
-        seen_imids: set[str] = set()
+        seen_imids: set[tuple[str, str]] = set()
         known = 0
         for gid, entry in latest.items():
             imid = normalise_message_id(entry.get("internetMessageId"))
+            # a Message-ID is trusted only with its delivery time: web forms reuse one id
+            # (core.intake.identity); a different time is downloaded and told apart by content
+            seen = (imid, str(entry.get("receivedDateTime") or ""))
             if gid in known_gids:
                 known += 1
-            elif imid and imid in known_imids:
+            elif (
+                imid
+                and imid in known_imids
+                and same_delivery(known_imids[imid][1], _received(entry))
+            ):
                 known += 1
-                if known_imids[imid] != gid:
+                if known_imids[imid][0] != gid:
                     id_changes.append((imid, gid))
-            elif imid and imid in seen_imids:
+            elif imid and seen in seen_imids:
                 known += 1  # the same message listed twice in this round (e.g. sent to self)
             else:
                 new.append(entry)
                 if imid:
-                    seen_imids.add(imid)
+                    seen_imids.add(seen)
         new.sort(key=lambda e: (str(e.get("receivedDateTime") or ""), str(e["id"])))
         categories = {gid: list(e.get("categories") or []) for gid, e in latest.items()}
         return MailRoundPlan(listings, new, known, id_changes, categories)

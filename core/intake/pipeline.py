@@ -49,7 +49,7 @@ from core.events import (
     MessageRecorded,
     NeedsAttention,
 )
-from core.intake import merge, records
+from core.intake import budget, identity, merge, records
 from core.intake.worker_pool import WorkerPool
 from core.mail.parse import (
     ParsedMessage,
@@ -308,7 +308,9 @@ class IntakePipeline:
                 if not isinstance(job, _Job):
                     continue
                 started.append(job)
-                job.task = asyncio.create_task(self._understand(job, run))
+                job.task = asyncio.create_task(
+                    budget.guarded(self._understand(job, run), _failed_understanding)
+                )
                 await _put(queue, job, consumer)
             await _put(queue, None, consumer)
             await consumer
@@ -405,6 +407,9 @@ class IntakePipeline:
                 )
             )
 
+        # one Message-ID, different content: a different message (core.intake.identity)
+        await self._resolve_identities(items)
+
         # the same message twice in one run (in flight, or earlier in this chunk)
         fresh: list[_Arrival] = []
         first_of: dict[str, _Arrival] = {}
@@ -483,6 +488,13 @@ class IntakePipeline:
             )
         return jobs
 
+    async def _resolve_identities(self, items: list[_Arrival]) -> None:
+        keys = [(i.message_id, identity.fingerprint_of(i.parsed), i.raw.raw) for i in items]
+        paths = self.services.paths
+        resolved = await self.services.store.read(lambda s: identity.resolve_many(s, paths, keys))
+        for item, message_id in zip(items, resolved, strict=True):
+            item.message_id = message_id
+
     def _save_files(self, items: list[_Arrival]) -> None:
         """Raw bytes and attachment files, before the rows that point at them are committed."""
         for item in items:
@@ -512,7 +524,11 @@ class IntakePipeline:
             outgoing = (
                 item.raw.folder == "sent" or (parsed.from_addr or "").lower() in self.own_addresses
             )
-            customer_email = self._customer_email(parsed, item.body_text)
+            try:
+                customer_email = self._customer_email(parsed, item.body_text)
+            except Exception as exc:  # this message fails alone, raw bytes kept
+                _fail_arrival(item, exc)
+                continue
             item.outgoing, item.customer_email = outgoing, customer_email
             if not outgoing:
                 emails.append(customer_email)
@@ -522,7 +538,11 @@ class IntakePipeline:
             if found is not None:
                 rows.append(("raced", found[0], ""))
                 continue
-            msg, disposition = self._new_row(item, customers)
+            try:
+                msg, disposition = self._new_row(item, customers)
+            except Exception as exc:  # this message fails alone, raw bytes kept
+                _fail_arrival(item, exc)
+                msg, disposition = self._new_row(item, customers)
             session.add(msg)
             rows.append(("inserted", msg, disposition))
         session.flush()
@@ -625,6 +645,9 @@ class IntakePipeline:
                 parsed = parse_message(raw)
             except MessageParseError as exc:
                 failure = str(exc.params.get("reason") or "unparseable")
+            except Exception:  # a parser bug on hostile bytes: this message only
+                log.exception("re-parse of message %s failed", pk)
+                failure = "parse_error"
         if parsed is None:
             disposition = f"failed:{failure}"
             await self.services.store.run(lambda s: self._set_disposition(s, pk, disposition))
@@ -733,7 +756,12 @@ class IntakePipeline:
         from core.intake import classify, extract  # the LLM helper's modules
 
         if self.offline:
-            cls, ext = await run.parser.call(extract.understand_by_rules, view)
+            try:
+                cls, ext = await budget.within(
+                    extract.understand_by_rules, view, run_in=budget.worker_call(run.parser)
+                )
+            except TimeoutError:
+                return _failed_understanding("timeout", f"over {budget.RULES_BUDGET_S:.0f} s")
             return Understanding(cls, ext)
         if run.llm_down is not None:
             return Understanding(error_reason="unavailable", error_detail=run.llm_down)
@@ -932,7 +960,10 @@ class IntakePipeline:
         msg.attempts = (msg.attempts or 0) + 1
         msg.last_error = f"{understanding.error_reason}: {understanding.error_detail}"[:2000]
         msg.updated_at = self._now()
-        if msg.attempts >= self.max_attempts:
+        if understanding.error_reason in budget.FINAL_REASONS:  # the same bytes fail again
+            msg.disposition = f"failed:{understanding.error_reason}"
+            kind = "failed"
+        elif msg.attempts >= self.max_attempts:
             msg.disposition = f"failed:llm_{understanding.error_reason}"
             kind = "failed"
         else:
@@ -1062,6 +1093,17 @@ def _fold_in_flight(
         products = list(merged.get("products") or [])
         merged["products"] = products + [p for p in ext.product_types if p not in products]
     return merged, known_customer
+
+
+def _failed_understanding(reason: str, detail: str) -> Understanding:
+    return Understanding(error_reason=reason, error_detail=detail)
+
+
+def _fail_arrival(item: _Arrival, exc: Exception) -> None:
+    """Turn an arrival whose admission raised into a ``failed:internal`` row (raw bytes kept)."""
+    log.exception("admission of %s failed", item.raw.source_ref or item.message_id)
+    item.parsed, item.failure = None, "internal"
+    item.detail = f"{type(exc).__name__}: {exc}"
 
 
 def _is_reply(job: _Job) -> bool:

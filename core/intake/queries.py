@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.db.models import Attachment, Inquiry, Message
+from core.intake.identity import original_message_id
 
 INBOUND_MERGED = ("new_inquiry", "merged")
 
@@ -39,7 +40,7 @@ def inquiries_json(session: Session) -> list[dict[str, Any]]:
         .order_by(Message.received_at, Message.id)
     )
     for inquiry_id, message_id in rows:
-        ids_by_inquiry[inquiry_id].append(message_id)
+        ids_by_inquiry[inquiry_id].append(original_message_id(message_id))
     out: list[dict[str, Any]] = []
     for inquiry in session.scalars(select(Inquiry).order_by(Inquiry.id)):
         context = inquiry.context_data or {}
@@ -95,7 +96,7 @@ def mail_json(session: Session) -> list[dict[str, Any]]:
     for msg in session.scalars(select(Message).order_by(Message.id)):
         out.append(
             {
-                "message_id": msg.message_id,
+                "message_id": original_message_id(msg.message_id),
                 "received_at": iso(msg.received_at),
                 "from": msg.from_addr,
                 "from_name": msg.from_name,

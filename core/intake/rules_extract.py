@@ -11,6 +11,7 @@ is not what the customer wants.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +20,9 @@ from typing import Any
 from core.glossary import glossary, resources_dir
 from core.intake.normalize import find_phones, normalize_email
 from core.intake.view import MessageView, guess_language
+from core.mail.limits import BODY_TEXT_CAP
+
+PHONE_SCAN_CAP = 2_000  # characters of signature / main text searched for phone numbers
 
 # ----------------------------------------------------------------------------- products
 
@@ -151,34 +155,55 @@ def _to_mm(value: str, unit: str) -> int | None:
 
 
 def find_dimensions(text: str) -> list[str]:
-    """Sizes as "W x H mm" strings (and "4200 mm wide" for a single stated width)."""
-    found: list[str] = []
+    """Sizes as "W x H mm" strings (and "4200 mm wide" for a single stated width).
 
-    def add(item: str) -> None:
-        if item not in found:
-            found.append(item)
-
-    covered: list[tuple[int, int]] = []
-    for regex in (_ZH_PAIR, _PAIR):
-        for m in regex.finditer(text or ""):
-            if any(a <= m.start() < b for a, b in covered):
-                continue
-            covered.append((m.start(), m.end()))
-            w_val, w_unit, h_val, h_unit = m.group(1), m.group(2), m.group(3), m.group(4)
-            width = _to_mm(w_val, w_unit or h_unit)
-            height = _to_mm(h_val, h_unit or w_unit)
-            if not width or not height or not (100 <= width <= 20000 and 100 <= height <= 20000):
-                continue
-            add(f"{width} x {height} mm")
-    for m in _SINGLE.finditer(text or ""):
-        if any(a <= m.start() < b for a, b in covered):
+    Linear in the text: a Chinese pair ("宽…高…") wins over an English pair starting inside it,
+    and a pair wins over a single size starting inside it. Each regex's matches come in order and
+    do not overlap, so "starts inside an earlier match" is a bisect over sorted spans (a list scan
+    per match made a 5 MB body of dimension lines take minutes).
+    """
+    found: dict[str, None] = {}
+    text = text or ""
+    zh_spans = [(m.start(), m.end(), m) for m in _ZH_PAIR.finditer(text)]
+    pair_hits = [m for m in _PAIR.finditer(text) if not _inside(zh_spans, m.start())]
+    for m in [m for _, _, m in zh_spans] + pair_hits:  # Chinese pairs first, as written
+        w_val, w_unit, h_val, h_unit = m.group(1), m.group(2), m.group(3), m.group(4)
+        width = _to_mm(w_val, w_unit or h_unit)
+        height = _to_mm(h_val, h_unit or w_unit)
+        if not width or not height or not (100 <= width <= 20000 and 100 <= height <= 20000):
+            continue
+        found.setdefault(f"{width} x {height} mm")
+    covered = sorted(
+        [(a, b, None) for a, b, _ in zh_spans] + [(m.start(), m.end(), None) for m in pair_hits]
+    )
+    _merge_spans(covered)
+    for m in _SINGLE.finditer(text):
+        if _inside(covered, m.start()):
             continue
         size = _to_mm(
             m.group(1), m.group(2).lower().rstrip("s").replace("metre", "m").replace("meter", "m")
         )
         if size and 100 <= size <= 20000:
-            add(f"{size} mm {m.group(3).lower()}")
-    return found
+            found.setdefault(f"{size} mm {m.group(3).lower()}")
+    return list(found)
+
+
+def _merge_spans(spans: list[tuple[int, int, Any]]) -> None:
+    """Sorted spans made non-overlapping in place (so ``_inside`` may bisect them)."""
+    merged: list[tuple[int, int, Any]] = []
+    for start, end, item in spans:
+        if merged and start < merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end, merged[-1][2])
+            continue
+        merged.append((start, end, item))
+    spans[:] = merged
+
+
+def _inside(spans: list[tuple[int, int, Any]], position: int) -> bool:
+    """Whether ``position`` falls in one of the sorted, non-overlapping ``spans``."""
+    index = bisect.bisect_right(spans, position, key=lambda s: s[0]) - 1
+    return index >= 0 and spans[index][0] <= position < spans[index][1]
 
 
 # ----------------------------------------------------------------------------- places
@@ -317,7 +342,7 @@ def split_body(text: str) -> BodyParts:
         tail = lines[last_blank + 1 :]
         if 0 < len(tail) <= 4 and all(len(line) < 60 for line in tail) and last_blank > 0:
             cut = last_blank + 1
-    form = {}
+    form: dict[str, str] = {}
     for m in _FORM_FIELD.finditer(text or ""):
         form.setdefault(m.group(1).lower(), m.group(2))
     if cut is None:
@@ -364,13 +389,16 @@ def urgency_of(text: str) -> str:
 
 def extract_fields(view: MessageView) -> dict[str, Any]:
     """Every Extraction field from the view, by rules (unvalidated dict; extract.py checks)."""
-    body = view.body_text or ""
+    body = (view.body_text or "")[:BODY_TEXT_CAP]  # bounded work per message (core.mail.limits)
     parts = split_body(body)
     # A reply's subject repeats the old job; only a new message's subject is its own words.
     subject = "" if view.is_reply else (view.subject or "")
 
+    # Phone matching costs ~1 ms per candidate digit run: a signature and the top of the body
+    # hold the number; a body of a thousand sizes must not cost seconds.
     phones = find_phones(parts.form.get("phone") or parts.form.get("mobile") or "", view.region)
-    phones += find_phones(parts.signature, view.region) + find_phones(parts.main, view.region)
+    phones += find_phones(parts.signature[:PHONE_SCAN_CAP], view.region)
+    phones += find_phones(parts.main[:PHONE_SCAN_CAP], view.region)
 
     address, suburb = None, None
     if parts.form.get("address"):

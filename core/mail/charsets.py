@@ -9,6 +9,7 @@ and whatever still cannot be decoded is replaced -- with a note, so the owner ca
 from __future__ import annotations
 
 import codecs
+import contextlib
 import re
 
 # Labels whose honest reading is a superset codec. Mail clients write "gb2312" while sending GBK or
@@ -47,6 +48,7 @@ _SUPERSETS: dict[str, str] = {
 }
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _CHARSET_NAME = re.compile(r"[a-z0-9][a-z0-9._:+-]{0,39}")
 
 
@@ -139,3 +141,24 @@ def _as_chinese(data: bytes) -> str | None:
 def add_note(notes: list[str], text: str) -> None:
     if text not in notes:
         notes.append(text)
+
+
+def scrub(text: str) -> str:
+    """``text`` as valid Unicode: lone surrogates (undecodable bytes smuggled through
+    ``surrogateescape``) become U+FFFD, so whatever is written out is valid UTF-8."""
+    if text.isascii():
+        return text
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def utf8_stdio() -> None:
+    """Standard output and error as UTF-8 whatever the locale (a Windows console's code page or
+    a C locale's ASCII); anything unencodable becomes a replacement, never a raw byte."""
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            # ValueError/OSError: already written to, or not a text stream
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(encoding="utf-8", errors="replace")

@@ -118,16 +118,35 @@ def parse_addresses(raw_values: list[str], notes: list[str]) -> list[tuple[str, 
     return result
 
 
+# Dates outside this span are poison (a year-9999 header overflows time-zone arithmetic) or
+# nonsense; the pipeline then uses the arrival time and the note says why.
+EARLIEST_YEAR = 1970
+LATEST_YEAR = 2199
+
+
 def parse_date(value: str, notes: list[str]) -> datetime | None:
+    """The Date header in UTC, or None (noted) when it is unparsable or out of range; never raises.
+
+    Why so wary: ``Fri, 31 Dec 9999 23:59:59 -1200`` parses, then overflows ``astimezone``; one
+    such header once stopped intake for good.
+    """
     if not value:
         return None
     try:
         parsed = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, OverflowError):
         add_note(notes, "unparseable Date header")
         return None
     if parsed is None:
         return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    try:
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=UTC)
+        parsed = parsed.astimezone(UTC)
+    except (OverflowError, ValueError):
+        add_note(notes, "Date header out of range")
+        return None
+    if not EARLIEST_YEAR <= parsed.year <= LATEST_YEAR:
+        add_note(notes, "Date header out of range")
+        return None
+    return parsed

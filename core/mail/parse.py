@@ -37,6 +37,7 @@ from core.mail.headers import (
     parse_date,
     raw_header_text,
 )
+from core.mail.limits import cap_html, cap_text
 
 __all__ = [
     "ParsedAttachment",
@@ -421,9 +422,10 @@ def parse_message(raw: bytes) -> ParsedMessage:
     if plain.strip():
         text = plain
     elif html:
-        text = _html_to_text(html)
+        text = _html_to_text(cap_html(html, notes))
     else:
         text = ""
+    text = cap_text(text, notes)
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     text = _squeeze_blank_lines(text).strip("\n")
 
@@ -496,9 +498,11 @@ def parse_for_intake(raw: bytes) -> ParseOutcome:
     """
     try:
         parsed = parse_message(raw)
+        return parsed, None, "", stripped_text(parsed.text or "")
     except MessageParseError as exc:
         return None, str(exc.params.get("reason") or "unparseable"), exc.detail, ""
-    return parsed, None, "", stripped_text(parsed.text or "")
+    except Exception as exc:  # any bug on hostile mail costs this message only (raw kept)
+        return None, "parse_error", f"{type(exc).__name__}: {exc}"[:500], ""
 
 
 def watch_parent(parent_pid: int) -> None:

@@ -314,8 +314,9 @@ class TelegramBot:
                 ]
             ]
         }
-        body = f"<b>{escape(heading)}</b>\n\n<blockquote>{escape(text)}</blockquote>\n\n将记在：{escape(where)}"
-        plain = f"{heading}\n\n{text}\n\n将记在：{where}"
+        shown = note_preview(text)
+        body = f"<b>{escape(heading)}</b>\n\n<blockquote>{escape(shown)}</blockquote>\n\n将记在：{escape(where)}"
+        plain = f"{heading}\n\n{shown}\n\n将记在：{where}"
         await self.reply(body, markup=markup, plain=plain, reply_to=message.get("message_id"))
 
     async def _on_voice(self, message: dict[str, Any]) -> None:
@@ -439,6 +440,18 @@ class TelegramBot:
             await self.client.edit_reply_markup(chat_id, int(message["message_id"]), None)
         except TelegramError as exc:  # cosmetic: the state lives in SQLite, not in the buttons
             log.info("could not remove buttons: %s", exc.detail)
+
+
+NOTE_PREVIEW = 3_000  # characters of a note echoed back: the reply stays under Telegram's 4,096
+
+
+def note_preview(text: str, limit: int = NOTE_PREVIEW) -> str:
+    """What the "save this note?" reply quotes: the whole note, or (over ``limit``, e.g. a long
+    dictation) its start and its length -- the whole text is still what gets saved. A reply
+    quoting all of a 5,000-character note was refused by Telegram and the owner got nothing."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit].rstrip()}…\n（共 {len(text)} 字，全文将保存 / {len(text)} characters, all saved）"
 
 
 def parse_datetime(value: str | None) -> datetime | None:

@@ -242,3 +242,19 @@ async def test_with_a_preset_chat_another_chat_cannot_pair_or_spend_the_code(
     assert owner_env.sent_to(STRANGER) == []
     assert pairing.owner(services).chat_id == OWNER
     assert pairing.current_pairing_code(services) == code  # not spent by the stranger
+
+
+async def test_a_note_over_4096_characters_is_offered_and_saved_whole(
+    services: Any, owner_env: TelegramServer
+) -> None:
+    long_note = "客户要求：" + "全部窗户换成双层玻璃，颜色统一为黑色。" * 300  # ~5,700 characters
+    assert len(long_note) > 4096
+    owner_env.push_message(OWNER, long_note)
+    await once(services)
+    [offer] = owner_env.sent_to(OWNER)  # the reply fits in one Telegram message
+    assert "要把这段文字存为备注吗？" in offer.visible
+    assert f"共 {len(long_note)} 字，全文将保存" in offer.visible
+    owner_env.press(offer, "保存")
+    await once(services)
+    [note] = notes(services)
+    assert note.text == long_note

@@ -1,0 +1,69 @@
+"""A damaged database at start-up: a dialog in Chinese with a Repair button, not a silent exit."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from core.cli.main import main
+from core.errors import DatabaseDamaged, DataFolderUnusable
+from desktop.errors_ui import startup_error_box
+from desktop.i18n import LanguageManager
+from desktop.launcher import gui_services
+from tests.conftest import CORPUS
+
+
+def test_the_damaged_database_dialog_offers_repair_in_chinese(app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    LanguageManager(tmp_path / "cache").apply("zh_CN")
+    box, repair = startup_error_box(DatabaseDamaged("/data/inquiry-bridge.sqlite3"))
+    try:
+        assert "数据库已损坏" in box.text() and "修复" in box.text()
+        assert repair is not None and repair.text() == "修复"
+    finally:
+        box.deleteLater()
+    box, repair = startup_error_box(DataFolderUnusable("/nowhere"))
+    try:
+        assert repair is None  # nothing to repair: the words say what to check
+        assert "数据文件夹无法使用" in box.text()
+        assert isinstance(box, QMessageBox)
+    finally:
+        box.deleteLater()
+
+
+def test_repair_from_the_dialog_starts_the_app_on_the_restored_store(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "eml"
+    folder.mkdir()
+    for path in sorted(CORPUS.glob("*.eml"))[:12]:
+        shutil.copy(path, folder / path.name)
+    assert main(["ingest", "--eml-dir", str(folder), "--offline"]) == 0
+    database = home / "inquiry-bridge.sqlite3"
+    database.write_bytes(b"\xff" * database.stat().st_size)
+    asked: list[BaseException] = []
+
+    def choose_repair(exc: BaseException) -> bool:
+        asked.append(exc)
+        return True
+
+    services = gui_services(str(home), ask=choose_repair)
+    try:
+        assert isinstance(asked[0], DatabaseDamaged)
+        with services.store.session() as session:
+            from sqlalchemy import func, select
+
+            from core.db.models import Message
+
+            assert session.scalar(select(func.count(Message.id))) == 12
+    finally:
+        services.close()
+
+
+def test_closing_the_dialog_ends_with_the_one_line(home: Path) -> None:
+    database = home / "inquiry-bridge.sqlite3"
+    database.write_bytes(b"\x00not a database" * 100)
+    with pytest.raises(DatabaseDamaged):
+        gui_services(str(home), ask=lambda exc: False)
