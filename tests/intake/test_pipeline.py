@@ -458,7 +458,8 @@ async def test_reply_in_the_same_batch_sees_its_thread_and_calls_run_concurrentl
 
 
 async def test_a_message_seen_again_under_a_new_graph_id_is_relinked_not_doubled(
-    services, pipelines  # type: ignore[no-untyped-def]
+    services,
+    pipelines,  # type: ignore[no-untyped-def]
 ) -> None:
     """Outlook re-issues ids when mail moves: the same Message-ID arriving under another Graph
     id is the stored message (no second row) and the row takes the newest id — unless another
