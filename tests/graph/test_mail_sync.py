@@ -130,7 +130,7 @@ async def test_graph_message_source_moves_the_cursor_only_on_commit(
     runtime: GraphRuntime, graph: GraphServer, clock: FakeClock, services: Services
 ) -> None:
     from core.db.models import SyncCursor
-    from core.mail.graph_source import GraphMessageSource
+    from core.sources.graph import GraphMessageSource
 
     _inquiry_message(graph, clock)
     source = GraphMessageSource(runtime.mail)
