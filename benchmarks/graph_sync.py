@@ -37,6 +37,7 @@ from core.db.models import Inquiry, LLMCall, Message
 from core.events import InquiryCreated, InquiryUpdated, RecordingBus, StageChanged
 from core.graph.client import RequestBudget, StaticToken
 from core.graph.runtime import GraphRuntime
+from core.intake.pipeline import build_pipeline
 from core.services import build_services
 from tests.support.graph_server import GraphServer
 
@@ -119,7 +120,9 @@ async def run(args: argparse.Namespace) -> int:
         services.settings.set("graph.base_url", srv.base_url)
         sink = NullSink() if args.sink == "null" else None
         runtime = GraphRuntime(
-            services, pipeline=sink, token_provider=StaticToken(srv.token or ""), offline=True
+            services,
+            pipeline=sink or build_pipeline(services, offline=True),
+            token_provider=StaticToken(srv.token or ""),
         )
         runtime.client.budget = RequestBudget(services.clock, limit=args.budget)
         runtime.attach()
