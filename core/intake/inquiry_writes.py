@@ -9,8 +9,9 @@ here publishes: ``core.intake.merge`` turns the result into events.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy import select
@@ -171,6 +172,50 @@ def _mark_inbound(inquiry: Inquiry, message: Message) -> None:
         inquiry.owes_reply = "us"
 
 
+def _new_inquiry(
+    message: Message,
+    classification: ClassificationLike,
+    ext: ExtractionLike | None,
+    customer_email: str | None,
+    language_hint: str | None,
+    now: datetime,
+) -> Inquiry:
+    """The unsaved inquiry row a message starts: what the model extracted, stage ``inquiry``."""
+    primary = classification.primary
+    if primary not in ("A", "B"):  # an R with nothing to attach to, or R→A without a verdict
+        primary = "A" if ext is not None and (ext.address or ext.suburb) else "B"
+    name = (ext.customer_name if ext else None) or (
+        message.from_name if customer_email == (message.from_addr or "").lower() else None
+    )
+    confidence = classification.confidence
+    return Inquiry(
+        classification=primary,
+        confidence=confidence if confidence in CONFIDENCE_RANK else "low",
+        stage="inquiry",
+        stage_changed_at=now,
+        customer_name=name,
+        customer_email=customer_email,
+        customer_phone=ext.customer_phone if ext else None,
+        address=ext.address if ext else None,
+        suburb=ext.suburb if ext else None,
+        product_types=list(dict.fromkeys(ext.product_types)) if ext else [],
+        dimensions=list(dict.fromkeys(ext.dimensions)) if ext else [],
+        language=(ext.language if ext and ext.language else None) or language_hint or "en",
+        urgency=ext.urgency if ext else None,
+        owes_reply="us",
+        parent_inquiry_id=None,
+        context_data={
+            "emails": [customer_email] if customer_email else [],
+            "phones": [ext.customer_phone] if ext and ext.customer_phone else [],
+            "notes": [],
+            "extracted": extraction_dict(ext),
+        },
+        search_text="",
+        created_at=now,
+        updated_at=now,
+    )
+
+
 def create_inquiry(
     session: Session,
     message: Message,
@@ -186,42 +231,9 @@ def create_inquiry(
 ) -> Applied:
     """A new inquiry at stage ``inquiry``, with its first audit entry (triggered_by pipeline)."""
     now = clock.now().replace(tzinfo=None)
-    primary = classification.primary
-    ext = extraction
-    if primary not in ("A", "B"):  # an R with nothing to attach to, or R→A without a verdict
-        primary = "A" if ext is not None and (ext.address or ext.suburb) else "B"
-    name = (ext.customer_name if ext else None) or (
-        message.from_name if customer_email == (message.from_addr or "").lower() else None
-    )
-    inquiry = Inquiry(
-        classification=primary,
-        confidence=classification.confidence
-        if classification.confidence in CONFIDENCE_RANK
-        else "low",
-        stage="inquiry",
-        stage_changed_at=now,
-        customer_name=name,
-        customer_email=customer_email,
-        customer_phone=ext.customer_phone if ext else None,
-        address=ext.address if ext else None,
-        suburb=ext.suburb if ext else None,
-        product_types=list(dict.fromkeys(ext.product_types)) if ext else [],
-        dimensions=list(dict.fromkeys(ext.dimensions)) if ext else [],
-        language=(ext.language if ext and ext.language else None) or language_hint or "en",
-        urgency=ext.urgency if ext else None,
-        owes_reply="us",
-        parent_inquiry_id=parent.id if parent is not None else None,
-        context_data={
-            "emails": [customer_email] if customer_email else [],
-            "phones": [ext.customer_phone] if ext and ext.customer_phone else [],
-            "notes": [],
-            "extracted": extraction_dict(ext),
-        },
-        search_text="",
-        created_at=now,
-        updated_at=now,
-    )
+    inquiry = _new_inquiry(message, classification, extraction, customer_email, language_hint, now)
     if parent is not None:
+        inquiry.parent_inquiry_id = parent.id
         inquiry.context_data["notes"].append(
             {
                 "text": f"新项目：由询盘 #{parent.id} 的邮件提出（{reason}）",
@@ -286,37 +298,8 @@ def merge_into(
         fill("customer_email", customer_email)
         context["emails"] = _append_unique(context.get("emails"), [customer_email])
     if ext is not None and classification.primary != "C":
-        fill("customer_name", ext.customer_name)
-        fill("customer_phone", ext.customer_phone)
-        fill("address", ext.address)
-        fill("suburb", ext.suburb)
-        fill("urgency", ext.urgency)
-        if ext.customer_phone:
-            context["phones"] = _append_unique(context.get("phones"), [ext.customer_phone])
-            index_phones(session, inquiry.id, [ext.customer_phone])
-        for name in ("product_types", "dimensions"):
-            if name in locked:
-                continue
-            merged = _append_unique(getattr(inquiry, name), getattr(ext, name) or [])
-            if merged != list(getattr(inquiry, name) or []):
-                setattr(inquiry, name, merged)
-                changed.append(name)
-        extracted = dict(context.get("extracted") or {})
-        for key, value in extraction_dict(ext).items():
-            if value not in (None, "", []) and extracted.get(key) in (None, "", []):
-                extracted[key] = value
-        context["extracted"] = extracted
-    if (
-        classification.primary in ("A", "B")
-        and "classification" not in locked
-        and CONFIDENCE_RANK.get(classification.confidence, 0)
-        > CONFIDENCE_RANK.get(inquiry.confidence, 0)
-    ):
-        if inquiry.classification != classification.primary:
-            inquiry.classification = classification.primary
-            changed.append("classification")
-        inquiry.confidence = classification.confidence
-        changed.append("confidence")
+        _merge_extraction(session, inquiry, ext, context, locked, fill, changed)
+    _upgrade_classification(inquiry, classification, locked, changed)
     if (
         not inquiry.customer_name
         and "customer_name" not in locked
@@ -336,6 +319,55 @@ def merge_into(
     inquiry.updated_at = now
     message.inquiry_id = inquiry.id
     return Applied("merged", inquiry.id, changed_fields=tuple(dict.fromkeys(changed)))
+
+
+def _merge_extraction(
+    session: Session,
+    inquiry: Inquiry,
+    ext: ExtractionLike,
+    context: dict[str, Any],
+    locked: set[str],
+    fill: Callable[[str, Any], None],
+    changed: list[str],
+) -> None:
+    """What the model extracted: empty fields filled, products and sizes appended."""
+    fill("customer_name", ext.customer_name)
+    fill("customer_phone", ext.customer_phone)
+    fill("address", ext.address)
+    fill("suburb", ext.suburb)
+    fill("urgency", ext.urgency)
+    if ext.customer_phone:
+        context["phones"] = _append_unique(context.get("phones"), [ext.customer_phone])
+        index_phones(session, inquiry.id, [ext.customer_phone])
+    for name in ("product_types", "dimensions"):
+        if name in locked:
+            continue
+        merged = _append_unique(getattr(inquiry, name), getattr(ext, name) or [])
+        if merged != list(getattr(inquiry, name) or []):
+            setattr(inquiry, name, merged)
+            changed.append(name)
+    extracted = dict(context.get("extracted") or {})
+    for key, value in extraction_dict(ext).items():
+        if value not in (None, "", []) and extracted.get(key) in (None, "", []):
+            extracted[key] = value
+    context["extracted"] = extracted
+
+
+def _upgrade_classification(
+    inquiry: Inquiry, classification: ClassificationLike, locked: set[str], changed: list[str]
+) -> None:
+    """A more confident A/B verdict replaces a weaker one (never an owner's correction)."""
+    if (
+        classification.primary in ("A", "B")
+        and "classification" not in locked
+        and CONFIDENCE_RANK.get(classification.confidence, 0)
+        > CONFIDENCE_RANK.get(inquiry.confidence, 0)
+    ):
+        if inquiry.classification != classification.primary:
+            inquiry.classification = classification.primary
+            changed.append("classification")
+        inquiry.confidence = classification.confidence
+        changed.append("confidence")
 
 
 def record_outbound(
