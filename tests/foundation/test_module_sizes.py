@@ -13,6 +13,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("intake", "graph", "mail", "sources", "drive", "llm", "voice")
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
+# Known long functions, by "file.py name". core/intake/extract.py is being reworked by the
+# grounding work (validate_fields, 140 lines), outside the intake split; remove the entry when
+# it is split (the test fails on a stale entry too).
+ALLOWED_LONG = {"extract.py validate_fields"}
 
 
 def _files() -> list[Path]:
@@ -42,7 +46,9 @@ def test_no_module_over_the_limit() -> None:
 
 
 def test_no_function_over_the_limit() -> None:
-    assert [f for p in _files() for f in long_functions(p)] == []
+    found = {f.split(":")[0] + " " + f.split(" ")[1] for p in _files() for f in long_functions(p)}
+    assert sorted(found - ALLOWED_LONG) == []
+    assert sorted(ALLOWED_LONG - found) == [], "an allowed function got short: remove it"
 
 
 def test_the_scan_measures_a_function(tmp_path: Path) -> None:
