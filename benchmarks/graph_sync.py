@@ -37,7 +37,8 @@ from core.db.models import Inquiry, LLMCall, Message
 from core.events import InquiryCreated, InquiryUpdated, RecordingBus, StageChanged
 from core.graph.client import RequestBudget, StaticToken
 from core.graph.runtime import GraphRuntime
-from core.services import build_services
+from core.intake.pipeline import build_pipeline
+from core.services import Services, build_services
 from tests.support.graph_server import GraphServer
 
 SUBURBS = ["Ryde", "Epping", "Hurstville", "Parramatta", "Chatswood", "Bondi", "Manly"]
@@ -107,7 +108,6 @@ async def run(args: argparse.Namespace) -> int:
     home = Path(tempfile.mkdtemp(prefix="ib-graph-bench-"))
     bus = RecordingBus()
     services = build_services(home, bus=bus)
-    ok = True
     with GraphServer(page_size=args.page_size) as srv:
         srv.latency = args.latency
         t = time.perf_counter()
@@ -119,7 +119,9 @@ async def run(args: argparse.Namespace) -> int:
         services.settings.set("graph.base_url", srv.base_url)
         sink = NullSink() if args.sink == "null" else None
         runtime = GraphRuntime(
-            services, pipeline=sink, token_provider=StaticToken(srv.token or ""), offline=True
+            services,
+            pipeline=sink or build_pipeline(services, offline=True),
+            token_provider=StaticToken(srv.token or ""),
         )
         runtime.client.budget = RequestBudget(services.clock, limit=args.budget)
         runtime.attach()
@@ -127,89 +129,109 @@ async def run(args: argparse.Namespace) -> int:
             f"sink: {'null (Graph layer only)' if sink else 'intake pipeline, offline (rules, no LLM)'}"
         )
 
-        t = time.perf_counter()
-        report, _ = await runtime.mail_round()
-        drive = await runtime.drive_round()
-        elapsed = time.perf_counter() - t
-        http = [r for r in srv.requests if r.batch is None]
-        envelopes = [r for r in http if r.path.endswith("/$batch")]
-        operations = [r for r in srv.requests if not r.path.endswith("/$batch")]
-        values = [r for r in srv.requests_to(r"/[$]value$") if r.batch is not None]
-        patches = [r for r in srv.requests_to(r"/me/messages/[^/]+$", "PATCH") if r.batch]
-        throttled = [r for r in srv.requests if r.status == 429]
-        print(
-            f"first sync: {report.new} messages in {elapsed:.1f} s = {report.new / elapsed:.0f} "
-            f"messages/s"
-        )
-        print(
-            f"  HTTP requests: {len(http)} ({report.delta_requests} mail delta pages incl. the "
-            f"echo of our category writes, {drive.delta_requests} drive pages, "
-            f"{len(envelopes)} $batch envelopes, {len(http) - len(envelopes) - report.delta_requests - drive.delta_requests} other)"
-        )
-        print(
-            f"  operations Graph counts (batch parts count one each): {len(operations)} "
-            f"({len(values)} $value, {len(patches)} category PATCHes); budget {args.budget} per "
-            f"10 min, waited {runtime.client.budget.waited:.0f} s; 429 answers: {len(throttled)}"
-        )
-        print(
-            f"  category writes deferred to later rounds by the budget: "
-            f"{runtime.categories.deferred}"
-        )
-        peak = srv.peak_in_flight
-        print(
-            f"peak concurrency (server-observed, batch parts included): {peak} (limit 4) "
-            f"{'OK' if peak <= 4 else 'EXCEEDED'}; client slots {runtime.client.peak_in_flight}"
-        )
-        ok &= peak <= 4 and runtime.client.peak_in_flight <= 4
-        # every download and PATCH went in full batches: at most one part-filled envelope per
-        # batch call beyond ceil(parts / 20), plus the pages and a handful of single requests
-        full = -(-len(values) // 20) + -(-len(patches) // 20)
-        ok &= len(envelopes) <= full + 3  # + master categories + the last, partial batches
-        ok &= len(operations) <= args.budget and not throttled
-        ok &= report.new == args.messages + max(1, args.messages // 50)
-
-        # The first round wrote categories; its own echo was absorbed in that round.
-        before = counts(services)
-        events_before = len(bus.events)
-        per_poll: list[int] = []
-        per_resource: set[tuple[str, int]] = set()
-        for _ in range(args.idle_polls):
-            srv.reset_stats()
-            await runtime.mail_round()
-            await runtime.drive_round()
-            http = [r for r in srv.requests if r.batch is None]
-            per_poll.append(len(http))
-            by_path: dict[str, int] = {}
-            for req in http:
-                by_path[req.path] = by_path.get(req.path, 0) + 1
-            per_resource.update(by_path.items())
-        after = counts(services)
-        writes = [
-            e
-            for e in bus.events[events_before:]
-            if isinstance(e, InquiryCreated | InquiryUpdated | StageChanged)
-        ]
-        resources = sorted({p for p, _ in per_resource})
-        print(
-            f"idle polls: {args.idle_polls}; requests per poll min/max = "
-            f"{min(per_poll)}/{max(per_poll)} over {len(resources)} watched resources"
-        )
-        for path in resources:
-            n = max(c for p, c in per_resource if p == path)
-            print(f"  {path.split('/v1.0', 1)[-1]}: {n} request(s) per poll")
-        llm_calls = after[0] - before[0]
-        inquiry_writes = int(after[1] != before[1] or after[3] != before[3]) + len(writes)
-        message_writes = int(after[2] != before[2] or after[4] != before[4])
-        print(
-            f"idle LLM calls: {llm_calls}; inquiry writes: {inquiry_writes}; "
-            f"message writes: {message_writes}"
-        )
-        ok &= all(c == 1 for _, c in per_resource) and max(per_poll) == len(resources) == 3
-        ok &= llm_calls == 0 and inquiry_writes == 0 and message_writes == 0
+        ok = await first_sync(args, srv, services, runtime)
+        ok &= await idle_polls(args, srv, services, runtime, bus)
         await runtime.aclose()
     services.close()
     print("RESULT:", "OK" if ok else "FAILED")
     return 0 if ok else 1
+
+
+async def first_sync(
+    args: argparse.Namespace, srv: GraphServer, services: Services, runtime: GraphRuntime
+) -> bool:
+    """The first mail and drive rounds: throughput, requests, batches, concurrency."""
+    ok = True
+    t = time.perf_counter()
+    report, _ = await runtime.mail_round()
+    drive = await runtime.drive_round()
+    elapsed = time.perf_counter() - t
+    http = [r for r in srv.requests if r.batch is None]
+    envelopes = [r for r in http if r.path.endswith("/$batch")]
+    operations = [r for r in srv.requests if not r.path.endswith("/$batch")]
+    values = [r for r in srv.requests_to(r"/[$]value$") if r.batch is not None]
+    patches = [r for r in srv.requests_to(r"/me/messages/[^/]+$", "PATCH") if r.batch]
+    throttled = [r for r in srv.requests if r.status == 429]
+    print(
+        f"first sync: {report.new} messages in {elapsed:.1f} s = {report.new / elapsed:.0f} "
+        f"messages/s"
+    )
+    print(
+        f"  HTTP requests: {len(http)} ({report.delta_requests} mail delta pages incl. the "
+        f"echo of our category writes, {drive.delta_requests} drive pages, "
+        f"{len(envelopes)} $batch envelopes, {len(http) - len(envelopes) - report.delta_requests - drive.delta_requests} other)"
+    )
+    print(
+        f"  operations Graph counts (batch parts count one each): {len(operations)} "
+        f"({len(values)} $value, {len(patches)} category PATCHes); budget {args.budget} per "
+        f"10 min, waited {runtime.client.budget.waited:.0f} s; 429 answers: {len(throttled)}"
+    )
+    print(
+        f"  category writes deferred to later rounds by the budget: {runtime.categories.deferred}"
+    )
+    peak = srv.peak_in_flight
+    print(
+        f"peak concurrency (server-observed, batch parts included): {peak} (limit 4) "
+        f"{'OK' if peak <= 4 else 'EXCEEDED'}; client slots {runtime.client.peak_in_flight}"
+    )
+    ok &= peak <= 4 and runtime.client.peak_in_flight <= 4
+    # every download and PATCH went in full batches: at most one part-filled envelope per
+    # batch call beyond ceil(parts / 20), plus the pages and a handful of single requests
+    full = -(-len(values) // 20) + -(-len(patches) // 20)
+    ok &= len(envelopes) <= full + 3  # + master categories + the last, partial batches
+    ok &= len(operations) <= args.budget and not throttled
+    ok &= report.new == args.messages + max(1, args.messages // 50)
+    return ok
+
+
+async def idle_polls(
+    args: argparse.Namespace,
+    srv: GraphServer,
+    services: Services,
+    runtime: GraphRuntime,
+    bus: RecordingBus,
+) -> bool:
+    """Polls with nothing new: one request per watched resource, no model calls, no writes."""
+    ok = True
+    # The first round wrote categories; its own echo was absorbed in that round.
+    before = counts(services)
+    events_before = len(bus.events)
+    per_poll: list[int] = []
+    per_resource: set[tuple[str, int]] = set()
+    for _ in range(args.idle_polls):
+        srv.reset_stats()
+        await runtime.mail_round()
+        await runtime.drive_round()
+        http = [r for r in srv.requests if r.batch is None]
+        per_poll.append(len(http))
+        by_path: dict[str, int] = {}
+        for req in http:
+            by_path[req.path] = by_path.get(req.path, 0) + 1
+        per_resource.update(by_path.items())
+    after = counts(services)
+    writes = [
+        e
+        for e in bus.events[events_before:]
+        if isinstance(e, InquiryCreated | InquiryUpdated | StageChanged)
+    ]
+    resources = sorted({p for p, _ in per_resource})
+    print(
+        f"idle polls: {args.idle_polls}; requests per poll min/max = "
+        f"{min(per_poll)}/{max(per_poll)} over {len(resources)} watched resources"
+    )
+    for path in resources:
+        n = max(c for p, c in per_resource if p == path)
+        print(f"  {path.split('/v1.0', 1)[-1]}: {n} request(s) per poll")
+    llm_calls = after[0] - before[0]
+    inquiry_writes = int(after[1] != before[1] or after[3] != before[3]) + len(writes)
+    message_writes = int(after[2] != before[2] or after[4] != before[4])
+    print(
+        f"idle LLM calls: {llm_calls}; inquiry writes: {inquiry_writes}; "
+        f"message writes: {message_writes}"
+    )
+    ok &= all(c == 1 for _, c in per_resource) and max(per_poll) == len(resources) == 3
+    ok &= llm_calls == 0 and inquiry_writes == 0 and message_writes == 0
+    return ok
 
 
 def main() -> int:

@@ -84,7 +84,7 @@ def eml_folder(value: str) -> Path:
 
 def cmd_ingest(args: argparse.Namespace, services: Services) -> int:
     from core.intake.pipeline import build_pipeline
-    from core.mail.eml_source import EmlFolderSource
+    from core.sources.eml import EmlFolderSource
 
     folder = eml_folder(args.eml_dir)
     pipeline = build_pipeline(services, offline=bool(args.offline))

@@ -1,0 +1,9 @@
+"""OneDrive: customer folders per inquiry and the stage layout, watched through Graph.
+
+What lives here: ``paths`` (folder names and matching, pure), ``files`` (listing and opening an
+inquiry's files), ``watcher`` (``DriveWatcher``: delta sync of the customer folders, creating a
+folder for a new inquiry, stage moves from folder moves).
+
+May import: ``core.graph.client``, ``core.db``, ``core.deals.stages``, ``core.events``,
+``core.clock``, ``core.errors``. Not the intake pipeline, not ``core.graph.runtime``.
+"""

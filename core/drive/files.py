@@ -115,6 +115,7 @@ def read_text(path: Path, *, max_chars: int = 20_000) -> str:
     suffix = path.suffix.lower()
     if suffix in TEXT_SUFFIXES:
         raw = path.read_bytes()
+        text = ""
         for encoding in ("utf-8-sig", "gb18030", "latin-1"):
             try:
                 text = raw.decode(encoding)

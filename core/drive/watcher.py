@@ -25,6 +25,7 @@ One round (``DriveWatcher.run_once``):
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -101,7 +102,7 @@ class DriveWatcher:
         self.clock = clock
         self.page_size = page_size
         self._want_folder: set[int] = set()
-        self._unsubscribe = None
+        self._unsubscribe: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ wiring
     def attach(self) -> None:
@@ -165,112 +166,20 @@ class DriveWatcher:
         now = self.clock.now().replace(tzinfo=None)
         rows = {r.id: r for r in session.scalars(select(DriveItem))}
         before = _tree(rows)
-        stage_folders = self._stage_folders()
-        drive_root = str(self.settings.get("drive.root") or "")
-        layout_before = stage_layout(before, drive_root, stage_folders)
-
         latest: dict[str, dict[str, Any]] = {}
         for entry in entries:
             latest[str(entry["id"])] = entry  # the same item can appear several times: last wins
         report.items = len(latest)
         for item_id, entry in latest.items():
-            row = rows.get(item_id)
-            parent = (entry.get("parentReference") or {}).get("id")
-            if "root" in entry:
-                parent = None
-            if row is None:
-                row = DriveItem(id=item_id, name=str(entry.get("name") or ""), updated_at=now)
-                session.add(row)
-                rows[item_id] = row
-            elif "deleted" not in entry:
-                if row.parent_id != parent and row.parent_id is not None:
-                    report.moved += 1
-                elif row.name != entry.get("name"):
-                    report.renamed += 1
-            if "deleted" in entry:
-                if not row.deleted:
-                    report.deleted += 1
-                row.deleted = True
-                row.updated_at = now
-                continue
-            row.name = str(entry.get("name") or row.name)
-            row.parent_id = parent
-            row.is_folder = (
-                "folder" in entry or "root" in entry or (row.is_folder and "file" not in entry)
-            )
-            row.deleted = False
-            row.size = int(entry.get("size") or 0)
-            row.mime_type = (entry.get("file") or {}).get("mimeType")
-            row.web_url = entry.get("webUrl")
-            row.etag = entry.get("eTag")
-            row.last_modified = _parse_time(entry.get("lastModifiedDateTime"))
-            row.updated_at = now
+            _apply_entry(session, rows, item_id, entry, now, report)
         if full:  # a fresh enumeration lists everything alive: anything else is gone
             for item_id, row in rows.items():
                 if item_id not in latest and not row.deleted:
                     row.deleted = True
                     row.updated_at = now
                     report.deleted += 1
-
-        after = _tree(rows)
-        layout_after = stage_layout(after, drive_root, stage_folders)
-        changed_inquiries: list[int] = []
-        candidates: list[Candidate] | None = None
-        by_folder = {
-            i.drive_folder_id: i
-            for i in session.scalars(select(Inquiry).where(Inquiry.drive_folder_id.is_not(None)))
-        }
-        for item_id in list(latest) if not full else list(rows):
-            row = rows[item_id]
-            if row.deleted or not row.is_folder:
-                continue
-            new_stage_folder = layout_after.stage_folder_of(after, item_id)
-            if new_stage_folder is None:
-                continue  # not (or no longer) a customer folder
-            inquiry = by_folder.get(item_id)
-            if inquiry is None and row.inquiry_id is not None:
-                inquiry = session.get(Inquiry, row.inquiry_id)
-            if inquiry is None:
-                if candidates is None:
-                    candidates = self._candidates(session)
-                match = match_folder(row.name, [c for c in candidates if not c.has_folder])
-                if match is not None:
-                    inquiry = session.get(Inquiry, match)
-                    candidates = [
-                        c if c.inquiry_id != match else _with_folder(c) for c in candidates
-                    ]
-                    report.matched += 1
-            if inquiry is None:
-                continue
-            if inquiry.drive_folder_id != item_id or inquiry.drive_folder_name != row.name:
-                inquiry.drive_folder_id = item_id
-                inquiry.drive_folder_name = row.name
-                inquiry.updated_at = now
-                changed_inquiries.append(inquiry.id)
-            row.inquiry_id = inquiry.id
-            by_folder[item_id] = inquiry
-            old_stage_folder = layout_before.stage_folder_of(before, item_id)
-            if old_stage_folder is None or old_stage_folder == new_stage_folder:
-                continue  # first sight, or a rename inside the same stage folder
-            from_name = layout_before.folders.get(old_stage_folder, "")
-            to_name = layout_after.folders[new_stage_folder]
-            stages = [s for s in stage_folders.get(to_name, []) if s]
-            if not stages or inquiry.stage in stages:
-                continue
-            change = change_stage(
-                session,
-                inquiry,
-                stages[0],
-                reason=(
-                    f"OneDrive: 客户文件夹「{row.name}」从「{from_name}」移到「{to_name}」"
-                    f" → {STAGE_NAMES_ZH.get(stages[0], stages[0])}"
-                ),
-                triggered_by="onedrive",
-                clock=self.clock,
-            )
-            if change is not None:
-                report.stage_changes.append(change)
-
+        folders = _FolderPass(self, session, rows, before, now, report)
+        changed = folders.link(list(latest) if not full else list(rows))
         if link:
             cursor = session.get(SyncCursor, CURSOR)
             if cursor is None:
@@ -278,7 +187,7 @@ class DriveWatcher:
             else:
                 cursor.value = link
                 cursor.updated_at = now
-        return report, changed_inquiries
+        return report, changed
 
     def _candidates(self, session: Session) -> list[Candidate]:
         return [
@@ -354,6 +263,7 @@ class DriveWatcher:
             next(iter(layout.folders)),
         )
         body = {"name": name, "folder": {}, "@microsoft.graph.conflictBehavior": "fail"}
+        item: dict[str, Any] | None
         try:
             item = await self.client.post_json(
                 f"/me/drive/items/{quote(target, safe='')}/children", body
@@ -415,3 +325,136 @@ def _with_folder(c: Candidate) -> Candidate:
         c.is_open,
         c.updated_at,
     )
+
+
+def _apply_entry(
+    session: Session,
+    rows: dict[str, DriveItem],
+    item_id: str,
+    entry: dict[str, Any],
+    now: datetime,
+    report: DriveSyncReport,
+) -> None:
+    """One delta entry onto its ``DriveItem`` row (created, moved, renamed or deleted)."""
+    row = rows.get(item_id)
+    parent = (entry.get("parentReference") or {}).get("id")
+    if "root" in entry:
+        parent = None
+    if row is None:
+        row = DriveItem(id=item_id, name=str(entry.get("name") or ""), updated_at=now)
+        session.add(row)
+        rows[item_id] = row
+    elif "deleted" not in entry:
+        if row.parent_id != parent and row.parent_id is not None:
+            report.moved += 1
+        elif row.name != entry.get("name"):
+            report.renamed += 1
+    if "deleted" in entry:
+        if not row.deleted:
+            report.deleted += 1
+        row.deleted = True
+        row.updated_at = now
+        return
+    row.name = str(entry.get("name") or row.name)
+    row.parent_id = parent
+    row.is_folder = "folder" in entry or "root" in entry or (row.is_folder and "file" not in entry)
+    row.deleted = False
+    row.size = int(entry.get("size") or 0)
+    row.mime_type = (entry.get("file") or {}).get("mimeType")
+    row.web_url = entry.get("webUrl")
+    row.etag = entry.get("eTag")
+    row.last_modified = _parse_time(entry.get("lastModifiedDateTime"))
+    row.updated_at = now
+
+
+class _FolderPass:
+    """After the rows changed: customer folders linked to inquiries, stage-folder moves applied."""
+
+    def __init__(
+        self,
+        watcher: DriveWatcher,
+        session: Session,
+        rows: dict[str, DriveItem],
+        before: dict[str, Node],
+        now: datetime,
+        report: DriveSyncReport,
+    ) -> None:
+        self.watcher = watcher
+        self.session = session
+        self.rows = rows
+        self.now = now
+        self.report = report
+        self.stage_folders = watcher._stage_folders()
+        drive_root = str(watcher.settings.get("drive.root") or "")
+        self.before = before
+        self.layout_before = stage_layout(before, drive_root, self.stage_folders)
+        self.after = _tree(rows)
+        self.layout_after = stage_layout(self.after, drive_root, self.stage_folders)
+        self.candidates: list[Candidate] | None = None
+        self.by_folder = {
+            i.drive_folder_id: i
+            for i in session.scalars(select(Inquiry).where(Inquiry.drive_folder_id.is_not(None)))
+        }
+
+    def link(self, item_ids: list[str]) -> list[int]:
+        changed: list[int] = []
+        for item_id in item_ids:
+            row = self.rows[item_id]
+            if row.deleted or not row.is_folder:
+                continue
+            new_stage_folder = self.layout_after.stage_folder_of(self.after, item_id)
+            if new_stage_folder is None:
+                continue  # not (or no longer) a customer folder
+            inquiry = self._inquiry_of(item_id, row)
+            if inquiry is None:
+                continue
+            if inquiry.drive_folder_id != item_id or inquiry.drive_folder_name != row.name:
+                inquiry.drive_folder_id = item_id
+                inquiry.drive_folder_name = row.name
+                inquiry.updated_at = self.now
+                changed.append(inquiry.id)
+            row.inquiry_id = inquiry.id
+            self.by_folder[item_id] = inquiry
+            self._stage_move(item_id, row, inquiry, new_stage_folder)
+        return changed
+
+    def _inquiry_of(self, item_id: str, row: DriveItem) -> Inquiry | None:
+        """The folder's inquiry: already linked, or matched by name to one without a folder."""
+        inquiry = self.by_folder.get(item_id)
+        if inquiry is None and row.inquiry_id is not None:
+            inquiry = self.session.get(Inquiry, row.inquiry_id)
+        if inquiry is not None:
+            return inquiry
+        if self.candidates is None:
+            self.candidates = self.watcher._candidates(self.session)
+        match = match_folder(row.name, [c for c in self.candidates if not c.has_folder])
+        if match is None:
+            return None
+        self.candidates = [c if c.inquiry_id != match else _with_folder(c) for c in self.candidates]
+        self.report.matched += 1
+        return self.session.get(Inquiry, match)
+
+    def _stage_move(
+        self, item_id: str, row: DriveItem, inquiry: Inquiry, new_stage_folder: str
+    ) -> None:
+        old_stage_folder = self.layout_before.stage_folder_of(self.before, item_id)
+        if old_stage_folder is None or old_stage_folder == new_stage_folder:
+            return  # first sight, or a rename inside the same stage folder
+        from_name = self.layout_before.folders.get(old_stage_folder, "")
+        to_name = self.layout_after.folders[new_stage_folder]
+        stages = [s for s in self.stage_folders.get(to_name, []) if s]
+        if not stages or inquiry.stage in stages:
+            return
+        change = change_stage(
+            self.session,
+            inquiry,
+            stages[0],
+            reason=(
+                f"OneDrive: 客户文件夹「{row.name}」从「{from_name}」移到「{to_name}」"
+                f" → {STAGE_NAMES_ZH.get(stages[0], stages[0])}"
+            ),
+            triggered_by="onedrive",
+            clock=self.watcher.clock,
+        )
+        if change is not None:
+            self.report.stage_changes.append(change)

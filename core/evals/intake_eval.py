@@ -196,7 +196,7 @@ def score(report: EvalReport, labels: list[dict[str, Any]], rows: dict[str, Mess
 async def _ingest(services: Services, folder: Path, offline: bool, judge: int) -> Any:
     """Ingest the folder; then, when asked and a model is configured, the judge pass."""
     from core.intake.pipeline import build_pipeline
-    from core.mail.eml_source import EmlFolderSource
+    from core.sources.eml import EmlFolderSource
 
     pipeline = build_pipeline(services, offline=offline)
     try:

@@ -38,12 +38,13 @@ import binascii
 import json as jsonlib
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+import httpx
+
+from core.clock import Clock
 from core.errors import GraphError, Throttled
-
-if TYPE_CHECKING:
-    from core.graph.client import GraphClient
+from core.graph.errors import THROTTLE_STATUSES, parse_retry_after, sub_error
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +115,31 @@ def decode_body(headers: dict[str, str], body: Any) -> Any:
         return body.encode()  # tolerate a plain-text body rather than lose the message
 
 
-def relative_url(client: GraphClient, url: str) -> str:
+class BatchClient(Protocol):
+    """What sending a batch needs of ``core.graph.client.GraphClient`` (which imports us)."""
+
+    base_url: str
+    clock: Clock
+    max_attempts: int
+
+    async def request(
+        self,
+        method: str,
+        path_or_url: str,
+        *,
+        json: Any = None,
+        headers: dict[str, str] | None = None,
+        weight: int = 1,
+        operations: int = 1,
+        idempotent: bool | None = None,
+    ) -> httpx.Response: ...
+
+    async def notify_auth_error(self, error: GraphError | None) -> None: ...
+
+    def backoff(self, attempt: int) -> float: ...
+
+
+def relative_url(client: BatchClient, url: str) -> str:
     """Sub-request URLs are relative to the version root (``/v1.0``)."""
     if url.startswith(client.base_url):
         url = url[len(client.base_url) :]
@@ -123,7 +148,7 @@ def relative_url(client: GraphClient, url: str) -> str:
     return "/" + url.lstrip("/")
 
 
-def _wire(client: GraphClient, sub_id: str, req: SubRequest) -> dict[str, Any]:
+def _wire(client: BatchClient, sub_id: str, req: SubRequest) -> dict[str, Any]:
     headers: dict[str, str] = {}
     prefer = IMMUTABLE
     for key, value in req.headers.items():
@@ -150,7 +175,7 @@ def chunks(items: list[Any], size: int = BATCH_MAX) -> list[list[Any]]:
 
 
 async def send_batch(
-    client: GraphClient, requests: list[SubRequest], *, idempotent: bool | None = None
+    client: BatchClient, requests: list[SubRequest], *, idempotent: bool | None = None
 ) -> list[SubResponse]:
     """Run ``requests`` as $batch envelopes of ≤ 20; answers in the order of ``requests``.
 
@@ -170,10 +195,8 @@ async def send_batch(
 
 
 async def _one_batch(
-    client: GraphClient, requests: list[SubRequest], idempotent: bool
+    client: BatchClient, requests: list[SubRequest], idempotent: bool
 ) -> list[SubResponse]:
-    from core.graph.client import THROTTLE_STATUSES, parse_retry_after, sub_error
-
     done: dict[int, SubResponse] = {}
     pending = list(range(len(requests)))
     attempt = 0
@@ -200,30 +223,12 @@ async def _one_batch(
         retry: list[int] = []
         waits: list[float] = []
         for index in pending:
-            req = requests[index]
-            answer = by_index.get(index)
-            if answer is None:  # Graph answered without this part: treat as a transient failure
-                answer = {"status": 503, "headers": {}, "body": None}
-            status = int(answer.get("status") or 0)
-            headers = {str(k): str(v) for k, v in (answer.get("headers") or {}).items()}
-            decoded = decode_body(headers, answer.get("body"))
-            response = SubResponse(req, status, headers, decoded, attempts=attempt)
-            if status in THROTTLE_STATUSES:
-                is_read = req.method.upper() in ("GET", "HEAD")
-                retry_after = parse_retry_after(_header(headers, "Retry-After"), client.clock)
-                retryable = is_read or status == 429 or (status == 503 and retry_after is not None)
-                if retryable and attempt < client.max_attempts:
-                    retry.append(index)
-                    waits.append(retry_after if retry_after is not None else -1.0)
-                    continue
-                if retryable:
-                    response.error = Throttled(
-                        f"{req.method} {relative_url(client, req.url).split('?')[0]}: {status}",
-                        retry_after=retry_after or 0.0,
-                        status=status,
-                    )
-            if not response.ok and response.error is None:
-                response.error = sub_error(req.method, relative_url(client, req.url), response)
+            response, wait = _judge(client, requests[index], by_index.get(index), attempt)
+            if wait is not None:
+                retry.append(index)
+                waits.append(wait)
+                continue
+            if response.error is not None:
                 await client.notify_auth_error(response.error)
             done[index] = response
         pending = retry
@@ -238,3 +243,30 @@ async def _one_batch(
             )
             await client.clock.sleep(wait)
     return [done[i] for i in range(len(requests))]
+
+
+def _judge(
+    client: BatchClient, req: SubRequest, answer: dict[str, Any] | None, attempt: int
+) -> tuple[SubResponse, float | None]:
+    """One part's answer, and the wait before retrying it (-1: backoff) when it is retried."""
+    if answer is None:  # Graph answered without this part: treat as a transient failure
+        answer = {"status": 503, "headers": {}, "body": None}
+    status = int(answer.get("status") or 0)
+    headers = {str(k): str(v) for k, v in (answer.get("headers") or {}).items()}
+    decoded = decode_body(headers, answer.get("body"))
+    response = SubResponse(req, status, headers, decoded, attempts=attempt)
+    if status in THROTTLE_STATUSES:
+        is_read = req.method.upper() in ("GET", "HEAD")
+        retry_after = parse_retry_after(_header(headers, "Retry-After"), client.clock)
+        retryable = is_read or status == 429 or (status == 503 and retry_after is not None)
+        if retryable and attempt < client.max_attempts:
+            return response, retry_after if retry_after is not None else -1.0
+        if retryable:
+            response.error = Throttled(
+                f"{req.method} {relative_url(client, req.url).split('?')[0]}: {status}",
+                retry_after=retry_after or 0.0,
+                status=status,
+            )
+    if not response.ok and response.error is None:
+        response.error = sub_error(req.method, relative_url(client, req.url), response)
+    return response, None

@@ -27,31 +27,28 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import email.utils
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Protocol
 
 import httpx
 
 from core.clock import Clock, SystemClock
-from core.errors import (
-    AmbiguousWriteError,
-    GraphAuthError,
-    GraphError,
-    GraphNotFound,
-    SyncStateExpired,
-    Throttled,
+from core.errors import AmbiguousWriteError, GraphAuthError, GraphError, Throttled
+from core.graph.batch import SubRequest, SubResponse, send_batch
+from core.graph.errors import (
+    NOT_SENT_ERRORS,
+    THROTTLE_STATUSES,
+    error_code,
+    map_error,
+    parse_retry_after,
 )
 
 log = logging.getLogger(__name__)
 
 READ_METHODS = frozenset({"GET", "HEAD"})
-THROTTLE_STATUSES = frozenset({429, 503, 504})
-# Failures where the request provably never reached the server: safe to retry even a write.
-NOT_SENT_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 MAX_BACKOFF = 120.0
 
 
@@ -69,80 +66,6 @@ class StaticToken:
 
     async def token(self) -> str:
         return self._value
-
-
-def parse_retry_after(value: str | None, clock: Clock) -> float | None:
-    """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when is None:
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - clock.now()).total_seconds())
-
-
-def _error_code(response: httpx.Response) -> tuple[str, str]:
-    try:
-        err = response.json().get("error", {})
-        return str(err.get("code", "")), str(err.get("message", ""))
-    except (ValueError, AttributeError):
-        return "", response.text[:200]
-
-
-def map_error(response: httpx.Response) -> GraphError:
-    """The error-tree class for a failed Graph response (used after retries are exhausted)."""
-    code, message = _error_code(response)
-    return _mapped(
-        f"{response.request.method} {response.request.url.path}",
-        response.status_code,
-        code,
-        message,
-        dict(response.headers),
-    )
-
-
-def sub_error(method: str, url: str, response: Any) -> GraphError:
-    """The same mapping for a failed part of a ``$batch`` (a ``SubResponse``)."""
-    body = response.body if isinstance(response.body, dict) else {}
-    err = body.get("error", {}) if isinstance(body.get("error"), dict) else {}
-    return _mapped(
-        f"{method.upper()} {url.split('?', 1)[0]}",
-        response.status,
-        str(err.get("code", "")),
-        str(err.get("message", "")),
-        response.headers,
-    )
-
-
-def _mapped(what: str, status: int, code: str, message: str, headers: dict[str, str]) -> GraphError:
-    headers = {k.lower(): v for k, v in headers.items()}
-    detail = f"{what}: {status} {code} {message}"
-    if status == 401:
-        return GraphAuthError(detail.strip(), status=status)
-    if status == 404:
-        return GraphNotFound(detail.strip(), status=status)
-    if status == 410 or code in {"SyncStateNotFound", "resyncRequired", "SyncStateInvalid"}:
-        err = SyncStateExpired(detail.strip(), status=status)
-        err.location = headers.get("location")  # type: ignore[attr-defined]
-        return err
-    if status in THROTTLE_STATUSES:
-        retry_after = (headers.get("retry-after") or "").strip()
-        return Throttled(
-            detail.strip(),
-            retry_after=float(retry_after) if retry_after.isdigit() else 0.0,
-            status=status,
-        )
-    return GraphError(detail.strip(), status=status)
 
 
 class RequestBudget:
@@ -312,10 +235,10 @@ class GraphClient:
             if asyncio.iscoroutine(result):
                 await result
 
-    async def batch(self, requests: list[Any], *, idempotent: bool | None = None) -> list[Any]:
+    async def batch(
+        self, requests: list[SubRequest], *, idempotent: bool | None = None
+    ) -> list[SubResponse]:
         """Run ``SubRequest``s through ``POST /$batch`` (see ``core.graph.batch.send_batch``)."""
-        from core.graph.batch import send_batch
-
         return await send_batch(self, requests, idempotent=idempotent)
 
     async def request(
@@ -342,84 +265,107 @@ class GraphClient:
         attempt = 0
         while True:
             attempt += 1
-            token = await self.token_provider.token()
-            req_headers = {
-                "Authorization": f"Bearer {token}",
-                "Prefer": 'IdType="ImmutableId"',
-                "Accept": "application/json",
-            }
-            if headers:
-                for key, value in headers.items():
-                    if key.lower() == "prefer":  # combine, never drop the ImmutableId preference
-                        req_headers["Prefer"] = f'IdType="ImmutableId", {value}'
-                    else:
-                        req_headers[key] = value
+            send_headers = await self._headers(headers)
             try:
-                await self.budget.take(operations)
-                taken = await self._slots.acquire(weight)
-                try:
-                    self._in_flight += taken
-                    self.peak_in_flight = max(self.peak_in_flight, self._in_flight)
-                    self.request_count += 1
-                    self.operation_count += operations
-                    try:
-                        response = await self._http.request(
-                            method, url, params=params, json=json, headers=req_headers
-                        )
-                    finally:
-                        self._in_flight -= taken
-                finally:
-                    self._slots.release(taken)
+                response = await self._send(
+                    method, url, params, json, send_headers, weight, operations
+                )
             except NOT_SENT_ERRORS as exc:
                 if attempt >= self.max_attempts:
                     raise GraphError(f"{method} {url}: network unreachable: {exc}") from exc
                 await self.clock.sleep(self._backoff(attempt))
                 continue
             except httpx.TransportError as exc:
-                if not is_read:
-                    raise AmbiguousWriteError(
-                        f"{method} {_short(url)}: connection lost after sending ({type(exc).__name__})"
-                    ) from exc
-                if attempt >= self.max_attempts:
-                    raise GraphError(f"{method} {url}: network error: {exc}") from exc
-                log.info("graph %s %s: %s, retrying", method, _short(url), type(exc).__name__)
+                self._check_transport_retry(method, url, exc, is_read, attempt)
                 await self.clock.sleep(self._backoff(attempt))
                 continue
-
-            status = response.status_code
-            if status < 400:
+            if response.status_code < 400:
                 return response
-            retry_after = parse_retry_after(response.headers.get("Retry-After"), self.clock)
-            if status in THROTTLE_STATUSES:
-                code, _ = _error_code(response)
-                retryable = is_read or status == 429 or (status == 503 and retry_after is not None)
-                if not retryable:
-                    if status == 504:
-                        raise AmbiguousWriteError(
-                            f"{method} {_short(url)}: gateway timeout (504), outcome unknown",
-                            status=status,
-                        )
-                    raise map_error(response)
-                if attempt >= self.max_attempts:
-                    raise Throttled(
-                        f"{method} {_short(url)}: {status} {code}",
-                        retry_after=retry_after or 0.0,
-                        status=status,
-                    )
-                wait = retry_after if retry_after is not None else self._backoff(attempt)
-                log.info(
-                    "graph %s %s throttled (%s %s), waiting %.1f s",
-                    method,
-                    _short(url),
-                    status,
-                    code,
-                    wait,
+            if response.status_code not in THROTTLE_STATUSES:
+                error = map_error(response)
+                await self.notify_auth_error(error)
+                raise error
+            await self.clock.sleep(self._throttle_wait(method, url, response, is_read, attempt))
+
+    async def _headers(self, extra: dict[str, str] | None) -> dict[str, str]:
+        token = await self.token_provider.token()
+        headers = {
+            "Authorization": f"Bearer {token}",
+            "Prefer": 'IdType="ImmutableId"',
+            "Accept": "application/json",
+        }
+        for key, value in (extra or {}).items():
+            if key.lower() == "prefer":  # combine, never drop the ImmutableId preference
+                headers["Prefer"] = f'IdType="ImmutableId", {value}'
+            else:
+                headers[key] = value
+        return headers
+
+    async def _send(
+        self,
+        method: str,
+        url: str,
+        params: dict[str, Any] | None,
+        json: Any,
+        headers: dict[str, str],
+        weight: int,
+        operations: int,
+    ) -> httpx.Response:
+        """One HTTP exchange inside the request budget and the mailbox slots."""
+        await self.budget.take(operations)
+        taken = await self._slots.acquire(weight)
+        try:
+            self._in_flight += taken
+            self.peak_in_flight = max(self.peak_in_flight, self._in_flight)
+            self.request_count += 1
+            self.operation_count += operations
+            try:
+                return await self._http.request(
+                    method, url, params=params, json=json, headers=headers
                 )
-                await self.clock.sleep(wait)
-                continue
-            error = map_error(response)
-            await self.notify_auth_error(error)
-            raise error
+            finally:
+                self._in_flight -= taken
+        finally:
+            self._slots.release(taken)
+
+    def _check_transport_retry(
+        self, method: str, url: str, exc: httpx.TransportError, is_read: bool, attempt: int
+    ) -> None:
+        """Raise unless a network error after sending may be retried (reads only)."""
+        if not is_read:
+            raise AmbiguousWriteError(
+                f"{method} {_short(url)}: connection lost after sending ({type(exc).__name__})"
+            ) from exc
+        if attempt >= self.max_attempts:
+            raise GraphError(f"{method} {url}: network error: {exc}") from exc
+        log.info("graph %s %s: %s, retrying", method, _short(url), type(exc).__name__)
+
+    def _throttle_wait(
+        self, method: str, url: str, response: httpx.Response, is_read: bool, attempt: int
+    ) -> float:
+        """Seconds to wait before retrying a failed response; raises when it must not retry."""
+        status = response.status_code
+        retry_after = parse_retry_after(response.headers.get("Retry-After"), self.clock)
+        code, _ = error_code(response)
+        retryable = is_read or status == 429 or (status == 503 and retry_after is not None)
+        if not retryable:
+            if status == 504:
+                raise AmbiguousWriteError(
+                    f"{method} {_short(url)}: gateway timeout (504), outcome unknown",
+                    status=status,
+                )
+            raise map_error(response)
+        if attempt >= self.max_attempts:
+            raise Throttled(
+                f"{method} {_short(url)}: {status} {code}",
+                retry_after=retry_after or 0.0,
+                status=status,
+            )
+        wait = retry_after if retry_after is not None else self._backoff(attempt)
+        log.info(
+            "graph %s %s throttled (%s %s), waiting %.1f s", method, _short(url), status, code, wait
+        )
+        return wait
 
     async def get_json(self, path_or_url: str, **kwargs: Any) -> dict[str, Any]:
         response = await self.request("GET", path_or_url, **kwargs)

@@ -42,6 +42,8 @@ from core.errors import GraphNotFound, SyncStateExpired
 from core.graph.batch import BATCH_MAX, SubRequest, SubResponse
 from core.graph.client import GraphClient
 from core.intake.identity import same_delivery
+from core.intake.records import relink_graph_id
+from core.mail.message_ids import normalise_message_id
 from core.mail.source import RawMessage
 
 log = logging.getLogger(__name__)
@@ -120,12 +122,9 @@ def _chunks(items: list[str], size: int = _CHUNK) -> Iterable[list[str]]:
         yield items[start : start + size]
 
 
-def normalise_message_id(value: object) -> str:
-    """``<id>`` form, as the pipeline stores Message-IDs ('' when there is none)."""
-    text = str(value or "").strip()
-    if not text:
-        return ""
-    return f"<{text.strip('<>')}>"
+def _imid(entry: dict[str, Any]) -> str | None:
+    """The entry's ``internetMessageId`` as the pipeline stores it (``core.mail.message_ids``)."""
+    return normalise_message_id(entry.get("internetMessageId"))
 
 
 def _received(entry: dict[str, Any]) -> datetime | None:
@@ -218,11 +217,7 @@ class MailSync:
             for entry in listing.entries:
                 latest[str(entry["id"])] = {**entry, "_folder": listing.folder}  # last wins
         ids = list(latest)
-        imids = [
-            normalise_message_id(e.get("internetMessageId"))
-            for e in latest.values()
-            if e.get("internetMessageId")
-        ]
+        imids = [m for m in (_imid(e) for e in latest.values()) if m]
         known_gids: set[str] = set()
         known_imids: dict[str, tuple[str | None, datetime | None]] = {}
         with self.store.session() as session:
@@ -242,10 +237,10 @@ class MailSync:
         seen_imids: set[tuple[str, str]] = set()
         known = 0
         for gid, entry in latest.items():
-            imid = normalise_message_id(entry.get("internetMessageId"))
+            imid = _imid(entry)
             # a Message-ID is trusted only with its delivery time: web forms reuse one id
             # (core.intake.identity); a different time is downloaded and told apart by content
-            seen = (imid, str(entry.get("receivedDateTime") or ""))
+            seen = (imid or "", str(entry.get("receivedDateTime") or ""))
             if gid in known_gids:
                 known += 1
             elif (
@@ -320,10 +315,7 @@ class MailSync:
     def _commit(self, session: Session, plan: MailRoundPlan) -> None:
         now = self.clock.now().replace(tzinfo=None)
         for imid, gid in plan.id_changes:
-            if session.scalar(select(Message.id).where(Message.graph_id == gid)) is None:
-                row = session.scalar(select(Message).where(Message.message_id == imid))
-                if row is not None:
-                    row.graph_id = gid
+            relink_graph_id(session, imid, gid)
         for chunk in _chunks(list(plan.categories)):
             for row in session.scalars(select(Message).where(Message.graph_id.in_(chunk))):
                 cats = plan.categories.get(row.graph_id or "", [])
@@ -332,16 +324,16 @@ class MailSync:
         for listing in plan.listings:
             if not listing.delta_link:
                 continue
-            row = session.get(SyncCursor, cursor_name(listing.folder))
-            if row is None:
+            cursor = session.get(SyncCursor, cursor_name(listing.folder))
+            if cursor is None:
                 session.add(
                     SyncCursor(
                         name=cursor_name(listing.folder), value=listing.delta_link, updated_at=now
                     )
                 )
             else:
-                row.value = listing.delta_link
-                row.updated_at = now
+                cursor.value = listing.delta_link
+                cursor.updated_at = now
 
     async def commit(self, plan: MailRoundPlan) -> None:
         """Advance the cursors — call only once every message of ``plan`` is ingested."""

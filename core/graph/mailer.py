@@ -27,7 +27,8 @@ from urllib.parse import quote
 import httpx
 
 from core.errors import AmbiguousWriteError, GraphError, GraphNotFound, Throttled
-from core.graph.client import NOT_SENT_ERRORS, THROTTLE_STATUSES, GraphClient, parse_retry_after
+from core.graph.client import GraphClient
+from core.graph.errors import NOT_SENT_ERRORS, THROTTLE_STATUSES, parse_retry_after
 
 SIMPLE_ATTACHMENT_MAX = 3 * 1024 * 1024  # Graph: from 3 MB use an upload session
 UPLOAD_SESSION_MAX = 150 * 1024 * 1024  # Graph's ceiling for one attachment

@@ -1,8 +1,14 @@
 """The Graph side of one data folder, assembled once: client, mail sync, OneDrive, categories, mailer.
 
 The CLI (``sync``), the desktop's pollers and the benchmark all build this instead of wiring the
-pieces by hand, so the rules (one shared HTTP client and its 4-request limit per mailbox, the
-pipeline that ``ingest`` uses, cursors in the same store) are the same everywhere.
+pieces by hand, so the rules (one shared HTTP client and its 4-request limit per mailbox, cursors
+in the same store) are the same everywhere.
+
+It does not wire the rest of the system: the intake pipeline mail sync feeds is handed in by the
+caller (the system builder), with the data folder's ``Services``:
+``GraphRuntime(services, pipeline=..., token_provider=..., transport=...)``. Leaving ``pipeline``
+out still works for callers that have not moved yet (``build_pipeline`` is then called here,
+``offline`` honoured); it will go once they have.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from typing import Any
 
 import httpx
 
+from core.drive.watcher import DriveWatcher
 from core.errors import GraphAuthError
 from core.events import SyncStatus
 from core.graph.auth import build_token_provider
@@ -35,8 +42,6 @@ class GraphRuntime:
         transport: httpx.AsyncBaseTransport | None = None,
         offline: bool = False,
     ) -> None:
-        from core.drive.watcher import DriveWatcher
-
         self.services = services
         settings = services.settings
         self.token_provider = token_provider or build_token_provider(services)
@@ -48,12 +53,8 @@ class GraphRuntime:
             max_concurrency=int(settings.get("graph.max_concurrency")),
             on_auth_error=self._auth_failed,
         )
-        if pipeline is None:
-            from core.intake.pipeline import build_pipeline
-
-            pipeline = build_pipeline(services, offline=offline)
-        self.pipeline = pipeline
-        self.mail = MailSync(self.client, pipeline, services.store, settings, services.clock)
+        self.pipeline = pipeline if pipeline is not None else _unmoved_caller(services, offline)
+        self.mail = MailSync(self.client, self.pipeline, services.store, settings, services.clock)
         self.drive = DriveWatcher(
             self.client, services.store, settings, services.bus, services.clock
         )
@@ -127,3 +128,11 @@ class GraphRuntime:
         )
         if close is not None:
             await close()
+
+
+def _unmoved_caller(services: Any, offline: bool) -> IntakeSink:
+    """Backwards compatibility: the pipeline for a caller that did not pass one (to be removed
+    once ``core/cli/graph.py`` and the desktop pass the system builder's pipeline)."""
+    from core.intake.pipeline import build_pipeline
+
+    return build_pipeline(services, offline=offline)

@@ -33,7 +33,7 @@ def iso(dt: datetime | None) -> str | None:
 
 def inquiries_json(session: Session) -> list[dict[str, Any]]:
     """Every inquiry, oldest first, with the Message-IDs of every email merged into it."""
-    ids_by_inquiry: dict[int, list[str]] = defaultdict(list)
+    ids_by_inquiry: dict[int | None, list[str]] = defaultdict(list)
     rows = session.execute(
         select(Message.inquiry_id, Message.message_id)
         .where(Message.inquiry_id.is_not(None), Message.disposition.in_(INBOUND_MERGED))
@@ -81,7 +81,7 @@ def inquiries_json(session: Session) -> list[dict[str, Any]]:
 
 def mail_json(session: Session) -> list[dict[str, Any]]:
     """Every message ever ingested, in arrival order, with its one disposition."""
-    attachments: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    attachments: dict[int | None, list[dict[str, Any]]] = defaultdict(list)
     for att in session.scalars(select(Attachment).order_by(Attachment.id)):
         attachments[att.message_pk].append(
             {

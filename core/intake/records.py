@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from sqlalchemy import or_, select
+from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import Session
 
 from core.db.models import Attachment, Message
+from core.mail.message_ids import normalise_many, normalise_message_id
 from core.paths import DataPaths
 
 SYNTHETIC_DOMAIN = "inquiry-bridge.invalid"
@@ -47,20 +48,6 @@ def sha256_hex(data: bytes) -> str:
 def synthetic_message_id(raw: bytes) -> str:
     """A stable identity for a message without a Message-ID header (same bytes, same id)."""
     return f"<{sha256_hex(raw)}@{SYNTHETIC_DOMAIN}>"
-
-
-def normalise_message_id(value: str | None) -> str | None:
-    """``<id>`` form, surrounding whitespace removed; None when there is nothing usable."""
-    if not value:
-        return None
-    value = value.strip()
-    if not value:
-        return None
-    if not value.startswith("<"):
-        value = f"<{value}"
-    if not value.endswith(">"):
-        value = f"{value}>"
-    return value if len(value) > 2 else None
 
 
 def message_identity(message_id: str | None, raw: bytes) -> str:
@@ -198,3 +185,64 @@ def find_known(session: Session, message_id: str, graph_id: str | None) -> Messa
     if graph_id:
         condition = or_(condition, Message.graph_id == graph_id)
     return session.scalars(select(Message).where(condition).limit(1)).first()
+
+
+def known_pk(session: Session, message_id: str, graph_id: str | None) -> tuple[int, bool] | None:
+    """(pk, graph id needs relinking) of a stored message with this identity, if any."""
+    msg = find_known(session, message_id, graph_id)
+    if msg is None:
+        return None
+    return msg.id, bool(graph_id and msg.graph_id != graph_id)
+
+
+def known_many(
+    session: Session, pairs: list[tuple[str, str | None]]
+) -> list[tuple[int, bool] | None]:
+    """``known_pk`` for several identities: one ``IN`` query when (as usual) none is known, the
+    exact per-message lookup only for those that matched."""
+    mids = [m for m, _ in pairs]
+    gids = [g for _, g in pairs if g]
+    condition: ColumnElement[bool] = Message.message_id.in_(mids)
+    if gids:
+        condition = or_(condition, Message.graph_id.in_(gids))
+    hits = session.execute(select(Message.message_id, Message.graph_id).where(condition)).all()
+    if not hits:
+        return [None] * len(pairs)
+    hit_ids = {m for m, _ in hits}
+    hit_graph = {g for _, g in hits if g}
+    return [
+        known_pk(session, m, g) if m in hit_ids or (g and g in hit_graph) else None
+        for m, g in pairs
+    ]
+
+
+def relink_graph_id(session: Session, message_id: str, graph_id: str) -> None:
+    """The same Message-ID listed under a new Graph id: the stored row takes the new id.
+
+    Outlook can re-issue immutable ids when mail moves: keep the newest, dedup on the
+    Message-ID (STACK-NOTES). Nothing changes when another row already holds ``graph_id`` (the
+    unique constraint), or when no row has ``message_id``. Mail sync (ids seen in a delta) and
+    admission (a message arriving again) both relink through here.
+    """
+    if session.scalar(select(Message.id).where(Message.graph_id == graph_id)) is not None:
+        return
+    row = session.scalar(select(Message).where(Message.message_id == message_id))
+    if row is not None and row.graph_id != graph_id:
+        row.graph_id = graph_id
+
+
+__all__ = [
+    "StoredAttachment",
+    "attachment_rows",
+    "find_known",
+    "known_many",
+    "known_pk",
+    "load_raw",
+    "message_identity",
+    "normalise_many",
+    "normalise_message_id",
+    "relink_graph_id",
+    "save_raw",
+    "store_attachment_files",
+    "synthetic_message_id",
+]

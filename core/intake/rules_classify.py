@@ -243,43 +243,67 @@ def _same_place(view: MessageView, address: str | None, suburb: str | None) -> b
     old_suburb = str(thread.get("suburb") or "").lower()
     if address and old_address:
         number = re.match(r"\s*(\S+)", address)
-        return bool(number) and old_address.startswith(number.group(1).lower())
+        return number is not None and old_address.startswith(number.group(1).lower())
     if suburb and old_suburb:
         return suburb.lower() == old_suburb
     return not thread  # no known job to compare with: treat an address as new only if stated
 
 
-def rule_facts(view: MessageView) -> RuleFacts:
+@dataclass
+class _Signals:
+    """The cues the rules read off one message."""
+
+    text: str
+    products: list[str]
+    sizes: list[str]
+    exact_pairs: list[str]
+    address: str | None
+    suburb: str | None
+    measure: bool
+    whole_job: bool
+    supply_only: bool
+    quote_request: bool
+
+
+def _signals(view: MessageView) -> _Signals:
     body = view.body_text or ""
-    subject = view.subject or ""
-    text = f"{subject}\n{body}"
+    text = f"{view.subject or ''}\n{body}"
     parts = split_body(body)
-    own_words = body if view.is_reply else text
-    products = find_products(own_words)
     sizes = find_dimensions(body)
-    exact_pairs = [s for s in sizes if " x " in s]
     address, address_suburb = find_address(parts.main)
     if not address and parts.form.get("address"):
         address, address_suburb = find_address(parts.form["address"])
         address = address or parts.form["address"]
-    suburb = address_suburb or find_suburb(parts.main)
-    measure = bool(_MEASURE.search(body))
-    whole_job = bool(_WHOLE_JOB.search(text))
-    supply_only = bool(_SUPPLY_ONLY.search(body))
-    quote_request = bool(_QUOTE_REQUEST.search(text))
+    return _Signals(
+        text=text,
+        products=find_products(body if view.is_reply else text),
+        sizes=sizes,
+        exact_pairs=[s for s in sizes if " x " in s],
+        address=address,
+        suburb=address_suburb or find_suburb(parts.main),
+        measure=bool(_MEASURE.search(body)),
+        whole_job=bool(_WHOLE_JOB.search(text)),
+        supply_only=bool(_SUPPLY_ONLY.search(body)),
+        quote_request=bool(_QUOTE_REQUEST.search(text)),
+    )
 
+
+def rule_facts(view: MessageView) -> RuleFacts:
+    body = view.body_text or ""
+    sig = _signals(view)
     facts = RuleFacts(
-        has_site_address=bool(address),
-        needs_measure=measure
-        or (bool(address) and not exact_pairs)
-        or (whole_job and not exact_pairs),
-        has_sizes=bool(exact_pairs),
+        has_site_address=bool(sig.address),
+        needs_measure=sig.measure
+        or (bool(sig.address) and not sig.exact_pairs)
+        or (sig.whole_job and not sig.exact_pairs),
+        has_sizes=bool(sig.exact_pairs),
     )
     customer_evidence = (
-        bool(products) and (bool(sizes) or bool(address) or quote_request or measure)
-    ) or measure
+        bool(sig.products)
+        and (bool(sig.sizes) or bool(sig.address) or sig.quote_request or sig.measure)
+    ) or sig.measure
 
-    kind, score = _not_inquiry_kind(view, text)
+    kind, score = _not_inquiry_kind(view, sig.text)
     if kind and (kind == "internal" or score >= 3 or not customer_evidence):
         facts.labels = ["C"]
         facts.not_inquiry_kind = kind
@@ -287,55 +311,71 @@ def rule_facts(view: MessageView) -> RuleFacts:
         return facts
 
     # Replies and follow-ups on an existing job.
-    new_products = set(products) - _thread_products(view) if view.thread_inquiry else set()
-    new_place = bool(address) and not _same_place(view, address, suburb)
+    new_products = set(sig.products) - _thread_products(view) if view.thread_inquiry else set()
+    new_place = bool(sig.address) and not _same_place(view, sig.address, sig.suburb)
     facts.new_project = bool(
         _NEW_PROJECT.search(body)
         or (view.thread_inquiry and new_place)
-        or (view.thread_inquiry and new_products and (address or exact_pairs or measure))
+        or (
+            view.thread_inquiry and new_products and (sig.address or sig.exact_pairs or sig.measure)
+        )
     )
-    follow_up = bool(_FOLLOW_UP.search(body))
+    if _is_follow_up(view, sig, facts.new_project):
+        facts.labels = ["R"]
+        facts.reason = "rules: reply on an existing job with no new address or products"
+        return facts
     existing_job = view.is_reply or view.thread_inquiry is not None or view.known_customer
-    if (
+    facts.labels = _request_labels(sig, facts, existing_job, kind)
+    facts.reason = _reason(sig, facts.new_project)
+    return facts
+
+
+def _is_follow_up(view: MessageView, sig: _Signals, new_project: bool) -> bool:
+    follow_up = bool(_FOLLOW_UP.search(view.body_text or ""))
+    existing_job = view.is_reply or view.thread_inquiry is not None or view.known_customer
+    return bool(
         (existing_job or follow_up)
-        and not facts.new_project
+        and not new_project
         and (
             view.is_reply
             or view.thread_inquiry is not None
             or follow_up
-            or not (address or exact_pairs or measure)
+            or not (sig.address or sig.exact_pairs or sig.measure)
         )
-    ):
-        facts.labels = ["R"]
-        facts.reason = "rules: reply on an existing job with no new address or products"
-        return facts
+    )
 
+
+def _request_labels(
+    sig: _Signals, facts: RuleFacts, existing_job: bool, kind: str | None
+) -> list[str]:
     labels: list[str] = []
     if facts.needs_measure:
         labels.append("A")
-    if exact_pairs or supply_only or (products and not address and not measure):
+    if sig.exact_pairs or sig.supply_only or (sig.products and not sig.address and not sig.measure):
         labels.append("B")
     if not labels:
-        if products or quote_request or address:
-            labels.append("A" if address else "B")
+        if sig.products or sig.quote_request or sig.address:
+            labels.append("A" if sig.address else "B")
         elif existing_job:
             labels.append("R")
         else:
             labels.append("C")
             facts.not_inquiry_kind = kind or "no_request"
-    facts.labels = labels
+    return labels
+
+
+def _reason(sig: _Signals, new_project: bool) -> str:
     bits = []
-    if address:
+    if sig.address:
         bits.append("a street address")
-    if measure:
+    if sig.measure:
         bits.append("a request to measure")
-    if exact_pairs:
+    if sig.exact_pairs:
         bits.append("exact sizes")
-    if supply_only:
+    if sig.supply_only:
         bits.append("supply only")
-    if products:
-        bits.append("products " + ", ".join(products))
-    if facts.new_project:
+    if sig.products:
+        bits.append("products " + ", ".join(sig.products))
+    if new_project:
         bits.append("a new project in an existing thread")
-    facts.reason = "rules: " + (", ".join(bits) if bits else "no inquiry cues")
-    return facts
+    return "rules: " + (", ".join(bits) if bits else "no inquiry cues")

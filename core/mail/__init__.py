@@ -1,9 +1,13 @@
-"""Mail: where raw messages come from and how they become clean text.
+"""Mail: the format — the shape raw mail arrives in and how it becomes clean text.
 
-One parse path for every source: a ``MessageSource`` yields :class:`RawMessage` bytes (a folder of
-``.eml`` files now, Microsoft Graph's ``$value`` later); :func:`parse_message` turns them into a
-:class:`ParsedMessage`; :func:`prefilter` names the rule that skips machine mail; and
-:func:`strip_quotes` keeps only the text the sender actually wrote this time.
+What lives here: ``source`` (``RawMessage`` and the ``MessageSource`` protocol every source
+implements), ``parse`` / ``headers`` / ``charsets`` (one MIME parse path for every source:
+``parse_message`` → ``ParsedMessage``), ``message_ids`` (the one Message-ID normalisation),
+``prefilter`` (the rule that skips machine mail) and ``quotes`` (``strip_quotes`` keeps only what
+the sender wrote this time).
+
+May import: the standard library and ``core.errors`` only. The sources that produce mail live in
+``core.sources`` (eml folder, Graph) and import this package, never the other way round.
 """
 
 from core.mail.parse import ParsedAttachment, ParsedMessage, parse_message

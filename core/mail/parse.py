@@ -370,21 +370,8 @@ _KNOWN_HEADERS = {
 }
 
 
-def parse_message(raw: bytes) -> ParsedMessage:
-    """Parse one message. Never raises for damaged mail; raises ``MessageParseError`` only for
-    bytes that contain no email at all (empty, or binary data without a single header)."""
-    if not isinstance(raw, bytes | bytearray | memoryview):
-        raise MessageParseError("not bytes", reason="not_bytes")
-    raw = bytes(raw)
-    if not raw.strip():
-        raise MessageParseError("empty message", reason="empty")
-    notes: list[str] = []
-    try:
-        msg = email.message_from_bytes(raw, policy=policy.default)
-    except Exception as exc:  # the stdlib parser is lenient; this is a last resort
-        raise MessageParseError(f"unparseable: {type(exc).__name__}", reason="unparseable") from exc
-    msg = _salvage_boundary(raw, msg, notes)
-
+def _raw_headers(raw: bytes, msg: Message, notes: list[str]) -> dict[str, list[str]]:
+    """Header values by lower-case name, undecoded; raises for binary data without headers."""
     raw_headers: dict[str, list[str]] = {}
     try:
         items = list(msg.raw_items())
@@ -393,22 +380,19 @@ def parse_message(raw: bytes) -> ParsedMessage:
         add_note(notes, "unreadable header block")
     for name, value in items:
         raw_headers.setdefault(str(name).strip().lower(), []).append(str(value))
-
     if not (_KNOWN_HEADERS & raw_headers.keys()):
         sample = raw[:4096]
         printable = sum(1 for b in sample if 32 <= b < 127 or b in (9, 10, 13) or b >= 0xC0)
         if printable < len(sample) * 0.85:
             raise MessageParseError("no email headers (binary data)", reason="not_email")
         add_note(notes, "no email headers")
+    return raw_headers
 
-    headers: dict[str, str] = {}
-    for name, values in raw_headers.items():
-        headers[name] = decode_header_value(values[0], notes)
 
-    def first(name: str) -> str:
-        return headers.get(name, "")
-
-    walker = _Walker(notes)
+def _body_text(
+    raw: bytes, msg: Message, walker: _Walker, notes: list[str]
+) -> tuple[str, str | None]:
+    """The decoded text (plain, else the HTML as text) and the HTML, from the MIME walk."""
     try:
         body = walker.walk(msg)
     except Exception as exc:  # defensive: one odd part must not lose the whole message
@@ -427,7 +411,34 @@ def parse_message(raw: bytes) -> ParsedMessage:
         text = ""
     text = cap_text(text, notes)
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
-    text = _squeeze_blank_lines(text).strip("\n")
+    return _squeeze_blank_lines(text).strip("\n"), html
+
+
+def parse_message(raw: bytes) -> ParsedMessage:
+    """Parse one message. Never raises for damaged mail; raises ``MessageParseError`` only for
+    bytes that contain no email at all (empty, or binary data without a single header)."""
+    if not isinstance(raw, bytes | bytearray | memoryview):
+        raise MessageParseError("not bytes", reason="not_bytes")
+    raw = bytes(raw)
+    if not raw.strip():
+        raise MessageParseError("empty message", reason="empty")
+    notes: list[str] = []
+    try:
+        msg = email.message_from_bytes(raw, policy=policy.default)
+    except Exception as exc:  # the stdlib parser is lenient; this is a last resort
+        raise MessageParseError(f"unparseable: {type(exc).__name__}", reason="unparseable") from exc
+    msg = _salvage_boundary(raw, msg, notes)
+
+    raw_headers = _raw_headers(raw, msg, notes)
+    headers: dict[str, str] = {}
+    for name, values in raw_headers.items():
+        headers[name] = decode_header_value(values[0], notes)
+
+    def first(name: str) -> str:
+        return headers.get(name, "")
+
+    walker = _Walker(notes)
+    text, html = _body_text(raw, msg, walker, notes)
 
     from_pairs = parse_addresses(raw_headers.get("from", []), notes) or parse_addresses(
         raw_headers.get("sender", []), notes

@@ -1,7 +1,10 @@
 """Local speech-to-text for dictation and voice notes (faster-whisper), free of Qt.
 
-``models`` finds the Whisper model folder (settings, environment, or the bundled package) without
-ever downloading; ``transcriber`` loads it once, keeps it warm and runs it off the UI thread;
-``audio`` holds the small WAV/PCM helpers the recorder and the tests share; ``notes`` stores a
-dictated note (audio file + transcript) as a customer note.
+What lives here: ``models`` finds the Whisper model folder (settings, environment, or the bundled
+package) without ever downloading; ``transcriber`` loads it once, keeps it warm and runs it off
+the UI thread; ``audio`` holds the WAV/PCM helpers and the file decoder the recorder, the
+transcriber and the tests share. A dictated customer note is stored by ``core.notes``.
+
+May import: ``core.errors`` (and numpy / faster-whisper on use). ``audio`` imports nothing of
+this package; ``transcriber`` uses ``audio`` and ``models``. Never Qt.
 """

@@ -12,6 +12,12 @@ import math
 import wave
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
+
+from core.errors import TranscriptionError
+
+if TYPE_CHECKING:  # numpy loads on use, not with the app (~0.15 s of start-up)
+    import numpy as np
 
 SAMPLE_RATE = 16_000
 CHANNELS = 1
@@ -110,8 +116,23 @@ def read_pcm16k(path: Path) -> bytes:
     Used by tests and the benchmark to turn an espeak-ng WAV (22.05 kHz) into what a microphone
     would deliver. Raises ``TranscriptionError`` for unreadable files, like the transcriber.
     """
-    from core.voice.transcriber import load_audio
-
     samples = load_audio(path)
     clipped = (samples.clip(-1.0, 1.0) * 32767.0).astype("<i2")
     return clipped.tobytes()
+
+
+def load_audio(path: str | Path) -> np.ndarray:
+    """Decode any file PyAV understands (wav, mp3, m4a, ogg, flac…) to 16 kHz mono float32."""
+    import numpy as np
+    from faster_whisper.audio import decode_audio
+
+    path = Path(path)
+    if not path.is_file():
+        raise TranscriptionError(f"找不到音频文件：{path}")
+    try:
+        samples = decode_audio(str(path), sampling_rate=SAMPLE_RATE)
+    except Exception as exc:  # PyAV raises a zoo of FFmpegError subclasses, ValueError, OSError
+        raise TranscriptionError(
+            f"无法读取音频文件（格式不支持或文件已损坏）：{path.name}"
+        ) from exc
+    return np.asarray(samples, dtype=np.float32)

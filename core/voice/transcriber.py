@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.errors import TranscriptionError
-from core.voice.audio import SAMPLE_RATE
+from core.voice.audio import SAMPLE_RATE, load_audio
 from core.voice.models import ModelChoice, resolve_model_dir
 
 if TYPE_CHECKING:  # numpy loads with the model, not with the app (~0.15 s of start-up)
@@ -92,23 +92,6 @@ def to_simplified(text: str) -> str:
 
             _t2s = opencc.OpenCC("t2s")
         return str(_t2s.convert(text))
-
-
-def load_audio(path: str | Path) -> np.ndarray:
-    """Decode any file PyAV understands (wav, mp3, m4a, ogg, flac…) to 16 kHz mono float32."""
-    import numpy as np
-    from faster_whisper.audio import decode_audio
-
-    path = Path(path)
-    if not path.is_file():
-        raise TranscriptionError(f"找不到音频文件：{path}")
-    try:
-        samples = decode_audio(str(path), sampling_rate=SAMPLE_RATE)
-    except Exception as exc:  # PyAV raises a zoo of FFmpegError subclasses, ValueError, OSError
-        raise TranscriptionError(
-            f"无法读取音频文件（格式不支持或文件已损坏）：{path.name}"
-        ) from exc
-    return np.asarray(samples, dtype=np.float32)
 
 
 class Transcriber:

@@ -22,6 +22,7 @@ from core.graph.batch import SubRequest
 from core.graph.categories import BUDGET_RESERVE
 from core.graph.client import GraphClient, RequestBudget, StaticToken
 from core.graph.runtime import GraphRuntime
+from core.intake.pipeline import build_pipeline
 from core.services import Services
 from tests.support.graph_server import GraphServer, Request
 
@@ -42,7 +43,11 @@ class NotingClock(FakeClock):
 @pytest.fixture
 async def runtime(services: Services, graph: GraphServer):
     services.settings.set("graph.base_url", graph.base_url)
-    rt = GraphRuntime(services, token_provider=StaticToken("test-token"), offline=True)
+    rt = GraphRuntime(
+        services,
+        pipeline=build_pipeline(services, offline=True),
+        token_provider=StaticToken("test-token"),
+    )
     rt.attach()
     yield rt
     rt.detach()

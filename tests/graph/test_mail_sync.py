@@ -15,6 +15,7 @@ from core.graph.categories import MASTER_DENIED_KEY
 from core.graph.client import StaticToken
 from core.graph.mail_sync import fetch_attachment, list_attachments
 from core.graph.runtime import GraphRuntime
+from core.intake.pipeline import build_pipeline
 from core.services import Services
 from tests.support.graph_server import GraphServer
 
@@ -22,7 +23,11 @@ from tests.support.graph_server import GraphServer
 @pytest.fixture
 async def runtime(services: Services, graph: GraphServer):
     services.settings.set("graph.base_url", graph.base_url)
-    rt = GraphRuntime(services, token_provider=StaticToken("test-token"), offline=True)
+    rt = GraphRuntime(
+        services,
+        pipeline=build_pipeline(services, offline=True),
+        token_provider=StaticToken("test-token"),
+    )
     rt.attach()
     yield rt
     rt.detach()
@@ -130,7 +135,7 @@ async def test_graph_message_source_moves_the_cursor_only_on_commit(
     runtime: GraphRuntime, graph: GraphServer, clock: FakeClock, services: Services
 ) -> None:
     from core.db.models import SyncCursor
-    from core.mail.graph_source import GraphMessageSource
+    from core.sources.graph import GraphMessageSource
 
     _inquiry_message(graph, clock)
     source = GraphMessageSource(runtime.mail)

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from core.db.models import LLMCall, Message
 from core.intake.pipeline import build_pipeline
 from core.intake.queries import inquiries_json, mail_json
-from core.mail.eml_source import EmlFolderSource
+from core.sources.eml import EmlFolderSource
 from tests.intake.test_corpus_support import CorpusOracle, check_against_labels, load_labels
 from tests.support.llm_server import LLMServer
 

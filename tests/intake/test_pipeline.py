@@ -455,3 +455,23 @@ async def test_reply_in_the_same_batch_sees_its_thread_and_calls_run_concurrentl
     assert wall < 2.0
     reply_prompt = next(p for p in model.prompts if "Is white available" in p)
     assert "Blacktown" in reply_prompt  # the thread context came from the same batch
+
+
+async def test_a_message_seen_again_under_a_new_graph_id_is_relinked_not_doubled(
+    services,
+    pipelines,  # type: ignore[no-untyped-def]
+) -> None:
+    """Outlook re-issues ids when mail moves: the same Message-ID arriving under another Graph
+    id is the stored message (no second row) and the row takes the newest id — unless another
+    row already holds that id."""
+    pipeline = pipelines(offline=True)
+    data = make_email(**ASK)
+    first = await pipeline.ingest(raw(data, graph_id="AAA-old"))
+    report = await pipeline.ingest_batch([raw(data, graph_id="AAA-new")])
+    assert report.already_known == 1 and report.message_pks == [first]
+    other = await pipeline.ingest(raw(make_email(subject="Other", body="Hi"), graph_id="BBB"))
+    again = await pipeline.ingest_batch([raw(data, graph_id="BBB")])
+    assert again.already_known == 1
+    with services.store.session() as s:
+        rows = {m.id: m.graph_id for m in s.scalars(select(Message))}
+    assert rows == {first: "AAA-new", other: "BBB"}

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from core.mail.eml_source import EmlFolderSource
 from core.mail.source import MessageSource, RawMessage
+from core.sources.eml import EmlFolderSource
 
 
 async def test_yields_eml_files_in_name_order(tmp_path: Path) -> None:

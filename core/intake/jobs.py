@@ -1,0 +1,148 @@
+"""The shapes a message takes on its way through intake, shared by every layer of the pipeline.
+
+``Arrival`` (source → row) is what admission works on; ``Job`` (row → disposition) is what the
+pump carries from admission through understanding to applying; ``Run`` is the in-flight state
+of one pump; ``Understanding`` is what the model (or the rules) said; ``IngestReport`` is what a
+run did. Nothing here talks to the store or the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.events import Event
+from core.intake.records import StoredAttachment
+from core.intake.worker_pool import WorkerPool
+from core.mail.parse import ParsedMessage
+from core.mail.source import RawMessage
+
+PENDING = "pending"
+OUTGOING = "skipped:outgoing"
+REPLY_PREFIXES = ("re:", "re ", "aw:", "回复", "答复", "回覆")
+
+# What applying one message produced: (disposition, events to publish, new inquiry id),
+# or None when another run finished that message meanwhile.
+Outcome = tuple[str, list[Event], int | None] | None
+
+
+@dataclass
+class IngestReport:
+    """What one run did: dispositions counted, inquiries created, messages touched."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    new_inquiry_ids: list[int] = field(default_factory=list)
+    updated_inquiry_ids: list[int] = field(default_factory=list)
+    message_pks: list[int] = field(default_factory=list)  # arrival order, known ones included
+    already_known: int = 0
+    retried: int = 0
+
+    def note(self, pk: int, disposition: str) -> None:
+        self.counts[disposition] += 1
+        if pk not in self.message_pks:
+            self.message_pks.append(pk)
+
+    def extend(self, other: IngestReport) -> None:
+        self.counts.update(other.counts)
+        self.new_inquiry_ids.extend(other.new_inquiry_ids)
+        for iid in other.updated_inquiry_ids:
+            if iid not in self.updated_inquiry_ids:
+                self.updated_inquiry_ids.append(iid)
+        for pk in other.message_pks:
+            if pk not in self.message_pks:
+                self.message_pks.append(pk)
+        self.already_known += other.already_known
+        self.retried += other.retried
+
+    @property
+    def processed(self) -> int:
+        return sum(self.counts.values())
+
+    def summary(self) -> str:
+        """One line for the CLI and logs (Chinese first)."""
+        parts = ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
+        return (
+            f"处理邮件 {self.processed} 封，新询盘 {len(self.new_inquiry_ids)} 个，"
+            f"已存在 {self.already_known} 封 / processed {self.processed}, "
+            f"new inquiries {len(self.new_inquiry_ids)}, already known {self.already_known}"
+            + (f" ({parts})" if parts else "")
+        )
+
+
+@dataclass
+class Understanding:
+    """The model's (or the rules') view of one message, or why there is none yet."""
+
+    classification: Any = None
+    extraction: Any = None
+    error_reason: str | None = None  # schema | unavailable | error
+    error_detail: str = ""
+
+
+@dataclass(eq=False)
+class Job:
+    """One message between admission and merge."""
+
+    pk: int
+    message_id: str
+    parsed: ParsedMessage
+    outgoing: bool
+    customer_email: str | None
+    body_text: str
+    thread_ids: list[str]
+    conversation_id: str | None
+    deps: list[Job] = field(default_factory=list)
+    task: asyncio.Task[Understanding] | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass(eq=False)
+class Arrival:
+    """One message between the source and its row: parsed, identified, then recorded."""
+
+    raw: RawMessage
+    parsed: ParsedMessage | None
+    failure: str | None
+    detail: str
+    body_text: str
+    message_id: str
+    raw_path: str | None = None
+    stored: list[StoredAttachment] = field(default_factory=list)
+    outgoing: bool = False
+    customer_email: str | None = None
+    outcome: tuple[str, int, str] | None = None  # (inserted|known|raced, pk, disposition)
+    same_as: Arrival | None = None  # an identical message earlier in the same chunk
+
+
+@dataclass
+class Run:
+    """In-flight state of one pump: jobs by identity, for dependency and duplicate checks."""
+
+    report: IngestReport
+    by_message_id: dict[str, Job] = field(default_factory=dict)
+    by_email: dict[str, Job] = field(default_factory=dict)
+    by_conversation: dict[str, Job] = field(default_factory=dict)
+    llm_down: str | None = None  # set after the first LLMUnavailable: skip further calls
+    # the run's worker process (parsing, offline rules); inline-only unless the pump sets one
+    parser: WorkerPool = field(default_factory=lambda: WorkerPool(0))
+
+    def register(self, job: Job) -> None:
+        """Link ``job`` to the in-flight jobs it must follow, then make it findable itself."""
+        deps = [self.by_message_id[m] for m in job.thread_ids if m in self.by_message_id]
+        if job.customer_email and job.customer_email in self.by_email:
+            deps.append(self.by_email[job.customer_email])
+        if job.conversation_id and job.conversation_id in self.by_conversation:
+            deps.append(self.by_conversation[job.conversation_id])
+        job.deps = list(dict.fromkeys(deps))
+        self.by_message_id[job.message_id] = job
+        if job.customer_email and not job.outgoing:
+            self.by_email[job.customer_email] = job
+        if job.conversation_id:
+            self.by_conversation[job.conversation_id] = job
+
+
+def is_reply(job: Job) -> bool:
+    subject = (job.parsed.subject or "").strip().lower()
+    return bool(job.thread_ids) or subject.startswith(REPLY_PREFIXES)

@@ -1,0 +1,194 @@
+"""Understanding: what a message says, from the model (or the offline rules). Never decides.
+
+Cheap before expensive: a ``C`` costs one call (classify), an inquiry email two (classify, then
+extract). The view the model sees is the quote-stripped text plus the thread's context — the
+inquiry the thread already has, and what earlier messages of the same thread still in flight in
+this run said (``fold_in_flight``), so a reply is understood as a reply even before its parent's
+merge is committed.
+
+A bad model answer costs a retry, not a message: schema break, unreachable endpoint or another
+model error become an ``Understanding`` with ``error_reason`` (applying turns that into
+``pending`` with ``attempts + 1``, or ``failed:llm_<reason>``). After the first
+``LLMUnavailable`` the run stops calling the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from core.errors import LLMError, LLMSchemaError, LLMUnavailable
+from core.intake import budget, merge
+from core.intake.jobs import Job, Run, Understanding, is_reply
+from core.intake.view import MessageView, view_from_parsed
+from core.services import Services
+
+
+class Understander:
+    """Classifies and extracts one job at a time; many run concurrently (one task per job)."""
+
+    def __init__(
+        self,
+        services: Services,
+        llm: Any | None,
+        *,
+        offline: bool,
+        strip_quotes_enabled: bool,
+        own_addresses: list[str],
+        region: str,
+    ) -> None:
+        self.services = services
+        self.llm = llm
+        self.offline = offline
+        self.strip_quotes_enabled = strip_quotes_enabled
+        self.own_addresses = own_addresses
+        self.region = region
+
+    async def understand(self, job: Job, run: Run) -> Understanding:
+        """What one message says; a bug or a runaway message ends that message only
+        (``failed:internal`` / ``failed:timeout``, see core.intake.budget)."""
+        return await budget.guarded(self._understand(job, run), failed_understanding)
+
+    async def _understand(self, job: Job, run: Run) -> Understanding:
+        """Classify (and extract) one message; never raises for model trouble."""
+        if job.outgoing:
+            return Understanding()
+        # Earlier in-flight messages of the same thread/customer: wait for their *understanding*
+        # (not their merge, which would serialise the whole run behind the merge loop) and fold
+        # what they say into the context the DB does not have yet.
+        earlier: list[tuple[Job, Understanding]] = []
+        for dep in job.deps:
+            if dep.task is not None:
+                earlier.append((dep, await asyncio.shield(dep.task)))
+        thread_inquiry, known_customer = await self.services.store.read(
+            lambda s: self.thread_context(s, job)
+        )
+        thread_inquiry, known_customer = fold_in_flight(
+            job, thread_inquiry, known_customer, earlier
+        )
+        view = self.view(job, thread_inquiry, known_customer)
+        from core.intake import classify, extract  # the model's helpers load on first use
+
+        if self.offline:
+            try:
+                cls, ext = await budget.within(
+                    extract.understand_by_rules, view, run_in=budget.worker_call(run.parser)
+                )
+            except TimeoutError:
+                return failed_understanding("timeout", f"over {budget.RULES_BUDGET_S:.0f} s")
+            return Understanding(cls, ext)
+        if run.llm_down is not None:
+            return Understanding(error_reason="unavailable", error_detail=run.llm_down)
+        llm = self.llm
+        assert llm is not None  # no model means offline (see IntakePipeline)
+        try:
+            cls = await classify.classify_llm(llm, view)
+            ext = None
+            if cls.primary != "C":
+                ext = await extract.extract_llm(llm, view)
+                cls = classify.settle_confidence(cls, ext)  # trust what survived grounding
+            return Understanding(cls, ext)
+        except LLMSchemaError as exc:
+            return Understanding(error_reason="schema", error_detail=str(exc))
+        except LLMUnavailable as exc:
+            run.llm_down = str(exc) or "unavailable"
+            return Understanding(error_reason="unavailable", error_detail=str(exc))
+        except LLMError as exc:
+            return Understanding(error_reason="error", error_detail=str(exc))
+
+    def thread_context(self, session: Session, job: Job) -> tuple[dict[str, Any] | None, bool]:
+        """The inquiry the thread (or, for a reply, the sender) already has; is the sender known."""
+        inquiry = merge.find_thread_inquiry(
+            session,
+            job.thread_ids[0] if job.thread_ids else None,
+            list(reversed(job.thread_ids[1:])),
+            job.conversation_id,
+            exclude_pk=job.pk,
+        )
+        by_email = merge.find_email_inquiry(session, job.customer_email)
+        if inquiry is None and is_reply(job):
+            inquiry = by_email
+        context = None
+        if inquiry is not None:
+            context = {
+                "id": inquiry.id,
+                "classification": inquiry.classification,
+                "customer_name": inquiry.customer_name,
+                "customer_phone": inquiry.customer_phone,
+                "address": inquiry.address,
+                "suburb": inquiry.suburb,
+                "products": list(inquiry.product_types or []),
+                "stage": inquiry.stage,
+            }
+        return context, by_email is not None
+
+    def view(self, job: Job, thread_inquiry: dict[str, Any] | None, known: bool) -> MessageView:
+        parsed = job.parsed
+        return view_from_parsed(
+            parsed,
+            body_text=job.body_text if self.strip_quotes_enabled else (parsed.text or ""),
+            known_customer=known,
+            thread_inquiry=thread_inquiry,
+            own_addresses=self.own_addresses,
+            region=self.region,
+            message_pk=job.pk,
+            inquiry_id=(thread_inquiry or {}).get("id"),
+        )
+
+
+def failed_understanding(reason: str, detail: str) -> Understanding:
+    return Understanding(error_reason=reason, error_detail=detail)
+
+
+def fold_in_flight(
+    job: Job,
+    context: dict[str, Any] | None,
+    known_customer: bool,
+    earlier: list[tuple[Job, Understanding]],
+) -> tuple[dict[str, Any] | None, bool]:
+    """The thread context as it will be once the earlier in-flight messages are merged."""
+    unmerged = [
+        (dep, u)
+        for dep, u in earlier
+        if not dep.done.is_set()
+        and u.classification is not None
+        and u.classification.primary != "C"
+    ]
+    if not unmerged:
+        return context, known_customer
+    known_customer = known_customer or any(
+        dep.customer_email == job.customer_email for dep, _ in unmerged
+    )
+    in_thread = [
+        u
+        for dep, u in unmerged
+        if dep.message_id in job.thread_ids
+        or (job.conversation_id and dep.conversation_id == job.conversation_id)
+        or (is_reply(job) and dep.customer_email == job.customer_email)
+    ]
+    if not in_thread:
+        return context, known_customer
+    merged = dict(context or {"id": None, "products": []})
+    for u in in_thread:
+        _fold_one(merged, u)
+    return merged, known_customer
+
+
+def _fold_one(merged: dict[str, Any], understanding: Understanding) -> None:
+    ext = understanding.extraction
+    if merged.get("classification") is None:
+        merged["classification"] = understanding.classification.primary
+    if ext is None:
+        return
+    for key, value in (
+        ("customer_name", ext.customer_name),
+        ("customer_phone", ext.customer_phone),
+        ("address", ext.address),
+        ("suburb", ext.suburb),
+    ):
+        if value and not merged.get(key):
+            merged[key] = value
+    products = list(merged.get("products") or [])
+    merged["products"] = products + [p for p in ext.product_types if p not in products]
