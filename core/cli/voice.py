@@ -4,6 +4,9 @@ Uses the same warm ``Transcriber`` and model resolution as the desktop (settings
 ``INQUIRY_BRIDGE_WHISPER_MODEL``, then the bundled model), so it doubles as the owner's (and
 support's) check that the configured model works. The transcript goes to stdout alone, so it can
 be piped; detected language and timing go to stderr with ``--verbose``.
+
+Chinese speech given to an English-only model exits 1 with one line saying so (never English
+noise on stdout); a low-confidence transcript is printed with a one-line warning on stderr.
 """
 
 from __future__ import annotations
@@ -39,13 +42,19 @@ def _transcribe(args: argparse.Namespace, services: Any) -> int:
     result = transcriber.transcribe_file(args.file, language=args.language)
     if result.text:
         print(result.text)
+        if result.uncertain:
+            print(
+                "inquiry-bridge: 识别结果不确定，请核对 / the transcript is uncertain, please check it",
+                file=sys.stderr,
+            )
     else:
         print("inquiry-bridge: 没有识别到说话 / no speech recognised", file=sys.stderr)
     if args.verbose:
         print(
             f"language={result.language} duration={result.duration_s:.1f}s "
             f"elapsed={result.elapsed_s:.2f}s load={result.load_s:.2f}s "
-            f"rtf={result.real_time_factor:.2f} model={result.model}",
+            f"rtf={result.real_time_factor:.2f} model={result.model} "
+            f"logprob={result.avg_logprob:.2f} uncertain={result.uncertain}",
             file=sys.stderr,
         )
     return 0
