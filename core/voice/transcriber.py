@@ -32,7 +32,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.errors import TranscriptionError
 from core.voice import confidence
@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # numpy loads with the model, not with the app (~0.15 s of st
 log = logging.getLogger(__name__)
 
 ProgressFn = Callable[[float, str], None]
+T = TypeVar("T")
 
 # Whisper conditions on the prompt's script and style: Simplified characters with full-width
 # punctuation, plus the trade's words so "推拉门" is not heard as something else.
@@ -333,6 +334,17 @@ class Transcriber:
         return ("zh", zh) if zh >= en else ("en", en)
 
     # -- worker thread -------------------------------------------------------------------------
+    def _worker(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            with self._load_lock:
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(1, thread_name_prefix="whisper")
+        return self._executor
+
+    def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
+        """Run ``fn`` on this transcriber's single worker thread (live dictation's pieces)."""
+        return self._worker().submit(fn, *args, **kwargs)
+
     def submit(
         self,
         path: str | Path,
@@ -342,21 +354,13 @@ class Transcriber:
         cancel: threading.Event | None = None,
     ) -> Future[Transcript]:
         """Run ``transcribe_file`` on this transcriber's single worker thread."""
-        if self._executor is None:
-            with self._load_lock:
-                if self._executor is None:
-                    self._executor = ThreadPoolExecutor(1, thread_name_prefix="whisper")
-        return self._executor.submit(
+        return self._worker().submit(
             self.transcribe_file, path, language=language, progress=progress, cancel=cancel
         )
 
     def warm_up(self) -> Future[float]:
         """Load the model on the worker thread (the desktop calls this at start-up)."""
-        if self._executor is None:
-            with self._load_lock:
-                if self._executor is None:
-                    self._executor = ThreadPoolExecutor(1, thread_name_prefix="whisper")
-        return self._executor.submit(self.load)
+        return self._worker().submit(self.load)
 
     def close(self) -> None:
         if self._executor is not None:
