@@ -20,6 +20,7 @@ Two questions, asked of every dictation:
 from __future__ import annotations
 
 import re
+import zlib
 from dataclasses import dataclass
 
 # Whisper's decoder scores, averaged over the audio (weighted by segment length).
@@ -29,6 +30,9 @@ FOREIGN_ODD_RULES = ((0.5, -0.4), (0.3, -0.75))
 UNCERTAIN_LOGPROB = -0.8
 UNCERTAIN_ODD = (0.2, -0.7)  # some odd tokens and a middling score: ask before inserting
 UNCERTAIN_NO_SPEECH = 0.6
+# Whisper's own hallucination signal: text that compresses this well is a loop ("4.4.4.4.4…"),
+# which a tiny model writes with a *good* log-prob.
+LOOP_COMPRESSION = 2.4
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’]*")
 _NUMBER_WORDS = frozenset(
@@ -56,6 +60,7 @@ class Scores:
     avg_logprob: float  # mean token log-probability, weighted by segment duration
     no_speech_prob: float
     odd_ratio: float  # share of tokens that are not plausible English words
+    compression: float = 1.0  # gzip ratio of the text (Whisper's repetition measure)
 
 
 def odd_token_ratio(text: str) -> float:
@@ -78,20 +83,27 @@ def odd_token_ratio(text: str) -> float:
     return odd / len(tokens)
 
 
+def compression_ratio(text: str) -> float:
+    data = text.encode("utf-8")
+    return len(data) / len(zlib.compress(data)) if data else 1.0
+
+
 def score(text: str, segments: list[tuple[float, float, float]]) -> Scores:
     """``segments``: (duration_s, avg_logprob, no_speech_prob) of each decoded segment."""
     total = sum(max(d, 0.01) for d, _, _ in segments)
     if not segments or total <= 0:
-        return Scores(0.0, 0.0, odd_token_ratio(text))
+        return Scores(0.0, 0.0, odd_token_ratio(text), compression_ratio(text))
     lp = sum(max(d, 0.01) * p for d, p, _ in segments) / total
     ns = sum(max(d, 0.01) * n for d, _, n in segments) / total
-    return Scores(lp, ns, odd_token_ratio(text))
+    return Scores(lp, ns, odd_token_ratio(text), compression_ratio(text))
 
 
 def looks_foreign(scores: Scores) -> bool:
     """An English-only model produced this from speech it did not understand (e.g. Mandarin)."""
     if scores.avg_logprob < FOREIGN_LOGPROB:
         return True
+    if scores.odd_ratio >= 0.5 and scores.compression > LOOP_COMPRESSION:
+        return True  # a loop of letters and numbers: what tiny.en makes of Mandarin tones
     return any(
         scores.odd_ratio >= ratio and scores.avg_logprob < logprob
         for ratio, logprob in FOREIGN_ODD_RULES
@@ -104,5 +116,6 @@ def is_uncertain(scores: Scores) -> bool:
     return (
         scores.avg_logprob < UNCERTAIN_LOGPROB
         or scores.no_speech_prob > UNCERTAIN_NO_SPEECH
+        or scores.compression > LOOP_COMPRESSION
         or (scores.odd_ratio >= ratio and scores.avg_logprob < logprob)
     )
