@@ -7,6 +7,10 @@ be piped; detected language and timing go to stderr with ``--verbose``.
 
 Chinese speech given to an English-only model exits 1 with one line saying so (never English
 noise on stdout); a low-confidence transcript is printed with a one-line warning on stderr.
+
+``voice-model download [--endpoint URL]`` / ``voice-model import PATH``: the headless way to get
+the multilingual model (same code as the desktop's Download / Import buttons); the installed
+model is selected and its folder printed.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from core.voice.download import RECOMMENDED, download_model, hub_endpoint, import_model
+from core.voice.models import format_size
 from core.voice.transcriber import LANGUAGES, shared_transcriber
 
 
@@ -35,6 +41,19 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     p.add_argument("--verbose", "-v", action="store_true", help="language and timing on stderr")
     p.set_defaults(handler=_transcribe)
+
+    m = sub.add_parser(
+        "voice-model",
+        parents=[common],
+        help="download or import the multilingual Whisper model and select it",
+        description="下载或导入多语言语音模型 / get the multilingual voice model",
+    )
+    actions = m.add_subparsers(dest="action", required=True)
+    d = actions.add_parser("download", help=f"download {RECOMMENDED.repo_id} (resumes)")
+    d.add_argument("--endpoint", default=None, help="Hub or mirror URL (default: HF_ENDPOINT)")
+    i = actions.add_parser("import", help="import a model folder or zip")
+    i.add_argument("path", type=Path)
+    m.set_defaults(handler=_voice_model)
 
 
 def _transcribe(args: argparse.Namespace, services: Any) -> int:
@@ -57,4 +76,26 @@ def _transcribe(args: argparse.Namespace, services: Any) -> int:
             f"logprob={result.avg_logprob:.2f} uncertain={result.uncertain}",
             file=sys.stderr,
         )
+    return 0
+
+
+def _voice_model(args: argparse.Namespace, services: Any) -> int:
+    if args.action == "import":
+        folder = import_model(services.home, args.path)
+    else:
+        shown = [-1]
+
+        def progress(done: int, total: int) -> None:
+            tenth = int(10 * done / total) if total else 0
+            if tenth != shown[0]:
+                shown[0] = tenth
+                print(f"{format_size(done)} / {format_size(total)}", file=sys.stderr)
+
+        folder = download_model(
+            services.home,
+            endpoint=args.endpoint or hub_endpoint(services.settings),
+            progress=progress,
+        )
+    services.settings.set("voice.model_dir", str(folder))
+    print(folder)
     return 0

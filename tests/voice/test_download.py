@@ -177,3 +177,26 @@ def test_import_from_a_zip_or_folder_checks_the_files(
     empty.mkdir()
     with pytest.raises(ModelDownloadError, match="没有 Whisper 模型"):
         import_model(tmp_path / "third-pc", empty)
+
+
+def test_headless_download_and_import_select_the_model(
+    hub: HubServer, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from core.cli.main import main
+
+    assert main(["--home", str(home), "voice-model", "download"]) == 0  # HF_ENDPOINT from env
+    out, err = capsys.readouterr()
+    folder = models_dir(home) / "faster-whisper-small"
+    assert out.strip() == str(folder) and "MB /" in err
+    assert _settings(home).get("voice.model_dir") == str(folder)
+
+    hub.corrupt("model.bin")
+    other = home.parent / "other-home"
+    assert main(["--home", str(other), "voice-model", "download"]) == 1
+    out, err = capsys.readouterr()
+    lines = err.splitlines()  # progress lines, then one line saying what went wrong
+    assert out == "" and "校验失败" in lines[-1] and all("MB /" in x for x in lines[:-1])
+    assert "Traceback" not in err
+
+    assert main(["--home", str(other), "voice-model", "import", str(folder)]) == 0
+    assert capsys.readouterr().out.strip() == str(models_dir(other) / "faster-whisper-small")
