@@ -39,16 +39,19 @@ def peak_rss_mb() -> float:
     return kb / (1024 * 1024) if sys.platform == "darwin" else kb / 1024
 
 
-def live_run(transcriber: Transcriber, pcm: bytes, language: str) -> tuple[Transcript, int]:
-    """Feed ``pcm`` in real time (100 ms chunks at their own pace), release, wait for the text."""
+def live_run(transcriber: Transcriber, pcm: bytes, language: str) -> tuple[Transcript, int, float]:
+    """Feed ``pcm`` in real time (100 ms chunks at their own pace), release, wait for the text.
+
+    Returns the transcript, the number of pieces and the CPU seconds spent after release."""
     partials: list[str] = []
     live = LiveDictation(transcriber, language=language, on_partial=partials.append)
     started = time.perf_counter()
     for i, offset in enumerate(range(0, len(pcm), CHUNK_BYTES)):
         live.feed(pcm[offset : offset + CHUNK_BYTES])
         time.sleep(max(0.0, started + (i + 1) * 0.1 - time.perf_counter()))
+    cpu_started = time.process_time()
     result = live.finish().result()
-    return result, live.pieces
+    return result, live.pieces, time.process_time() - cpu_started
 
 
 def main() -> int:
@@ -105,19 +108,31 @@ def main() -> int:
             "above grows when other processes compete for the cores)"
         )
         print(f"WER              : {wer:.1%}  -> {results[-1].text!r}")
-        pcm = read_pcm16k(clip)
-        live_times, live_results = [], []
-        for _ in range(args.runs):
-            live_result, pieces = live_run(transcriber, pcm, args.language)
-            live_times.append(live_result.elapsed_s)
-            live_results.append(live_result)
-        live_wer = statistics.median(word_error_rate(text, r.text) for r in live_results)
-        live_median = statistics.median(live_times)
-        print(
-            f"live dictation   : release-to-text median {live_median:.2f} s, worst "
-            f"{max(live_times):.2f} s over {args.runs} runs fed in real time ({pieces} pieces)"
-        )
-        print(f"live WER         : {live_wer:.1%}  -> {live_results[-1].text!r}")
+        speech = read_pcm16k(clip)
+        pause = b"\x00\x00" * int(0.5 * 16_000)  # he stops talking, then lets go
+        strict: list[
+            tuple[float, float]
+        ] = []  # (median latency, WER) per case; the first is the target
+        for label, pcm in (
+            ("released on the last word", speech),
+            ("released 0.5 s later", speech + pause),
+        ):
+            live_times, live_cpu, live_results = [], [], []
+            for _ in range(args.runs):
+                live_result, pieces, cpu_s = live_run(transcriber, pcm, args.language)
+                live_times.append(live_result.elapsed_s)
+                live_cpu.append(cpu_s)
+                live_results.append(live_result)
+            wer_here = statistics.median(word_error_rate(text, r.text) for r in live_results)
+            strict.append((statistics.median(live_times), wer_here))
+            print(
+                f"live, {label:<26}: release-to-text median {statistics.median(live_times):.2f} s, "
+                f"worst {max(live_times):.2f} s, CPU {statistics.median(live_cpu):.2f} s "
+                f"over {args.runs} runs fed in real time ({pieces} pieces), WER {wer_here:.1%}"
+            )
+        print(f"live transcript  : {live_results[-1].text!r}")
+        live_median = max(m for m, _ in strict)  # the worse of the two cases is what is judged
+        live_wer = max(w for _, w in strict)
         print(f"peak RSS         : {peak_rss_mb():.0f} MB (before load {rss_before:.0f} MB)")
         verdict = "OK" if median < 2.0 else "OVER TARGET"
         print(f"target < 2 s warm for 10 s: {verdict}")

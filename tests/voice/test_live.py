@@ -60,3 +60,14 @@ def test_cancel_throws_the_dictation_away(whisper: Transcriber, short_wav: Path)
     live.feed(b"\x00\x00" * 1600)  # a late chunk after cancel is ignored
     with pytest.raises(TranscriptionCancelled):
         live.finish().result(timeout=60)
+
+
+def test_when_he_pauses_before_letting_go_release_needs_no_more_recognition(
+    whisper: Transcriber, sentences_wav: Path
+) -> None:
+    live = LiveDictation(whisper, language="en")
+    _speak(live, whisper, read_pcm16k(sentences_wav) + b"\x00\x00" * 16_000)  # 1 s of quiet
+    done_before_release = live.pieces
+    result = live.finish().result(timeout=60)
+    assert live.pieces == done_before_release  # everything was recognised while he held it
+    assert word_error_rate(" ".join(SENTENCES), result.text) <= 0.15, result.text
