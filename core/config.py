@@ -138,6 +138,13 @@ SETTINGS: tuple[Setting, ...] = (
         "Local CTranslate2 Whisper model folder ('' = bundled)",
         "INQUIRY_BRIDGE_WHISPER_MODEL",
     ),
+    Setting(
+        "voice.hub_endpoint",
+        str,
+        "",
+        "Hugging Face Hub (or mirror) to download voice models from ('' = huggingface.co)",
+        "HF_ENDPOINT",
+    ),
     Setting("voice.device", str, "cpu", "Whisper device: cpu or cuda"),
     Setting("voice.compute_type", str, "int8", "Whisper compute type"),
     Setting("voice.language", str, "auto", "Dictation language: auto, zh or en"),

@@ -21,6 +21,7 @@
     ├── DraftStateError           illegal draft transition (e.g. send before approve)
     ├── UnconfirmedFactsError     approve refused: the fact guard flagged values
     ├── TranscriptionError        missing/broken Whisper model, unreadable audio
+    ├── ModelDownloadError        a voice model could not be downloaded, verified or imported
     ├── AudioDeviceError          no microphone / permission denied
     └── TelegramError             Bot API failure
 
@@ -87,6 +88,7 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "The draft has unconfirmed facts; confirm or edit them first: {detail}",
     ),
     "transcription": ("语音识别失败：{detail}", "Transcription failed: {detail}"),
+    "model_download": ("语音模型下载失败：{detail}", "Voice model download failed: {detail}"),
     "audio_device": (
         "没有可用的麦克风或没有权限：{detail}",
         "No microphone available or permission denied: {detail}",
@@ -208,6 +210,10 @@ class UnconfirmedFactsError(InquiryBridgeError):
 
 class TranscriptionError(InquiryBridgeError):
     code = "transcription"
+
+
+class ModelDownloadError(InquiryBridgeError):
+    code = "model_download"
 
 
 class AudioDeviceError(InquiryBridgeError):

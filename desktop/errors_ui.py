@@ -79,6 +79,9 @@ def message_for(exc: BaseException) -> str:
                 "Errors", "The draft has unconfirmed facts; confirm or edit them first: %1"
             ),
             "transcription": QCoreApplication.translate("Errors", "Transcription failed: %1"),
+            "model_download": QCoreApplication.translate(
+                "Errors", "Voice model download failed: %1"
+            ),
             "audio_device": QCoreApplication.translate(
                 "Errors", "No microphone available or permission denied: %1"
             ),

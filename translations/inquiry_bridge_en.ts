@@ -332,6 +332,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Discarded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Recording… click again (or F9) to finish</source>
         <translation type="unfinished"></translation>
     </message>
@@ -348,11 +352,19 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The current voice model only understands English; nothing was inserted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Recognition failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>No speech was heard — please try again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sure this was heard right — check it:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -383,6 +395,14 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Recognise the kept recording again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Insert anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -561,6 +581,10 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Transcription failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Voice model download failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -868,6 +892,50 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Whole email</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ModelDownload</name>
+    <message>
+        <source>Import a Whisper model (zip)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a Whisper model folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese needs another voice model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The current voice model only understands English, so nothing was inserted.
+
+Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is stored on this PC; dictation never leaves it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import from folder or zip…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ModelDownloadDialog</name>
+    <message>
+        <source>Download the Chinese voice model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Downloading Whisper %1 (about %2) from %3 …</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done. Whisper %1 is now used for dictation, in Chinese and English.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1402,10 +1470,6 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Folder: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>unknown</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1430,7 +1494,27 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>To dictate in Chinese you need a multilingual Whisper model in CTranslate2 format, for example %1 (about 480 MB; faster-whisper-base is smaller and less accurate). Download it on a computer with internet access, copy the whole folder (it contains model.bin, config.json and tokenizer.json) to this PC, then choose that folder below and press OK. The app never downloads models by itself.</source>
+        <source>Size: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To dictate in Chinese you need a multilingual Whisper model, %1 (about %2). Press “Download” once (if huggingface.co is slow or blocked, type a mirror such as https://hf-mirror.com below first), or bring the model on a USB stick as a folder or zip and press “Import”. The app never downloads models by itself, only when you press Download.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download %1 (about %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import from folder or zip…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download mirror</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty = huggingface.co</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

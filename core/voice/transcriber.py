@@ -12,6 +12,11 @@ Why it looks like this:
   Cantonese, Japanese or Welsh in a noisy office).
 - Errors the owner can fix (missing/broken model folder, unreadable audio, an English-only model
   asked for Chinese) raise ``TranscriptionError`` with a Chinese sentence; nothing here crashes.
+- Never gibberish: an English-only model given Chinese speech writes confident English noise. In
+  ``auto`` (and ``zh``) mode such output is refused with ``ChineseNeedsMultilingualModel`` (the
+  desktop offers the download), judged by ``core.voice.confidence``; a low-confidence transcript
+  comes back with ``uncertain=True`` so the caller asks before using it.
+- Chinese output is Simplified with full-width punctuation (``core.voice.chinese``).
 
 Progress is reported after each segment (fraction of the audio done, text so far); ``cancel`` is a
 ``threading.Event`` checked between segments, which raises ``TranscriptionCancelled``.
@@ -25,12 +30,14 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.errors import TranscriptionError
+from core.voice import confidence
 from core.voice.audio import SAMPLE_RATE, load_audio
+from core.voice.chinese import to_chinese_punctuation
 from core.voice.models import ModelChoice, resolve_model_dir
 
 if TYPE_CHECKING:  # numpy loads with the model, not with the app (~0.15 s of start-up)
@@ -39,6 +46,7 @@ if TYPE_CHECKING:  # numpy loads with the model, not with the app (~0.15 s of st
 log = logging.getLogger(__name__)
 
 ProgressFn = Callable[[float, str], None]
+T = TypeVar("T")
 
 # Whisper conditions on the prompt's script and style: Simplified characters with full-width
 # punctuation, plus the trade's words so "推拉门" is not heard as something else.
@@ -54,11 +62,25 @@ class TranscriptionCancelled(TranscriptionError):
         super().__init__(detail)
 
 
+class ChineseNeedsMultilingualModel(TranscriptionError):
+    """Chinese (or Chinese-sounding) speech reached an English-only model: no transcript, and the
+    desktop offers to download a multilingual model."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(
+            detail
+            or "当前语音模型（英文专用）听不懂中文，没有生成文字。请在“设置 → 语音”中下载多语言模型"
+            "（faster-whisper-small，约 486 MB），或把识别语言改为“英文”"
+        )
+
+
 @dataclass(frozen=True)
 class Segment:
     start: float
     end: float
     text: str
+    avg_logprob: float = 0.0
+    no_speech_prob: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -71,6 +93,9 @@ class Transcript:
     language_probability: float = 1.0
     load_s: float = 0.0  # model load time paid by this call (0.0 when the model was warm)
     model: str = ""
+    avg_logprob: float = 0.0  # Whisper's mean token log-probability (duration-weighted)
+    no_speech_prob: float = 0.0
+    uncertain: bool = False  # low confidence: show it for confirmation, do not insert silently
 
     @property
     def real_time_factor(self) -> float:
@@ -174,9 +199,16 @@ class Transcriber:
         language: str | None = None,
         progress: ProgressFn | None = None,
         cancel: threading.Event | None = None,
+        prompt: str = "",
+        judge: bool = True,
     ) -> Transcript:
-        """Transcribe 16 kHz mono float32 samples. Blocking."""
-        wanted = (language or str(self._settings.get("voice.language") or "auto")).strip().lower()
+        """Transcribe 16 kHz mono float32 samples. Blocking.
+
+        ``prompt``: text said just before (live dictation passes the previous pieces), so Whisper
+        continues the sentence. ``judge=False`` skips the English-only/Chinese refusal and the
+        uncertainty verdict: live dictation judges the whole recording at the end instead.
+        """
+        wanted = self.wanted_language(language)
         load_s = self.load()
         _check_cancel(cancel)
         with self._run_lock:
@@ -195,13 +227,23 @@ class Transcriber:
                 "condition_on_previous_text": False,  # stops a tiny model looping on itself
             }
             if lang == "zh":
-                kwargs["initial_prompt"] = ZH_INITIAL_PROMPT
+                kwargs["initial_prompt"] = ZH_INITIAL_PROMPT + prompt[-60:]
+            elif prompt:
+                kwargs["initial_prompt"] = prompt[-200:]
             try:
                 segments_iter, info = self._model.transcribe(samples, **kwargs)
                 segments: list[Segment] = []
                 parts: list[str] = []
                 for seg in segments_iter:  # lazy: the real work happens while iterating
-                    segments.append(Segment(float(seg.start), float(seg.end), seg.text))
+                    segments.append(
+                        Segment(
+                            float(seg.start),
+                            float(seg.end),
+                            seg.text,
+                            float(seg.avg_logprob),
+                            float(seg.no_speech_prob),
+                        )
+                    )
                     parts.append(seg.text)
                     if progress:
                         progress(min(1.0, float(seg.end) / duration), _join(parts, lang))
@@ -212,11 +254,13 @@ class Transcriber:
                 raise TranscriptionError(f"语音识别过程中出错：{exc}") from exc
             text = _join(parts, lang)
             if lang == "zh" or _CJK.search(text):
-                text = to_simplified(text)
-                segments = [Segment(s.start, s.end, to_simplified(s.text)) for s in segments]
-            if progress:
-                progress(1.0, text)
-            return Transcript(
+                text = finish_chinese(text)
+                segments = [
+                    Segment(s.start, s.end, finish_chinese(s.text), s.avg_logprob, s.no_speech_prob)
+                    for s in segments
+                ]
+            scores = _scores(text, segments)
+            result = Transcript(
                 text=text,
                 language=lang,
                 duration_s=float(getattr(info, "duration", duration)),
@@ -225,15 +269,44 @@ class Transcriber:
                 language_probability=probability,
                 load_s=load_s,
                 model=self.choice.name,
+                avg_logprob=scores.avg_logprob,
+                no_speech_prob=scores.no_speech_prob,
             )
+        if judge:
+            result = self.judge(result, wanted)
+        if progress:
+            progress(1.0, result.text)
+        return result
+
+    def wanted_language(self, language: str | None = None) -> str:
+        """The language asked for: the argument, else the ``voice.language`` setting."""
+        return (language or str(self._settings.get("voice.language") or "auto")).strip().lower()
+
+    def judge(self, result: Transcript, wanted: str) -> Transcript:
+        """Refuse English noise made from Chinese speech; mark a low-confidence transcript.
+
+        Raises ``ChineseNeedsMultilingualModel`` when an English-only model, asked for ``auto`` or
+        ``zh``, produced text that looks like it did not understand the speech.
+        """
+        if not result.text.strip():
+            return result
+        scores = _scores(result.text, list(result.segments))
+        if not self.multilingual and wanted != "en" and confidence.looks_foreign(scores):
+            log.info(
+                "english-only model heard non-English speech (logprob %.2f, odd %.2f)",
+                scores.avg_logprob,
+                scores.odd_ratio,
+            )
+            raise ChineseNeedsMultilingualModel()
+        return replace(result, uncertain=confidence.is_uncertain(scores))
 
     def _pick_language(self, samples: np.ndarray, wanted: str) -> tuple[str, float]:
         multilingual = bool(self._model.model.is_multilingual)
         if wanted not in ("", "auto"):
             if not multilingual and wanted != "en":
-                raise TranscriptionError(
-                    "当前语音模型仅支持英文，无法识别中文。请在“设置 → 语音”中选择多语言模型"
-                    "（例如 faster-whisper-small），或把识别语言改为“自动”/“英文”"
+                raise ChineseNeedsMultilingualModel(
+                    "当前语音模型仅支持英文，无法识别中文。请在“设置 → 语音”中下载或选择多语言模型"
+                    "（faster-whisper-small，约 486 MB），或把识别语言改为“英文”"
                 )
             return wanted, 1.0
         if not multilingual:
@@ -244,6 +317,17 @@ class Transcriber:
         return ("zh", zh) if zh >= en else ("en", en)
 
     # -- worker thread -------------------------------------------------------------------------
+    def _worker(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            with self._load_lock:
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(1, thread_name_prefix="whisper")
+        return self._executor
+
+    def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
+        """Run ``fn`` on this transcriber's single worker thread (live dictation's pieces)."""
+        return self._worker().submit(fn, *args, **kwargs)
+
     def submit(
         self,
         path: str | Path,
@@ -253,21 +337,13 @@ class Transcriber:
         cancel: threading.Event | None = None,
     ) -> Future[Transcript]:
         """Run ``transcribe_file`` on this transcriber's single worker thread."""
-        if self._executor is None:
-            with self._load_lock:
-                if self._executor is None:
-                    self._executor = ThreadPoolExecutor(1, thread_name_prefix="whisper")
-        return self._executor.submit(
+        return self._worker().submit(
             self.transcribe_file, path, language=language, progress=progress, cancel=cancel
         )
 
     def warm_up(self) -> Future[float]:
         """Load the model on the worker thread (the desktop calls this at start-up)."""
-        if self._executor is None:
-            with self._load_lock:
-                if self._executor is None:
-                    self._executor = ThreadPoolExecutor(1, thread_name_prefix="whisper")
-        return self._executor.submit(self.load)
+        return self._worker().submit(self.load)
 
     def close(self) -> None:
         if self._executor is not None:
@@ -284,6 +360,17 @@ def _join(parts: list[str], lang: str) -> str:
     if lang == "zh":
         return "".join(p.strip() for p in parts)
     return " ".join(p.strip() for p in parts if p.strip())
+
+
+def finish_chinese(text: str) -> str:
+    """Simplified characters and full-width punctuation: how the owner writes Chinese."""
+    return to_chinese_punctuation(to_simplified(text))
+
+
+def _scores(text: str, segments: list[Segment]) -> confidence.Scores:
+    return confidence.score(
+        text, [(s.end - s.start, s.avg_logprob, s.no_speech_prob) for s in segments]
+    )
 
 
 def _fallback_language(wanted: str) -> str:

@@ -5,9 +5,14 @@ How the owner uses it (the WeChat habit, plus a keyboard):
   the cursor. **Click** (or tap F9) instead: recording continues until the next click/tap.
   Esc while recording throws the recording away.
 - While recording: a level meter and ``0:07 / 2:00``; the maximum length stops it by itself.
-- While transcribing: progress in percent; clicking the button cancels.
+- While he talks, the words recognised so far appear in a preview line under the box: the
+  recording is transcribed at his pauses (``core.voice.live``), so after release only the last
+  short piece remains. While that finishes: progress; clicking the button cancels.
 - The transcript is *inserted for editing* at the cursor (replacing a selection, undoable with
-  Ctrl+Z) and never sent or saved by itself.
+  Ctrl+Z) and never sent or saved by itself. A low-confidence transcript is not inserted: it is
+  shown with "Insert anyway" / "Discard". Chinese heard by the English-only model inserts nothing
+  and opens a dialog offering the multilingual model (download or import); after it is installed
+  "Retry" recognises the kept recording with it.
 - No microphone, permission denied, a missing model: a Chinese sentence under the button; nothing
   else in the window is affected. A failed transcription keeps the recording and offers a retry.
 
@@ -55,8 +60,15 @@ from PySide6.QtWidgets import (
 
 from core.errors import InquiryBridgeError
 from core.voice.audio import concat_wavs
-from core.voice.transcriber import Transcript, TranscriptionCancelled, shared_transcriber
+from core.voice.live import LiveDictation
+from core.voice.transcriber import (
+    ChineseNeedsMultilingualModel,
+    Transcript,
+    TranscriptionCancelled,
+    shared_transcriber,
+)
 from desktop.i18n import current_language
+from desktop.voice.model_download import offer_multilingual_model
 from desktop.voice.recorder import AudioInputFactory, Recorder
 
 log = logging.getLogger(__name__)
@@ -99,6 +111,7 @@ class _Bridge(QObject):
 
     done = Signal(object, object)  # (Transcript | None, BaseException | None)
     progress = Signal(float)
+    partial = Signal(str)  # live dictation: everything recognised so far
 
 
 class DictationButton(QWidget):
@@ -127,6 +140,9 @@ class DictationButton(QWidget):
         self._future: Future[Transcript] | None = None
         self.last_audio_path: Path | None = None
         self._kept: list[Path] = []  # keep_audio: recordings behind the text now in the box
+        self._live: LiveDictation | None = None
+        self._uncertain: Transcript | None = None  # shown for confirmation, not yet inserted
+        self.offer_box: Any = None  # the "download the multilingual model" dialog, when shown
 
         self.recorder = Recorder(
             services.paths.audio,
@@ -152,22 +168,37 @@ class DictationButton(QWidget):
         self.status.setWordWrap(True)
         self.retry_button = QToolButton(self)
         self.retry_button.setVisible(False)
+        self.preview = QLabel(self)
+        self.preview.setObjectName("dictationPreview")
+        self.preview.setWordWrap(True)
+        self.preview.setStyleSheet("color: palette(mid); font-style: italic;")
+        self.preview.setVisible(False)
+        self.confirm_button = QToolButton(self)
+        self.confirm_button.setVisible(False)
+        self.discard_button = QToolButton(self)
+        self.discard_button.setVisible(False)
 
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.button)
         row.addWidget(self.level)
         row.addWidget(self.retry_button)
+        row.addWidget(self.confirm_button)
+        row.addWidget(self.discard_button)
         row.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addLayout(row)
         layout.addWidget(self.status)
+        layout.addWidget(self.preview)
 
         self.button.pressed.connect(self._on_pressed)
         self.button.released.connect(self._on_released)
         self.retry_button.clicked.connect(self.retry)
+        self.confirm_button.clicked.connect(self.insert_uncertain)
+        self.discard_button.clicked.connect(self.discard_uncertain)
+        self.recorder.pcm.connect(self._feed_live)
         self.recorder.level_changed.connect(lambda v: self.level.setValue(int(v * 100)))
         self.recorder.elapsed_changed.connect(self._show_elapsed)
         self.recorder.finished.connect(self._on_recorded)
@@ -175,6 +206,7 @@ class DictationButton(QWidget):
         self.recorder.limit_reached.connect(self._on_limit)
         self._bridge.done.connect(self._on_done)
         self._bridge.progress.connect(self._on_progress)
+        self._bridge.partial.connect(self._on_partial)
         target.installEventFilter(self)
         # closing the window mid-transcription stops the worker at the next segment
         box = self._cancel_box
@@ -203,6 +235,7 @@ class DictationButton(QWidget):
         if self._state != "idle":
             return False
         self._clear_status()
+        self._clear_uncertain()
         try:
             transcriber = shared_transcriber(self.services.settings)
             transcriber.warm_up()  # load while the owner speaks
@@ -210,9 +243,13 @@ class DictationButton(QWidget):
             self._show_error(exc.user_message(_lang()))
             return False
         self.recorder.max_seconds = float(self.services.settings.get("voice.max_seconds"))
+        bridge = self._bridge
+        live = LiveDictation(transcriber, on_partial=lambda text: _emit(bridge, "partial", text))
+        self._live = live
         try:
             self.recorder.start()
         except InquiryBridgeError as exc:
+            self._drop_live()
             self._show_error(exc.user_message(_lang()))
             return False
         self._set_state("recording")
@@ -228,6 +265,7 @@ class DictationButton(QWidget):
         """Esc: drop the recording, or stop a running transcription (the file is kept)."""
         if self._state == "recording":
             self.recorder.cancel()
+            self._drop_live()
             self._set_state("idle")
             self._set_status(self.tr("Recording discarded"))
         elif self._state == "transcribing" and self._cancel_box[0] is not None:
@@ -253,6 +291,20 @@ class DictationButton(QWidget):
     def retry(self) -> None:
         if self._pending is not None and self._pending.is_file() and self._state == "idle":
             self._transcribe(self._pending)
+
+    def insert_uncertain(self) -> None:
+        """ "Insert anyway": the owner read the uncertain transcript and wants it."""
+        result, self._uncertain = self._uncertain, None
+        self._clear_uncertain()
+        if result is not None:
+            self._insert(result)
+
+    def discard_uncertain(self) -> None:
+        self._uncertain = None
+        self._clear_uncertain()
+        path, self._pending = self._pending, None
+        self._discard_audio(path)
+        self._set_status(self.tr("Discarded"))
 
     # -- button and keyboard ------------------------------------------------------------------
     def _on_pressed(self) -> None:
@@ -312,7 +364,27 @@ class DictationButton(QWidget):
         if self._state == "recording":
             self._set_status(f"{_clock(seconds)} / {_clock(self.recorder.max_seconds)}")
 
+    def _feed_live(self, pcm: bytes) -> None:
+        if self._live is not None:
+            self._live.feed(pcm)
+
+    def _drop_live(self) -> None:
+        live, self._live = self._live, None
+        if live is not None:
+            live.cancel()
+        self._show_preview("")
+
+    def _on_partial(self, text: str) -> None:
+        if self._state in ("recording", "transcribing"):
+            self._show_preview(text)
+
+    def _show_preview(self, text: str) -> None:
+        self.preview.setText(text)
+        self.preview.setVisible(bool(text))
+
     def _on_recorder_failed(self, message: str) -> None:
+        if not self.recorder.recording and self._state == "recording":
+            self._drop_live()  # too short, or the device died: no dictation to finish
         if self._state == "recording" and not self.recorder.recording:
             self._set_state("idle")  # the device died or never delivered sound
         if self._state == "transcribing":
@@ -325,27 +397,37 @@ class DictationButton(QWidget):
 
     def _on_recorded(self, path: Path) -> None:
         self.last_audio_path = path
-        self._transcribe(path)
+        live, self._live = self._live, None
+        self._transcribe(path, live)
 
     # -- transcription -----------------------------------------------------------------------
-    def _transcribe(self, path: Path) -> None:
+    def _transcribe(self, path: Path, live: LiveDictation | None = None) -> None:
+        """Finish the live dictation (release), or recognise the kept file again (retry)."""
         self._pending = path
         self.retry_button.setVisible(False)
         try:
             transcriber = shared_transcriber(self.services.settings)
         except InquiryBridgeError as exc:
+            if live is not None:
+                live.cancel()
             self._set_state("idle")
             self._show_error(exc.user_message(_lang()), retry=True)
             return
-        cancel = self._cancel_box[0] = threading.Event()
         self._set_state("transcribing")
         self._set_status(self.tr("Recognising…"))
         bridge = self._bridge
+        if live is not None and live.transcriber is transcriber:
+            self._cancel_box[0] = live.cancel_event
+            future = live.finish()
+        else:
+            if live is not None:
+                live.cancel()  # the model changed while he spoke: recognise the file instead
+            cancel = self._cancel_box[0] = threading.Event()
 
-        def progress(fraction: float, _text: str) -> None:
-            _emit(bridge, "progress", fraction)
+            def progress(fraction: float, _text: str) -> None:
+                _emit(bridge, "progress", fraction)
 
-        future = transcriber.submit(path, progress=progress, cancel=cancel)
+            future = transcriber.submit(path, progress=progress, cancel=cancel)
         self._future = future
 
         def finished(fut: Future[Transcript]) -> None:
@@ -361,9 +443,17 @@ class DictationButton(QWidget):
     def _on_done(self, result: Transcript | None, error: BaseException | None) -> None:
         self._future, self._cancel_box[0] = None, None
         self._set_state("idle")
+        self._show_preview("")
         if isinstance(error, TranscriptionCancelled):
             self._set_status(self.tr("Recognition cancelled; the recording is kept"))
             self.retry_button.setVisible(True)
+            return
+        if isinstance(error, ChineseNeedsMultilingualModel):
+            self._show_error(
+                self.tr("The current voice model only understands English; nothing was inserted."),
+                retry=True,
+            )
+            self.offer_box = offer_multilingual_model(self.services, self.window())
             return
         if error is not None:
             message = (
@@ -376,11 +466,22 @@ class DictationButton(QWidget):
             self._show_error(message, retry=True)
             return
         assert result is not None
-        path, self._pending = self._pending, None
         if not result.text.strip():
+            path, self._pending = self._pending, None
             self._discard_audio(path)
             self._show_error(self.tr("No speech was heard — please try again"))
             return
+        if result.uncertain:
+            self._uncertain = result
+            self._set_status(self.tr("Not sure this was heard right — check it:"), error=True)
+            self._show_preview(result.text)
+            self.confirm_button.setVisible(True)
+            self.discard_button.setVisible(True)
+            return
+        self._insert(result)
+
+    def _insert(self, result: Transcript) -> None:
+        path, self._pending = self._pending, None
         if shiboken6.isValid(self.target):
             insert_at_cursor(self.target, result.text)
             self.target.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -392,6 +493,11 @@ class DictationButton(QWidget):
             self._discard_audio(path)
         self._set_status(self.tr("Inserted — edit it before sending or saving"))
         self.transcribed.emit(result.text, kept)
+
+    def _clear_uncertain(self) -> None:
+        self.confirm_button.setVisible(False)
+        self.discard_button.setVisible(False)
+        self._show_preview("")
 
     def _discard_audio(self, path: Path | None) -> None:
         if path is not None and not self.keep_audio:
@@ -440,6 +546,8 @@ class DictationButton(QWidget):
         )
         self.retry_button.setText(self.tr("Retry"))
         self.retry_button.setToolTip(self.tr("Recognise the kept recording again"))
+        self.confirm_button.setText(self.tr("Insert anyway"))
+        self.discard_button.setText(self.tr("Discard"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -19,6 +19,7 @@ Signals (Recorder):
     limit_reached()         the maximum length stopped the recording
     finished(object)        Path of the complete WAV file
     failed(str)             a Chinese message: no microphone, permission, device lost
+    pcm(bytes)              each piece of audio as it is written (live dictation listens)
 """
 
 from __future__ import annotations
@@ -245,6 +246,7 @@ class Recorder(QObject):
     limit_reached = Signal()
     finished = Signal(object)
     failed = Signal(str)
+    pcm = Signal(bytes)
 
     def __init__(
         self,
@@ -333,7 +335,10 @@ class Recorder(QObject):
             return
         self._stall.stop()
         room = self._limit_bytes - writer.bytes_written
-        writer.write(pcm[: max(0, room)])
+        piece = pcm[: max(0, room)]
+        writer.write(piece)
+        if piece:
+            self.pcm.emit(piece)
         self.level_changed.emit(pcm_level(pcm))
         self.elapsed_changed.emit(writer.seconds)
         if writer.bytes_written >= self._limit_bytes:

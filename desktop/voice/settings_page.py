@@ -1,10 +1,12 @@
 """The 语音 (voice) page of the settings dialog.
 
-The owner must be able to see, in Chinese, which Whisper model is active, which languages it
-understands, and what to do to dictate Chinese (the bundled model is English-only tiny.en until
-the installer ships a multilingual one). He chooses a model folder with a folder picker; the page
-checks the folder as he picks it (model.bin, config.json, tokenizer) and says whether it is
-multilingual, so a wrong folder is caught here rather than at the first dictation.
+The owner must be able to see, in Chinese, which Whisper model is active — its name, the
+languages it understands and its size (the folder path only in a tooltip: it means nothing to
+him) — and get the multilingual model with one click: "Download" (``model_download``; through
+the Hub or the mirror typed here, e.g. https://hf-mirror.com) or "Import" from a folder or zip.
+He can still choose a model folder with a folder picker; the page checks the folder as he picks
+it (model.bin, config.json, tokenizer) and says whether it is multilingual, so a wrong folder is
+caught here rather than at the first dictation.
 
 ``save()`` writes the settings (called by the dialog's OK); the next dictation uses the new model
 (``shared_transcriber`` keys its warm model by folder/device/compute type). When
@@ -35,9 +37,11 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import InquiryBridgeError
-from core.voice.models import ENV_VAR, ModelChoice, check_model_dir, is_multilingual
+from core.voice.download import RECOMMENDED
+from core.voice.models import ENV_VAR, ModelChoice, check_model_dir, format_size, is_multilingual
 from core.voice.models import resolve_model_dir as resolve
 from desktop.i18n import current_language
+from desktop.voice.model_download import ModelDownloadDialog, import_from_disk, start_download
 
 LANGUAGE_KEYS = ("auto", "zh", "en")
 DEVICES = ("cpu", "cuda")
@@ -64,6 +68,20 @@ class VoiceSettingsPage(QWidget):
         self.how_to = QLabel()
         self.how_to.setObjectName("howTo")
         self.how_to.setWordWrap(True)
+        self.download_button = QPushButton()
+        self.download_button.setObjectName("downloadModel")
+        self.import_button = QPushButton()
+        self.import_button.setObjectName("importModel")
+        self.download_button.setEnabled(not self._env_locked)
+        self.import_button.setEnabled(not self._env_locked)
+        get_row = QHBoxLayout()
+        get_row.addWidget(self.download_button)
+        get_row.addWidget(self.import_button)
+        get_row.addStretch(1)
+        self.mirror = QLineEdit(str(settings.get("voice.hub_endpoint") or ""))
+        self.mirror.setObjectName("hubMirror")
+        self.mirror.setReadOnly(settings.overridden_by_env("voice.hub_endpoint"))
+        self.download_dialog: ModelDownloadDialog | None = None
 
         self.folder = QLineEdit(str(settings.get("voice.model_dir") or ""))
         self.folder.setObjectName("modelFolder")
@@ -112,9 +130,11 @@ class VoiceSettingsPage(QWidget):
         mic_box.setLayout(mic_row)
 
         self.labels = {
-            key: QLabel() for key in ("folder", "language", "max", "device", "compute", "mic")
+            key: QLabel()
+            for key in ("folder", "mirror", "language", "max", "device", "compute", "mic")
         }
         form = QFormLayout()
+        form.addRow(self.labels["mirror"], self.mirror)
         form.addRow(self.labels["folder"], folder_box)
         form.addRow(None, self.folder_check)
         form.addRow(self.labels["language"], self.language)
@@ -127,6 +147,7 @@ class VoiceSettingsPage(QWidget):
         layout.addWidget(self.model_title)
         layout.addWidget(self.active_model)
         layout.addWidget(self.how_to)
+        layout.addLayout(get_row)
         layout.addLayout(form)
         layout.addStretch(1)
 
@@ -134,6 +155,8 @@ class VoiceSettingsPage(QWidget):
         self.bundled_button.clicked.connect(lambda: self.folder.setText(""))
         self.folder.textChanged.connect(self._check_folder)
         self.mic_button.clicked.connect(self.check_microphones)
+        self.download_button.clicked.connect(self.download)
+        self.import_button.clicked.connect(self.import_model)
         self.retranslate()
 
     # -- actions -----------------------------------------------------------------------------
@@ -144,6 +167,22 @@ class VoiceSettingsPage(QWidget):
         )
         if chosen:
             self.folder.setText(chosen)
+
+    def download(self) -> None:
+        """Download the recommended multilingual model (the mirror field is saved first)."""
+        if not self.mirror.isReadOnly():
+            self.services.settings.set("voice.hub_endpoint", self.mirror.text().strip())
+        self.download_dialog = start_download(self.services, self)
+        self.download_dialog.installed.connect(self._installed)
+
+    def import_model(self, source: str = "") -> None:
+        folder = import_from_disk(self.services, self, source)
+        if folder is not None:
+            self._installed(str(folder))
+
+    def _installed(self, folder: str) -> None:
+        self.folder.setText(folder)
+        self.refresh()
 
     def check_microphones(self) -> None:
         from PySide6.QtMultimedia import QMediaDevices
@@ -172,6 +211,8 @@ class VoiceSettingsPage(QWidget):
         }
         if not self._env_locked:
             values["voice.model_dir"] = self.folder.text().strip()
+        if not self.mirror.isReadOnly():
+            values["voice.hub_endpoint"] = self.mirror.text().strip()
         return values
 
     def save(self) -> None:
@@ -188,6 +229,7 @@ class VoiceSettingsPage(QWidget):
             self._status(self.active_model, exc.user_message(current_language()), ok=False)
             return
         self.active_model.setText(self._describe(choice))
+        self.active_model.setToolTip(str(choice.path))  # for support; he needs no path
         self.active_model.setStyleSheet("")
 
     # -- display -----------------------------------------------------------------------------
@@ -203,7 +245,7 @@ class VoiceSettingsPage(QWidget):
                 .replace("%1", choice.name)
                 .replace("%2", source),
                 self.tr("Languages: %1").replace("%1", self._languages(choice.multilingual)),
-                self.tr("Folder: %1").replace("%1", str(choice.path)),
+                self.tr("Size: %1").replace("%1", format_size(choice.size_bytes)),
             ]
         )
 
@@ -247,13 +289,23 @@ class VoiceSettingsPage(QWidget):
         self.model_title.setText(self.tr("Voice dictation (local, nothing leaves this PC)"))
         self.how_to.setText(
             self.tr(
-                "To dictate in Chinese you need a multilingual Whisper model in CTranslate2 "
-                "format, for example %1 (about 480 MB; faster-whisper-base is smaller and less "
-                "accurate). Download it on a computer with internet access, copy the whole "
-                "folder (it contains model.bin, config.json and tokenizer.json) to this PC, then "
-                "choose that folder below and press OK. The app never downloads models by itself."
-            ).replace("%1", MULTILINGUAL_EXAMPLE)
+                "To dictate in Chinese you need a multilingual Whisper model, %1 (about %2). "
+                "Press “Download” once (if huggingface.co is slow or blocked, type a mirror such "
+                "as https://hf-mirror.com below first), or bring the model on a USB stick as a "
+                "folder or zip and press “Import”. The app never downloads models by itself, "
+                "only when you press Download."
+            )
+            .replace("%1", MULTILINGUAL_EXAMPLE)
+            .replace("%2", format_size(RECOMMENDED.approx_bytes))
         )
+        self.download_button.setText(
+            self.tr("Download %1 (about %2)")
+            .replace("%1", MULTILINGUAL_EXAMPLE)
+            .replace("%2", format_size(RECOMMENDED.approx_bytes))
+        )
+        self.import_button.setText(self.tr("Import from folder or zip…"))
+        self.labels["mirror"].setText(self.tr("Download mirror"))
+        self.mirror.setPlaceholderText(self.tr("Empty = huggingface.co"))
         self.labels["folder"].setText(self.tr("Model folder"))
         self.labels["language"].setText(self.tr("Spoken language"))
         self.labels["max"].setText(self.tr("Longest recording"))

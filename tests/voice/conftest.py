@@ -53,3 +53,11 @@ def pytest_asyncio_loop_factories(config, item):  # type: ignore[no-untyped-def]
         return qasync.QEventLoop(QApplication.instance() or QApplication([]))
 
     return {"qasync": factory}
+
+
+@pytest.fixture(scope="session")
+def mandarin_wav(speech_dir: Path) -> Path:
+    """Mandarin speech (espeak-ng ``-v cmn``): what the owner says to an English-only model."""
+    from tests.voice.speech import CHINESE_SENTENCES, espeak_mandarin
+
+    return espeak_mandarin("".join(CHINESE_SENTENCES), speech_dir / "mandarin.wav")

@@ -79,3 +79,22 @@ def word_error_rate(reference: str, hypothesis: str) -> float:
             cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (r != h))
         prev = cur
     return prev[-1] / len(ref)
+
+
+# Mandarin the owner might dictate, spoken by espeak-ng's cmn voice.
+CHINESE_SENTENCES = (
+    "请给客户发一份厨房窗户的报价。",
+    "新的玻璃门下周安装。",
+    "打电话给建筑商，问一下浴室的尺寸。",
+)
+
+
+def espeak_mandarin(text: str, out: Path, *, speed: int = 175) -> Path:
+    """Speak Chinese with espeak-ng's Mandarin voice (``-v cmn``)."""
+    exe = shutil.which("espeak-ng")
+    if exe is None:
+        raise RuntimeError("espeak-ng is not installed (apt-get install espeak-ng)")
+    subprocess.run(
+        [exe, "-v", "cmn", "-s", str(speed), "-w", str(out), text], check=True, capture_output=True
+    )
+    return out

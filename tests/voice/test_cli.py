@@ -68,3 +68,12 @@ def test_console_entry_point_in_a_fresh_process(short_wav: Path, home: Path) -> 
     )
     assert proc.returncode == 0, proc.stderr
     assert word_error_rate(SENTENCES[0], proc.stdout) <= 0.15, proc.stdout
+
+
+def test_mandarin_with_the_english_only_model_exits_non_zero_with_one_line(
+    whisper: Transcriber, mandarin_wav: Path, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--home", str(home), "transcribe", str(mandarin_wav)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""  # never English noise on stdout
+    assert err.count("\n") == 1 and "听不懂中文" in err and "Traceback" not in err

@@ -35,7 +35,10 @@ def test_page_explains_the_active_model_in_chinese(
     text = page.active_model.text()
     assert "当前模型：Whisper tiny.en（程序自带）" in text
     assert "识别语言：仅英文，无法识别中文" in text
-    assert str(bundled_model_dir()) in text
+    assert "大小：78 MB" in text  # name, languages and size …
+    assert str(bundled_model_dir()) not in text  # … not a path (issue #17)
+    assert page.active_model.toolTip() == str(bundled_model_dir())  # the path is for support
+    assert page.download_button.text() == "下载 faster-whisper-small（约 486 MB）"
     how = page.how_to.text()
     assert "多语言 Whisper 模型" in how and "faster-whisper-small" in how and "不会自行下载" in how
     assert page.folder_check.text() == "留空：使用程序自带的模型。"
@@ -118,3 +121,37 @@ def test_check_microphone_reports_none_on_a_machine_without_one(
         assert "microphone" in page.mic_status.text()
     else:
         assert page.mic_status.text().startswith("No microphone found")
+
+
+@pytest.mark.slow
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # offscreen dialogs
+def test_download_button_fetches_from_the_mirror_and_shows_the_model_by_name(
+    qtbot: QtBot, services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from core.voice.download import RECOMMENDED, models_dir
+    from tests.support.hub_server import HubServer
+
+    monkeypatch.delenv("HF_ENDPOINT", raising=False)
+    published = tmp_path / "published"
+    shutil.copytree(bundled_model_dir(), published)  # type: ignore[arg-type]
+    page = VoiceSettingsPage(services, None)
+    qtbot.addWidget(page)
+    with HubServer() as hub:
+        hub.add_folder(RECOMMENDED.repo_id, published)
+        page.mirror.setText(hub.endpoint)  # the owner types a mirror
+        page.download_button.click()
+        assert page.download_dialog is not None
+        with qtbot.waitSignal(page.download_dialog.installed, timeout=90_000):
+            pass
+    installed = models_dir(services.home) / "faster-whisper-small"
+    assert services.settings.get("voice.hub_endpoint") == hub.endpoint
+    assert services.settings.get("voice.model_dir") == str(installed)
+    assert page.folder.text() == str(installed)
+    text = page.active_model.text()
+    assert "Active model: Whisper small (chosen in these settings)" in text
+    assert "Size: 78 MB" in text and str(installed) not in text
+
+    page.import_model(str(installed))  # import of a folder (e.g. a USB stick) works the same way
+    assert services.settings.get("voice.model_dir") == str(installed)

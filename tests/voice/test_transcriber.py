@@ -10,9 +10,12 @@ import pytest
 
 from core.config import Settings
 from core.errors import TranscriptionError
+from core.voice.chinese import join_pieces
 from core.voice.transcriber import (
+    ChineseNeedsMultilingualModel,
     Transcriber,
     TranscriptionCancelled,
+    finish_chinese,
     shared_transcriber,
     to_simplified,
 )
@@ -110,3 +113,46 @@ def test_random_bytes_are_a_clear_error_not_a_crash(whisper: Transcriber, tmp_pa
 def test_missing_audio_file_is_a_clear_error(whisper: Transcriber, tmp_path: Path) -> None:
     with pytest.raises(TranscriptionError, match="找不到音频文件"):
         whisper.transcribe_file(tmp_path / "nothing.wav")
+
+
+@pytest.mark.parametrize("which", [0, 1, 2, None])
+def test_mandarin_on_the_english_only_model_is_refused_not_turned_into_english(
+    whisper: Transcriber, mandarin_wav: Path, speech_dir: Path, which: int | None
+) -> None:
+    """tiny.en used to print "King Freeman 2, Jan 1, K-3…" for Chinese in auto mode."""
+    from tests.voice.speech import CHINESE_SENTENCES, espeak_mandarin
+
+    clip = (
+        mandarin_wav
+        if which is None
+        else espeak_mandarin(CHINESE_SENTENCES[which], speech_dir / f"mandarin-{which}.wav")
+    )
+    for language in ("auto", "zh"):
+        with pytest.raises(ChineseNeedsMultilingualModel) as info:
+            whisper.transcribe_file(clip, language=language)
+        message = info.value.user_message()
+        assert "中文" in message and "多语言模型" in message and "486 MB" in message
+
+
+def test_english_is_not_refused_and_is_confident(whisper: Transcriber, sentences_wav: Path) -> None:
+    result = whisper.transcribe_file(sentences_wav, language="auto")
+    assert not result.uncertain and result.avg_logprob > -0.6
+    assert word_error_rate(" ".join(SENTENCES), result.text) <= 0.15
+
+
+def test_forcing_english_on_mandarin_gives_an_uncertain_transcript(
+    whisper: Transcriber, mandarin_wav: Path
+) -> None:
+    """The owner chose "English" explicitly: no refusal, but the noise is marked uncertain."""
+    result = whisper.transcribe_file(mandarin_wav, language="en")
+    assert result.text and result.uncertain
+
+
+def test_chinese_text_gets_simplified_characters_and_chinese_punctuation() -> None:
+    assert finish_chinese("好的,明天去量尺寸.") == "好的，明天去量尺寸。"
+    assert finish_chinese("窗戶寬 1.5 米, 9:30 到?") == "窗户宽 1.5 米，9:30 到？"
+    assert finish_chinese("客户 要 推拉门") == "客户要推拉门"
+    assert finish_chinese("Sliding door, 2,400 wide.") == "Sliding door, 2,400 wide."
+    assert join_pieces(["客户要两樘推拉门", "明天上午去量尺寸。", "谢谢"]) == (
+        "客户要两樘推拉门，明天上午去量尺寸。谢谢"
+    )
