@@ -405,6 +405,18 @@ def needs_me_total(session: Session, now: datetime) -> int:
     return int(session.scalar(select(func.count(Inquiry.id)).where(needs_me_condition(now))) or 0)
 
 
+def message_counts(session: Session, inquiry_ids: list[int]) -> dict[int, int]:
+    """How many messages each of ``inquiry_ids`` holds (absent: none)."""
+    if not inquiry_ids:
+        return {}
+    rows = session.execute(
+        select(Message.inquiry_id, func.count(Message.id))
+        .where(Message.inquiry_id.in_(inquiry_ids))
+        .group_by(Message.inquiry_id)
+    ).all()
+    return {int(i): int(n) for i, n in rows if i is not None}
+
+
 def load_page(
     session: Session,
     query: BoardQuery,
@@ -611,6 +623,7 @@ __all__ = [
     "fetch_rows",
     "load_detail",
     "load_page",
+    "message_counts",
     "needs_me_total",
     "refresh_search_text",
     "stage_counts",

@@ -11,6 +11,7 @@ be glossary keys. Invalid input raises ``InvalidField`` (the desktop shows its C
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import phonenumbers
@@ -94,6 +95,26 @@ class InquiryEditor:
         self, inquiry_id: int, changes: dict[str, Any], *, actor: str = "owner"
     ) -> tuple[str, ...]:
         """Apply ``changes``; returns the fields that really changed (unchanged ones: no audit)."""
+        changed = self.services.store.write(self._field_writer(inquiry_id, changes, actor))
+        self._publish(inquiry_id, changed)
+        return changed
+
+    async def update_fields_async(
+        self, inquiry_id: int, changes: dict[str, Any], *, actor: str = "owner"
+    ) -> tuple[str, ...]:
+        """``update_fields`` on the store's writer thread, awaited from the event loop."""
+        changed = await self.services.store.run(self._field_writer(inquiry_id, changes, actor))
+        self._publish(inquiry_id, changed)
+        return changed
+
+    def _publish(self, inquiry_id: int, changed: tuple[str, ...]) -> None:
+        if changed:
+            self.services.bus.publish(InquiryUpdated(inquiry_id, changed))
+
+    def _field_writer(
+        self, inquiry_id: int, changes: dict[str, Any], actor: str
+    ) -> Callable[[Session], tuple[str, ...]]:
+        """The one transaction behind both twins (values are checked before it runs)."""
         region = str(self.services.settings.get("general.phone_region") or "AU")
         clean = {f: normalise_value(f, v, region) for f, v in changes.items()}
         now = self.services.clock.now().replace(tzinfo=None)
@@ -124,10 +145,7 @@ class InquiryEditor:
                 refresh_search_text(inquiry, region)
             return tuple(changed)
 
-        changed = self.services.store.write(_do)
-        if changed:
-            self.services.bus.publish(InquiryUpdated(inquiry_id, changed))
-        return changed
+        return _do
 
     def add_note(
         self, inquiry_id: int, text: str, *, actor: str = "owner", source: str = "desktop"

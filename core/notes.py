@@ -12,6 +12,7 @@ by drafting and the assistant) sees the note; the Memory row stays the source of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,43 @@ def add_customer_note(
     Audited like ``InquiryEditor.add_note`` (an ``add_note`` audit entry by ``actor``); publishes
     ``NoteAdded`` and, for a note on an inquiry, ``InquiryUpdated(fields=("notes",))``.
     """
+    write = _note_writer(services, inquiry_id, text, source, audio_path, actor)
+    note_id: int = services.store.write(write)
+    _publish_note(services, note_id, inquiry_id)
+    return note_id
+
+
+async def add_customer_note_async(
+    services: Any,
+    inquiry_id: int | None,
+    text: str,
+    *,
+    source: str = "desktop",
+    audio_path: Path | None = None,
+    actor: str = "owner",
+) -> int:
+    """``add_customer_note`` on the store's writer thread, awaited from the event loop."""
+    write = _note_writer(services, inquiry_id, text, source, audio_path, actor)
+    note_id: int = await services.store.run(write)
+    _publish_note(services, note_id, inquiry_id)
+    return note_id
+
+
+def _publish_note(services: Any, note_id: int, inquiry_id: int | None) -> None:
+    services.bus.publish(NoteAdded(note_id=note_id, inquiry_id=inquiry_id))
+    if inquiry_id is not None:
+        services.bus.publish(InquiryUpdated(inquiry_id, ("notes",)))
+
+
+def _note_writer(
+    services: Any,
+    inquiry_id: int | None,
+    text: str,
+    source: str,
+    audio_path: Path | None,
+    actor: str,
+) -> Callable[[Session], int]:
+    """Check the note, then the one transaction both twins run."""
     text = text.strip()
     if not text:
         raise NoteError("笔记内容为空")
@@ -111,11 +149,7 @@ def add_customer_note(
         )
         return note.id
 
-    note_id: int = services.store.write(_write)
-    services.bus.publish(NoteAdded(note_id=note_id, inquiry_id=inquiry_id))
-    if inquiry_id is not None:
-        services.bus.publish(InquiryUpdated(inquiry_id, ("notes",)))
-    return note_id
+    return _write
 
 
 def add_voice_note(

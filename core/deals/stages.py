@@ -7,6 +7,7 @@ be skipped. Reminder timeouts per stage come from DESIGN.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -173,6 +174,23 @@ class StageService:
     def advance(
         self, inquiry_id: int, to_stage: str, *, reason: str, triggered_by: str
     ) -> StageChange | None:
+        change = self.store.write(self._mover(inquiry_id, to_stage, reason, triggered_by))
+        if change is not None:
+            self.bus.publish(change.event())
+        return change
+
+    async def advance_async(
+        self, inquiry_id: int, to_stage: str, *, reason: str, triggered_by: str
+    ) -> StageChange | None:
+        """``advance`` on the store's writer thread, awaited from the event loop."""
+        change = await self.store.run(self._mover(inquiry_id, to_stage, reason, triggered_by))
+        if change is not None:
+            self.bus.publish(change.event())
+        return change
+
+    def _mover(
+        self, inquiry_id: int, to_stage: str, reason: str, triggered_by: str
+    ) -> Callable[[Session], StageChange | None]:
         def _do(session: Session) -> StageChange | None:
             inquiry = session.get(Inquiry, inquiry_id)
             if inquiry is None:
@@ -186,10 +204,7 @@ class StageService:
                 clock=self.clock,
             )
 
-        change = self.store.write(_do)
-        if change is not None:
-            self.bus.publish(change.event())
-        return change
+        return _do
 
     def mark_lost(self, inquiry_id: int, *, reason: str, triggered_by: str) -> StageChange | None:
         return self.advance(inquiry_id, "lost", reason=reason, triggered_by=triggered_by)

@@ -425,12 +425,12 @@ class NotificationCenter:
                 .order_by(Notification.id.desc())
                 .limit(limit)
             ).all()
-            return [_view(row) for row in rows]
+            return [notification_view(row) for row in rows]
 
     def get(self, notification_id: int) -> NotificationView | None:
         with self.services.store.session() as session:
             row = session.get(Notification, notification_id)
-            return _view(row) if row else None
+            return notification_view(row) if row else None
 
     def unread_count(self) -> int:
         with self.services.store.session() as session:
@@ -458,7 +458,8 @@ class NotificationCenter:
         self.services.store.write(_do)
 
 
-def _view(row: Notification) -> NotificationView:
+def notification_view(row: Notification) -> NotificationView:
+    """A row as the tray reads it (detached from the session)."""
     return NotificationView(
         id=row.id,
         kind=row.kind,

@@ -1,0 +1,69 @@
+"""``App``: the system of one data folder, as the front ends use it.
+
+Attributes:
+    services: the core ``Services`` (paths, settings, store, bus, secrets, clock). Front ends
+        read settings, paths and the clock from it; they never query the store themselves.
+    inquiries: ``InquiryService`` — board, detail, owner edits, notes, stages, translation.
+    notifications: ``NotificationService`` — what the tray shows; marking shown/read.
+    state: ``AppStateService`` — small key/value facts (data mode, last folder, …).
+    llm: the LLM client, built on first use (``available`` answers without building it).
+    drafts: what ``core.drafts`` offers, built on first use (one attribute to re-point when
+        drafting splits into composer / owner edits / owner decisions / reads).
+    is_demo: this is the demo data folder beside the real one.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from core.app.inquiries import InquiryService
+from core.app.lazy import LazyDrafts, LazyLLM
+from core.app.notifications import NotificationService
+from core.app.state import AppStateService
+from core.clock import Clock
+from core.services import Services
+
+if TYPE_CHECKING:
+    from core.graph.runtime import GraphRuntime
+
+log = logging.getLogger(__name__)
+
+
+class App:
+    def __init__(self, services: Services, *, is_demo: bool = False) -> None:
+        self.services = services
+        self.is_demo = is_demo
+        self.llm = LazyLLM(services)
+        self.inquiries = InquiryService(services, self.llm)
+        self.notifications = NotificationService(services)
+        self.state = AppStateService(services)
+        self.drafts = LazyDrafts(services, self.llm)
+        self._graph: GraphRuntime | None = None
+
+    @property
+    def clock(self) -> Clock:
+        return self.services.clock
+
+    def graph(self, *, offline: bool = False, **overrides: Any) -> GraphRuntime:
+        """The Graph runtime (client, mail sync, OneDrive, mailer), built on first use.
+
+        ``overrides`` go to ``GraphRuntime`` (a pipeline, token provider or transport in tests).
+        """
+        if self._graph is None:
+            from core.graph.runtime import GraphRuntime
+
+            self._graph = GraphRuntime(self.services, offline=offline, **overrides)
+        return self._graph
+
+    async def aclose(self) -> None:
+        """Close the HTTP clients (LLM, Graph) on the loop that opened them."""
+        await self.llm.aclose()
+        if self._graph is not None:
+            graph, self._graph = self._graph, None
+            await graph.aclose()
+
+    def close(self) -> None:
+        """Stop raising notifications and close the store (after ``aclose``)."""
+        self.notifications.detach()
+        self.services.close()

@@ -1,0 +1,107 @@
+"""Inquiries as the front ends see them: the board, the detail read model and the owner's edits.
+
+Every method is a coroutine safe to await on the qasync loop: reads run on ``Store.read`` (a
+worker thread; WAL lets them run beside the writer), writes on the single writer ``Store.run``,
+and the events a change publishes follow the commit. Answers are frozen dataclasses from
+``core.board`` (``BoardPage``, ``BoardRow``, ``InquiryDetail``) and ``core.deals.stages``
+(``StageChange``); no ORM object leaves this module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.board import (
+    BoardPage,
+    BoardQuery,
+    BoardRow,
+    InquiryDetail,
+    fetch_rows,
+    load_detail,
+    load_page,
+    message_counts,
+    needs_me_total,
+)
+from core.deals.stages import StageChange, StageService
+from core.inquiry_edit import InquiryEditor
+from core.notes import add_customer_note_async
+from core.services import Services
+from core.translate import MessageTranslator, TextLLM
+
+
+class InquiryService:
+    """Board list/counts/search, detail, field edits, notes, stage moves and translation."""
+
+    def __init__(self, services: Services, llm: TextLLM | None) -> None:
+        self._services = services
+        self._editor = InquiryEditor(services)
+        self._stages = StageService(services.store, services.bus, services.clock)
+        self._translator = MessageTranslator(services, llm)
+
+    @property
+    def phone_region(self) -> str:
+        """The region phone numbers are read in when written without a country code."""
+        return str(self._services.settings.get("general.phone_region") or "AU")
+
+    # -- board ---------------------------------------------------------------------------------
+    async def page(
+        self, query: BoardQuery, *, limit: int = 200, with_needs_me: bool = True
+    ) -> BoardPage:
+        """The first ``limit`` rows of ``query`` with the stage bar's counts and the total."""
+        now = self._services.clock.now()
+        return await self._services.store.read(
+            lambda s: load_page(s, query, now, limit=limit, with_needs_me=with_needs_me)
+        )
+
+    async def rows(self, query: BoardQuery, *, offset: int = 0, limit: int = 200) -> list[BoardRow]:
+        """The next page of ``query`` (the board fetches more as the owner scrolls)."""
+        now = self._services.clock.now()
+        return await self._services.store.read(
+            lambda s: fetch_rows(s, query, now, offset=offset, limit=limit)
+        )
+
+    async def needs_me_count(self) -> int:
+        """How many inquiries need the owner (the tray's badge)."""
+        now = self._services.clock.now()
+        return await self._services.store.read(lambda s: needs_me_total(s, now))
+
+    async def message_counts(self, inquiry_ids: list[int]) -> dict[int, int]:
+        """Thread length per inquiry (absent: no messages)."""
+        ids = list(inquiry_ids)
+        return await self._services.store.read(lambda s: message_counts(s, ids))
+
+    # -- detail --------------------------------------------------------------------------------
+    async def detail(self, inquiry_id: int) -> InquiryDetail | None:
+        """One inquiry with its thread, stage history, notes and drive folder."""
+        return await self._services.store.read(lambda s: load_detail(s, inquiry_id))
+
+    # -- owner edits ---------------------------------------------------------------------------
+    async def update_fields(
+        self, inquiry_id: int, changes: dict[str, Any], *, actor: str = "owner"
+    ) -> tuple[str, ...]:
+        """Apply field edits (each audited); the fields that really changed.
+
+        Raises ``core.inquiry_edit.InvalidField`` (with the field's name) on a bad value.
+        """
+        return await self._editor.update_fields_async(inquiry_id, changes, actor=actor)
+
+    async def add_note(
+        self, inquiry_id: int, text: str, *, actor: str = "owner", source: str = "desktop"
+    ) -> int:
+        """Add a typed note to an inquiry (audited); its id."""
+        return await add_customer_note_async(
+            self._services, inquiry_id, text, source=source, actor=actor
+        )
+
+    async def advance_stage(
+        self, inquiry_id: int, to_stage: str, *, reason: str, triggered_by: str = "owner"
+    ) -> StageChange | None:
+        """Move an inquiry's stage (audited, ``StageChanged`` published); None if unchanged."""
+        return await self._stages.advance_async(
+            inquiry_id, to_stage, reason=reason, triggered_by=triggered_by
+        )
+
+    # -- translation ---------------------------------------------------------------------------
+    async def translate(self, message_pk: int, *, force: bool = False) -> str:
+        """The Chinese translation of a message (made once by the model, then cached)."""
+        return await self._translator.translate(message_pk, force=force)

@@ -1,0 +1,79 @@
+"""The parts of the system that are costly to import, built on first use.
+
+Importing the OpenAI SDK costs about a second and drafting (its pydantic schemas, fact guard,
+mailer) about 0.3 s; the board is usable before the owner ever translates or drafts, so neither is
+built with the ``App``. ``warm`` imports each on a worker thread once the window is up, so the
+first 翻译 or 起草回复 does not pay for it either.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from core.services import Services
+
+if TYPE_CHECKING:
+    from core.drafts.service import DraftService
+    from core.llm.client import LLMClient
+
+
+class LazyLLM:
+    """The data folder's ``core.llm.client.LLMClient``, built on first use."""
+
+    def __init__(self, services: Services) -> None:
+        self._services = services
+        self._client: LLMClient | None = None
+
+    def client(self) -> LLMClient:
+        if self._client is None:
+            from core.llm.client import LLMClient
+
+            s = self._services
+            self._client = LLMClient(s.settings, s.secrets, s.store, s.clock)
+        return self._client
+
+    @staticmethod
+    def warm() -> None:
+        import core.llm.client  # noqa: F401
+
+    @property
+    def available(self) -> bool:
+        """An endpoint is configured (answered without importing the SDK)."""
+        return bool(str(self._services.settings.get("llm.base_url") or "").strip())
+
+    async def text(self, **kwargs: Any) -> str:
+        return await self.client().text(**kwargs)
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client(), name)
+
+
+class LazyDrafts:
+    """What ``core.drafts`` offers today (``build_draft_service``), built on first use.
+
+    One attribute of the ``App`` points here, so when drafting splits into composer, owner
+    edits, owner decisions and reads, the facade re-points this one place.
+    """
+
+    def __init__(self, services: Services, llm: LazyLLM) -> None:
+        self._services = services
+        self._llm = llm
+        self._service: DraftService | None = None
+
+    def service(self) -> DraftService:
+        if self._service is None:
+            from core.drafts.service import build_draft_service
+
+            self._service = build_draft_service(self._services, self._llm)
+        return self._service
+
+    @staticmethod
+    def warm() -> None:
+        import core.drafts.service  # noqa: F401
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.service(), name)
