@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 from core.board import BoardQuery, fetch_rows, stage_counts
 from core.clock import to_sydney
 from core.db.models import ALL_STAGES, MEMORY_KINDS, Draft, Inquiry, Memory, Message
-from core.deals.stages import STAGE_NAMES_ZH, StageService
+from core.deals.stages import STAGE_NAMES_ZH, StageService, stage_history
 from core.drafts.composing import DraftComposer
 from core.drafts.reader import DraftReader, describe
 from core.errors import InquiryBridgeError
@@ -160,7 +160,7 @@ def _inquiry_detail(session: Session, inquiry_id: int) -> dict[str, Any]:
         "dimensions": inquiry.dimensions or [],
         "class": inquiry.classification,
         "stage": inquiry.stage,
-        "stage_history": (inquiry.context_data or {}).get("stage_history", []),
+        "stage_history": stage_history(session, inquiry.id),
         "latest_emails": [
             {
                 "direction": m.direction,

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.clock import Clock, utc
@@ -103,17 +105,6 @@ def change_stage(
             triggered_by=triggered_by,
         )
     )
-    history = list((inquiry.context_data or {}).get("stage_history", []))
-    history.append(
-        {
-            "from": from_stage,
-            "to": to_stage,
-            "at": now.isoformat() + "Z",
-            "reason": reason,
-            "triggered_by": triggered_by,
-        }
-    )
-    inquiry.context_data = {**(inquiry.context_data or {}), "stage_history": history}
     return StageChange(inquiry.id, from_stage, to_stage, triggered_by, reason)
 
 
@@ -133,17 +124,31 @@ def record_initial_stage(
             triggered_by=triggered_by,
         )
     )
-    history = [
-        {
-            "from": None,
-            "to": inquiry.stage,
-            "at": now.isoformat() + "Z",
-            "reason": reason,
-            "triggered_by": triggered_by,
-        }
-    ]
-    inquiry.context_data = {**(inquiry.context_data or {}), "stage_history": history}
     return StageChange(inquiry.id, None, inquiry.stage, triggered_by, reason)
+
+
+def stage_history(session: Session, inquiry_id: int) -> list[dict[str, Any]]:
+    """The audit trail of an inquiry's stages, oldest first, read from its ``StageEvent`` rows.
+
+    The rows are the one record of stage history (an inquiry's ``context_data`` once kept a
+    copy; two copies could disagree). Entries: ``from``, ``to``, ``at`` (UTC, ``Z``), ``reason``,
+    ``triggered_by``.
+    """
+    events = session.scalars(
+        select(StageEvent)
+        .where(StageEvent.inquiry_id == inquiry_id)
+        .order_by(StageEvent.at, StageEvent.id)
+    )
+    return [
+        {
+            "from": e.from_stage,
+            "to": e.to_stage,
+            "at": e.at.isoformat() + "Z",
+            "reason": e.reason,
+            "triggered_by": e.triggered_by,
+        }
+        for e in events
+    ]
 
 
 def days_in_stage(inquiry: Inquiry, now: datetime) -> int:
