@@ -12,6 +12,11 @@ Order matters and is written down here once:
 
 With a system tray, closing the window leaves the app running; without one (offscreen, bare X
 servers) the window stays the app and alerts appear in its banner.
+
+The app runs over one data folder at a time (real, or the demo beside it), each an ``App`` from
+``core.app``. ``DesktopApp._open_context`` is the one place that builds the window for a folder
+and wires the long-lived parts (tray, banner) to that folder's ``SignalHub``: each alert is shown
+once, and after a switch the tray counts the folder on screen.
 """
 
 from __future__ import annotations
@@ -21,18 +26,18 @@ import asyncio
 import logging
 import os
 import sys
-from typing import Any
 
 import qasync  # after PySide6, on purpose
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
-from core.db.app_state import get_state, put_state
+from core.app import App, build_app
+from core.app.lazy import LazyDrafts, LazyLLM
 from core.logging_setup import setup_logging
 from core.secrets import GRAPH_TOKEN
-from core.services import Services, build_services
+from core.services import Services
 from desktop.aio import spawn
-from desktop.context import AppContext, LazyDraftService, LazyLLM, build_context
+from desktop.context import AppContext, build_context
 from desktop.errors_ui import ErrorReporter
 from desktop.i18n import LanguageManager
 from desktop.look import APP_STYLESHEET, app_icon, apply_fonts
@@ -73,16 +78,6 @@ def make_qapp(argv: list[str] | None = None) -> QApplication:
     return app
 
 
-def _app_state(services: Services, key: str) -> Any:
-    with services.store.session() as session:
-        return get_state(session, key)
-
-
-def _set_app_state(services: Services, key: str, value: Any) -> None:
-    now = services.clock.now()
-    services.store.write(lambda s: put_state(s, key, value, now))
-
-
 def account_configured(services: Services) -> bool:
     """A Microsoft account is set up (a token cache exists or a preset token is given)."""
     return bool(services.secrets.get(GRAPH_TOKEN)) or services.paths.token_cache.exists()
@@ -97,9 +92,11 @@ class DesktopApp(QObject):
 
     context_changed = Signal()
 
-    def __init__(self, qapp: QApplication, services: Services, *, tray: bool = True) -> None:
+    def __init__(self, qapp: QApplication, app: App | Services, *, tray: bool = True) -> None:
         super().__init__()
         self.qapp = qapp
+        self.real_app = app if isinstance(app, App) else App(app)
+        services = self.real_app.services
         self.real_services = services
         self.languages = LanguageManager(services.paths.cache)
         self.reporter = ErrorReporter(services.paths.logs, lambda: self.window)
@@ -117,12 +114,10 @@ class DesktopApp(QObject):
     def start(self, *, force_wizard: bool = False) -> None:
         self.reporter.install(asyncio.get_event_loop())
         self.languages.apply(str(self.real_services.settings.get("general.language")))
-        demo = _app_state(self.real_services, MODE_KEY) == "demo"
-        services = self._demo_services() if demo else self.real_services
-        self._open_context(services, is_demo=demo)
-        first_run = not _app_state(self.real_services, FIRST_RUN_KEY) and not account_configured(
-            self.real_services
-        )
+        state = self.real_app.state
+        demo = state.peek(MODE_KEY) == "demo"
+        self._open_context(self._demo_app() if demo else self.real_app)
+        first_run = not state.peek(FIRST_RUN_KEY) and not account_configured(self.real_services)
         if force_wizard or (first_run and not demo):
             self.show_wizard()
         elif (self.window is not None and not (self.tray is not None and self.tray.available)) or (
@@ -130,12 +125,15 @@ class DesktopApp(QObject):
         ):
             self.window.show()
 
-    def _demo_services(self) -> Services:
-        return build_services(self.real_services.paths.demo_home, clock=self.real_services.clock)
+    def _demo_app(self) -> App:
+        return build_app(
+            self.real_services.paths.demo_home, clock=self.real_services.clock, is_demo=True
+        )
 
-    def _open_context(self, services: Services, *, is_demo: bool) -> None:
+    def _open_context(self, app: App) -> None:
+        """Show data folder ``app``: a new window over it, and the one wiring of its hub."""
         old_window, old_ctx = self.window, self.ctx
-        self.ctx = build_context(services, is_demo=is_demo)
+        self.ctx = build_context(app)
         self.ctx.extras["languages"] = self.languages
         self.ctx.extras["app"] = self
         self.window = MainWindow(self.ctx)
@@ -145,17 +143,16 @@ class DesktopApp(QObject):
         self.window.language_requested.connect(self.set_language)
         self.window.quit_requested.connect(self.quit)
         if self.tray is None:
-            self.tray = TrayController(self.ctx)
+            self.tray = TrayController(app)
             self._connect_tray()
         else:
-            self.tray.ctx = self.ctx
+            self.tray.use(app)
         if self.want_tray and self.tray.show():
             self.window.keep_running_in_tray = True
             self.qapp.setQuitOnLastWindowClosed(False)
         else:
             self.qapp.setQuitOnLastWindowClosed(True)
-        self.tray.fallback.connect(self._banner)
-        self.ctx.hub.notification.connect(lambda nid: spawn(self.tray.show_notification(nid)))
+        self._wire_hub(self.ctx)
         if self.sync is not None:
             self.sync.stop()
         self.sync = SyncController(self.ctx)
@@ -165,14 +162,29 @@ class DesktopApp(QObject):
             old_window.keep_running_in_tray = False
             old_window.close()
             old_window.deleteLater()
-        if old_ctx is not None and old_ctx.services is not self.real_services:
+        if old_ctx is not None and old_ctx.app is not self.real_app:
             old_ctx.close()
         elif old_ctx is not None:
-            old_ctx.hub.detach()
+            old_ctx.detach()
         self.context_changed.emit()
 
+    def _wire_hub(self, ctx: AppContext) -> None:
+        """The app-wide listeners of a folder's events, connected once per folder.
+
+        The tray and the banner outlive a folder switch; the hub does not (the old one is
+        detached, so it falls silent). Each alert therefore reaches ``show_notification``
+        exactly once, and the count follows the folder on screen.
+        """
+        tray = self.tray
+        assert tray is not None
+        ctx.hub.notification.connect(lambda nid: spawn(tray.show_notification(nid)))
+        for signal in (ctx.hub.inquiry_created, ctx.hub.inquiry_updated, ctx.hub.draft_changed):
+            signal.connect(tray.schedule_count)
+
     def _connect_tray(self) -> None:
+        """The tray's own signals, connected once for the life of the app."""
         assert self.tray is not None
+        self.tray.fallback.connect(self._banner)
         self.tray.open_requested.connect(self.show_window)
         self.tray.open_item.connect(self._open_item)
         self.tray.settings_requested.connect(self.show_settings)
@@ -251,11 +263,11 @@ class DesktopApp(QObject):
         return wizard
 
     def _wizard_done(self) -> None:
-        _set_app_state(self.real_services, FIRST_RUN_KEY, True)
+        spawn(self.real_app.state.put(FIRST_RUN_KEY, True))
         self.show_window()
 
     def _wizard_to_settings(self, wizard: FirstRunWizard, page: int) -> None:
-        _set_app_state(self.real_services, FIRST_RUN_KEY, True)
+        spawn(self.real_app.state.put(FIRST_RUN_KEY, True))
         wizard.hide()
         self.show_window()
         self.show_settings(page)
@@ -265,25 +277,25 @@ class DesktopApp(QObject):
         """Ingest the demo mailbox into the demo folder and open the board over it."""
         from core.demo import load_demo
 
-        demo_services = self._demo_services()
+        demo = self._demo_app()
         try:
-            result = await load_demo(demo_services)
+            result = await load_demo(demo.services)
         except Exception:
-            demo_services.close()
+            demo.close()
             if wizard is not None:
                 wizard.set_busy(False)
             raise
-        _set_app_state(self.real_services, MODE_KEY, "demo")
-        _set_app_state(self.real_services, FIRST_RUN_KEY, True)
-        self._open_context(demo_services, is_demo=True)
+        await self.real_app.state.put(MODE_KEY, "demo")
+        await self.real_app.state.put(FIRST_RUN_KEY, True)
+        self._open_context(demo)
         if wizard is not None:
             wizard.accept()
         self.show_window()
         return result.inquiries
 
     def leave_demo(self) -> None:
-        _set_app_state(self.real_services, MODE_KEY, "real")
-        self._open_context(self.real_services, is_demo=False)
+        spawn(self.real_app.state.put(MODE_KEY, "real"))
+        self._open_context(self.real_app)
         self.show_window()
 
 
@@ -304,14 +316,15 @@ async def _main(app: DesktopApp, single: SingleInstance) -> int:
     # window is up, so neither start-up nor the first 翻译 / 起草回复 waits for them
     loop = asyncio.get_running_loop()
     loop.run_in_executor(None, LazyLLM.warm)
-    loop.run_in_executor(None, LazyDraftService.warm)
+    loop.run_in_executor(None, LazyDrafts.warm)
     await app.quitting.wait()
     single.close()
     return 0
 
 
-def run_app(args: argparse.Namespace, services: Services) -> int:
+def run_app(args: argparse.Namespace, app: App) -> int:
     """The ``app`` command: the tray application until 退出."""
+    services = app.services
     headless = not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
     if headless and sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -328,12 +341,12 @@ def run_app(args: argparse.Namespace, services: Services) -> int:
     single = SingleInstance(name)
     if not single.listen():
         log.warning("single-instance server %s: %s", name, single.server.errorString())
-    desktop = DesktopApp(qapp, services, tray=not getattr(args, "no_tray", False))
+    desktop = DesktopApp(qapp, app, tray=not getattr(args, "no_tray", False))
     quit_after = getattr(args, "quit_after", None)
     if quit_after:
         QTimer.singleShot(int(float(quit_after) * 1000), desktop.quit)
     with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(qapp)) as runner:
         code = runner.run(_main(desktop, single))
-    if desktop.ctx is not None and desktop.ctx.services is not services:
+    if desktop.ctx is not None and desktop.ctx.app is not app:
         desktop.ctx.close()
     return code

@@ -12,8 +12,8 @@ import os
 import sys
 from pathlib import Path
 
+from core.app import App
 from core.errors import InquiryBridgeError
-from core.services import Services
 
 
 class ScreenshotError(InquiryBridgeError):
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "--no-tray", action="store_true", help="no tray icon: closing the window quits"
     )
     app.add_argument("--quit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
-    app.set_defaults(handler=_run_app)
+    app.set_defaults(handler=_run_app, wants_app=True)
 
     shot = sub.add_parser(
         "screenshot", parents=[common], help="render a window offscreen to a PNG file"
@@ -38,16 +38,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     shot.add_argument("--lang", default="zh_CN", choices=["zh_CN", "en"])
     shot.add_argument("--out", required=True, metavar="FILE.png")
-    shot.set_defaults(handler=_run_screenshot)
+    shot.set_defaults(handler=_run_screenshot, wants_app=True)
 
 
-def _run_app(args: argparse.Namespace, services: Services) -> int:
+def _run_app(args: argparse.Namespace, app: App) -> int:
     from desktop.app import run_app
 
-    return run_app(args, services)
+    return run_app(args, app)
 
 
-def _run_screenshot(args: argparse.Namespace, services: Services) -> int:
+def _run_screenshot(args: argparse.Namespace, app: App) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     import qasync
     from PySide6.QtWidgets import QApplication  # noqa: F401  (PySide6 before qasync)
@@ -58,19 +58,21 @@ def _run_screenshot(args: argparse.Namespace, services: Services) -> int:
     from desktop.i18n import LanguageManager
     from desktop.screenshots import render
 
+    services = app.services
     qapp = make_qapp()
     LanguageManager(services.paths.cache).apply(args.lang)
     out = Path(args.out).expanduser().resolve()
 
     async def _shoot() -> Path:
         ErrorReporter(services.paths.logs).install(asyncio.get_running_loop())
-        ctx = build_context(services)
+        ctx = build_context(app)
         try:
             return await render(ctx, args.window, out)
         except LookupError as exc:
             raise ScreenshotError(str(exc)) from exc
         finally:
-            ctx.hub.detach()
+            ctx.detach()
+            await app.aclose()
 
     with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(qapp)) as runner:
         path = runner.run(_shoot())

@@ -1,10 +1,11 @@
 """The inquiry detail: customer fields, the email thread, attachments, stage history, notes, actions.
 
-Everything the owner changes goes through a core service (``InquiryEditor`` for fields and notes,
-``StageService`` for stage moves, the drafting service for replies), on a worker thread, so each
-change is audited and published as an event exactly like a change from any other surface. The view
-itself only reads (``core.board.load_detail`` off the UI thread) and re-reads when the hub says the
-inquiry changed; unsaved edits in the customer form are kept across such refreshes.
+Everything the owner changes goes through the facade (``ctx.app.inquiries`` for fields, notes,
+stage moves and translation; the drafting service for replies), awaited on the loop while the store
+works on its writer thread, so each change is audited and published as an event exactly like a
+change from any other surface. The view itself only reads (``inquiries.detail``, through the shared
+``Loader``) and re-reads when the hub says the inquiry changed; unsaved edits in the customer form
+are kept across such refreshes.
 
 Dialogs open with ``open()`` (never a nested ``exec()`` loop) so the qasync loop keeps running.
 
@@ -51,9 +52,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board import AttachmentInfo, InquiryDetail, MessageInfo, load_detail
-from core.db.models import ALL_STAGES, CLOSED_STAGES, STAGES
-from core.deals.stages import next_stage, overdue_days
+from core.board import AttachmentInfo, InquiryDetail, MessageInfo
+from core.deals.stages import ALL_STAGES, CLOSED_STAGES, STAGES, next_stage, overdue_days
 from core.glossary import glossary, product_name
 from core.inquiry_edit import InvalidField
 from desktop import text
@@ -62,6 +62,7 @@ from desktop.approval.compose_dialog import ComposeDialog
 from desktop.context import AppContext
 from desktop.errors_ui import show_error
 from desktop.i18n import current_language
+from desktop.loader import Loader
 from desktop.voice.dictation import DictationButton
 
 log = logging.getLogger(__name__)
@@ -365,8 +366,8 @@ class InquiryDetailView(QWidget):
         self.ctx = ctx
         self.inquiry_id: int | None = None
         self.detail: InquiryDetail | None = None
-        self._generation = 0
-        self._load_task: asyncio.Future[Any] | None = None
+        self.inquiries = ctx.app.inquiries
+        self._loader = Loader()
         self._dirty = False
         self._cards: dict[int, MessageCard] = {}
         self._owner_files: OwnerFilesCard | None = None
@@ -520,17 +521,14 @@ class InquiryDetailView(QWidget):
         if inquiry_id != self.inquiry_id:
             self._dirty = False
         self.inquiry_id = inquiry_id
-        self._generation += 1
-        self._load_task = spawn(self._load(inquiry_id, self._generation))
-        return self._load_task
+        return self._loader.start(lambda generation: self._load(inquiry_id, generation))
 
     async def ready(self) -> None:
-        while self._load_task is not None and not self._load_task.done():
-            await asyncio.wait({self._load_task})
+        await self._loader.ready()
 
     async def _load(self, inquiry_id: int, generation: int) -> None:
-        detail = await self.ctx.services.store.read(lambda s: load_detail(s, inquiry_id))
-        if generation != self._generation:
+        detail = await self.inquiries.detail(inquiry_id)
+        if not self._loader.is_current(generation):
             return
         self.detail = detail
         self._render()
@@ -557,7 +555,7 @@ class InquiryDetailView(QWidget):
         if d is None:
             return
         self.title.setText(d.customer_name or d.customer_email or self.tr("(unknown)"))
-        now = self.ctx.services.clock.now()
+        now = self.ctx.app.clock.now()
         parts = [text.stage_name(d.stage), text.class_name(d.classification)]
         if d.suburb:
             parts.append(d.suburb)
@@ -691,15 +689,12 @@ class InquiryDetailView(QWidget):
         spawn(self.save_fields())
 
     async def save_fields(self) -> tuple[str, ...]:
-        """Save the form through ``InquiryEditor`` (each changed field audited)."""
+        """Save the form through the facade (each changed field audited)."""
         if self.inquiry_id is None:
             return ()
         inquiry_id, values = self.inquiry_id, self.form_values()
-        loop = asyncio.get_running_loop()
         try:
-            changed = await loop.run_in_executor(
-                None, lambda: self.ctx.editor.update_fields(inquiry_id, values, actor="owner")
-            )
+            changed = await self.inquiries.update_fields(inquiry_id, values, actor="owner")
         except InvalidField as exc:
             show_error(self, exc)
             edit = self.fields.get(exc.field)
@@ -722,10 +717,7 @@ class InquiryDetailView(QWidget):
         if self.inquiry_id is None:
             return None
         inquiry_id = self.inquiry_id
-        loop = asyncio.get_running_loop()
-        note_id = await loop.run_in_executor(
-            None, lambda: self.ctx.editor.add_note(inquiry_id, note, actor="owner")
-        )
+        note_id = await self.inquiries.add_note(inquiry_id, note, actor="owner")
         self.note_edit.clear()
         self.changed.emit(inquiry_id)
         await self.show_inquiry(inquiry_id)
@@ -752,7 +744,7 @@ class InquiryDetailView(QWidget):
         if card is not None:
             card.set_busy()
         try:
-            translation = await self.ctx.translator.translate(message_pk)
+            translation = await self.inquiries.translate(message_pk)
         except Exception as exc:
             if card is not None:
                 card.set_translation("")
@@ -784,16 +776,12 @@ class InquiryDetailView(QWidget):
         dialog.open()
 
     async def advance_stage(self, to_stage: str, reason: str) -> bool:
-        """Move the stage through ``StageService`` (audited, StageChanged published)."""
+        """Move the stage through the facade (audited, StageChanged published)."""
         if self.inquiry_id is None or to_stage not in ALL_STAGES:
             return False
         inquiry_id = self.inquiry_id
-        loop = asyncio.get_running_loop()
-        change = await loop.run_in_executor(
-            None,
-            lambda: self.ctx.stages.advance(
-                inquiry_id, to_stage, reason=reason, triggered_by="owner"
-            ),
+        change = await self.inquiries.advance_stage(
+            inquiry_id, to_stage, reason=reason, triggered_by="owner"
         )
         self.changed.emit(inquiry_id)
         await self.show_inquiry(inquiry_id)

@@ -2,7 +2,7 @@
 
 ``WINDOWS`` maps a window name to an async factory ``factory(ctx) -> QWidget``. The factory builds
 the widget over the current data folder and awaits whatever it loads, so the picture shows real
-data. ``ctx`` is the ``desktop.context.AppContext`` (services, hub, draft service, …).
+data. ``ctx`` is the ``desktop.context.AppContext`` (the folder's ``App`` and its hub).
 Other areas add their window here (the approval window is the drafting area's).
 """
 
@@ -34,34 +34,18 @@ async def _board(ctx: AppContext) -> QWidget:
 
 
 async def _detail(ctx: AppContext) -> QWidget:
-    from core.board import BoardQuery, fetch_rows
+    from core.board import BoardQuery
     from desktop.detail import InquiryDetailView
 
     view = InquiryDetailView(ctx)
     view.resize(900, 860)
-    now = ctx.services.clock.now()
-    rows = await ctx.services.store.read(
-        lambda s: fetch_rows(s, BoardQuery(sort="last_contact"), now, limit=40)
-    )
+    inquiries = ctx.app.inquiries
+    rows = await inquiries.rows(BoardQuery(sort="last_contact"), limit=40)
     # the most telling inquiry: the one with the longest thread among recent ones
     best = None
     if rows:
-        from sqlalchemy import func, select
-
-        from core.db.models import Message
-
         ids = [r.id for r in rows]
-
-        def _counts(session):  # type: ignore[no-untyped-def]
-            return dict(
-                session.execute(
-                    select(Message.inquiry_id, func.count(Message.id))
-                    .where(Message.inquiry_id.in_(ids))
-                    .group_by(Message.inquiry_id)
-                ).all()
-            )
-
-        counts = await ctx.services.store.read(_counts)
+        counts = await inquiries.message_counts(ids)
         best = max(ids, key=lambda i: (counts.get(i, 0), -ids.index(i)))
     if best is not None:
         view.show_inquiry(best)

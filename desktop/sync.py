@@ -38,10 +38,9 @@ class SyncController:
 
     def _build(self) -> Any:
         if self.scheduler is None:
-            from core.graph.runtime import GraphRuntime
             from core.schedule import SyncScheduler
 
-            self.runtime = GraphRuntime(self.ctx.services)
+            self.runtime = self.ctx.app.graph()
             self.scheduler = SyncScheduler(self.ctx.services, self.runtime)
         return self.scheduler
 
@@ -77,10 +76,11 @@ class SyncController:
     def stop(self) -> None:
         self._stop.set()
         self._telegram_stop.set()
-        if self.runtime is not None:
-            spawn(self.runtime.aclose())
-            self.runtime = None
-            self.scheduler = None
+        runtime = self.ctx.app.take_graph()
+        if runtime is not None:
+            spawn(runtime.aclose())
+        self.runtime = None
+        self.scheduler = None
 
     def set_paused(self, paused: bool) -> None:
         if not paused and self.scheduler is not None:

@@ -2,9 +2,13 @@
 
 Menu: 打开看板, 暂停同步/恢复同步, 立即同步, 语言, 设置, 退出. The icon gets a red badge while
 something needs the owner (inquiries waiting on our reply, overdue stages, drafts waiting for
-approval) and the tooltip says how many. A ``NotificationRaised`` from core (via the hub) becomes
-a balloon (``showMessage``); clicking it opens that inquiry or draft. Without a system tray
-(offscreen, bare X) the same alerts go to the main window's banner.
+approval) and the tooltip says how many. A ``NotificationRaised`` from core becomes a balloon
+(``showMessage``); clicking it opens that inquiry or draft. Without a system tray (offscreen, bare
+X) the same alerts go to the main window's banner.
+
+The tray outlives a switch of data folder (demo ↔ real), so it connects to no hub itself:
+``DesktopApp`` wires the current folder's hub to ``show_notification`` and ``schedule_count``
+in one place, and ``use`` points the tray at the current folder's ``App``.
 
 Signals:
     open_requested(): 打开看板 / icon activated.
@@ -17,16 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
-from core.board import needs_me_total
-from core.db.models import Notification
+from core.app import App
 from desktop.aio import spawn
-from desktop.context import AppContext
 from desktop.i18n import LANGUAGES, current_language
 from desktop.look import app_icon
 
@@ -44,9 +45,9 @@ class TrayController(QObject):
     # a notification that could not be shown as a balloon: title, body, ref_type, ref_id
     fallback = Signal(str, str, str, int)
 
-    def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
+    def __init__(self, app: App, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.ctx = ctx
+        self.app = app
         self.available = QSystemTrayIcon.isSystemTrayAvailable()
         self.count = 0
         self.last_ref: tuple[str, int] | None = None
@@ -57,7 +58,7 @@ class TrayController(QObject):
         self.open_action.triggered.connect(self.open_requested)
         self.pause_action = QAction(self.menu)
         self.pause_action.setCheckable(True)
-        self.pause_action.setChecked(bool(ctx.services.settings.get("schedule.paused")))
+        self.pause_action.setChecked(bool(app.services.settings.get("schedule.paused")))
         self.pause_action.toggled.connect(self.pause_toggled)
         self.sync_action = QAction(self.menu)
         self.sync_action.triggered.connect(self.sync_now_requested)
@@ -93,12 +94,17 @@ class TrayController(QObject):
         self._count_timer.setSingleShot(True)
         self._count_timer.setInterval(300)
         self._count_timer.timeout.connect(lambda: spawn(self.update_count()))
-        ctx.hub.inquiry_created.connect(self._count_timer.start)
-        ctx.hub.inquiry_updated.connect(self._count_timer.start)
-        ctx.hub.draft_changed.connect(self._count_timer.start)
-        ctx.hub.notification.connect(lambda nid: spawn(self.show_notification(nid)))
         self.menu.installEventFilter(self)
         self.retranslate()
+
+    def use(self, app: App) -> None:
+        """Serve another data folder's ``App`` (after a demo ↔ real switch)."""
+        self._count_timer.stop()
+        self.app = app
+
+    def schedule_count(self, *_: object) -> None:
+        """Re-count soon (a burst of events, e.g. an ingest batch, becomes one read)."""
+        self._count_timer.start()
 
     def show(self) -> bool:
         """Show the icon; False when the platform has no tray (the window must stay)."""
@@ -108,6 +114,8 @@ class TrayController(QObject):
         return True
 
     def hide(self) -> None:
+        """Hide the icon and drop a pending re-count (the app is quitting)."""
+        self._count_timer.stop()
         self.icon.hide()
 
     def set_paused(self, paused: bool) -> None:
@@ -119,8 +127,7 @@ class TrayController(QObject):
     # ------------------------------------------------------------------ count
 
     async def update_count(self) -> int:
-        now = self.ctx.services.clock.now()
-        self.count = await self.ctx.services.store.read(lambda s: needs_me_total(s, now))
+        self.count = await self.app.inquiries.needs_me_count()
         if self.count not in self._icons and self.count > 0:
             self._icons[self.count] = app_icon(self.count)
         self.icon.setIcon(self._icons[self.count] if self.count else self._icons[False])
@@ -141,16 +148,11 @@ class TrayController(QObject):
     # ------------------------------------------------------------------ notifications
 
     async def show_notification(self, notification_id: int) -> None:
-        def _read(session: Any) -> tuple[str, str, str | None, int | None] | None:
-            n = session.get(Notification, notification_id)
-            if n is None:
-                return None
-            return n.title, n.body_md, n.ref_type, n.ref_id
-
-        found = await self.ctx.services.store.read(_read)
+        notifications = self.app.notifications
+        found = await notifications.get(notification_id)
         if found is None:
             return
-        title, body, ref_type, ref_id = found
+        title, body, ref_type, ref_id = found.title, found.body_md, found.ref_type, found.ref_id
         body = _plain(body)
         self.last_ref = (ref_type, ref_id) if ref_type and ref_id is not None else None
         self.shown.append((title, body))
@@ -158,14 +160,7 @@ class TrayController(QObject):
             self.icon.showMessage(title, body, QSystemTrayIcon.MessageIcon.Information, 10_000)
         else:
             self.fallback.emit(title, body, ref_type or "", -1 if ref_id is None else ref_id)
-        now = self.ctx.services.clock.now().replace(tzinfo=None)
-
-        def _mark(session: Any) -> None:
-            n = session.get(Notification, notification_id)
-            if n is not None and n.tray_shown_at is None:
-                n.tray_shown_at = now
-
-        await self.ctx.services.store.run(_mark)
+        await notifications.mark_tray_shown(notification_id)
         await asyncio.sleep(0)
 
     def _on_message_clicked(self) -> None:

@@ -56,12 +56,20 @@ class App:
             self._graph = GraphRuntime(self.services, offline=offline, **overrides)
         return self._graph
 
+    def take_graph(self) -> GraphRuntime | None:
+        """Hand over the Graph runtime for closing; the next ``graph()`` builds a fresh one."""
+        graph, self._graph = self._graph, None
+        return graph
+
+    async def close_graph(self) -> None:
+        graph = self.take_graph()
+        if graph is not None:
+            await graph.aclose()
+
     async def aclose(self) -> None:
         """Close the HTTP clients (LLM, Graph) on the loop that opened them."""
         await self.llm.aclose()
-        if self._graph is not None:
-            graph, self._graph = self._graph, None
-            await graph.aclose()
+        await self.close_graph()
 
     def close(self) -> None:
         """Stop raising notifications and close the store (after ``aclose``)."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from core.services import Services
 
 if TYPE_CHECKING:
-    from core.drafts.service import DraftService
+    from core.drafts.drafting import Drafting
     from core.llm.client import LLMClient
 
 
@@ -53,27 +53,24 @@ class LazyLLM:
 
 
 class LazyDrafts:
-    """What ``core.drafts`` offers today (``build_draft_service``), built on first use.
-
-    One attribute of the ``App`` points here, so when drafting splits into composer, owner
-    edits, owner decisions and reads, the facade re-points this one place.
-    """
+    """The folder's ``core.drafts.drafting.Drafting`` (composer, owner edits, owner decisions,
+    reader), built on first use. Front ends hand each part only to whoever may use it."""
 
     def __init__(self, services: Services, llm: LazyLLM) -> None:
         self._services = services
         self._llm = llm
-        self._service: DraftService | None = None
+        self._service: Drafting | None = None
 
-    def service(self) -> DraftService:
+    def service(self) -> Drafting:
         if self._service is None:
-            from core.drafts.service import build_draft_service
+            from core.drafts.drafting import build_drafting
 
-            self._service = build_draft_service(self._services, self._llm)
+            self._service = build_drafting(self._services, self._llm)
         return self._service
 
     @staticmethod
     def warm() -> None:
-        import core.drafts.service  # noqa: F401
+        import core.drafts.drafting  # noqa: F401
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.service(), name)

@@ -1,7 +1,9 @@
 """The headless command line over the same services the tray app uses.
 
-Each command group lives in its own module with ``register(subparsers)``; handlers take
-``(args, services)`` and return an exit code. Bad input exits non-zero with one clear line on
+Each command group lives in its own module with ``register(subparsers)``. Every command's world
+is built by ``core.app.build_app`` (the one builder, shared with the desktop); a handler takes
+``(args, app)`` when it registers ``wants_app=True``, else ``(args, app.services)``, and returns
+an exit code. Bad input exits non-zero with one clear line on
 stderr (Chinese, then English), never a traceback. The desktop injects its own commands (the
 tray app itself and ``screenshot``) through ``extra``, so this module never imports Qt.
 """
@@ -14,10 +16,10 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
+from core.app import App, build_app
 from core.errors import InquiryBridgeError
 from core.logging_setup import setup_logging
 from core.mail.charsets import utf8_stdio
-from core.services import Services, build_services
 
 log = logging.getLogger(__name__)
 
@@ -84,30 +86,31 @@ def one_line(exc: BaseException) -> str:
     return f"inquiry-bridge: 错误 / error: {type(exc).__name__}: {exc}".replace("\n", " ")
 
 
-def run_command(args: argparse.Namespace, services_factory: Callable[..., Services]) -> int:
+def run_command(args: argparse.Namespace, app_factory: Callable[..., App] = build_app) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
         raise CliError("no command given")
     if getattr(args, "needs_services", True):
-        services = services_factory(getattr(args, "home", None))
-        setup_logging(services.paths.logs)
+        app = app_factory(getattr(args, "home", None))
+        setup_logging(app.services.paths.logs)
         try:
-            return int(handler(args, services) or 0)
+            given = app if getattr(args, "wants_app", False) else app.services
+            return int(handler(args, given) or 0)
         finally:
-            services.close()
+            app.close()
     return int(handler(args, None) or 0)
 
 
 def main(
     argv: Sequence[str] | None = None,
     extra: Sequence[Registrar] = (),
-    services_factory: Callable[..., Services] = build_services,
+    app_factory: Callable[..., App] = build_app,
 ) -> int:
     utf8_stdio()
     parser = build_parser(extra)
     args = parser.parse_args(argv)
     try:
-        return run_command(args, services_factory)
+        return run_command(args, app_factory)
     except KeyboardInterrupt:
         print("inquiry-bridge: 已中断 / interrupted", file=sys.stderr)
         return 130

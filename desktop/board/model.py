@@ -2,9 +2,9 @@
 
 Why a hand-written ``QAbstractTableModel`` and not QtSql or a QTableWidget: the data layer stays in
 core (no Qt there), and at 50,000 inquiries the model must hold only the pages the owner has
-scrolled through. Every query (filter, search, sort) runs in SQL on a worker thread via
-``Store.read``; answers carry a generation number so a slow, stale answer never overwrites a newer
-one. ``fetchMore`` loads the next page when the view scrolls near the end.
+scrolled through. Every query (filter, search, sort) runs in SQL on a worker thread, asked for
+through the facade (``ctx.app.inquiries``); loads go through ``desktop.loader.Loader`` so a slow,
+stale answer never overwrites a newer one. ``fetchMore`` loads the next page when the view scrolls near the end.
 
 Live updates keep the owner's place: after a core event the loaded window is re-read and applied
 as an in-place ``dataChanged`` when the order is unchanged, otherwise as a layout change that maps
@@ -32,11 +32,12 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from core.board import COLUMNS, BoardPage, BoardQuery, BoardRow, fetch_rows, load_page
+from core.board import COLUMNS, BoardQuery, BoardRow
 from desktop import text
 from desktop.aio import spawn
 from desktop.context import AppContext
 from desktop.i18n import current_language
+from desktop.loader import Loader
 from desktop.look import ATTENTION, MUTED, OVERDUE, STAGE_COLOURS, dot_icon
 
 log = logging.getLogger(__name__)
@@ -55,14 +56,14 @@ class BoardModel(QAbstractTableModel):
     def __init__(self, ctx: AppContext, parent: Any = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        region = str(ctx.services.settings.get("general.phone_region") or "AU")
-        self.query = BoardQuery(region=region)
+        self.inquiries = ctx.app.inquiries
+        self.clock = ctx.app.clock
+        self.query = BoardQuery(region=self.inquiries.phone_region)
         self.total = 0
         self.stage_counts: dict[str, int] = {}
         self.needs_me_total = 0
         self._rows: list[BoardRow] = []
-        self._generation = 0
-        self._refresh_task: asyncio.Future[Any] | None = None
+        self._loader = Loader()
         self._more_task: asyncio.Future[Any] | None = None
         self._needs_me_stale = True
         self._stage_icons = {s: dot_icon(c) for s, c in STAGE_COLOURS.items()}
@@ -81,32 +82,23 @@ class BoardModel(QAbstractTableModel):
         return self.refresh()
 
     def refresh(self, *, keep_position: bool = False) -> asyncio.Future[Any]:
-        self._generation += 1
-        self._refresh_task = spawn(self._load(self._generation, keep_position))
-        return self._refresh_task
+        return self._loader.start(lambda generation: self._load(generation, keep_position))
 
     async def ready(self) -> None:
         """Wait until the latest query (and any live refresh) has been applied."""
         while True:
-            task = self._refresh_task
-            if task is None or task.done():
-                if not self._live_timer.isActive():
-                    return
-            else:
-                await asyncio.wait({task})
-                continue
+            await self._loader.ready()
+            if not self._live_timer.isActive() and not self._loader.busy:
+                return
             await asyncio.sleep(0.02)
 
     async def _load(self, generation: int, keep_position: bool) -> None:
         query = self.query
-        now = self.ctx.services.clock.now()
         limit = max(PAGE_SIZE, len(self._rows)) if keep_position else PAGE_SIZE
         # the "needs me" count only changes with the data, not with the owner's filters
         fresh_counts = keep_position or self._needs_me_stale
-        page: BoardPage = await self.ctx.services.store.read(
-            lambda s: load_page(s, query, now, limit=limit, with_needs_me=fresh_counts)
-        )
-        if generation != self._generation:
+        page = await self.inquiries.page(query, limit=limit, with_needs_me=fresh_counts)
+        if not self._loader.is_current(generation):
             return  # a newer query superseded this answer
         self.total = page.total
         self.stage_counts = page.stage_counts
@@ -130,15 +122,12 @@ class BoardModel(QAbstractTableModel):
     def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: B008
         if parent.isValid() or (self._more_task is not None and not self._more_task.done()):
             return
-        self._more_task = spawn(self._load_more(self._generation))
+        self._more_task = spawn(self._load_more(self._loader.generation))
 
     async def _load_more(self, generation: int) -> None:
         query, offset = self.query, len(self._rows)
-        now = self.ctx.services.clock.now()
-        rows = await self.ctx.services.store.read(
-            lambda s: fetch_rows(s, query, now, offset=offset, limit=PAGE_SIZE)
-        )
-        if generation != self._generation or offset != len(self._rows) or not rows:
+        rows = await self.inquiries.rows(query, offset=offset, limit=PAGE_SIZE)
+        if not self._loader.is_current(generation) or offset != len(self._rows) or not rows:
             return
         self.beginInsertRows(QModelIndex(), offset, offset + len(rows) - 1)
         self._rows.extend(rows)
@@ -241,7 +230,7 @@ class BoardModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DecorationRole and column == "stage":
             return self._stage_icons.get(row.stage)
         if role == Qt.ItemDataRole.ForegroundRole:
-            now = self.ctx.services.clock.now()
+            now = self.clock.now()
             if column == "days_in_stage" and row.overdue_days(now) > 0:
                 return QBrush(OVERDUE)
             if column == "owes" and row.owes_reply == "us" and row.stage not in ("done", "lost"):
@@ -251,7 +240,7 @@ class BoardModel(QAbstractTableModel):
         if (
             role == Qt.ItemDataRole.FontRole
             and column == "customer"
-            and row.needs_me(self.ctx.services.clock.now())
+            and row.needs_me(self.clock.now())
         ):
             font = QFont()
             font.setBold(True)
@@ -259,13 +248,13 @@ class BoardModel(QAbstractTableModel):
         if (
             role == Qt.ItemDataRole.BackgroundRole
             and column == "days_in_stage"
-            and row.overdue_days(self.ctx.services.clock.now()) > 0
+            and row.overdue_days(self.clock.now()) > 0
         ):
             return QBrush(QColor("#fff1e5"))
         return None
 
     def _display(self, row: BoardRow, column: str) -> str:
-        now = self.ctx.services.clock.now()
+        now = self.clock.now()
         if column == "customer":
             return row.customer_name or row.customer_email or self.tr("(unknown)")
         if column == "suburb":

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.board import COLUMNS
-from core.db.models import ALL_STAGES
+from core.deals.stages import ALL_STAGES
 from desktop import text
 from desktop.board.model import ID_ROLE, BoardModel
 from desktop.context import AppContext

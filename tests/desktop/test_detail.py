@@ -122,7 +122,7 @@ async def test_translate_button_uses_tier2_once_and_caches(ctx, qtbot) -> None: 
         assert card.translation.isHidden()
         card.translate_button.click()
         assert not card.translation.isHidden() and len(seen) == 1
-        assert await ctx.translator.translate(pk) == card.translation.text()
+        assert await ctx.app.inquiries.translate(pk) == card.translation.text()
         assert len(seen) == 1
         await ctx.aclose_clients()
     with ctx.services.store.session() as s:
