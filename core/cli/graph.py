@@ -14,6 +14,7 @@ import asyncio
 import sys
 from typing import Any
 
+from core.app import App
 from core.services import Services
 
 
@@ -27,7 +28,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     sync.add_argument("--once", action="store_true", help="one round of each, then exit")
     sync.add_argument("--offline", action="store_true", help="no LLM: rules only for new mail")
     sync.add_argument("--no-drive", action="store_true", help="mail only")
-    sync.set_defaults(handler=cmd_sync)
+    sync.set_defaults(handler=cmd_sync, wants_app=True)
 
     signin = sub.add_parser(
         "signin",
@@ -57,17 +58,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     account.set_defaults(handler=cmd_account)
 
 
-def cmd_sync(args: argparse.Namespace, services: Services) -> int:
-    from core.graph.runtime import GraphRuntime
+def cmd_sync(args: argparse.Namespace, app: App) -> int:
     from core.schedule import SyncScheduler
 
-    runtime = GraphRuntime(services, offline=bool(args.offline))
+    runtime = app.graph(offline=bool(args.offline))
 
     async def _once() -> int:
         runtime.attach()
         try:
             mail, retried = await runtime.mail_round()
-            if retried is not None and getattr(retried, "retried", 0):
+            if retried is not None and retried.retried:
                 print(f"重试待处理 / retried pending: {retried.summary()}")
             print(f"邮件 / mail: {mail.summary()}")
             if not args.no_drive:
@@ -76,14 +76,14 @@ def cmd_sync(args: argparse.Namespace, services: Services) -> int:
             return 0
         finally:
             runtime.detach()
-            await runtime.aclose()
+            await app.aclose()
 
     async def _forever() -> int:
-        scheduler = SyncScheduler(services, runtime)
+        scheduler = SyncScheduler(app.services, runtime)
         try:
             await scheduler.run_forever()
         finally:
-            await runtime.aclose()
+            await app.aclose()
         return 0
 
     return asyncio.run(_once() if args.once else _forever())

@@ -16,10 +16,10 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from core.app import App
 from core.clock import to_sydney
 from core.db.models import Notification
 from core.notify import pairing
-from core.notify.outbox import NotificationCenter
 from core.notify.runner import TelegramRunner
 
 
@@ -42,10 +42,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         action="store_true",
         help="deliver the outbox and process one round of updates, then exit",
     )
-    p.set_defaults(handler=_handle)
+    p.set_defaults(handler=_handle, wants_app=True)
 
 
-def _handle(args: argparse.Namespace, services: Any) -> int:
+def _handle(args: argparse.Namespace, app: App) -> int:
+    services = app.services
     if args.action == "pair":
         return _pair(services)
     if args.action == "status":
@@ -54,7 +55,7 @@ def _handle(args: argparse.Namespace, services: Any) -> int:
         pairing.unpair(services)
         print("已解除配对 / unpaired")
         return 0
-    return asyncio.run(_run(services, once=args.once))
+    return asyncio.run(_run(app, once=args.once))
 
 
 def _pair(services: Any) -> int:
@@ -96,8 +97,9 @@ def _status(services: Any) -> int:
     return 0
 
 
-async def _run(services: Any, *, once: bool) -> int:
-    center = NotificationCenter(services).attach()
+async def _run(app: App, *, once: bool) -> int:
+    services = app.services
+    app.notifications.attach(background=False)
     runner = TelegramRunner(services)
     try:
         if once:
@@ -127,5 +129,5 @@ async def _run(services: Any, *, once: bool) -> int:
             stop.set()
         return 0
     finally:
-        center.detach()
+        app.notifications.detach()
         await runner.aclose()
