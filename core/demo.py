@@ -22,8 +22,8 @@ from sqlalchemy import select
 
 from core.clock import Clock, utc
 from core.db.models import AppState, Inquiry
-from core.deals.stages import StageService
 from core.glossary import resources_dir
+from core.inquiry.stages import StageService
 from core.intake.pipeline import IngestReport, build_pipeline
 from core.mail.source import RawMessage
 from core.services import Services

@@ -52,10 +52,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board import AttachmentInfo, InquiryDetail, MessageInfo
-from core.deals.stages import ALL_STAGES, CLOSED_STAGES, STAGES, next_stage, overdue_days
 from core.glossary import glossary, product_name
-from core.inquiry_edit import InvalidField
+from core.inquiry.detail import AttachmentInfo, InquiryDetail, MessageInfo
+from core.inquiry.edit import InvalidField
+from core.inquiry.stages import ALL_STAGES, CLOSED_STAGES, STAGES, next_stage, overdue_days
 from desktop import text
 from desktop.aio import spawn
 from desktop.approval.compose_dialog import ComposeDialog

@@ -34,7 +34,7 @@ async def _board(ctx: AppContext) -> QWidget:
 
 
 async def _detail(ctx: AppContext) -> QWidget:
-    from core.board import BoardQuery
+    from core.inquiry.board import BoardQuery
     from desktop.detail import InquiryDetailView
 
     view = InquiryDetailView(ctx)

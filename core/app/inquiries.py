@@ -3,30 +3,29 @@
 Every method is a coroutine safe to await on the qasync loop: reads run on ``Store.read`` (a
 worker thread; WAL lets them run beside the writer), writes on the single writer ``Store.run``,
 and the events a change publishes follow the commit. Answers are frozen dataclasses from
-``core.board`` (``BoardPage``, ``BoardRow``, ``InquiryDetail``) and ``core.deals.stages``
-(``StageChange``); no ORM object leaves this module.
+``core.inquiry`` (``BoardPage``, ``BoardRow``, ``InquiryDetail``, ``StageChange``)
+; no ORM object leaves this module.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from core.board import (
+from core.inquiry.board import (
     BoardPage,
     BoardQuery,
     BoardRow,
-    InquiryDetail,
     fetch_rows,
-    load_detail,
     load_page,
     message_counts,
     needs_me_total,
 )
-from core.deals.stages import StageChange, StageService
-from core.inquiry_edit import InquiryEditor
-from core.notes import add_customer_note_async
+from core.inquiry.detail import InquiryDetail, load_detail
+from core.inquiry.edit import InquiryEditor
+from core.inquiry.notes import add_customer_note_async
+from core.inquiry.stages import StageChange, StageService
+from core.inquiry.translate import MessageTranslator, TextLLM
 from core.services import Services
-from core.translate import MessageTranslator, TextLLM
 
 
 class InquiryService:
@@ -81,7 +80,7 @@ class InquiryService:
     ) -> tuple[str, ...]:
         """Apply field edits (each audited); the fields that really changed.
 
-        Raises ``core.inquiry_edit.InvalidField`` (with the field's name) on a bad value.
+        Raises ``core.inquiry.edit.InvalidField`` (with the field's name) on a bad value.
         """
         return await self._editor.update_fields_async(inquiry_id, changes, actor=actor)
 

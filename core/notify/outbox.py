@@ -33,7 +33,6 @@ from sqlalchemy.orm import Session
 
 from core.clock import naive_utc, to_sydney
 from core.db.models import AppState, Draft, Inquiry, Notification
-from core.deals.stages import STAGE_NAMES_ZH, STAGE_TIMEOUT_DAYS
 from core.errors import USER_MESSAGES
 from core.events import (
     DraftChanged,
@@ -44,6 +43,7 @@ from core.events import (
     SyncStatus,
 )
 from core.glossary import product_name
+from core.inquiry.stages import STAGE_NAMES_ZH, STAGE_TIMEOUT_DAYS
 from core.notify.draft_buttons import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
 from core.notify.render import md_escape
 from core.rhythm.reminders import STAGE_ACTIONS_ZH, Reminder, digest_markdown

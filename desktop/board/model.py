@@ -1,4 +1,4 @@
-"""The board's table model: pages of ``core.board`` rows, loaded off the UI thread.
+"""The board's table model: pages of ``core.inquiry.board`` rows, loaded off the UI thread.
 
 Why a hand-written ``QAbstractTableModel`` and not QtSql or a QTableWidget: the data layer stays in
 core (no Qt there), and at 50,000 inquiries the model must hold only the pages the owner has
@@ -32,7 +32,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from core.board import COLUMNS, BoardQuery, BoardRow
+from core.inquiry.board import COLUMNS, BoardQuery, BoardRow
 from desktop import text
 from desktop.aio import spawn
 from desktop.context import AppContext

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.board import COLUMNS
-from core.deals.stages import ALL_STAGES
+from core.inquiry.board import COLUMNS
+from core.inquiry.stages import ALL_STAGES
 from desktop import text
 from desktop.board.model import ID_ROLE, BoardModel
 from desktop.context import AppContext

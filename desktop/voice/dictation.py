@@ -22,7 +22,7 @@ so by the time the owner stops speaking it is usually warm.
 
 Voice notes: construct with ``keep_audio=True`` beside a note box; its save handler calls
 ``take_note_audio()`` (the recordings behind the dictated text, joined into one WAV) and stores it
-with ``core.notes.add_voice_note``. Without ``keep_audio`` a recording is deleted once its
+with ``core.inquiry.notes.add_voice_note``. Without ``keep_audio`` a recording is deleted once its
 text is inserted.
 
 Signals:
@@ -276,7 +276,7 @@ class DictationButton(QWidget):
         the box since the last call, joined into one WAV; None when nothing was dictated.
 
         The note box's save handler calls this and stores the path with the note
-        (``core.notes.add_voice_note``)."""
+        (``core.inquiry.notes.add_voice_note``)."""
         kept = [p for p in self._kept if p.is_file()]
         self._kept = []
         if not kept:

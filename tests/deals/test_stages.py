@@ -6,14 +6,14 @@ import pytest
 from sqlalchemy import select
 
 from core.db.models import Inquiry, StageEvent
-from core.deals.stages import (
+from core.events import StageChanged
+from core.inquiry.stages import (
     StageError,
     StageService,
     is_overdue,
     record_initial_stage,
     stage_history,
 )
-from core.events import StageChanged
 
 
 def _new_inquiry(services) -> int:  # type: ignore[no-untyped-def]

@@ -11,9 +11,9 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import insert
 
-from core.board import build_search_text
 from core.db.models import STAGES, Inquiry, Message, StageEvent
 from core.glossary import product_keys
+from core.inquiry.search import build_search_text
 from core.services import Services
 
 FIRST = [

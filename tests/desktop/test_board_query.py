@@ -6,15 +6,9 @@ from datetime import timedelta
 
 from sqlalchemy import insert
 
-from core.board import (
-    BoardQuery,
-    build_search_text,
-    count_rows,
-    fetch_rows,
-    load_page,
-    needs_me_total,
-)
 from core.db.models import Draft, Inquiry
+from core.inquiry.board import BoardQuery, count_rows, fetch_rows, load_page, needs_me_total
+from core.inquiry.search import build_search_text
 
 
 def _add(services, **fields) -> int:  # type: ignore[no-untyped-def]
@@ -200,7 +194,7 @@ def test_the_search_index_gives_the_same_answers_as_a_scan(services) -> None:  #
     worse than a slow one."""
     from sqlalchemy import select, update
 
-    from core.board import has_search_index, refresh_search_text, search_condition
+    from core.inquiry.search import has_search_index, refresh_search_text, search_condition
 
     people = [
         ("Sarah Mitchell", "sarah.m@gmail.com", "+61412345678", "Castle Hill"),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, Qt
 
-from core.board import COLUMNS
-from core.deals.stages import StageService
 from core.events import InquiryCreated
+from core.inquiry.board import COLUMNS
+from core.inquiry.stages import StageService
 from desktop.board.view import BoardPage
 from tests.desktop.seed import seed_inquiries
 from tests.support.qt import settles, wait_until

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 
-from core.board import needs_me_total
 from core.db.app_state import put_state
 from core.events import InquiryCreated
+from core.inquiry.board import needs_me_total
 from desktop.app import DesktopApp
 from tests.desktop.seed import seed_inquiries
 from tests.support.qt import settles, wait_until

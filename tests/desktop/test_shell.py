@@ -40,7 +40,7 @@ async def test_first_run_demo_gives_a_populated_chinese_board(app, services, qtb
     assert "示例数据" in window.windowTitle()
     # the real data folder stays empty; the demo lives beside it
     assert desktop.ctx.services.paths.home == services.paths.demo_home
-    from core.board import BoardQuery, count_rows
+    from core.inquiry.board import BoardQuery, count_rows
 
     with services.store.session() as s:
         assert count_rows(s, BoardQuery(), services.clock.now()) == 0

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from core.app import App, build_app
-from core.board import BoardQuery
 from core.clock import FakeClock
 from core.events import InquiryUpdated, RecordingBus, StageChanged
-from core.inquiry_edit import InvalidField
+from core.inquiry.board import BoardQuery
+from core.inquiry.edit import InvalidField
 from tests.desktop.seed import seed_inquiries
 
 

@@ -1,0 +1,11 @@
+"""The inquiry domain: everything the owner sees and changes about one customer inquiry.
+
+Modules: ``board`` (list queries, counts, "needs me"), ``search`` (the search index text and the
+WHERE clause a search becomes), ``detail`` (the detail read model), ``edit`` (owner field
+edits, audited), ``notes`` (typed and dictated notes), ``stages`` (the 8-stage pipeline, its
+audit trail in ``StageEvent`` rows and timeouts), ``translate`` (cached Chinese translations).
+
+May import: ``core.db``, ``core.events``, ``core.clock``, ``core.errors``, ``core.glossary``,
+``core.services``. Never imports front ends, intake, drafting or Graph; the facade
+(``core.app``) is what front ends call. Importing the package imports nothing else.
+"""

@@ -1,0 +1,305 @@
+"""Board queries: the inquiry list the owner works from, filtered, searched, sorted and paged in SQL.
+
+Why in core and in SQL: the board must stay fast at 50,000 inquiries, so a keystroke in the search
+box becomes a lookup in the trigram index (``core.inquiry.search``) and a page of at most a few
+hundred rows, never a Python loop over every row. The facade runs these functions on a worker
+thread (``Store.read``); front ends only ever hold the pages they have shown.
+
+"Needs me" means an open inquiry that is waiting on us, overdue in its stage, or has a draft
+waiting for approval. The same definition feeds the tray's count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import (
+    and_,
+    case,
+    exists,
+    func,
+    or_,
+    select,
+)
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
+
+from core.clock import utc
+from core.db.models import (
+    ALL_STAGES,
+    CLOSED_STAGES,
+    Draft,
+    Inquiry,
+    Message,
+)
+from core.inquiry.search import has_search_index, search_condition
+from core.inquiry.stages import STAGE_TIMEOUT_DAYS, overdue_days
+
+# Column keys of the board, in display order. Every one is sortable in SQL.
+COLUMNS: tuple[str, ...] = (
+    "customer",
+    "suburb",
+    "products",
+    "classification",
+    "stage",
+    "owes",
+    "last_contact",
+    "days_in_stage",
+)
+
+
+@dataclass(frozen=True)
+class BoardQuery:
+    """What the owner asked the board to show. Immutable so a stale answer is easy to detect."""
+
+    stages: tuple[str, ...] = ()  # empty: every stage
+    classes: tuple[str, ...] = ()  # empty: every class
+    needs_me: bool = False
+    search: str = ""
+    sort: str = "last_contact"
+    descending: bool = True
+    region: str = "AU"
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One row of the board: plain values, safe to hand from a worker thread to the UI."""
+
+    id: int
+    customer_name: str | None
+    customer_email: str | None
+    customer_phone: str | None
+    suburb: str | None
+    product_types: tuple[str, ...]
+    classification: str
+    confidence: str
+    stage: str
+    owes_reply: str
+    last_inbound_at: datetime | None
+    last_outbound_at: datetime | None
+    last_contact_at: datetime | None
+    stage_changed_at: datetime
+    pending_drafts: int
+
+    def owes_since(self) -> datetime | None:
+        """When the side that owes a reply started owing it."""
+        return self.last_inbound_at if self.owes_reply == "us" else self.last_outbound_at
+
+    def days_in_stage(self, now: datetime) -> int:
+        return max(0, (utc(now) - utc(self.stage_changed_at)).days)
+
+    def overdue_days(self, now: datetime) -> int:
+        return overdue_days(self.stage, self.stage_changed_at, now)
+
+    def needs_me(self, now: datetime) -> bool:
+        if self.stage in CLOSED_STAGES or self.classification == "C":
+            return False
+        return self.owes_reply == "us" or self.pending_drafts > 0 or self.overdue_days(now) > 0
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    """The first answer for a query: rows, the total, and the stage bar counts."""
+
+    query: BoardQuery
+    rows: list[BoardRow]
+    total: int
+    stage_counts: dict[str, int] = field(default_factory=dict)
+    needs_me_total: int = 0
+
+
+def _overdue_condition(now: datetime) -> ColumnElement[bool]:
+    naive_now = utc(now).replace(tzinfo=None)
+    return or_(
+        *(
+            and_(Inquiry.stage == stage, Inquiry.stage_changed_at < naive_now - timedelta(days=d))
+            for stage, d in STAGE_TIMEOUT_DAYS.items()
+        )
+    )
+
+
+def _pending_draft_exists() -> ColumnElement[bool]:
+    return exists().where(and_(Draft.inquiry_id == Inquiry.id, Draft.status == "pending_approval"))
+
+
+def needs_me_condition(now: datetime) -> ColumnElement[bool]:
+    return and_(
+        Inquiry.stage.not_in(CLOSED_STAGES),
+        Inquiry.classification != "C",
+        or_(Inquiry.owes_reply == "us", _overdue_condition(now), _pending_draft_exists()),
+    )
+
+
+def _conditions(
+    session: Session, query: BoardQuery, now: datetime, *, with_stage: bool = True
+) -> list[Any]:
+    indexed = bool(query.search.strip()) and has_search_index(session)
+    conditions: list[Any] = []
+    if with_stage and query.stages:
+        conditions.append(Inquiry.stage.in_(query.stages))
+    if query.classes:
+        conditions.append(Inquiry.classification.in_(query.classes))
+    if query.needs_me:
+        conditions.append(needs_me_condition(now))
+    searched = search_condition(query.search, query.region, indexed=indexed)
+    if searched is not None:
+        # matching ids from the covering (stage, search_text) index, then the sorted page
+        conditions.append(Inquiry.id.in_(select(Inquiry.id).where(searched)))
+    return conditions
+
+
+def _stage_order() -> ColumnElement[int]:
+    return case({s: i for i, s in enumerate(ALL_STAGES)}, value=Inquiry.stage, else_=99)
+
+
+def _sort_keys(query: BoardQuery) -> list[Any]:
+    owes_since = case(
+        (Inquiry.owes_reply == "us", Inquiry.last_inbound_at), else_=Inquiry.last_outbound_at
+    )
+    keys: dict[str, list[Any]] = {
+        "customer": [func.lower(func.coalesce(Inquiry.customer_name, Inquiry.customer_email))],
+        "suburb": [func.lower(Inquiry.suburb)],
+        "products": [Inquiry.product_types],
+        "classification": [Inquiry.classification],
+        "stage": [_stage_order()],
+        "owes": [Inquiry.owes_reply, owes_since],
+        "last_contact": [Inquiry.last_contact_at],
+        # more days in stage = earlier stage_changed_at
+        "days_in_stage": [Inquiry.stage_changed_at],
+    }
+    if query.sort not in keys:
+        raise ValueError(f"unknown board column {query.sort!r}")
+    columns = keys[query.sort]
+    descending = query.descending
+    if query.sort == "days_in_stage":
+        descending = not descending
+    ordered = [c.desc().nulls_last() if descending else c.asc().nulls_last() for c in columns]
+    return [*ordered, Inquiry.id.desc() if descending else Inquiry.id.asc()]
+
+
+_ROW_COLUMNS = (
+    Inquiry.id,
+    Inquiry.customer_name,
+    Inquiry.customer_email,
+    Inquiry.customer_phone,
+    Inquiry.suburb,
+    Inquiry.product_types,
+    Inquiry.classification,
+    Inquiry.confidence,
+    Inquiry.stage,
+    Inquiry.owes_reply,
+    Inquiry.last_inbound_at,
+    Inquiry.last_outbound_at,
+    Inquiry.last_contact_at,
+    Inquiry.stage_changed_at,
+)
+
+
+def _row_select() -> Any:
+    pending = (
+        select(func.count(Draft.id))
+        .where(and_(Draft.inquiry_id == Inquiry.id, Draft.status == "pending_approval"))
+        .correlate(Inquiry)
+        .scalar_subquery()
+    )
+    return select(*_ROW_COLUMNS, pending.label("pending_drafts"))
+
+
+def _to_row(r: Any) -> BoardRow:
+    return BoardRow(
+        id=r.id,
+        customer_name=r.customer_name,
+        customer_email=r.customer_email,
+        customer_phone=r.customer_phone,
+        suburb=r.suburb,
+        product_types=tuple(r.product_types or ()),
+        classification=r.classification or "A",
+        confidence=r.confidence or "low",
+        stage=r.stage,
+        owes_reply=r.owes_reply or "us",
+        last_inbound_at=r.last_inbound_at,
+        last_outbound_at=r.last_outbound_at,
+        last_contact_at=r.last_contact_at,
+        stage_changed_at=r.stage_changed_at,
+        pending_drafts=int(r.pending_drafts or 0),
+    )
+
+
+def fetch_rows(
+    session: Session, query: BoardQuery, now: datetime, *, offset: int = 0, limit: int = 200
+) -> list[BoardRow]:
+    stmt = (
+        _row_select()
+        .where(*_conditions(session, query, now))
+        .order_by(*_sort_keys(query))
+        .offset(offset)
+        .limit(limit)
+    )
+    return [_to_row(r) for r in session.execute(stmt)]
+
+
+def fetch_row(session: Session, inquiry_id: int) -> BoardRow | None:
+    r = session.execute(_row_select().where(Inquiry.id == inquiry_id)).first()
+    return _to_row(r) if r is not None else None
+
+
+def count_rows(session: Session, query: BoardQuery, now: datetime) -> int:
+    stmt = select(func.count(Inquiry.id)).where(*_conditions(session, query, now))
+    return int(session.scalar(stmt) or 0)
+
+
+def stage_counts(session: Session, query: BoardQuery, now: datetime) -> dict[str, int]:
+    """Counts per stage under every filter except the stage filter (what the stage bar shows)."""
+    stmt = (
+        select(Inquiry.stage, func.count(Inquiry.id))
+        .where(*_conditions(session, query, now, with_stage=False))
+        .group_by(Inquiry.stage)
+    )
+    counts = dict.fromkeys(ALL_STAGES, 0)
+    for stage, n in session.execute(stmt):
+        counts[stage] = int(n)
+    return counts
+
+
+def needs_me_total(session: Session, now: datetime) -> int:
+    """How many inquiries need the owner (the tray's count)."""
+    return int(session.scalar(select(func.count(Inquiry.id)).where(needs_me_condition(now))) or 0)
+
+
+def message_counts(session: Session, inquiry_ids: list[int]) -> dict[int, int]:
+    """How many messages each of ``inquiry_ids`` holds (absent: none)."""
+    if not inquiry_ids:
+        return {}
+    rows = session.execute(
+        select(Message.inquiry_id, func.count(Message.id))
+        .where(Message.inquiry_id.in_(inquiry_ids))
+        .group_by(Message.inquiry_id)
+    ).all()
+    return {int(i): int(n) for i, n in rows if i is not None}
+
+
+def load_page(
+    session: Session,
+    query: BoardQuery,
+    now: datetime,
+    *,
+    limit: int = 200,
+    with_needs_me: bool = True,
+) -> BoardPage:
+    """Everything the board needs for a new query, in one read transaction.
+
+    Two scans at most: the page itself and one GROUP BY that gives both the stage bar and the
+    total (the total is the sum over the selected stages). ``with_needs_me=False`` skips the
+    filter-independent "needs me" count (a search keystroke does not change it); -1 then.
+    """
+    counts = stage_counts(session, query, now)
+    selected = query.stages or tuple(counts)
+    return BoardPage(
+        query=query,
+        rows=fetch_rows(session, query, now, limit=limit),
+        total=sum(counts.get(s, 0) for s in selected),
+        stage_counts=counts,
+        needs_me_total=needs_me_total(session, now) if with_needs_me else -1,
+    )

@@ -1,0 +1,190 @@
+"""The detail read model: one inquiry with its thread, attachments, stage history and notes.
+
+Frozen dataclasses with plain values, read in one session, safe to hand from a worker thread to a
+view. Stage history comes from the ``StageEvent`` rows (the one record of it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import (
+    select,
+)
+from sqlalchemy.orm import Session
+
+from core.db.models import (
+    Attachment,
+    Draft,
+    DriveItem,
+    Inquiry,
+    Memory,
+    Message,
+    StageEvent,
+)
+
+
+@dataclass(frozen=True)
+class AttachmentInfo:
+    id: int
+    filename: str
+    content_type: str
+    size: int
+    stored_path: str | None
+    skipped_reason: str | None
+
+
+@dataclass(frozen=True)
+class MessageInfo:
+    id: int
+    direction: str
+    from_addr: str | None
+    from_name: str | None
+    to_addrs: tuple[str, ...]
+    subject: str
+    received_at: datetime
+    body_text: str
+    body_full: str
+    translation_zh: str | None
+    attachments: tuple[AttachmentInfo, ...]
+
+
+@dataclass(frozen=True)
+class StageEventInfo:
+    from_stage: str | None
+    to_stage: str
+    at: datetime
+    reason: str
+    triggered_by: str
+
+
+@dataclass(frozen=True)
+class NoteInfo:
+    id: int
+    kind: str
+    text: str
+    source: str
+    status: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class InquiryDetail:
+    """One inquiry with its thread (oldest first), stage history, notes and drive folder."""
+
+    id: int
+    classification: str
+    confidence: str
+    stage: str
+    stage_changed_at: datetime
+    customer_name: str | None
+    customer_email: str | None
+    customer_phone: str | None
+    address: str | None
+    suburb: str | None
+    product_types: tuple[str, ...]
+    dimensions: tuple[str, ...]
+    language: str
+    urgency: str | None
+    owes_reply: str
+    created_at: datetime
+    drive_folder_name: str | None
+    drive_web_url: str | None
+    messages: tuple[MessageInfo, ...]
+    stage_events: tuple[StageEventInfo, ...]
+    notes: tuple[NoteInfo, ...]
+    pending_drafts: tuple[int, ...]
+    # files the owner added from his computer (添加本机文件), oldest first; no email carried them
+    owner_files: tuple[AttachmentInfo, ...] = ()
+
+
+def _attachment_info(a: Attachment) -> AttachmentInfo:
+    return AttachmentInfo(a.id, a.filename, a.content_type, a.size, a.stored_path, a.skipped_reason)
+
+
+def load_detail(session: Session, inquiry_id: int) -> InquiryDetail | None:
+    inquiry = session.get(Inquiry, inquiry_id)
+    if inquiry is None:
+        return None
+    messages = session.scalars(
+        select(Message)
+        .where(Message.inquiry_id == inquiry_id, Message.removed_at.is_(None))
+        .order_by(Message.received_at, Message.id)
+    ).all()
+    pks = [m.id for m in messages]
+    attachments: dict[int, list[AttachmentInfo]] = {}
+    if pks:
+        for a in session.scalars(
+            select(Attachment).where(Attachment.message_pk.in_(pks)).order_by(Attachment.id)
+        ):
+            if a.is_inline and (a.content_type or "").startswith("image/") and a.size < 20_000:
+                continue  # signature logos
+            if a.message_pk is not None:  # always, by the query; says so to the type checker
+                attachments.setdefault(a.message_pk, []).append(_attachment_info(a))
+    owner_files = session.scalars(
+        select(Attachment)
+        .where(Attachment.inquiry_id == inquiry_id, Attachment.message_pk.is_(None))
+        .order_by(Attachment.id)
+    ).all()
+    events = session.scalars(
+        select(StageEvent)
+        .where(StageEvent.inquiry_id == inquiry_id)
+        .order_by(StageEvent.at, StageEvent.id)
+    ).all()
+    notes = session.scalars(
+        select(Memory)
+        .where(Memory.inquiry_id == inquiry_id)
+        .order_by(Memory.created_at.desc(), Memory.id.desc())
+    ).all()
+    drafts = session.scalars(
+        select(Draft.id).where(Draft.inquiry_id == inquiry_id, Draft.status == "pending_approval")
+    ).all()
+    web_url = None
+    if inquiry.drive_folder_id:
+        item = session.get(DriveItem, inquiry.drive_folder_id)
+        web_url = item.web_url if item is not None else None
+    return InquiryDetail(
+        id=inquiry.id,
+        classification=inquiry.classification,
+        confidence=inquiry.confidence,
+        stage=inquiry.stage,
+        stage_changed_at=inquiry.stage_changed_at,
+        customer_name=inquiry.customer_name,
+        customer_email=inquiry.customer_email,
+        customer_phone=inquiry.customer_phone,
+        address=inquiry.address,
+        suburb=inquiry.suburb,
+        product_types=tuple(inquiry.product_types or ()),
+        dimensions=tuple(inquiry.dimensions or ()),
+        language=inquiry.language,
+        urgency=inquiry.urgency,
+        owes_reply=inquiry.owes_reply,
+        created_at=inquiry.created_at,
+        drive_folder_name=inquiry.drive_folder_name,
+        drive_web_url=web_url,
+        messages=tuple(
+            MessageInfo(
+                id=m.id,
+                direction=m.direction,
+                from_addr=m.from_addr,
+                from_name=m.from_name,
+                to_addrs=tuple(m.to_addrs or ()),
+                subject=m.subject,
+                received_at=m.received_at,
+                body_text=m.body_text,
+                body_full=m.body_full,
+                translation_zh=m.translation_zh,
+                attachments=tuple(attachments.get(m.id, ())),
+            )
+            for m in messages
+        ),
+        stage_events=tuple(
+            StageEventInfo(e.from_stage, e.to_stage, e.at, e.reason, e.triggered_by) for e in events
+        ),
+        notes=tuple(
+            NoteInfo(n.id, n.kind, n.text, n.source, n.status, n.created_at) for n in notes
+        ),
+        pending_drafts=tuple(drafts),
+        owner_files=tuple(_attachment_info(a) for a in owner_files),
+    )

@@ -1,0 +1,144 @@
+"""The board's search index: what the search box matches, and the WHERE clause a search becomes.
+
+``Inquiry.search_text`` holds the lower-cased name, email, phone digits (international and
+national forms) and suburb; migration 0003 keeps a trigram full-text index over it. Words of one
+or two characters, and SQLite builds without FTS5, fall back to a substring test with ``instr``.
+
+Phone search accepts any format: ``0412 345 678``, ``+61 412 345 678`` and ``0412345678`` all find
+the same customer, because the query is reduced to digits and matched against both forms.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+
+import phonenumbers
+from sqlalchemy import (
+    Column,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    and_,
+    func,
+    or_,
+    select,
+    text,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
+
+from core.db.models import (
+    SEARCH_INDEX,
+    Inquiry,
+)
+
+_PHONE_SHAPE = re.compile(r"^[\d\s+().\-]+$")
+# FTS5's trigram tokenizer indexes every 3-character substring; shorter words use instr()
+_TRIGRAM = 3
+# the FTS5 table of migration 0003; not in the ORM metadata (it is virtual, kept by triggers)
+_search_index = Table(
+    SEARCH_INDEX, MetaData(), Column("rowid", Integer), Column("search_text", Text)
+)
+_indexed_engines: weakref.WeakKeyDictionary[Engine, bool] = weakref.WeakKeyDictionary()
+
+
+def phone_digit_forms(phone: str | None, region: str = "AU") -> list[str]:
+    """Digits of a phone in international and national form (``61412345678``, ``0412345678``)."""
+    if not phone:
+        return []
+    forms: list[str] = []
+    digits = re.sub(r"\D", "", phone)
+    if digits:
+        forms.append(digits)
+    try:
+        parsed = phonenumbers.parse(phone, region)
+    except phonenumbers.NumberParseException:
+        return forms
+    national = re.sub(
+        r"\D",
+        "",
+        phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.NATIONAL),
+    )
+    international = f"{parsed.country_code}{parsed.national_number}"
+    for form in (international, national):
+        if form and form not in forms:
+            forms.append(form)
+    return forms
+
+
+def build_search_text(
+    name: str | None,
+    email: str | None,
+    phone: str | None,
+    suburb: str | None,
+    region: str = "AU",
+) -> str:
+    """The lower-cased text the search box matches: name, email, phone digits (both forms), suburb."""
+    parts = [name or "", email or "", *phone_digit_forms(phone, region), suburb or ""]
+    return " ".join(p.strip().lower() for p in parts if p and p.strip())
+
+
+def refresh_search_text(inquiry: Inquiry, region: str = "AU") -> None:
+    inquiry.search_text = build_search_text(
+        inquiry.customer_name,
+        inquiry.customer_email,
+        inquiry.customer_phone,
+        inquiry.suburb,
+        region,
+    )
+
+
+def has_search_index(session: Session) -> bool:
+    """Whether this database has the trigram index (once per engine: it never goes away)."""
+    engine = session.get_bind()
+    if not isinstance(engine, Engine):
+        engine = engine.engine
+    if engine not in _indexed_engines:
+        found = session.execute(
+            text("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = :name"),
+            {"name": SEARCH_INDEX},
+        ).scalar()
+        _indexed_engines[engine] = bool(found)
+    return _indexed_engines[engine]
+
+
+def _phrase(term: str) -> str:
+    """One FTS5 phrase: quoted, so customer text like ``o'neil`` or ``-`` is never syntax."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _indexed(match: str) -> ColumnElement[bool]:
+    ids = select(_search_index.c.rowid).where(_search_index.c.search_text.op("MATCH")(match))
+    return Inquiry.id.in_(ids)
+
+
+def search_condition(
+    search: str, region: str = "AU", *, indexed: bool = True
+) -> ColumnElement[bool] | None:
+    """The WHERE clause of a search box text: phone-shaped → digits in any format; else every
+    word as a substring. ``indexed``: use the trigram index (see ``has_search_index``)."""
+    typed = search.strip().lower()
+    if not typed:
+        return None
+    if _PHONE_SHAPE.match(typed) and sum(c.isdigit() for c in typed) >= _TRIGRAM:
+        digits = re.sub(r"\D", "", typed)
+        alternatives = {digits}
+        code = str(phonenumbers.country_code_for_region(region) or "")
+        if digits.startswith("0") and code:
+            alternatives.add(code + digits[1:])
+        elif code and digits.startswith(code) and len(digits) > len(code) + 4:
+            alternatives.add("0" + digits[len(code) :])
+        if indexed:
+            return _indexed(" OR ".join(_phrase(a) for a in sorted(alternatives)))
+        return or_(*(func.instr(Inquiry.search_text, a) > 0 for a in sorted(alternatives)))
+    words = list(dict.fromkeys(typed.split()))
+    long_words = [w for w in words if indexed and len(w) >= _TRIGRAM]
+    # search_text is lower-cased already: instr() is a plain substring test, cheaper than a
+    # case-folding LIKE and free of wildcard escaping
+    conditions = [func.instr(Inquiry.search_text, w) > 0 for w in words if w not in long_words]
+    if long_words:
+        conditions.insert(0, _indexed(" AND ".join(_phrase(w) for w in long_words)))
+    return and_(*conditions)

@@ -1,0 +1,215 @@
+"""Stage transitions of an inquiry, each one audited.
+
+Every stage change anywhere (pipeline, owner, agent, OneDrive) goes through ``change_stage`` so
+the audit trail ``{from, to, at, reason, triggered_by}`` and the ``StageChanged`` event can never
+be skipped. Reminder timeouts per stage come from DESIGN.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.clock import Clock, utc
+from core.db.models import ALL_STAGES, CLOSED_STAGES, STAGES, TRIGGERS, Inquiry, StageEvent
+from core.errors import InquiryBridgeError
+from core.events import EventBus, StageChanged
+
+# Days in a stage before a reminder: inquiry 2, measure 5, quoting 7, follow_up 14, ordered 3,
+# production 21, install 7. done and lost never go overdue.
+STAGE_TIMEOUT_DAYS: dict[str, int] = {
+    "inquiry": 2,
+    "measure": 5,
+    "quoting": 7,
+    "follow_up": 14,
+    "ordered": 3,
+    "production": 21,
+    "install": 7,
+}
+
+STAGE_NAMES_ZH: dict[str, str] = {
+    "inquiry": "询盘",
+    "measure": "上门量尺",
+    "quoting": "报价中",
+    "follow_up": "跟进",
+    "ordered": "已下单",
+    "production": "生产中",
+    "install": "安装",
+    "done": "完成",
+    "lost": "流失",
+}
+
+
+class StageError(InquiryBridgeError):
+    code = "config"
+
+
+@dataclass(frozen=True)
+class StageChange:
+    inquiry_id: int
+    from_stage: str | None
+    to_stage: str
+    triggered_by: str
+    reason: str
+
+    def event(self) -> StageChanged:
+        return StageChanged(
+            self.inquiry_id, self.from_stage, self.to_stage, self.triggered_by, self.reason
+        )
+
+
+def next_stage(stage: str) -> str | None:
+    if stage not in STAGES or stage == STAGES[-1]:
+        return None
+    return STAGES[STAGES.index(stage) + 1]
+
+
+def change_stage(
+    session: Session,
+    inquiry: Inquiry,
+    to_stage: str,
+    *,
+    reason: str,
+    triggered_by: str,
+    clock: Clock,
+) -> StageChange | None:
+    """Move ``inquiry`` to ``to_stage`` and write the audit entry. Returns None if unchanged.
+
+    The caller commits and then publishes ``change.event()`` (events follow committed data).
+    """
+    if to_stage not in ALL_STAGES:
+        raise StageError(f"unknown stage {to_stage!r}")
+    if triggered_by not in TRIGGERS:
+        raise StageError(f"unknown trigger {triggered_by!r}")
+    if to_stage == "lost" and inquiry.stage in CLOSED_STAGES:
+        raise StageError(f"inquiry {inquiry.id} is already {inquiry.stage}")
+    if inquiry.stage == to_stage:
+        return None
+    now = clock.now().replace(tzinfo=None)
+    from_stage = inquiry.stage
+    inquiry.stage = to_stage
+    inquiry.stage_changed_at = now
+    inquiry.updated_at = now
+    session.add(
+        StageEvent(
+            inquiry_id=inquiry.id,
+            from_stage=from_stage,
+            to_stage=to_stage,
+            at=now,
+            reason=reason,
+            triggered_by=triggered_by,
+        )
+    )
+    return StageChange(inquiry.id, from_stage, to_stage, triggered_by, reason)
+
+
+def record_initial_stage(
+    session: Session, inquiry: Inquiry, *, reason: str, triggered_by: str, clock: Clock
+) -> StageChange:
+    """The first audit entry of a new inquiry (from None to its starting stage)."""
+    now = clock.now().replace(tzinfo=None)
+    inquiry.stage_changed_at = now
+    session.add(
+        StageEvent(
+            inquiry_id=inquiry.id,
+            from_stage=None,
+            to_stage=inquiry.stage,
+            at=now,
+            reason=reason,
+            triggered_by=triggered_by,
+        )
+    )
+    return StageChange(inquiry.id, None, inquiry.stage, triggered_by, reason)
+
+
+def stage_history(session: Session, inquiry_id: int) -> list[dict[str, Any]]:
+    """The audit trail of an inquiry's stages, oldest first, read from its ``StageEvent`` rows.
+
+    The rows are the one record of stage history (an inquiry's ``context_data`` once kept a
+    copy; two copies could disagree). Entries: ``from``, ``to``, ``at`` (UTC, ``Z``), ``reason``,
+    ``triggered_by``.
+    """
+    events = session.scalars(
+        select(StageEvent)
+        .where(StageEvent.inquiry_id == inquiry_id)
+        .order_by(StageEvent.at, StageEvent.id)
+    )
+    return [
+        {
+            "from": e.from_stage,
+            "to": e.to_stage,
+            "at": e.at.isoformat() + "Z",
+            "reason": e.reason,
+            "triggered_by": e.triggered_by,
+        }
+        for e in events
+    ]
+
+
+def days_in_stage(inquiry: Inquiry, now: datetime) -> int:
+    return max(0, (utc(now) - utc(inquiry.stage_changed_at)).days)
+
+
+def overdue_days(stage: str, since: datetime, now: datetime) -> int:
+    """Days past the stage's timeout (0 when not overdue or the stage has none)."""
+    limit = STAGE_TIMEOUT_DAYS.get(stage)
+    if limit is None:
+        return 0
+    over = (utc(now) - utc(since)) - timedelta(days=limit)
+    return max(0, over.days + (1 if over > timedelta(0) else 0)) if over > timedelta(0) else 0
+
+
+def is_overdue(inquiry: Inquiry, now: datetime) -> bool:
+    return overdue_days(inquiry.stage, inquiry.stage_changed_at, now) > 0
+
+
+class StageService:
+    """The one entry point the desktop, agent and OneDrive watcher use to move a stage."""
+
+    def __init__(self, store, bus: EventBus, clock: Clock) -> None:  # type: ignore[no-untyped-def]
+        self.store = store
+        self.bus = bus
+        self.clock = clock
+
+    def advance(
+        self, inquiry_id: int, to_stage: str, *, reason: str, triggered_by: str
+    ) -> StageChange | None:
+        change = self.store.write(self._mover(inquiry_id, to_stage, reason, triggered_by))
+        if change is not None:
+            self.bus.publish(change.event())
+        return change
+
+    async def advance_async(
+        self, inquiry_id: int, to_stage: str, *, reason: str, triggered_by: str
+    ) -> StageChange | None:
+        """``advance`` on the store's writer thread, awaited from the event loop."""
+        change = await self.store.run(self._mover(inquiry_id, to_stage, reason, triggered_by))
+        if change is not None:
+            self.bus.publish(change.event())
+        return change
+
+    def _mover(
+        self, inquiry_id: int, to_stage: str, reason: str, triggered_by: str
+    ) -> Callable[[Session], StageChange | None]:
+        def _do(session: Session) -> StageChange | None:
+            inquiry = session.get(Inquiry, inquiry_id)
+            if inquiry is None:
+                raise StageError(f"no inquiry {inquiry_id}")
+            return change_stage(
+                session,
+                inquiry,
+                to_stage,
+                reason=reason,
+                triggered_by=triggered_by,
+                clock=self.clock,
+            )
+
+        return _do
+
+    def mark_lost(self, inquiry_id: int, *, reason: str, triggered_by: str) -> StageChange | None:
+        return self.advance(inquiry_id, "lost", reason=reason, triggered_by=triggered_by)
