@@ -1,7 +1,7 @@
 """The 8-stage pipeline moved to ``core.inquiry.stages``.
 
 This path stays while modules outside the inquiry package still import it (core/drive/watcher.py,
-core/graph/categories.py, core/intake/merge.py, core/agent/tools.py).
+core/graph/categories.py, core/intake/merge.py, core/agent/tools.py, core/rhythm/).
 """
 
 from __future__ import annotations
