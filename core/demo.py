@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
@@ -31,6 +32,11 @@ from core.services import Services
 DEMO_STATE_KEY = "demo_loaded_at"
 _DATE = re.compile(rb"^Date:[ \t]*(.+?)\r?$", re.MULTILINE | re.IGNORECASE)
 _FROM = re.compile(rb"^From:.*?<?([\w.+-]+@[\w.-]+)>?\s*\r?$", re.MULTILINE | re.IGNORECASE)
+
+
+def _literal(replacement: bytes) -> Callable[[re.Match[bytes]], bytes]:
+    """A ``re.sub`` replacement taken as is (no backslash escapes in a date header)."""
+    return lambda _match: replacement
 
 
 def demo_dir() -> Path:
@@ -82,7 +88,7 @@ def shifted_messages(folder: Path, now: datetime, own_addresses: list[str]) -> l
             received = date + shift
             header, sep, body = raw.partition(b"\n\n")
             new_date = format_datetime(received).encode("ascii")
-            header = _DATE.sub(lambda _m, d=new_date: b"Date: " + d, header, count=1)
+            header = _DATE.sub(_literal(b"Date: " + new_date), header, count=1)
             raw = header + sep + body
         sender = _FROM.search(raw)
         outgoing = bool(sender and sender.group(1).decode("ascii", "replace").lower() in own)
