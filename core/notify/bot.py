@@ -161,7 +161,8 @@ class TelegramBot:
         if current is None:
             return None
         chat = current.chat_id
-        text, parse_mode = text_html, "HTML"
+        text: str = text_html
+        parse_mode: str | None = "HTML"
         for attempt in range(4):
             await self.pacer.wait(chat)  # the gap, and any 429 block, also for replies
             try:
@@ -267,7 +268,7 @@ class TelegramBot:
         for ref_type, ref_id, message_ids in rows:
             if message_id not in (message_ids or []):
                 continue
-            if ref_type == "inquiry":
+            if ref_type == "inquiry" and ref_id is not None:
                 return int(ref_id)
             if ref_type == "draft":
                 draft = session.get(Draft, ref_id)
