@@ -1,5 +1,8 @@
 """The desktop's handle on background sync: start the pollers, pause/resume, 立即同步.
 
+Also the daily rhythm (``core.rhythm.daily``: stage reminders, the evening briefing, backups),
+which runs for the real data folder with or without an account.
+
 The pollers (``core.schedule.SyncScheduler`` over ``core.graph.runtime.GraphRuntime``: Graph mail
 and OneDrive) run as coroutines on the qasync loop; this controller starts them when a Microsoft
 account is set up, stops them with the window's data folder, and forwards the owner's clicks.
@@ -30,6 +33,8 @@ class SyncController:
         self._task: asyncio.Future[Any] | None = None
         self._telegram_stop = asyncio.Event()
         self._telegram_task: asyncio.Future[Any] | None = None
+        self._rhythm_stop = asyncio.Event()
+        self._rhythm_task: asyncio.Future[Any] | None = None
 
     @property
     def account_ready(self) -> bool:
@@ -63,9 +68,25 @@ class SyncController:
         drafting = self.ctx.draft_service  # Telegram gets the owner's decisions, nothing more
         await runner.serve(self.ctx.services, stop, drafts=lambda: drafting.decisions)
 
+    def start_rhythm(self) -> bool:
+        """Stage reminders, the evening briefing and backups (core.rhythm.daily); these need no
+        Microsoft account. Not for demo data, whose old dates would all be overdue."""
+        if self.ctx.is_demo or (self._rhythm_task is not None and not self._rhythm_task.done()):
+            return False
+        self._rhythm_stop = asyncio.Event()
+        self._rhythm_task = spawn(self._serve_rhythm(self._rhythm_stop))
+        return True
+
+    async def _serve_rhythm(self, stop: asyncio.Event) -> None:
+        # the holiday tables and the gazetteer load on a worker thread, not during start-up
+        await asyncio.to_thread(importlib.import_module, "core.rhythm.daily")
+        if not stop.is_set():
+            await self.ctx.app.rhythm.daily().run_forever(stop)
+
     def start(self) -> bool:
         """Start polling (not for demo data, not without an account). True when started."""
         self.start_telegram()
+        self.start_rhythm()
         if self.ctx.is_demo or self.running or not self.account_ready:
             return False
         scheduler = self._build()
@@ -76,6 +97,7 @@ class SyncController:
     def stop(self) -> None:
         self._stop.set()
         self._telegram_stop.set()
+        self._rhythm_stop.set()
         runtime = self.ctx.app.take_graph()
         if runtime is not None:
             spawn(runtime.aclose())

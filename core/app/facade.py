@@ -9,6 +9,8 @@ Attributes:
     llm: the LLM client, built on first use (``available`` answers without building it).
     drafts: what ``core.drafts`` offers, built on first use (one attribute to re-point when
         drafting splits into composer / owner edits / owner decisions / reads).
+    rhythm: ``RhythmService`` — stage reminders, snoozes, the evening briefing, measuring
+        appointments, and ``daily()``: the background task that announces them and backs up.
     is_demo: this is the demo data folder beside the real one.
 """
 
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from core.app.inquiries import InquiryService
 from core.app.lazy import LazyDrafts, LazyLLM
 from core.app.notifications import NotificationService
+from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
 from core.clock import Clock
 from core.services import Services
@@ -39,6 +42,7 @@ class App:
         self.notifications = NotificationService(services)
         self.state = AppStateService(services)
         self.drafts = LazyDrafts(services, self.llm)
+        self.rhythm = RhythmService(self)
         self._graph: GraphRuntime | None = None
 
     @property

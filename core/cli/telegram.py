@@ -123,10 +123,14 @@ async def _run(app: App, *, once: bool) -> int:
                 return 1
             return 0
         stop = asyncio.Event()
+        rhythm = asyncio.ensure_future(app.rhythm.daily().run_forever(stop))
         try:
             await runner.run_forever(stop)
         except asyncio.CancelledError:
             stop.set()
+        finally:
+            stop.set()
+            await asyncio.gather(rhythm, return_exceptions=True)
         return 0
     finally:
         app.notifications.detach()

@@ -1,0 +1,77 @@
+"""The daily rhythm behind the facade: reminders, snoozes, the briefing, appointments.
+
+Everything loads on first use (the holiday tables and the gazetteer are not needed to paint the
+board). ``daily()`` is the background task every long-running front end starts for its folder.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from core.services import Services
+
+if TYPE_CHECKING:
+    from core.app.facade import App
+    from core.rhythm.appointments import Appointments
+    from core.rhythm.briefing import Briefing
+    from core.rhythm.daily import DailyRhythm
+    from core.rhythm.reminders import Reminder
+
+
+class RhythmService:
+    def __init__(self, app: App) -> None:
+        self._app = app
+
+    @property
+    def _services(self) -> Services:
+        return self._app.services
+
+    def _reminder_service(self) -> Any:
+        from core.rhythm.reminders import ReminderService
+
+        s = self._services
+        return ReminderService(s.store, s.bus, s.clock)
+
+    async def reminders(self) -> list[Reminder]:
+        """Reminders due now (working days, Sydney), the longest-waiting first."""
+        return list(await self._reminder_service().due())
+
+    async def snooze(self, inquiry_id: int, working_days: int) -> datetime:
+        return await self._reminder_service().snooze(inquiry_id, working_days)
+
+    async def briefing(self) -> Briefing:
+        from core.rhythm.evening import EveningBriefing
+
+        s = self._services
+        events = await self.tomorrows_events()
+        return await EveningBriefing(s.store, s.settings, s.clock).build(appointments=events)
+
+    def appointments(self) -> Appointments:
+        """Propose / confirm measuring visits; the calendar uses the folder's Graph client."""
+        from core.graph.calendar import OutlookCalendar
+        from core.rhythm.appointments import Appointments
+
+        s = self._services
+        return Appointments(
+            s.store, s.bus, s.clock, lambda: OutlookCalendar(self._app.graph().client)
+        )
+
+    async def tomorrows_events(self) -> list[dict[str, Any]] | None:
+        """Tomorrow's Outlook appointments, or None when no account can read the calendar."""
+        from core.errors import GraphAuthError, GraphError
+        from core.rhythm.outlook import has_account
+
+        if self._app.is_demo or not has_account(self._services):
+            return None
+        try:
+            return await self.appointments().tomorrow()
+        except (GraphAuthError, GraphError):
+            return None
+
+    def daily(self) -> DailyRhythm:
+        """The background task (reminders, evening briefing, backups) for this folder."""
+        from core.rhythm.daily import DailyRhythm
+
+        center = self._app.notifications.attach()
+        return DailyRhythm(self._services, center, tomorrows_events=self.tomorrows_events)

@@ -1,0 +1,76 @@
+"""The daily rhythm as one background task: reminders, the evening briefing, backups.
+
+Runs in the tray app for the data folder on screen (and in the headless ``telegram`` mirror),
+whether or not a Microsoft account is set up: a reminder or a backup must not wait for sign-in.
+Every ``interval`` it announces new stage reminders, raises the evening briefing once it is due
+(with tomorrow's Outlook appointments when an account can read them) and takes a scheduled
+database backup when something changed (``core.db.backup.maybe_backup``, on a worker thread).
+A failing step is logged and retried next round; it never stops the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from core.db.backup import maybe_backup
+from core.rhythm.evening import EveningBriefing
+from core.rhythm.reminders import ReminderService
+
+log = logging.getLogger(__name__)
+
+INTERVAL_S = 300.0
+EventsSource = Callable[[], Awaitable[list[dict[str, Any]] | None]]
+
+
+class DailyRhythm:
+    def __init__(
+        self,
+        services: Any,
+        center: Any,
+        *,
+        tomorrows_events: EventsSource | None = None,
+    ) -> None:
+        self.services = services
+        self.center = center
+        self.tomorrows_events = tomorrows_events
+        self.reminders = ReminderService(
+            services.store, services.bus, services.clock, raise_digest=center.raise_overdue_digest
+        )
+        self.evening = EveningBriefing(services.store, services.settings, services.clock)
+        self.rounds = 0
+
+    async def run_once(self) -> None:
+        """One round of every step; each failure is logged and costs only that step."""
+        self.rounds += 1
+        for name, step in (
+            ("reminders", self._reminders),
+            ("briefing", self._briefing),
+            ("backup", self._backup),
+        ):
+            try:
+                await step()
+            except Exception:
+                log.exception("daily rhythm: %s failed; retried next round", name)
+
+    async def _reminders(self) -> None:
+        await self.reminders.announce()
+
+    async def _briefing(self) -> None:
+        if not self.evening.is_due(self.services.clock.now()):
+            return
+        events = await self.tomorrows_events() if self.tomorrows_events else None
+        await self.evening.announce_if_due(self.center.raise_notification, events)
+
+    async def _backup(self) -> None:
+        paths = self.services.paths
+        await asyncio.to_thread(maybe_backup, paths.database, paths.backups)
+
+    async def run_forever(self, stop: asyncio.Event, interval: float = INTERVAL_S) -> None:
+        while not stop.is_set():
+            await self.run_once()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=interval)
