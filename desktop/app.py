@@ -39,6 +39,7 @@ from core.services import Services
 from desktop.aio import spawn
 from desktop.context import AppContext, build_context
 from desktop.errors_ui import ErrorReporter
+from desktop.fonts import INSTALL_HINT, missing_cjk_font, missing_font_message
 from desktop.i18n import LanguageManager
 from desktop.look import APP_STYLESHEET, app_icon, apply_fonts
 from desktop.main_window import MainWindow
@@ -124,6 +125,14 @@ class DesktopApp(QObject):
             self.window is not None and demo
         ):
             self.window.show()
+        self._warn_without_cjk_font()
+
+    def _warn_without_cjk_font(self) -> None:
+        if self.window is None or not missing_cjk_font():
+            return
+        title, body = missing_font_message()
+        log.warning("no Chinese font installed: %s", INSTALL_HINT)
+        self.window.show_banner(title, body, None, None)
 
     def _demo_app(self) -> App:
         return build_app(

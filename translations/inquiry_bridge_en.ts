@@ -664,6 +664,17 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
 </context>
 <context>
+    <name>Fonts</name>
+    <message>
+        <source>No Chinese font</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese text will show as boxes. Install a Chinese font, then restart: {command}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>InquiryDetailView</name>
     <message>
         <source>(unknown)</source>

@@ -664,6 +664,17 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
 </context>
 <context>
+    <name>Fonts</name>
+    <message>
+        <source>No Chinese font</source>
+        <translation>未找到中文字体 / No Chinese font</translation>
+    </message>
+    <message>
+        <source>Chinese text will show as boxes. Install a Chinese font, then restart: {command}</source>
+        <translation>中文会显示为方框。请安装中文字体后重新启动 / Chinese shows as boxes; install a Chinese font, then restart: {command}</translation>
+    </message>
+</context>
+<context>
     <name>InquiryDetailView</name>
     <message>
         <source>(unknown)</source>
