@@ -4,6 +4,7 @@
     ├── ConfigError               bad setting value, unreadable settings file
     ├── SecretStoreUnavailable    no OS keyring backend (headless Linux without a secret service)
     ├── NotFound                  the inquiry, draft or file the owner named does not exist
+    ├── BadFile                   a file the owner gave cannot be used (missing, empty, too big)
     ├── StoreError                database cannot be opened or migrated
     │   ├── DatabaseDamaged       not a database / malformed: ``repair`` restores a backup
     │   ├── DataFolderUnusable    the data folder is missing, unwritable or not a folder
@@ -14,6 +15,7 @@
     │   └── LLMSchemaError        answer broke its JSON schema after the repair attempt
     ├── GraphError
     │   ├── GraphAuthError        sign-in needed, consent revoked, token expired
+    │   │   └── NotSignedIn       never signed in on this PC (not "sign in again")
     │   ├── Throttled             429/503/504 retries exhausted (carries retry_after)
     │   ├── GraphNotFound         404
     │   ├── SyncStateExpired      410 / SyncStateNotFound: delta must restart
@@ -77,6 +79,12 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "Microsoft is throttling us; retrying in {retry_after} s",
     ),
     "not_found": ("找不到该项目：{detail}", "Not found: {detail}"),
+    "bad_file": ("文件无法使用：{detail}", "Cannot use the file: {detail}"),
+    "not_signed_in": (
+        "尚未登录微软账户：请先登录（设置 → 微软账户，或 inquiry-bridge signin）",
+        "Not signed in to Microsoft yet: sign in first (Settings → Microsoft account, "
+        "or inquiry-bridge signin)",
+    ),
     "sync_expired": ("同步状态已过期，将重新完整同步", "Sync state expired; starting a full sync"),
     "ambiguous_write": (
         "网络中断，无法确定操作是否完成，已停止以免重复：{detail}",
@@ -130,6 +138,12 @@ class NotFound(InquiryBridgeError):
     code = "not_found"
 
 
+class BadFile(InquiryBridgeError):
+    """A file the owner handed over cannot be used: missing, unreadable, empty, too large."""
+
+    code = "bad_file"
+
+
 class StoreError(InquiryBridgeError):
     code = "store"
 
@@ -172,6 +186,12 @@ class GraphError(InquiryBridgeError):
 
 class GraphAuthError(GraphError):
     code = "graph_auth"
+
+
+class NotSignedIn(GraphAuthError):
+    """No Microsoft account was ever signed in here: say how to sign in, not "sign in again"."""
+
+    code = "not_signed_in"
 
 
 class Throttled(GraphError):

@@ -65,6 +65,11 @@ def message_for(exc: BaseException) -> str:
                 "Errors", "Microsoft is busy; retrying later: %1"
             ),
             "not_found": QCoreApplication.translate("Errors", "Not found: %1"),
+            "bad_file": QCoreApplication.translate("Errors", "Cannot use the file: %1"),
+            "not_signed_in": QCoreApplication.translate(
+                "Errors",
+                "Not signed in to Microsoft yet: sign in first (Settings → Microsoft account) %1",
+            ),
             "sync_expired": QCoreApplication.translate(
                 "Errors", "Sync state expired; starting a full sync %1"
             ),

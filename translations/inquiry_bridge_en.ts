@@ -564,6 +564,14 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Cannot use the file: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not signed in to Microsoft yet: sign in first (Settings → Microsoft account) %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Sync state expired; starting a full sync %1</source>
         <translation type="unfinished"></translation>
     </message>

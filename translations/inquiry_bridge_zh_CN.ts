@@ -564,6 +564,14 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>找不到该项目：%1</translation>
     </message>
     <message>
+        <source>Cannot use the file: %1</source>
+        <translation>文件无法使用：%1</translation>
+    </message>
+    <message>
+        <source>Not signed in to Microsoft yet: sign in first (Settings → Microsoft account) %1</source>
+        <translation>尚未登录微软账户：请先登录（设置 → 微软账户）%1</translation>
+    </message>
+    <message>
         <source>Sync state expired; starting a full sync %1</source>
         <translation>同步状态已过期，将重新完整同步 %1</translation>
     </message>

@@ -42,7 +42,9 @@ class App:
         self.notifications = NotificationService(services)
         self.state = AppStateService(services)
         self.drafts = LazyDrafts(services, self.llm)
-        self.rhythm = RhythmService(self)
+        self.rhythm = RhythmService(
+            services, self.notifications, lambda: self.graph(), is_demo=is_demo
+        )
         self._graph: GraphRuntime | None = None
 
     @property

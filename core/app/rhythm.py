@@ -6,13 +6,15 @@ board). ``daily()`` is the background task every long-running front end starts f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from core.app.notifications import NotificationService
 from core.services import Services
 
 if TYPE_CHECKING:
-    from core.app.facade import App
+    from core.graph.runtime import GraphRuntime
     from core.rhythm.appointments import Appointments
     from core.rhythm.briefing import Briefing
     from core.rhythm.daily import DailyRhythm
@@ -20,12 +22,20 @@ if TYPE_CHECKING:
 
 
 class RhythmService:
-    def __init__(self, app: App) -> None:
-        self._app = app
+    """Built by the ``App`` with what it needs (not the App itself: no import circle)."""
 
-    @property
-    def _services(self) -> Services:
-        return self._app.services
+    def __init__(
+        self,
+        services: Services,
+        notifications: NotificationService,
+        graph: Callable[[], GraphRuntime],
+        *,
+        is_demo: bool = False,
+    ) -> None:
+        self._services = services
+        self._notifications = notifications
+        self._graph = graph
+        self._is_demo = is_demo
 
     def _reminder_service(self) -> Any:
         from core.rhythm.reminders import ReminderService
@@ -53,16 +63,14 @@ class RhythmService:
         from core.rhythm.appointments import Appointments
 
         s = self._services
-        return Appointments(
-            s.store, s.bus, s.clock, lambda: OutlookCalendar(self._app.graph().client)
-        )
+        return Appointments(s.store, s.bus, s.clock, lambda: OutlookCalendar(self._graph().client))
 
     async def tomorrows_events(self) -> list[dict[str, Any]] | None:
         """Tomorrow's Outlook appointments, or None when no account can read the calendar."""
         from core.errors import GraphAuthError, GraphError
         from core.rhythm.outlook import has_account
 
-        if self._app.is_demo or not has_account(self._services):
+        if self._is_demo or not has_account(self._services):
             return None
         try:
             return await self.appointments().tomorrow()
@@ -73,5 +81,5 @@ class RhythmService:
         """The background task (reminders, evening briefing, backups) for this folder."""
         from core.rhythm.daily import DailyRhythm
 
-        center = self._app.notifications.attach()
+        center = self._notifications.attach()
         return DailyRhythm(self._services, center, tomorrows_events=self.tomorrows_events)

@@ -108,6 +108,9 @@ def cmd_signin(args: argparse.Namespace, services: Services) -> int:
 
 def cmd_signout(args: argparse.Namespace, services: Services) -> int:
     auth = _auth(services)
+    if not auth.cache_location.exists():
+        print("没有已登录的微软账户，无需退出 / not signed in; nothing to sign out")
+        return 0
     auth.sign_out()
     print(f"已退出，令牌缓存已删除 / signed out, token cache deleted: {auth.cache_location}")
     return 0

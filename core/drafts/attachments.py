@@ -31,7 +31,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.db.models import Attachment, Message
-from core.errors import DraftStateError
+from core.errors import BadFile
 from core.intake.records import safe_filename
 from core.paths import DataPaths
 
@@ -173,23 +173,23 @@ def copy_owner_file(paths: DataPaths, source_path: str | os.PathLike[str]) -> Co
     """
     raw = os.fspath(source_path or "").strip()
     if not raw:
-        raise DraftStateError("没有选择文件")
+        raise BadFile("没有选择文件")
     source = Path(raw).expanduser()
     name = source.name
     try:
         info = source.stat()
     except FileNotFoundError:
-        raise DraftStateError(f"找不到文件：{source}") from None
+        raise BadFile(f"找不到文件：{source}") from None
     except OSError as exc:
-        raise DraftStateError(f"无法读取文件「{name}」：{exc.strerror or exc}") from None
+        raise BadFile(f"无法读取文件「{name}」：{exc.strerror or exc}") from None
     if source.is_dir():
-        raise DraftStateError(f"「{name}」是一个文件夹，请选择一个文件")
+        raise BadFile(f"「{name}」是一个文件夹，请选择一个文件")
     if not source.is_file():
-        raise DraftStateError(f"「{name}」不是普通文件，无法附加")
+        raise BadFile(f"「{name}」不是普通文件，无法附加")
     if info.st_size == 0:
-        raise DraftStateError(f"文件「{name}」是空的（0 字节），没有附加")
+        raise BadFile(f"文件「{name}」是空的（0 字节），没有附加")
     if info.st_size > MAX_ATTACHMENT_BYTES:
-        raise DraftStateError(
+        raise BadFile(
             f"文件「{name}」有 {human_size(info.st_size)}，超过 Outlook 单个附件 150 MB 的上限"
         )
 
@@ -203,15 +203,15 @@ def copy_owner_file(paths: DataPaths, source_path: str | os.PathLike[str]) -> Co
                 while chunk := src.read(_CHUNK):
                     size += len(chunk)
                     if size > MAX_ATTACHMENT_BYTES:  # it grew while we copied (a sync)
-                        raise DraftStateError(f"文件「{name}」超过 Outlook 单个附件 150 MB 的上限")
+                        raise BadFile(f"文件「{name}」超过 Outlook 单个附件 150 MB 的上限")
                     digest.update(chunk)
                     dst.write(chunk)
-        except DraftStateError:
+        except BadFile:
             raise
         except OSError as exc:
-            raise DraftStateError(f"无法读取文件「{name}」：{exc.strerror or exc}") from None
+            raise BadFile(f"无法读取文件「{name}」：{exc.strerror or exc}") from None
         if size == 0:
-            raise DraftStateError(f"文件「{name}」是空的（0 字节），没有附加")
+            raise BadFile(f"文件「{name}」是空的（0 字节），没有附加")
         sha = digest.hexdigest()
         relative = Path(paths.attachments.name) / sha[:2] / sha / safe_filename(name, "file")
         target = paths.home / relative

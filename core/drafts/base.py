@@ -18,7 +18,7 @@ from core.clock import Clock
 from core.db.models import AuditEntry, Draft
 from core.drafts.attachments import inquiry_files
 from core.drafts.state import STATUS_ZH, Transition, transition
-from core.errors import DraftStateError, LLMUnavailable
+from core.errors import DraftStateError, LLMUnavailable, NotFound
 from core.services import Services
 
 # Statuses in which the owner may still change a draft.
@@ -69,7 +69,7 @@ class DraftCore:
     def get(session: Session, draft_id: int) -> Draft:
         draft = session.get(Draft, draft_id)
         if draft is None:
-            raise DraftStateError(f"草稿 {draft_id} 不存在")
+            raise NotFound(f"草稿 #{draft_id} 不存在")
         return draft
 
     def back_to_review(self, session: Session, draft: Draft, actor: str, note: str) -> Transition:

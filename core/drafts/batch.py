@@ -25,7 +25,7 @@ from pathlib import Path
 from core.drafts.composing import DraftComposer
 from core.drafts.reader import DraftReader
 from core.drafts.view import valid_email
-from core.errors import InquiryBridgeError
+from core.errors import BadFile, InquiryBridgeError
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +150,7 @@ class BatchDrafter:
         try:
             raw = path.read_bytes()
         except OSError as exc:
-            raise BatchError(f"无法读取 {path}：{exc}") from exc
+            raise BadFile(f"无法读取 {path}：{exc.strerror or exc} / cannot read {path}") from exc
         for encoding in ("utf-8-sig", "gb18030"):
             try:
                 text = raw.decode(encoding)

@@ -22,7 +22,7 @@ from core.drafts.evidence import batch_contact, phone_region
 from core.drafts.factguard import check_facts
 from core.drafts.state import Transition, record_created, transition
 from core.drafts.view import DraftView, draft_view
-from core.errors import DraftStateError
+from core.errors import DraftStateError, NotFound
 
 
 @dataclass
@@ -66,14 +66,14 @@ class DraftComposer:
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
             raise DraftStateError("请写下回复要点（中文即可）")
-        llm = require_llm(self._llm)
         core, settings = self._core, self._core.services.settings
-        try:
+        try:  # the inquiry first: a wrong id is "not found", whatever the AI settings say
             ctx = await core.services.store.read(
                 lambda s: composer.load_context(s, inquiry_id, settings)
             )
-        except LookupError as exc:  # unknown inquiry id: one clear line, not a crash
-            raise DraftStateError(str(exc.args[0] if exc.args else exc)) from None
+        except LookupError:
+            raise NotFound(f"询盘 #{inquiry_id}") from None
+        llm = require_llm(self._llm)
         if not ctx.recipient_email:
             raise DraftStateError(f"询盘 {inquiry_id} 没有客户邮箱，无法起草回复")
         files: list[int] = []

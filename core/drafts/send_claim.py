@@ -16,7 +16,7 @@ from core.clock import Clock
 from core.db.models import Attachment, Draft, Message
 from core.drafts.attachments import resolve_path, selected_files
 from core.drafts.state import STATUS_ZH, Transition, transition
-from core.errors import DraftStateError
+from core.errors import DraftStateError, NotFound
 from core.paths import DataPaths
 
 
@@ -41,7 +41,9 @@ def refuse_unless_approved(session: Session, draft_id: int) -> Draft:
     """The draft, if it is approved and has recipients; else the Chinese refusal (not sent)."""
     draft = session.get(Draft, draft_id)
     if draft is None:
-        raise DraftStateError(f"草稿 {draft_id} 不存在，未发送")
+        raise NotFound(
+            f"草稿 #{draft_id} 不存在，未发送 / draft #{draft_id} does not exist, not sent"
+        )
     if draft.status != "approved":
         raise DraftStateError(
             f"草稿 {draft_id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，"

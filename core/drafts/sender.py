@@ -57,6 +57,7 @@ from core.errors import (
     GraphError,
     GraphNotFound,
     InquiryBridgeError,
+    NotFound,
     Throttled,
 )
 from core.services import Services
@@ -140,7 +141,7 @@ class DraftSender:
         def do(session: Session) -> Transition:
             draft = session.get(Draft, draft_id)
             if draft is None:
-                raise DraftStateError(f"草稿 {draft_id} 不存在")
+                raise NotFound(f"草稿 #{draft_id} 不存在")
             for key, value in fields.items():
                 setattr(draft, key, value)
             return transition(
@@ -395,7 +396,7 @@ class DraftSender:
         def load(session: Session) -> tuple[str, str | None, str | None, list[str]]:
             d = session.get(Draft, draft_id)
             if d is None:
-                raise DraftStateError(f"草稿 {draft_id} 不存在")
+                raise NotFound(f"草稿 #{draft_id} 不存在")
             return d.status, d.outlook_draft_id, d.internet_message_id, list(d.to_addrs or [])
 
         status, outlook_id, imid, to = await self.services.store.read(load)

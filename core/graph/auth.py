@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.errors import ConfigError, GraphAuthError, GraphError
+from core.errors import ConfigError, GraphAuthError, GraphError, NotSignedIn
 from core.events import EventBus, SyncStatus
 from core.graph.client import StaticToken, TokenProvider
 from core.secrets import GRAPH_TOKEN
@@ -154,8 +154,8 @@ class MsalAuth:
         accounts = self.accounts()
         return accounts[0].get("username") if accounts else None
 
-    def _fail(self, detail: str) -> GraphAuthError:
-        err = GraphAuthError(detail)
+    def _fail(self, detail: str, *, never_signed_in: bool = False) -> GraphAuthError:
+        err = NotSignedIn(detail) if never_signed_in else GraphAuthError(detail)
         if self.bus is not None:
             self.bus.publish(
                 SyncStatus(source="auth", ok=False, code=err.code, detail=err.user_message("zh_CN"))
@@ -171,7 +171,7 @@ class MsalAuth:
         """A valid access token from the cache (refreshing it when needed), or GraphAuthError."""
         accounts = self.accounts()
         if not accounts:
-            raise self._fail("尚未登录 / not signed in")
+            raise self._fail("", never_signed_in=True)
         try:
             result = self.app.acquire_token_silent_with_error(SCOPES, account=accounts[0])
         except (ConfigError, GraphAuthError):

@@ -38,6 +38,7 @@ class IngestReport:
     message_pks: list[int] = field(default_factory=list)  # arrival order, known ones included
     already_known: int = 0
     retried: int = 0
+    model_down: str | None = None  # why messages wait: the model could not be reached
 
     def note(self, pk: int, disposition: str) -> None:
         self.counts[disposition] += 1
@@ -55,6 +56,7 @@ class IngestReport:
                 self.message_pks.append(pk)
         self.already_known += other.already_known
         self.retried += other.retried
+        self.model_down = self.model_down or other.model_down
 
     @property
     def processed(self) -> int:
@@ -68,6 +70,17 @@ class IngestReport:
             f"已存在 {self.already_known} 封 / processed {self.processed}, "
             f"new inquiries {len(self.new_inquiry_ids)}, already known {self.already_known}"
             + (f" ({parts})" if parts else "")
+            + self._why_waiting()
+        )
+
+    def _why_waiting(self) -> str:
+        """Why ``pending`` messages wait, when the reason is known: an unreachable model."""
+        waiting = self.counts.get("pending", 0)
+        if not waiting or not self.model_down:
+            return ""
+        return (
+            f"；{waiting} 封等待 AI 服务，下次运行时重试：{self.model_down}"
+            f" / {waiting} waiting for the AI service, retried on the next run"
         )
 
 

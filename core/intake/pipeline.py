@@ -145,13 +145,17 @@ class IntakePipeline:
         """One run: its own worker pool, admission feeding the pump, the pool closed after."""
         run = Run(IngestReport(), parser=WorkerPool(self.parse_workers))
         try:
-            return await pump(
+            report = await pump(
                 admit(run),
                 run,
                 window=self.window,
                 understand=self.understanding.understand,
                 finish_batch=self.applying.finish_batch,
             )
+            if run.llm_down is not None:
+                endpoint = str(self.services.settings.get("llm.base_url") or "").strip()
+                report.model_down = f"{run.llm_down} ({endpoint})" if endpoint else run.llm_down
+            return report
         finally:  # after the last merge: late offline-rules calls still use the worker
             await run.parser.close()
 

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from core.db.models import Attachment, AuditEntry, Draft
 from core.drafts.attachments import MAX_ATTACHMENT_BYTES
-from core.errors import DraftStateError
+from core.errors import BadFile, DraftStateError
 from core.events import DraftChanged
 from tests.drafts.support import CUSTOMER, add_inquiry
 from tests.drafts.test_attachments import add_file
@@ -159,7 +159,8 @@ async def test_files_that_cannot_go_are_refused_in_chinese_and_change_nothing(
     rows = _rows(services)
     path = make(onedrive)
 
-    with pytest.raises(DraftStateError) as caught:
+    # a file problem is reported as one (issue 16), not as the draft's state
+    with pytest.raises(BadFile) as caught:
         await drafting.edits.add_owner_file(draft_id, str(path), actor="owner")
 
     message = str(caught.value)

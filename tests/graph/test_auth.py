@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import GraphAuthError
+from core.errors import GraphAuthError, NotSignedIn
 from core.events import RecordingBus, SyncStatus
 from core.graph.auth import SCOPES, MsalAuth, build_persistence, build_token_provider
 from core.graph.client import StaticToken
@@ -132,11 +132,14 @@ async def test_signed_out_is_a_chinese_auth_error_and_a_status_event(services: S
     )
     with pytest.raises(GraphAuthError) as err:
         await auth.token()
-    assert "需要重新登录微软账户" in err.value.user_message()
+    # never signed in here: "sign in first", not "sign in again" (issue 16)
+    assert isinstance(err.value, NotSignedIn)
+    assert "尚未登录微软账户" in err.value.user_message()
+    assert "重新登录" not in err.value.user_message()
     bus = services.bus
     assert isinstance(bus, RecordingBus)
     [status] = [e for e in bus.events if isinstance(e, SyncStatus)]
-    assert (status.source, status.ok, status.code) == ("auth", False, "graph_auth")
+    assert (status.source, status.ok, status.code) == ("auth", False, "not_signed_in")
 
 
 async def test_a_401_from_graph_raises_sign_in_again(

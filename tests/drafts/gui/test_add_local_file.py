@@ -108,7 +108,8 @@ async def test_a_file_that_cannot_go_shows_a_chinese_error(
 
     assert await window.add_local_file(window.choose_file()) is False
 
-    assert "空的" in window.status_label.text() and "草稿" in window.status_label.text()
+    # a file problem, not a draft-state one (issue 16: errors carry the right category)
+    assert "空的" in window.status_label.text() and "文件无法使用" in window.status_label.text()
     assert not window.busy and window.add_file_button.isEnabled()
     assert window.files_list.count() == 0 and window.view.attachment_ids == []
     assert window.last_folder is None
