@@ -59,7 +59,11 @@ class App:
         if self._graph is None:
             from core.graph.runtime import GraphRuntime
 
-            self._graph = GraphRuntime(self.services, offline=offline, **overrides)
+            if "pipeline" not in overrides:  # the one place the system is wired together
+                from core.intake.pipeline import build_pipeline
+
+                overrides["pipeline"] = build_pipeline(self.services, offline=offline)
+            self._graph = GraphRuntime(self.services, **overrides)
         return self._graph
 
     def take_graph(self) -> GraphRuntime | None:

@@ -6,9 +6,8 @@ in the same store) are the same everywhere.
 
 It does not wire the rest of the system: the intake pipeline mail sync feeds is handed in by the
 caller (the system builder), with the data folder's ``Services``:
-``GraphRuntime(services, pipeline=..., token_provider=..., transport=...)``. Leaving ``pipeline``
-out still works for callers that have not moved yet (``build_pipeline`` is then called here,
-``offline`` honoured); it will go once they have.
+``GraphRuntime(services, pipeline=..., token_provider=..., transport=...)`` -- ``App.graph()``
+in core/app is that builder.
 """
 
 from __future__ import annotations
@@ -37,10 +36,9 @@ class GraphRuntime:
         self,
         services: Any,
         *,
-        pipeline: IntakeSink | None = None,
+        pipeline: IntakeSink,
         token_provider: TokenProvider | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
-        offline: bool = False,
     ) -> None:
         self.services = services
         settings = services.settings
@@ -53,7 +51,7 @@ class GraphRuntime:
             max_concurrency=int(settings.get("graph.max_concurrency")),
             on_auth_error=self._auth_failed,
         )
-        self.pipeline = pipeline if pipeline is not None else _unmoved_caller(services, offline)
+        self.pipeline = pipeline
         self.mail = MailSync(self.client, self.pipeline, services.store, settings, services.clock)
         self.drive = DriveWatcher(
             self.client, services.store, settings, services.bus, services.clock
@@ -128,11 +126,3 @@ class GraphRuntime:
         )
         if close is not None:
             await close()
-
-
-def _unmoved_caller(services: Any, offline: bool) -> IntakeSink:
-    """Backwards compatibility: the pipeline for a caller that did not pass one (to be removed
-    once ``core/cli/graph.py`` and the desktop pass the system builder's pipeline)."""
-    from core.intake.pipeline import build_pipeline
-
-    return build_pipeline(services, offline=offline)

@@ -9,6 +9,7 @@ from sqlalchemy import update
 from core.db.models import Draft
 from core.graph.client import StaticToken
 from core.graph.runtime import GraphRuntime
+from core.intake.pipeline import build_pipeline
 from core.schedule import SyncScheduler
 from tests.drafts.support import CUSTOMER, add_inquiry
 
@@ -21,7 +22,8 @@ async def _composed(services, drafting, graph) -> int:  # type: ignore[no-untype
 
 def _runtime(services, graph) -> GraphRuntime:  # type: ignore[no-untyped-def]
     services.settings.update({"graph.base_url": graph.base_url})
-    return GraphRuntime(services, token_provider=StaticToken(graph.token), offline=True)
+    pipeline = build_pipeline(services, offline=True)
+    return GraphRuntime(services, pipeline=pipeline, token_provider=StaticToken(graph.token))
 
 
 async def test_approved_while_offline_goes_once_after_the_next_good_round(
