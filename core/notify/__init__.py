@@ -7,4 +7,7 @@
 ``mirror``          outbox delivery to the owner's chat (status, retry, pacing, quiet hours)
 ``bot``             pairing, updates, approve buttons, voice/text notes
 ``runner``          one round (``telegram --once``) or the long-poll loop of the tray app
+
+May import: core.db, core.events, core.inquiry, core.rhythm (reminder texts), core.drafts (only
+the owner's decisions, handed in for the paired owner's buttons), core.voice (notes).
 """

@@ -1,0 +1,1 @@
+"""The inquiry board: the table model over ``App.inquiries`` board pages, and its view."""
