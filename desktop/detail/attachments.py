@@ -1,0 +1,128 @@
+"""A message's files as a row of buttons (打开 / 另存为…), with thumbnails for images."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from functools import partial
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QImageReader, QPixmap
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QStyle,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.inquiry.detail import AttachmentInfo
+
+HAS_QTPDF = importlib.util.find_spec("PySide6.QtPdf") is not None
+
+
+def _size_text(size: int) -> str:
+    if size >= 1_000_000:
+        return f"{size / 1_000_000:.1f} MB"
+    return f"{max(1, size // 1000)} KB"
+
+
+class AttachmentStrip(QWidget):
+    """A row of files, each a button with 打开 / 另存为… (and a thumbnail for images): an
+    email's attachments, or the files the owner added from his computer."""
+
+    def __init__(
+        self,
+        attachments: tuple[AttachmentInfo, ...],
+        home: Path | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.home = home
+        self.attachment_buttons: list[QToolButton] = []
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        for attachment in attachments:
+            row.addWidget(self._attachment_widget(attachment))
+        row.addStretch(1)
+        self.retranslate()
+
+    def _attachment_widget(self, attachment: AttachmentInfo) -> QWidget:
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        stored = self.path_of(attachment)
+        if stored and stored.exists() and attachment.content_type.startswith("image/"):
+            reader = QImageReader(str(stored))
+            size = reader.size()
+            if size.isValid():
+                size.scale(QSize(160, 120), Qt.AspectRatioMode.KeepAspectRatio)
+                reader.setScaledSize(size)
+            image = reader.read()
+            if not image.isNull():
+                thumb = QLabel()
+                thumb.setPixmap(QPixmap.fromImage(image))
+                thumb.setToolTip(attachment.filename)
+                column.addWidget(thumb)
+        button = QToolButton()
+        button.setText(f"{attachment.filename} ({_size_text(attachment.size)})")
+        button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_FileIcon))
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        button.setProperty("attachment_id", attachment.id)
+        menu = QMenu(button)
+        open_action = QAction(menu)
+        save_action = QAction(menu)
+        open_action.triggered.connect(partial(self.open_attachment, attachment))
+        save_action.triggered.connect(partial(self.save_attachment, attachment))
+        menu.addAction(open_action)
+        menu.addAction(save_action)
+        button.setMenu(menu)
+        available = stored is not None and stored.exists()
+        button.setEnabled(available)
+        if not available:
+            button.setToolTip(attachment.skipped_reason or "")
+        button._actions = (open_action, save_action)  # type: ignore[attr-defined]
+        self.attachment_buttons.append(button)
+        column.addWidget(button)
+        return box
+
+    def path_of(self, attachment: AttachmentInfo) -> Path | None:
+        """Stored paths are relative to the data folder (it can move); absolute ones are kept."""
+        if not attachment.stored_path:
+            return None
+        path = Path(attachment.stored_path)
+        return path if path.is_absolute() or self.home is None else self.home / path
+
+    def open_attachment(self, attachment: AttachmentInfo) -> bool:
+        """Open with the system viewer (PDF preview too: QtPdf is not in this PySide6 build)."""
+        path = self.path_of(attachment)
+        if path is None:
+            return False
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+    def save_attachment(self, attachment: AttachmentInfo) -> None:
+        if not attachment.stored_path:
+            return
+        dialog = QFileDialog(self, self.tr("Save attachment"))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.selectFile(attachment.filename)
+        dialog.fileSelected.connect(lambda target: self.copy_attachment(attachment, Path(target)))
+        dialog.open()
+
+    def copy_attachment(self, attachment: AttachmentInfo, target: Path) -> Path:
+        source = self.path_of(attachment)
+        if source is None:
+            raise FileNotFoundError(attachment.filename)
+        shutil.copyfile(source, target)
+        return target
+
+    def retranslate(self) -> None:
+        for button in self.attachment_buttons:
+            open_action, save_action = button._actions  # type: ignore[attr-defined]
+            open_action.setText(self.tr("Open"))
+            save_action.setText(self.tr("Save as…"))

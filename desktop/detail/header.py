@@ -1,0 +1,95 @@
+"""The detail's header panel: who the customer is, where the inquiry stands, and the actions.
+
+Its strings keep the ``InquiryDetailView`` translation context they had before the detail became a
+package of panels, so the catalogues did not change.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from core.inquiry.detail import InquiryDetail
+from core.inquiry.stages import CLOSED_STAGES, overdue_days
+from desktop import text
+from desktop.i18n import current_language
+
+
+class DetailHeader(QWidget):
+    """Title, one-line summary and the four action buttons (wired by the view)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel()
+        self.title.setObjectName("title")
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.subtitle = QLabel()
+        self.subtitle.setObjectName("muted")
+        self.subtitle.setWordWrap(True)
+        self.advance_button = QPushButton()
+        self.lost_button = QPushButton()
+        self.draft_button = QPushButton()
+        self.drive_button = QPushButton()
+        actions = QHBoxLayout()
+        for button in (
+            self.advance_button,
+            self.lost_button,
+            self.draft_button,
+            self.drive_button,
+        ):
+            actions.addWidget(button)
+        actions.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.subtitle)
+        layout.addLayout(actions)
+
+    def render(self, d: InquiryDetail, now: datetime, drafts_note: str = "") -> None:
+        """``drafts_note`` is the view's "%n draft(s) waiting" text (a plural lupdate finds there)."""
+        self.title.setText(
+            d.customer_name
+            or d.customer_email
+            or QCoreApplication.translate("InquiryDetailView", "(unknown)")
+        )
+        parts = [text.stage_name(d.stage), text.class_name(d.classification)]
+        if d.suburb:
+            parts.append(d.suburb)
+        if d.product_types:
+            parts.append(text.products_text(d.product_types, current_language()))
+        over = overdue_days(d.stage, d.stage_changed_at, now)
+        if over:
+            parts.append("⚠ " + text.overdue_text(over))
+        if drafts_note:
+            parts.append(drafts_note)
+        self.subtitle.setText(" · ".join(parts))
+        self._enable_actions(d)
+
+    def _enable_actions(self, d: InquiryDetail) -> None:
+        open_stage = d.stage not in CLOSED_STAGES
+        self.advance_button.setEnabled(d.stage != "lost")
+        self.lost_button.setEnabled(open_stage)
+        self.draft_button.setEnabled(bool(d.customer_email))
+        self.drive_button.setEnabled(bool(d.drive_web_url))
+        self.drive_button.setToolTip(
+            d.drive_folder_name
+            or QCoreApplication.translate("InquiryDetailView", "No OneDrive folder linked yet")
+        )
+
+    def retranslate(self) -> None:
+        self.advance_button.setText(
+            QCoreApplication.translate("InquiryDetailView", "Advance stage")
+        )
+        self.lost_button.setText(QCoreApplication.translate("InquiryDetailView", "Mark lost"))
+        self.draft_button.setText(QCoreApplication.translate("InquiryDetailView", "Draft reply"))
+        self.drive_button.setText(
+            QCoreApplication.translate("InquiryDetailView", "Open OneDrive folder")
+        )
+        self.draft_button.setToolTip(
+            QCoreApplication.translate(
+                "InquiryDetailView",
+                "Write the reply in Chinese; you approve the English before anything is sent",
+            )
+        )
