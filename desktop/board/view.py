@@ -45,7 +45,23 @@ class BoardPage(QWidget):
         self.ctx = ctx
         self.model = BoardModel(ctx, self)
 
-        # filters row
+        filters = self._build_filters()
+        stage_bar = self._build_stage_bar()
+        self._build_table()
+        splitter = self._build_splitter()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(stage_bar)
+        layout.addLayout(filters)
+        layout.addWidget(splitter, 1)
+
+        self._connect_signals()
+        self.retranslate()
+        self._stage_counts: dict[str, int] = {}
+        self.model.refresh()
+
+    def _build_filters(self) -> QHBoxLayout:
+        """Search box, class filter, the needs-me toggle and the total."""
         self.search = QLineEdit()
         self.search.setClearButtonEnabled(True)
         self.search.setMinimumWidth(280)
@@ -63,7 +79,10 @@ class BoardPage(QWidget):
         filters.addStretch(1)
         filters.addWidget(self.total_label)
 
-        # stage bar
+        return filters
+
+    def _build_stage_bar(self) -> QHBoxLayout:
+        """One checkable button per stage (plus "all"), exclusive."""
         self.stage_group = QButtonGroup(self)
         self.stage_group.setExclusive(True)
         self.stage_buttons: dict[str, QToolButton] = {}
@@ -80,7 +99,9 @@ class BoardPage(QWidget):
         stage_bar.addStretch(1)
         self.stage_buttons[""].setChecked(True)
 
-        # table
+        return stage_bar
+
+    def _build_table(self) -> None:
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -99,7 +120,9 @@ class BoardPage(QWidget):
         for column, width in zip(COLUMNS, (130, 100, 140, 100, 90, 150, 125, 110), strict=True):
             self.table.setColumnWidth(COLUMNS.index(column), width)
 
-        self.detail = InquiryDetailView(ctx)
+    def _build_splitter(self) -> QSplitter:
+        """The table (or its empty hint) on the left, the detail on the right."""
+        self.detail = InquiryDetailView(self.ctx)
         self.empty_hint = QLabel()
         self.empty_hint.setObjectName("placeholder")
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -120,12 +143,9 @@ class BoardPage(QWidget):
         splitter.setSizes([960, 540])
         self.splitter = splitter
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 8)
-        layout.addLayout(stage_bar)
-        layout.addLayout(filters)
-        layout.addWidget(splitter, 1)
+        return splitter
 
+    def _connect_signals(self) -> None:
         self._search_timer = QTimer(self)
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(150)
@@ -137,10 +157,6 @@ class BoardPage(QWidget):
         self.model.counts_changed.connect(self._on_counts)
         self.model.loaded.connect(self._on_loaded)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
-
-        self.retranslate()
-        self._stage_counts: dict[str, int] = {}
-        self.model.refresh()
 
     # ------------------------------------------------------------------ filters
 
