@@ -102,14 +102,27 @@ class SettingsDialog(QDialog):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        s = ctx.services.settings
         self.labels: dict[str, QLabel] = {}
+        s = ctx.services.settings
+        pages = (self._account_page(s), self._ai_page(s), self._sync_page(s), self._general_page(s))
+        self._build_nav(pages)
+        self._build_buttons()
+        body = QHBoxLayout()
+        body.addWidget(self.nav)
+        body.addWidget(self.pages, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(body, 1)
+        layout.addWidget(self.buttons)
+        self.resize(820, 560)
+        self.retranslate()
+        self._refresh_account()
 
-        def label(key: str) -> QLabel:
-            self.labels[key] = QLabel()
-            return self.labels[key]
+    def _label(self, key: str) -> QLabel:
+        """A form label, filled (and refilled on a language change) by ``retranslate``."""
+        self.labels[key] = QLabel()
+        return self.labels[key]
 
-        # --- account
+    def _account_page(self, s: Settings) -> QWidget:
         self.account_status = QLabel()
         self.account_status.setWordWrap(True)
         self.client_id = QLineEdit(s.get("graph.client_id"))
@@ -123,17 +136,18 @@ class SettingsDialog(QDialog):
         buttons.addStretch(1)
         button_box = QWidget()
         button_box.setLayout(buttons)
-        account, _ = _page(
-            (label("status"), self.account_status),
-            (label("client_id"), self.client_id),
+        page, _ = _page(
+            (self._label("status"), self.account_status),
+            (self._label("client_id"), self.client_id),
             (None, button_box),
         )
+        return page
 
-        # --- AI
+    def _ai_page(self, s: Settings) -> QWidget:
         self.llm_url = QLineEdit(s.get("llm.base_url"))
         self.llm_key = QLineEdit()
         self.llm_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self._has_key = bool(ctx.services.secrets.get(LLM_API_KEY))
+        self._has_key = bool(self.ctx.services.secrets.get(LLM_API_KEY))
         self.tiers = [QLineEdit(s.get(f"llm.tier{i}")) for i in (1, 2, 3)]
         self.concurrency = QSpinBox()
         self.concurrency.setRange(1, 50)
@@ -147,13 +161,13 @@ class SettingsDialog(QDialog):
         test_row.addWidget(self.test_result, 1)
         test_box = QWidget()
         test_box.setLayout(test_row)
-        ai, _ = _page(
-            (label("llm_url"), self.llm_url),
-            (label("llm_key"), self.llm_key),
-            (label("tier1"), self.tiers[0]),
-            (label("tier2"), self.tiers[1]),
-            (label("tier3"), self.tiers[2]),
-            (label("concurrency"), self.concurrency),
+        page, _ = _page(
+            (self._label("llm_url"), self.llm_url),
+            (self._label("llm_key"), self.llm_key),
+            (self._label("tier1"), self.tiers[0]),
+            (self._label("tier2"), self.tiers[1]),
+            (self._label("tier3"), self.tiers[2]),
+            (self._label("concurrency"), self.concurrency),
             (None, test_box),
         )
         for key, widget in (
@@ -164,8 +178,9 @@ class SettingsDialog(QDialog):
         ):
             if s.overridden_by_env(key):
                 widget.setEnabled(False)
+        return page
 
-        # --- sync
+    def _sync_page(self, s: Settings) -> QWidget:
         self.mail_poll = QSpinBox()
         self.mail_poll.setRange(1, 240)
         self.mail_poll.setValue(int(s.get("graph.mail_poll_minutes")))
@@ -181,16 +196,17 @@ class SettingsDialog(QDialog):
             edit.setDisplayFormat("HH:mm")
         self.paused = QCheckBox()
         self.paused.setChecked(bool(s.get("schedule.paused")))
-        sync, _ = _page(
-            (label("mail_poll"), self.mail_poll),
-            (label("drive_poll"), self.drive_poll),
-            (label("first_sync"), self.first_sync),
-            (label("quiet_start"), self.quiet_start),
-            (label("quiet_end"), self.quiet_end),
+        page, _ = _page(
+            (self._label("mail_poll"), self.mail_poll),
+            (self._label("drive_poll"), self.drive_poll),
+            (self._label("first_sync"), self.first_sync),
+            (self._label("quiet_start"), self.quiet_start),
+            (self._label("quiet_end"), self.quiet_end),
             (None, self.paused),
         )
+        return page
 
-        # --- general
+    def _general_page(self, s: Settings) -> QWidget:
         self.language = QComboBox()
         for code, name in LANGUAGES.items():
             self.language.addItem(name, code)
@@ -200,27 +216,31 @@ class SettingsDialog(QDialog):
         self.company = QLineEdit(s.get("general.company_name"))
         self.owner = QLineEdit(s.get("general.owner_name"))
         self.addresses = QLineEdit(", ".join(s.get("general.owner_addresses")))
-        general, _ = _page(
-            (label("language"), self.language),
+        page, _ = _page(
+            (self._label("language"), self.language),
             (None, self.start_at_login),
-            (label("company"), self.company),
-            (label("owner"), self.owner),
-            (label("addresses"), self.addresses),
+            (self._label("company"), self.company),
+            (self._label("owner"), self.owner),
+            (self._label("addresses"), self.addresses),
         )
+        return page
 
-        self.telegram_page = TelegramSettingsPage(ctx.services, self)
-        self.voice_page = VoiceSettingsPage(ctx.services, self)
+    def _build_nav(self, pages: tuple[QWidget, ...]) -> None:
+        """The page list on the left; ``pages`` are account, AI, sync and general."""
+        self.telegram_page = TelegramSettingsPage(self.ctx.services, self)
+        self.voice_page = VoiceSettingsPage(self.ctx.services, self)
 
         self.nav = QListWidget()
         self.nav.setFixedWidth(150)
         self.pages = QStackedWidget()
         self._page_keys = ["account", "ai", "sync", "telegram", "voice", "general"]
-        for page in (account, ai, sync, self.telegram_page, self.voice_page, general):
+        for page in (*pages[:3], self.telegram_page, self.voice_page, pages[3]):
             self.pages.addWidget(page)
             self.nav.addItem("")
         self.nav.currentRowChanged.connect(self.pages.setCurrentIndex)
         self.nav.setCurrentRow(0)
 
+    def _build_buttons(self) -> None:
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok
             | QDialogButtonBox.StandardButton.Cancel
@@ -229,15 +249,6 @@ class SettingsDialog(QDialog):
         self.buttons.accepted.connect(self._ok)
         self.buttons.rejected.connect(self.reject)
         self.buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.save)
-        body = QHBoxLayout()
-        body.addWidget(self.nav)
-        body.addWidget(self.pages, 1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(body, 1)
-        layout.addWidget(self.buttons)
-        self.resize(820, 560)
-        self.retranslate()
-        self._refresh_account()
 
     # ------------------------------------------------------------------ account
 
