@@ -47,6 +47,25 @@ class TelegramSettingsPage(QWidget):
         self._test_result: str | None = None  # code of the last connection test
         self._bot_name = ""
 
+        self._build_intro(settings)
+        token_box = self._token_box()
+        self.status = QLabel()
+        self.status.setObjectName("telegramStatus")
+        self.status.setWordWrap(True)
+
+        code_box, pair_box = self._pairing_boxes()
+        form = self._form(token_box, code_box, pair_box)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.how_to)
+        layout.addLayout(form)
+        layout.addStretch(1)
+
+        self._connect_signals()
+        self.retranslate()
+
+    def _build_intro(self, settings: Any) -> None:
+        """Section title, the how-to text and the on/off switch."""
         self.title = QLabel()
         self.title.setObjectName("sectionTitle")
         self.how_to = QLabel()
@@ -58,6 +77,8 @@ class TelegramSettingsPage(QWidget):
         self.enabled.setObjectName("telegramEnabled")
         self.enabled.setChecked(bool(settings.get("telegram.enabled")))
 
+    def _token_box(self) -> QWidget:
+        """The token field (read-only when the environment presets it) and its test button."""
         self.token = QLineEdit()
         self.token.setObjectName("telegramToken")
         self.token.setEchoMode(QLineEdit.EchoMode.Password)
@@ -70,11 +91,10 @@ class TelegramSettingsPage(QWidget):
         token_row.addWidget(self.test_button)
         token_box = QWidget()
         token_box.setLayout(token_row)
+        return token_box
 
-        self.status = QLabel()
-        self.status.setObjectName("telegramStatus")
-        self.status.setWordWrap(True)
-
+    def _pairing_boxes(self) -> tuple[QWidget, QWidget]:
+        """The pairing code with its new-code button, and the paired chat with unpair."""
         self.code = QLabel()
         self.code.setObjectName("pairingCode")
         self.code.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -106,7 +126,9 @@ class TelegramSettingsPage(QWidget):
         code_row.addStretch(1)
         code_box = QWidget()
         code_box.setLayout(code_row)
+        return code_box, pair_box
 
+    def _form(self, token_box: QWidget, code_box: QWidget, pair_box: QWidget) -> QFormLayout:
         self.labels = {key: QLabel() for key in ("token", "status", "code", "paired")}
         form = QFormLayout()
         form.addRow(None, self.enabled)
@@ -115,13 +137,9 @@ class TelegramSettingsPage(QWidget):
         form.addRow(self.labels["code"], code_box)
         form.addRow(None, self.code_hint)
         form.addRow(self.labels["paired"], pair_box)
+        return form
 
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.title)
-        layout.addWidget(self.how_to)
-        layout.addLayout(form)
-        layout.addStretch(1)
-
+    def _connect_signals(self) -> None:
         self.test_button.clicked.connect(self.test_connection)
         self.new_code_button.clicked.connect(self.new_code)
         self.unpair_button.clicked.connect(self.unpair)
@@ -132,7 +150,6 @@ class TelegramSettingsPage(QWidget):
         self._poll.setInterval(2000)
         self._poll.timeout.connect(self.refresh)
         self._poll.start()
-        self.retranslate()
 
     # -- actions -----------------------------------------------------------------------------
     def save(self) -> None:
