@@ -123,11 +123,34 @@ def download_model(
     cancel: threading.Event | None = None,
 ) -> Path:
     """Download, verify and install ``model``; returns the installed folder. See the module doc."""
-    from huggingface_hub import HfApi, hf_hub_url
-    from huggingface_hub.file_download import http_get
-    from huggingface_hub.utils import build_hf_headers
-
     endpoint = (endpoint or hub_endpoint()).rstrip("/")
+    commit, files = _remote_files(model, endpoint, revision)
+    total = sum(f.size for f in files)
+    staging = models_dir(home) / ".partial" / f"{model.folder_name}-{commit[:12]}"
+    staging.mkdir(parents=True, exist_ok=True)
+    _check_space(staging, total - sum(_existing(staging, f) for f in files))
+    done = 0
+    for remote in files:
+        final = staging / remote.name
+        if not (final.is_file() and final.stat().st_size == remote.size):
+            url = _file_url(model, remote, commit, endpoint)
+            _fetch_file(url, staging, remote, endpoint, done, total, progress, cancel)
+        done += remote.size
+        _report(progress, done, total)
+    _write_manifest(staging, model, commit, endpoint, files)
+    target = _install(staging, models_dir(home) / model.folder_name)
+    with contextlib.suppress(OSError):
+        staging.parent.rmdir()  # only when no other partial download waits there
+    log.info(
+        "voice model %s@%s installed in %s (%d bytes)", model.repo_id, commit[:12], target, total
+    )
+    return target
+
+
+def _remote_files(model: HubModel, endpoint: str, revision: str) -> tuple[str, list[_RemoteFile]]:
+    """The commit ``revision`` resolves to and the model files there (sizes and hashes)."""
+    from huggingface_hub import HfApi
+
     try:
         info = HfApi(endpoint=endpoint).model_info(
             model.repo_id, revision=revision, files_metadata=True
@@ -150,49 +173,66 @@ def download_model(
         raise ModelDownloadError(
             f"服务器上的 {model.repo_id} 不是完整的 CTranslate2 Whisper 模型（缺少 model.bin 或 config.json）"
         )
-    total = sum(f.size for f in files)
-    staging = models_dir(home) / ".partial" / f"{model.folder_name}-{commit[:12]}"
-    staging.mkdir(parents=True, exist_ok=True)
-    _check_space(staging, total - sum(_existing(staging, f) for f in files))
-    done = 0
-    for remote in files:
-        final = staging / remote.name
-        if final.is_file() and final.stat().st_size == remote.size:
-            done += remote.size
-            _report(progress, done, total)
-            continue
-        part = staging / (remote.name + ".part")
-        resume = part.stat().st_size if part.is_file() else 0
-        if resume > remote.size:
-            part.unlink()
-            resume = 0
-        url = hf_hub_url(model.repo_id, remote.name, revision=commit, endpoint=endpoint)
-        base = done
-        with part.open("ab") as fh:
+    return commit, files
 
-            def on_bytes(n: int, b: int = base) -> None:
-                _report(progress, b + n, total)
 
-            sink = _ProgressFile(fh, on_bytes, cancel)
-            _report(progress, base + resume, total)
-            try:
-                http_get(
-                    url,
-                    sink,  # type: ignore[arg-type]  # a file-like wrapper is all http_get needs
-                    resume_size=resume,
-                    headers=build_hf_headers(),
-                    expected_size=remote.size,
-                    displayed_filename=remote.name,
-                    tqdm_class=_quiet_tqdm(),
-                )
-            except DownloadCancelled:
-                raise
-            except Exception as exc:
-                raise ModelDownloadError(_network_message(endpoint, exc)) from exc
-        _verify(part, remote)
-        part.replace(final)
-        done += remote.size
-        _report(progress, done, total)
+def _file_url(model: HubModel, remote: _RemoteFile, commit: str, endpoint: str) -> str:
+    from huggingface_hub import hf_hub_url
+
+    return str(hf_hub_url(model.repo_id, remote.name, revision=commit, endpoint=endpoint))
+
+
+def _fetch_file(
+    url: str,
+    staging: Path,
+    remote: _RemoteFile,
+    endpoint: str,
+    base: int,
+    total: int,
+    progress: ProgressFn | None,
+    cancel: threading.Event | None,
+) -> None:
+    """Fetch one file into ``<name>.part`` (resuming what is there), verify it, move it in place.
+
+    ``base`` is the bytes of the files before this one, so progress counts the whole model.
+    """
+    from huggingface_hub.file_download import http_get
+    from huggingface_hub.utils import build_hf_headers
+
+    part = staging / (remote.name + ".part")
+    resume = part.stat().st_size if part.is_file() else 0
+    if resume > remote.size:
+        part.unlink()
+        resume = 0
+    with part.open("ab") as fh:
+
+        def on_bytes(n: int, b: int = base) -> None:
+            _report(progress, b + n, total)
+
+        sink = _ProgressFile(fh, on_bytes, cancel)
+        _report(progress, base + resume, total)
+        try:
+            http_get(
+                url,
+                sink,  # type: ignore[arg-type]  # a file-like wrapper is all http_get needs
+                resume_size=resume,
+                headers=build_hf_headers(),
+                expected_size=remote.size,
+                displayed_filename=remote.name,
+                tqdm_class=_quiet_tqdm(),
+            )
+        except DownloadCancelled:
+            raise
+        except Exception as exc:
+            raise ModelDownloadError(_network_message(endpoint, exc)) from exc
+    _verify(part, remote)
+    part.replace(staging / remote.name)
+
+
+def _write_manifest(
+    staging: Path, model: HubModel, commit: str, endpoint: str, files: list[_RemoteFile]
+) -> None:
+    """``model.json``: where the model came from and its hashes, checked again on import."""
     manifest = {
         "repo_id": model.repo_id,
         "name": model.name,
@@ -202,13 +242,6 @@ def download_model(
         "files": {f.name: {"size": f.size, "sha256": _sha256(staging / f.name)} for f in files},
     }
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2), encoding="utf-8")
-    target = _install(staging, models_dir(home) / model.folder_name)
-    with contextlib.suppress(OSError):
-        staging.parent.rmdir()  # only when no other partial download waits there
-    log.info(
-        "voice model %s@%s installed in %s (%d bytes)", model.repo_id, commit[:12], target, total
-    )
-    return target
 
 
 def import_model(home: Path, source: Path) -> Path:
