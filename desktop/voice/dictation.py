@@ -55,7 +55,6 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import InquiryBridgeError
-from core.voice.audio import concat_wavs
 from core.voice.live import LiveDictation
 from core.voice.transcriber import (
     ChineseNeedsMultilingualModel,
@@ -64,19 +63,21 @@ from core.voice.transcriber import (
     shared_transcriber,
 )
 from desktop.i18n import current_language
-from desktop.voice.dictation_icon import format_clock, state_icon
+from desktop.voice.dictation_icon import state_icon
 from desktop.voice.insertion import Target, insert_at_cursor
 from desktop.voice.live_preview import LivePreview, WorkerBridge, emit_from_worker
 from desktop.voice.model_download import offer_multilingual_model
+from desktop.voice.note_audio import NoteAudio
 from desktop.voice.push_to_talk import HOLD_SECONDS, SHORTCUT, PushToTalk
 from desktop.voice.recorder import AudioInputFactory, Recorder
+from desktop.voice.status_line import StatusLine
 
 __all__ = ["HOLD_SECONDS", "SHORTCUT", "DictationButton", "Target", "insert_at_cursor"]
 
 log = logging.getLogger(__name__)
 
 
-class DictationButton(PushToTalk, LivePreview, QWidget):
+class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
     transcribed = Signal(str, str)
     recording_changed = Signal(bool)
 
@@ -241,23 +242,6 @@ class DictationButton(PushToTalk, LivePreview, QWidget):
         elif self._state == "transcribing" and self._cancel_box[0] is not None:
             self._cancel_box[0].set()
 
-    def take_note_audio(self) -> Path | None:
-        """For voice notes (``keep_audio=True``): the recording(s) behind what was dictated into
-        the box since the last call, joined into one WAV; None when nothing was dictated.
-
-        The note box's save handler calls this and stores the path with the note
-        (``core.inquiry.notes.add_voice_note``)."""
-        kept = [p for p in self._kept if p.is_file()]
-        self._kept = []
-        if not kept:
-            return None
-        if len(kept) == 1:
-            return kept[0]
-        joined = concat_wavs(kept, kept[0].with_name(kept[0].stem + "-note.wav"))
-        for path in kept:
-            path.unlink(missing_ok=True)
-        return joined
-
     def retry(self) -> None:
         if self._pending is not None and self._pending.is_file() and self._state == "idle":
             self._transcribe(self._pending)
@@ -276,15 +260,7 @@ class DictationButton(PushToTalk, LivePreview, QWidget):
         self._discard_audio(path)
         self._set_status(self.tr("Discarded"))
 
-    def _show_click_again(self) -> None:
-        """A short press started click-to-toggle recording: say how to finish it."""
-        self._set_status(self.tr("Recording… click again (or F9) to finish"))
-
     # -- recording ---------------------------------------------------------------------------
-    def _show_elapsed(self, seconds: float) -> None:
-        if self._state == "recording":
-            self._set_status(f"{format_clock(seconds)} / {format_clock(self.recorder.max_seconds)}")
-
     def _on_recorder_failed(self, message: str) -> None:
         if not self.recorder.recording and self._state == "recording":
             self._drop_live()  # too short, or the device died: no dictation to finish
@@ -397,39 +373,10 @@ class DictationButton(PushToTalk, LivePreview, QWidget):
         self._set_status(self.tr("Inserted — edit it before sending or saving"))
         self.transcribed.emit(result.text, kept)
 
-    def _clear_uncertain(self) -> None:
-        self.confirm_button.setVisible(False)
-        self.discard_button.setVisible(False)
-        self._show_preview("")
-
-    def _discard_audio(self, path: Path | None) -> None:
-        if path is not None and not self.keep_audio:
-            path.unlink(missing_ok=True)
-
     # -- display -----------------------------------------------------------------------------
-    def _set_state(self, state: str) -> None:
-        was_recording = self._state == "recording"
-        self._state = state
-        self.level.setVisible(state == "recording")
-        if state != "recording":
-            self.level.setValue(0)
-        self.button.setProperty("state", state)
-        self.retranslate()
-        if was_recording != (state == "recording"):
-            self.recording_changed.emit(state == "recording")
-
-    def _set_status(self, text: str, *, error: bool = False) -> None:
-        self.status.setText(text)
-        self.status.setStyleSheet("color: #d1242f;" if error else "color: palette(mid);")
-        self.status.setVisible(bool(text))
-
-    def _clear_status(self) -> None:
-        self.retry_button.setVisible(False)
-        self._set_status("")
-
-    def _show_error(self, message: str, *, retry: bool = False) -> None:
-        self._set_status(message, error=True)
-        self.retry_button.setVisible(retry and self._pending is not None)
+    def _show_click_again(self) -> None:
+        """A short press started click-to-toggle recording: say how to finish it."""
+        self._set_status(self.tr("Recording… click again (or F9) to finish"))
 
     def retranslate(self) -> None:
         key = QKeySequence(SHORTCUT).toString(QKeySequence.SequenceFormat.NativeText)

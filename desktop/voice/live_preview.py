@@ -16,7 +16,7 @@ import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QLabel
+    from PySide6.QtWidgets import QLabel, QToolButton
 
     from core.voice.live import LiveDictation
 
@@ -40,6 +40,8 @@ class LivePreview:
     """Feeding the live dictation and showing what it heard so far (a mixin of the button)."""
 
     preview: QLabel
+    confirm_button: QToolButton
+    discard_button: QToolButton
     _live: LiveDictation | None
     _state: str
 
@@ -60,3 +62,9 @@ class LivePreview:
     def _show_preview(self, text: str) -> None:
         self.preview.setText(text)
         self.preview.setVisible(bool(text))
+
+    def _clear_uncertain(self) -> None:
+        """Hide an uncertain transcript and its "Insert anyway" / "Discard" buttons."""
+        self.confirm_button.setVisible(False)
+        self.discard_button.setVisible(False)
+        self._show_preview("")
