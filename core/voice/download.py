@@ -30,7 +30,6 @@ act on are ``ModelDownloadError`` with a Chinese sentence. Blocking: run it off 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import os
@@ -44,6 +43,13 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from core.errors import ModelDownloadError
+from core.voice.model_files import (
+    RemoteFile,
+    find_model_folder,
+    install_folder,
+    sha256_file,
+    verify_file,
+)
 from core.voice.models import MANIFEST, check_model_dir
 
 log = logging.getLogger(__name__)
@@ -105,14 +111,6 @@ def hub_endpoint(settings: Any = None) -> str:
     return (value.strip() or DEFAULT_ENDPOINT).rstrip("/")
 
 
-@dataclass(frozen=True)
-class _RemoteFile:
-    name: str
-    size: int
-    sha256: str | None
-    blob_id: str | None
-
-
 def download_model(
     home: Path,
     model: HubModel = RECOMMENDED,
@@ -123,11 +121,34 @@ def download_model(
     cancel: threading.Event | None = None,
 ) -> Path:
     """Download, verify and install ``model``; returns the installed folder. See the module doc."""
-    from huggingface_hub import HfApi, hf_hub_url
-    from huggingface_hub.file_download import http_get
-    from huggingface_hub.utils import build_hf_headers
-
     endpoint = (endpoint or hub_endpoint()).rstrip("/")
+    commit, files = _remote_files(model, endpoint, revision)
+    total = sum(f.size for f in files)
+    staging = models_dir(home) / ".partial" / f"{model.folder_name}-{commit[:12]}"
+    staging.mkdir(parents=True, exist_ok=True)
+    _check_space(staging, total - sum(_existing(staging, f) for f in files))
+    done = 0
+    for remote in files:
+        final = staging / remote.name
+        if not (final.is_file() and final.stat().st_size == remote.size):
+            url = _file_url(model, remote, commit, endpoint)
+            _fetch_file(url, staging, remote, endpoint, done, total, progress, cancel)
+        done += remote.size
+        _report(progress, done, total)
+    _write_manifest(staging, model, commit, endpoint, files)
+    target = install_folder(staging, models_dir(home) / model.folder_name)
+    with contextlib.suppress(OSError):
+        staging.parent.rmdir()  # only when no other partial download waits there
+    log.info(
+        "voice model %s@%s installed in %s (%d bytes)", model.repo_id, commit[:12], target, total
+    )
+    return target
+
+
+def _remote_files(model: HubModel, endpoint: str, revision: str) -> tuple[str, list[RemoteFile]]:
+    """The commit ``revision`` resolves to and the model files there (sizes and hashes)."""
+    from huggingface_hub import HfApi
+
     try:
         info = HfApi(endpoint=endpoint).model_info(
             model.repo_id, revision=revision, files_metadata=True
@@ -136,7 +157,7 @@ def download_model(
         raise ModelDownloadError(_network_message(endpoint, exc)) from exc
     commit = str(info.sha or "")
     files = [
-        _RemoteFile(
+        RemoteFile(
             s.rfilename,
             int(s.size or (s.lfs.size if s.lfs else 0)),
             s.lfs.sha256 if s.lfs else None,
@@ -150,65 +171,75 @@ def download_model(
         raise ModelDownloadError(
             f"服务器上的 {model.repo_id} 不是完整的 CTranslate2 Whisper 模型（缺少 model.bin 或 config.json）"
         )
-    total = sum(f.size for f in files)
-    staging = models_dir(home) / ".partial" / f"{model.folder_name}-{commit[:12]}"
-    staging.mkdir(parents=True, exist_ok=True)
-    _check_space(staging, total - sum(_existing(staging, f) for f in files))
-    done = 0
-    for remote in files:
-        final = staging / remote.name
-        if final.is_file() and final.stat().st_size == remote.size:
-            done += remote.size
-            _report(progress, done, total)
-            continue
-        part = staging / (remote.name + ".part")
-        resume = part.stat().st_size if part.is_file() else 0
-        if resume > remote.size:
-            part.unlink()
-            resume = 0
-        url = hf_hub_url(model.repo_id, remote.name, revision=commit, endpoint=endpoint)
-        base = done
-        with part.open("ab") as fh:
+    return commit, files
 
-            def on_bytes(n: int, b: int = base) -> None:
-                _report(progress, b + n, total)
 
-            sink = _ProgressFile(fh, on_bytes, cancel)
-            _report(progress, base + resume, total)
-            try:
-                http_get(
-                    url,
-                    sink,  # type: ignore[arg-type]  # a file-like wrapper is all http_get needs
-                    resume_size=resume,
-                    headers=build_hf_headers(),
-                    expected_size=remote.size,
-                    displayed_filename=remote.name,
-                    tqdm_class=_quiet_tqdm(),
-                )
-            except DownloadCancelled:
-                raise
-            except Exception as exc:
-                raise ModelDownloadError(_network_message(endpoint, exc)) from exc
-        _verify(part, remote)
-        part.replace(final)
-        done += remote.size
-        _report(progress, done, total)
+def _file_url(model: HubModel, remote: RemoteFile, commit: str, endpoint: str) -> str:
+    from huggingface_hub import hf_hub_url
+
+    return str(hf_hub_url(model.repo_id, remote.name, revision=commit, endpoint=endpoint))
+
+
+def _fetch_file(
+    url: str,
+    staging: Path,
+    remote: RemoteFile,
+    endpoint: str,
+    base: int,
+    total: int,
+    progress: ProgressFn | None,
+    cancel: threading.Event | None,
+) -> None:
+    """Fetch one file into ``<name>.part`` (resuming what is there), verify it, move it in place.
+
+    ``base`` is the bytes of the files before this one, so progress counts the whole model.
+    """
+    from huggingface_hub.file_download import http_get
+    from huggingface_hub.utils import build_hf_headers
+
+    part = staging / (remote.name + ".part")
+    resume = part.stat().st_size if part.is_file() else 0
+    if resume > remote.size:
+        part.unlink()
+        resume = 0
+    with part.open("ab") as fh:
+
+        def on_bytes(n: int, b: int = base) -> None:
+            _report(progress, b + n, total)
+
+        sink = _ProgressFile(fh, on_bytes, cancel)
+        _report(progress, base + resume, total)
+        try:
+            http_get(
+                url,
+                sink,  # type: ignore[arg-type]  # a file-like wrapper is all http_get needs
+                resume_size=resume,
+                headers=build_hf_headers(),
+                expected_size=remote.size,
+                displayed_filename=remote.name,
+                tqdm_class=_quiet_tqdm(),
+            )
+        except DownloadCancelled:
+            raise
+        except Exception as exc:
+            raise ModelDownloadError(_network_message(endpoint, exc)) from exc
+    verify_file(part, remote)
+    part.replace(staging / remote.name)
+
+
+def _write_manifest(
+    staging: Path, model: HubModel, commit: str, endpoint: str, files: list[RemoteFile]
+) -> None:
+    """``model.json``: where the model came from and its hashes, checked again on import."""
     manifest = {
         "repo_id": model.repo_id,
         "name": model.name,
         "revision": commit,
         "endpoint": endpoint,
         "languages": list(model.languages),
-        "files": {f.name: {"size": f.size, "sha256": _sha256(staging / f.name)} for f in files},
+        "files": {f.name: {"size": f.size, "sha256": sha256_file(staging / f.name)} for f in files},
     }
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2), encoding="utf-8")
-    target = _install(staging, models_dir(home) / model.folder_name)
-    with contextlib.suppress(OSError):
-        staging.parent.rmdir()  # only when no other partial download waits there
-    log.info(
-        "voice model %s@%s installed in %s (%d bytes)", model.repo_id, commit[:12], target, total
-    )
-    return target
 
 
 def import_model(home: Path, source: Path) -> Path:
@@ -231,9 +262,9 @@ def import_model(home: Path, source: Path) -> Path:
                     if not dest.is_relative_to(scratch.resolve()):
                         raise ModelDownloadError(f"压缩包里有不安全的路径：{member.filename}")
                 archive.extractall(scratch)
-            folder = _find_model_folder(scratch)
+            folder = find_model_folder(scratch)
         elif source.is_dir():
-            folder = _find_model_folder(source)
+            folder = find_model_folder(source)
         else:
             raise ModelDownloadError(f"找不到模型文件夹或压缩包：{source}")
         if folder is None:
@@ -251,13 +282,13 @@ def import_model(home: Path, source: Path) -> Path:
                 path = folder / name
                 if not path.is_file() or path.stat().st_size != int(meta["size"]):
                     raise ModelDownloadError(f"模型文件不完整：{name}（大小不符），已拒绝导入")
-                if meta.get("sha256") and _sha256(path) != meta["sha256"]:
+                if meta.get("sha256") and sha256_file(path) != meta["sha256"]:
                     raise ModelDownloadError(f"模型文件已损坏：{name}（校验值不符），已拒绝导入")
         name = folder.name if folder != scratch else source.stem
         staging = root / ".partial" / f"import-{name}"
         shutil.rmtree(staging, ignore_errors=True)
         shutil.copytree(folder, staging)
-        return _install(staging, root / name)
+        return install_folder(staging, root / name)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -307,7 +338,7 @@ def _report(progress: ProgressFn | None, done: int, total: int) -> None:
         progress(done, total)
 
 
-def _existing(staging: Path, f: _RemoteFile) -> int:
+def _existing(staging: Path, f: RemoteFile) -> int:
     for path in (staging / f.name, staging / (f.name + ".part")):
         if path.is_file():
             return min(path.stat().st_size, f.size)
@@ -320,65 +351,6 @@ def _check_space(folder: Path, needed: int) -> None:
         raise ModelDownloadError(
             f"磁盘空间不足：需要约 {needed / 1e6:.0f} MB，只剩 {free / 1e6:.0f} MB"
         )
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _git_blob_sha1(path: Path) -> str:
-    digest = hashlib.sha1(b"blob %d\x00" % path.stat().st_size)
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _verify(path: Path, remote: _RemoteFile) -> None:
-    """Size, then hash, against the Hub's metadata; a bad file is deleted, never installed."""
-    size = path.stat().st_size
-    if size != remote.size:
-        path.unlink(missing_ok=True)
-        raise ModelDownloadError(
-            f"下载的 {remote.name} 大小不对（{size} 字节，应为 {remote.size}），已删除，请重试"
-        )
-    if remote.sha256:
-        ok = _sha256(path) == remote.sha256
-    elif remote.blob_id:
-        ok = _git_blob_sha1(path) == remote.blob_id
-    else:
-        ok = True  # the Hub gave no hash for this small file; its size matched
-    if not ok:
-        path.unlink(missing_ok=True)
-        raise ModelDownloadError(
-            f"下载的 {remote.name} 校验失败（文件已损坏或被篡改），已删除，未启用该模型。请重试或换一个镜像"
-        )
-
-
-def _install(staging: Path, target: Path) -> Path:
-    """Move a complete, verified folder into place (replacing an older copy)."""
-    if target.exists():
-        old = target.with_name(target.name + ".old")
-        shutil.rmtree(old, ignore_errors=True)
-        target.replace(old)
-        staging.replace(target)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging.replace(target)
-    return target
-
-
-def _find_model_folder(root: Path) -> Path | None:
-    if (root / "model.bin").is_file():
-        return root
-    for candidate in sorted(root.rglob("model.bin")):
-        return candidate.parent
-    return None
 
 
 def _network_message(endpoint: str, exc: BaseException) -> str:

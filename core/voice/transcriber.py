@@ -220,45 +220,9 @@ class Transcriber:
                 return Transcript("", _fallback_language(wanted), duration, 0.0, load_s=load_s)
             lang, probability = self._pick_language(samples, wanted)
             _check_cancel(cancel)
-            kwargs: dict[str, Any] = {
-                "language": lang,
-                "vad_filter": True,
-                "beam_size": 5,
-                "condition_on_previous_text": False,  # stops a tiny model looping on itself
-            }
-            if lang == "zh":
-                kwargs["initial_prompt"] = ZH_INITIAL_PROMPT + prompt[-60:]
-            elif prompt:
-                kwargs["initial_prompt"] = prompt[-200:]
-            try:
-                segments_iter, info = self._model.transcribe(samples, **kwargs)
-                segments: list[Segment] = []
-                parts: list[str] = []
-                for seg in segments_iter:  # lazy: the real work happens while iterating
-                    segments.append(
-                        Segment(
-                            float(seg.start),
-                            float(seg.end),
-                            seg.text,
-                            float(seg.avg_logprob),
-                            float(seg.no_speech_prob),
-                        )
-                    )
-                    parts.append(seg.text)
-                    if progress:
-                        progress(min(1.0, float(seg.end) / duration), _join(parts, lang))
-                    _check_cancel(cancel)
-            except TranscriptionError:
-                raise
-            except Exception as exc:
-                raise TranscriptionError(f"语音识别过程中出错：{exc}") from exc
-            text = _join(parts, lang)
-            if lang == "zh" or _CJK.search(text):
-                text = finish_chinese(text)
-                segments = [
-                    Segment(s.start, s.end, finish_chinese(s.text), s.avg_logprob, s.no_speech_prob)
-                    for s in segments
-                ]
+            text, segments, info = self._recognise(
+                samples, lang, prompt, duration, progress, cancel
+            )
             scores = _scores(text, segments)
             result = Transcript(
                 text=text,
@@ -277,6 +241,57 @@ class Transcriber:
         if progress:
             progress(1.0, result.text)
         return result
+
+    def _recognise(
+        self,
+        samples: np.ndarray,
+        lang: str,
+        prompt: str,
+        duration: float,
+        progress: ProgressFn | None,
+        cancel: threading.Event | None,
+    ) -> tuple[str, list[Segment], Any]:
+        """Run Whisper in ``lang``: the joined text (Chinese finished), its segments, its info."""
+        kwargs: dict[str, Any] = {
+            "language": lang,
+            "vad_filter": True,
+            "beam_size": 5,
+            "condition_on_previous_text": False,  # stops a tiny model looping on itself
+        }
+        if lang == "zh":
+            kwargs["initial_prompt"] = ZH_INITIAL_PROMPT + prompt[-60:]
+        elif prompt:
+            kwargs["initial_prompt"] = prompt[-200:]
+        try:
+            segments_iter, info = self._model.transcribe(samples, **kwargs)
+            segments: list[Segment] = []
+            parts: list[str] = []
+            for seg in segments_iter:  # lazy: the real work happens while iterating
+                segments.append(
+                    Segment(
+                        float(seg.start),
+                        float(seg.end),
+                        seg.text,
+                        float(seg.avg_logprob),
+                        float(seg.no_speech_prob),
+                    )
+                )
+                parts.append(seg.text)
+                if progress:
+                    progress(min(1.0, float(seg.end) / duration), _join(parts, lang))
+                _check_cancel(cancel)
+        except TranscriptionError:
+            raise
+        except Exception as exc:
+            raise TranscriptionError(f"语音识别过程中出错：{exc}") from exc
+        text = _join(parts, lang)
+        if lang == "zh" or _CJK.search(text):
+            text = finish_chinese(text)
+            segments = [
+                Segment(s.start, s.end, finish_chinese(s.text), s.avg_logprob, s.no_speech_prob)
+                for s in segments
+            ]
+        return text, segments, info
 
     def wanted_language(self, language: str | None = None) -> str:
         """The language asked for: the argument, else the ``voice.language`` setting."""

@@ -33,7 +33,6 @@ Signals:
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 import time
@@ -43,23 +42,19 @@ from pathlib import Path
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QIcon, QKeyEvent, QKeySequence, QPainter, QPen, QPixmap
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QTextEdit,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from core.errors import InquiryBridgeError
-from core.voice.audio import concat_wavs
 from core.voice.live import LiveDictation
 from core.voice.transcriber import (
     ChineseNeedsMultilingualModel,
@@ -68,53 +63,21 @@ from core.voice.transcriber import (
     shared_transcriber,
 )
 from desktop.i18n import current_language
+from desktop.voice.dictation_icon import state_icon
+from desktop.voice.insertion import Target, insert_at_cursor
+from desktop.voice.live_preview import LivePreview, WorkerBridge, emit_from_worker
 from desktop.voice.model_download import offer_multilingual_model
+from desktop.voice.note_audio import NoteAudio
+from desktop.voice.push_to_talk import HOLD_SECONDS, SHORTCUT, PushToTalk
 from desktop.voice.recorder import AudioInputFactory, Recorder
+from desktop.voice.status_line import StatusLine
+
+__all__ = ["HOLD_SECONDS", "SHORTCUT", "DictationButton", "Target", "insert_at_cursor"]
 
 log = logging.getLogger(__name__)
 
-SHORTCUT = Qt.Key.Key_F9
-HOLD_SECONDS = 0.4  # pressed longer than this = push-to-talk; shorter = click to toggle
-Target = QLineEdit | QPlainTextEdit | QTextEdit
-_CJK_RANGES = ((0x3000, 0x303F), (0x3400, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
 
-
-def _is_cjk(ch: str) -> bool:
-    return bool(ch) and any(lo <= ord(ch) <= hi for lo, hi in _CJK_RANGES)
-
-
-def _joiner(before: str, text: str) -> str:
-    """A space between English words, none around Chinese (or after whitespace)."""
-    if not before or before.isspace() or not text:
-        return ""
-    if _is_cjk(before) or _is_cjk(text[0]):
-        return ""
-    return " "
-
-
-def insert_at_cursor(target: Target, text: str) -> None:
-    """Insert ``text`` where the owner's cursor is (replacing a selection), as one undo step."""
-    if isinstance(target, QLineEdit):
-        pos = target.selectionStart() if target.hasSelectedText() else target.cursorPosition()
-        before = target.text()[pos - 1 : pos] if pos > 0 else ""
-        target.insert(_joiner(before, text) + text)
-        return
-    cursor = target.textCursor()
-    pos = cursor.selectionStart() if cursor.hasSelection() else cursor.position()
-    before = target.document().characterAt(pos - 1) if pos > 0 else ""
-    cursor.insertText(_joiner(before, text) + text)
-    target.setTextCursor(cursor)
-
-
-class _Bridge(QObject):
-    """Carries worker-thread results to the UI thread (queued connections)."""
-
-    done = Signal(object, object)  # (Transcript | None, BaseException | None)
-    progress = Signal(float)
-    partial = Signal(str)  # live dictation: everything recognised so far
-
-
-class DictationButton(QWidget):
+class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
     transcribed = Signal(str, str)
     recording_changed = Signal(bool)
 
@@ -151,8 +114,21 @@ class DictationButton(QWidget):
             clock=services.clock,
             parent=self,
         )
-        self._bridge = _Bridge(self)
+        self._bridge = WorkerBridge(self)
 
+        self._build_widgets()
+        self._connect_signals()
+        target.installEventFilter(self)
+        # closing the window mid-transcription stops the worker at the next segment
+        box = self._cancel_box
+        self.destroyed.connect(lambda *_: box[0] is not None and box[0].set())
+
+        self._state = "idle"
+        self.retranslate()
+        self._set_status("")
+
+    def _build_widgets(self) -> None:
+        """The button, level meter, status, retry, preview and the confirm/discard pair."""
         self.button = QPushButton(self)
         self.button.setObjectName("dictationButton")
         self.button.setAutoDefault(False)
@@ -193,6 +169,7 @@ class DictationButton(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(self.preview)
 
+    def _connect_signals(self) -> None:
         self.button.pressed.connect(self._on_pressed)
         self.button.released.connect(self._on_released)
         self.retry_button.clicked.connect(self.retry)
@@ -207,14 +184,6 @@ class DictationButton(QWidget):
         self._bridge.done.connect(self._on_done)
         self._bridge.progress.connect(self._on_progress)
         self._bridge.partial.connect(self._on_partial)
-        target.installEventFilter(self)
-        # closing the window mid-transcription stops the worker at the next segment
-        box = self._cancel_box
-        self.destroyed.connect(lambda *_: box[0] is not None and box[0].set())
-
-        self._state = "idle"
-        self.retranslate()
-        self._set_status("")
 
     # -- public ------------------------------------------------------------------------------
     @property
@@ -244,7 +213,9 @@ class DictationButton(QWidget):
             return False
         self.recorder.max_seconds = float(self.services.settings.get("voice.max_seconds"))
         bridge = self._bridge
-        live = LiveDictation(transcriber, on_partial=lambda text: _emit(bridge, "partial", text))
+        live = LiveDictation(
+            transcriber, on_partial=lambda text: emit_from_worker(bridge, "partial", text)
+        )
         self._live = live
         try:
             self.recorder.start()
@@ -271,23 +242,6 @@ class DictationButton(QWidget):
         elif self._state == "transcribing" and self._cancel_box[0] is not None:
             self._cancel_box[0].set()
 
-    def take_note_audio(self) -> Path | None:
-        """For voice notes (``keep_audio=True``): the recording(s) behind what was dictated into
-        the box since the last call, joined into one WAV; None when nothing was dictated.
-
-        The note box's save handler calls this and stores the path with the note
-        (``core.inquiry.notes.add_voice_note``)."""
-        kept = [p for p in self._kept if p.is_file()]
-        self._kept = []
-        if not kept:
-            return None
-        if len(kept) == 1:
-            return kept[0]
-        joined = concat_wavs(kept, kept[0].with_name(kept[0].stem + "-note.wav"))
-        for path in kept:
-            path.unlink(missing_ok=True)
-        return joined
-
     def retry(self) -> None:
         if self._pending is not None and self._pending.is_file() and self._state == "idle":
             self._transcribe(self._pending)
@@ -306,82 +260,7 @@ class DictationButton(QWidget):
         self._discard_audio(path)
         self._set_status(self.tr("Discarded"))
 
-    # -- button and keyboard ------------------------------------------------------------------
-    def _on_pressed(self) -> None:
-        self._press()
-
-    def _on_released(self) -> None:
-        self._release()
-
-    def _press(self) -> None:
-        if self._state == "transcribing":
-            self.cancel()
-            return
-        if self._state == "recording":
-            self._started_by_this_press = False
-            self.stop_recording()  # second click of click-to-toggle
-            return
-        self._pressed_at = self._monotonic()
-        self._started_by_this_press = self.start_recording()
-
-    def _release(self) -> None:
-        if not self._started_by_this_press or self._state != "recording":
-            return
-        self._started_by_this_press = False
-        held = self._monotonic() - (self._pressed_at or self._monotonic())
-        if held >= HOLD_SECONDS:
-            self.stop_recording()  # push-to-talk: release ends it
-        else:
-            self._set_status(self.tr("Recording… click again (or F9) to finish"))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.target and event.type() in (
-            QEvent.Type.KeyPress,
-            QEvent.Type.KeyRelease,
-            QEvent.Type.ShortcutOverride,
-        ):
-            key_event: QKeyEvent = event  # type: ignore[assignment]
-            if key_event.key() == SHORTCUT:
-                if event.type() == QEvent.Type.ShortcutOverride:
-                    event.accept()  # F9 is ours while the box has focus
-                elif not key_event.isAutoRepeat():
-                    if event.type() == QEvent.Type.KeyPress:
-                        self._press()
-                    else:
-                        self._release()
-                return True
-            if (
-                key_event.key() == Qt.Key.Key_Escape
-                and event.type() == QEvent.Type.KeyPress
-                and self._state in ("recording", "transcribing")
-            ):
-                self.cancel()
-                return True
-        return super().eventFilter(watched, event)
-
     # -- recording ---------------------------------------------------------------------------
-    def _show_elapsed(self, seconds: float) -> None:
-        if self._state == "recording":
-            self._set_status(f"{_clock(seconds)} / {_clock(self.recorder.max_seconds)}")
-
-    def _feed_live(self, pcm: bytes) -> None:
-        if self._live is not None:
-            self._live.feed(pcm)
-
-    def _drop_live(self) -> None:
-        live, self._live = self._live, None
-        if live is not None:
-            live.cancel()
-        self._show_preview("")
-
-    def _on_partial(self, text: str) -> None:
-        if self._state in ("recording", "transcribing"):
-            self._show_preview(text)
-
-    def _show_preview(self, text: str) -> None:
-        self.preview.setText(text)
-        self.preview.setVisible(bool(text))
-
     def _on_recorder_failed(self, message: str) -> None:
         if not self.recorder.recording and self._state == "recording":
             self._drop_live()  # too short, or the device died: no dictation to finish
@@ -425,14 +304,14 @@ class DictationButton(QWidget):
             cancel = self._cancel_box[0] = threading.Event()
 
             def progress(fraction: float, _text: str) -> None:
-                _emit(bridge, "progress", fraction)
+                emit_from_worker(bridge, "progress", fraction)
 
             future = transcriber.submit(path, progress=progress, cancel=cancel)
         self._future = future
 
         def finished(fut: Future[Transcript]) -> None:
             exc = fut.exception()
-            _emit(bridge, "done", None if exc else fut.result(), exc)
+            emit_from_worker(bridge, "done", None if exc else fut.result(), exc)
 
         future.add_done_callback(finished)
 
@@ -494,39 +373,10 @@ class DictationButton(QWidget):
         self._set_status(self.tr("Inserted — edit it before sending or saving"))
         self.transcribed.emit(result.text, kept)
 
-    def _clear_uncertain(self) -> None:
-        self.confirm_button.setVisible(False)
-        self.discard_button.setVisible(False)
-        self._show_preview("")
-
-    def _discard_audio(self, path: Path | None) -> None:
-        if path is not None and not self.keep_audio:
-            path.unlink(missing_ok=True)
-
     # -- display -----------------------------------------------------------------------------
-    def _set_state(self, state: str) -> None:
-        was_recording = self._state == "recording"
-        self._state = state
-        self.level.setVisible(state == "recording")
-        if state != "recording":
-            self.level.setValue(0)
-        self.button.setProperty("state", state)
-        self.retranslate()
-        if was_recording != (state == "recording"):
-            self.recording_changed.emit(state == "recording")
-
-    def _set_status(self, text: str, *, error: bool = False) -> None:
-        self.status.setText(text)
-        self.status.setStyleSheet("color: #d1242f;" if error else "color: palette(mid);")
-        self.status.setVisible(bool(text))
-
-    def _clear_status(self) -> None:
-        self.retry_button.setVisible(False)
-        self._set_status("")
-
-    def _show_error(self, message: str, *, retry: bool = False) -> None:
-        self._set_status(message, error=True)
-        self.retry_button.setVisible(retry and self._pending is not None)
+    def _show_click_again(self) -> None:
+        """A short press started click-to-toggle recording: say how to finish it."""
+        self._set_status(self.tr("Recording… click again (or F9) to finish"))
 
     def retranslate(self) -> None:
         key = QKeySequence(SHORTCUT).toString(QKeySequence.SequenceFormat.NativeText)
@@ -536,7 +386,7 @@ class DictationButton(QWidget):
             "transcribing": self.tr("Cancel"),
         }
         self.button.setText(labels[self._state])
-        self.button.setIcon(_icon(self._state))
+        self.button.setIcon(state_icon(self._state))
         self.button.setToolTip(
             self.tr(
                 "Hold to speak and release to finish, or click once to start and again to stop.\n"
@@ -553,48 +403,6 @@ class DictationButton(QWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
-
-
-def _emit(bridge: _Bridge, name: str, *args: object) -> None:
-    """Emit from the worker thread; the widget may have been closed meanwhile."""
-    if shiboken6.isValid(bridge):
-        with contextlib.suppress(RuntimeError):  # deleted between the check and the emit
-            getattr(bridge, name).emit(*args)
-
-
-def _icon(state: str) -> QIcon:
-    """Painted in code (no emoji: the owner's fonts may lack them): a microphone when idle, a red
-    dot while recording, an hourglass-like ring while recognising."""
-    size = 32
-    pixmap = QPixmap(size, size)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    if state == "recording":
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor("#d1242f"))
-        painter.drawEllipse(QRectF(6, 6, 20, 20))
-    elif state == "transcribing":
-        painter.setPen(QPen(QColor("#6e7781"), 3))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawArc(QRectF(6, 6, 20, 20), 90 * 16, 270 * 16)
-    else:
-        colour = QColor("#1f6feb")
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colour)
-        painter.drawRoundedRect(QRectF(11, 3, 10, 17), 5, 5)
-        painter.setPen(QPen(colour, 2.5))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawArc(QRectF(7, 8, 18, 16), 180 * 16, 180 * 16)
-        painter.drawLine(16, 24, 16, 29)
-        painter.drawLine(11, 29, 21, 29)
-    painter.end()
-    return QIcon(pixmap)
-
-
-def _clock(seconds: float) -> str:
-    s = int(seconds)
-    return f"{s // 60}:{s % 60:02d}"
 
 
 def _lang() -> str:

@@ -56,78 +56,10 @@ class VoiceSettingsPage(QWidget):
         settings = services.settings
         self._env_locked = settings.overridden_by_env("voice.model_dir")
 
-        self.model_title = QLabel()
-        self.model_title.setObjectName("sectionTitle")
-        title_font = self.model_title.font()
-        title_font.setBold(True)
-        self.model_title.setFont(title_font)
-        self.active_model = QLabel()
-        self.active_model.setObjectName("activeModel")
-        self.active_model.setWordWrap(True)
-        self.active_model.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.how_to = QLabel()
-        self.how_to.setObjectName("howTo")
-        self.how_to.setWordWrap(True)
-        self.download_button = QPushButton()
-        self.download_button.setObjectName("downloadModel")
-        self.import_button = QPushButton()
-        self.import_button.setObjectName("importModel")
-        self.download_button.setEnabled(not self._env_locked)
-        self.import_button.setEnabled(not self._env_locked)
-        get_row = QHBoxLayout()
-        get_row.addWidget(self.download_button)
-        get_row.addWidget(self.import_button)
-        get_row.addStretch(1)
-        self.mirror = QLineEdit(str(settings.get("voice.hub_endpoint") or ""))
-        self.mirror.setObjectName("hubMirror")
-        self.mirror.setReadOnly(settings.overridden_by_env("voice.hub_endpoint"))
-        self.download_dialog: ModelDownloadDialog | None = None
-
-        self.folder = QLineEdit(str(settings.get("voice.model_dir") or ""))
-        self.folder.setObjectName("modelFolder")
-        self.folder.setReadOnly(self._env_locked)
-        self.browse_button = QPushButton()
-        self.browse_button.setEnabled(not self._env_locked)
-        self.bundled_button = QPushButton()
-        self.bundled_button.setEnabled(not self._env_locked)
-        folder_row = QHBoxLayout()
-        folder_row.setContentsMargins(0, 0, 0, 0)
-        folder_row.addWidget(self.folder, 1)
-        folder_row.addWidget(self.browse_button)
-        folder_row.addWidget(self.bundled_button)
-        folder_box = QWidget()
-        folder_box.setLayout(folder_row)
-        self.folder_check = QLabel()
-        self.folder_check.setObjectName("folderCheck")
-        self.folder_check.setWordWrap(True)
-
-        self.language = QComboBox()
-        for key in LANGUAGE_KEYS:
-            self.language.addItem("", key)
-        self._select(self.language, str(settings.get("voice.language")))
-        self.max_seconds = QSpinBox()
-        self.max_seconds.setRange(10, 600)
-        self.max_seconds.setSingleStep(10)
-        self.max_seconds.setValue(int(settings.get("voice.max_seconds")))
-        self.device = QComboBox()
-        for key in DEVICES:
-            self.device.addItem(key, key)
-        self._select(self.device, str(settings.get("voice.device")))
-        self.compute_type = QComboBox()
-        for key in COMPUTE_TYPES:
-            self.compute_type.addItem(key, key)
-        self._select(self.compute_type, str(settings.get("voice.compute_type")))
-
-        self.mic_button = QPushButton()
-        self.mic_status = QLabel()
-        self.mic_status.setObjectName("micStatus")
-        self.mic_status.setWordWrap(True)
-        mic_row = QHBoxLayout()
-        mic_row.setContentsMargins(0, 0, 0, 0)
-        mic_row.addWidget(self.mic_button)
-        mic_row.addWidget(self.mic_status, 1)
-        mic_box = QWidget()
-        mic_box.setLayout(mic_row)
+        get_row = self._build_model_section(settings)
+        folder_box = self._build_folder_row(settings)
+        self._build_options(settings)
+        mic_box = self._build_mic_row()
 
         self.labels = {
             key: QLabel()
@@ -158,6 +90,91 @@ class VoiceSettingsPage(QWidget):
         self.download_button.clicked.connect(self.download)
         self.import_button.clicked.connect(self.import_model)
         self.retranslate()
+
+    # -- building ------------------------------------------------------------------------------
+    def _build_model_section(self, settings: Any) -> QHBoxLayout:
+        """The active model, how to get a multilingual one, the download/import buttons, mirror."""
+        self.model_title = QLabel()
+        self.model_title.setObjectName("sectionTitle")
+        title_font = self.model_title.font()
+        title_font.setBold(True)
+        self.model_title.setFont(title_font)
+        self.active_model = QLabel()
+        self.active_model.setObjectName("activeModel")
+        self.active_model.setWordWrap(True)
+        self.active_model.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.how_to = QLabel()
+        self.how_to.setObjectName("howTo")
+        self.how_to.setWordWrap(True)
+        self.download_button = QPushButton()
+        self.download_button.setObjectName("downloadModel")
+        self.import_button = QPushButton()
+        self.import_button.setObjectName("importModel")
+        self.download_button.setEnabled(not self._env_locked)
+        self.import_button.setEnabled(not self._env_locked)
+        get_row = QHBoxLayout()
+        get_row.addWidget(self.download_button)
+        get_row.addWidget(self.import_button)
+        get_row.addStretch(1)
+        self.mirror = QLineEdit(str(settings.get("voice.hub_endpoint") or ""))
+        self.mirror.setObjectName("hubMirror")
+        self.mirror.setReadOnly(settings.overridden_by_env("voice.hub_endpoint"))
+        self.download_dialog: ModelDownloadDialog | None = None
+        return get_row
+
+    def _build_folder_row(self, settings: Any) -> QWidget:
+        """The model folder field with its folder picker and "bundled" button, and its check."""
+        self.folder = QLineEdit(str(settings.get("voice.model_dir") or ""))
+        self.folder.setObjectName("modelFolder")
+        self.folder.setReadOnly(self._env_locked)
+        self.browse_button = QPushButton()
+        self.browse_button.setEnabled(not self._env_locked)
+        self.bundled_button = QPushButton()
+        self.bundled_button.setEnabled(not self._env_locked)
+        folder_row = QHBoxLayout()
+        folder_row.setContentsMargins(0, 0, 0, 0)
+        folder_row.addWidget(self.folder, 1)
+        folder_row.addWidget(self.browse_button)
+        folder_row.addWidget(self.bundled_button)
+        folder_box = QWidget()
+        folder_box.setLayout(folder_row)
+        self.folder_check = QLabel()
+        self.folder_check.setObjectName("folderCheck")
+        self.folder_check.setWordWrap(True)
+        return folder_box
+
+    def _build_options(self, settings: Any) -> None:
+        """Recognition language, maximum length, device and compute type."""
+        self.language = QComboBox()
+        for key in LANGUAGE_KEYS:
+            self.language.addItem("", key)
+        self._select(self.language, str(settings.get("voice.language")))
+        self.max_seconds = QSpinBox()
+        self.max_seconds.setRange(10, 600)
+        self.max_seconds.setSingleStep(10)
+        self.max_seconds.setValue(int(settings.get("voice.max_seconds")))
+        self.device = QComboBox()
+        for key in DEVICES:
+            self.device.addItem(key, key)
+        self._select(self.device, str(settings.get("voice.device")))
+        self.compute_type = QComboBox()
+        for key in COMPUTE_TYPES:
+            self.compute_type.addItem(key, key)
+        self._select(self.compute_type, str(settings.get("voice.compute_type")))
+
+    def _build_mic_row(self) -> QWidget:
+        """The "Check microphone" button and its result (probed only when asked)."""
+        self.mic_button = QPushButton()
+        self.mic_status = QLabel()
+        self.mic_status.setObjectName("micStatus")
+        self.mic_status.setWordWrap(True)
+        mic_row = QHBoxLayout()
+        mic_row.setContentsMargins(0, 0, 0, 0)
+        mic_row.addWidget(self.mic_button)
+        mic_row.addWidget(self.mic_status, 1)
+        mic_box = QWidget()
+        mic_box.setLayout(mic_row)
+        return mic_box
 
     # -- actions -----------------------------------------------------------------------------
     def choose_folder(self) -> None:
