@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.board import BoardQuery, fetch_rows, stage_counts
 from core.clock import to_sydney
 from core.db.models import ALL_STAGES, MEMORY_KINDS, Draft, Inquiry, Memory, Message
-from core.deals.stages import STAGE_NAMES_ZH, StageService, stage_history
 from core.drafts.composing import DraftComposer
 from core.drafts.reader import DraftReader, describe
 from core.errors import InquiryBridgeError
 from core.glossary import product_name
+from core.inquiry.board import BoardQuery, fetch_rows, stage_counts
+from core.inquiry.stages import STAGE_NAMES_ZH, StageService, stage_history
 from core.services import Services
 
 if TYPE_CHECKING:
@@ -216,7 +216,7 @@ async def add_note(ctx: ToolContext, args: dict[str, Any]) -> str:
     text = str(args.get("text") or "").strip()
     if not text:
         raise ToolError("text is empty")
-    from core.inquiry_edit import InquiryEditor
+    from core.inquiry.edit import InquiryEditor
 
     note_id = InquiryEditor(ctx.services).add_note(inquiry_id, text, actor="agent", source="agent")
     return f"NOTE_SAVED id={note_id} on inquiry {inquiry_id}"

@@ -383,5 +383,5 @@ class DriveItem(Base):
 
 Index("ix_messages_in_reply_to", Message.in_reply_to)
 # covering index for the board's search: the stage bar counts and the matching ids come from a
-# narrow index scan instead of reading 50,000 wide rows (core/board.py)
+# narrow index scan instead of reading 50,000 wide rows (core/inquiry/board.py)
 Index("ix_inquiries_stage_search", Inquiry.stage, Inquiry.search_text)

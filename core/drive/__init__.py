@@ -4,6 +4,6 @@ What lives here: ``paths`` (folder names and matching, pure), ``files`` (listing
 inquiry's files), ``watcher`` (``DriveWatcher``: delta sync of the customer folders, creating a
 folder for a new inquiry, stage moves from folder moves).
 
-May import: ``core.graph.client``, ``core.db``, ``core.deals.stages``, ``core.events``,
+May import: ``core.graph.client``, ``core.db``, ``core.inquiry.stages``, ``core.events``,
 ``core.clock``, ``core.errors``. Not the intake pipeline, not ``core.graph.runtime``.
 """

@@ -36,11 +36,11 @@ from sqlalchemy.orm import Session
 
 from core.clock import Clock
 from core.db.models import CLOSED_STAGES, DriveItem, Inquiry, SyncCursor
-from core.deals.stages import STAGE_NAMES_ZH, StageChange, change_stage
 from core.drive.paths import Candidate, Node, StageLayout, match_folder, stage_layout
 from core.errors import AmbiguousWriteError, GraphError, SyncStateExpired
 from core.events import EventBus, InquiryCreated, InquiryUpdated
 from core.graph.client import GraphClient
+from core.inquiry.stages import STAGE_NAMES_ZH, StageChange, change_stage
 
 log = logging.getLogger(__name__)
 

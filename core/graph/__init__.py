@@ -9,6 +9,6 @@ the Graph side of one data folder, handed its pipeline by whoever builds the sys
 May import: ``core.mail`` (RawMessage, Message-ID normalisation), ``core.intake.records`` (the
 stored message identity and the Graph-id relink), ``core.drive`` (the OneDrive watcher, in
 ``runtime`` only), ``core.db``, ``core.events``, ``core.clock``, ``core.errors``, ``core.secrets``,
-``core.deals.stages`` (category names). Never the intake pipeline itself: mail sync talks to it
+``core.inquiry.stages`` (category names). Never the intake pipeline itself: mail sync talks to it
 through the ``IntakeSink`` protocol.
 """

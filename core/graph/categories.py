@@ -25,11 +25,11 @@ from sqlalchemy import select
 from core.clock import Clock
 from core.db.app_state import put_state
 from core.db.models import Inquiry, Message
-from core.deals.stages import STAGE_NAMES_ZH
 from core.errors import GraphError, GraphNotFound
 from core.events import EventBus, InquiryCreated, InquiryUpdated, StageChanged
 from core.graph.batch import BATCH_MAX, SubRequest
 from core.graph.client import GraphClient
+from core.inquiry.stages import STAGE_NAMES_ZH
 
 log = logging.getLogger(__name__)
 

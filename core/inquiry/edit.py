@@ -153,7 +153,7 @@ class InquiryEditor:
         """Add a typed note (a ``customer_note`` memory) to an inquiry; audited, events published.
 
         One implementation for every kind of note: typed here, dictated (with its recording) or
-        from Telegram all go through ``core.notes.add_customer_note``.
+        from Telegram all go through ``core.inquiry.notes.add_customer_note``.
         """
         from core.inquiry.notes import add_customer_note
 

@@ -17,6 +17,6 @@ What lives here, by layer:
 
 May import: ``core.mail``, ``core.llm``, ``core.db``, ``core.events``, ``core.clock``,
 ``core.config``, ``core.errors``, ``core.paths``, ``core.services`` (the type), ``core.glossary``,
-``core.board`` (search text) and ``core.deals.stages``. Never ``core.graph`` or ``core.sources``:
-sources hand it ``RawMessage`` objects.
+``core.inquiry.search`` (search text) and ``core.inquiry.stages``. Never ``core.graph`` or
+``core.sources``: sources hand it ``RawMessage`` objects.
 """

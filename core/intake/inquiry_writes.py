@@ -2,7 +2,7 @@
 outgoing mail linked to its inquiry.
 
 Merging only fills what is empty (or upgrades what is clearly better) and never overwrites a field
-the owner edited by hand (``audit_log`` rows ``edit_field``, see ``core.inquiry_edit``). Nothing
+the owner edited by hand (``audit_log`` rows ``edit_field``, see ``core.inquiry.edit``). Nothing
 here publishes: ``core.intake.merge`` turns the result into events.
 """
 
@@ -18,10 +18,10 @@ from sqlalchemy import select
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from core.board import build_search_text, phone_digit_forms
 from core.clock import Clock
 from core.db.models import AuditEntry, Inquiry, InquiryPhone, Message
-from core.deals.stages import StageChange, record_initial_stage
+from core.inquiry.search import build_search_text, phone_digit_forms
+from core.inquiry.stages import StageChange, record_initial_stage
 from core.intake.matching import _norm, find_email_inquiry, find_thread_inquiry
 
 CONFIDENCE_RANK = {"low": 0, "medium": 1, "high": 2}

@@ -18,7 +18,7 @@ whose ``parent_inquiry_id`` points at the old one. A ``C`` message inside a cust
 but never creates an inquiry.
 
 Merging only fills what is empty (or upgrades what is clearly better) and never overwrites a field
-the owner edited by hand (``audit_log`` rows ``edit_field``, see ``core.inquiry_edit``).
+the owner edited by hand (``audit_log`` rows ``edit_field``, see ``core.inquiry.edit``).
 """
 
 from __future__ import annotations

@@ -383,7 +383,7 @@ class TelegramBot:
             return "这条备注已处理过。"
         if action != "s":
             return "已放弃，未保存。"
-        from core.notes import add_customer_note
+        from core.inquiry.notes import add_customer_note
 
         audio = Path(pending["audio_path"]) if pending.get("audio_path") else None
         inquiry_id = pending.get("inquiry_id")

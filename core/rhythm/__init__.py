@@ -2,5 +2,5 @@
 
 Lives in core (no Qt). Reads inquiries through the store; raises reminders as ``StageOverdue``
 events, which the notification outbox turns into tray and Telegram alerts (quiet hours included).
-May import core.db, core.deals, core.events, core.clock; nothing above them.
+May import core.db, core.inquiry.stages, core.events, core.clock; nothing above them.
 """

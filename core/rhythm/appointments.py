@@ -20,10 +20,10 @@ from sqlalchemy.orm import Session
 from core.clock import SYDNEY, Clock, to_sydney, utc
 from core.db.app_state import get_state, put_state
 from core.db.models import Inquiry
-from core.deals.stages import StageChange, change_stage
 from core.errors import InquiryBridgeError, NotFound
 from core.events import EventBus
 from core.graph.calendar import CalendarEvent, OutlookCalendar
+from core.inquiry.stages import StageChange, change_stage
 from core.rhythm.briefing import MEASURE_STAGES
 
 

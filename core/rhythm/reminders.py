@@ -23,8 +23,8 @@ from sqlalchemy.orm import Session
 from core.clock import SYDNEY, Clock, to_sydney, utc
 from core.db.app_state import get_state, put_state
 from core.db.models import CLOSED_STAGES, Inquiry
-from core.deals.stages import STAGE_NAMES_ZH, STAGE_TIMEOUT_DAYS
 from core.events import EventBus, StageOverdue
+from core.inquiry.stages import STAGE_NAMES_ZH, STAGE_TIMEOUT_DAYS
 from core.rhythm.workdays import add_working_days, working_days_between
 
 DIGEST_AT = 5

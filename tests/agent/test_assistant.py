@@ -18,12 +18,12 @@ from sqlalchemy import select
 
 from core.agent import tools as agent_tools
 from core.agent.loop import Assistant
-from core.board import refresh_search_text
 from core.db.models import Draft, DraftEvent, Inquiry, LLMCall, Memory
 from core.drafts.decisions import OwnerDecisions
 from core.drafts.drafting import Drafting, build_drafting
 from core.drafts.edits import OwnerEdits
 from core.drafts.sender import DraftSender
+from core.inquiry.search import refresh_search_text
 from core.llm.client import LLMClient
 from tests.drafts.support import add_inquiry
 from tests.support.llm_server import LLMServer, schema_name

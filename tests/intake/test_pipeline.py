@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator, Callable, Iterator
 import pytest
 from sqlalchemy import func, select
 
-from core.board import search_condition
 from core.db.models import Attachment, Inquiry, LLMCall, Message, StageEvent
 from core.events import (
     InquiryCreated,
@@ -22,7 +21,8 @@ from core.events import (
     MessageRecorded,
     NeedsAttention,
 )
-from core.inquiry_edit import InquiryEditor
+from core.inquiry.edit import InquiryEditor
+from core.inquiry.search import search_condition
 from core.intake.pipeline import IntakePipeline, build_pipeline
 from core.intake.queries import inquiries_json, mail_json
 from tests.intake.test_pipeline_support import (

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from core.db.models import Inquiry
-from core.deals.stages import record_initial_stage
 from core.drafts.drafting import build_drafting
+from core.inquiry.stages import record_initial_stage
 from core.llm.client import LLMClient
 from core.notify.outbox import NotificationCenter
 from core.notify.runner import TelegramRunner

@@ -8,7 +8,7 @@ import pytest
 from core.drafts.drafting import Drafting
 from core.drafts.factguard import check_facts
 from core.errors import UnconfirmedFactsError
-from core.inquiry_edit import InquiryEditor
+from core.inquiry.edit import InquiryEditor
 from tests.drafts.support import DraftingModel, add_inquiry
 
 SIG = "Kind regards,\nAurora Windows & Doors"

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLineEdit, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from core.db.models import Inquiry, Memory
-from core.notes import add_voice_note
+from core.inquiry.notes import add_voice_note
 from core.services import Services
 from core.voice.audio import read_pcm16k
 from core.voice.transcriber import Transcriber

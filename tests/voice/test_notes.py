@@ -8,7 +8,7 @@ import pytest
 
 from core.db.models import AuditEntry, Inquiry, Memory
 from core.events import InquiryUpdated, NoteAdded
-from core.notes import (
+from core.inquiry.notes import (
     NoteError,
     add_customer_note,
     add_voice_note,

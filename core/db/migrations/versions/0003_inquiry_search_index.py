@@ -10,7 +10,7 @@ from an index. The table is external-content (the text lives once, in inquiries)
 step by triggers, so no Python code path can forget it.
 
 Where SQLite lacks FTS5 or the trigram tokenizer (< 3.34), the migration leaves the index out
-and core.board falls back to the scan: slower, same answers.
+and core.inquiry.board falls back to the scan: slower, same answers.
 
 Careful in later migrations: a batch ALTER of ``inquiries`` copies the table and drops its
 triggers; re-create them (``create_triggers`` below) and run ``rebuild``.

@@ -1,1 +1,0 @@
-"""The 8-stage sales pipeline: transitions, audit trail, timeouts."""
