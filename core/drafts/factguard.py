@@ -327,8 +327,8 @@ class _Scanner:
                 self.taken[i] = True
 
 
-def _scan(text: str, region: str, *, source: bool) -> list[Fact]:
-    s = _Scanner(text)
+def _scan_links_and_dates(s: _Scanner, text: str) -> None:
+    """Links, e-mails and the unambiguous date forms, before phones take their digits."""
     for m in _URL.finditer(text):  # links first: a payment link is a value like any other
         key = url_key(m.group(0))
         if key:
@@ -347,7 +347,9 @@ def _scan(text: str, region: str, *, source: bool) -> list[Fact]:
     for m in _DATE_CN.finditer(text):
         s.take("date", m, [_date_key(int(m.group(2)), int(m.group(1)))])
 
-    # phones (before dimension/number patterns chew their digits)
+
+def _scan_phones(s: _Scanner, text: str, region: str) -> None:
+    """Phones, before the dimension and number patterns chew their digits."""
     try:
         matcher = phonenumbers.PhoneNumberMatcher(
             text, region, leniency=phonenumbers.Leniency.VALID
@@ -363,6 +365,9 @@ def _scan(text: str, region: str, *, source: bool) -> list[Fact]:
     except Exception:  # phonenumbers never should, but a guard must not crash a draft
         pass
 
+
+def _scan_numeric_dates_and_weekdays(s: _Scanner, text: str) -> None:
+    """Numeric dates ("15/4", "15.4.") once phones are taken, then weekdays."""
     for m in _DATE_NUM.finditer(text):
         year = m.group(3)
         key = _date_key(int(m.group(1)), int(m.group(2)))
@@ -377,7 +382,26 @@ def _scan(text: str, region: str, *, source: bool) -> list[Fact]:
     for m in _WEEKDAY_CN.finditer(text):
         s.take("weekday", m, [f"weekday:{_CN_WEEKDAY[m.group(1)]}"])
 
-    # times
+
+def _cn_time_keys(m: re.Match[str]) -> list[str | None]:
+    """Keys for a Chinese time: "下午3点" is 15:00, a bare "10点" reads both ways."""
+    hour = int(m.group(2))
+    minute = 30 if m.group(3) == "半" else int(m.group(4) or 0)
+    part = m.group(1)
+    if part in {"下午", "晚上", "傍晚"} and hour < 12:
+        return [_hhmm(hour + 12, minute, None)]
+    if part in {"上午", "早上", "早晨"}:
+        return [_hhmm(hour, minute, None)]
+    if part == "中午":
+        return [_hhmm(hour if hour >= 11 else hour + 12, minute, None)]
+    return [  # "10点": ambiguous, both readings count
+        _hhmm(hour, minute, None),
+        _hhmm(hour + 12, minute, None) if hour < 12 else None,
+    ]
+
+
+def _scan_times(s: _Scanner, text: str, *, source: bool) -> None:
+    """Time ranges, 12-hour, noon, Chinese and 24-hour times, in that order."""
     for m in _TIME_RANGE.finditer(text):
         second = _hhmm(int(m.group(4)), int(m.group(5) or 0), m.group(6))
         first_tag = m.group(3) or m.group(6)
@@ -402,30 +426,17 @@ def _scan(text: str, region: str, *, source: bool) -> list[Fact]:
     for m in _TIME_NOON.finditer(text):
         s.take("time", m, ["time:12:00"])
     for m in _TIME_CN.finditer(text):
-        hour = int(m.group(2))
-        minute = 30 if m.group(3) == "半" else int(m.group(4) or 0)
-        part = m.group(1)
-        keys: list[str | None]
-        if part in {"下午", "晚上", "傍晚"} and hour < 12:
-            keys = [_hhmm(hour + 12, minute, None)]
-        elif part in {"上午", "早上", "早晨"}:
-            keys = [_hhmm(hour, minute, None)]
-        elif part == "中午":
-            keys = [_hhmm(hour if hour >= 11 else hour + 12, minute, None)]
-        else:  # "10点": ambiguous, both readings count
-            keys = [
-                _hhmm(hour, minute, None),
-                _hhmm(hour + 12, minute, None) if hour < 12 else None,
-            ]
-        s.take("time", m, keys)
+        s.take("time", m, _cn_time_keys(m))
     for m in _TIME_24.finditer(text):
         hour, minute = int(m.group(1)), int(m.group(2))
-        keys = [_hhmm(hour, minute, None)]
+        keys: list[str | None] = [_hhmm(hour, minute, None)]
         if source and hour < 12:
             keys.append(_hhmm(hour + 12, minute, None))
         s.take("time", m, keys)
 
-    # money and percentages
+
+def _scan_sizes(s: _Scanner, text: str) -> None:
+    """Money, percentages, areas and dimensions."""
     for pattern in (_AMOUNT_PRE, _AMOUNT_POST, _AMOUNT_K):
         for m in pattern.finditer(text):
             scale = _SCALE.get((m.group(2) or "").lower(), 1)
@@ -433,25 +444,24 @@ def _scan(text: str, region: str, *, source: bool) -> list[Fact]:
     for m in _PERCENT.finditer(text):
         s.take("percent", m, [f"pct:{_fmt(_num(m.group(1)))}"])
 
-    # areas and dimensions
     for m in _AREA.finditer(text):
         s.take("area", m, [f"area:{_fmt(_num(m.group(1)))}"])
     for m in _DIM_CHAIN.finditer(text):
         values = [(m.group(i), m.group(i + 1)) for i in (1, 3, 5) if m.group(i)]
         last_unit = next((u for _, u in reversed(values) if u), None)
-        start = m.start()
         for idx, (value, unit) in enumerate(values):
             gi = 1 + idx * 2
             key = f"dim:{_fmt(_mm(_num(value), unit or last_unit))}"
             end = m.end(gi + 1) if m.group(gi + 1) else m.end(gi)
             s.take("dimension", m, [key], span=(m.start(gi), end))
-        del start
     for m in _DIM_ONE.finditer(text):
         s.take("dimension", m, [f"dim:{_fmt(_mm(_num(m.group(1)), m.group(2)))}"])
     for m in _DIM_WORD.finditer(text):
         s.take("dimension", m, [f"dim:{_fmt(_num(m.group(1)))}"], span=m.span(1))
 
-    # durations ("3-4 weeks", "2 years", "3个月")
+
+def _scan_durations_and_numbers(s: _Scanner, text: str, *, source: bool) -> None:
+    """Durations ("3-4 weeks", "3个月"), then any other number of three digits or more."""
     for m in _DURATION.finditer(text):
         unit = _DUR_UNIT.get(m.group(3).lower(), m.group(3).lower())
         keys = [f"dur:{_fmt(_num(m.group(1)))}:{unit}"]
@@ -466,6 +476,17 @@ def _scan(text: str, region: str, *, source: bool) -> list[Fact]:
         value = _num(m.group(1))
         if value >= 100 or source:
             s.take("number", m, [f"num:{_fmt(value)}"])
+
+
+def _scan(text: str, region: str, *, source: bool) -> list[Fact]:
+    """Every fact in ``text``; the order of the passes decides who owns contested characters."""
+    s = _Scanner(text)
+    _scan_links_and_dates(s, text)
+    _scan_phones(s, text, region)
+    _scan_numeric_dates_and_weekdays(s, text)
+    _scan_times(s, text, source=source)
+    _scan_sizes(s, text)
+    _scan_durations_and_numbers(s, text, source=source)
     return sorted(s.facts, key=lambda f: f.start)
 
 
