@@ -105,128 +105,172 @@ def _clean_text(value: Any, limit: int) -> str | None:
     return text[:limit]
 
 
+@dataclass
+class _FieldCheck:
+    """One pass over the unchecked fields: what was dropped and why, what the model made up.
+
+    Each method checks one field and returns its clean value; the order the methods run in is
+    the order ``dropped`` lists the fields in."""
+
+    view: MessageView
+    grounded: bool
+    evidence: Evidence
+    dropped: list[str] = field(default_factory=list)
+    drops: list[GroundingDrop] = field(default_factory=list)
+    model_made: list[str] = field(default_factory=list)
+    offered: int = 0
+
+    def drop(self, name: str, value: Any, why: str, label: str | None = None) -> None:
+        self.dropped.append(label or name)
+        self.drops.append(GroundingDrop(name, str(value), why))
+
+    def offer(self, value: Any) -> None:
+        if value not in (None, "", []):
+            self.offered += 1
+
+    def email(self, raw: dict[str, Any]) -> str | None:
+        header_email = self.view.customer_email
+        text_email = raw.get("customer_email", raw.get("email"))
+        self.offer(text_email)
+        model_email = normalize_email(text_email) if text_email else None
+        if text_email and not model_email:
+            self.drop("customer_email", text_email, "invalid")
+        elif model_email and self.grounded and not self.evidence.has_email(model_email):
+            self.drop("customer_email", model_email, "not_in_mail")
+            model_email = None
+        return header_email or model_email
+
+    def phone(self, raw: dict[str, Any]) -> str | None:
+        phone = None
+        raw_phone = raw.get("customer_phone", raw.get("phone"))
+        self.offer(raw_phone)
+        if raw_phone:
+            phone = normalize_phone(str(raw_phone), self.view.region)
+            if phone is None:
+                self.drop("customer_phone", raw_phone, "invalid")
+            elif not self.evidence.has_phone(phone):  # the subscriber digits must be in the email
+                self.drop("customer_phone", raw_phone, "not_in_mail")
+                phone = None
+        return phone
+
+    def suburb(self, raw: dict[str, Any]) -> str | None:
+        suburb = _clean_text(raw.get("suburb"), 60)
+        self.offer(suburb)
+        if suburb and not self.evidence.has_phrase(suburb):
+            self.drop("suburb", suburb, "not_in_mail")
+            suburb = None
+        return suburb
+
+    def address(self, raw: dict[str, Any]) -> str | None:
+        address = _clean_text(raw.get("address"), 200)
+        self.offer(address)
+        if address and self.grounded and not self.evidence.has_phrase(address):
+            self.drop("address", address, "not_in_mail")
+            address = None
+        return address
+
+    def products(self, raw: dict[str, Any]) -> list[str]:
+        products: list[str] = []
+        for key in raw.get("product_types") or []:
+            key = str(key).strip()
+            if is_product(key):
+                if key not in products:
+                    products.append(key)
+            else:
+                self.drop("product_types", key, "invalid", f"product_types:{key}")
+        if self.grounded and products:
+            made = [k for k in products if not self.evidence.names_product(k)]
+            if made:
+                self.model_made.append("product_types:" + ",".join(made))
+        return products
+
+    def dimensions(self, raw: dict[str, Any]) -> list[str]:
+        dimensions: list[str] = []
+        for item in raw.get("dimensions") or []:
+            text = _clean_text(item, 60)
+            self.offer(text)
+            if text and re.search(r"\d", text) and text not in dimensions:
+                if self.grounded and not self.evidence.has_numbers(text):
+                    self.drop("dimensions", text, "not_in_mail")
+                else:
+                    dimensions.append(text)
+            elif item:
+                self.drop("dimensions", item, "invalid")
+        return dimensions
+
+    def dates(self, raw: dict[str, Any]) -> list[str]:
+        dates: list[str] = []
+        for item in raw.get("dates") or []:
+            text = _clean_text(item, 60)
+            self.offer(text)
+            if not text or text in dates:
+                continue
+            if self.grounded and not self.evidence.has_facts(text):
+                self.drop("dates", text, "not_in_mail")
+            else:
+                dates.append(text)
+        return dates
+
+    def budget(self, raw: dict[str, Any]) -> str | None:
+        budget = _clean_text(raw.get("budget"), 60)
+        self.offer(budget)
+        if budget and self.grounded and not self.evidence.has_facts(budget):
+            self.drop("budget", budget, "not_in_mail")
+            budget = None
+        return budget
+
+    def urgency(self, raw: dict[str, Any]) -> str | None:
+        urgency = raw.get("urgency")
+        urgency = urgency.strip().lower() if isinstance(urgency, str) else None
+        if urgency not in URGENCIES:
+            if urgency:
+                self.drop("urgency", urgency, "invalid")
+            urgency = None
+        elif self.grounded:
+            self.model_made.append("urgency")
+        return urgency
+
+    def language(self, raw: dict[str, Any]) -> str | None:
+        language = raw.get("language")
+        language = language.strip().lower()[:2] if isinstance(language, str) else None
+        if language not in LANGUAGES:
+            view = self.view
+            language = guess_language(view.body_text) if view.body_text.strip() else view.language
+        elif self.grounded:
+            self.model_made.append("language")
+        return language
+
+    def name(self, raw: dict[str, Any]) -> str | None:
+        name = _clean_text(raw.get("customer_name"), 120)
+        self.offer(name)
+        if name and ("@" in name or re.search(r"\d{3}", name)):
+            self.drop("customer_name", name, "invalid")
+            name = None
+        elif name and self.grounded and not self.evidence.has_name(name):
+            self.drop("customer_name", name, "not_in_mail")
+            name = None
+        return name
+
+
 def validate_fields(raw: dict[str, Any], view: MessageView, *, source: str) -> Extraction:
     """Turn unchecked fields into an Extraction, dropping whatever fails its check.
 
     For the model's answer (``source="llm"``) every copied value must also be grounded in the
     customer's text; what is not is dropped with ``why="not_in_mail"``."""
-    dropped: list[str] = []
-    drops: list[GroundingDrop] = []
-    model_made: list[str] = []
     grounded = source == "llm"
-    evidence = Evidence(view)
-    offered = 0
-
-    def drop(name: str, value: Any, why: str, label: str | None = None) -> None:
-        dropped.append(label or name)
-        drops.append(GroundingDrop(name, str(value), why))
-
-    def offer(value: Any) -> None:
-        nonlocal offered
-        if value not in (None, "", []):
-            offered += 1
-
-    header_email = view.customer_email
-    text_email = raw.get("customer_email", raw.get("email"))
-    offer(text_email)
-    model_email = normalize_email(text_email) if text_email else None
-    if text_email and not model_email:
-        drop("customer_email", text_email, "invalid")
-    elif model_email and grounded and not evidence.has_email(model_email):
-        drop("customer_email", model_email, "not_in_mail")
-        model_email = None
-    customer_email = header_email or model_email
-
-    phone = None
-    raw_phone = raw.get("customer_phone", raw.get("phone"))
-    offer(raw_phone)
-    if raw_phone:
-        phone = normalize_phone(str(raw_phone), view.region)
-        if phone is None:
-            drop("customer_phone", raw_phone, "invalid")
-        elif not evidence.has_phone(phone):  # the subscriber digits must be in the email
-            drop("customer_phone", raw_phone, "not_in_mail")
-            phone = None
-
-    suburb = _clean_text(raw.get("suburb"), 60)
-    offer(suburb)
-    if suburb and not evidence.has_phrase(suburb):
-        drop("suburb", suburb, "not_in_mail")
-        suburb = None
-
-    address = _clean_text(raw.get("address"), 200)
-    offer(address)
-    if address and grounded and not evidence.has_phrase(address):
-        drop("address", address, "not_in_mail")
-        address = None
-
-    products: list[str] = []
-    for key in raw.get("product_types") or []:
-        key = str(key).strip()
-        if is_product(key):
-            if key not in products:
-                products.append(key)
-        else:
-            drop("product_types", key, "invalid", f"product_types:{key}")
-    if grounded and products:
-        made = [k for k in products if not evidence.names_product(k)]
-        if made:
-            model_made.append("product_types:" + ",".join(made))
-
-    dimensions = []
-    for item in raw.get("dimensions") or []:
-        text = _clean_text(item, 60)
-        offer(text)
-        if text and re.search(r"\d", text) and text not in dimensions:
-            if grounded and not evidence.has_numbers(text):
-                drop("dimensions", text, "not_in_mail")
-            else:
-                dimensions.append(text)
-        elif item:
-            drop("dimensions", item, "invalid")
-
-    dates: list[str] = []
-    for item in raw.get("dates") or []:
-        text = _clean_text(item, 60)
-        offer(text)
-        if not text or text in dates:
-            continue
-        if grounded and not evidence.has_facts(text):
-            drop("dates", text, "not_in_mail")
-        else:
-            dates.append(text)
-
-    budget = _clean_text(raw.get("budget"), 60)
-    offer(budget)
-    if budget and grounded and not evidence.has_facts(budget):
-        drop("budget", budget, "not_in_mail")
-        budget = None
-
-    urgency = raw.get("urgency")
-    urgency = urgency.strip().lower() if isinstance(urgency, str) else None
-    if urgency not in URGENCIES:
-        if urgency:
-            drop("urgency", urgency, "invalid")
-        urgency = None
-    elif grounded:
-        model_made.append("urgency")
-
-    language = raw.get("language")
-    language = language.strip().lower()[:2] if isinstance(language, str) else None
-    if language not in LANGUAGES:
-        language = guess_language(view.body_text) if view.body_text.strip() else view.language
-    elif grounded:
-        model_made.append("language")
-
-    name = _clean_text(raw.get("customer_name"), 120)
-    offer(name)
-    if name and ("@" in name or re.search(r"\d{3}", name)):
-        drop("customer_name", name, "invalid")
-        name = None
-    elif name and grounded and not evidence.has_name(name):
-        drop("customer_name", name, "not_in_mail")
-        name = None
-
+    check = _FieldCheck(view, grounded, Evidence(view))
+    # the order of these calls is the order of ``dropped``
+    customer_email = check.email(raw)
+    phone = check.phone(raw)
+    suburb = check.suburb(raw)
+    address = check.address(raw)
+    products = check.products(raw)
+    dimensions = check.dimensions(raw)
+    dates = check.dates(raw)
+    budget = check.budget(raw)
+    urgency = check.urgency(raw)
+    language = check.language(raw)
+    name = check.name(raw)
     return Extraction(
         customer_name=name,
         customer_email=customer_email,
@@ -239,11 +283,11 @@ def validate_fields(raw: dict[str, Any], view: MessageView, *, source: str) -> E
         language=language,
         dates=dates,
         budget=budget,
-        dropped=dropped,
+        dropped=check.dropped,
         source=source,
-        grounding_drops=[d.as_dict() for d in drops] if grounded else [],
-        model_made=model_made,
-        confidence=confidence_after(offered, len(drops)) if grounded else None,
+        grounding_drops=[d.as_dict() for d in check.drops] if grounded else [],
+        model_made=check.model_made,
+        confidence=confidence_after(check.offered, len(check.drops)) if grounded else None,
     )
 
 
