@@ -103,10 +103,8 @@ def _attachment_info(a: Attachment) -> AttachmentInfo:
     return AttachmentInfo(a.id, a.filename, a.content_type, a.size, a.stored_path, a.skipped_reason)
 
 
-def load_detail(session: Session, inquiry_id: int) -> InquiryDetail | None:
-    inquiry = session.get(Inquiry, inquiry_id)
-    if inquiry is None:
-        return None
+def _message_infos(session: Session, inquiry_id: int) -> tuple[MessageInfo, ...]:
+    """The live messages of the thread, oldest first, each with its attachments."""
     messages = session.scalars(
         select(Message)
         .where(Message.inquiry_id == inquiry_id, Message.removed_at.is_(None))
@@ -122,28 +120,73 @@ def load_detail(session: Session, inquiry_id: int) -> InquiryDetail | None:
                 continue  # signature logos
             if a.message_pk is not None:  # always, by the query; says so to the type checker
                 attachments.setdefault(a.message_pk, []).append(_attachment_info(a))
+    return tuple(
+        MessageInfo(
+            id=m.id,
+            direction=m.direction,
+            from_addr=m.from_addr,
+            from_name=m.from_name,
+            to_addrs=tuple(m.to_addrs or ()),
+            subject=m.subject,
+            received_at=m.received_at,
+            body_text=m.body_text,
+            body_full=m.body_full,
+            translation_zh=m.translation_zh,
+            attachments=tuple(attachments.get(m.id, ())),
+        )
+        for m in messages
+    )
+
+
+def _owner_files(session: Session, inquiry_id: int) -> tuple[AttachmentInfo, ...]:
+    """Files the owner attached to the inquiry itself, not to a message."""
     owner_files = session.scalars(
         select(Attachment)
         .where(Attachment.inquiry_id == inquiry_id, Attachment.message_pk.is_(None))
         .order_by(Attachment.id)
     ).all()
+    return tuple(_attachment_info(a) for a in owner_files)
+
+
+def _stage_events(session: Session, inquiry_id: int) -> tuple[StageEventInfo, ...]:
     events = session.scalars(
         select(StageEvent)
         .where(StageEvent.inquiry_id == inquiry_id)
         .order_by(StageEvent.at, StageEvent.id)
     ).all()
+    return tuple(
+        StageEventInfo(e.from_stage, e.to_stage, e.at, e.reason, e.triggered_by) for e in events
+    )
+
+
+def _notes(session: Session, inquiry_id: int) -> tuple[NoteInfo, ...]:
+    """Customer notes, newest first."""
     notes = session.scalars(
         select(Memory)
         .where(Memory.inquiry_id == inquiry_id)
         .order_by(Memory.created_at.desc(), Memory.id.desc())
     ).all()
+    return tuple(NoteInfo(n.id, n.kind, n.text, n.source, n.status, n.created_at) for n in notes)
+
+
+def _drive_web_url(session: Session, inquiry: Inquiry) -> str | None:
+    if not inquiry.drive_folder_id:
+        return None
+    item = session.get(DriveItem, inquiry.drive_folder_id)
+    return item.web_url if item is not None else None
+
+
+def load_detail(session: Session, inquiry_id: int) -> InquiryDetail | None:
+    inquiry = session.get(Inquiry, inquiry_id)
+    if inquiry is None:
+        return None
+    messages = _message_infos(session, inquiry_id)
+    owner_files = _owner_files(session, inquiry_id)
+    events = _stage_events(session, inquiry_id)
+    notes = _notes(session, inquiry_id)
     drafts = session.scalars(
         select(Draft.id).where(Draft.inquiry_id == inquiry_id, Draft.status == "pending_approval")
     ).all()
-    web_url = None
-    if inquiry.drive_folder_id:
-        item = session.get(DriveItem, inquiry.drive_folder_id)
-        web_url = item.web_url if item is not None else None
     return InquiryDetail(
         id=inquiry.id,
         classification=inquiry.classification,
@@ -162,29 +205,10 @@ def load_detail(session: Session, inquiry_id: int) -> InquiryDetail | None:
         owes_reply=inquiry.owes_reply,
         created_at=inquiry.created_at,
         drive_folder_name=inquiry.drive_folder_name,
-        drive_web_url=web_url,
-        messages=tuple(
-            MessageInfo(
-                id=m.id,
-                direction=m.direction,
-                from_addr=m.from_addr,
-                from_name=m.from_name,
-                to_addrs=tuple(m.to_addrs or ()),
-                subject=m.subject,
-                received_at=m.received_at,
-                body_text=m.body_text,
-                body_full=m.body_full,
-                translation_zh=m.translation_zh,
-                attachments=tuple(attachments.get(m.id, ())),
-            )
-            for m in messages
-        ),
-        stage_events=tuple(
-            StageEventInfo(e.from_stage, e.to_stage, e.at, e.reason, e.triggered_by) for e in events
-        ),
-        notes=tuple(
-            NoteInfo(n.id, n.kind, n.text, n.source, n.status, n.created_at) for n in notes
-        ),
+        drive_web_url=_drive_web_url(session, inquiry),
+        messages=messages,
+        stage_events=events,
+        notes=notes,
         pending_drafts=tuple(drafts),
-        owner_files=tuple(_attachment_info(a) for a in owner_files),
+        owner_files=owner_files,
     )
