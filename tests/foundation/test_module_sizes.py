@@ -1,7 +1,8 @@
 """Modules and functions stay small enough to read in one sitting.
 
 Limits from issue 11: no module over 600 lines, no function over 80 (aims: 400 and 60). Checked
-for the packages already brought under them; add a package to ``PACKAGES`` once it complies.
+for every Python module under core/ (Alembic revisions excluded: they are frozen history),
+desktop/ and benchmarks/.
 """
 
 from __future__ import annotations
@@ -10,48 +11,78 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("intake", "graph", "mail", "sources", "drive", "llm", "voice")
+TREES = ("core", "desktop", "benchmarks")
+EXCLUDED = ("core/db/migrations/versions/",)
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
-# Known long functions, by "file.py name". core/intake/extract.py is being reworked by the
-# grounding work (validate_fields, 140 lines), outside the intake split; remove the entry when
-# it is split (the test fails on a stale entry too).
-ALLOWED_LONG = {"extract.py validate_fields"}
+# Known long functions, by "path/from/root.py name". Keep it empty: split the function instead.
+ALLOWED_LONG: set[str] = set()
+
+# TEMPORARY (issue 11, parallel work): the desktop views and the voice files are being split by
+# other branches. Until those land, their known long modules and functions are listed here; the
+# lead deletes both sets (and their use below) once every branch is merged.
+_PENDING_LONG_MODULES = {"desktop/detail.py", "desktop/voice/dictation.py"}
+_PENDING_LONG_FUNCTIONS = {
+    "desktop/detail.py __init__",
+    "desktop/board/view.py __init__",
+    "desktop/settings_dialog.py __init__",
+    "desktop/settings_telegram.py __init__",
+    "desktop/voice/dictation.py __init__",
+    "desktop/voice/settings_page.py __init__",
+    "core/voice/download.py download_model",
+    "core/voice/transcriber.py transcribe_samples",
+    "benchmarks/voice.py main",
+}
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
 
 
 def _files() -> list[Path]:
-    return sorted(p for name in PACKAGES for p in (ROOT / "core" / name).rglob("*.py"))
+    return sorted(
+        p for tree in TREES for p in (ROOT / tree).rglob("*.py") if not _rel(p).startswith(EXCLUDED)
+    )
 
 
 def long_functions(path: Path, limit: int = MAX_FUNCTION_LINES) -> list[str]:
+    """``"name (length)"`` for every function or method in ``path`` longer than ``limit``."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             length = (node.end_lineno or node.lineno) - node.lineno + 1
             if length > limit:
-                found.append(f"{path.name}:{node.lineno} {node.name} ({length})")
+                found.append(f"{node.name} ({length})")
     return found
 
 
+def test_every_tree_is_scanned() -> None:
+    files = {_rel(p) for p in _files()}
+    assert len(files) > 150
+    for tree in TREES:
+        assert any(f.startswith(f"{tree}/") for f in files), tree
+    assert not any(f.startswith(EXCLUDED) for f in files)
+
+
 def test_no_module_over_the_limit() -> None:
-    files = _files()
-    assert len(files) > 30
-    too_long = [
-        f"{p.relative_to(ROOT)} ({n})"
-        for p in files
-        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
-    ]
-    assert too_long == []
+    too_long = {
+        _rel(p)
+        for p in _files()
+        if len(p.read_text(encoding="utf-8").splitlines()) > MAX_MODULE_LINES
+    }
+    assert sorted(too_long - _PENDING_LONG_MODULES) == []
 
 
 def test_no_function_over_the_limit() -> None:
-    found = {f.split(":")[0] + " " + f.split(" ")[1] for p in _files() for f in long_functions(p)}
-    assert sorted(found - ALLOWED_LONG) == []
+    found = {f"{_rel(p)} {f.split(' ')[0]}" for p in _files() for f in long_functions(p)}
+    assert sorted(found - ALLOWED_LONG - _PENDING_LONG_FUNCTIONS) == []
     assert sorted(ALLOWED_LONG - found) == [], "an allowed function got short: remove it"
 
 
 def test_the_scan_measures_a_function(tmp_path: Path) -> None:
     path = tmp_path / "long.py"
     path.write_text("def f():\n" + "    x = 1\n" * 81)
-    assert len(long_functions(path)) == 1
+    assert long_functions(path) == ["f (82)"]
+    path.write_text("def f():\n" + "    x = 1\n" * 79)
+    assert long_functions(path) == []
