@@ -18,18 +18,6 @@ MAX_FUNCTION_LINES = 80
 # Known long functions, by "path/from/root.py name". Keep it empty: split the function instead.
 ALLOWED_LONG: set[str] = set()
 
-# TEMPORARY (issue 11, parallel work): the voice files are being split on another branch. Until
-# it lands, their known long modules and functions are listed here; the lead deletes both sets
-# (and their use below) once it is merged.
-_PENDING_LONG_MODULES = {"desktop/voice/dictation.py"}
-_PENDING_LONG_FUNCTIONS = {
-    "desktop/voice/dictation.py __init__",
-    "desktop/voice/settings_page.py __init__",
-    "core/voice/download.py download_model",
-    "core/voice/transcriber.py transcribe_samples",
-    "benchmarks/voice.py main",
-}
-
 
 def _rel(path: Path) -> str:
     return path.relative_to(ROOT).as_posix()
@@ -67,12 +55,12 @@ def test_no_module_over_the_limit() -> None:
         for p in _files()
         if len(p.read_text(encoding="utf-8").splitlines()) > MAX_MODULE_LINES
     }
-    assert sorted(too_long - _PENDING_LONG_MODULES) == []
+    assert sorted(too_long) == []
 
 
 def test_no_function_over_the_limit() -> None:
     found = {f"{_rel(p)} {f.split(' ')[0]}" for p in _files() for f in long_functions(p)}
-    assert sorted(found - ALLOWED_LONG - _PENDING_LONG_FUNCTIONS) == []
+    assert sorted(found - ALLOWED_LONG) == []
     assert sorted(ALLOWED_LONG - found) == [], "an allowed function got short: remove it"
 
 
