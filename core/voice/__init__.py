@@ -3,7 +3,7 @@
 What lives here: ``models`` finds the Whisper model folder (settings, environment, or the bundled
 package) without ever downloading; ``transcriber`` loads it once, keeps it warm and runs it off
 the UI thread; ``audio`` holds the WAV/PCM helpers and the file decoder the recorder, the
-transcriber and the tests share. A dictated customer note is stored by ``core.notes``.
+transcriber and the tests share. A dictated customer note is stored by ``core.inquiry.notes``.
 
 May import: ``core.errors`` (and numpy / faster-whisper on use). ``audio`` imports nothing of
 this package; ``transcriber`` uses ``audio`` and ``models``. Never Qt.
