@@ -12,8 +12,8 @@ import multiprocessing
 import sys
 from collections.abc import Callable, Sequence
 
+from core.app import App, build_app
 from core.cli.main import main as cli_main
-from core.services import Services
 
 
 def _register_desktop(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -44,21 +44,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if _command_of(args) is None and "-h" not in args and "--help" not in args:
         args = ["app", *args]  # no command: start the tray application
     if _command_of(args) == "app":
-        return cli_main(args, extra=[_register_desktop], services_factory=gui_services)
+        return cli_main(args, extra=[_register_desktop], app_factory=gui_app)
     return cli_main(args, extra=[_register_desktop])
 
 
-def gui_services(
-    home: str | None = None, *, ask: Callable[[BaseException], bool] | None = None
-) -> Services:
-    """``build_services`` for the tray app: a store or data-folder failure is shown in a dialog
+def gui_app(home: str | None = None, *, ask: Callable[[BaseException], bool] | None = None) -> App:
+    """``build_app`` for the tray app: a store or data-folder failure is shown in a dialog
     (not only on a console the owner never sees); for a damaged database its Repair button runs
     ``repair`` and the app starts on the repaired store. Closing it ends with the CLI's line."""
     from core.errors import StoreError
-    from core.services import build_services
 
     try:
-        return build_services(home)
+        return build_app(home)
     except StoreError as exc:
         chose_repair = ask(exc) if ask else _ask_in_dialog(exc, home)
         if exc.code != "store_damaged" or not chose_repair:
@@ -66,7 +63,7 @@ def gui_services(
     from core.cli.repair import repair_home
 
     repair_home(home, offline=False)
-    return build_services(home)
+    return build_app(home)
 
 
 def _ask_in_dialog(exc: BaseException, home: str | None = None) -> bool:

@@ -4,6 +4,7 @@ error dialogs, and the screenshot command."""
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -158,3 +159,20 @@ def test_screenshot_command_renders_chinese_board(services, tmp_path) -> None:  
 
     image = QImage(str(out))
     assert image.width() >= 1200 and image.height() >= 700
+
+
+def test_the_bare_command_starts_the_tray_app_and_quits_cleanly(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The README's run command ends in a bare ``inquiry-bridge``: it must reach the app."""
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("INQUIRY_BRIDGE_")}
+    env.update(QT_QPA_PLATFORM="offscreen", INQUIRY_BRIDGE_NOW="2026-11-30T10:00:00+11:00")
+    done = subprocess.run(
+        [sys.executable, "-m", "desktop.launcher", "--home", str(home), "--quit-after=3"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert (home / "inquiry-bridge.sqlite3").exists()

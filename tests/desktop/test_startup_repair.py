@@ -12,7 +12,7 @@ from core.cli.main import main
 from core.errors import DatabaseDamaged, DataFolderUnusable
 from desktop.errors_ui import startup_error_box
 from desktop.i18n import LanguageManager
-from desktop.launcher import gui_services
+from desktop.launcher import gui_app
 from tests.conftest import CORPUS
 
 
@@ -49,7 +49,8 @@ def test_repair_from_the_dialog_starts_the_app_on_the_restored_store(
         asked.append(exc)
         return True
 
-    services = gui_services(str(home), ask=choose_repair)
+    app = gui_app(str(home), ask=choose_repair)
+    services = app.services
     try:
         assert isinstance(asked[0], DatabaseDamaged)
         with services.store.session() as session:
@@ -59,11 +60,11 @@ def test_repair_from_the_dialog_starts_the_app_on_the_restored_store(
 
             assert session.scalar(select(func.count(Message.id))) == 12
     finally:
-        services.close()
+        app.close()
 
 
 def test_closing_the_dialog_ends_with_the_one_line(home: Path) -> None:
     database = home / "inquiry-bridge.sqlite3"
     database.write_bytes(b"\x00not a database" * 100)
     with pytest.raises(DatabaseDamaged):
-        gui_services(str(home), ask=lambda exc: False)
+        gui_app(str(home), ask=lambda exc: False)
