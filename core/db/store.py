@@ -153,18 +153,27 @@ class Store:
             return fn(session)
 
     async def run(self, fn: Callable[[Session], T]) -> T:
-        """``write`` on the writer thread, awaited from asyncio without blocking the loop."""
-        loop = asyncio.get_running_loop()
+        """``write`` on the writer thread, awaited from asyncio without blocking the loop.
+
+        A coroutine stepped while no loop runs (qasync finishing the tasks a closing window
+        spawned, after its loop stopped) writes in place instead of failing: the owner's last
+        click is still saved.
+        """
+        loop = _running_loop()
+        if loop is None:
+            return self.write(fn)
         return await loop.run_in_executor(self._writer, self.write, fn)
 
     async def read(self, fn: Callable[[Session], T]) -> T:
         """A read off the event loop thread (long queries never block the UI)."""
-        loop = asyncio.get_running_loop()
 
         def _read() -> T:
             with self.session() as session:
                 return fn(session)
 
+        loop = _running_loop()
+        if loop is None:
+            return _read()
         return await loop.run_in_executor(None, _read)
 
     def close(self) -> None:
@@ -228,3 +237,10 @@ def explain_any(exc: BaseException) -> BaseException:
         target = Path(str(exc.filename or "."))
         return explain(exc, target / "x" if exc.errno != errno.ENOSPC else target)
     return exc
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

@@ -176,3 +176,6 @@ def test_the_bare_command_starts_the_tray_app_and_quits_cleanly(tmp_path) -> Non
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert (home / "inquiry-bridge.sqlite3").exists()
+    # quitting closes the first-run wizard, whose handler saves a fact: it must not fail
+    log = "".join(p.read_text(encoding="utf-8") for p in (home / "logs").glob("*.log"))
+    assert "Traceback" not in log and " ERROR " not in log
