@@ -31,6 +31,7 @@ from zoneinfo import ZoneInfo
 from core.clock import Clock, utc
 from core.errors import GraphAuthError, InquiryBridgeError
 from core.events import EventBus, SyncStatus
+from core.import_lock import IMPORTING
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +179,8 @@ def _default_drafts(services: Any, runtime: Any) -> Any:
     mailer = getattr(runtime, "mailer", None)
     if mailer is None:
         return None
-    from core.drafts.drafting import build_owner_decisions
+    with IMPORTING:
+        from core.drafts.drafting import build_owner_decisions
 
     return build_owner_decisions(services, mailer)
 

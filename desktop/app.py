@@ -32,7 +32,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
 from core.app import App, build_app
-from core.app.lazy import LazyDrafts, LazyLLM
+from core.app.lazy import warm as warm_imports
 from core.logging_setup import setup_logging
 from core.secrets import GRAPH_TOKEN
 from core.services import Services
@@ -324,8 +324,7 @@ async def _main(app: DesktopApp, single: SingleInstance) -> int:
     # the OpenAI SDK (~1 s) and drafting (~0.3 s) are imported off the UI thread once the
     # window is up, so neither start-up nor the first 翻译 / 起草回复 waits for them
     loop = asyncio.get_running_loop()
-    loop.run_in_executor(None, LazyLLM.warm)
-    loop.run_in_executor(None, LazyDrafts.warm)
+    loop.run_in_executor(None, warm_imports)
     await app.quitting.wait()
     single.close()
     return 0

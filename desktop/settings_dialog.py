@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 
 from core import autostart
 from core.config import Settings
+from core.import_lock import IMPORTING
 from core.secrets import GRAPH_TOKEN, LLM_API_KEY
 from desktop.aio import spawn
 from desktop.context import AppContext
@@ -310,7 +311,8 @@ class SettingsDialog(QDialog):
 
     async def test_connection(self) -> bool:
         """One tiny tier-1 call with the values in the form; the answer shows beside the button."""
-        from core.llm.client import LLMClient
+        with IMPORTING:
+            from core.llm.client import LLMClient
 
         self.test_button.setEnabled(False)
         self.test_result.setText(self.tr("Testing…"))

@@ -2,19 +2,28 @@
 
 Importing the OpenAI SDK costs about a second and drafting (its pydantic schemas, fact guard,
 mailer) about 0.3 s; the board is usable before the owner ever translates or drafts, so neither is
-built with the ``App``. ``warm`` imports each on a worker thread once the window is up, so the
-first 翻译 or 起草回复 does not pay for it either.
+built with the ``App``. ``warm`` imports both, one after the other, on a worker thread once the
+window is up, so the first 翻译 or 起草回复 does not pay for it either.
+Every one of these imports holds ``core.import_lock.IMPORTING`` (why: that module).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from core.import_lock import IMPORTING
 from core.services import Services
 
 if TYPE_CHECKING:
     from core.drafts.drafting import Drafting
     from core.llm.client import LLMClient
+
+
+def warm() -> None:
+    """Import the SDK and drafting, in turn, on the calling (worker) thread."""
+    with IMPORTING:
+        import core.drafts.drafting
+        import core.llm.client  # noqa: F401
 
 
 class LazyLLM:
@@ -26,15 +35,12 @@ class LazyLLM:
 
     def client(self) -> LLMClient:
         if self._client is None:
-            from core.llm.client import LLMClient
+            with IMPORTING:
+                from core.llm.client import LLMClient
 
             s = self._services
             self._client = LLMClient(s.settings, s.secrets, s.store, s.clock)
         return self._client
-
-    @staticmethod
-    def warm() -> None:
-        import core.llm.client  # noqa: F401
 
     @property
     def available(self) -> bool:
@@ -63,14 +69,11 @@ class LazyDrafts:
 
     def service(self) -> Drafting:
         if self._service is None:
-            from core.drafts.drafting import build_drafting
+            with IMPORTING:
+                from core.drafts.drafting import build_drafting
 
             self._service = build_drafting(self._services, self._llm)
         return self._service
-
-    @staticmethod
-    def warm() -> None:
-        import core.drafts.drafting  # noqa: F401
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.service(), name)

@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 
 from core.db.models import Message
 from core.events import Event, MessageRecorded
+from core.import_lock import IMPORTING
 from core.intake.admission import Admission
 from core.intake.applying import Applier
 from core.intake.jobs import IngestReport, Job, Run, Understanding
@@ -169,7 +170,8 @@ def build_pipeline(services: Services, offline: bool = False) -> IntakePipeline:
     and ``offline`` is not requested; rules only otherwise."""
     llm = None
     if not offline and str(services.settings.get("llm.base_url") or "").strip():
-        from core.llm.client import LLMClient
+        with IMPORTING:
+            from core.llm.client import LLMClient
 
         llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
     return IntakePipeline(services, llm, offline=offline)

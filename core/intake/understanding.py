@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from core.errors import LLMError, LLMSchemaError, LLMUnavailable
+from core.import_lock import IMPORTING
 from core.intake import budget, merge
 from core.intake.jobs import Job, Run, Understanding, is_reply
 from core.intake.view import MessageView, view_from_parsed
@@ -69,7 +70,8 @@ class Understander:
             job, thread_inquiry, known_customer, earlier
         )
         view = self.view(job, thread_inquiry, known_customer)
-        from core.intake import classify, extract  # the model's helpers load on first use
+        with IMPORTING:  # the model's helpers load on first use
+            from core.intake import classify, extract
 
         if self.offline:
             try:

@@ -20,6 +20,7 @@ import httpx
 
 from core.errors import TelegramError
 from core.events import DraftChanged, NotificationRaised, SyncStatus
+from core.import_lock import IMPORTING
 from core.notify import pairing
 from core.notify.bot import DecisionsSource, TelegramBot
 from core.notify.mirror import DeliveryReport, TelegramMirror
@@ -42,7 +43,8 @@ class RoundReport:
 
 def default_drafts(services: Any) -> OwnerDecisions:
     """The owner's decisions (same approve/send path as the desktop), built on first use."""
-    from core.drafts.drafting import build_owner_decisions
+    with IMPORTING:
+        from core.drafts.drafting import build_owner_decisions
 
     return build_owner_decisions(services)  # approve/send need Graph, not the LLM
 

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from core.clock import to_sydney
 from core.drafts.reader import DraftReader, build_reader
+from core.import_lock import IMPORTING
 from desktop.aio import spawn
 
 if TYPE_CHECKING:
@@ -101,7 +102,8 @@ class PendingDraftsView(QWidget):
                 self._drafting = getattr(ctx, "draft_service", None)
                 widget = widget.parent() if hasattr(widget, "parent") else None
         if self._drafting is None:
-            from core.drafts.drafting import build_drafting
+            with IMPORTING:
+                from core.drafts.drafting import build_drafting
             from desktop.context import build_llm
 
             self._drafting = build_drafting(self.services, build_llm(self.services))
