@@ -9,6 +9,8 @@ Attributes:
     llm: the LLM client, built on first use (``available`` answers without building it).
     drafts: what ``core.drafts`` offers, built on first use (one attribute to re-point when
         drafting splits into composer / owner edits / owner decisions / reads).
+    assistant: ``AssistantService`` — named conversations with the assistant (desktop chat,
+        Telegram chat, ``ask --session``); none of them can approve or send.
     rhythm: ``RhythmService`` — stage reminders, snoozes, the evening briefing, measuring
         appointments, and ``daily()``: the background task that announces them and backs up.
     is_demo: this is the demo data folder beside the real one.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from core.app.assistant import AssistantService
 from core.app.inquiries import InquiryService
 from core.app.lazy import LazyDrafts, LazyLLM
 from core.app.notifications import NotificationService
@@ -42,6 +45,7 @@ class App:
         self.notifications = NotificationService(services)
         self.state = AppStateService(services)
         self.drafts = LazyDrafts(services, self.llm)
+        self.assistant = AssistantService(services, self.llm, self.drafts)
         self.rhythm = RhythmService(
             services, self.notifications, lambda: self.graph(), is_demo=is_demo
         )

@@ -10,21 +10,14 @@ from core.errors import LLMUnavailable
 
 
 def cmd_ask(args: argparse.Namespace, app: App) -> int:
-    from core.agent.loop import Assistant
-    from core.drafts.drafting import build_drafting
-
     if not app.llm.available:
         raise LLMUnavailable("未设置 AI 服务地址 (llm.base_url / INQUIRY_BRIDGE_LLM_BASE_URL)")
-    llm = app.llm.client()
-    # the claim guard runs inside Assistant.ask: what is printed is the checked answer; the
-    # assistant never sends, so its drafting has no mailer
-    assistant = Assistant(
-        app.services, llm, build_drafting(app.services, llm, find_mailer=False), channel="cli"
-    )
+    # the claim guard runs inside Assistant.ask: what is printed is the checked answer
+    conversation = app.assistant.conversation("ask", channel="cli")
 
     async def turn() -> str:
         try:
-            return (await assistant.ask(" ".join(args.text))).text
+            return (await conversation.ask(" ".join(args.text))).text
         finally:
             await app.aclose()
 
