@@ -129,8 +129,10 @@ class Admission:
         report = run.report
         if kind == "known" or item.same_as is not None:
             report.already_known += 1
-            if kind != "raced" and pk not in report.message_pks:
-                report.message_pks.append(pk)
+            if kind != "raced":
+                report.known_pks.add(pk)
+                if pk not in report.message_pks:
+                    report.message_pks.append(pk)
             return None
         if kind == "raced":  # another writer got there first
             report.already_known += 1

@@ -37,6 +37,7 @@ class IngestReport:
     updated_inquiry_ids: list[int] = field(default_factory=list)
     message_pks: list[int] = field(default_factory=list)  # arrival order, known ones included
     already_known: int = 0
+    known_pks: set[int] = field(default_factory=set)  # the already-known ones, by row
     retried: int = 0
     model_down: str | None = None  # why messages wait: the model could not be reached
 
@@ -46,6 +47,9 @@ class IngestReport:
             self.message_pks.append(pk)
 
     def extend(self, other: IngestReport) -> None:
+        # a pending message this run already retried is not "already known" a second time when
+        # the same file is met again (ingest retries first, then reads the folder)
+        counted = other.known_pks & {pk for pk in self.message_pks if pk not in self.known_pks}
         self.counts.update(other.counts)
         self.new_inquiry_ids.extend(other.new_inquiry_ids)
         for iid in other.updated_inquiry_ids:
@@ -54,7 +58,8 @@ class IngestReport:
         for pk in other.message_pks:
             if pk not in self.message_pks:
                 self.message_pks.append(pk)
-        self.already_known += other.already_known
+        self.already_known += other.already_known - len(counted)
+        self.known_pks |= other.known_pks
         self.retried += other.retried
         self.model_down = self.model_down or other.model_down
 

@@ -61,3 +61,6 @@ def test_ingest_with_an_unreachable_model_says_why_mail_waits(
     code, out, _ = _err(capsys, "ingest", "--eml-dir", str(folder), "--home", str(home))
     assert code == 0 and "pending 1" in out
     assert "等待 AI 服务" in out and "http://127.0.0.1:9/v1" in out
+    # the next run retries it first and then meets the same file: one message, counted once
+    code, out, _ = _err(capsys, "ingest", "--eml-dir", str(folder), "--home", str(home))
+    assert code == 0 and "processed 1," in out and "already known 0" in out
