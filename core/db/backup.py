@@ -77,15 +77,7 @@ def backup_database(
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     target = folder / f"inquiry-bridge-{now.strftime(_STAMP)}-{reason}.sqlite3"
     partial = target.with_name(target.name + ".part")
-    source = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
-    try:
-        copy = sqlite3.connect(partial)
-        try:
-            source.backup(copy)
-        finally:
-            copy.close()
-    finally:
-        source.close()
+    _copy_database(database, partial)
     partial.replace(target)
     thin(folder, now)
     return target
@@ -184,17 +176,23 @@ def restore_newest(database: Path, folder: Path) -> Backup | None:
         if not is_good(item.path):
             log.warning("backup %s fails its check; trying an older one", item.path.name)
             continue
-        source = sqlite3.connect(f"file:{item.path}?mode=ro", uri=True)
-        try:
-            target = sqlite3.connect(database)
-            try:
-                source.backup(target)
-            finally:
-                target.close()
-        finally:
-            source.close()
+        _copy_database(item.path, database)
         return item
     return None
+
+
+def _copy_database(source_path: Path, target_path: Path) -> None:
+    """SQLite's online backup from ``source_path`` (opened read-only) into ``target_path``:
+    consistent even while another connection writes the source."""
+    source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True)
+    try:
+        target = sqlite3.connect(target_path)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+    finally:
+        source.close()
 
 
 __all__ = [
