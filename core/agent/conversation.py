@@ -245,7 +245,7 @@ class Conversation:
         pending = [t for t in self._state.turns if t.number > self._state.summarised_through]
 
         def room() -> int:
-            extra = len(text) + 40  # the current-inquiry line
+            extra = len(text) + 40 + budget.tool_reserve_chars  # 40: the current-inquiry line
             return budget.total_chars - prompt_chars([*system, *context]) - extra
 
         folded, kept = fit(pending, room(), budget)

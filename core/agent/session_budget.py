@@ -14,7 +14,9 @@ Compression is progressive:
 The size is counted in **characters** (message contents plus tool-call names and arguments),
 not tokens: no tokenizer ships with the app, and for this mix of Chinese (about one token per
 character) and English (about four characters per token) characters bound tokens from above.
-The tool specifications are not counted: they are the same for every request.
+The tool specifications are not counted: they are the same for every request. The budget holds
+for every request of a turn as long as the turn's own tool calls and results stay within
+``tool_reserve_chars`` (kept free when the history is fitted).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class PromptBudget:
     tool_result_chars: int = 400  # a tool result of an older turn is cut to this
     summary_chars: int = 2_000  # the summary of the folded turns, at most
     refill_ratio: float = 0.6  # folding leaves the history this full
+    # kept free for the current turn's own tool calls and results (its later rounds)
+    tool_reserve_chars: int = 2_000
 
 
 def message_chars(message: dict[str, Any]) -> int:
