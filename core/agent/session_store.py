@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.clock import Clock, to_sydney
@@ -22,6 +22,8 @@ from core.db.models import AssistantSession, AssistantTurn, Inquiry
 from core.services import Services
 
 __all__ = ["SessionState", "SessionStore", "Turn", "today_name"]
+
+SHOWN_TURNS = 40
 
 
 def today_name(clock: Clock) -> str:
@@ -108,8 +110,9 @@ class SessionStore:
         return self.services.clock.now().replace(tzinfo=None)
 
     def open(self, channel: str, name: str) -> SessionState:
-        """The session (created when new) with all its turns, summarised ones included (a front
-        end shows the whole day; compression skips turns up to ``summarised_through``)."""
+        """The session (created when new) with its turns: every turn not yet summarised, and at
+        least the last ``SHOWN_TURNS`` (a front end shows them; a session that lives for months,
+        such as a Telegram chat, does not load months of rows)."""
         now = self._now()
 
         def do(session: Session) -> SessionState:
@@ -129,9 +132,13 @@ class SessionStore:
                 row.id, channel, name, row.current_inquiry_id, row.summary or "",
                 row.summarised_through, row.reviewed_through,
             )  # fmt: skip
+            last = session.scalar(
+                select(func.max(AssistantTurn.turn)).where(AssistantTurn.session_id == row.id)
+            )
+            floor = max(0, min(row.summarised_through, (last or 0) - SHOWN_TURNS))
             rows = session.scalars(
                 select(AssistantTurn)
-                .where(AssistantTurn.session_id == row.id)
+                .where(AssistantTurn.session_id == row.id, AssistantTurn.turn > floor)
                 .order_by(AssistantTurn.turn, AssistantTurn.id)
             )
             for message in rows:

@@ -337,6 +337,15 @@ class LLMClient:
                             on_text(piece)
                 finally:
                     await events.close()
+            except asyncio.CancelledError:  # the owner pressed stop: what was spent is a row
+                partial = assembly.fields()
+                await asyncio.shield(
+                    self._ledger(
+                        tier, model, purpose, prompt_estimate(),
+                        estimate_tokens(partial["content"]), started, False, "cancelled", refs,
+                    )
+                )  # fmt: skip
+                raise
             except Exception as exc:
                 error = self._translate(exc)
                 await self._ledger(

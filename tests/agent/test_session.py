@@ -135,3 +135,20 @@ def test_ask_session_continues_headless(home, monkeypatch, capsys) -> None:  # t
     assert "平面图在哪" in second and "Steward Lee" in second
     third = "\n".join(str(m.get("content") or "") for m in asks[2]["messages"])
     assert "平面图在哪" not in third and "Steward Lee" not in third
+
+
+async def test_a_months_long_session_loads_only_what_is_shown(services) -> None:  # type: ignore[no-untyped-def]
+    from core.agent.session_store import SHOWN_TURNS, SessionStore, Turn
+
+    store = SessionStore(services)
+    state = store.open("telegram", "chat-42")
+    total = SHOWN_TURNS + 10
+    for n in range(1, total + 1):
+        messages = [{"role": "user", "content": f"q{n}"}, {"role": "assistant", "content": "a"}]
+        await store.append_turn(state.id, Turn(n, messages))
+    await store.save_summary(state.id, "notes", total - 5)
+    numbers = [t.number for t in store.open("telegram", "chat-42").turns]
+    assert numbers == list(range(11, total + 1))  # the last SHOWN_TURNS, all unsummarised ones
+    await store.save_summary(state.id, "notes", 3)
+    numbers = [t.number for t in store.open("telegram", "chat-42").turns]
+    assert numbers == list(range(4, total + 1))

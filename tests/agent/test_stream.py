@@ -7,6 +7,7 @@ The loopback model streams real server-sent events (content pieces, tool-call de
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -108,3 +109,24 @@ async def test_panel_events_tool_first_text_as_it_comes_checked_answer_last(serv
     assert "已发送" not in reply.text and reply.corrections  # the guard's answer replaces it
     assert len(done.draft_ids) == 1
     assert all(r.body.get("stream") for r in srv.chat_requests if r.body.get("tools"))
+
+
+async def test_stop_while_streaming_keeps_history_and_records_the_call(services) -> None:  # type: ignore[no-untyped-def]
+    slow = Reply(content="这是一段很长的回答，" * 20, chunk_delay=0.05)
+    with LLMServer(lambda _r: slow) as srv:
+        services.settings.update({"llm.base_url": srv.base_url, "llm.max_retries": 0})
+        app = App(services)
+        conversation = app.assistant.conversation("panel", channel="desktop")
+        seen: list[Any] = []
+        task = asyncio.ensure_future(conversation.ask("讲讲", on_event=seen.append))
+        while not any(isinstance(e, TextDelta) for e in seen):
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await app.aclose()
+    assert not any(isinstance(e, TurnDone) for e in seen)
+    assert conversation.history == [] and conversation.transcript() == []
+    with services.store.session() as s:
+        rows = s.scalars(select(LLMCall)).all()
+    assert [(r.purpose, r.ok, r.error) for r in rows] == [("assistant", False, "cancelled")]
