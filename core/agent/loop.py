@@ -23,7 +23,7 @@ from typing import Any
 from core.agent.claims import Correction, guard_answer, watermark
 from core.agent.tools import REGISTRY, ToolContext, active_memories
 from core.clock import to_sydney
-from core.errors import InquiryBridgeError
+from core.errors import InquiryBridgeError, LLMError
 from core.llm.prompts import render_messages
 from core.services import Services
 
@@ -133,11 +133,19 @@ class Assistant:
         return reply
 
     async def _complete(self, messages: list[dict[str, Any]], on_text: TextSink | None) -> Any:
+        """One model call; streamed when someone listens. An endpoint that refuses the streamed
+        request itself (HTTP 400: no SSE, no ``stream_options``) is asked again plainly: the
+        owner gets his answer in one piece rather than an error."""
         tools = [tool.spec() for tool in REGISTRY.values()]
         if on_text is not None and hasattr(self.llm, "stream"):
-            return await self.llm.stream(
-                tier=3, purpose="assistant", messages=messages, tools=tools, on_text=on_text
-            )
+            try:
+                return await self.llm.stream(
+                    tier=3, purpose="assistant", messages=messages, tools=tools, on_text=on_text
+                )
+            except LLMError as exc:
+                if type(exc) is not LLMError:  # unreachable, throttled, broken schema: as is
+                    raise
+                log.warning("streaming refused, asking without it: %s", exc)
         return await self.llm.complete(
             tier=3, purpose="assistant", messages=messages, tools=tools, temperature=None
         )

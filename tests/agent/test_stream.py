@@ -130,3 +130,23 @@ async def test_stop_while_streaming_keeps_history_and_records_the_call(services)
     with services.store.session() as s:
         rows = s.scalars(select(LLMCall)).all()
     assert [(r.purpose, r.ok, r.error) for r in rows] == [("assistant", False, "cancelled")]
+
+
+async def test_an_endpoint_that_refuses_streaming_still_answers(services) -> None:  # type: ignore[no-untyped-def]
+    def no_sse(request: dict[str, Any]) -> Any:
+        if request.get("stream"):
+            return Reply.error(400, "Unrecognized request argument supplied: stream_options")
+        return "周三不上门。"
+
+    with LLMServer(no_sse) as srv:
+        services.settings.update({"llm.base_url": srv.base_url, "llm.max_retries": 0})
+        app = App(services)
+        seen: list[Any] = []
+        reply = await app.assistant.conversation("p", channel="desktop").ask(
+            "?", on_event=seen.append
+        )
+        await app.aclose()
+    assert reply.text == "周三不上门。"
+    assert [type(e).__name__ for e in seen] == ["TextDelta", "TurnDone"]
+    assert seen[0].text == "周三不上门。"
+    assert [bool(r.body.get("stream")) for r in srv.chat_requests] == [True, False]
