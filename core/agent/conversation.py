@@ -3,23 +3,47 @@ shows while a turn runs.
 
 Every front end (the desktop chat panel, Telegram chat, ``ask --session``) talks to the assistant
 through a ``Conversation`` from ``App.assistant``; none builds an ``Assistant`` itself. A turn
-reports what it is doing as ``ChatEvent``s (a tool starting, text arriving, the end) so the panel
-can show "正在查找客户…" and the Telegram bot can stay quiet until the answer is whole.
+reports what it is doing as ``ChatEvent``s so the panel can show "正在查找客户…" and the text as
+the model writes it, and the Telegram bot can stay quiet until the answer is whole:
+
+- ``ToolActivity``: a tool is starting (emitted before it runs; one per call);
+- ``TextDelta``: more of the model's text, as it arrives (streamed). It is the model's raw
+  text, not yet checked: a front end that shows it must **replace** what it showed with
+  ``TurnDone.reply.text`` when the turn ends, because the claim guard may have corrected it
+  ("已发送" about a draft that waits for approval). A model that writes a few words before
+  calling tools streams those too. Without streaming, one ``TextDelta`` holds the checked text;
+- ``TurnDone``: the end; ``reply.text`` is the checked answer, ``draft_ids`` the drafts the
+  turn wrote (pending approval). Exactly one per finished turn, none for a cancelled one.
 
 The current customer is the conversation's, not the turn's: the board's selection sets it, and
-"回复他" in the next turn still means him. Cancelling a turn (the stop button) leaves the history as
-it was before the turn began.
+"回复他" in the next turn still means him (a data message names him in every prompt). Cancelling
+a turn (the stop button) leaves the history as it was before the turn began.
+
+A conversation made by ``App.assistant`` is a session in SQLite (``core.agent.session_store``):
+its turns, current customer and summary survive a restart. A long one is compressed to a fixed
+prompt budget (``core.agent.session_budget``); facts about to be compressed away become memory
+proposals first, and after the conversation (idle, or ``close()``) a cheap-tier pass proposes
+new memories (``core.agent.session_digest``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from core.agent.loop import Assistant, AssistantReply
+from core.agent.session_budget import PromptBudget, fit, prompt_chars, squeeze
+from core.agent.session_digest import fold, review
+from core.agent.session_store import SessionState, SessionStore, Turn, flatten
+from core.clock import utc
+from core.llm.prompts import render_messages
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -33,7 +57,8 @@ class ToolActivity:
 
 @dataclass(frozen=True)
 class TextDelta:
-    """More of the answer's text (the whole answer at once when the model does not stream)."""
+    """More of the answer's text as the model writes it (unchecked: see the module docstring);
+    the whole checked answer at once when the model does not stream."""
 
     text: str
 
@@ -59,43 +84,252 @@ TOOL_LABELS: dict[str, tuple[str, str]] = {
     "change_stage": ("正在更改阶段…", "Changing the stage…"),
 }
 
+IDLE_SECONDS = 600.0  # a session this long without a turn has "ended": memories are reviewed
+
 
 def tool_label(name: str) -> tuple[str, str]:
     return TOOL_LABELS.get(name, ("正在处理…", "Working…"))
 
 
-@dataclass
 class Conversation:
-    """One named conversation on one channel, with its history and current customer."""
+    """One named conversation on one channel, with its history and current customer.
 
-    name: str
-    channel: str
-    assistant: Assistant
-    current_inquiry_id: int | None = None
-    history: list[dict[str, Any]] = field(default_factory=list)
+    ``store`` makes it a persisted session (``App.assistant`` passes one); without it the
+    conversation lives in memory only (the one-shot ``ask``). ``idle_seconds``: after this long
+    without a turn the memory review runs (``None``: only on ``close()``).
+    """
 
+    def __init__(
+        self,
+        name: str,
+        channel: str,
+        assistant: Assistant,
+        current_inquiry_id: int | None = None,
+        history: list[dict[str, Any]] | None = None,
+        *,
+        store: SessionStore | None = None,
+        state: SessionState | None = None,
+        budget: PromptBudget | None = None,
+        idle_seconds: float | None = None,
+    ) -> None:
+        self.name = name
+        self.channel = channel
+        self.assistant = assistant
+        self.store = store
+        self.budget = budget or PromptBudget()
+        self.idle_seconds = idle_seconds
+        self._state = state or SessionState(0, channel, name, current_inquiry_id)
+        if history:  # a plain message list: one turn per owner message
+            for message in history:
+                if message.get("role") == "user" or not self._state.turns:
+                    self._state.turns.append(Turn(len(self._state.turns) + 1, []))
+                self._state.turns[-1].messages.append(dict(message))
+        if current_inquiry_id is not None:
+            self._state.current_inquiry_id = current_inquiry_id
+        self.last_prompt_chars = 0  # the budget's measure of the last turn's first request
+        self._lock = asyncio.Lock()
+        self._idle: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- what front ends read and set -------------------------------------------------
+    @property
+    def current_inquiry_id(self) -> int | None:
+        """The current customer (the board's selection, ``ask --inquiry``); kept across turns
+        and, for a session, across restarts."""
+        return self._state.current_inquiry_id
+
+    @current_inquiry_id.setter
+    def current_inquiry_id(self, inquiry_id: int | None) -> None:
+        if inquiry_id == self._state.current_inquiry_id:
+            return
+        self._state.current_inquiry_id = inquiry_id
+        if self.store is not None and self._state.id:
+            self.store.set_current_inquiry(self._state.id, inquiry_id)
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """Every message of every turn, whole (chat-completion form: ``user`` messages, the
+        assistant's tool calls, ``tool`` results, ``assistant`` answers). To show a
+        conversation use ``transcript()``."""
+        return flatten(self._state.turns)
+
+    @property
+    def turns(self) -> list[Turn]:
+        return list(self._state.turns)
+
+    @property
+    def summary(self) -> str:
+        """What compression made of the oldest turns ("" until a conversation gets long)."""
+        return self._state.summary
+
+    def transcript(self) -> list[tuple[str, str]]:
+        """``(role, text)`` of what the owner saw: his messages ("user") and the checked
+        answers ("assistant"), oldest first (a panel reopened the same day shows these)."""
+        return [
+            (str(m["role"]), str(m.get("content") or ""))
+            for m in self.history
+            if m.get("role") in {"user", "assistant"} and not m.get("tool_calls")
+        ]
+
+    # -- a turn -------------------------------------------------------------------------
     async def ask(self, text: str, *, on_event: EventSink | None = None) -> AssistantReply:
         """One turn. On cancellation the history is left as it was before the turn."""
         emit = on_event or (lambda _event: None)
-        before = list(self.history)
-        prompt = text
-        if self.current_inquiry_id is not None:
-            prompt = f"[current inquiry: #{self.current_inquiry_id}]\n{text}"
-        try:
-            reply = await self.assistant.ask(prompt, self.history)
-        except asyncio.CancelledError:
-            self.history = before
-            raise
-        for call in reply.tool_calls:
-            emit(ToolActivity(call.name, *tool_label(call.name)))
-        emit(TextDelta(reply.text))
-        self.history = [
-            *before,
-            {"role": "user", "content": prompt},
+        self._disarm_idle()
+        if self._went_idle():
+            self._spawn(self.review_memories())
+        async with self._lock:
+            prefix, history, seen = await self._prompt(text)
+            wire_text = text
+            if self.current_inquiry_id is not None:
+                wire_text = f"[current inquiry: #{self.current_inquiry_id}]\n{text}"
+            self.last_prompt_chars = prompt_chars([*prefix, *history]) + len(wire_text)
+            streamed: list[str] = []
+
+            def on_text(piece: str) -> None:
+                streamed.append(piece)
+                emit(TextDelta(piece))
+
+            def on_tool(name: str, _call: dict[str, Any]) -> None:
+                emit(ToolActivity(name, *tool_label(name)))
+
+            reply = await self.assistant.ask(
+                wire_text,
+                history,
+                prefix=prefix,
+                on_text=on_text if on_event is not None else None,
+                on_tool=on_tool,
+                customer_content_seen=seen,
+            )
+            if not streamed:
+                emit(TextDelta(reply.text))
+            await self._record(text, reply)
+        emit(TurnDone(reply, _draft_ids(reply)))
+        self._arm_idle()
+        return reply
+
+    async def _record(self, text: str, reply: AssistantReply) -> None:
+        number = (self._state.turns[-1].number if self._state.turns else 0) + 1
+        now = self.assistant.services.clock.now()
+        messages = [
+            {"role": "user", "content": text},
+            *reply.messages,
             {"role": "assistant", "content": reply.text},
         ]
-        emit(TurnDone(reply, _draft_ids(reply)))
-        return reply
+        turn = Turn(number, messages, now)
+        self._state.turns.append(turn)
+        if self.store is not None and self._state.id:
+            # shielded: a stop pressed while the finished turn is written does not lose it
+            await asyncio.shield(self.store.append_turn(self._state.id, turn))
+
+    # -- the prompt: context, budget, compression -------------------------------------
+    async def _context(self) -> list[dict[str, Any]]:
+        """The data message naming the current customer and holding the summary (if any)."""
+        inquiry_id = self.current_inquiry_id
+        if inquiry_id is None and not self._state.summary:
+            return []
+        customer = "(none selected)"
+        if inquiry_id is not None:
+            name = None
+            if self.store is not None:
+                name = await self.store.customer_name(inquiry_id)
+            customer = f"inquiry #{inquiry_id}" + (f", {name}" if name else "")
+        summary = self._state.summary or "(nothing yet)"
+        return render_messages("session_context", {"customer": customer, "summary": summary})
+
+    async def _prompt(self, text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool]:
+        """(system + context messages, history to send, earlier turns read customer content)."""
+        budget = self.budget
+        system = await self.assistant.system_messages()
+        context = await self._context()
+        pending = [t for t in self._state.turns if t.number > self._state.summarised_through]
+
+        def room() -> int:
+            extra = len(text) + 40 + budget.tool_reserve_chars  # 40: the current-inquiry line
+            return budget.total_chars - prompt_chars([*system, *context]) - extra
+
+        folded, kept = fit(pending, room(), budget)
+        if folded:
+            summary, _proposed = await fold(
+                self.assistant.services,
+                self.assistant.llm,
+                self._state.summary,
+                folded,
+                max_chars=budget.summary_chars,
+            )
+            through = folded[-1].number
+            if self.store is not None and self._state.id:
+                await asyncio.shield(self.store.save_summary(self._state.id, summary, through))
+            self._state.summary, self._state.summarised_through = summary, through
+            context = await self._context()
+        return [*system, *context], squeeze(kept, room(), budget), bool(self._state.summary)
+
+    # -- after the conversation: memories ---------------------------------------------
+    async def review_memories(self) -> list[int]:
+        """The cheap tier proposes memories from the turns not reviewed yet (duplicates of
+        active or proposed memories skipped). Returns the new proposals' ids."""
+        turns = [t for t in self._state.turns if t.number > self._state.reviewed_through]
+        if not turns:
+            return []
+        proposed = await review(self.assistant.services, self.assistant.llm, turns)
+        through = turns[-1].number
+        self._state.reviewed_through = through
+        if self.store is not None and self._state.id:
+            await self.store.mark_reviewed(self._state.id, through)
+        return proposed
+
+    async def settle(self) -> None:
+        """Wait for background work (an idle review) to finish."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def close(self) -> list[int]:
+        """The conversation ended (panel closed, day over, app quitting): review memories.
+        Returns the ids of the memories proposed."""
+        self._disarm_idle()
+        await self.settle()
+        try:
+            return await self.review_memories()
+        except Exception:  # closing must never fail the front end
+            log.exception("memory review of %s/%s failed", self.channel, self.name)
+            return []
+
+    def _went_idle(self) -> bool:
+        """The last turn is older than ``idle_seconds`` by the injected clock and was never
+        reviewed (a session resumed after a restart or a long pause)."""
+        if self.idle_seconds is None or not self._state.turns:
+            return False
+        last = self._state.turns[-1]
+        if last.number <= self._state.reviewed_through or last.created_at is None:
+            return False
+        now = utc(self.assistant.services.clock.now())
+        return now - utc(last.created_at) >= timedelta(seconds=self.idle_seconds)
+
+    def _spawn(self, job: Any) -> None:
+        task = asyncio.ensure_future(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_log_failure)
+
+    def _arm_idle(self) -> None:
+        if self.idle_seconds is None:
+            return
+        loop = asyncio.get_running_loop()
+        self._idle = loop.call_later(self.idle_seconds, self._spawn_review)
+
+    def _spawn_review(self) -> None:
+        self._idle = None
+        self._spawn(self.review_memories())
+
+    def _disarm_idle(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("background session work failed", exc_info=task.exception())
 
 
 def _draft_ids(reply: AssistantReply) -> tuple[int, ...]:

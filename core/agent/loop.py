@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.agent.claims import Correction, guard_answer, watermark
 from core.agent.tools import REGISTRY, ToolContext, active_memories
 from core.clock import to_sydney
-from core.errors import InquiryBridgeError
+from core.errors import InquiryBridgeError, LLMError
 from core.llm.prompts import render_messages
 from core.services import Services
 
@@ -47,6 +48,13 @@ class AssistantReply:
     rounds: int = 0
     raw_text: str = ""  # the model's own words, before the claim guard
     corrections: list[Correction] = field(default_factory=list)
+    # the chat messages the tool rounds added (assistant tool calls, tool results), in order:
+    # a session keeps them so the next turn knows what the tools said
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+
+TextSink = Callable[[str], None]
+ToolSink = Callable[[str, dict[str, Any]], None]
 
 
 class Assistant:
@@ -57,6 +65,10 @@ class Assistant:
         self.llm = llm
         self.channel = channel  # recorded with every corrected claim
         self.context = ToolContext.from_drafting(services, draft_service)
+
+    async def system_messages(self) -> list[dict[str, Any]]:
+        """The prompt's fixed start (a session measures it against its budget)."""
+        return await self._system_messages()
 
     async def _system_messages(self) -> list[dict[str, Any]]:
         """The system instructions, then the owner's confirmed memories as a data message."""
@@ -88,11 +100,27 @@ class Assistant:
             log.exception("tool %s failed", name)
             return arguments, f"ERROR: {type(exc).__name__}: {exc}"
 
-    async def ask(self, text: str, history: list[dict[str, Any]] | None = None) -> AssistantReply:
+    async def ask(
+        self,
+        text: str,
+        history: list[dict[str, Any]] | None = None,
+        *,
+        prefix: list[dict[str, Any]] | None = None,
+        on_text: TextSink | None = None,
+        on_tool: ToolSink | None = None,
+        customer_content_seen: bool = False,
+    ) -> AssistantReply:
+        """One turn. ``prefix`` replaces the system messages (a session adds its context to
+        them); with ``on_text`` the model's text is streamed to it as it arrives (unchecked:
+        the returned ``reply.text`` is what the claim guard lets the owner read); ``on_tool``
+        hears each tool as it starts. ``customer_content_seen``: earlier turns, no longer in
+        ``history``, read customer content."""
         mark = await self.services.store.read(watermark)
         # a session whose history holds tool results has read customer content already
-        self.context.customer_content_seen = any(m.get("role") == "tool" for m in history or [])
-        reply = await self._turn(text, history)
+        self.context.customer_content_seen = customer_content_seen or any(
+            m.get("role") == "tool" for m in history or []
+        )
+        reply = await self._turn(text, history, prefix, on_text, on_tool)
         reply.raw_text = reply.text
         checked = await guard_answer(
             self.services,
@@ -104,39 +132,62 @@ class Assistant:
         reply.text, reply.corrections = checked.text, checked.corrections
         return reply
 
-    async def _turn(self, text: str, history: list[dict[str, Any]] | None) -> AssistantReply:
-        messages = await self._system_messages()
+    async def _complete(self, messages: list[dict[str, Any]], on_text: TextSink | None) -> Any:
+        """One model call; streamed when someone listens. An endpoint that refuses the streamed
+        request itself (HTTP 400: no SSE, no ``stream_options``) is asked again plainly: the
+        owner gets his answer in one piece rather than an error."""
+        tools = [tool.spec() for tool in REGISTRY.values()]
+        if on_text is not None and hasattr(self.llm, "stream"):
+            try:
+                return await self.llm.stream(
+                    tier=3, purpose="assistant", messages=messages, tools=tools, on_text=on_text
+                )
+            except LLMError as exc:
+                if type(exc) is not LLMError:  # unreachable, throttled, broken schema: as is
+                    raise
+                log.warning("streaming refused, asking without it: %s", exc)
+        return await self.llm.complete(
+            tier=3, purpose="assistant", messages=messages, tools=tools, temperature=None
+        )
+
+    async def _turn(
+        self,
+        text: str,
+        history: list[dict[str, Any]] | None,
+        prefix: list[dict[str, Any]] | None,
+        on_text: TextSink | None,
+        on_tool: ToolSink | None,
+    ) -> AssistantReply:
+        messages = list(prefix) if prefix is not None else await self._system_messages()
         messages += list(history or [])
         messages.append({"role": "user", "content": text})
-        tools = [tool.spec() for tool in REGISTRY.values()]
         reply = AssistantReply(text="")
         for round_no in range(1, MAX_ROUNDS + 1):
             reply.rounds = round_no
-            completion = await self.llm.complete(
-                tier=3, purpose="assistant", messages=messages, tools=tools, temperature=None
-            )
+            completion = await self._complete(messages, on_text)
             if not completion.tool_calls:
                 reply.text = completion.content.strip()
                 return reply
-            messages.append(
+            calls = [
                 {
-                    "role": "assistant",
-                    "content": completion.content or None,
-                    "tool_calls": [
-                        {
-                            "id": call["id"],
-                            "type": "function",
-                            "function": {"name": call["name"], "arguments": call["arguments"]},
-                        }
-                        for call in completion.tool_calls
-                    ],
+                    "id": call["id"],
+                    "type": "function",
+                    "function": {"name": call["name"], "arguments": call["arguments"]},
                 }
-            )
+                for call in completion.tool_calls
+            ]
+            added: list[dict[str, Any]] = [
+                {"role": "assistant", "content": completion.content or None, "tool_calls": calls}
+            ]
             for call in completion.tool_calls:
+                if on_tool is not None:
+                    on_tool(call["name"], {"id": call["id"], "arguments": call["arguments"]})
                 arguments, result = await self._run_tool(call["name"], call["arguments"])
                 if call["name"] in CUSTOMER_CONTENT_TOOLS and not result.startswith("ERROR"):
                     self.context.customer_content_seen = True
                 reply.tool_calls.append(ToolCallRecord(call["name"], arguments, result))
-                messages.append({"role": "tool", "tool_call_id": call["id"], "content": result})
+                added.append({"role": "tool", "tool_call_id": call["id"], "content": result})
+            messages += added
+            reply.messages += added
         reply.text = "（助手在多轮工具调用后仍未给出答复，请换个说法再试。）"
         return reply

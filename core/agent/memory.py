@@ -14,6 +14,8 @@ newer one), ``expired`` / ``retired`` (no longer used).
 
 from __future__ import annotations
 
+import difflib
+import unicodedata
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
@@ -29,7 +31,9 @@ __all__ = [
     "MemoryItem",
     "MemoryStateError",
     "confirm_memory",
+    "is_duplicate_memory",
     "list_memories",
+    "propose_memories",
     "retire_memory",
     "save_memory",
 ]
@@ -178,3 +182,51 @@ def retire_memory(services: Any, memory_id: int, *, actor: str = "owner") -> Mem
     item = services.store.write(do)
     services.bus.publish(NoteAdded(note_id=memory_id, inquiry_id=item.inquiry_id))
     return item
+
+
+# -- proposals from conversations ---------------------------------------------------------------
+# "Semantic duplicate" is judged on normalised text: NFKC, case-folded, whitespace and
+# punctuation removed (so "报价都含GST。" and "报价都含 gst" are one text); two texts are the same
+# memory when one contains the other or difflib's ratio reaches DUPLICATE_RATIO. No embedding
+# model: the owner's memories are short sentences, and a near-copy is what a model re-proposes.
+DUPLICATE_RATIO = 0.8
+MEMORY_KINDS = ("boss_pref", "customer_note", "business_rule", "experience")
+
+
+def normalise_memory_text(text: str) -> str:
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(ch for ch in folded if ch.isalnum())
+
+
+def is_duplicate_memory(text: str, existing: list[str]) -> bool:
+    """True when ``text`` says what one of ``existing`` already says (normalised comparison)."""
+    norm = normalise_memory_text(text)
+    if not norm:
+        return True
+    for other in existing:
+        known = normalise_memory_text(other)
+        if not known:
+            continue
+        if norm in known or known in norm:
+            return True
+        if difflib.SequenceMatcher(None, norm, known, autojunk=False).ratio() >= DUPLICATE_RATIO:
+            return True
+    return False
+
+
+def propose_memories(
+    services: Any, candidates: list[tuple[str, str]], *, source: str = "agent"
+) -> list[int]:
+    """Save each ``(kind, text)`` as a proposal unless an active or proposed memory (or an
+    earlier candidate) already says it. Returns the new proposals' ids."""
+    with services.store.session() as session:
+        known = [m.text for m in list_memories(session, ("active", "proposed"))]
+    saved: list[int] = []
+    for kind, text in candidates:
+        text = text.strip()
+        if kind not in MEMORY_KINDS or is_duplicate_memory(text, known):
+            continue
+        memory_id, _status = save_memory(services, kind, text, source=source, proposal=True)
+        known.append(text)
+        saved.append(memory_id)
+    return saved

@@ -1,8 +1,11 @@
 """The assistant behind the facade: named conversations, one per channel and name.
 
 Front ends ask ``App.assistant.conversation(name, channel=...)`` and keep the object; the same
-name on the same channel is the same conversation for the life of the ``App``. The assistant's
-drafting is the composer and reader only (``core.agent.tools``): nothing here can send.
+name on the same channel is the same conversation for the life of the ``App``, and, being a
+session stored in SQLite, after a restart too (its turns, current customer and summary are read
+back). The desktop names its conversation ``today_name(clock)`` (the Sydney date: history per
+day). The assistant's drafting is the composer and reader only (``core.agent.tools``): nothing
+here can send.
 """
 
 from __future__ import annotations
@@ -16,6 +19,14 @@ from core.services import Services
 
 if TYPE_CHECKING:
     from core.agent.conversation import Conversation
+    from core.clock import Clock
+
+
+def today_name(clock: Clock) -> str:
+    """The desktop's conversation name for today (the Sydney date, ``2026-11-30``)."""
+    from core.agent.session_store import today_name as name_for
+
+    return name_for(clock)
 
 
 class AssistantService:
@@ -30,20 +41,39 @@ class AssistantService:
         """An AI endpoint is configured: the assistant can answer."""
         return self._llm.available
 
-    def conversation(self, name: str, *, channel: str) -> Conversation:
-        """The conversation ``name`` on ``channel`` ("desktop", "telegram", "cli")."""
+    def conversation(self, name: str, *, channel: str, persist: bool = True) -> Conversation:
+        """The conversation ``name`` on ``channel`` ("desktop", "telegram", "cli"), continued
+        from the database when it exists. ``persist=False``: a throwaway conversation in memory
+        (the one-shot ``ask``), not kept and not shared."""
         key = (channel, name)
         found = self._conversations.get(key)
-        if found is not None:
+        if found is not None and persist:
             return found
         if not self.available:
             raise LLMUnavailable("未设置 AI 服务地址 (llm.base_url / INQUIRY_BRIDGE_LLM_BASE_URL)")
         with IMPORTING:
-            from core.agent.conversation import Conversation
+            from core.agent.conversation import IDLE_SECONDS, Conversation
             from core.agent.loop import Assistant
+            from core.agent.session_store import SessionStore
         assistant = Assistant(
             self._services, self._llm.client(), self._drafts.service(), channel=channel
         )
-        conversation = Conversation(name=name, channel=channel, assistant=assistant)
+        if not persist:
+            return Conversation(name=name, channel=channel, assistant=assistant)
+        store = SessionStore(self._services)
+        conversation = Conversation(
+            name=name,
+            channel=channel,
+            assistant=assistant,
+            store=store,
+            state=store.open(channel, name),
+            idle_seconds=IDLE_SECONDS,
+        )
         self._conversations[key] = conversation
         return conversation
+
+    async def aclose(self) -> None:
+        """Close every open conversation (each reviews its memories), e.g. when the app quits."""
+        conversations, self._conversations = list(self._conversations.values()), {}
+        for conversation in conversations:
+            await conversation.close()

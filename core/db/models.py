@@ -381,7 +381,57 @@ class DriveItem(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class AssistantSession(Base):
+    """A named conversation with the assistant on one channel, kept so a restart continues it.
+
+    The desktop names its conversation after the Sydney date (history per day), Telegram after
+    the chat, ``ask --session NAME`` after what the owner typed. ``summary`` holds what the
+    cheap tier made of the oldest turns (turns up to ``summarised_through``); later turns are
+    read from ``assistant_turns``. ``reviewed_through`` is the last turn the after-conversation
+    memory pass has read, so no turn is proposed twice.
+    """
+
+    __tablename__ = "assistant_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    channel: Mapped[str] = mapped_column(String(20))
+    name: Mapped[str] = mapped_column(String(100))
+    # no foreign key: a merge may fold the inquiry away; a stale id reads as "no customer"
+    current_inquiry_id: Mapped[int | None] = mapped_column(Integer)
+    summary: Mapped[str] = mapped_column(Text, default="")
+    summarised_through: Mapped[int] = mapped_column(Integer, default=0)
+    reviewed_through: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class AssistantTurn(Base):
+    """One message of a session: the owner's words, a tool call, a tool result, an answer.
+
+    ``turn`` groups what one question caused (1, 2, …). ``tool_calls`` is the assistant
+    message's calls (``[{id, name, arguments}]``) or, on a ``tool`` row, ``{id, name}`` of the
+    call it answers. ``content`` of an ``assistant`` answer is what the owner read (after the
+    claim guard).
+    """
+
+    __tablename__ = "assistant_turns"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("assistant_sessions.id"), index=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    role: Mapped[str] = mapped_column(String(12))  # user | assistant | tool
+    content: Mapped[str] = mapped_column(Text, default="")
+    tool_calls: Mapped[Any] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
 Index("ix_messages_in_reply_to", Message.in_reply_to)
 # covering index for the board's search: the stage bar counts and the matching ids come from a
 # narrow index scan instead of reading 50,000 wide rows (core/inquiry/board.py)
 Index("ix_inquiries_stage_search", Inquiry.stage, Inquiry.search_text)
+Index(
+    "ix_assistant_sessions_channel_name",
+    AssistantSession.channel,
+    AssistantSession.name,
+    unique=True,
+)

@@ -27,6 +27,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -40,6 +41,7 @@ from core.errors import LLMError, LLMSchemaError, LLMUnavailable
 from core.llm import ledger
 from core.llm.pricing import estimate_cost, estimate_tokens
 from core.llm.prompts import render_messages
+from core.llm.stream_chunks import StreamAssembly
 from core.secrets import LLM_API_KEY, Secrets
 
 log = logging.getLogger(__name__)
@@ -280,6 +282,87 @@ class LLMClient:
             None,
             refs,
         )
+        return completion
+
+    async def stream(
+        self,
+        *,
+        tier: int,
+        purpose: str,
+        messages: list[dict[str, Any]],
+        on_text: Callable[[str], None] | None = None,
+        refs: dict[str, Any] | None = None,
+        tools: list[dict[str, Any]] | None = None,
+        temperature: float | None = None,
+    ) -> Completion:
+        """``complete`` with the answer streamed (``stream: true``, server-sent events).
+
+        ``on_text`` gets each piece of the answer's text as it arrives (the assistant's chat
+        panel shows it while the model writes); tool calls are assembled from their deltas.
+        Usage comes from the endpoint's last chunk (``stream_options.include_usage``) or is
+        estimated; one logical call is one ledger row, as for ``complete``.
+        """
+        model = self.model_for(tier)
+        client = self._openai()
+        body: dict[str, Any] = {
+            "model": model,
+            "messages": messages,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if tools:
+            body["tools"] = tools
+        if temperature is not None:
+            body["temperature"] = temperature
+        assembly = StreamAssembly(model)
+
+        def prompt_estimate() -> int:
+            return estimate_tokens("\n".join(str(m.get("content") or "") for m in messages))
+
+        async with self._limit():
+            started = time.perf_counter()
+            try:
+                events = await client.post(
+                    "/chat/completions",
+                    body=body,
+                    cast_to=object,
+                    options={"security": {"bearer_auth": True}},
+                    stream=True,
+                    stream_cls=openai.AsyncStream[object],
+                )
+                try:
+                    async for chunk in events:
+                        piece = assembly.add(chunk)
+                        if piece and on_text is not None:
+                            on_text(piece)
+                finally:
+                    await events.close()
+            except asyncio.CancelledError:  # the owner pressed stop: what was spent is a row
+                partial = assembly.fields()
+                await asyncio.shield(
+                    self._ledger(
+                        tier, model, purpose, prompt_estimate(),
+                        estimate_tokens(partial["content"]), started, False, "cancelled", refs,
+                    )
+                )  # fmt: skip
+                raise
+            except Exception as exc:
+                error = self._translate(exc)
+                await self._ledger(
+                    tier, model, purpose, prompt_estimate(), 0, started, False, str(error), refs
+                )
+                raise error from exc
+        completion = Completion(**assembly.fields())
+        if not completion.prompt_tokens:
+            completion.prompt_tokens = prompt_estimate()
+        if not completion.completion_tokens:
+            completion.completion_tokens = estimate_tokens(
+                completion.content + json.dumps(completion.tool_calls)
+            )
+        completion.ledger_id = await self._ledger(
+            tier, model, purpose, completion.prompt_tokens, completion.completion_tokens,
+            started, True, None, refs,
+        )  # fmt: skip
         return completion
 
     @staticmethod

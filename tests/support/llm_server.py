@@ -32,7 +32,11 @@ Error helpers: ``Reply.error(429, retry_after=0.01)``, ``Reply.error(500)``,
 (or str) that does not match the requested schema.
 
 Also served: ``GET /v1/models``; ``/chat/completions`` without the ``/v1`` prefix; streaming
-(``"stream": true``) as server-sent events with one content chunk per word.
+(``"stream": true``) as server-sent ``chat.completion.chunk`` events as OpenAI sends them: one
+content chunk per word (a word longer than 8 characters, such as Chinese text without spaces, in
+8-character pieces), each tool call as deltas (index, id and name first, then its arguments in
+pieces), the finish reason, a usage chunk with ``choices: []`` when the request asked for it
+(``stream_options.include_usage``), then ``data: [DONE]``. ``Reply.chunk_delay`` spaces chunks.
 
 Every request is recorded in ``srv.requests`` (method, path, headers, body, arrived time);
 ``srv.max_in_flight`` is the highest number of chat requests being answered at the same time.
@@ -66,6 +70,7 @@ class Reply:
     delay: float | None = None  # seconds before answering; overrides the server latency
     usage: dict[str, int] | None = None  # None -> estimated; {} -> no usage field at all
     finish_reason: str | None = None
+    chunk_delay: float = 0.0  # streaming: seconds between chunks (text arriving over time)
 
     @classmethod
     def error(cls, status: int, message: str = "", *, retry_after: float | None = None) -> Reply:
@@ -275,7 +280,13 @@ class _Handler(BaseHTTPRequestHandler):
         created = int(time.time())
         completion_id = f"chatcmpl-{uuid.uuid4().hex[:16]}"
         if body.get("stream"):
-            self._stream(completion_id, created, model, content or "", tool_calls, finish)
+            include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+            self._stream(
+                _StreamSpec(
+                    completion_id, created, model, content or "", tool_calls, finish,
+                    usage if include_usage else None, reply.chunk_delay,
+                )
+            )  # fmt: skip
             return
         message: dict[str, Any] = {"role": "assistant", "content": content}
         if tool_calls:
@@ -291,15 +302,7 @@ class _Handler(BaseHTTPRequestHandler):
             payload["usage"] = usage
         self._send(reply.status, json.dumps(payload, ensure_ascii=False).encode(), reply.headers)
 
-    def _stream(
-        self,
-        completion_id: str,
-        created: int,
-        model: str,
-        content: str,
-        tool_calls: list[dict[str, Any]] | None,
-        finish: str,
-    ) -> None:
+    def _stream(self, spec: _StreamSpec) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
@@ -307,26 +310,71 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.close_connection = True
 
-        def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> None:
-            data = {
-                "id": completion_id,
-                "object": "chat.completion.chunk",
-                "created": created,
-                "model": model,
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
-            }
+        def send(data: dict[str, Any]) -> None:
             self.wfile.write(f"data: {json.dumps(data, ensure_ascii=False)}\n\n".encode())
             self.wfile.flush()
+            if spec.chunk_delay:
+                time.sleep(spec.chunk_delay)
+
+        def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> None:
+            send(
+                {
+                    "id": spec.completion_id,
+                    "object": "chat.completion.chunk",
+                    "created": spec.created,
+                    "model": spec.model,
+                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+                }
+            )
 
         chunk({"role": "assistant", "content": ""})
-        words = content.split(" ")
-        for i, word in enumerate(words):
-            chunk({"content": word if i == 0 else " " + word})
-        if tool_calls:
-            chunk({"tool_calls": [dict(tc, index=i) for i, tc in enumerate(tool_calls)]})
-        chunk({}, finish)
+        if spec.content:
+            for piece in _pieces(spec.content):
+                chunk({"content": piece})
+        for index, call in enumerate(spec.tool_calls or []):
+            function = call["function"]
+            head = {"name": function["name"], "arguments": ""}
+            chunk({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
+                                   "function": head}]})  # fmt: skip
+            args = function["arguments"]
+            for start in range(0, len(args), 16):
+                part = {"arguments": args[start : start + 16]}
+                chunk({"tool_calls": [{"index": index, "function": part}]})
+        chunk({}, spec.finish)
+        if spec.usage:
+            send(
+                {
+                    "id": spec.completion_id,
+                    "object": "chat.completion.chunk",
+                    "created": spec.created,
+                    "model": spec.model,
+                    "choices": [],
+                    "usage": spec.usage,
+                }
+            )
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
+
+
+@dataclass
+class _StreamSpec:
+    completion_id: str
+    created: int
+    model: str
+    content: str
+    tool_calls: list[dict[str, Any]] | None
+    finish: str
+    usage: dict[str, int] | None
+    chunk_delay: float
+
+
+def _pieces(content: str) -> list[str]:
+    """Words (with their leading space), long words in 8-character pieces."""
+    out: list[str] = []
+    for i, word in enumerate(content.split(" ")):
+        word = word if i == 0 else " " + word
+        out += [word[k : k + 8] for k in range(0, max(len(word), 1), 8)]
+    return out
 
 
 def _to_reply(result: Any) -> Reply:
