@@ -316,6 +316,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Today&apos;s conversation · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>What the assistant remembers</source>
         <translation type="unfinished"></translation>
     </message>

@@ -314,6 +314,10 @@
         <translation>记忆</translation>
     </message>
     <message>
+        <source>Today&apos;s conversation · %1</source>
+        <translation>今天的对话 · %1</translation>
+    </message>
+    <message>
         <source>What the assistant remembers</source>
         <translation>助手记住的事</translation>
     </message>

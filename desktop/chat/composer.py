@@ -26,7 +26,7 @@ class ChatInput(QPlainTextEdit):
         super().__init__(parent)
         self.setObjectName("chatInput")
         self.setTabChangesFocus(True)
-        self.setMaximumHeight(96)
+        self.setMaximumHeight(84)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -81,7 +81,9 @@ class CustomerBar(QWidget):
             self.label.setText(
                 text.replace("%1", self.customer).replace("%2", str(self.inquiry_id))
             )
-            self.label.setStyleSheet("")
+            self.label.setStyleSheet(
+                "background: #eef4ff; border-radius: 4px; padding: 3px 6px; color: #0b3d91;"
+            )
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

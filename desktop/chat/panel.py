@@ -80,6 +80,7 @@ class ChatPanel(QWidget):
         self.conversation: Conversation | None = None
         self.task: asyncio.Future[Any] | None = None
         self.activity_text = ""
+        self.scripted = False  # a transcript shown from data (screenshots): left as it is
         self._build()
         self.retranslate()
 
@@ -88,6 +89,7 @@ class ChatPanel(QWidget):
     def _build(self) -> None:
         self.title = QLabel()
         self.title.setObjectName("chatTitle")
+        self.title.setStyleSheet("color: #6e7781;")
         self.memory_button = QPushButton()
         self.memory_button.clicked.connect(self.open_memories)
         header = QHBoxLayout()
@@ -156,6 +158,8 @@ class ChatPanel(QWidget):
         """Show the chat (today's conversation and its history) or, with no AI configured, the
         page that says so. True when the assistant can answer."""
         assistant = self.ctx.app.assistant
+        if self.scripted:
+            return False
         if not assistant.available:
             self.pages.setCurrentIndex(1)
             return False
@@ -244,6 +248,17 @@ class ChatPanel(QWidget):
         self.stop_button.setVisible(busy)
         self.send_button.setEnabled(not busy)
 
+    def show_script(self, entries: list[Entry], activity: str) -> None:
+        """Show a conversation from data, its last turn still running (``activity`` on the
+        activity line): the screenshot of the panel, with no model and no conversation."""
+        self.scripted = True
+        self.pages.setCurrentIndex(0)
+        self.transcript.set_entries(entries)
+        self.transcript.begin_live()
+        self._set_busy(True)
+        self.activity_text = activity
+        self.activity.setText(activity)
+
     # ------------------------------------------------------------------ memories
 
     def open_memories(self) -> QWidget:
@@ -257,7 +272,8 @@ class ChatPanel(QWidget):
     # ------------------------------------------------------------------ language
 
     def retranslate(self) -> None:
-        self.title.setText(self.tr("Assistant"))
+        day = day_name(self.ctx.app.clock)
+        self.title.setText(self.tr("Today's conversation · %1").replace("%1", day))
         self.memory_button.setText(self.tr("Memory"))
         self.memory_button.setToolTip(self.tr("What the assistant remembers"))
         self.send_button.setText(self.tr("Send"))

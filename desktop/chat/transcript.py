@@ -120,6 +120,11 @@ class Transcript(QTextBrowser):
         self.setHtml("".join(parts))
         if at_end or self.live_text is not None:
             bar.setValue(bar.maximum())
+            QTimer.singleShot(0, self, self._to_end)  # again once the new text is laid out
+
+    def _to_end(self) -> None:
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
 
     def _entry_html(self, entry: Entry) -> str:
         if entry.role == "user":
@@ -132,7 +137,7 @@ class Transcript(QTextBrowser):
                 f'<a href="draft:{d}">{html.escape(self.labels.get("draft", "Draft"))} #{d}</a>'
                 for d in entry.draft_ids
             )
-            return f'<p style="margin-bottom:10px;">📝 {links}</p>'
+            return f'<p style="margin-bottom:10px;">{links}</p>'
         if entry.role == "error":
             return _bubble(f"<p>{html.escape(entry.text)}</p>", ERROR_BG)
         return f'<p style="color:{MUTED}; margin-bottom:10px;">{html.escape(entry.text)}</p>'

@@ -241,3 +241,30 @@ async def test_the_days_history_is_shown_and_the_tray_opens_the_panel(ctx, qtbot
         assert window.chat.panel.conversation is conversation
         assert window.assistant_action.shortcut().toString() == "Ctrl+Shift+A"
         await ctx.app.aclose()
+
+
+@settles
+async def test_screenshot_of_the_chat_panel_in_both_languages(ctx, languages, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.screenshots import WINDOWS, render
+
+    add_inquiry(ctx.services, email="billy.chen@example.com", name="Billy Chen")
+    QApplication.setQuitOnLastWindowClosed(False)  # render() closes the window it shot
+    for lang, said in (("zh_CN", "待审批"), ("en", "awaits your approval")):
+        languages.apply(lang)
+        window = await WINDOWS["chat"](ctx)
+        panel = window.chat.panel
+        assert said in panel.transcript.toPlainText()
+        assert panel.activity.text() == (
+            "正在查找客户…" if lang == "zh_CN" else "Looking up customers…"
+        )
+        assert "Billy Chen" in panel.customer_bar.label.text()
+        window.close()
+        out = await render(ctx, "chat", tmp_path / f"chat_{lang}.png")
+        image = QImage(str(out))
+        assert (image.width(), image.height()) == (1366, 768)
+    assert not [w for w in QApplication.topLevelWidgets() if w.isVisible()]
+    QApplication.setQuitOnLastWindowClosed(True)
+    await ctx.app.aclose()
