@@ -81,6 +81,8 @@ class ChatPanel(QWidget):
         self.task: asyncio.Future[Any] | None = None
         self.activity_text = ""
         self.scripted = False  # a transcript shown from data (screenshots): left as it is
+        self.loading: asyncio.Future[Any] | None = None
+        self._opening = asyncio.Lock()
         self._build()
         self.retranslate()
 
@@ -155,22 +157,43 @@ class ChatPanel(QWidget):
         return self.task is not None
 
     def refresh(self) -> bool:
-        """Show the chat (today's conversation and its history) or, with no AI configured, the
-        page that says so. True when the assistant can answer."""
-        assistant = self.ctx.app.assistant
+        """Show the chat or, with no AI configured, the page that says so; open today's
+        conversation and show its history when it is not open yet. True when the assistant
+        can answer."""
+        if not self._show_page():
+            return False
+        if not self.busy and not self._is_today(self.conversation):
+            self.loading = spawn(self.load())
+        return True
+
+    def _show_page(self) -> bool:
         if self.scripted:
             return False
-        if not assistant.available:
-            self.pages.setCurrentIndex(1)
-            return False
-        self.pages.setCurrentIndex(0)
-        name = day_name(self.ctx.app.clock)
-        if self.conversation is None or self.conversation.name != name:
-            if self.busy:
-                return True  # the day turned mid-turn: switch after it
-            self.conversation = assistant.conversation(name, channel=CHANNEL)
-            self.transcript.set_entries(history_entries(self.conversation.history))
-        return True
+        available = self.ctx.app.assistant.available
+        self.pages.setCurrentIndex(0 if available else 1)
+        return available
+
+    def _is_today(self, conversation: Conversation | None) -> bool:
+        return conversation is not None and conversation.name == day_name(self.ctx.app.clock)
+
+    async def load(self) -> None:
+        """Open today's conversation and show its history (unless a turn started meanwhile)."""
+        conversation = await self._today()
+        if not self.busy:
+            self.transcript.set_entries(history_entries(conversation.history))
+
+    async def _today(self) -> Conversation:
+        """Today's conversation, built on a worker thread the first time: building the
+        assistant imports the agent and the model client (~0.2-0.9 s) — never on the UI
+        thread."""
+        async with self._opening:
+            if self.conversation is None or not self._is_today(self.conversation):
+                name = day_name(self.ctx.app.clock)
+                assistant = self.ctx.app.assistant
+                self.conversation = await asyncio.to_thread(
+                    assistant.conversation, name, channel=CHANNEL
+                )
+            return self.conversation
 
     def set_customer(self, inquiry_id: int, name: str) -> None:
         self.customer_bar.set_customer(inquiry_id, name)
@@ -187,19 +210,24 @@ class ChatPanel(QWidget):
 
     def send(self) -> None:
         text = self.input.toPlainText().strip()
-        if not text or self.busy or not self.refresh() or self.conversation is None:
+        if not text or self.busy or not self._show_page():
             return
-        conversation = self.conversation
-        conversation.current_inquiry_id = self.customer_bar.inquiry_id
         self.input.clear()
         self.transcript.add(Entry("user", text))
         self.transcript.begin_live()
         self._set_busy(True)
-        self.task = spawn(self._turn(conversation, text), on_error=self._failed)
+        self.task = spawn(self._turn(text), on_error=self._failed)
 
-    async def _turn(self, conversation: Conversation, text: str) -> None:
+    async def _turn(self, text: str) -> None:
         task = asyncio.current_task()
         try:
+            shown = self.conversation
+            conversation = await self._today()
+            if conversation is not shown:  # opened by this turn (first turn, or a new day)
+                entries = history_entries(conversation.history)
+                self.transcript.set_entries([*entries, Entry("user", text)])
+                self.transcript.begin_live()
+            conversation.current_inquiry_id = self.customer_bar.inquiry_id
             await conversation.ask(text, on_event=self.on_event)
         finally:
             if self.task is task:  # not already stopped (stop resets at once)

@@ -235,6 +235,7 @@ async def test_the_days_history_is_shown_and_the_tray_opens_the_panel(ctx, qtbot
         assert tray.assistant_action.text() == "助手"
         tray.assistant_action.trigger()
         assert window.chat.isVisible()
+        await window.chat.panel.loading
         shown = window.chat.panel.transcript.toPlainText()
         assert "早上好" in shown and "今天有 2 个新询盘" in shown
         assert "current inquiry" not in shown
@@ -268,3 +269,31 @@ async def test_screenshot_of_the_chat_panel_in_both_languages(ctx, languages, tm
     assert not [w for w in QApplication.topLevelWidgets() if w.isVisible()]
     QApplication.setQuitOnLastWindowClosed(True)
     await ctx.app.aclose()
+
+
+@settles
+async def test_shift_enter_breaks_the_line_and_the_cross_clears_the_customer(
+    ctx, qtbot, two_customers
+) -> None:  # type: ignore[no-untyped-def]
+    jane, _billy = two_customers
+    with LLMServer(lambda _r: "好的。") as server:
+        window = await _window(ctx, qtbot, server.base_url)
+        window.board.select_inquiry(jane)
+        window.show_assistant()
+        panel = window.chat.panel
+        assert panel.customer_bar.inquiry_id == jane
+        panel.input.setPlainText("第一行")
+        panel.input.moveCursor(panel.input.textCursor().MoveOperation.End)
+        qtbot.keyClick(panel.input, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+        qtbot.keyClicks(panel.input, "second")
+        assert panel.input.toPlainText() == "第一行\nsecond" and not panel.busy
+
+        panel.customer_bar.clear_button.click()
+        assert panel.customer_bar.inquiry_id is None
+        assert panel.customer_bar.label.text() == "未选择客户 — 在看板上选中一个询盘"
+        qtbot.keyClick(panel.input, Qt.Key.Key_Return)
+        await wait_until(lambda: not panel.busy and panel.conversation is not None, 30)
+        assert panel.conversation.current_inquiry_id is None
+        assert "[current inquiry" not in last_user_text(server.chat_requests[-1].body)
+        assert "第一行\nsecond" in panel.transcript.toPlainText()
+        await ctx.app.aclose()
