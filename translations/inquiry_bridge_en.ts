@@ -1024,6 +1024,13 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
 </context>
 <context>
+    <name>MemoryButton</name>
+    <message>
+        <source>Assistant&apos;s memory…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>MemoryDialog</name>
     <message>
         <source>What the assistant remembers</source>

@@ -1023,6 +1023,13 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
 </context>
 <context>
+    <name>MemoryButton</name>
+    <message>
+        <source>Assistant&apos;s memory…</source>
+        <translation>助手的记忆…</translation>
+    </message>
+</context>
+<context>
     <name>MemoryDialog</name>
     <message>
         <source>What the assistant remembers</source>

@@ -234,3 +234,30 @@ class MemoryDialog(QDialog):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
+
+
+class MemoryButton(QPushButton):
+    """「助手的记忆…」: opens the memory page; a self-contained hook for other windows
+    (Settings' AI page) that keeps its own text in the UI language."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.dialog: MemoryDialog | None = None
+        self.clicked.connect(self.open_page)
+        self.retranslate()
+
+    def open_page(self) -> MemoryDialog:
+        dialog = MemoryDialog(self.ctx, self.window())
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        self.dialog = dialog
+        return dialog
+
+    def retranslate(self) -> None:
+        self.setText(self.tr("Assistant's memory…"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

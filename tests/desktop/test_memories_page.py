@@ -131,3 +131,19 @@ def _status_of(dialog, memory_id: int) -> str:  # type: ignore[no-untyped-def]
     dialog.select(memory_id)
     current = dialog.tree.currentItem()
     return current.text(3) if current is not None else ""
+
+
+@settles
+async def test_settings_ai_page_opens_the_memory_page(ctx, qtbot, memories) -> None:  # type: ignore[no-untyped-def]
+    from desktop.chat.memory_page import MemoryButton
+    from desktop.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(ctx)
+    qtbot.addWidget(dialog)
+    dialog.nav.setCurrentRow(1)  # AI model
+    (button,) = dialog.pages.currentWidget().findChildren(MemoryButton)
+    assert button.text() == "助手的记忆…"
+    button.click()
+    assert button.dialog is not None
+    await button.dialog.loading
+    assert "报价都含GST" in _texts(button.dialog)["老板偏好 (1)"]
