@@ -1022,6 +1022,10 @@ The words are inserted at the cursor for you to edit.</source>
         <source>proposed — confirm?</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>inquiry #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MemoryButton</name>

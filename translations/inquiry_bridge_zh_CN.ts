@@ -1021,6 +1021,10 @@ The words are inserted at the cursor for you to edit.</source>
         <source>proposed — confirm?</source>
         <translation>待确认</translation>
     </message>
+    <message>
+        <source>inquiry #%1</source>
+        <translation>询盘 #%1</translation>
+    </message>
 </context>
 <context>
     <name>MemoryButton</name>

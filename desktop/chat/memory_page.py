@@ -149,7 +149,10 @@ class MemoryDialog(QDialog):
         when = ""
         if item.created_at:
             when = domain_text.local_time(datetime.fromisoformat(item.created_at))[:10]
-        inquiry = f"  · #{item.inquiry_id}" if item.inquiry_id is not None else ""
+        inquiry = ""
+        if item.inquiry_id is not None:
+            about = QCoreApplication.translate("Memory", "inquiry #%1")
+            inquiry = "  · " + about.replace("%1", str(item.inquiry_id))
         return [
             item.text + inquiry,
             source_name(item.source),

@@ -63,7 +63,7 @@ async def test_the_page_lists_by_kind_and_retires_confirms_edits(
     shown = _texts(dialog)
     assert shown["老板偏好 (1)"] == ["报价都含GST"]
     assert shown["业务规则 (1)"] == ["周日不上门"]
-    assert shown["客户备注 (1)"] == [f"客户想要黑色边框  · #{memories['inquiry']}"]
+    assert shown["客户备注 (1)"] == [f"客户想要黑色边框  · 询盘 #{memories['inquiry']}"]
     assert shown["经验 (0)"] == []
     dialog.select(memories["proposed"])
     row = dialog.tree.currentItem()
