@@ -297,3 +297,32 @@ async def test_shift_enter_breaks_the_line_and_the_cross_clears_the_customer(
         assert "[current inquiry" not in last_user_text(server.chat_requests[-1].body)
         assert "第一行\nsecond" in panel.transcript.toPlainText()
         await ctx.app.aclose()
+
+
+@settles
+async def test_streamed_text_shows_at_once_and_the_checked_answer_replaces_it(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from core.agent.conversation import TextDelta, ToolActivity, TurnDone
+    from core.agent.loop import AssistantReply
+    from desktop.chat.panel import ChatPanel
+
+    ctx.services.settings.update({"llm.base_url": "http://127.0.0.1:9/v1"})  # never called
+    panel = ChatPanel(ctx)
+    qtbot.addWidget(panel)
+    panel.show()
+    await panel.loading
+    panel.transcript.begin_live()
+    panel._set_busy(True)
+    panel.on_event(ToolActivity("search_inquiries", "正在查找客户…", "Looking up customers…"))
+    assert panel.activity.text() == "正在查找客户…" and panel.activity.isVisible()
+    for word in ("已为 Billy ", "起草回复，", "**已发送**。"):
+        panel.on_event(TextDelta(word))
+    await wait_until(lambda: "已发送" in panel.transcript.toPlainText(), timeout=2)
+    assert "**" not in panel.transcript.toPlainText()
+    panel.on_event(
+        TurnDone(AssistantReply(text="已为 Billy 起草回复，**待审批**，尚未发送。"), (5,))
+    )
+    shown = panel.transcript.toPlainText()
+    assert "待审批" in shown and "已发送" not in shown.replace("尚未发送", "")
+    assert "打开草稿 #5" in shown
+    assert not panel.activity.isVisible() and panel.send_button.isEnabled()
+    await ctx.app.aclose()
