@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     shot.add_argument(
         "--window",
         required=True,
-        choices=["board", "detail", "settings", "wizard", "approval"],
+        choices=["board", "detail", "settings", "wizard", "approval", "chat"],
     )
     shot.add_argument("--lang", default="zh_CN", choices=["zh_CN", "en"])
     shot.add_argument("--out", required=True, metavar="FILE.png")

@@ -1,4 +1,5 @@
-"""The main window: the board and the approval queue in tabs, a banner for alerts, status bar.
+"""The main window: the board and the approval queue in tabs, a banner for alerts, status bar,
+and the assistant's chat panel docked beside them (助手 / Ctrl+Shift+A / the tray's 助手).
 
 Closing the window keeps the app in the tray when there is one; without a tray (offscreen, bare
 X servers) the window is the app, and alerts appear in the in-window banner instead of balloons.
@@ -13,7 +14,7 @@ Signals:
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from desktop.approval.pending_view import PendingDraftsView
 from desktop.board.view import BoardPage
+from desktop.chat import ChatDock
 from desktop.context import AppContext
 from desktop.i18n import LANGUAGES, current_language
 from desktop.look import app_icon
@@ -105,6 +107,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.banner)
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
+        self._build_chat(ctx)
 
         toolbar = QToolBar()
         toolbar.setMovable(False)
@@ -134,6 +137,7 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.sync_action)
         toolbar.addAction(self.pause_action)
         toolbar.addSeparator()
+        toolbar.addAction(self.chat.toggleViewAction())
         toolbar.addAction(self.settings_action)
         toolbar.addWidget(self.language_button)
         self.quit_action = QAction(self)
@@ -151,6 +155,44 @@ class MainWindow(QMainWindow):
         self.resize(1360, 820)
         self.retranslate()
 
+    # ------------------------------------------------------------------ assistant
+
+    def _build_chat(self, ctx: AppContext) -> None:
+        """The chat dock (hidden until asked for) and its wiring to the board and approvals."""
+        self.chat = ChatDock(ctx, self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.chat)
+        self.chat.hide()
+        panel = self.chat.panel
+        panel.draft_opened.connect(self.pending.open_draft)
+        panel.ai_settings_requested.connect(self.open_ai_settings)
+        self.board.inquiry_selected.connect(self._customer_selected)
+        # an application shortcut: Qt has no system-wide hotkey (that needs a native hook)
+        self.assistant_action = QAction(self)
+        self.assistant_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
+        self.assistant_action.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
+        self.assistant_action.triggered.connect(self.show_assistant)
+        self.addAction(self.assistant_action)
+
+    def show_assistant(self) -> None:
+        """Bring the window forward with the chat panel open and the cursor in its input."""
+        self.bring_forward()
+        self.chat.open()
+
+    def _customer_selected(self, inquiry_id: int) -> None:
+        row = self.board.model.row_at(self.board.model.row_of(inquiry_id))
+        name = (row.customer_name or row.customer_email or "") if row is not None else ""
+        self.chat.panel.set_customer(inquiry_id, name or self.tr("Inquiry"))
+
+    def open_ai_settings(self) -> None:
+        """Settings at its AI page (the desktop app's dialog; the plain signal without it)."""
+        desktop = self.ctx.extras.get("app")
+        if desktop is None:
+            self.settings_requested.emit()
+            return
+        dialog = desktop.show_settings(1)
+        if dialog is not None:
+            dialog.finished.connect(lambda *_: self.chat.panel.refresh())
+
     # ------------------------------------------------------------------ items
 
     def open_item(self, ref_type: str, ref_id: int) -> None:
@@ -162,6 +204,8 @@ class MainWindow(QMainWindow):
         elif ref_type == "draft":
             self.tabs.setCurrentWidget(self.pending)
             self.pending.open_draft(ref_id)
+        elif ref_type == "assistant":
+            self.show_assistant()
 
     def bring_forward(self) -> None:
         self.showNormal()
@@ -224,6 +268,7 @@ class MainWindow(QMainWindow):
         self.settings_action.setText(self.tr("Settings"))
         self.language_button.setText(self.tr("Language"))
         self.quit_action.setText(self.tr("Quit"))
+        self.assistant_action.setText(self.tr("Assistant"))
         self.mode_label.setText(
             self.tr("Demo data — your real mailbox is untouched") if self.ctx.is_demo else ""
         )

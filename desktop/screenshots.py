@@ -76,12 +76,20 @@ async def _approval(ctx: AppContext) -> QWidget:
     return await make_approval_window(ctx)
 
 
+async def _chat(ctx: AppContext) -> QWidget:
+    """The main window at 1366×768 with the assistant's panel open on a scripted conversation."""
+    from desktop.chat.screenshot import make_chat_window
+
+    return await make_chat_window(ctx)
+
+
 WINDOWS: dict[str, Factory] = {
     "board": _board,
     "detail": _detail,
     "settings": _settings,
     "wizard": _wizard,
     "approval": _approval,
+    "chat": _chat,
 }
 
 

@@ -42,6 +42,7 @@ from core.config import Settings
 from core.import_lock import IMPORTING
 from core.secrets import GRAPH_TOKEN, LLM_API_KEY
 from desktop.aio import spawn
+from desktop.chat.memory_page import MemoryButton
 from desktop.context import AppContext
 from desktop.errors_ui import message_for
 from desktop.i18n import LANGUAGES, current_language
@@ -160,6 +161,7 @@ class SettingsDialog(QDialog):
         test_row = QHBoxLayout()
         test_row.addWidget(self.test_button)
         test_row.addWidget(self.test_result, 1)
+        test_row.addWidget(MemoryButton(self.ctx, self))  # the assistant's memories (issue 14)
         test_box = QWidget()
         test_box.setLayout(test_row)
         page, _ = _page(

@@ -1,6 +1,6 @@
 """The tray icon: the owner's ambient view of what needs him, and the way back to the window.
 
-Menu: 打开看板, 暂停同步/恢复同步, 立即同步, 语言, 设置, 退出. The icon gets a red badge while
+Menu: 打开看板, 助手, 暂停同步/恢复同步, 立即同步, 语言, 设置, 退出. The icon gets a red badge while
 something needs the owner (inquiries waiting on our reply, overdue stages, drafts waiting for
 approval) and the tooltip says how many. A ``NotificationRaised`` from core becomes a balloon
 (``showMessage``); clicking it opens that inquiry or draft. Without a system tray (offscreen, bare
@@ -56,6 +56,8 @@ class TrayController(QObject):
         self.menu = QMenu()
         self.open_action = QAction(self.menu)
         self.open_action.triggered.connect(self.open_requested)
+        self.assistant_action = QAction(self.menu)
+        self.assistant_action.triggered.connect(lambda: self.open_item.emit("assistant", 0))
         self.pause_action = QAction(self.menu)
         self.pause_action.setCheckable(True)
         self.pause_action.setChecked(bool(app.services.settings.get("schedule.paused")))
@@ -75,7 +77,13 @@ class TrayController(QObject):
         self.settings_action.triggered.connect(self.settings_requested)
         self.quit_action = QAction(self.menu)
         self.quit_action.triggered.connect(self.quit_requested)
-        for item in (self.open_action, None, self.pause_action, self.sync_action):
+        for item in (
+            self.open_action,
+            self.assistant_action,
+            None,
+            self.pause_action,
+            self.sync_action,
+        ):
             if item is None:
                 self.menu.addSeparator()
             else:
@@ -180,6 +188,7 @@ class TrayController(QObject):
 
     def retranslate(self) -> None:
         self.open_action.setText(self.tr("Open board"))
+        self.assistant_action.setText(self.tr("Assistant"))
         self.pause_action.setText(
             self.tr("Resume sync") if self.pause_action.isChecked() else self.tr("Pause sync")
         )

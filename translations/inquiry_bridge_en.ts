@@ -295,6 +295,72 @@
     </message>
 </context>
 <context>
+    <name>ChatDock</name>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ChatPanel</name>
+    <message>
+        <source>Stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Today&apos;s conversation · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the assistant remembers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter to send, Shift+Enter for a new line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask in your own words, e.g. “reply to him: we can measure next Tuesday”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No AI model is set up yet, so the assistant cannot answer. Add the AI service in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open AI settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Thinking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ComposeDialog</name>
     <message>
         <source>Draft a reply</source>
@@ -322,6 +388,21 @@
     </message>
     <message>
         <source>Writing the draft…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CustomerBar</name>
+    <message>
+        <source>Clear the current customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No current customer — select an inquiry on the board</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current customer: %1 #%2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -823,6 +904,10 @@ The words are inserted at the cursor for you to edit.</source>
 <context>
     <name>MainWindow</name>
     <message>
+        <source>Inquiry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Microsoft sign-in needed — open Settings</source>
         <translation type="unfinished"></translation>
     </message>
@@ -879,7 +964,120 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Demo data — your real mailbox is untouched</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Memory</name>
+    <message>
+        <source>Owner&apos;s preferences</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Customer notes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Business rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Experience</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>voice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Telegram</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>command line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>proposed — confirm?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>inquiry #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MemoryButton</name>
+    <message>
+        <source>Assistant&apos;s memory…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MemoryDialog</name>
+    <message>
+        <source>What the assistant remembers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The assistant reads these in every conversation. Proposed ones are not used until you confirm them; retired ones are kept but never used again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a memory to edit its words</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retire</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confirm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1420,6 +1618,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Open board</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -293,6 +293,72 @@
     </message>
 </context>
 <context>
+    <name>ChatDock</name>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+</context>
+<context>
+    <name>ChatPanel</name>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>Today&apos;s conversation · %1</source>
+        <translation>今天的对话 · %1</translation>
+    </message>
+    <message>
+        <source>What the assistant remembers</source>
+        <translation>助手记住的事</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Enter to send, Shift+Enter for a new line</source>
+        <translation>Enter 发送，Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>Ask in your own words, e.g. “reply to him: we can measure next Tuesday”</source>
+        <translation>用您自己的话说，例如“给他回复，说下周二上门量尺”</translation>
+    </message>
+    <message>
+        <source>No AI model is set up yet, so the assistant cannot answer. Add the AI service in Settings.</source>
+        <translation>还没有设置 AI 服务，助手暂时无法回答。请在设置中添加 AI 服务。</translation>
+    </message>
+    <message>
+        <source>Open AI settings</source>
+        <translation>打开 AI 设置</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>我</translation>
+    </message>
+    <message>
+        <source>Open draft</source>
+        <translation>打开草稿</translation>
+    </message>
+    <message>
+        <source>Thinking…</source>
+        <translation>正在思考…</translation>
+    </message>
+</context>
+<context>
     <name>ComposeDialog</name>
     <message>
         <source>Draft a reply</source>
@@ -321,6 +387,21 @@
     <message>
         <source>Writing the draft…</source>
         <translation>正在起草…</translation>
+    </message>
+</context>
+<context>
+    <name>CustomerBar</name>
+    <message>
+        <source>Clear the current customer</source>
+        <translation>清除当前客户</translation>
+    </message>
+    <message>
+        <source>No current customer — select an inquiry on the board</source>
+        <translation>未选择客户 — 在看板上选中一个询盘</translation>
+    </message>
+    <message>
+        <source>Current customer: %1 #%2</source>
+        <translation>当前客户：%1 #%2</translation>
     </message>
 </context>
 <context>
@@ -822,6 +903,10 @@ The words are inserted at the cursor for you to edit.</source>
 <context>
     <name>MainWindow</name>
     <message>
+        <source>Inquiry</source>
+        <translation>询盘</translation>
+    </message>
+    <message>
         <source>Microsoft sign-in needed — open Settings</source>
         <translation>需要登录微软账户——请打开设置</translation>
     </message>
@@ -878,8 +963,121 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>退出</translation>
     </message>
     <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
         <source>Demo data — your real mailbox is untouched</source>
         <translation>示例数据——不会动您的真实邮箱</translation>
+    </message>
+</context>
+<context>
+    <name>Memory</name>
+    <message>
+        <source>Owner&apos;s preferences</source>
+        <translation>老板偏好</translation>
+    </message>
+    <message>
+        <source>Customer notes</source>
+        <translation>客户备注</translation>
+    </message>
+    <message>
+        <source>Business rules</source>
+        <translation>业务规则</translation>
+    </message>
+    <message>
+        <source>Experience</source>
+        <translation>经验</translation>
+    </message>
+    <message>
+        <source>computer</source>
+        <translation>电脑</translation>
+    </message>
+    <message>
+        <source>voice</source>
+        <translation>语音</translation>
+    </message>
+    <message>
+        <source>Telegram</source>
+        <translation>Telegram</translation>
+    </message>
+    <message>
+        <source>assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>command line</source>
+        <translation>命令行</translation>
+    </message>
+    <message>
+        <source>you</source>
+        <translation>本人</translation>
+    </message>
+    <message>
+        <source>in use</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <source>proposed — confirm?</source>
+        <translation>待确认</translation>
+    </message>
+    <message>
+        <source>inquiry #%1</source>
+        <translation>询盘 #%1</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryButton</name>
+    <message>
+        <source>Assistant&apos;s memory…</source>
+        <translation>助手的记忆…</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryDialog</name>
+    <message>
+        <source>What the assistant remembers</source>
+        <translation>助手记住的事</translation>
+    </message>
+    <message>
+        <source>The assistant reads these in every conversation. Proposed ones are not used until you confirm them; retired ones are kept but never used again.</source>
+        <translation>助手每次对话都会读取这些记忆。“待确认”的记忆在您确认前不会使用；停用的记忆会保留，但不再使用。</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Select a memory to edit its words</source>
+        <translation>选中一条记忆即可修改内容</translation>
+    </message>
+    <message>
+        <source>Save changes</source>
+        <translation>保存修改</translation>
+    </message>
+    <message>
+        <source>Retire</source>
+        <translation>停用</translation>
+    </message>
+    <message>
+        <source>Confirm</source>
+        <translation>确认</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>
@@ -1419,6 +1617,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Open board</source>
         <translation>打开看板</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
     </message>
     <message>
         <source>Resume sync</source>

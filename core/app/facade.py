@@ -11,6 +11,7 @@ Attributes:
         drafting splits into composer / owner edits / owner decisions / reads).
     assistant: ``AssistantService`` — named conversations with the assistant (desktop chat,
         Telegram chat, ``ask --session``); none of them can approve or send.
+    memories: ``MemoryService`` — the assistant's memories by kind; edit, retire, confirm.
     rhythm: ``RhythmService`` — stage reminders, snoozes, the evening briefing, measuring
         appointments, and ``daily()``: the background task that announces them and backs up.
     is_demo: this is the demo data folder beside the real one.
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from core.app.assistant import AssistantService
 from core.app.inquiries import InquiryService
 from core.app.lazy import LazyDrafts, LazyLLM
+from core.app.memories import MemoryService
 from core.app.notifications import NotificationService
 from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
@@ -46,6 +48,7 @@ class App:
         self.state = AppStateService(services)
         self.drafts = LazyDrafts(services, self.llm)
         self.assistant = AssistantService(services, self.llm, self.drafts)
+        self.memories = MemoryService(services)
         self.rhythm = RhythmService(
             services, self.notifications, lambda: self.graph(), is_demo=is_demo
         )

@@ -1,0 +1,40 @@
+"""The dock that puts the chat panel beside the board in the main window.
+
+Hidden until asked for (助手 in the toolbar or the tray, or Ctrl+Shift+A): at 1366×768 the board
+and its detail need the width. It can be floated off the window or docked on either side.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QDockWidget, QWidget
+
+from desktop.chat.panel import ChatPanel
+from desktop.context import AppContext
+
+
+class ChatDock(QDockWidget):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("assistantDock")
+        self.setAllowedAreas(
+            Qt.DockWidgetArea.RightDockWidgetArea | Qt.DockWidgetArea.LeftDockWidgetArea
+        )
+        self.panel = ChatPanel(ctx, self)
+        self.panel.setMinimumWidth(340)
+        self.setWidget(self.panel)
+        self.retranslate()
+
+    def open(self) -> None:
+        """Show the panel and put the cursor in its input."""
+        self.show()
+        self.raise_()
+        self.panel.focus_input()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Assistant"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

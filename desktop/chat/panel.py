@@ -1,0 +1,332 @@
+"""The assistant beside the board: the owner asks in Chinese, in his own words, and sees the
+answer appear; drafts it writes open in the approval window, and nothing here can send.
+
+The turn runs as a task on the qasync loop (``desktop.aio.spawn``): the UI thread never waits for
+the model. While it runs the panel shows what the assistant is doing on one line ("正在查找客户…",
+from the event's label in the UI language) and the answer as it streams; at the end the checked
+answer (``reply.text``, after the claim guard) replaces whatever was streamed. 停止 cancels the
+task: the conversation's history stays as it was before the turn.
+
+The conversation is the day's (``day_name``: the Sydney date from the app's clock), so what he
+asked this morning is still on screen this afternoon; tomorrow starts a new one. The inquiry
+selected on the board is the current customer, shown above the input and handed to the
+conversation before each turn.
+
+Signals:
+    draft_opened(int): a turn wrote a draft (or he clicked one): open it in the approval window.
+    ai_settings_requested(): no AI is configured and he pressed 打开 AI 设置.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.clock import Clock, to_sydney
+from desktop.aio import spawn
+from desktop.chat.composer import ChatInput, CustomerBar
+from desktop.chat.transcript import Entry, Transcript
+from desktop.context import AppContext
+from desktop.errors_ui import message_for
+from desktop.i18n import current_language
+
+if TYPE_CHECKING:
+    from core.agent.conversation import Conversation
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "desktop"
+_CUSTOMER_PREFIX = re.compile(r"^\[current inquiry: #\d+\]\n")
+
+
+def day_name(clock: Clock) -> str:
+    """The desktop conversation's name: today's date in Sydney (one conversation a day)."""
+    return to_sydney(clock.now()).date().isoformat()
+
+
+def history_entries(history: list[dict[str, Any]]) -> list[Entry]:
+    """What the owner said and what he was answered, from a conversation's history (tool
+    messages and the current-customer prefix core adds are not his words)."""
+    entries = []
+    for message in history:
+        role, content = message.get("role"), message.get("content")
+        if role not in {"user", "assistant"} or not isinstance(content, str) or not content:
+            continue
+        text = _CUSTOMER_PREFIX.sub("", content) if role == "user" else content
+        entries.append(Entry(role, text))
+    return entries
+
+
+class ChatPanel(QWidget):
+    draft_opened = Signal(int)
+    ai_settings_requested = Signal()
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.conversation: Conversation | None = None
+        self.task: asyncio.Future[Any] | None = None
+        self.activity_text = ""
+        self.scripted = False  # a transcript shown from data (screenshots): left as it is
+        self.loading: asyncio.Future[Any] | None = None
+        self._opening = asyncio.Lock()
+        self._build()
+        self.retranslate()
+
+    # ------------------------------------------------------------------ layout
+
+    def _build(self) -> None:
+        self.title = QLabel()
+        self.title.setObjectName("chatTitle")
+        self.title.setStyleSheet("color: #6e7781;")
+        self.memory_button = QPushButton()
+        self.memory_button.clicked.connect(self.open_memories)
+        header = QHBoxLayout()
+        header.addWidget(self.title, 1)
+        header.addWidget(self.memory_button)
+
+        self.transcript = Transcript()
+        self.transcript.draft_clicked.connect(self.draft_opened)
+        self.activity = QLabel()
+        self.activity.setObjectName("chatActivity")
+        self.activity.setStyleSheet("color: #1f6feb;")
+        self.customer_bar = CustomerBar()
+        self.input = ChatInput()
+        self.input.submitted.connect(self.send)
+        self.send_button = QPushButton()
+        self.send_button.setDefault(True)
+        self.send_button.clicked.connect(self.send)
+        self.stop_button = QPushButton()
+        self.stop_button.clicked.connect(self.stop)
+        self.stop_button.hide()
+        buttons = QHBoxLayout()
+        self.hint = QLabel()
+        self.hint.setStyleSheet("color: #6e7781;")
+        buttons.addWidget(self.hint, 1)
+        buttons.addWidget(self.stop_button)
+        buttons.addWidget(self.send_button)
+
+        chat = QWidget()
+        layout = QVBoxLayout(chat)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.transcript, 1)
+        layout.addWidget(self.activity)
+        layout.addWidget(self.customer_bar)
+        layout.addWidget(self.input)
+        layout.addLayout(buttons)
+
+        self.pages = QStackedWidget()
+        self.pages.addWidget(chat)
+        self.pages.addWidget(self._unavailable_page())
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(8, 6, 8, 8)
+        outer.addLayout(header)
+        outer.addWidget(self.pages, 1)
+
+    def _unavailable_page(self) -> QWidget:
+        self.unavailable_label = QLabel()
+        self.unavailable_label.setWordWrap(True)
+        self.unavailable_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.settings_button = QPushButton()
+        self.settings_button.clicked.connect(self.ai_settings_requested)
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.addStretch(1)
+        layout.addWidget(self.unavailable_label)
+        layout.addWidget(self.settings_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(2)
+        return page
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None
+
+    def refresh(self) -> bool:
+        """Show the chat or, with no AI configured, the page that says so; open today's
+        conversation and show its history when it is not open yet. True when the assistant
+        can answer."""
+        if not self._show_page():
+            return False
+        if not self.busy and not self._is_today(self.conversation):
+            self.loading = spawn(self.load())
+        return True
+
+    def _show_page(self) -> bool:
+        if self.scripted:
+            return False
+        available = self.ctx.app.assistant.available
+        self.pages.setCurrentIndex(0 if available else 1)
+        return available
+
+    def _is_today(self, conversation: Conversation | None) -> bool:
+        return conversation is not None and conversation.name == day_name(self.ctx.app.clock)
+
+    async def load(self) -> None:
+        """Open today's conversation and show its history (unless a turn started meanwhile)."""
+        conversation = await self._today()
+        if not self.busy:
+            self.transcript.set_entries(history_entries(conversation.history))
+
+    async def _today(self) -> Conversation:
+        """Today's conversation, built on a worker thread the first time: building the
+        assistant imports the agent and the model client (~0.2-0.9 s) — never on the UI
+        thread."""
+        async with self._opening:
+            if self.conversation is None or not self._is_today(self.conversation):
+                name = day_name(self.ctx.app.clock)
+                assistant = self.ctx.app.assistant
+                self.conversation = await asyncio.to_thread(
+                    assistant.conversation, name, channel=CHANNEL
+                )
+            return self.conversation
+
+    def set_customer(self, inquiry_id: int, name: str) -> None:
+        self.customer_bar.set_customer(inquiry_id, name)
+
+    def focus_input(self) -> None:
+        self.input.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self.busy:
+            self.refresh()
+
+    # ------------------------------------------------------------------ a turn
+
+    def send(self) -> None:
+        text = self.input.toPlainText().strip()
+        if not text or self.busy or not self._show_page():
+            return
+        self.input.clear()
+        self.transcript.add(Entry("user", text))
+        self.transcript.begin_live()
+        self._set_busy(True)
+        self.task = spawn(self._turn(text), on_error=self._failed)
+
+    async def _turn(self, text: str) -> None:
+        task = asyncio.current_task()
+        try:
+            shown = self.conversation
+            conversation = await self._today()
+            if conversation is not shown:  # opened by this turn (first turn, or a new day)
+                entries = history_entries(conversation.history)
+                self.transcript.set_entries([*entries, Entry("user", text)])
+                self.transcript.begin_live()
+            conversation.current_inquiry_id = self.customer_bar.inquiry_id
+            await conversation.ask(text, on_event=self.on_event)
+        finally:
+            if self.task is task:  # not already stopped (stop resets at once)
+                self._set_busy(False)
+                if self.transcript.live_text is not None:
+                    self.transcript.end_live(None)
+
+    def on_event(self, event: Any) -> None:
+        """A ``ChatEvent`` from the running turn (on the loop thread)."""
+        from core.agent.conversation import TextDelta, ToolActivity, TurnDone
+
+        if isinstance(event, ToolActivity):
+            self.activity_text = event.label_en if current_language() == "en" else event.label_zh
+            self.activity.setText(self.activity_text)
+        elif isinstance(event, TextDelta):
+            self.transcript.append_live(event.text)
+        elif isinstance(event, TurnDone):
+            self.transcript.end_live(Entry("assistant", event.reply.text))
+            if event.draft_ids:
+                self.transcript.add(Entry("drafts", "", tuple(event.draft_ids)))
+            self._set_busy(False)
+            for draft_id in event.draft_ids:
+                self.draft_opened.emit(draft_id)
+
+    def stop(self) -> None:
+        """Cancel the running turn; the panel is usable again at once."""
+        task, self.task = self.task, None
+        if task is None:
+            return
+        task.cancel()
+        self.transcript.end_live(Entry("notice", self.tr("Stopped.")))
+        self._set_busy(False)
+
+    def _failed(self, exc: BaseException) -> None:
+        log.warning("assistant turn failed: %s", exc, exc_info=exc)
+        self.task = None
+        self.transcript.end_live(Entry("error", message_for(exc)))
+        self._set_busy(False)
+
+    def _set_busy(self, busy: bool) -> None:
+        if not busy:
+            self.task = None
+            self.activity_text = ""
+            self.activity.clear()
+        self.activity.setVisible(busy)
+        self.stop_button.setVisible(busy)
+        self.send_button.setEnabled(not busy)
+
+    def show_script(self, entries: list[Entry], activity: str) -> None:
+        """Show a conversation from data, its last turn still running (``activity`` on the
+        activity line): the screenshot of the panel, with no model and no conversation."""
+        self.scripted = True
+        self.pages.setCurrentIndex(0)
+        self.transcript.set_entries(entries)
+        self.transcript.begin_live()
+        self._set_busy(True)
+        self.activity_text = activity
+        self.activity.setText(activity)
+
+    # ------------------------------------------------------------------ memories
+
+    def open_memories(self) -> QWidget:
+        from desktop.chat.memory_page import MemoryDialog
+
+        dialog = MemoryDialog(self.ctx, self.window())
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
+    # ------------------------------------------------------------------ language
+
+    def retranslate(self) -> None:
+        day = day_name(self.ctx.app.clock)
+        self.title.setText(self.tr("Today's conversation · %1").replace("%1", day))
+        self.memory_button.setText(self.tr("Memory"))
+        self.memory_button.setToolTip(self.tr("What the assistant remembers"))
+        self.send_button.setText(self.tr("Send"))
+        self.stop_button.setText(self.tr("Stop"))
+        self.hint.setText(self.tr("Enter to send, Shift+Enter for a new line"))
+        self.input.setPlaceholderText(
+            self.tr("Ask in your own words, e.g. “reply to him: we can measure next Tuesday”")
+        )
+        self.unavailable_label.setText(
+            self.tr(
+                "No AI model is set up yet, so the assistant cannot answer. "
+                "Add the AI service in Settings."
+            )
+        )
+        self.settings_button.setText(self.tr("Open AI settings"))
+        self.transcript.set_labels(
+            {
+                "you": self.tr("You"),
+                "assistant": self.tr("Assistant"),
+                "draft": self.tr("Open draft"),
+                "thinking": self.tr("Thinking…"),
+            }
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

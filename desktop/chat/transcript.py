@@ -1,0 +1,160 @@
+"""The conversation as the owner reads it: his words, the assistant's answers rendered from
+Markdown, links to the drafts a turn wrote, and the turn being written as it streams.
+
+Why one ``QTextBrowser`` and not a widget per message: a day of conversation stays one cheap,
+selectable, scrollable document. Finished entries are converted once and cached; while a turn
+streams only its growing answer is converted again, and repaints are coalesced (one every
+``REPAINT_MS``) so a model that streams word by word never floods the UI thread.
+
+Signals:
+    draft_clicked(int): the owner clicked a draft link (``draft:ID``).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+from PySide6.QtCore import QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QTextDocument
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+REPAINT_MS = 40
+USER_BG = "#e8f0fe"
+ASSISTANT_BG = "#f6f8fa"
+ERROR_BG = "#fff1f0"
+MUTED = "#6e7781"
+_BODY = re.compile(r"<body[^>]*>(.*)</body>", re.S)
+
+
+@dataclass
+class Entry:
+    """One block of the transcript: ``role`` is user, assistant, drafts, notice or error."""
+
+    role: str
+    text: str
+    draft_ids: tuple[int, ...] = ()
+
+
+def markdown_html(text: str) -> str:
+    """The model writes Markdown (principle 6); Qt's own parser turns it into rich text."""
+    doc = QTextDocument()
+    doc.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+    found = _BODY.search(doc.toHtml())
+    return found.group(1) if found else html.escape(text)
+
+
+def _bubble(inner: str, background: str, *, width: str = "100%") -> str:
+    return (
+        f'<table width="{width}" cellspacing="0" cellpadding="8" style="margin-bottom:8px;">'
+        f'<tr><td bgcolor="{background}">{inner}</td></tr></table>'
+    )
+
+
+class Transcript(QTextBrowser):
+    draft_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chatTranscript")
+        self.setOpenLinks(False)
+        self.anchorClicked.connect(self._on_anchor)
+        self.entries: list[Entry] = []
+        self._cache: list[str] = []
+        self.live_text: str | None = None  # the answer being streamed, None between turns
+        self.labels: dict[str, str] = {}
+        self._repaint = QTimer(self)
+        self._repaint.setSingleShot(True)
+        self._repaint.setInterval(REPAINT_MS)
+        self._repaint.timeout.connect(self.render)
+
+    # ------------------------------------------------------------------ content
+
+    def set_entries(self, entries: list[Entry]) -> None:
+        self.entries = list(entries)
+        self._cache = [self._entry_html(e) for e in self.entries]
+        self.live_text = None
+        self.render()
+
+    def add(self, entry: Entry) -> None:
+        self.entries.append(entry)
+        self._cache.append(self._entry_html(entry))
+        self.render()
+
+    def begin_live(self) -> None:
+        self.live_text = ""
+        self.render()
+
+    def append_live(self, text: str) -> None:
+        """More streamed text: shown within ``REPAINT_MS``."""
+        self.live_text = (self.live_text or "") + text
+        if not self._repaint.isActive():
+            self._repaint.start()
+
+    def end_live(self, final: Entry | None) -> None:
+        """The turn ended: its checked answer replaces whatever was streamed (or nothing)."""
+        self.live_text = None
+        self._repaint.stop()
+        if final is not None:
+            self.entries.append(final)
+            self._cache.append(self._entry_html(final))
+        self.render()
+
+    def set_labels(self, labels: dict[str, str]) -> None:
+        """Role names and link texts in the UI language (``you``, ``assistant``, ``draft``,
+        ``thinking``); everything cached is rebuilt with them."""
+        self.labels = labels
+        self._cache = [self._entry_html(e) for e in self.entries]
+        self.render()
+
+    # ------------------------------------------------------------------ rendering
+
+    def render(self) -> None:
+        bar = self.verticalScrollBar()
+        at_end = bar.value() >= bar.maximum() - 4
+        parts = list(self._cache)
+        if self.live_text is not None:
+            inner = markdown_html(self.live_text) if self.live_text else self._muted("thinking")
+            parts.append(self._titled("assistant", inner, ASSISTANT_BG))
+        self.setHtml("".join(parts))
+        if at_end or self.live_text is not None:
+            bar.setValue(bar.maximum())
+            QTimer.singleShot(0, self, self._to_end)  # again once the new text is laid out
+
+    def _to_end(self) -> None:
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def _entry_html(self, entry: Entry) -> str:
+        if entry.role == "user":
+            body = html.escape(entry.text).replace("\n", "<br>")
+            return self._titled("you", f"<p>{body}</p>", USER_BG)
+        if entry.role == "assistant":
+            return self._titled("assistant", markdown_html(entry.text), ASSISTANT_BG)
+        if entry.role == "drafts":
+            links = " · ".join(
+                f'<a href="draft:{d}">{html.escape(self.labels.get("draft", "Draft"))} #{d}</a>'
+                for d in entry.draft_ids
+            )
+            return f'<p style="margin-bottom:10px;">{links}</p>'
+        if entry.role == "error":
+            return _bubble(f"<p>{html.escape(entry.text)}</p>", ERROR_BG)
+        return f'<p style="color:{MUTED}; margin-bottom:10px;">{html.escape(entry.text)}</p>'
+
+    def _titled(self, who: str, inner: str, background: str) -> str:
+        name = html.escape(self.labels.get(who, who))
+        title = f'<p style="color:{MUTED}; margin:0;"><small><b>{name}</b></small></p>'
+        return title + _bubble(inner, background)
+
+    def _muted(self, key: str) -> str:
+        return f'<p style="color:{MUTED};">{html.escape(self.labels.get(key, "…"))}</p>'
+
+    def _on_anchor(self, url: QUrl) -> None:
+        if url.scheme() == "draft":
+            try:
+                self.draft_clicked.emit(int(url.path()))
+            except ValueError:
+                return
+        elif url.scheme() in {"http", "https", "mailto"}:
+            QDesktopServices.openUrl(url)
