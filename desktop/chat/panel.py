@@ -7,7 +7,7 @@ from the event's label in the UI language) and the answer as it streams; at the 
 answer (``reply.text``, after the claim guard) replaces whatever was streamed. 停止 cancels the
 task: the conversation's history stays as it was before the turn.
 
-The conversation is the day's (``day_name``: the Sydney date from the app's clock), so what he
+The conversation is the day's (``today_name``: the Sydney date from the app's clock), so what he
 asked this morning is still on screen this afternoon; tomorrow starts a new one. The inquiry
 selected on the board is the current customer, shown above the input and handed to the
 conversation before each turn.
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -35,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.clock import Clock, to_sydney
+from core.app.assistant import today_name
 from desktop.aio import spawn
 from desktop.chat.composer import ChatInput, CustomerBar
 from desktop.chat.transcript import Entry, Transcript
@@ -49,25 +48,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CHANNEL = "desktop"
-_CUSTOMER_PREFIX = re.compile(r"^\[current inquiry: #\d+\]\n")
 
 
-def day_name(clock: Clock) -> str:
-    """The desktop conversation's name: today's date in Sydney (one conversation a day)."""
-    return to_sydney(clock.now()).date().isoformat()
-
-
-def history_entries(history: list[dict[str, Any]]) -> list[Entry]:
-    """What the owner said and what he was answered, from a conversation's history (tool
-    messages and the current-customer prefix core adds are not his words)."""
-    entries = []
-    for message in history:
-        role, content = message.get("role"), message.get("content")
-        if role not in {"user", "assistant"} or not isinstance(content, str) or not content:
-            continue
-        text = _CUSTOMER_PREFIX.sub("", content) if role == "user" else content
-        entries.append(Entry(role, text))
-    return entries
+def history_entries(conversation: Conversation) -> list[Entry]:
+    """What the owner said and what he was answered (the conversation's transcript: tool
+    rounds are not shown)."""
+    return [Entry(role, text) for role, text in conversation.transcript() if text]
 
 
 class ChatPanel(QWidget):
@@ -174,13 +160,13 @@ class ChatPanel(QWidget):
         return available
 
     def _is_today(self, conversation: Conversation | None) -> bool:
-        return conversation is not None and conversation.name == day_name(self.ctx.app.clock)
+        return conversation is not None and conversation.name == today_name(self.ctx.app.clock)
 
     async def load(self) -> None:
         """Open today's conversation and show its history (unless a turn started meanwhile)."""
         conversation = await self._today()
         if not self.busy:
-            self.transcript.set_entries(history_entries(conversation.history))
+            self.transcript.set_entries(history_entries(conversation))
 
     async def _today(self) -> Conversation:
         """Today's conversation, built on a worker thread the first time: building the
@@ -188,7 +174,7 @@ class ChatPanel(QWidget):
         thread."""
         async with self._opening:
             if self.conversation is None or not self._is_today(self.conversation):
-                name = day_name(self.ctx.app.clock)
+                name = today_name(self.ctx.app.clock)
                 assistant = self.ctx.app.assistant
                 self.conversation = await asyncio.to_thread(
                     assistant.conversation, name, channel=CHANNEL
@@ -224,7 +210,7 @@ class ChatPanel(QWidget):
             shown = self.conversation
             conversation = await self._today()
             if conversation is not shown:  # opened by this turn (first turn, or a new day)
-                entries = history_entries(conversation.history)
+                entries = history_entries(conversation)
                 self.transcript.set_entries([*entries, Entry("user", text)])
                 self.transcript.begin_live()
             conversation.current_inquiry_id = self.customer_bar.inquiry_id
@@ -300,7 +286,7 @@ class ChatPanel(QWidget):
     # ------------------------------------------------------------------ language
 
     def retranslate(self) -> None:
-        day = day_name(self.ctx.app.clock)
+        day = today_name(self.ctx.app.clock)
         self.title.setText(self.tr("Today's conversation · %1").replace("%1", day))
         self.memory_button.setText(self.tr("Memory"))
         self.memory_button.setToolTip(self.tr("What the assistant remembers"))

@@ -18,8 +18,8 @@ import pytest
 from PySide6.QtCore import Qt
 from sqlalchemy import select
 
+from core.app.assistant import today_name
 from core.db.models import Draft, DraftEvent
-from desktop.chat.panel import day_name
 from desktop.main_window import MainWindow
 from tests.drafts.support import add_inquiry
 from tests.support.llm_server import LLMServer, Reply, last_user_text, schema_name
@@ -109,7 +109,7 @@ async def test_reply_to_the_selected_customer_opens_the_approval_window(
         assert panel.input.toPlainText() == "" and panel.send_button.isEnabled()
         assert panel.conversation is not None
         assert panel.conversation.current_inquiry_id == billy
-        assert len(panel.conversation.history) == 2
+        assert len(panel.conversation.transcript()) == 2
         await ctx.app.aclose()
 
 
@@ -130,7 +130,7 @@ async def test_stop_cancels_a_slow_turn_and_the_panel_stays_usable(ctx, qtbot, s
         assert not panel.busy and panel.send_button.isEnabled()
         assert not panel.stop_button.isVisible()
         await asyncio.sleep(0.1)
-        assert panel.conversation is not None and panel.conversation.history == []
+        assert panel.conversation is not None and panel.conversation.transcript() == []
         assert "已停止" in panel.transcript.toPlainText()
         assert "很慢的回答" not in panel.transcript.toPlainText()
 
@@ -139,7 +139,7 @@ async def test_stop_cancels_a_slow_turn_and_the_panel_stays_usable(ctx, qtbot, s
         panel.set_customer(billy, "Billy Chen")
         panel.input.setPlainText(INSTRUCTION)
         panel.send_button.click()
-        await wait_until(lambda: not panel.busy and len(panel.conversation.history) == 2, 30)
+        await wait_until(lambda: not panel.busy and len(panel.conversation.transcript()) == 2, 30)
         assert "待审批" in panel.transcript.toPlainText()
         await ctx.app.aclose()
 
@@ -222,14 +222,12 @@ async def test_without_an_ai_service_the_panel_says_so_in_chinese(ctx, qtbot) ->
 async def test_the_days_history_is_shown_and_the_tray_opens_the_panel(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     from desktop.tray import TrayController
 
-    with LLMServer(lambda _r: "好的。") as server:
+    with LLMServer(lambda _r: "早上好！今天有 **2** 个新询盘。") as server:
         window = await _window(ctx, qtbot, server.base_url)
-        today = day_name(ctx.app.clock)
+        today = today_name(ctx.app.clock)
         conversation = ctx.app.assistant.conversation(today, channel="desktop")
-        conversation.history = [
-            {"role": "user", "content": "[current inquiry: #3]\n早上好"},
-            {"role": "assistant", "content": "早上好！今天有 **2** 个新询盘。"},
-        ]
+        conversation.current_inquiry_id = None
+        await conversation.ask("早上好")  # earlier today, before the panel was opened
         tray = TrayController(ctx.app)
         tray.open_item.connect(window.open_item)
         assert tray.assistant_action.text() == "助手"
