@@ -130,8 +130,8 @@ class LiveDictation:
             self._scan_queued = False
             if self._closed:
                 return
-        if self._error is not None or self.cancel_event.is_set():
-            return
+        if self._error is not None or self.cancel_event.is_set() or self._foreign:
+            return  # once the speech is known to be Chinese the English model's guesses are noise
         try:
             audio = self._audio(self._done)
             cut = find_cut(audio)
@@ -173,6 +173,8 @@ class LiveDictation:
             raise TranscriptionCancelled()
         if self._error is not None:
             raise self._error
+        if self._foreign:
+            raise ChineseNeedsMultilingualModel()
         rest = self._audio(self._done)
         if len(rest) >= SAMPLE_RATE // 10 and _has_speech(rest):
             self._transcribe_piece(rest)  # else he had stopped talking: the text is already done

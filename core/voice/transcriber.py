@@ -221,7 +221,7 @@ class Transcriber:
             lang, probability = self._pick_language(samples, wanted)
             _check_cancel(cancel)
             text, segments, info = self._recognise(
-                samples, lang, prompt, duration, progress, cancel
+                samples, lang, prompt, duration, progress, cancel, single_pass=wanted != "en"
             )
             scores = _scores(text, segments)
             result = Transcript(
@@ -250,14 +250,23 @@ class Transcriber:
         duration: float,
         progress: ProgressFn | None,
         cancel: threading.Event | None,
+        *,
+        single_pass: bool = False,
     ) -> tuple[str, list[Segment], Any]:
-        """Run Whisper in ``lang``: the joined text (Chinese finished), its segments, its info."""
+        """Run Whisper in ``lang``: the joined text (Chinese finished), its segments, its info.
+
+        ``single_pass``: the speech may be in a language other than English."""
         kwargs: dict[str, Any] = {
             "language": lang,
             "vad_filter": True,
             "beam_size": 5,
             "condition_on_previous_text": False,  # stops a tiny model looping on itself
         }
+        if single_pass and not self.multilingual:
+            # the speech may be Chinese, which this model cannot read: its first pass is enough
+            # to tell (``judge``). Whisper's temperature ladder re-decoded 16 s of Mandarin up
+            # to six times (24 s on 2 busy cores) only to produce noise that is refused anyway.
+            kwargs["temperature"] = 0.0
         if lang == "zh":
             kwargs["initial_prompt"] = ZH_INITIAL_PROMPT + prompt[-60:]
         elif prompt:
