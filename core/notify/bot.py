@@ -487,7 +487,8 @@ class TelegramBot:
         target.parent.mkdir(parents=True, exist_ok=True)
         await asyncio.get_running_loop().run_in_executor(None, target.write_bytes, data)
         try:
-            transcript = await self._transcribe(target)
+            async with self.typing():  # Whisper takes a moment on a long message
+                transcript = await self._transcribe(target)
         except InquiryBridgeError as exc:
             await self.reply(escape(exc.user_message("zh_CN")))
             return

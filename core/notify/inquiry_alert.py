@@ -30,6 +30,8 @@ SUMMARY_CHARS = 80
 ENGLISH_FOLD_CHARS = 1500
 # the outbox kinds whose alerts carry the inquiry buttons
 INQUIRY_ALERT_KINDS = ("new_inquiry", "inquiry_later")
+# the kinds whose body is an inquiry alert's (summary, facts, folded English)
+INQUIRY_BODY_KINDS = (*INQUIRY_ALERT_KINDS, "open_on_pc")
 # what 起草回复 asks the composer for: an acknowledging reply with the right next step
 DRAFT_INSTRUCTION_ZH = {
     "A": "感谢客户的询价，回应邮件里提到的内容，并约一个上门量尺的时间。",
@@ -174,7 +176,7 @@ def tray_text(kind: str, title: str, body_md: str) -> tuple[str, str]:
     A new-inquiry alert shows its summary and facts (the folded English stays on the phone and in
     the window); every other kind shows its body without Markdown marks.
     """
-    if kind in INQUIRY_ALERT_KINDS:
+    if kind in INQUIRY_BODY_KINDS:
         kept = []
         for line in body_md.splitlines():
             if line.startswith(("**>", ">")) or line.startswith("英文原文"):

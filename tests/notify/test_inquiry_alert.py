@@ -169,6 +169,8 @@ async def test_open_on_pc_raises_a_tray_notification_that_opens_the_inquiry(
         assert (row.ref_type, row.ref_id, row.telegram_status) == ("inquiry", inquiry_id, "skipped")
         assert row.read_at is None  # the tray shows it (and clicking it opens the inquiry)
         assert row.title == "手机上请求查看：Jane Citizen（Ryde）"
+        _title, body = tray_text(row.kind, row.title, row.body_md)
+    assert body.startswith("Ryde 的客户想做推拉门") and "**>" not in body and ">" not in body
     raised = [e for e in services.bus.events if isinstance(e, NotificationRaised)]
     assert raised[-1].kind == "open_on_pc" and raised[-1].ref_id == inquiry_id
     assert any(
