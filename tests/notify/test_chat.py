@@ -281,3 +281,24 @@ async def test_a_voice_question_is_transcribed_locally_and_answered(
     [note] = notes(services)
     assert note.inquiry_id == inquiry_id and "kitchen window" in note.text.lower()
     assert len(owner_model.questions) == asked  # no model was asked about a note
+
+
+async def test_a_long_answer_arrives_in_pieces_and_a_false_claim_never_reaches_him(
+    services: Any, owner_env: TelegramServer
+) -> None:
+    long_answer = "\n\n".join(
+        f"{i}. 客户 #{i} 在 Epping，要推拉门 & 纱窗，尚未回复。" * 4 for i in range(60)
+    )
+    answers = iter([long_answer, "好的，邮件已发送给 John。"])
+    with LLMServer(lambda request: next(answers)) as server:
+        services.settings.update({"llm.base_url": server.base_url, "llm.max_retries": 0})
+        owner_env.push_message(OWNER, "列出所有没回复的客户")
+        await once(services)
+        pieces = owner_env.sent_to(OWNER)
+        assert len(long_answer) > 4096 and len(pieces) >= 2
+        assert all(len(p.visible) <= 4096 and p.parse_mode == "HTML" for p in pieces)
+        assert [bool(p.buttons()) for p in pieces] == [False] * (len(pieces) - 1) + [True]
+        owner_env.push_message(OWNER, "给 John 发了吗？")
+        await once(services)
+    # nothing was sent, so the claim guard's words reach him, not the model's
+    assert "邮件已发送给 John" not in owner_env.sent_to(OWNER)[-1].visible
