@@ -45,9 +45,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets as pysecrets
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -55,16 +54,16 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.clock import naive_utc, utc
-from core.db.app_state import get_state, put_state
-from core.db.models import AppState, Draft, Inquiry, Notification, SyncCursor
+from core.db.app_state import get_state
+from core.db.models import Draft, Inquiry, Notification, SyncCursor
 from core.errors import InquiryBridgeError
 from core.notify.assistant_chat import AssistantChat, AssistantSource, typing_while
 from core.notify.draft_buttons import (
     LAST_INQUIRY_KEY,
 )
 from core.notify.draft_press import DraftPress
-from core.notify.inquiry_alert import customer_label
 from core.notify.inquiry_press import InquiryPress
+from core.notify.owner_notes import OwnerNotes, note_preview
 from core.notify.pacing import Pacer
 from core.notify.pairing import Owner, may_pair_from, try_pair
 from core.notify.pairing import owner as load_owner
@@ -84,9 +83,6 @@ ComposerFactory: TypeAlias = "Callable[[], DraftComposer | None] | None"
 log = logging.getLogger(__name__)
 
 OFFSET_CURSOR = "telegram:offset"
-NOTE_KEY = "telegram.note.{}"
-NOTE_KEEP = timedelta(days=14)  # an unpressed 保存 / 存为备注 offer is forgotten after this
-AI_NOTICE_KEY = "telegram.ai_notice_shown"
 HELP_ZH = (
     "询盘桥助手已连接。\n"
     "• 新询盘、待审批草稿、跟进提醒和同步问题会发到这里。\n"
@@ -94,13 +90,6 @@ HELP_ZH = (
     "• 直接打字或发语音提问，助手会在这里回答（需在电脑上设置 AI 服务）。\n"
     "• 记备注：回复某条提醒，或发送 /note 内容（/note 12 内容 记在询盘 #12）。\n"
     "• /status 查看待办数量。"
-)
-AI_NOTICE_ZH = (
-    "💡 助手还不能回答：需要先在电脑上设置 AI 服务地址（设置 → AI）。"
-    "在那之前，你发的文字和语音都会像这样存为备注。"
-)
-NOTE_USAGE_ZH = (
-    "用法：/note 备注内容（记在最近一条提醒的询盘上），或 /note 12 备注内容（记在询盘 #12）。"
 )
 
 
@@ -126,6 +115,7 @@ class TelegramBot:
         self._composer: Callable[[], DraftComposer | None] = composer or (lambda: None)
         self._show_draft = show_draft or _no_draft_shown
         self.chat = AssistantChat(self, assistant or (lambda: None), show_draft=self.show_draft)
+        self.notes = OwnerNotes(services, self)
         self.pacer = pacer or Pacer(services.clock, store=services.store)
         self.ignored = 0  # strangers' updates dropped (figures for tests and the status page)
         # (chat, message id, text, parse mode) of the last reply, for messages that get buttons
@@ -261,7 +251,7 @@ class TelegramBot:
         elif command == "/status":
             await self.reply(escape(await self.services.store.run(self._status_text)))
         elif command == "/note":
-            await self._note_command(argument.strip(), message)
+            await self.notes.command(argument.strip(), message)
         elif text.startswith("/"):
             await self.reply("未知命令。发送 /help 查看用法。")
         elif message.get("voice") or message.get("audio"):
@@ -277,12 +267,12 @@ class TelegramBot:
         alert_inquiry = None
         if replied is not None:
             alert_inquiry = await self.services.store.read(
-                lambda s: self._inquiry_of_message(s, int(replied))
+                lambda s: self.notes.inquiry_of_message(s, int(replied))
             )
         if alert_inquiry is not None or not self.chat.available():
-            notice = None if alert_inquiry is not None else await self._ai_notice_once()
+            notice = None if alert_inquiry is not None else await self.notes.ai_notice_once()
             heading = "语音转写如下，要存为备注吗？" if spoken else "要把这段文字存为备注吗？"
-            await self._offer_note(
+            await self.notes.offer(
                 text, audio_path=audio_path, heading=heading, message=message, notice=notice
             )
             return
@@ -295,7 +285,7 @@ class TelegramBot:
                 plain=f"🎤 {note_preview(text, 1000)}",
                 reply_to=message.get("message_id"),
             )
-        nonce, _where = await self._store_note(text, audio_path, message)
+        nonce, _where = await self.notes.store(text, audio_path, message)
         button = {"inline_keyboard": [[{"text": "📝 存为备注", "callback_data": f"n:{nonce}:s"}]]}
         last_alert = await self.services.store.read(_last_alert_inquiry)
         await self.chat.answer(
@@ -305,54 +295,6 @@ class TelegramBot:
             alert_inquiry=last_alert,
             reply_to=None if spoken else message.get("message_id"),
         )
-
-    async def _ai_notice_once(self) -> str | None:
-        """The one-time Chinese notice that the assistant needs an AI address."""
-        now = self.services.clock.now()
-
-        def _take(session: Session) -> bool:
-            if get_state(session, AI_NOTICE_KEY):
-                return False
-            put_state(session, AI_NOTICE_KEY, {"at": utc(now).isoformat()}, now)
-            return True
-
-        return AI_NOTICE_ZH if await self.services.store.run(_take) else None
-
-    async def _note_command(self, argument: str, message: dict[str, Any]) -> None:
-        """``/note TEXT`` (the inquiry under discussion) or ``/note 12 TEXT`` (inquiry #12)."""
-        first, _, rest = argument.partition(" ")
-        wanted = int(first.lstrip("#")) if first.lstrip("#").isdigit() and rest.strip() else None
-        text = rest.strip() if wanted is not None else argument
-        if not text:
-            await self.reply(escape(NOTE_USAGE_ZH))
-            return
-        replied = (message.get("reply_to_message") or {}).get("message_id")
-
-        def _where(session: Session) -> tuple[int | None, str] | None:
-            if wanted is None:
-                return self._discussed_inquiry(
-                    session, int(replied) if replied is not None else None
-                )
-            inquiry = session.get(Inquiry, wanted)
-            if inquiry is None:
-                return None
-            put_state(
-                session, LAST_INQUIRY_KEY, {"inquiry_id": inquiry.id}, self.services.clock.now()
-            )
-            return inquiry.id, f"询盘 #{inquiry.id} {customer_label(inquiry)}"
-
-        found = await self.services.store.run(_where)
-        if found is None:
-            await self.reply(f"没有找到询盘 #{wanted}，备注没有保存。")
-            return
-        inquiry_id, where = found
-        from core.inquiry.notes import add_customer_note
-
-        await asyncio.get_running_loop().run_in_executor(
-            None,
-            lambda: add_customer_note(self.services, inquiry_id, text, source="telegram"),
-        )
-        await self.reply(f"📝 已保存备注，记在：{escape(where)}。")
 
     def _status_text(self, session: Session) -> str:
         pending = session.scalar(
@@ -365,109 +307,6 @@ class TelegramBot:
             select(func.count(Inquiry.id)).where(Inquiry.stage.notin_(("done", "lost")))
         )
         return f"待审批草稿：{pending} 份\n未读提醒：{unread} 条\n进行中的询盘：{open_inquiries} 个"
-
-    # -- notes --------------------------------------------------------------------------------
-    def _discussed_inquiry(
-        self, session: Session, reply_to: int | None = None
-    ) -> tuple[int | None, str]:
-        """Where a note goes: the inquiry of the alert it replies to, else the last inquiry the
-        bot messaged about, else the notes inbox. A reply makes its inquiry the one under
-        discussion, so the next note without a reply follows the owner's train of thought."""
-        inquiry = None
-        if reply_to is not None:
-            inquiry_id = self._inquiry_of_message(session, reply_to)
-            inquiry = session.get(Inquiry, inquiry_id) if inquiry_id else None
-            if inquiry is not None:
-                put_state(
-                    session, LAST_INQUIRY_KEY, {"inquiry_id": inquiry.id}, self.services.clock.now()
-                )
-        if inquiry is None:
-            state = get_state(session, LAST_INQUIRY_KEY) or {}
-            inquiry_id = state.get("inquiry_id") if isinstance(state, dict) else None
-            inquiry = session.get(Inquiry, inquiry_id) if inquiry_id else None
-        if inquiry is None:
-            return None, "备注收件箱（未关联询盘）"
-        return inquiry.id, f"询盘 #{inquiry.id} {customer_label(inquiry)}"
-
-    @staticmethod
-    def _inquiry_of_message(session: Session, message_id: int, lookback: int = 2000) -> int | None:
-        """The inquiry an alert message (any piece of it) was about, from the outbox records."""
-        rows = session.execute(
-            select(Notification.ref_type, Notification.ref_id, Notification.telegram_message_ids)
-            .where(Notification.ref_id.is_not(None))
-            .order_by(Notification.id.desc())
-            .limit(lookback)
-        ).all()
-        for ref_type, ref_id, message_ids in rows:
-            if message_id not in (message_ids or []):
-                continue
-            if ref_type == "inquiry" and ref_id is not None:
-                return int(ref_id)
-            if ref_type == "draft":
-                draft = session.get(Draft, ref_id)
-                return draft.inquiry_id if draft is not None else None
-            return None
-        return None
-
-    async def _store_note(
-        self, text: str, audio_path: str | None, message: dict[str, Any]
-    ) -> tuple[str, str]:
-        """A pending note (saved only by its button): its nonce and where it would go."""
-        nonce = pysecrets.token_urlsafe(6)
-        now = self.services.clock.now()
-        replied = (message.get("reply_to_message") or {}).get("message_id")
-
-        def _do(session: Session) -> str:
-            inquiry_id, where = self._discussed_inquiry(
-                session, int(replied) if replied is not None else None
-            )
-            old = naive_utc(now - NOTE_KEEP)
-            for row in session.scalars(
-                select(AppState).where(
-                    AppState.key.like(NOTE_KEY.format("%")), AppState.updated_at < old
-                )
-            ):
-                session.delete(row)  # offers nobody pressed in two weeks
-            put_state(
-                session,
-                NOTE_KEY.format(nonce),
-                {
-                    "text": text,
-                    "audio_path": audio_path,
-                    "inquiry_id": inquiry_id,
-                    "created_at": utc(now).isoformat(),
-                },
-                now,
-            )
-            return where
-
-        return nonce, await self.services.store.run(_do)
-
-    async def _offer_note(
-        self,
-        text: str,
-        *,
-        audio_path: str | None,
-        heading: str,
-        message: dict[str, Any] | None = None,
-        notice: str | None = None,
-    ) -> None:
-        message = message or {}
-        nonce, where = await self._store_note(text, audio_path, message)
-        markup = {
-            "inline_keyboard": [
-                [
-                    {"text": "💾 保存", "callback_data": f"n:{nonce}:s"},
-                    {"text": "🗑 放弃", "callback_data": f"n:{nonce}:x"},
-                ]
-            ]
-        }
-        shown = note_preview(text)
-        body = f"<b>{escape(heading)}</b>\n\n<blockquote>{escape(shown)}</blockquote>\n\n将记在：{escape(where)}"
-        plain = f"{heading}\n\n{shown}\n\n将记在：{where}"
-        if notice:
-            body, plain = f"{body}\n\n{escape(notice)}", f"{plain}\n\n{notice}"
-        await self.reply(body, markup=markup, plain=plain, reply_to=message.get("message_id"))
 
     async def _on_voice(self, message: dict[str, Any]) -> None:
         media = message.get("voice") or message.get("audio") or {}
@@ -510,37 +349,6 @@ class TelegramBot:
 
         return shared_transcriber(self.services.settings)
 
-    async def _note_pressed(self, nonce: str, action: str) -> str:
-        key = NOTE_KEY.format(nonce)
-
-        def _take(session: Session) -> dict[str, Any] | None:
-            from core.db.models import AppState
-
-            row = session.get(AppState, key)
-            if row is None:
-                return None
-            value = dict(row.value)
-            session.delete(row)  # one press decides; a second press finds nothing
-            return value
-
-        pending = await self.services.store.run(_take)
-        if pending is None:
-            return "这条备注已处理过。"
-        if action != "s":
-            return "已放弃，未保存。"
-        from core.inquiry.notes import add_customer_note
-
-        audio = Path(pending["audio_path"]) if pending.get("audio_path") else None
-        inquiry_id = pending.get("inquiry_id")
-        note_id = await asyncio.get_running_loop().run_in_executor(
-            None,
-            lambda: add_customer_note(
-                self.services, inquiry_id, pending["text"], source="telegram", audio_path=audio
-            ),
-        )
-        log.info("telegram note %s saved (inquiry %s)", note_id, inquiry_id)
-        return f"已保存备注（询盘 #{inquiry_id}）。" if inquiry_id else "已保存到备注收件箱。"
-
     # -- buttons ------------------------------------------------------------------------------
     async def _on_callback(self, query: dict[str, Any]) -> None:
         message = query.get("message") or {}
@@ -568,7 +376,7 @@ class TelegramBot:
                 press = DraftPress(self.services, self, lambda: self._decisions_for(owner))
                 answer = await press.handle(int(parts[1]), parts[2], parts[3], message)
             elif parts[0] == "n" and len(parts) == 3:
-                answer = await self._note_pressed(parts[1], parts[2])
+                answer = await self.notes.pressed(parts[1], parts[2])
                 await self.drop_buttons(message)
                 await self.reply(escape(answer))
             else:
@@ -606,18 +414,6 @@ def _last_alert_inquiry(session: Session) -> int | None:
     state = get_state(session, LAST_INQUIRY_KEY) or {}
     value = state.get("inquiry_id") if isinstance(state, dict) else None
     return int(value) if value else None
-
-
-NOTE_PREVIEW = 3_000  # characters of a note echoed back: the reply stays under Telegram's 4,096
-
-
-def note_preview(text: str, limit: int = NOTE_PREVIEW) -> str:
-    """What the "save this note?" reply quotes: the whole note, or (over ``limit``, e.g. a long
-    dictation) its start and its length -- the whole text is still what gets saved. A reply
-    quoting all of a 5,000-character note was refused by Telegram and the owner got nothing."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit].rstrip()}…\n（共 {len(text)} 字，全文将保存 / {len(text)} characters, all saved）"
 
 
 def parse_datetime(value: str | None) -> datetime | None:
