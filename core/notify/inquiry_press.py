@@ -6,7 +6,7 @@ and a way to show a draft's alert (with its 发送 / 放弃 buttons) right away.
 
 * 起草回复: the composer writes a reply from a standing Chinese instruction for the inquiry's
   class; the draft's alert (Chinese, English, buttons) follows at once, so approving stays the
-  owner's own press of 发送.
+  owner's own press of 发送. While a draft of the inquiry already waits, nothing new is written.
 * 在电脑上打开: a tray-only notification about the inquiry ("open on PC"), which the desktop shows
   as a balloon or banner that opens the inquiry when clicked; plus ``NeedsAttention`` for any
   other listener.
@@ -21,9 +21,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.db.models import Inquiry
+from core.db.models import Draft, Inquiry
 from core.events import NeedsAttention
 from core.notify.inquiry_alert import customer_label, draft_instruction, inquiry_message
 from core.notify.render import escape
@@ -80,6 +81,21 @@ class InquiryPress:
         if composer is None:
             await self.chat.reply("起草回复需要先在电脑上设置 AI 服务地址（设置 → AI）。")
             return "未设置 AI 服务"
+
+        def waiting(session: Session) -> int | None:
+            return session.scalar(
+                select(Draft.id)
+                .where(Draft.inquiry_id == inquiry_id, Draft.status == "pending_approval")
+                .order_by(Draft.id.desc())
+                .limit(1)
+            )
+
+        existing = await self.services.store.read(waiting)
+        if existing is not None:  # a second press (or a draft from the PC) costs no tokens
+            await self.chat.reply(
+                f"草稿 #{existing} 已在等待审批（见它的草稿提醒，或电脑上的「待审批」）。"
+            )
+            return "已有待审批草稿"
 
         def instruction(session: Session) -> str:
             inquiry = session.get(Inquiry, inquiry_id)

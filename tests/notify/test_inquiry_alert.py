@@ -134,16 +134,19 @@ async def test_draft_button_composes_a_waiting_draft_and_shows_its_buttons(
         inquiry_id, alert = await announced(services, owner_env)
         owner_env.press(alert, "起草回复")
         await once(services)
+        owner_env.press(alert, "起草回复")  # a second press writes no second draft
+        await once(services)
+        assert "已在等待审批" in owner_env.sent_to(OWNER)[-1].visible
     with services.store.session() as session:
         [(draft_id, drafted_for, status)] = session.execute(
             select(Draft.id, Draft.inquiry_id, Draft.status)
         ).all()
     assert (drafted_for, status) == (inquiry_id, "pending_approval")
-    told, card = owner_env.sent_to(OWNER)[-2:]
+    told, card = owner_env.sent_to(OWNER)[-3:-1]
     assert f"草稿 #{draft_id}" in told.visible and "不按「发送」就不会发出" in told.visible
     assert card.visible.startswith(f"待审批草稿 #{draft_id}")
     assert [b["text"] for b in card.draft_buttons()] == ["✅ 发送", "🗑 放弃", "💻 在电脑上修改"]
-    assert owner_env.answered[-1]["text"] == "正在起草…"
+    assert owner_env.answered[-2]["text"] == "正在起草…"
     assert graph.sent_log == []  # nothing leaves without his 发送
 
 
