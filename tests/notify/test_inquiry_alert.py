@@ -222,3 +222,22 @@ async def test_quiet_hours_hold_alerts_but_not_answers_to_his_own_questions(
     move_to(clock, sydney(2026, 4, 2, 7, 5))
     await once(services)
     assert owner_env.sent_to(OWNER)[-1].visible.startswith("新询盘：Jane Citizen（Ryde）")
+
+
+def test_the_summary_is_built_without_a_model_from_what_is_stored() -> None:
+    from core.notify.inquiry_alert import summary_zh
+
+    chinese = Inquiry(classification="A", language="zh", product_types=["flyscreen"])
+    mail = Message(
+        body_text="您好！我家在 Epping，想把三个窗户都装上纱窗。请问多少钱？", translation_zh=None
+    )
+    assert summary_zh(chinese, mail) == "我家在 Epping，想把三个窗户都装上纱窗。"
+    bare = Inquiry(classification="A", suburb="Epping", product_types=[], dimensions=[])
+    assert summary_zh(bare, None) == "Epping 的客户来信询价（产品未识别，请看原文），需上门量尺"
+    priced = Inquiry(
+        classification="B",
+        product_types=["bifold_door"],
+        dimensions=[],
+        context_data={"extracted": {"budget": "$8,000"}},
+    )
+    assert summary_zh(priced, None) == "客户想做折叠门，预算 $8,000，可远程报价"
