@@ -89,6 +89,7 @@ class AssistantChat:
         self._assistant = assistant
         self._show_draft = show_draft
         self._current: dict[int, int | None] = {}  # chat -> the last alert's inquiry we set
+        self._used: dict[int, Any] = {}  # chat -> its conversation (to settle before closing)
 
     def available(self) -> bool:
         source = self._assistant()
@@ -108,6 +109,7 @@ class AssistantChat:
         if source is None:
             return []
         conversation = source.conversation(str(chat_id), channel="telegram")
+        self._used[chat_id] = conversation
         if alert_inquiry is not None and self._current.get(chat_id) != alert_inquiry:
             # a newer alert makes its customer the one "he" means (until the next alert)
             self._current[chat_id] = alert_inquiry
@@ -143,6 +145,17 @@ class AssistantChat:
             except Exception:  # the draft is safe in 待审批 either way
                 log.exception("showing draft %s on telegram failed", draft_id)
         return drafts
+
+    async def settle(self) -> None:
+        """Wait for the conversations' background work (a memory review) before the model
+        client closes under it."""
+        for conversation in list(self._used.values()):
+            settle = getattr(conversation, "settle", None)
+            if settle is not None:
+                try:
+                    await settle()
+                except Exception:  # closing must not fail on a review
+                    log.exception("settling the telegram conversation failed")
 
 
 def _escape(text: str) -> str:

@@ -148,6 +148,7 @@ class TelegramRunner:
                 await mirror.deliver_now(row_id)
 
     async def aclose(self) -> None:
+        await self.bot.chat.settle()
         await self.client.aclose()
         if self._own_llm is not None:
             await self._own_llm.aclose()
