@@ -34,10 +34,10 @@ after each, so a crash re-handles at most the update in hand (its effects are id
 sends are at most once by the draft state machine, pending notes by their nonce).
 
 What the bot may decide: it is handed ``OwnerDecisions`` (approve, reject, send), a composer (for
-起草回复: it writes drafts that wait) and nothing else of drafting, and it reaches them only through ``_decisions_for(owner)``, which takes the paired
-``Owner`` that a button press was just checked against; the press itself is a
-``core.notify.draft_press.DraftPress``, made only after that check — the one path from a
-Telegram update to a decision runs through the owner check.
+起草回复: it writes drafts that wait) and nothing else of drafting. It reaches the decisions only
+through ``_decisions_for(owner)``, which takes the paired ``Owner`` that a button press was just
+checked against; the press itself is a ``core.notify.draft_press.DraftPress``, made only after
+that check — the one path from a Telegram update to a decision runs through the owner check.
 """
 
 from __future__ import annotations
@@ -208,7 +208,7 @@ class TelegramBot:
         return None
 
     def typing(self) -> contextlib.AbstractAsyncContextManager[None]:
-        """ "typing…" in the owner's chat while the body of the ``async with`` runs."""
+        """Show "typing…" in the owner's chat while the body of the ``async with`` runs."""
         current = self.owner()
 
         async def send() -> None:

@@ -179,7 +179,7 @@ class TelegramClient:
         return await self.call("editMessageReplyMarkup", payload)
 
     async def send_chat_action(self, chat_id: int | str, action: str = "typing") -> Any:
-        """ "typing…" under the bot's name for about five seconds (or until it sends)."""
+        """Show "typing…" under the bot's name for about five seconds (or until it sends)."""
         return await self.call("sendChatAction", {"chat_id": chat_id, "action": action})
 
     async def answer_callback_query(self, callback_query_id: str, text: str = "") -> Any:
