@@ -27,6 +27,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
 from core.app import App
+from core.notify.inquiry_alert import tray_text
 from desktop.aio import spawn
 from desktop.i18n import LANGUAGES, current_language
 from desktop.look import app_icon
@@ -160,8 +161,9 @@ class TrayController(QObject):
         found = await notifications.get(notification_id)
         if found is None:
             return
-        title, body, ref_type, ref_id = found.title, found.body_md, found.ref_type, found.ref_id
-        body = _plain(body)
+        # the same text as the phone's alert: what the customer wants first, then the facts
+        title, body = tray_text(found.kind, found.title, found.body_md)
+        ref_type, ref_id = found.ref_type, found.ref_id
         self.last_ref = (ref_type, ref_id) if ref_type and ref_id is not None else None
         self.shown.append((title, body))
         if self.available and self.icon.isVisible():
@@ -204,8 +206,3 @@ class TrayController(QObject):
         if watched is self.menu and event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         return super().eventFilter(watched, event)
-
-
-def _plain(markdown: str) -> str:
-    """Balloons show plain text: drop the Markdown emphasis marks core writes."""
-    return markdown.replace("**", "").replace("__", "").replace("`", "").strip()

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser(
         "telegram",
         parents=[common],
-        help="Telegram mirror and bot (deliver alerts, handle buttons and notes)",
+        help="Telegram mirror and bot (deliver alerts, handle buttons, notes and questions)",
         description="Telegram 提醒与机器人 / Telegram mirror and bot",
     )
     p.add_argument(
@@ -100,7 +100,11 @@ def _status(services: Any) -> int:
 async def _run(app: App, *, once: bool) -> int:
     services = app.services
     app.notifications.attach(background=False)
-    runner = TelegramRunner(services)
+    runner = TelegramRunner(
+        services,
+        assistant=app.assistant,  # the owner's words go to the assistant (when AI is set)
+        composer=lambda: app.drafts.composer if app.llm.available else None,
+    )
     try:
         if once:
             report = await runner.run_once()
@@ -135,3 +139,4 @@ async def _run(app: App, *, once: bool) -> int:
     finally:
         app.notifications.detach()
         await runner.aclose()
+        await app.aclose()  # the model and Graph clients the assistant may have opened

@@ -13,28 +13,39 @@ that is valid for that alert only. 发送 calls the same ``OwnerDecisions.approv
 the desktop; a draft with unconfirmed facts first shows the warnings and needs a second press of
 仍然发送. The reply says 已发送 only when the draft row (the send ledger) says ``sent``.
 
-Notes: a voice message from the owner is downloaded, transcribed locally (Whisper on its worker
-thread, never the event loop) and sent back with 保存 / 放弃; typed text gets the same offer. A
-saved note goes to the inquiry of the alert it *replies to* (Telegram's reply), otherwise to the
-inquiry the bot last messaged about, otherwise to the notes inbox (no inquiry).
+Talking to the assistant: the owner's typed message — or his voice message, downloaded and
+transcribed locally (Whisper on its worker thread, never the event loop) — goes to the assistant
+(``core.notify.assistant_chat``: one conversation per chat, "typing…" while the model works) and
+its answer comes back in his chat. A stranger's words reach no model.
+
+Notes are explicit: a message (typed or spoken) that *replies to an alert* is offered as a note
+on that alert's inquiry with 保存 / 放弃; ``/note TEXT`` files one at once on the inquiry of the
+last alert (``/note 12 TEXT``: on inquiry #12); 📝 存为备注 under an answer files the question
+itself. Without an AI address every message is offered as a note (as before the assistant
+existed) and the owner is told once, in Chinese, what the assistant needs. A note goes to the
+inquiry of the alert it replies to, otherwise to the inquiry the bot last messaged about,
+otherwise to the notes inbox (no inquiry).
+
+A new-inquiry alert's buttons (起草回复 / 在电脑上打开 / 稍后提醒) are handled by
+``core.notify.inquiry_press.InquiryPress``, made after the same owner check.
 
 Updates are handled one by one and the ``getUpdates`` offset is committed to ``sync_cursors``
 after each, so a crash re-handles at most the update in hand (its effects are idempotent: draft
 sends are at most once by the draft state machine, pending notes by their nonce).
 
-What the bot may decide: it is handed ``OwnerDecisions`` (approve, reject, send) and nothing else
-of drafting, and it reaches them only through ``_decisions_for(owner)``, which takes the paired
-``Owner`` that a button press was just checked against; the press itself is a
-``core.notify.draft_press.DraftPress``, made only after that check — the one path from a
-Telegram update to a decision runs through the owner check.
+What the bot may decide: it is handed ``OwnerDecisions`` (approve, reject, send), a composer (for
+起草回复: it writes drafts that wait) and nothing else of drafting. It reaches the decisions only
+through ``_decisions_for(owner)``, which takes the paired ``Owner`` that a button press was just
+checked against; the press itself is a ``core.notify.draft_press.DraftPress``, made only after
+that check — the one path from a Telegram update to a decision runs through the owner check.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import secrets as pysecrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -43,14 +54,16 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.clock import naive_utc, utc
-from core.db.app_state import get_state, put_state
+from core.db.app_state import get_state
 from core.db.models import Draft, Inquiry, Notification, SyncCursor
 from core.errors import InquiryBridgeError
+from core.notify.assistant_chat import AssistantChat, AssistantSource, typing_while
 from core.notify.draft_buttons import (
     LAST_INQUIRY_KEY,
 )
 from core.notify.draft_press import DraftPress
-from core.notify.outbox import customer_label
+from core.notify.inquiry_press import InquiryPress
+from core.notify.owner_notes import OwnerNotes, note_preview
 from core.notify.pacing import Pacer
 from core.notify.pairing import Owner, may_pair_from, try_pair
 from core.notify.pairing import owner as load_owner
@@ -58,20 +71,24 @@ from core.notify.render import escape
 from core.notify.telegram_client import TelegramApiError, TelegramClient, TelegramError
 
 if TYPE_CHECKING:
+    from core.drafts.composing import DraftComposer
     from core.drafts.decisions import OwnerDecisions
 
 # the owner's decisions, or a function that builds them on first use (drafting loads lazily)
 DecisionsSource: TypeAlias = "OwnerDecisions | Callable[[], OwnerDecisions | None] | None"
+# the same for the assistant (``App.assistant``) and the composer 起草回复 uses
+AssistantFactory: TypeAlias = "Callable[[], AssistantSource | None] | None"
+ComposerFactory: TypeAlias = "Callable[[], DraftComposer | None] | None"
 
 log = logging.getLogger(__name__)
 
 OFFSET_CURSOR = "telegram:offset"
-NOTE_KEY = "telegram.note.{}"
 HELP_ZH = (
     "询盘桥助手已连接。\n"
     "• 新询盘、待审批草稿、跟进提醒和同步问题会发到这里。\n"
     "• 草稿下方的按钮可以直接发送或放弃；打字不会发送任何邮件。\n"
-    "• 发语音或文字，确认后会存为备注（记在最近提到的询盘上）。\n"
+    "• 直接打字或发语音提问，助手会在这里回答（需在电脑上设置 AI 服务）。\n"
+    "• 记备注：回复某条提醒，或发送 /note 内容（/note 12 内容 记在询盘 #12）。\n"
     "• /status 查看待办数量。"
 )
 
@@ -87,11 +104,18 @@ class TelegramBot:
         drafts: DecisionsSource = None,
         transcriber_factory: Callable[[], Any] | None = None,
         pacer: Pacer | None = None,
+        assistant: AssistantFactory = None,
+        composer: ComposerFactory = None,
+        show_draft: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
         self.services = services
         self.client = client
         self._decisions: DecisionsSource = drafts
         self._transcriber_factory = transcriber_factory
+        self._composer: Callable[[], DraftComposer | None] = composer or (lambda: None)
+        self._show_draft = show_draft or _no_draft_shown
+        self.chat = AssistantChat(self, assistant or (lambda: None), show_draft=self.show_draft)
+        self.notes = OwnerNotes(services, self)
         self.pacer = pacer or Pacer(services.clock, store=services.store)
         self.ignored = 0  # strangers' updates dropped (figures for tests and the status page)
         # (chat, message id, text, parse mode) of the last reply, for messages that get buttons
@@ -183,6 +207,20 @@ class TelegramBot:
                 raise
         return None
 
+    def typing(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """Show "typing…" in the owner's chat while the body of the ``async with`` runs."""
+        current = self.owner()
+
+        async def send() -> None:
+            if current is not None:
+                await self.client.send_chat_action(current.chat_id, "typing")
+
+        return typing_while(send)
+
+    async def show_draft(self, draft_id: int) -> None:
+        """A draft's approval alert (content and 发送 / 放弃) in the chat now, not next round."""
+        await self._show_draft(draft_id)
+
     # -- messages -----------------------------------------------------------------------------
     async def _on_message(self, message: dict[str, Any]) -> None:
         chat = message.get("chat") or {}
@@ -212,14 +250,51 @@ class TelegramBot:
             await self.reply(escape(HELP_ZH))
         elif command == "/status":
             await self.reply(escape(await self.services.store.run(self._status_text)))
+        elif command == "/note":
+            await self.notes.command(argument.strip(), message)
         elif text.startswith("/"):
             await self.reply("未知命令。发送 /help 查看用法。")
         elif message.get("voice") or message.get("audio"):
             await self._on_voice(message)
         elif text:
-            await self._offer_note(
-                text, audio_path=None, heading="要把这段文字存为备注吗？", message=message
+            await self._route(text, message, audio_path=None)
+
+    async def _route(self, text: str, message: dict[str, Any], *, audio_path: str | None) -> None:
+        """The owner's words: a note when they reply to an alert (or no AI is set), else a
+        question for the assistant."""
+        spoken = audio_path is not None
+        replied = (message.get("reply_to_message") or {}).get("message_id")
+        alert_inquiry = None
+        if replied is not None:
+            alert_inquiry = await self.services.store.read(
+                lambda s: self.notes.inquiry_of_message(s, int(replied))
             )
+        if alert_inquiry is not None or not self.chat.available():
+            notice = None if alert_inquiry is not None else await self.notes.ai_notice_once()
+            heading = "语音转写如下，要存为备注吗？" if spoken else "要把这段文字存为备注吗？"
+            await self.notes.offer(
+                text, audio_path=audio_path, heading=heading, message=message, notice=notice
+            )
+            return
+        owner = self.owner()
+        if owner is None:
+            return
+        if spoken:
+            await self.reply(
+                f"🎤 <i>{escape(note_preview(text, 1000))}</i>",
+                plain=f"🎤 {note_preview(text, 1000)}",
+                reply_to=message.get("message_id"),
+            )
+        nonce, _where = await self.notes.store(text, audio_path, message)
+        button = {"inline_keyboard": [[{"text": "📝 存为备注", "callback_data": f"n:{nonce}:s"}]]}
+        last_alert = await self.services.store.read(_last_alert_inquiry)
+        await self.chat.answer(
+            owner.chat_id,
+            text,
+            note_button=button,
+            alert_inquiry=last_alert,
+            reply_to=None if spoken else message.get("message_id"),
+        )
 
     def _status_text(self, session: Session) -> str:
         pending = session.scalar(
@@ -232,93 +307,6 @@ class TelegramBot:
             select(func.count(Inquiry.id)).where(Inquiry.stage.notin_(("done", "lost")))
         )
         return f"待审批草稿：{pending} 份\n未读提醒：{unread} 条\n进行中的询盘：{open_inquiries} 个"
-
-    # -- notes --------------------------------------------------------------------------------
-    def _discussed_inquiry(
-        self, session: Session, reply_to: int | None = None
-    ) -> tuple[int | None, str]:
-        """Where a note goes: the inquiry of the alert it replies to, else the last inquiry the
-        bot messaged about, else the notes inbox. A reply makes its inquiry the one under
-        discussion, so the next note without a reply follows the owner's train of thought."""
-        inquiry = None
-        if reply_to is not None:
-            inquiry_id = self._inquiry_of_message(session, reply_to)
-            inquiry = session.get(Inquiry, inquiry_id) if inquiry_id else None
-            if inquiry is not None:
-                put_state(
-                    session, LAST_INQUIRY_KEY, {"inquiry_id": inquiry.id}, self.services.clock.now()
-                )
-        if inquiry is None:
-            state = get_state(session, LAST_INQUIRY_KEY) or {}
-            inquiry_id = state.get("inquiry_id") if isinstance(state, dict) else None
-            inquiry = session.get(Inquiry, inquiry_id) if inquiry_id else None
-        if inquiry is None:
-            return None, "备注收件箱（未关联询盘）"
-        return inquiry.id, f"询盘 #{inquiry.id} {customer_label(inquiry)}"
-
-    @staticmethod
-    def _inquiry_of_message(session: Session, message_id: int, lookback: int = 2000) -> int | None:
-        """The inquiry an alert message (any piece of it) was about, from the outbox records."""
-        rows = session.execute(
-            select(Notification.ref_type, Notification.ref_id, Notification.telegram_message_ids)
-            .where(Notification.ref_id.is_not(None))
-            .order_by(Notification.id.desc())
-            .limit(lookback)
-        ).all()
-        for ref_type, ref_id, message_ids in rows:
-            if message_id not in (message_ids or []):
-                continue
-            if ref_type == "inquiry" and ref_id is not None:
-                return int(ref_id)
-            if ref_type == "draft":
-                draft = session.get(Draft, ref_id)
-                return draft.inquiry_id if draft is not None else None
-            return None
-        return None
-
-    async def _offer_note(
-        self,
-        text: str,
-        *,
-        audio_path: str | None,
-        heading: str,
-        message: dict[str, Any] | None = None,
-    ) -> None:
-        nonce = pysecrets.token_urlsafe(6)
-        now = self.services.clock.now()
-        message = message or {}
-        replied = (message.get("reply_to_message") or {}).get("message_id")
-
-        def _do(session: Session) -> str:
-            inquiry_id, where = self._discussed_inquiry(
-                session, int(replied) if replied is not None else None
-            )
-            put_state(
-                session,
-                NOTE_KEY.format(nonce),
-                {
-                    "text": text,
-                    "audio_path": audio_path,
-                    "inquiry_id": inquiry_id,
-                    "created_at": utc(now).isoformat(),
-                },
-                now,
-            )
-            return where
-
-        where = await self.services.store.run(_do)
-        markup = {
-            "inline_keyboard": [
-                [
-                    {"text": "💾 保存", "callback_data": f"n:{nonce}:s"},
-                    {"text": "🗑 放弃", "callback_data": f"n:{nonce}:x"},
-                ]
-            ]
-        }
-        shown = note_preview(text)
-        body = f"<b>{escape(heading)}</b>\n\n<blockquote>{escape(shown)}</blockquote>\n\n将记在：{escape(where)}"
-        plain = f"{heading}\n\n{shown}\n\n将记在：{where}"
-        await self.reply(body, markup=markup, plain=plain, reply_to=message.get("message_id"))
 
     async def _on_voice(self, message: dict[str, Any]) -> None:
         media = message.get("voice") or message.get("audio") or {}
@@ -338,19 +326,15 @@ class TelegramBot:
         target.parent.mkdir(parents=True, exist_ok=True)
         await asyncio.get_running_loop().run_in_executor(None, target.write_bytes, data)
         try:
-            transcript = await self._transcribe(target)
+            async with self.typing():  # Whisper takes a moment on a long message
+                transcript = await self._transcribe(target)
         except InquiryBridgeError as exc:
             await self.reply(escape(exc.user_message("zh_CN")))
             return
         if not transcript.strip():
             await self.reply("没有听清这条语音，请再说一遍。")
             return
-        await self._offer_note(
-            transcript,
-            audio_path=str(target),
-            heading="语音转写如下，要存为备注吗？",
-            message=message,
-        )
+        await self._route(transcript, message, audio_path=str(target))
 
     async def _transcribe(self, path: Path) -> str:
         transcriber = self._transcriber()
@@ -365,37 +349,6 @@ class TelegramBot:
 
         return shared_transcriber(self.services.settings)
 
-    async def _note_pressed(self, nonce: str, action: str) -> str:
-        key = NOTE_KEY.format(nonce)
-
-        def _take(session: Session) -> dict[str, Any] | None:
-            from core.db.models import AppState
-
-            row = session.get(AppState, key)
-            if row is None:
-                return None
-            value = dict(row.value)
-            session.delete(row)  # one press decides; a second press finds nothing
-            return value
-
-        pending = await self.services.store.run(_take)
-        if pending is None:
-            return "这条备注已处理过。"
-        if action != "s":
-            return "已放弃，未保存。"
-        from core.inquiry.notes import add_customer_note
-
-        audio = Path(pending["audio_path"]) if pending.get("audio_path") else None
-        inquiry_id = pending.get("inquiry_id")
-        note_id = await asyncio.get_running_loop().run_in_executor(
-            None,
-            lambda: add_customer_note(
-                self.services, inquiry_id, pending["text"], source="telegram", audio_path=audio
-            ),
-        )
-        log.info("telegram note %s saved (inquiry %s)", note_id, inquiry_id)
-        return f"已保存备注（询盘 #{inquiry_id}）。" if inquiry_id else "已保存到备注收件箱。"
-
     # -- buttons ------------------------------------------------------------------------------
     async def _on_callback(self, query: dict[str, Any]) -> None:
         message = query.get("message") or {}
@@ -408,13 +361,22 @@ class TelegramBot:
             return
         data = str(query.get("data") or "")
         answer = ""
+        answered = False
         try:
             parts = data.split(":")
-            if parts[0] == "d" and len(parts) == 4:
+            if parts[0] == "i" and len(parts) == 3 and parts[1].isdigit():
+                if parts[2] == "r":  # composing takes a while: the spinner on the button stops now
+                    await self.client.answer_callback_query(query["id"], "正在起草…")
+                    answered = True
+                inquiry_press = InquiryPress(
+                    self.services, self, composer=self._composer, show_draft=self.show_draft
+                )
+                answer = await inquiry_press.handle(int(parts[1]), parts[2])
+            elif parts[0] == "d" and len(parts) == 4:
                 press = DraftPress(self.services, self, lambda: self._decisions_for(owner))
                 answer = await press.handle(int(parts[1]), parts[2], parts[3], message)
             elif parts[0] == "n" and len(parts) == 3:
-                answer = await self._note_pressed(parts[1], parts[2])
+                answer = await self.notes.pressed(parts[1], parts[2])
                 await self.drop_buttons(message)
                 await self.reply(escape(answer))
             else:
@@ -423,7 +385,8 @@ class TelegramBot:
             answer = exc.user_message("zh_CN")
             await self.reply(escape(answer))
         finally:
-            await self.client.answer_callback_query(query["id"], answer)
+            if not answered:
+                await self.client.answer_callback_query(query["id"], answer)
 
     def _decisions_for(self, owner: Owner) -> OwnerDecisions:
         """The owner's decisions, for a press ``owner`` (the paired owner) just made."""
@@ -443,16 +406,14 @@ class TelegramBot:
             log.info("could not remove buttons: %s", exc.detail)
 
 
-NOTE_PREVIEW = 3_000  # characters of a note echoed back: the reply stays under Telegram's 4,096
+async def _no_draft_shown(_draft_id: int) -> None:
+    """Without a runner the draft's alert goes out with the next delivery round."""
 
 
-def note_preview(text: str, limit: int = NOTE_PREVIEW) -> str:
-    """What the "save this note?" reply quotes: the whole note, or (over ``limit``, e.g. a long
-    dictation) its start and its length -- the whole text is still what gets saved. A reply
-    quoting all of a 5,000-character note was refused by Telegram and the owner got nothing."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit].rstrip()}…\n（共 {len(text)} 字，全文将保存 / {len(text)} characters, all saved）"
+def _last_alert_inquiry(session: Session) -> int | None:
+    state = get_state(session, LAST_INQUIRY_KEY) or {}
+    value = state.get("inquiry_id") if isinstance(state, dict) else None
+    return int(value) if value else None
 
 
 def parse_datetime(value: str | None) -> datetime | None:

@@ -57,6 +57,7 @@ from core.notify.draft_buttons import (
     draft_fingerprint,
     draft_keyboard,
 )
+from core.notify.inquiry_alert import INQUIRY_ALERT_KINDS, inquiry_keyboard
 from core.notify.pacing import Pacer
 from core.notify.pairing import Owner
 from core.notify.quiet import quiet_until_for
@@ -164,6 +165,13 @@ class TelegramMirror:
                 row.telegram_next_at = naive_utc(until)
         return len(rows)
 
+    async def deliver_now(self, notification_id: int) -> DeliveryReport:
+        """Deliver one row now, outside the round (quiet hours do not apply: the owner just
+        asked for it). The caller holds the runner's delivery lock."""
+        report = DeliveryReport()
+        await self._deliver_one(notification_id, report)
+        return report
+
     # -- one notification ---------------------------------------------------------------------
     async def _deliver_one(self, notification_id: int, report: DeliveryReport) -> bool:
         """Deliver (the rest of) one row. False = stop this round (offline, throttled, auth)."""
@@ -231,6 +239,8 @@ class TelegramMirror:
                 state.pop("confirm_nonce", None)
                 put_state(session, key, state, self.clock.now())
             keyboard = draft_keyboard(draft.id, state["nonce"])
+        elif row.kind in INQUIRY_ALERT_KINDS and row.ref_type == "inquiry" and row.ref_id:
+            keyboard = inquiry_keyboard(row.ref_id)  # 起草回复 / 在电脑上打开 / 稍后提醒
         text = f"**{row.title}**\n\n{row.body_md}" if row.body_md else f"**{row.title}**"
         if row.kind == "draft_pending":
             text = row.body_md  # the body already opens with its own heading
@@ -293,7 +303,7 @@ class TelegramMirror:
         inquiry_id = self._inquiry_of(session, row)
         if inquiry_id is not None:
             put_state(session, LAST_INQUIRY_KEY, {"inquiry_id": inquiry_id}, now)
-        if keyboard is not None and row.ref_id is not None:
+        if keyboard is not None and row.ref_type == "draft" and row.ref_id is not None:
             key = DRAFT_KEY.format(row.ref_id)
             state = dict(get_state(session, key) or {})
             state.update(chat_id=self.owner.chat_id, message_id=message_id, notification_id=row.id)

@@ -42,21 +42,27 @@ from core.events import (
     StageOverdue,
     SyncStatus,
 )
-from core.glossary import product_name
 from core.inquiry.stages import STAGE_NAMES_ZH, STAGE_TIMEOUT_DAYS
 from core.notify.draft_buttons import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
+from core.notify.inquiry_alert import customer_label, inquiry_message
 from core.notify.render import md_escape
 from core.rhythm.reminders import STAGE_ACTIONS_ZH, Reminder, digest_markdown
 
 log = logging.getLogger(__name__)
 
-KINDS = ("new_inquiry", "draft_pending", "overdue", "sync_problem")
+KINDS = (
+    "new_inquiry",
+    "draft_pending",
+    "overdue",
+    "sync_problem",
+    "inquiry_later",  # a new inquiry again, after 稍后提醒 on the phone (Telegram only)
+    "open_on_pc",  # 在电脑上打开 pressed on the phone (tray only)
+)
 # a draft's final status as its Telegram buttons are replaced with it
 CLOSED_ZH = {"sent": "✅ 已发送", "rejected": "🗑 已放弃", "superseded": "✏️ 已被修改稿取代"}
 CATCH_UP_WINDOW = timedelta(days=2)
 ENGLISH_PREVIEW_CHARS = 1200
 
-CLASS_ZH = {"A": "A 类 · 需上门量尺", "B": "B 类 · 可远程报价", "C": "C 类 · 非询盘"}
 SOURCE_ZH = {
     "mail": "邮件同步",
     "drive": "OneDrive 同步",
@@ -79,17 +85,6 @@ class NotificationView:
     created_at: datetime
     read_at: datetime | None
     telegram_status: str
-
-
-def customer_label(inquiry: Inquiry | None) -> str:
-    if inquiry is None:
-        return "未知客户"
-    return (
-        inquiry.customer_name
-        or inquiry.customer_email
-        or inquiry.customer_phone
-        or f"询盘 #{inquiry.id}"
-    )
 
 
 class NotificationCenter:
@@ -166,11 +161,13 @@ class NotificationCenter:
         *,
         telegram: bool = True,
         quiet: bool = False,
+        telegram_at: datetime | None = None,
     ) -> int | None:
         """Add an alert to the outbox; returns its id, or None when ``dedup_key`` already exists.
 
         ``telegram=False`` keeps it in the tray only (e.g. "Telegram is unreachable");
-        ``quiet=True`` is Telegram bookkeeping only (born read, never announced to the tray).
+        ``quiet=True`` is Telegram bookkeeping only (born read, never announced to the tray);
+        ``telegram_at``: not before then on Telegram (a 稍后提醒 from the phone).
         """
         now = naive_utc(self.services.clock.now())
 
@@ -190,6 +187,7 @@ class NotificationCenter:
                 created_at=now,
                 telegram_status="pending" if telegram else "skipped",
                 telegram_attempts=0,
+                telegram_next_at=naive_utc(telegram_at) if telegram_at else None,
                 telegram_message_ids=[],
                 read_at=now if quiet else None,
                 tray_shown_at=now if quiet else None,
@@ -474,47 +472,6 @@ def notification_view(row: Notification) -> NotificationView:
 
 
 # -- message texts (Chinese Markdown; customer text escaped so it never becomes markup) -------
-def inquiry_message(session: Session, inquiry: Inquiry) -> tuple[str, str]:
-    who = customer_label(inquiry)
-    where = f"（{inquiry.suburb}）" if inquiry.suburb else ""
-    title = f"新询盘：{who}{where}"
-    lines = [
-        f"**新询盘 #{inquiry.id}** · {CLASS_ZH.get(inquiry.classification, inquiry.classification)}"
-    ]
-
-    def add(label: str, value: str | None) -> None:
-        if value:
-            lines.append(f"{label}：{md_escape(value)}")
-
-    add("客户", inquiry.customer_name)
-    add("电话", inquiry.customer_phone)
-    add("邮箱", inquiry.customer_email)
-    add("地址", inquiry.address or inquiry.suburb)
-    products = "、".join(product_name(p) for p in (inquiry.product_types or []))
-    add("产品", products)
-    add("尺寸", "；".join(inquiry.dimensions or []))
-    if inquiry.urgency:
-        add("紧急程度", inquiry.urgency)
-    # the customer's own words (quote-stripped new text) say more than any summary line
-    from core.db.models import Message  # local: only this message needs it
-
-    first = session.scalars(
-        select(Message)
-        .where(Message.inquiry_id == inquiry.id, Message.direction == "in")
-        .order_by(Message.received_at)
-        .limit(1)
-    ).first()
-    if first is not None:
-        add("主题", first.subject)
-        excerpt = (first.body_text or "").strip()
-        if excerpt:
-            excerpt = excerpt[:400] + ("…" if len(excerpt) > 400 else "")
-            quoted = [line.strip() for line in excerpt.splitlines() if line.strip()]
-            lines.append("")
-            lines.append("\n".join("> " + md_escape(line) for line in quoted))
-    return title, "\n".join(lines)
-
-
 def draft_message(draft: Draft, inquiry: Inquiry | None) -> tuple[str, str]:
     who = customer_label(inquiry) if inquiry else (", ".join(draft.to_addrs or []) or "客户")
     title = f"草稿待审批：回复 {who}"

@@ -4,7 +4,8 @@ Messages are written as plain Markdown (by code or by the model). Telegram's HTM
 only a handful of tags and rejects the whole message on one stray ``<`` or ``&``, so the order
 is fixed: **escape first, then convert** — every character of the source is HTML-escaped before
 any markup is produced, and the only tags that can appear are the ones this module writes
-(``b i s code pre a blockquote``). Tables have no Telegram form; they become one readable line
+(``b i s code pre a blockquote``; a quote opened with ``**>`` is ``<blockquote expandable>``,
+folded on the phone until tapped). Tables have no Telegram form; they become one readable line
 per row (``• first cell — header：value，header：value``), which reads well on a phone.
 
 ``render_plain`` is the fallback sent when Telegram still refuses the HTML ("can't parse
@@ -22,6 +23,8 @@ _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
 _NUMBERED = re.compile(r"^(\s*)(\d{1,3})[.)]\s+(.*)$")
 _QUOTE = re.compile(r"^\s{0,3}>\s?(.*)$")
+# Telegram's MarkdownV2 opens a folded ("expandable") quotation with ``**>``: so does ours
+_FOLDED_QUOTE = re.compile(r"^\s{0,3}\*\*>\s?(.*)$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _RULE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
 
@@ -85,6 +88,8 @@ def _blocks(md: str) -> list[_Block]:
             blocks.append(_Block("rule", []))
         elif m := _HEADING.match(line):
             blocks.append(_Block("heading", [m.group(2)]))
+        elif m := _FOLDED_QUOTE.match(line):
+            blocks.append(_Block("quote", [m.group(1)], "expandable"))
         elif m := _QUOTE.match(line):
             if blocks and blocks[-1].kind == "quote":
                 blocks[-1].lines.append(m.group(1))
@@ -218,8 +223,9 @@ def _render(md: str, *, as_html: bool) -> str:
             text = block.lines[0] + inline(block.lines[1])
         elif block.kind == "quote":
             inner = "\n".join(inline(line) for line in block.lines)
+            tag = "blockquote expandable" if block.lang == "expandable" else "blockquote"
             text = (
-                f"<blockquote>{inner}</blockquote>"
+                f"<{tag}>{inner}</blockquote>"
                 if as_html
                 else "\n".join("> " + line for line in inner.split("\n"))
             )

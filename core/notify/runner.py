@@ -1,8 +1,13 @@
 """Running the Telegram side: one round (``telegram --once``) or the loop inside the tray app.
 
 ``TelegramRunner`` owns one ``TelegramClient`` and wires the mirror (outbox → chat) and the bot
-(updates → pairing, buttons, notes) with one shared ``Pacer``, so the ≥ 1 s gap per chat holds
-across both. In the app, ``run_forever`` runs two tasks on the qasync loop: a long-poll loop
+(updates → pairing, buttons, notes, the assistant) with one shared ``Pacer``, so the ≥ 1 s gap per
+chat holds across both, and one delivery lock, so a draft's alert the bot shows at once (after
+the assistant or 起草回复 wrote it) is never sent a second time by the delivery loop.
+
+The assistant and the composer come from the ``App`` (``assistant=app.assistant``,
+``composer=lambda: app.drafts.composer``); a runner given neither builds its own from the
+services on first use (and closes their HTTP clients). In the app, ``run_forever`` runs two tasks on the qasync loop: a long-poll loop
 (``getUpdates`` with ``telegram.poll_timeout``) and a delivery loop woken by ``NotificationRaised``
 (and at least every minute, for held and retried rows). Network trouble never ends the loops; it
 is reported once as ``SyncStatus("telegram", ok=False)`` and cleared on the next success.
@@ -13,21 +18,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import httpx
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
+from core.db.models import Notification
 from core.errors import TelegramError
 from core.events import DraftChanged, NotificationRaised, SyncStatus
 from core.import_lock import IMPORTING
 from core.notify import pairing
+from core.notify.assistant_chat import AssistantSource
 from core.notify.bot import DecisionsSource, TelegramBot
 from core.notify.mirror import DeliveryReport, TelegramMirror
 from core.notify.pacing import Pacer
 from core.notify.telegram_client import TelegramAuthError, TelegramClient, TelegramNetworkError
 
 if TYPE_CHECKING:
+    from core.app.lazy import LazyDrafts, LazyLLM
+    from core.drafts.composing import DraftComposer
     from core.drafts.decisions import OwnerDecisions
 
 log = logging.getLogger(__name__)
@@ -57,6 +69,8 @@ class TelegramRunner:
         http_client: httpx.AsyncClient | None = None,
         drafts: DecisionsSource = None,
         transcriber_factory: Any = None,
+        assistant: AssistantSource | None = None,
+        composer: Callable[[], DraftComposer | None] | None = None,
     ) -> None:
         self.services = services
         token = pairing.token(services)
@@ -69,12 +83,20 @@ class TelegramRunner:
         )
         self.pacer = Pacer(services.clock, store=services.store)
         self._built: OwnerDecisions | None = None  # decisions this runner made (and closes)
+        self._assistant = assistant
+        self._composer = composer
+        self._own_llm: LazyLLM | None = None  # the model client this runner made (and closes)
+        self._own_drafts: LazyDrafts | None = None
+        self.delivery_lock = asyncio.Lock()
         self.bot = TelegramBot(
             services,
             self.client,
             drafts=drafts if drafts is not None else self._lazy_drafts,
             transcriber_factory=transcriber_factory,
             pacer=self.pacer,
+            assistant=self._lazy_assistant,
+            composer=self._lazy_composer,
+            show_draft=self.show_draft,
         )
         self._problem = False
         self._wake = asyncio.Event()
@@ -84,8 +106,55 @@ class TelegramRunner:
             self._built = default_drafts(self.services)
         return self._built
 
+    def _own_parts(self) -> tuple[LazyLLM, LazyDrafts]:
+        if self._own_llm is None or self._own_drafts is None:
+            from core.app.lazy import LazyDrafts, LazyLLM
+
+            self._own_llm = LazyLLM(self.services)
+            self._own_drafts = LazyDrafts(self.services, self._own_llm)
+        return self._own_llm, self._own_drafts
+
+    def _lazy_assistant(self) -> AssistantSource:
+        if self._assistant is None:
+            from core.app.assistant import AssistantService
+
+            llm, drafts = self._own_parts()
+            self._assistant = AssistantService(self.services, llm, drafts)
+        return self._assistant
+
+    def _lazy_composer(self) -> DraftComposer | None:
+        if self._composer is not None:
+            return self._composer()
+        llm, drafts = self._own_parts()
+        return drafts.composer if llm.available else None
+
+    async def show_draft(self, draft_id: int) -> None:
+        """Deliver a waiting draft's approval alert now (its outbox row, raised if missing).
+
+        Quiet hours do not hold it: the owner just asked for it."""
+        from core.notify.outbox import NotificationCenter
+
+        center = NotificationCenter(self.services)
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(
+            None, lambda: center.on_draft_changed(DraftChanged(draft_id, None, "pending_approval"))
+        )
+        mirror = self.mirror()
+        if mirror is None:
+            return
+        async with self.delivery_lock:
+            row_id = await self.services.store.read(lambda s: _pending_draft_alert(s, draft_id))
+            if row_id is not None:
+                await mirror.deliver_now(row_id)
+
     async def aclose(self) -> None:
+        await self.bot.chat.settle()
         await self.client.aclose()
+        if self._own_llm is not None:
+            await self._own_llm.aclose()
+        drafting = getattr(self._own_drafts, "_service", None)
+        if drafting is not None:  # the Graph client of the drafting this runner built
+            await drafting.aclose()
         if self._built is not None:  # the Graph client we made for sending is ours to close
             graph = getattr(self._built.sender.mailer, "client", None)
             if graph is not None and hasattr(graph, "aclose"):
@@ -99,7 +168,10 @@ class TelegramRunner:
 
     async def deliver(self) -> DeliveryReport:
         mirror = self.mirror()
-        return await mirror.deliver_due() if mirror else DeliveryReport()
+        if mirror is None:
+            return DeliveryReport()
+        async with self.delivery_lock:
+            return await mirror.deliver_due()
 
     async def run_once(self) -> RoundReport:
         """Deliver the outbox, handle one round of updates (no long poll), deliver again."""
@@ -190,6 +262,21 @@ class TelegramRunner:
             self.services.bus.publish(SyncStatus("telegram", True))
 
 
+def _pending_draft_alert(session: Session, draft_id: int) -> int | None:
+    """The newest undelivered approval alert of a draft."""
+    return session.scalar(
+        select(Notification.id)
+        .where(
+            Notification.kind == "draft_pending",
+            Notification.ref_type == "draft",
+            Notification.ref_id == draft_id,
+            Notification.telegram_status == "pending",
+        )
+        .order_by(Notification.id.desc())
+        .limit(1)
+    )
+
+
 async def serve(
     services: Any,
     stop: asyncio.Event,
@@ -197,14 +284,17 @@ async def serve(
     drafts: DecisionsSource = None,
     recheck_seconds: float = 30.0,
     http_client: httpx.AsyncClient | None = None,
+    assistant: AssistantSource | None = None,
+    composer: Callable[[], DraftComposer | None] | None = None,
 ) -> None:
     """The tray app's Telegram task: runs while the mirror is enabled and a token is set.
 
     Re-reads the switch, token and Bot API URL every ``recheck_seconds``, so turning Telegram
     on/off or pasting a new token in the settings takes effect without a restart. Start it once
     with ``spawn(serve(services, stop, drafts=lambda: drafting.decisions))``; set ``stop`` to
-    end it. ``drafts``: the owner's decisions (or a function building them on first use) — the
-    only part of drafting the Telegram side is given.
+    end it. ``drafts``: the owner's decisions (or a function building them on first use);
+    ``composer``: what 起草回复 writes with (drafts that wait); ``assistant``: ``App.assistant``.
+    Without the last two the runner builds its own from ``services``.
     """
 
     def config() -> tuple[bool, str | None, str]:
@@ -224,7 +314,13 @@ async def serve(
         if not (enabled and token):
             await wait(stop, recheck_seconds)
             continue
-        runner = TelegramRunner(services, http_client=http_client, drafts=drafts)
+        runner = TelegramRunner(
+            services,
+            http_client=http_client,
+            drafts=drafts,
+            assistant=assistant,
+            composer=composer,
+        )
         inner = asyncio.Event()
 
         async def watch(runner_stop: asyncio.Event = inner, started: tuple = current) -> None:

@@ -1,8 +1,8 @@
 """The Telegram Bot API over httpx, inside the app's one asyncio loop.
 
-Why httpx and not python-telegram-bot: the app already ships httpx and needs seven Bot API
-methods (getUpdates, sendMessage, editMessageText, editMessageReplyMarkup, answerCallbackQuery,
-getFile, file download). python-telegram-bot's ``Application`` wants to own the polling loop,
+Why httpx and not python-telegram-bot: the app already ships httpx and needs eight Bot API
+methods (getUpdates, sendMessage, sendChatAction, editMessageText, editMessageReplyMarkup,
+answerCallbackQuery, getFile, file download). python-telegram-bot's ``Application`` wants to own the polling loop,
 its own retry/rate-limit policy and an in-memory update queue; here the offset must be persisted
 in SQLite only *after* an update is handled, 429s must be paced with the injected clock, and the
 tests run against a loopback server — a thin client makes each of those explicit and testable
@@ -177,6 +177,10 @@ class TelegramClient:
         payload: dict[str, Any] = {"chat_id": chat_id, "message_id": message_id}
         payload["reply_markup"] = reply_markup or {"inline_keyboard": []}
         return await self.call("editMessageReplyMarkup", payload)
+
+    async def send_chat_action(self, chat_id: int | str, action: str = "typing") -> Any:
+        """Show "typing…" under the bot's name for about five seconds (or until it sends)."""
+        return await self.call("sendChatAction", {"chat_id": chat_id, "action": action})
 
     async def answer_callback_query(self, callback_query_id: str, text: str = "") -> Any:
         payload: dict[str, Any] = {"callback_query_id": callback_query_id}

@@ -3,7 +3,7 @@
 It speaks the documented JSON protocol over HTTP, so the app's client runs unchanged:
 
 * ``POST /bot<TOKEN>/<method>`` for getMe, getUpdates (offset confirms: updates with a lower id
-  are forgotten), sendMessage, editMessageText, editMessageReplyMarkup, answerCallbackQuery and
+  are forgotten), sendMessage, sendChatAction, editMessageText, editMessageReplyMarkup, answerCallbackQuery and
   getFile; ``GET /file/bot<TOKEN>/<path>`` serves files added with ``add_file``.
 * ``parse_mode=HTML`` is validated like Telegram does: only the supported tags, balanced, and a
   bare ``<`` or an unknown ``&entity;`` answer 400 "Bad Request: can't parse entities: …".
@@ -33,7 +33,8 @@ ALLOWED_TAGS = {
     "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre",
     "blockquote", "tg-spoiler", "span", "tg-emoji",
 }  # fmt: skip
-_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-zA-Z-]+=\"[^\"]*\")*)\s*(/?)>")
+# attributes: name="value", or a bare flag (``<blockquote expandable>``)
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-zA-Z-]+(?:=\"[^\"]*\")?)*)\s*(/?)>")
 _ENTITY = re.compile(r"&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);")
 
 
@@ -99,6 +100,10 @@ class SentMessage:
     def buttons(self) -> list[dict[str, Any]]:
         rows = (self.reply_markup or {}).get("inline_keyboard") or []
         return [button for row in rows for button in row]
+
+    def draft_buttons(self) -> list[dict[str, Any]]:
+        """The buttons that decide a draft (发送 / 放弃 / …: callback data ``d:…``)."""
+        return [b for b in self.buttons() if str(b.get("callback_data", "")).startswith("d:")]
 
     def button(self, label_part: str) -> dict[str, Any]:
         for button in self.buttons():
@@ -435,6 +440,13 @@ class TelegramServer:
             return self._bad("Bad Request: message to edit not found")
         message.reply_markup, message.edited = p.get("reply_markup"), True
         return 200, {"ok": True, "result": {"message_id": message.message_id}}
+
+    def _m_sendChatAction(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if "chat_id" not in p:
+            return self._bad("Bad Request: chat_id is empty")
+        if p.get("action") not in {"typing", "upload_document", "record_voice", "upload_photo"}:
+            return self._bad("Bad Request: wrong parameter action in request")
+        return 200, {"ok": True, "result": True}
 
     def _m_answerCallbackQuery(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if not p.get("callback_query_id"):

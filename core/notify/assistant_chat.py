@@ -1,0 +1,164 @@
+"""The owner's words on Telegram, answered by the assistant in his chat.
+
+One conversation per owner chat (``App.assistant.conversation(str(chat_id), channel="telegram")``),
+so "回复他" in the next message still means the customer of the last one. While the model works
+the chat shows "typing…" (``sendChatAction`` every few seconds: Telegram clears it after five).
+The answer is the claim-guarded ``reply.text``, Markdown rendered to Telegram HTML in pieces under
+4,096 characters; its last piece carries 📝 存为备注, which files the owner's own message as a
+note (the explicit way to make a note of what he said).
+
+Drafts the turn wrote are shown right after the answer as their own approval alerts — the English
+that 发送 would send, and the 发送 / 放弃 / 在电脑上修改 buttons — through the same outbox row the
+tray sees, so nothing is alerted twice and approving stays the owner's press.
+
+Nothing here is reached by a stranger: the bot calls it only for the paired owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, Protocol
+
+from core.errors import InquiryBridgeError
+from core.notify.chunk import render_chunks
+
+log = logging.getLogger(__name__)
+
+TYPING_EVERY = 4.0  # seconds; Telegram shows "typing…" for five
+
+
+class AssistantSource(Protocol):
+    """What the bot needs of ``core.app.assistant.AssistantService``."""
+
+    @property
+    def available(self) -> bool: ...
+
+    def conversation(self, name: str, *, channel: str) -> Any: ...
+
+
+class ChatSide(Protocol):
+    """The bot's side: send to the owner, show typing."""
+
+    async def reply(
+        self,
+        text_html: str,
+        *,
+        markup: dict[str, Any] | None = None,
+        plain: str | None = None,
+        reply_to: int | None = None,
+    ) -> int | None: ...
+
+    def typing(self) -> contextlib.AbstractAsyncContextManager[None]: ...
+
+
+async def keep_typing(send: Callable[[], Awaitable[Any]], every: float = TYPING_EVERY) -> None:
+    """Send the typing action now and every ``every`` seconds until cancelled."""
+    while True:
+        try:
+            await send()
+        except Exception as exc:  # cosmetic: never let "typing…" break the answer
+            log.info("typing action failed: %s", exc)
+        await asyncio.sleep(every)
+
+
+@contextlib.asynccontextmanager
+async def typing_while(send: Callable[[], Awaitable[Any]]) -> AsyncIterator[None]:
+    task = asyncio.create_task(keep_typing(send), name="telegram-typing")
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+class AssistantChat:
+    """Asks the owner's conversation and sends the answer back."""
+
+    def __init__(
+        self,
+        chat: ChatSide,
+        assistant: Callable[[], AssistantSource | None],
+        *,
+        show_draft: Callable[[int], Awaitable[None]],
+    ) -> None:
+        self.chat = chat
+        self._assistant = assistant
+        self._show_draft = show_draft
+        self._current: dict[int, int | None] = {}  # chat -> the last alert's inquiry we set
+        self._used: dict[int, Any] = {}  # chat -> its conversation (to settle before closing)
+
+    def available(self) -> bool:
+        source = self._assistant()
+        return bool(source is not None and source.available)
+
+    async def answer(
+        self,
+        chat_id: int,
+        text: str,
+        *,
+        note_button: dict[str, Any] | None = None,
+        alert_inquiry: int | None = None,
+        reply_to: int | None = None,
+    ) -> list[int]:
+        """One turn for ``text``; returns the draft ids the turn wrote."""
+        source = self._assistant()
+        if source is None:
+            return []
+        conversation = source.conversation(str(chat_id), channel="telegram")
+        self._used[chat_id] = conversation
+        if alert_inquiry is not None and self._current.get(chat_id) != alert_inquiry:
+            # a newer alert makes its customer the one "he" means (until the next alert)
+            self._current[chat_id] = alert_inquiry
+            conversation.current_inquiry_id = alert_inquiry
+        drafts: list[int] = []
+
+        def on_event(event: Any) -> None:
+            drafts.extend(getattr(event, "draft_ids", ()) or ())
+
+        try:
+            async with self.chat.typing():
+                reply = await conversation.ask(text, on_event=on_event)
+        except InquiryBridgeError as exc:
+            await self.chat.reply(f"⚠️ {_escape(exc.user_message('zh_CN'))}", reply_to=reply_to)
+            return []
+        except Exception:
+            log.exception("assistant turn on telegram failed")
+            await self.chat.reply("⚠️ 助手这次没有答上来，请稍后再问一次。", reply_to=reply_to)
+            return []
+        answer = (reply.text or "").strip() or "（助手没有给出回答。）"
+        chunks = render_chunks(answer)
+        for index, chunk in enumerate(chunks):
+            last = index == len(chunks) - 1
+            await self.chat.reply(
+                chunk.html,
+                plain=chunk.plain,
+                markup=note_button if last else None,
+                reply_to=reply_to if index == 0 else None,
+            )
+        for draft_id in dict.fromkeys(drafts):
+            try:
+                await self._show_draft(draft_id)
+            except Exception:  # the draft is safe in 待审批 either way
+                log.exception("showing draft %s on telegram failed", draft_id)
+        return drafts
+
+    async def settle(self) -> None:
+        """Wait for the conversations' background work (a memory review) before the model
+        client closes under it."""
+        for conversation in list(self._used.values()):
+            settle = getattr(conversation, "settle", None)
+            if settle is not None:
+                try:
+                    await settle()
+                except Exception:  # closing must not fail on a review
+                    log.exception("settling the telegram conversation failed")
+
+
+def _escape(text: str) -> str:
+    from core.notify.render import escape
+
+    return escape(text)
