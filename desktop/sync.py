@@ -65,8 +65,15 @@ class SyncController:
     async def _serve_telegram(self, stop: asyncio.Event) -> None:
         # the mirror's modules (httpx, the bot) load on a worker thread, not during start-up
         runner = await asyncio.to_thread(importlib.import_module, "core.notify.runner")
-        drafting = self.ctx.draft_service  # Telegram gets the owner's decisions, nothing more
-        await runner.serve(self.ctx.services, stop, drafts=lambda: drafting.decisions)
+        drafting = self.ctx.draft_service  # the owner's decisions for his buttons; the composer
+        app = self.ctx.app  # for 起草回复; the assistant is the App's, shared with the chat panel
+        await runner.serve(
+            self.ctx.services,
+            stop,
+            drafts=lambda: drafting.decisions,
+            assistant=app.assistant,
+            composer=lambda: drafting.composer if app.llm.available else None,
+        )
 
     def start_rhythm(self) -> bool:
         """Stage reminders, the evening briefing and backups (core.rhythm.daily); these need no
