@@ -112,7 +112,7 @@ def concat_wavs(paths: list[Path], out: Path) -> Path:
 
 
 def read_pcm16k(path: Path) -> bytes:
-    """Any audio file PyAV can decode → 16 kHz mono 16-bit PCM bytes.
+    """Any audio file ``load_audio`` reads → 16 kHz mono 16-bit PCM bytes.
 
     Used by tests and the benchmark to turn an espeak-ng WAV (22.05 kHz) into what a microphone
     would deliver. Raises ``TranscriptionError`` for unreadable files, like the transcriber.
@@ -123,17 +123,72 @@ def read_pcm16k(path: Path) -> bytes:
 
 
 def load_audio(path: str | Path) -> np.ndarray:
-    """Decode any file PyAV understands (wav, mp3, m4a, ogg, flac…) to 16 kHz mono float32."""
-    import numpy as np
-    from faster_whisper.audio import decode_audio
+    """Decode an audio file (wav, flac, ogg with Opus or Vorbis — Telegram's voice notes — and
+    mp3) to 16 kHz mono float32.
 
+    libsndfile (``soundfile``, ~1.3 MB) reads these; PyAV's FFmpeg (72 MB in the installer)
+    is used only when it is installed and libsndfile cannot read the file (m4a/AAC): the bundle
+    leaves PyAV out, and such a file gets the same clear refusal as a damaged one.
+    """
     path = Path(path)
     if not path.is_file():
         raise TranscriptionError(f"找不到音频文件：{path}")
     try:
-        samples = decode_audio(str(path), sampling_rate=SAMPLE_RATE)
-    except Exception as exc:  # PyAV raises a zoo of FFmpegError subclasses, ValueError, OSError
-        raise TranscriptionError(
-            f"无法读取音频文件（格式不支持或文件已损坏）：{path.name}"
-        ) from exc
-    return np.asarray(samples, dtype=np.float32)
+        return _with_soundfile(path)
+    except Exception as first:  # libsndfile: RuntimeError/LibsndfileError for what it can't read
+        try:
+            return _with_pyav(path)
+        except Exception:
+            raise TranscriptionError(
+                f"无法读取音频文件（格式不支持或文件已损坏）：{path.name}"
+            ) from first
+
+
+def _with_soundfile(path: Path) -> np.ndarray:
+    import numpy as np
+    import soundfile
+
+    samples, rate = soundfile.read(str(path), dtype="float32", always_2d=True)
+    mono = samples.mean(axis=1) if samples.shape[1] > 1 else samples[:, 0]
+    return resample(np.ascontiguousarray(mono, dtype=np.float32), int(rate), SAMPLE_RATE)
+
+
+def _with_pyav(path: Path) -> np.ndarray:
+    import numpy as np
+    from faster_whisper.audio import decode_audio  # imports PyAV, absent from the bundle
+
+    return np.asarray(decode_audio(str(path), sampling_rate=SAMPLE_RATE), dtype=np.float32)
+
+
+RESAMPLE_BLOCK_S = 60  # FFT resampling block: memory stays small for an hour-long file
+
+
+def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:
+    """Band-limited resampling by the discrete Fourier transform, block by block.
+
+    Speech needs nothing finer for Whisper (which looks at 8 kHz and below); numpy alone does it,
+    so no resampling library rides along in the installer.
+    """
+    import numpy as np
+
+    if rate == target or len(samples) == 0:
+        return samples.astype(np.float32, copy=False)
+    block = RESAMPLE_BLOCK_S * rate
+    out = [
+        _resample_block(samples[start : start + block], rate, target)
+        for start in range(0, len(samples), block)
+    ]
+    return np.concatenate(out).astype(np.float32, copy=False)
+
+
+def _resample_block(block: np.ndarray, rate: int, target: int) -> np.ndarray:
+    import numpy as np
+
+    n_out = max(1, round(len(block) * target / rate))
+    spectrum = np.fft.rfft(block.astype(np.float64))
+    keep = n_out // 2 + 1
+    if keep <= len(spectrum):
+        spectrum = spectrum[:keep]
+    else:
+        spectrum = np.concatenate([spectrum, np.zeros(keep - len(spectrum), dtype=complex)])
+    return np.fft.irfft(spectrum, n_out) * (n_out / len(block))
