@@ -34,11 +34,12 @@ ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
 BUNDLE = DIST / "InquiryBridge"
 SPEC = ROOT / "installer" / "inquiry_bridge.spec"
-# The bundle without Whisper weights. The target is 350 MB; the Linux build is 426 MB
-# (37 MB of it ICU, which Qt ships on Linux only; installer/README.md, "Size"), so on Linux the
-# budget that fails the build is a guard against growth, not the target.
+# The bundle without Whisper weights. The target is 350 MB; the Linux build meets it with ~5 MB to
+# spare once PyAV's FFmpeg is left out (core/voice/audio.py decodes with libsndfile) — and 37 MB
+# of it is ICU, which Qt ships on Linux only (installer/README.md, "Size"). The budget that fails
+# the build sits a little above the target, so growth is caught before it is large.
 SIZE_TARGET_MB = 350
-SIZE_BUDGET_MB = {"linux": 450, "win32": 350, "darwin": 350}
+SIZE_BUDGET_MB = {"linux": 360, "win32": 350, "darwin": 350}
 TEST_TOOLS = ("pytest", "hypothesis", "pytestqt", "keyrings.alt", "ruff", "mypy")
 MB = 1024 * 1024
 
