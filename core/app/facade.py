@@ -30,6 +30,7 @@ from core.app.notifications import NotificationService
 from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
 from core.clock import Clock
+from core.events import StageChanged
 from core.services import Services
 
 if TYPE_CHECKING:
@@ -53,6 +54,22 @@ class App:
             services, self.notifications, lambda: self.graph(), is_demo=is_demo
         )
         self._graph: GraphRuntime | None = None
+        self._unsubscribe = services.bus.subscribe(StageChanged, self._folder_not_followed)
+
+    def _folder_not_followed(self, event: StageChanged) -> None:
+        """One clear line when a stage changed in the app but no OneDrive watcher will move the
+        customer's folder (demo data, or Graph not connected in this process)."""
+        if event.triggered_by == "onedrive" or event.from_stage is None:
+            return
+        graph = self._graph
+        if self.is_demo or graph is None or not graph.attached:
+            why = "demo data" if self.is_demo else "OneDrive is not connected in this process"
+            log.info(
+                "inquiry %s moved to stage %s; its OneDrive folder is not moved (%s)",
+                event.inquiry_id,
+                event.to_stage,
+                why,
+            )
 
     @property
     def clock(self) -> Clock:
@@ -90,5 +107,6 @@ class App:
 
     def close(self) -> None:
         """Stop raising notifications and close the store (after ``aclose``)."""
+        self._unsubscribe()
         self.notifications.detach()
         self.services.close()
