@@ -248,6 +248,10 @@
         <source>(unknown)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Needs your confirmation</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
         <source>%n draft(s) waiting for approval</source>
         <translation>
@@ -258,6 +262,10 @@
 </context>
 <context>
     <name>BoardPage</name>
+    <message>
+        <source>Guesses to check: low confidence, a merge on the phone alone, unreadable mail</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
         <source>%n inquiries</source>
         <translation>
@@ -279,6 +287,10 @@
     </message>
     <message>
         <source>Needs me (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needs your confirmation (%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -248,6 +248,10 @@
         <source>(unknown)</source>
         <translation>（未知）</translation>
     </message>
+    <message>
+        <source>Needs your confirmation</source>
+        <translation>需要您确认</translation>
+    </message>
     <message numerus="yes">
         <source>%n draft(s) waiting for approval</source>
         <translation>
@@ -257,6 +261,10 @@
 </context>
 <context>
     <name>BoardPage</name>
+    <message>
+        <source>Guesses to check: low confidence, a merge on the phone alone, unreadable mail</source>
+        <translation>请核对的判断：把握不大的分类、仅凭电话合并的邮件、没看懂的邮件</translation>
+    </message>
     <message numerus="yes">
         <source>%n inquiries</source>
         <translation>
@@ -278,6 +286,10 @@
     <message>
         <source>Needs me (%1)</source>
         <translation>需要我处理 (%1)</translation>
+    </message>
+    <message>
+        <source>Needs your confirmation (%1)</source>
+        <translation>需要您确认 (%1)</translation>
     </message>
     <message>
         <source>Search name, email, phone or suburb</source>

@@ -12,6 +12,8 @@ Attributes:
     assistant: ``AssistantService`` — named conversations with the assistant (desktop chat,
         Telegram chat, ``ask --session``); none of them can approve or send.
     memories: ``MemoryService`` — the assistant's memories by kind; edit, retire, confirm.
+    attention: ``AttentionService`` — 需要您确认: the pipeline's guesses (low confidence, a merge
+        on the phone alone, a message the model did not understand) and his one-click answers.
     rhythm: ``RhythmService`` — stage reminders, snoozes, the evening briefing, measuring
         appointments, and ``daily()``: the background task that announces them and backs up.
     is_demo: this is the demo data folder beside the real one.
@@ -23,6 +25,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from core.app.assistant import AssistantService
+from core.app.attention import AttentionService
 from core.app.inquiries import InquiryService
 from core.app.lazy import LazyDrafts, LazyLLM
 from core.app.memories import MemoryService
@@ -45,6 +48,8 @@ class App:
         self.is_demo = is_demo
         self.llm = LazyLLM(services)
         self.inquiries = InquiryService(services, self.llm)
+        self.attention = AttentionService(services, self.inquiries)
+        self.attention.attach()
         self.notifications = NotificationService(services)
         self.state = AppStateService(services)
         self.drafts = LazyDrafts(services, self.llm)
@@ -108,5 +113,6 @@ class App:
     def close(self) -> None:
         """Stop raising notifications and close the store (after ``aclose``)."""
         self._unsubscribe()
+        self.attention.detach()
         self.notifications.detach()
         self.services.close()
