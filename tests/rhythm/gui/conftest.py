@@ -29,11 +29,16 @@ def languages(qapp, services):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def ctx(languages, services):  # type: ignore[no-untyped-def]
+def ctx(qapp, languages, services):  # type: ignore[no-untyped-def]
+    """The folder's context. The app keeps running when a rhythm window closes (in the real
+    app the main window or the tray is always there), as ``DesktopApp`` sets it up."""
+    quits = qapp.quitOnLastWindowClosed()
+    qapp.setQuitOnLastWindowClosed(False)
     context: AppContext = build_context(services)
     yield context
     context.hub.detach()
     context.notifications.detach()
+    qapp.setQuitOnLastWindowClosed(quits)
 
 
 def pytest_collection_modifyitems(items):  # type: ignore[no-untyped-def]
