@@ -22,20 +22,27 @@ class AttentionService:
     def __init__(self, services: Services, inquiries: InquiryService) -> None:
         self._services = services
         self._inquiries = inquiries
-        self.recorder = AttentionRecorder(services.store, services.clock)
+        self.recorder = AttentionRecorder(services.store, services.clock, services.bus)
 
-    def attach(self) -> None:
-        """Start recording ``NeedsAttention`` events (the ``App`` does this when built)."""
-        self.recorder.attach(self._services.bus)
+    def attach(self, *, background: bool = False) -> None:
+        """Record ``NeedsAttention`` events (the ``App`` does this when built; the desktop asks
+        again with ``background=True``: writes off the UI thread)."""
+        self.recorder.attach(self._services.bus, background=background)
 
     def detach(self) -> None:
         self.recorder.detach()
 
+    async def settled(self) -> None:
+        """Wait until the items reported so far are recorded (they are written off the loop)."""
+        await self.recorder.drain()
+
     async def items(self, *, open_only: bool = True) -> list[AttentionItem]:
+        await self.recorder.drain()
         return await self._services.store.read(lambda s: items(s, open_only=open_only))
 
     async def inquiry_ids(self) -> set[int]:
         """Inquiries with an open item (the board marks and can filter them)."""
+        await self.recorder.drain()
         return await self._services.store.read(open_inquiry_ids)
 
     async def count(self) -> int:

@@ -16,6 +16,7 @@ Transient states (``llm_pending``: the model will be asked again) are not record
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from sqlalchemy.orm import Session
 from core.clock import Clock, naive_utc
 from core.db.app_state import get_state, put_state
 from core.db.models import AppState, AuditEntry, Inquiry, Message
-from core.events import EventBus, NeedsAttention
+from core.events import EventBus, InquiryUpdated, NeedsAttention
 
 log = logging.getLogger(__name__)
 
@@ -192,15 +193,27 @@ def resolve(
 
 
 class AttentionRecorder:
-    """Listens to ``NeedsAttention`` and writes each judgement call down (synchronously: the
-    events are rare, and the item must exist when ``publish`` returns)."""
+    """Listens to ``NeedsAttention`` and writes each judgement call down.
 
-    def __init__(self, store: Any, clock: Clock) -> None:
+    By default (the CLI, tests) the row is written before ``publish`` returns. With
+    ``background=True`` (the desktop, like its notification centre) the write goes to the store's
+    writer thread instead — the intake pipeline publishes on the UI thread, and waiting there
+    behind an ingest batch's commit would freeze the window — and an
+    ``InquiryUpdated(id, ("attention",))`` follows it so the board repaints the row.
+    ``drain()`` waits for writes in flight.
+    """
+
+    def __init__(self, store: Any, clock: Clock, bus: EventBus | None = None) -> None:
         self.store = store
         self.clock = clock
+        self.bus = bus
         self._unsubscribe: Callable[[], None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.background = False
 
-    def attach(self, bus: EventBus) -> AttentionRecorder:
+    def attach(self, bus: EventBus, *, background: bool = False) -> AttentionRecorder:
+        self.bus = bus
+        self.background = background
         if self._unsubscribe is None:
             self._unsubscribe = bus.subscribe(NeedsAttention, self.on_event)
         return self
@@ -214,5 +227,40 @@ class AttentionRecorder:
         if event.kind not in KINDS:
             return
         now = self.clock.now()
-        key = self.store.write(lambda s: record(s, event, now))
-        log.info("needs the owner's judgement: %s (%s)", key, event.detail[:80])
+        try:
+            loop = asyncio.get_running_loop() if self.background else None
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            self._written(self.store.write(lambda s: _record_with_inquiry(s, event, now)), event)
+            return
+        task = loop.create_task(self._record_async(event, now))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _record_async(self, event: NeedsAttention, now: datetime) -> None:
+        written = await self.store.run(lambda s: _record_with_inquiry(s, event, now))
+        self._written(written, event)
+        if written[1] is not None and self.bus is not None:
+            self.bus.publish(InquiryUpdated(written[1], ("attention",)))
+
+    @staticmethod
+    def _written(written: tuple[str | None, int | None], event: NeedsAttention) -> None:
+        log.info("needs the owner's judgement: %s (%s)", written[0], event.detail[:80])
+
+    async def drain(self) -> None:
+        """Wait until every event recorded so far is in the store."""
+        loop = asyncio.get_running_loop()
+        while True:
+            pending = [t for t in self._tasks if not t.done() and t.get_loop() is loop]
+            if not pending:
+                return
+            await asyncio.gather(*pending, return_exceptions=True)
+
+
+def _record_with_inquiry(
+    session: Session, event: NeedsAttention, now: datetime
+) -> tuple[str | None, int | None]:
+    key = record(session, event, now)
+    value = get_state(session, key) if key else None
+    return key, (value or {}).get("inquiry_id")
