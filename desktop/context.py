@@ -70,6 +70,7 @@ def build_context(app: App | Services, *, is_demo: bool = False) -> AppContext:
     if not isinstance(app, App):
         app = App(app, is_demo=is_demo)
     app.notifications.attach(background=True)
+    app.attention.attach(background=True)  # 需要您确认 rows written off the UI thread
     return AppContext(app=app, hub=SignalHub(app.services.bus))
 
 

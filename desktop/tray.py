@@ -3,7 +3,9 @@
 Menu: 打开看板, 助手, 暂停同步/恢复同步, 立即同步, 语言, 设置, 退出. The icon gets a red badge while
 something needs the owner (inquiries waiting on our reply, overdue stages, drafts waiting for
 approval) and the tooltip says how many. A ``NotificationRaised`` from core becomes a balloon
-(``showMessage``); clicking it opens that inquiry or draft. Without a system tray (offscreen, bare
+(``showMessage``); clicking it opens that inquiry or draft — a stage reminder opens its action
+window (draft the follow-up, open, snooze 1/3/7 days, mark lost) and the evening briefing its
+window (``desktop.rhythm``; 今晚简报 in the menu opens it too). Without a system tray (offscreen, bare
 X) the same alerts go to the main window's banner.
 
 The tray outlives a switch of data folder (demo ↔ real), so it connects to no hub itself:
@@ -31,6 +33,7 @@ from core.notify.inquiry_alert import tray_text
 from desktop.aio import spawn
 from desktop.i18n import LANGUAGES, current_language
 from desktop.look import app_icon
+from desktop.rhythm.desk import RhythmDesk
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +55,9 @@ class TrayController(QObject):
         self.available = QSystemTrayIcon.isSystemTrayAvailable()
         self.count = 0
         self.last_ref: tuple[str, int] | None = None
+        self.last_alert: tuple[str, str, str] = ("", "", "")  # kind, title, body
+        self.rhythm = RhythmDesk(self)
+        self.rhythm.open_item.connect(self.open_item)
         self.shown: list[tuple[str, str]] = []
         self._icons = {False: app_icon(0)}
         self.menu = QMenu()
@@ -65,6 +71,8 @@ class TrayController(QObject):
         self.pause_action.toggled.connect(self.pause_toggled)
         self.sync_action = QAction(self.menu)
         self.sync_action.triggered.connect(self.sync_now_requested)
+        self.briefing_action = QAction(self.menu)
+        self.briefing_action.triggered.connect(lambda: self.rhythm.show_briefing(self.app))
         self.language_menu = QMenu(self.menu)
         self.language_group = QActionGroup(self)
         for code, name in LANGUAGES.items():
@@ -81,6 +89,7 @@ class TrayController(QObject):
         for item in (
             self.open_action,
             self.assistant_action,
+            self.briefing_action,
             None,
             self.pause_action,
             self.sync_action,
@@ -165,6 +174,7 @@ class TrayController(QObject):
         title, body = tray_text(found.kind, found.title, found.body_md)
         ref_type, ref_id = found.ref_type, found.ref_id
         self.last_ref = (ref_type, ref_id) if ref_type and ref_id is not None else None
+        self.last_alert = (found.kind, title, body)
         self.shown.append((title, body))
         if self.available and self.icon.isVisible():
             self.icon.showMessage(title, body, QSystemTrayIcon.MessageIcon.Information, 10_000)
@@ -174,7 +184,12 @@ class TrayController(QObject):
         await asyncio.sleep(0)
 
     def _on_message_clicked(self) -> None:
-        if self.last_ref is not None:
+        kind, title, body = self.last_alert
+        if kind == "briefing":
+            self.rhythm.show_briefing(self.app)
+        elif kind == "overdue" and self.last_ref is not None and self.last_ref[0] == "inquiry":
+            self.rhythm.show_reminder(self.app, self.last_ref[1], title, body)
+        elif self.last_ref is not None:
             self.open_item.emit(*self.last_ref)
         else:
             self.open_requested.emit()
@@ -195,6 +210,7 @@ class TrayController(QObject):
             self.tr("Resume sync") if self.pause_action.isChecked() else self.tr("Pause sync")
         )
         self.sync_action.setText(self.tr("Sync now"))
+        self.briefing_action.setText(self.tr("Evening briefing"))
         self.language_menu.setTitle(self.tr("Language"))
         for action in self.language_group.actions():
             action.setChecked(action.data() == current_language())

@@ -200,6 +200,21 @@
     </message>
 </context>
 <context>
+    <name>AttentionCard</name>
+    <message>
+        <source>Confirm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the inquiry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confirmed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Banner</name>
     <message>
         <source>Open</source>
@@ -248,6 +263,10 @@
         <source>(unknown)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Needs your confirmation</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
         <source>%n draft(s) waiting for approval</source>
         <translation>
@@ -258,6 +277,10 @@
 </context>
 <context>
     <name>BoardPage</name>
+    <message>
+        <source>Guesses to check: low confidence, a merge on the phone alone, unreadable mail</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
         <source>%n inquiries</source>
         <translation>
@@ -282,6 +305,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Needs your confirmation (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Search name, email, phone or suburb</source>
         <translation type="unfinished"></translation>
     </message>
@@ -291,6 +318,29 @@
     </message>
     <message>
         <source>Waiting on our reply, overdue in its stage, or a draft awaits approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>BriefingWindow</name>
+    <message>
+        <source>Email</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needs your confirmation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overdue in their stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evening briefing</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1279,6 +1329,33 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>ReminderCard</name>
+    <message>
+        <source>Draft the follow-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the inquiry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snooze %1 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mark lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snoozed until %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Marked lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
@@ -1634,6 +1711,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Sync now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evening briefing</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -200,6 +200,21 @@
     </message>
 </context>
 <context>
+    <name>AttentionCard</name>
+    <message>
+        <source>Confirm</source>
+        <translation>确认</translation>
+    </message>
+    <message>
+        <source>Open the inquiry</source>
+        <translation>打开询盘</translation>
+    </message>
+    <message>
+        <source>Confirmed</source>
+        <translation>已确认</translation>
+    </message>
+</context>
+<context>
     <name>Banner</name>
     <message>
         <source>Open</source>
@@ -248,6 +263,10 @@
         <source>(unknown)</source>
         <translation>（未知）</translation>
     </message>
+    <message>
+        <source>Needs your confirmation</source>
+        <translation>需要您确认</translation>
+    </message>
     <message numerus="yes">
         <source>%n draft(s) waiting for approval</source>
         <translation>
@@ -257,6 +276,10 @@
 </context>
 <context>
     <name>BoardPage</name>
+    <message>
+        <source>Guesses to check: low confidence, a merge on the phone alone, unreadable mail</source>
+        <translation>请核对的判断：把握不大的分类、仅凭电话合并的邮件、没看懂的邮件</translation>
+    </message>
     <message numerus="yes">
         <source>%n inquiries</source>
         <translation>
@@ -280,6 +303,10 @@
         <translation>需要我处理 (%1)</translation>
     </message>
     <message>
+        <source>Needs your confirmation (%1)</source>
+        <translation>需要您确认 (%1)</translation>
+    </message>
+    <message>
         <source>Search name, email, phone or suburb</source>
         <translation>搜索姓名、邮箱、电话或区域</translation>
     </message>
@@ -290,6 +317,29 @@
     <message>
         <source>Waiting on our reply, overdue in its stage, or a draft awaits approval</source>
         <translation>待我们回复、阶段超期或有草稿待审批</translation>
+    </message>
+</context>
+<context>
+    <name>BriefingWindow</name>
+    <message>
+        <source>Email</source>
+        <translation>邮件</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Needs your confirmation</source>
+        <translation>需要您确认</translation>
+    </message>
+    <message>
+        <source>Overdue in their stage</source>
+        <translation>超过阶段期限</translation>
+    </message>
+    <message>
+        <source>Evening briefing</source>
+        <translation>今晚简报</translation>
     </message>
 </context>
 <context>
@@ -1278,6 +1328,33 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>ReminderCard</name>
+    <message>
+        <source>Draft the follow-up</source>
+        <translation>起草跟进邮件</translation>
+    </message>
+    <message>
+        <source>Open the inquiry</source>
+        <translation>打开询盘</translation>
+    </message>
+    <message>
+        <source>Snooze %1 days</source>
+        <translation>推迟 %1 天</translation>
+    </message>
+    <message>
+        <source>Mark lost</source>
+        <translation>标记流失</translation>
+    </message>
+    <message>
+        <source>Snoozed until %1</source>
+        <translation>已推迟到 %1</translation>
+    </message>
+    <message>
+        <source>Marked lost</source>
+        <translation>已标记为流失</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
@@ -1633,6 +1710,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Sync now</source>
         <translation>立即同步</translation>
+    </message>
+    <message>
+        <source>Evening briefing</source>
+        <translation>今晚简报</translation>
     </message>
     <message>
         <source>Language</source>

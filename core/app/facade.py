@@ -12,6 +12,8 @@ Attributes:
     assistant: ``AssistantService`` — named conversations with the assistant (desktop chat,
         Telegram chat, ``ask --session``); none of them can approve or send.
     memories: ``MemoryService`` — the assistant's memories by kind; edit, retire, confirm.
+    attention: ``AttentionService`` — 需要您确认: the pipeline's guesses (low confidence, a merge
+        on the phone alone, a message the model did not understand) and his one-click answers.
     rhythm: ``RhythmService`` — stage reminders, snoozes, the evening briefing, measuring
         appointments, and ``daily()``: the background task that announces them and backs up.
     is_demo: this is the demo data folder beside the real one.
@@ -23,6 +25,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from core.app.assistant import AssistantService
+from core.app.attention import AttentionService
 from core.app.inquiries import InquiryService
 from core.app.lazy import LazyDrafts, LazyLLM
 from core.app.memories import MemoryService
@@ -30,6 +33,7 @@ from core.app.notifications import NotificationService
 from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
 from core.clock import Clock
+from core.events import StageChanged
 from core.services import Services
 
 if TYPE_CHECKING:
@@ -44,15 +48,33 @@ class App:
         self.is_demo = is_demo
         self.llm = LazyLLM(services)
         self.inquiries = InquiryService(services, self.llm)
+        self.attention = AttentionService(services, self.inquiries)
+        self.attention.attach()
         self.notifications = NotificationService(services)
         self.state = AppStateService(services)
         self.drafts = LazyDrafts(services, self.llm)
         self.assistant = AssistantService(services, self.llm, self.drafts)
         self.memories = MemoryService(services)
         self.rhythm = RhythmService(
-            services, self.notifications, lambda: self.graph(), is_demo=is_demo
+            services, self.notifications, lambda: self.graph(), is_demo=is_demo, drafts=self.drafts
         )
         self._graph: GraphRuntime | None = None
+        self._unsubscribe = services.bus.subscribe(StageChanged, self._folder_not_followed)
+
+    def _folder_not_followed(self, event: StageChanged) -> None:
+        """One clear line when a stage changed in the app but no OneDrive watcher will move the
+        customer's folder (demo data, or Graph not connected in this process)."""
+        if event.triggered_by == "onedrive" or event.from_stage is None:
+            return
+        graph = self._graph
+        if self.is_demo or graph is None or not graph.attached:
+            why = "demo data" if self.is_demo else "OneDrive is not connected in this process"
+            log.info(
+                "inquiry %s moved to stage %s; its OneDrive folder is not moved (%s)",
+                event.inquiry_id,
+                event.to_stage,
+                why,
+            )
 
     @property
     def clock(self) -> Clock:
@@ -90,5 +112,7 @@ class App:
 
     def close(self) -> None:
         """Stop raising notifications and close the store (after ``aclose``)."""
+        self._unsubscribe()
+        self.attention.detach()
         self.notifications.detach()
         self.services.close()

@@ -15,6 +15,7 @@ from core.services import Services
 
 if TYPE_CHECKING:
     from core.graph.runtime import GraphRuntime
+    from core.rhythm.actions import ReminderActions
     from core.rhythm.appointments import Appointments
     from core.rhythm.briefing import Briefing
     from core.rhythm.daily import DailyRhythm
@@ -31,11 +32,13 @@ class RhythmService:
         graph: Callable[[], GraphRuntime],
         *,
         is_demo: bool = False,
+        drafts: Any = None,
     ) -> None:
         self._services = services
         self._notifications = notifications
         self._graph = graph
         self._is_demo = is_demo
+        self._drafts = drafts  # LazyDrafts: its composer writes the follow-up drafts
 
     def _reminder_service(self) -> Any:
         from core.rhythm.reminders import ReminderService
@@ -49,6 +52,20 @@ class RhythmService:
 
     async def snooze(self, inquiry_id: int, working_days: int) -> datetime:
         return await self._reminder_service().snooze(inquiry_id, working_days)
+
+    def actions(self) -> ReminderActions:
+        """A reminder's one-click answers (snooze 1/3/7, mark lost, draft the follow-up)."""
+        from core.inquiry.stages import StageService
+        from core.rhythm.actions import ReminderActions
+
+        s = self._services
+        drafts = self._drafts
+        return ReminderActions(
+            s.store,
+            self._reminder_service(),
+            StageService(s.store, s.bus, s.clock),
+            lambda: drafts.composer,
+        )
 
     async def briefing(self) -> Briefing:
         from core.rhythm.evening import EveningBriefing

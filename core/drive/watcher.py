@@ -20,10 +20,17 @@ One round (``DriveWatcher.run_once``):
 4. Customer folders are linked to inquiries by the stored folder id, else by name/e-mail/phone
    (``match_folder``); the id is then stored on the inquiry so later renames keep the link.
 5. Rows, stage changes and the new deltaLink commit in one transaction; events are published after.
+
+The other direction (``core.drive.stage_move``): a ``StageChanged`` from the app (not from
+OneDrive) queues the inquiry; its folder is moved right away when the change was published on the
+event loop, else at the start of the next round. Moves and rounds share one lock, so a move never
+lands between a delta listing and its commit, and the mover writes the folder's new place into the
+rows this watcher compares: the next round sees no move.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,8 +44,9 @@ from sqlalchemy.orm import Session
 from core.clock import Clock
 from core.db.models import CLOSED_STAGES, DriveItem, Inquiry, SyncCursor
 from core.drive.paths import Candidate, Node, StageLayout, match_folder, stage_layout
+from core.drive.stage_move import FolderMove, StageFolderMover
 from core.errors import AmbiguousWriteError, GraphError, SyncStateExpired
-from core.events import EventBus, InquiryCreated, InquiryUpdated
+from core.events import EventBus, InquiryCreated, InquiryUpdated, StageChanged
 from core.graph.client import GraphClient
 from core.inquiry.stages import STAGE_NAMES_ZH, StageChange, change_stage
 
@@ -59,13 +67,14 @@ class DriveSyncReport:
     matched: int = 0
     stage_changes: list[StageChange] = field(default_factory=list)
     folders_created: int = 0
+    folders_moved: int = 0
 
     def summary(self) -> str:
         return (
             f"items={self.items} delta_requests={self.delta_requests} moved={self.moved} "
             f"renamed={self.renamed} deleted={self.deleted} matched={self.matched} "
-            f"stage_changes={len(self.stage_changes)} folders_created={self.folders_created}"
-            + (" resynced" if self.resynced else "")
+            f"stage_changes={len(self.stage_changes)} folders_created={self.folders_created} "
+            f"folders_moved={self.folders_moved}" + (" resynced" if self.resynced else "")
         )
 
 
@@ -102,21 +111,68 @@ class DriveWatcher:
         self.clock = clock
         self.page_size = page_size
         self._want_folder: set[int] = set()
-        self._unsubscribe: Callable[[], None] | None = None
+        self._want_move: set[int] = set()
+        self._unsubscribe: list[Callable[[], None]] = []
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.mover = StageFolderMover(client, store, settings, clock)
 
     # ------------------------------------------------------------------ wiring
+    @property
+    def attached(self) -> bool:
+        return bool(self._unsubscribe)
+
     def attach(self) -> None:
-        """Subscribe to InquiryCreated so new inquiries get a folder (drive.create_customer_folders)."""
-        if self._unsubscribe is None:
-            self._unsubscribe = self.bus.subscribe(InquiryCreated, self._on_created)
+        """Subscribe to InquiryCreated (new inquiries get a folder, drive.create_customer_folders)
+        and StageChanged (the folder follows a stage changed in the app)."""
+        if not self._unsubscribe:
+            self._unsubscribe = [
+                self.bus.subscribe(InquiryCreated, self._on_created),
+                self.bus.subscribe(StageChanged, self._on_stage_changed),
+            ]
 
     def detach(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe = []
 
     def _on_created(self, event: InquiryCreated) -> None:
         self._want_folder.add(event.inquiry_id)
+
+    def _on_stage_changed(self, event: StageChanged) -> None:
+        if event.triggered_by == "onedrive" or event.from_stage is None:
+            return  # the folder already moved (or the inquiry is new: no folder to follow)
+        self._want_move.add(event.inquiry_id)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            log.info("inquiry %s: its OneDrive folder moves in the next round", event.inquiry_id)
+            return
+        task = loop.create_task(self.move_folders())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def move_folders(self) -> list[FolderMove]:
+        """Move the folders of inquiries whose stage changed in the app (under the round lock)."""
+        async with self._lock:
+            return await self._move_pending()
+
+    async def _move_pending(self) -> list[FolderMove]:
+        done: list[FolderMove] = []
+        for inquiry_id in sorted(self._want_move):
+            self._want_move.discard(inquiry_id)
+            try:
+                done.append(await self.mover.move(inquiry_id))
+            except AmbiguousWriteError:
+                log.warning("moving the folder of inquiry %s may have happened", inquiry_id)
+            except GraphError as exc:
+                log.warning("could not move the folder of inquiry %s: %s", inquiry_id, exc)
+                if exc.status is None or exc.status >= 500:
+                    self._want_move.add(inquiry_id)  # offline or Graph down: the next round retries
+        moved = [m for m in done if m.moved]
+        for move in moved:
+            self.bus.publish(InquiryUpdated(move.inquiry_id, ("drive_folder_name",)))
+        return done
 
     def _stage_folders(self) -> dict[str, list[str]]:
         return dict(self.settings.get("drive.stage_folders"))
@@ -205,6 +261,13 @@ class DriveWatcher:
 
     # ------------------------------------------------------------------ one round
     async def run_once(self) -> DriveSyncReport:
+        async with self._lock:
+            moves = await self._move_pending()
+            report = await self._round()
+        report.folders_moved = sum(1 for m in moves if m.moved)
+        return report
+
+    async def _round(self) -> DriveSyncReport:
         probe = DriveSyncReport()
         entries, link, full = await self._list(probe)
         report, changed = await self.store.run(lambda s: self._apply(s, entries, link, full))

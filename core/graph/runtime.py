@@ -76,6 +76,11 @@ class GraphRuntime:
             self.drive.attach()
             self._attached = True
 
+    @property
+    def attached(self) -> bool:
+        """Listening to the bus: stage changes made in the app move OneDrive folders."""
+        return self._attached
+
     def detach(self) -> None:
         self.categories.detach()
         self.drive.detach()

@@ -36,6 +36,7 @@ from core.db.models import (
 )
 from core.inquiry.search import has_search_index, search_condition
 from core.inquiry.stages import STAGE_TIMEOUT_DAYS, overdue_days
+from core.rhythm.attention import open_inquiry_ids_select
 
 # Column keys of the board, in display order. Every one is sortable in SQL.
 COLUMNS: tuple[str, ...] = (
@@ -57,6 +58,7 @@ class BoardQuery:
     stages: tuple[str, ...] = ()  # empty: every stage
     classes: tuple[str, ...] = ()  # empty: every class
     needs_me: bool = False
+    attention: bool = False  # only inquiries with an open 需要您确认 item (core.rhythm.attention)
     search: str = ""
     sort: str = "last_contact"
     descending: bool = True
@@ -143,6 +145,8 @@ def _conditions(
         conditions.append(Inquiry.classification.in_(query.classes))
     if query.needs_me:
         conditions.append(needs_me_condition(now))
+    if query.attention:
+        conditions.append(Inquiry.id.in_(open_inquiry_ids_select()))
     searched = search_condition(query.search, query.region, indexed=indexed)
     if searched is not None:
         # matching ids from the covering (stage, search_text) index, then the sorted page

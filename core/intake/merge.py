@@ -213,6 +213,9 @@ def apply_understood(
             MessageMerged(target.id, pk),
             InquiryUpdated(target.id, applied.changed_fields),
         ]
+        if decision.matched_by == "phone":  # no thread, no e-mail: the rules were not sure
+            detail = f"message {pk} merged into #{target.id} on the phone number alone"
+            events.append(NeedsAttention("merge_unsure", "message", pk, detail))
         return applied.disposition, events, None
     return "not_inquiry", [MessageRecorded(pk, "not_inquiry")], None
 

@@ -67,6 +67,7 @@ from core.notify.owner_notes import OwnerNotes, note_preview
 from core.notify.pacing import Pacer
 from core.notify.pairing import Owner, may_pair_from, try_pair
 from core.notify.pairing import owner as load_owner
+from core.notify.reminder_buttons import ReminderPress
 from core.notify.render import escape
 from core.notify.telegram_client import TelegramApiError, TelegramClient, TelegramError
 
@@ -375,6 +376,11 @@ class TelegramBot:
             elif parts[0] == "d" and len(parts) == 4:
                 press = DraftPress(self.services, self, lambda: self._decisions_for(owner))
                 answer = await press.handle(int(parts[1]), parts[2], parts[3], message)
+            elif parts[0] == "r" and len(parts) == 4:  # a stage reminder (reminder_buttons)
+                press_r = ReminderPress(
+                    self.services, self, composer=self._composer, show_draft=self.show_draft
+                )
+                answer = await press_r.handle(int(parts[1]), parts[2], parts[3], message)
             elif parts[0] == "n" and len(parts) == 3:
                 answer = await self.notes.pressed(parts[1], parts[2])
                 await self.drop_buttons(message)

@@ -61,6 +61,7 @@ from core.notify.inquiry_alert import INQUIRY_ALERT_KINDS, inquiry_keyboard
 from core.notify.pacing import Pacer
 from core.notify.pairing import Owner
 from core.notify.quiet import quiet_until_for
+from core.notify.reminder_buttons import keyboard_for as reminder_keyboard_for
 from core.notify.render import render_html, render_plain
 from core.notify.telegram_client import (
     TelegramApiError,
@@ -241,6 +242,8 @@ class TelegramMirror:
             keyboard = draft_keyboard(draft.id, state["nonce"])
         elif row.kind in INQUIRY_ALERT_KINDS and row.ref_type == "inquiry" and row.ref_id:
             keyboard = inquiry_keyboard(row.ref_id)  # 起草回复 / 在电脑上打开 / 稍后提醒
+        else:
+            keyboard = reminder_keyboard_for(session, row)  # 推迟/流失/起草/打开, or None
         text = f"**{row.title}**\n\n{row.body_md}" if row.body_md else f"**{row.title}**"
         if row.kind == "draft_pending":
             text = row.body_md  # the body already opens with its own heading

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from core.clock import naive_utc, to_sydney, utc
 from core.db.models import Draft, Inquiry, Message
 from core.glossary import product_name
+from core.rhythm.attention import items as attention_items
 from core.rhythm.reminders import due_reminders
 from core.rhythm.route import Stop, directions_url, locate, plan_route
 
@@ -54,6 +55,9 @@ class Briefing:
     new_inquiries: list[dict[str, Any]] = field(default_factory=list)
     drafts_waiting: list[dict[str, Any]] = field(default_factory=list)
     overdue: list[dict[str, Any]] = field(default_factory=list)
+    needs_you: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # 需要您确认 (core.rhythm.attention)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -147,6 +151,7 @@ def build_briefing(
             for d in drafts
         ],
         overdue=[r.as_json() for r in due_reminders(session, now)],
+        needs_you=[i.as_json() for i in attention_items(session)],
     )
 
 

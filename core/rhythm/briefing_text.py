@@ -65,4 +65,20 @@ def render_markdown(briefing: Briefing) -> tuple[str, str]:
         lines.append(
             f"- {who}「{item['stage_zh']}」{item['days_in_stage']}/{item['limit_days']} 个工作日"
         )
+    lines += _needs_you_lines(briefing)
     return title, "\n".join(lines).strip()
+
+
+def _needs_you_lines(briefing: Briefing) -> list[str]:
+    """需要您确认: the pipeline's guesses, each with what to check and whose it is."""
+    if not briefing.needs_you:
+        return []
+    lines = ["", f"**需要您确认**（{len(briefing.needs_you)}）："]
+    for item in briefing.needs_you[:10]:
+        who = md_escape(str(item.get("label") or "")) or (
+            f"询盘 #{item['inquiry_id']}" if item.get("inquiry_id") else "邮件"
+        )
+        lines.append(f"- {who}：{item['title_zh']}")
+    if len(briefing.needs_you) > 10:
+        lines.append(f"- ……还有 {len(briefing.needs_you) - 10} 项，请在看板上查看")
+    return lines

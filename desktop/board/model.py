@@ -13,6 +13,7 @@ persistent indexes (the selection) by inquiry id, so neither selection nor scrol
 Signals:
     loaded(): a new query's first page is in.
     counts_changed(dict, int, int): stage counts, total rows, "needs me" count.
+    attention_changed(int): how many items need the owner's confirmation (需要您确认).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ Index = QModelIndex | QPersistentModelIndex
 class BoardModel(QAbstractTableModel):
     loaded = Signal()
     counts_changed = Signal(dict, int, int)
+    attention_changed = Signal(int)
 
     def __init__(self, ctx: AppContext, parent: Any = None) -> None:
         super().__init__(parent)
@@ -63,6 +65,8 @@ class BoardModel(QAbstractTableModel):
         self.stage_counts: dict[str, int] = {}
         self.needs_me_total = 0
         self._rows: list[BoardRow] = []
+        self.attention_ids: set[int] = set()  # rows marked 需要您确认
+        self._attention_icon = dot_icon(ATTENTION)
         self._loader = Loader()
         self._more_task: asyncio.Future[Any] | None = None
         self._needs_me_stale = True
@@ -98,6 +102,7 @@ class BoardModel(QAbstractTableModel):
         # the "needs me" count only changes with the data, not with the owner's filters
         fresh_counts = keep_position or self._needs_me_stale
         page = await self.inquiries.page(query, limit=limit, with_needs_me=fresh_counts)
+        attention = await self.ctx.app.attention.items()
         if not self._loader.is_current(generation):
             return  # a newer query superseded this answer
         self.total = page.total
@@ -105,6 +110,7 @@ class BoardModel(QAbstractTableModel):
         if page.needs_me_total >= 0:
             self.needs_me_total = page.needs_me_total
             self._needs_me_stale = False
+        self.attention_ids = {i.inquiry_id for i in attention if i.inquiry_id is not None}
         if keep_position:
             self._apply_rows(page.rows)
         else:
@@ -112,6 +118,7 @@ class BoardModel(QAbstractTableModel):
             self._rows = list(page.rows)
             self.endResetModel()
         self.counts_changed.emit(dict(page.stage_counts), page.total, self.needs_me_total)
+        self.attention_changed.emit(len(attention))
         self.loaded.emit()
 
     def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
@@ -229,6 +236,8 @@ class BoardModel(QAbstractTableModel):
             return self._tooltip(row, column)
         if role == Qt.ItemDataRole.DecorationRole and column == "stage":
             return self._stage_icons.get(row.stage)
+        if role == Qt.ItemDataRole.DecorationRole and column == "customer":
+            return self._attention_icon if row.id in self.attention_ids else None
         if role == Qt.ItemDataRole.ForegroundRole:
             now = self.clock.now()
             if column == "days_in_stage" and row.overdue_days(now) > 0:
@@ -280,6 +289,8 @@ class BoardModel(QAbstractTableModel):
     def _tooltip(self, row: BoardRow, column: str) -> str | None:
         if column == "customer":
             parts = [p for p in (row.customer_email, row.customer_phone) if p]
+            if row.id in self.attention_ids:
+                parts.insert(0, self.tr("Needs your confirmation"))
             if row.pending_drafts:
                 parts.append(self.tr("%n draft(s) waiting for approval", "", row.pending_drafts))
             return "\n".join(parts) or None

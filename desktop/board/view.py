@@ -69,6 +69,9 @@ class BoardPage(QWidget):
         self.needs_me = QToolButton()
         self.needs_me.setCheckable(True)
         self.needs_me.setObjectName("stageButton")
+        self.attention = QToolButton()  # 需要您确认: the pipeline's guesses (core.rhythm.attention)
+        self.attention.setCheckable(True)
+        self.attention.setObjectName("stageButton")
         self.total_label = QLabel()
         self.total_label.setObjectName("muted")
 
@@ -76,6 +79,7 @@ class BoardPage(QWidget):
         filters.addWidget(self.search, 2)
         filters.addWidget(self.class_filter)
         filters.addWidget(self.needs_me)
+        filters.addWidget(self.attention)
         filters.addStretch(1)
         filters.addWidget(self.total_label)
 
@@ -153,6 +157,8 @@ class BoardPage(QWidget):
         self.search.textChanged.connect(self._search_timer.start)
         self.class_filter.currentIndexChanged.connect(self._apply_filters)
         self.needs_me.toggled.connect(self._apply_filters)
+        self.attention.toggled.connect(self._apply_filters)
+        self.model.attention_changed.connect(self._on_attention)
         self.stage_group.buttonClicked.connect(self._apply_filters)
         self.model.counts_changed.connect(self._on_counts)
         self.model.loaded.connect(self._on_loaded)
@@ -171,6 +177,7 @@ class BoardPage(QWidget):
             stages=(stage,) if stage else (),
             classes=tuple(classes),
             needs_me=self.needs_me.isChecked(),
+            attention=self.attention.isChecked(),
             search=self.search.text(),
         )
         if query != self.model.query:
@@ -208,8 +215,15 @@ class BoardPage(QWidget):
     def _on_counts(self, counts: dict, total: int, needs_me: int) -> None:
         self._stage_counts = counts
         self._needs_me_count = needs_me
+        self.attention.setToolTip(
+            self.tr("Guesses to check: low confidence, a merge on the phone alone, unreadable mail")
+        )
         self._retranslate_counts()
         self.total_label.setText(self.tr("%n inquiries", "", total))
+
+    def _on_attention(self, count: int) -> None:
+        self._attention_count = count
+        self._retranslate_counts()
 
     def _on_loaded(self) -> None:
         empty = self.model.rowCount() == 0
@@ -217,7 +231,7 @@ class BoardPage(QWidget):
         self.table.setVisible(not empty)
         if empty:
             q = self.model.query
-            if q.search or q.stages or q.classes or q.needs_me:
+            if q.search or q.stages or q.classes or q.needs_me or q.attention:
                 self.empty_hint.setText(self.tr("No inquiry matches these filters."))
             else:
                 self.empty_hint.setText(
@@ -238,6 +252,8 @@ class BoardPage(QWidget):
         self.needs_me.setText(
             self.tr("Needs me (%1)").replace("%1", str(getattr(self, "_needs_me_count", 0)))
         )
+        count = getattr(self, "_attention_count", 0)
+        self.attention.setText(self.tr("Needs your confirmation (%1)").replace("%1", str(count)))
 
     def retranslate(self) -> None:
         self.search.setPlaceholderText(self.tr("Search name, email, phone or suburb"))
@@ -251,6 +267,9 @@ class BoardPage(QWidget):
         self.class_filter.blockSignals(False)
         self.needs_me.setToolTip(
             self.tr("Waiting on our reply, overdue in its stage, or a draft awaits approval")
+        )
+        self.attention.setToolTip(
+            self.tr("Guesses to check: low confidence, a merge on the phone alone, unreadable mail")
         )
         self._retranslate_counts()
         self.total_label.setText(self.tr("%n inquiries", "", self.model.total))

@@ -47,6 +47,7 @@ API (used by graph, drafts and benchmark tests)::
         fid = srv.drive_add("未报价顾客", parent_id=root, folder=True)
         srv.drive_add("plan.pdf", parent_id=fid, content=b"%PDF...")
         srv.drive_move(item_id, new_parent_id); srv.drive_rename(item_id, "New");
+        # PATCH /me/drive/items/{id} moves/renames like Graph (409, or conflictBehavior=rename)
         srv.drive_delete(item_id); srv.drive_item(item_id)
         srv.expire_drive_state()        # next drive delta with an old token answers 410 + Location
 
@@ -1071,6 +1072,42 @@ class GraphServer:
         new_id = self.drive_add(name, parent_id=item_id, folder="folder" in data)
         return _json(201, dict(self._drive[new_id]))
 
+    def _drive_patch(self, req: Request, item_id: str) -> tuple[int, dict[str, str], bytes]:
+        """Update an item: a new ``name`` and/or a move to ``parentReference.id`` (Graph's move).
+
+        A name taken in the target folder answers 409 ``nameAlreadyExists`` unless the
+        ``@microsoft.graph.conflictBehavior`` query parameter (or, leniently, body field) says
+        ``rename``: then OneDrive's own ``"name 1"``, ``"name 2"``… is chosen.
+        """
+        if item_id not in self._drive or "root" in self._drive[item_id]:
+            return _error(404, "itemNotFound", "Item not found")
+        data = json.loads(req.body or b"{}")
+        behavior = req.query.get("@microsoft.graph.conflictBehavior") or data.get(
+            "@microsoft.graph.conflictBehavior", "fail"
+        )
+        with self._lock:
+            item = self._drive[item_id]
+            parent = (data.get("parentReference") or {}).get("id") or item["parentReference"]["id"]
+            if parent not in self._drive:
+                return _error(404, "itemNotFound", "Target folder not found")
+            name = str(data.get("name") or item["name"])
+            taken = {
+                c["name"].casefold()
+                for c in self._drive.values()
+                if c.get("parentReference", {}).get("id") == parent and c["id"] != item_id
+            }
+            if name.casefold() in taken:
+                if behavior != "rename":
+                    return _error(409, "nameAlreadyExists", "An item with that name exists")
+                n = 1
+                while f"{name} {n}".casefold() in taken:
+                    n += 1
+                name = f"{name} {n}"
+            item["name"] = name
+            item["parentReference"] = {"id": parent, "driveId": "drive1"}
+            self._drive_touch(item_id)
+            return _json(200, dict(item))
+
     def _drive_content(self, req: Request, item_id: str) -> tuple[int, dict[str, str], bytes]:
         if item_id not in self._content:
             return _error(404, "itemNotFound", "Item not found")
@@ -1138,6 +1175,7 @@ ROUTES: list[tuple[str, str, Callable[..., tuple[int, dict[str, str], bytes]]]] 
     (rf"/me/drive/items/{_ID}/children", "POST", GraphServer._drive_create_child),
     (rf"/me/drive/items/{_ID}/content", "GET", GraphServer._drive_content),
     (rf"/me/drive/items/{_ID}", "GET", GraphServer._drive_get),
+    (rf"/me/drive/items/{_ID}", "PATCH", GraphServer._drive_patch),
 ]
 
 
