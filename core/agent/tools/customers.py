@@ -36,6 +36,7 @@ from core.inquiry.stages import stage_history
 from core.intake.normalize import normalize_phone
 
 FUZZY_THRESHOLD = 0.78
+WORD_FLOOR = 0.5  # a word less alike than this counts as no match in the word-by-word average
 FUZZY_SCAN = 20_000  # newest inquiries a fuzzy pass compares (a few ms each thousand)
 
 
@@ -87,22 +88,69 @@ def _exact_ids(session: Session, args: dict[str, str], region: str, limit: int) 
     return list(session.scalars(stmt))
 
 
+def _best(matcher: SequenceMatcher[str], candidates: list[str], floor: float) -> float:
+    """The highest ratio of the matcher's fixed string to any candidate, 0.0 when none reaches
+    ``floor`` (difflib's cheap upper bounds skip most candidates without the full ratio)."""
+    best = 0.0
+    for candidate in candidates:
+        matcher.set_seq1(candidate)
+        bar = max(best, floor)
+        if matcher.real_quick_ratio() < bar or matcher.quick_ratio() < bar:
+            continue
+        best = max(best, matcher.ratio())
+    return best if best >= floor else 0.0
+
+
+class Likeness:
+    """How alike one wanted text is to candidates, 0..1: whole strings, or word by word (either
+    order, averaged over the wanted words). Candidates seen before are answered from a cache:
+    suburbs and names repeat across thousands of inquiries."""
+
+    def __init__(self, wanted: str) -> None:
+        self.whole = SequenceMatcher(None, autojunk=False)
+        self.whole.set_seq2(normalise_name(wanted))
+        words = [normalise_name(w) for w in wanted.split()]
+        self.words = []
+        for word in filter(None, words):
+            matcher = SequenceMatcher(None, autojunk=False)
+            matcher.set_seq2(word)
+            self.words.append(matcher)
+        self.cache: dict[str, float] = {}
+        self.word_cache: dict[str, list[float]] = {}  # candidate word -> ratio per wanted word
+
+    def __call__(self, candidate: str | None) -> float:
+        if not candidate:
+            return 0.0
+        found = self.cache.get(candidate)
+        if found is None:
+            found = self._score(candidate)
+            self.cache[candidate] = found
+        return found
+
+    def _score(self, candidate: str) -> float:
+        whole = _best(self.whole, [normalise_name(candidate)], FUZZY_THRESHOLD)
+        parts = [w for w in (normalise_name(v) for v in candidate.split()) if w]
+        if not self.words or not parts:
+            return whole
+        ratios = [self._word(part) for part in parts]
+        per_word = sum(max(r[i] for r in ratios) for i in range(len(self.words)))
+        return max(whole, per_word / len(self.words))
+
+    def _word(self, part: str) -> list[float]:
+        found = self.word_cache.get(part)
+        if found is None:
+            found = [_best(m, [part], WORD_FLOOR) for m in self.words]
+            self.word_cache[part] = found
+        return found
+
+
 def similarity(wanted: str, candidate: str | None) -> float:
-    """How alike two names are, 0..1: whole strings, or word by word (either order)."""
-    a, b = normalise_name(wanted), normalise_name(candidate)
-    if not a or not b:
-        return 0.0
-    whole = SequenceMatcher(None, a, b).ratio()
-    words_a = [normalise_name(w) for w in wanted.split() if normalise_name(w)]
-    words_b = [normalise_name(w) for w in (candidate or "").split() if normalise_name(w)]
-    if not words_a or not words_b:
-        return whole
-    per_word = [max(SequenceMatcher(None, w, v).ratio() for v in words_b) for w in words_a]
-    return max(whole, sum(per_word) / len(per_word))
+    """How alike two names are, 0..1 (see ``Likeness``)."""
+    return Likeness(wanted)(candidate)
 
 
 def _fuzzy_ids(session: Session, args: dict[str, str], limit: int) -> list[tuple[int, float]]:
-    wanted = [(k, args[k]) for k in ("query", "name", "suburb", "email") if args.get(k)]
+    wanted = [(k, Likeness(args[k])) for k in ("query", "name", "suburb", "email") if args.get(k)]
     if not wanted:
         return []
     rows = session.execute(
@@ -112,14 +160,18 @@ def _fuzzy_ids(session: Session, args: dict[str, str], limit: int) -> list[tuple
     ).all()
     scored: list[tuple[int, float]] = []
     for row in rows:
+        local = (row.customer_email or "").split("@")[0]
         fields = {
-            "name": [row.customer_name],
-            "suburb": [row.suburb],
-            "email": [row.customer_email, (row.customer_email or "").split("@")[0]],
-            "query": [row.customer_name, row.suburb, (row.customer_email or "").split("@")[0]],
+            "name": (row.customer_name,),
+            "suburb": (row.suburb,),
+            "email": (row.customer_email, local),
+            "query": (row.customer_name, row.suburb, local),
         }
-        scores = [max(similarity(text, f) for f in fields[key]) for key, text in wanted]
-        score = min(scores)  # every given field must be close
+        score = 1.0
+        for key, likeness in wanted:  # every given field must be close
+            score = min(score, max(likeness(f) for f in fields[key]))
+            if score < FUZZY_THRESHOLD:
+                break
         if score >= FUZZY_THRESHOLD:
             scored.append((row.id, round(score, 2)))
     scored.sort(key=lambda item: (-item[1], -item[0]))
