@@ -25,12 +25,12 @@ async def test_remember_list_and_retire(services: Services, model: Model) -> Non
         model,
         ("list_memories", {}),
         ("retire_memory", {"memory_id": memory_id}),
+        ("retire_memory", {"memory_id": 999}),
         ("list_memories", {"status": "retired"}),
         ("list_memories", {}),
-        ("retire_memory", {"memory_id": 999}),
         answer="已停用这条记忆。",
     )
-    active, retired, listed_retired, after, missing = (c.result for c in reply.tool_calls)
+    active, retired, missing, listed_retired, after = (c.result for c in reply.tool_calls)
     assert [(m["id"], m["text"], m["source"]) for m in _listed(active)] == [
         (memory_id, "报价都含GST", "agent")
     ]
@@ -57,5 +57,12 @@ async def test_after_customer_mail_no_memory_is_retired(services: Services, mode
         ("retire_memory", {"memory_id": 1}),
     )
     assert reply.tool_calls[1].result.startswith("RETIRE_REFUSED memory 1 — NOT RETIRED")
+    # proposals may carry a customer's words too: listing them makes the turn careful
+    listed = await run(
+        model,
+        ("list_memories", {"status": "proposed"}),
+        ("retire_memory", {"memory_id": 1}),
+    )
+    assert listed.tool_calls[1].result.startswith("RETIRE_REFUSED")
     with services.store.session() as s:
         assert [m.status for m in s.scalars(select(Memory))] == ["active"]

@@ -67,6 +67,8 @@ async def list_memories_tool(ctx: ToolContext, args: dict[str, Any]) -> str:
     if kind and kind not in MEMORY_KINDS:
         raise ToolError(f"kind must be one of {', '.join(MEMORY_KINDS)}")
     statuses = None if status == "all" else (status,)
+    if status != "active":  # proposals may hold words that came from customer mail
+        ctx.customer_content_seen = True
     items = await ctx.services.store.read(lambda s: list_memories(s, statuses))
     shown = [
         {"id": m.id, "kind": m.kind, "text": m.text, "status": m.status, "source": m.source,

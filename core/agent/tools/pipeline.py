@@ -1,7 +1,8 @@
 """Moving and checking the pipeline: change a stage, add a note, audit where records disagree.
 
 A stage change goes through ``StageService`` with ``triggered_by="agent"`` (a ``stage_events``
-row, like every other move); a note is ``InquiryEditor.add_note`` with ``actor="agent"``.
+row, like every other move); a note is ``core.inquiry.notes``' note with ``actor="agent"``; both
+run on the store's writer thread, never blocking the event loop the chat panel shares.
 
 ``audit_pipeline`` writes nothing: it compares three records of one job — the stage on the
 board, the stage folder holding the customer's OneDrive folder, and the mail — and lists the
@@ -27,6 +28,7 @@ from core.agent.tools.base import (
 )
 from core.db.models import ALL_STAGES, CLOSED_STAGES, Draft, DriveItem, Inquiry
 from core.drive.paths import Node, StageLayout, stage_layout
+from core.inquiry.notes import add_customer_note_async
 from core.inquiry.stages import StageService
 
 
@@ -44,9 +46,9 @@ async def change_stage(ctx: ToolContext, args: dict[str, Any]) -> str:
 async def add_note(ctx: ToolContext, args: dict[str, Any]) -> str:
     inquiry_id = int_arg(args, "inquiry_id")
     text = text_arg(args, "text")
-    from core.inquiry.edit import InquiryEditor
-
-    note_id = InquiryEditor(ctx.services).add_note(inquiry_id, text, actor=ACTOR, source="agent")
+    note_id = await add_customer_note_async(
+        ctx.services, inquiry_id, text, source="agent", actor=ACTOR
+    )
     return f"NOTE_SAVED id={note_id} on inquiry {inquiry_id}"
 
 
@@ -176,5 +178,6 @@ TOOLS = (
         audit_pipeline,
         "正在核对流程…",
         "Checking the pipeline…",
+        reads_customer_content=True,  # customer and folder names are customers' words
     ),
 )
