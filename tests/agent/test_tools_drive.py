@@ -35,6 +35,7 @@ async def synced(graph: GraphServer, services: Services) -> dict[str, object]:
     quotes = graph.drive_add("quotes", parent_id=amy_folder, folder=True)
     graph.drive_add("v1.xlsx", parent_id=quotes, content=_xlsx())
     graph.drive_add("photo.jpg", parent_id=amy_folder, content=b"\xff\xd8\xff")
+    graph.drive_add("notes.txt", parent_id=amy_folder, content=("尺寸 2400x2100。" * 2000).encode())
     amy = add_customer(services, "Amy Lee", email="amy@example.com", suburb="Ryde",
                        stage="measure")  # fmt: skip
     bob = add_customer(services, "Bob Builder", email="bob@build.com.au", suburb="Parramatta")
@@ -66,12 +67,20 @@ async def test_list_and_read_a_customers_files(
         ("read_customer_file", {"inquiry_id": amy, "item_id": "secret.txt"}),
     )
     listed, pdf, xlsx, photo, no_folder, missing = (c.result for c in reply.tool_calls)
-    assert listed.startswith("FOLDER 「Amy Lee - Ryde」: 3 files")
+    long_read = await run(
+        model, ("read_customer_file", {"inquiry_id": amy, "item_id": "notes.txt"})
+    )
+    long = long_read.tool_calls[0].result
+    assert listed.startswith("FOLDER 「Amy Lee - Ryde」: 4 files")
     assert [f["path"] for f in _data(listed)["files"]] == [
+        "notes.txt",
         "photo.jpg",
         "plan.pdf",
         "quotes/v1.xlsx",
     ]
+    text = _data(long)["text"]
+    assert text.startswith("尺寸 2400x2100。") and text.endswith("[truncated: the file is longer]")
+    assert len(text) < 6_100  # a session's whole prompt is 16,000 characters
     assert "Sliding door 2400 x 2100" in _data(pdf)["text"]
     assert "Sliding door | 2400 | 2100 | 3200" in _data(xlsx)["text"]
     assert photo.startswith("FILE_HAS_NO_TEXT") and "Do not guess" in photo

@@ -27,7 +27,7 @@ from core.errors import NotFound, NotSignedIn
 from core.graph.client import GraphClient
 from core.rhythm.outlook import graph_client, has_account
 
-READ_CHARS = 12_000  # what one file may put in front of the model
+READ_CHARS = 6_000  # what one file may put in front of the model (a session budgets 16,000)
 
 
 def _default_client(services: Any) -> GraphClient:
@@ -75,7 +75,10 @@ class CustomerDrive:
         """The file and its text ('' when its format has no text extractor)."""
         found = self.file(inquiry_id, item_id)
         path = await self._download(found)
-        return found, read_text(path, max_chars=READ_CHARS)
+        text = read_text(path, max_chars=READ_CHARS + 1)
+        if len(text) > READ_CHARS:
+            text = text[:READ_CHARS] + "… [truncated: the file is longer]"
+        return found, text
 
     async def attach(self, inquiry_id: int, item_id: str, now: datetime) -> int:
         """Download a customer file and make it one of the inquiry's attachable files (its

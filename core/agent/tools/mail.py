@@ -34,8 +34,10 @@ from core.drafts.attachments import human_size, inquiry_files
 from core.inquiry.stages import stage_history
 
 SNIPPET = 240
-THREAD_CHARS = 24_000  # the whole thread in front of the model, newest kept whole
-MESSAGE_CHARS = 4_000
+# the whole thread in front of the model, newest first: within a session's prompt budget
+# (core.agent.session_budget: 16,000 characters in all), an older message shrinks to a head
+THREAD_CHARS = 8_000
+MESSAGE_CHARS = 2_000
 
 
 def _day(text: str, name: str) -> date:
