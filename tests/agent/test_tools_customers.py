@@ -54,13 +54,15 @@ async def test_near_spelling_is_fuzzy_and_says_ask_the_owner(
     services: Services, model: Model
 ) -> None:
     stewart = add_customer(services, "Stewart McKenzie", suburb="Chatswood")
-    add_customer(services, "Jane Citizen", suburb="Ryde")
+    jane = add_customer(services, "Jane Citizen", suburb="Parramatta")
     reply = await run(
         model,
         ("search_customers", {"name": "Steward Mckenzy"}),
         ("search_customers", {"name": "Zzyzx Qwerty"}),
+        ("search_customers", {"suburb": "Paramatta"}),
     )
-    fuzzy, nothing = (c.result for c in reply.tool_calls)
+    fuzzy, nothing, suburb = (c.result for c in reply.tool_calls)
+    assert [(r["id"], r["match"]) for r in _found(suburb)] == [(jane, "fuzzy")]
     assert fuzzy.startswith("NO_EXACT_MATCH") and "ask the owner" in fuzzy
     assert [(r["id"], r["match"]) for r in _found(fuzzy)] == [(stewart, "fuzzy")]
     assert nothing.startswith("NO_MATCH")
