@@ -119,6 +119,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "drafts.recent_contact_days", int, 14, "Warn when the customer was mailed this recently"
     ),
+    Setting("drafts.factory_address", str, "", "The factory's email (forward_to_factory drafts)"),
     # telegram
     Setting("telegram.enabled", bool, False, "Mirror alerts to Telegram"),
     Setting(

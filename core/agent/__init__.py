@@ -1,11 +1,15 @@
 """The assistant: a bounded tool-calling loop over the same core services the owner uses.
 
-Its tools can read, search, take notes, move stages (audited as ``agent``) and *draft* replies;
-none can approve or send a draft (principle 2): the tools are handed a ``ToolContext`` holding
-only the drafting composer and reader, so no approve/send method is reachable from it. Every
+Its tools (``tools/``: customers, mail, today, drive, pipeline, drafting, memories) can read,
+search, take notes, move stages (audited as ``agent``), make a customer's OneDrive folder,
+propose a measuring time and *draft* replies; none can approve or send a draft (principle 2):
+the tools are handed a ``ToolContext`` holding only the drafting composer and reader and a
+``CustomerDrive``, so no approve/send method is reachable from it. Every
 answer passes the claim guard (``claims``) before the owner reads it; what the model wants to
 remember after reading customer mail is a proposal (``memory``).
 
-May import: core.drafts (composer, reader), core.inquiry, core.llm, core.db, core.events.
+May import: core.drafts (composer, reader, batch), core.inquiry, core.llm, core.db, core.events,
+core.drive and core.rhythm.appointments (proposing only); core.graph's client and calendar
+types, never its mailer or runtime.
 Never imported by the layers it uses; front ends (cli, desktop, Telegram) call it.
 """

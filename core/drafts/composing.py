@@ -4,8 +4,8 @@ Whatever it writes lands in ``pending_approval``; it has no way to approve, reje
 (those are ``OwnerDecisions``, handed only to the owner's own surfaces). That is why the
 assistant's tools may hold one: a model that composes can only add to the owner's queue.
 
-The recipient is Python's choice (the inquiry's customer, the CSV's address, or the owner's
-edited recipients on a revision), never the model's.
+The recipient is Python's choice (the inquiry's customer, the CSV's address, the factory address
+in the settings, or the owner's edited recipients on a revision), never the model's.
 """
 
 from __future__ import annotations
@@ -89,6 +89,49 @@ class DraftComposer:
         if ctx.thread_subject and ctx.reply_to_message_pk is not None:
             subject = composer.reply_subject(ctx.thread_subject)  # stay in the thread
         new = _NewDraft(instruction_zh, subject, answer.body_en, answer.body_zh, actor, batch_id)
+        new.attachment_ids = files
+        return await self._create(ctx, new)
+
+    async def compose_forward(
+        self,
+        inquiry_id: int,
+        to_addr: str,
+        instruction_zh: str,
+        *,
+        actor: str,
+        attachment_ids: list[int] | None = None,
+    ) -> int:
+        """A fresh email about an inquiry to a fixed address of the owner's (the factory in
+        ``drafts.factory_address``), carrying the inquiry's chosen files (→ pending_approval).
+
+        The address is the caller's setting, never the model's; the customer's record and
+        thread are the context, so the measurements the factory needs come from people's words.
+        """
+        instruction_zh = (instruction_zh or "").strip()
+        if not instruction_zh:
+            raise DraftStateError("请写下要转给工厂的要点（中文即可）")
+        core, settings = self._core, self._core.services.settings
+        try:
+            ctx = await core.services.store.read(
+                lambda s: composer.load_context(s, inquiry_id, settings)
+            )
+        except LookupError:
+            raise NotFound(f"询盘 #{inquiry_id}") from None
+        llm = require_llm(self._llm)
+        wanted = list(attachment_ids or [])
+        files = await core.services.store.read(lambda s: core.check_files(s, inquiry_id, wanted))
+        ctx.recipient_email, ctx.recipient_name = to_addr, "factory"
+        ctx.reply_to_message_pk, ctx.reply_graph_id, ctx.thread_subject = None, None, ""
+        ctx.evidence.append(to_addr)
+        instruction = (
+            f"这封邮件写给我们的工厂（{to_addr}），不是写给客户；附件随信发出。{instruction_zh}"
+        )
+        answer = await composer.compose_answer(
+            llm, ctx, instruction, settings, {"inquiry_id": inquiry_id}
+        )
+        new = _NewDraft(
+            instruction_zh, answer.subject.strip(), answer.body_en, answer.body_zh, actor
+        )
         new.attachment_ids = files
         return await self._create(ctx, new)
 

@@ -18,13 +18,18 @@ from sqlalchemy import select
 
 from core.agent import tools as agent_tools
 from core.agent.loop import Assistant
+from core.agent.tools.drive_access import CustomerDrive
 from core.db.models import Draft, DraftEvent, Inquiry, LLMCall, Memory
 from core.drafts.decisions import OwnerDecisions
 from core.drafts.drafting import Drafting, build_drafting
 from core.drafts.edits import OwnerEdits
 from core.drafts.sender import DraftSender
+from core.graph.calendar import OutlookCalendar
+from core.graph.mailer import GraphMailer
+from core.graph.runtime import GraphRuntime
 from core.inquiry.search import refresh_search_text
 from core.llm.client import LLMClient
+from core.rhythm.appointments import Appointments
 from tests.drafts.support import add_inquiry
 from tests.support.llm_server import LLMServer, schema_name
 
@@ -91,7 +96,17 @@ async def test_question_to_pending_draft_never_sent(services, llm) -> None:  # t
     assert offered == set(agent_tools.REGISTRY)
 
 
-OWNER_ONLY = {"approve", "reject", "send", "send_due", "reconcile", "delete_abandoned"}
+OWNER_ONLY = {
+    "approve",
+    "reject",
+    "send",
+    "send_due",
+    "reconcile",
+    "delete_abandoned",
+    "send_reply",
+    "confirm",
+    "create_measure",
+}
 
 
 def _reachable(root: Any) -> list[Any]:
@@ -130,20 +145,43 @@ def _reachable(root: Any) -> list[Any]:
 async def test_no_tool_can_approve_or_send(services, llm) -> None:  # type: ignore[no-untyped-def]
     names = " ".join(agent_tools.REGISTRY).lower()
     assert "approve" not in names and "send" not in names
-    source = Path(agent_tools.__file__).read_text(encoding="utf-8")
-    assert ".approve(" not in source and ".send(" not in source and "send_due" not in source
+    # every module of the tools package, not only its __init__
+    for module in sorted(Path(agent_tools.__file__).parent.glob("*.py")):
+        source = module.read_text(encoding="utf-8")
+        assert ".approve(" not in source and ".send(" not in source, module.name
+        assert "send_due" not in source and ".confirm(" not in source, module.name
+        for owner_only in ("core.graph.mailer", "core.graph.runtime", "core.drafts.decisions",
+                           "core.drafts.sender", "core.drafts.edits"):  # fmt: skip
+            assert owner_only not in source, (module.name, owner_only)
     # by construction: the tools' context holds a composer and a reader, and nothing reachable
     # from it can approve, reject or send — even when the assistant is built from the owner's
     # full drafting (the desktop and the CLI hand it that)
     client, _server = llm
     drafting = build_drafting(services, client, find_mailer=False)
     context = Assistant(services, client, drafting).context
-    assert set(vars(context)) == {"services", "composer", "reader", "customer_content_seen"}
+    assert set(vars(context)) == {
+        "services",
+        "composer",
+        "reader",
+        "drive",
+        "customer_content_seen",
+    }
+    assert type(context.drive) is CustomerDrive  # OneDrive's files and folders, not Graph whole
     objects = _reachable(context)
     assert any(o is drafting.composer for o in objects) and any(
         o is drafting.reader for o in objects
     )
-    forbidden = (OwnerDecisions, OwnerEdits, DraftSender, Drafting)
+    assert any(o is context.drive for o in objects)
+    forbidden = (
+        OwnerDecisions,
+        OwnerEdits,
+        DraftSender,
+        Drafting,
+        GraphMailer,
+        GraphRuntime,
+        Appointments,
+        OutlookCalendar,
+    )
     assert [o for o in objects if isinstance(o, forbidden)] == []
     reaching = [(type(o).__name__, m) for o in objects for m in OWNER_ONLY if hasattr(o, m)]
     assert reaching == []

@@ -1,0 +1,53 @@
+"""The assistant's tools: the complete list of what the model can make the app do.
+
+Each tool is a JSON-schema'd function with an async handler returning *text for the model*. The
+texts state the truth in words the model cannot misread (``DRAFT_PENDING_APPROVAL — NOT SENT``,
+``APPOINTMENT_PROPOSED — NOT IN THE CALENDAR``, ``NO_MATCH — … Do not guess``), and each tool
+carries a short activity label in Chinese and English for the front ends ("正在查找客户…").
+
+The modules, by what the tools do:
+    customers   search_inquiries, search_customers (exact, then fuzzy), get_inquiry
+    mail        search_emails, thread_history, find_attachments
+    today       today_numbers, pending_items, pipeline_summary
+    drive       list_customer_files, read_customer_file, create_customer_folder
+    pipeline    change_stage (audited as agent), add_note, audit_pipeline
+    drafting    draft_reply, forward_to_factory, batch_drafts, propose_appointment
+    memories    remember, list_memories, retire_memory
+
+Why no tool can approve or send: a handler can only use what its ``ToolContext`` holds (see
+``base``) — a ``DraftComposer``, a ``DraftReader`` and a ``CustomerDrive`` — and none of them
+can approve, reject or send a draft, send mail or write the calendar; a test walks the objects
+to prove it. Every write a tool makes is audited with the actor ``agent``.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.agent.tools import customers, drafting, drive, mail, memories, pipeline, today
+from core.agent.tools.base import Tool, ToolContext, ToolError, marking
+from core.db.models import Memory
+
+__all__ = ["REGISTRY", "Tool", "ToolContext", "ToolError", "active_memories", "tool_labels"]
+
+REGISTRY: dict[str, Tool] = {
+    tool.name: marking(tool)
+    for module in (customers, mail, today, drive, pipeline, drafting, memories)
+    for tool in module.TOOLS
+}
+
+
+def tool_labels(name: str) -> tuple[str, str]:
+    """(Chinese, English) activity text of a tool, for the chat panel and Telegram."""
+    tool = REGISTRY.get(name)
+    return (tool.label_zh, tool.label_en) if tool else ("正在处理…", "Working…")
+
+
+def active_memories(session: Session) -> list[str]:
+    rows = session.scalars(
+        select(Memory)
+        .where(Memory.status == "active", Memory.kind.in_(("boss_pref", "business_rule")))
+        .order_by(Memory.id)
+    ).all()
+    return [f"[{m.id}] ({m.kind}) {m.text}" for m in rows]

@@ -1,0 +1,203 @@
+"""What every tool is made of: the ``Tool`` record, the ``ToolContext`` it may use, and the
+small helpers that turn rows into text the model cannot misread.
+
+Why a context and not the services' whole world: a handler can only do what its ``ToolContext``
+holds. For drafting that is a ``DraftComposer`` (writes drafts into the owner's queue) and a
+``DraftReader``; for OneDrive a ``CustomerDrive`` (list, read, make a folder, fetch a file).
+Approving, rejecting and sending live on ``OwnerDecisions``, the mailer and the calendar's
+``confirm``, which no ``ToolContext`` refers to — ``tests/agent/test_assistant.py`` walks the
+objects to prove it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.orm import Session
+
+from core.agent.tools.drive_access import CustomerDrive
+from core.clock import to_sydney
+from core.db.models import AuditEntry
+from core.drafts.composing import DraftComposer
+from core.drafts.reader import DraftReader
+from core.errors import InquiryBridgeError
+from core.glossary import product_name
+from core.inquiry.stages import STAGE_NAMES_ZH
+from core.services import Services
+
+if TYPE_CHECKING:
+    from core.drafts.drafting import Drafting
+
+ACTOR = "agent"  # who every write of a tool is audited as
+
+
+class ToolError(InquiryBridgeError):
+    """A tool refused its arguments; the message goes back to the model."""
+
+
+@dataclass
+class ToolContext:
+    """What the tools may use: the data folder's services, of drafting only the composer and
+    the reader (never the owner's decisions), and of OneDrive only the customer-file view."""
+
+    services: Services
+    composer: DraftComposer
+    reader: DraftReader
+    drive: CustomerDrive = field(default=None)  # type: ignore[assignment]  # set below
+    customer_content_seen: bool = False  # this turn read customer text: memories are proposals
+
+    def __post_init__(self) -> None:
+        if self.drive is None:
+            self.drive = CustomerDrive(self.services)
+
+    @classmethod
+    def from_drafting(cls, services: Services, drafting: Drafting) -> ToolContext:
+        """Take only the composer and the reader out of a ``core.drafts.drafting.Drafting``."""
+        return cls(services, drafting.composer, drafting.reader)
+
+
+Handler = Callable[[ToolContext, dict[str, Any]], Awaitable[str]]
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One function the model may call.
+
+    ``label_zh`` / ``label_en``: the few words a front end shows while it runs ("正在查找客户…").
+    ``reads_customer_content``: its answer carries text customers wrote, so a memory asked for
+    later in the same turn is only a proposal (``core.agent.memory``).
+    """
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    handler: Handler
+    label_zh: str = "正在处理…"
+    label_en: str = "Working…"
+    reads_customer_content: bool = False
+
+    def spec(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+
+def marking(tool: Tool) -> Tool:
+    """The tool whose successful answer marks the turn as having read customer content."""
+    if not tool.reads_customer_content:
+        return tool
+    inner = tool.handler
+
+    async def handler(ctx: ToolContext, args: dict[str, Any]) -> str:
+        result = await inner(ctx, args)
+        ctx.customer_content_seen = True
+        return result
+
+    return Tool(
+        tool.name,
+        tool.description,
+        tool.parameters,
+        handler,
+        tool.label_zh,
+        tool.label_en,
+        tool.reads_customer_content,
+    )
+
+
+def obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """A closed JSON-schema object (the model cannot add arguments the handler ignores)."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def iso_local(value: datetime | None) -> str | None:
+    """Sydney wall time, minutes precision (what the owner reads)."""
+    return to_sydney(value).strftime("%Y-%m-%d %H:%M") if value else None
+
+
+def int_arg(args: dict[str, Any], name: str) -> int:
+    try:
+        return int(args[name])
+    except (KeyError, TypeError, ValueError):
+        raise ToolError(f"argument {name} must be an integer") from None
+
+
+def text_arg(args: dict[str, Any], name: str, *, required: bool = True) -> str:
+    value = str(args.get(name) or "").strip()
+    if required and not value:
+        raise ToolError(f"{name} is empty")
+    return value
+
+
+def limit_arg(args: dict[str, Any], default: int = 10, most: int = 50) -> int:
+    try:
+        return max(1, min(int(args.get("limit") or default), most))
+    except (TypeError, ValueError):
+        raise ToolError("argument limit must be an integer") from None
+
+
+def ids_arg(args: dict[str, Any], name: str) -> list[int]:
+    raw = args.get(name) or []
+    if not isinstance(raw, list):
+        raise ToolError(f"argument {name} must be a list of integers")
+    try:
+        return [int(v) for v in raw]
+    except (TypeError, ValueError):
+        raise ToolError(f"argument {name} must be a list of integers") from None
+
+
+def as_json(status: str, payload: dict[str, Any]) -> str:
+    """``STATUS`` on the first line, the data as JSON below: the status is what it means."""
+    return status + "\n" + json.dumps(payload, ensure_ascii=False, default=str)
+
+
+def data_block(status: str, payload: Any) -> str:
+    """Like ``as_json`` for customer text: inside <data> tags, never instructions."""
+    return f"{status}\n<data>\n{json.dumps(payload, ensure_ascii=False, default=str)}\n</data>"
+
+
+def inquiry_line(row: Any) -> dict[str, Any]:
+    """A board row as the model sees it."""
+    return {
+        "id": row.id,
+        "customer": row.customer_name,
+        "email": row.customer_email,
+        "phone": row.customer_phone,
+        "suburb": row.suburb,
+        "products": [product_name(p) for p in row.product_types],
+        "class": row.classification,
+        "stage": row.stage,
+        "stage_zh": STAGE_NAMES_ZH.get(row.stage, row.stage),
+        "owes_reply": row.owes_reply,
+        "last_contact": iso_local(row.last_contact_at),
+        "pending_drafts": row.pending_drafts,
+    }
+
+
+def audit(
+    session: Session, entity: str, entity_id: int | None, action: str, now: datetime, **detail: Any
+) -> None:
+    """One ``audit_log`` row for a write a tool made, with ``actor="agent"``."""
+    session.add(
+        AuditEntry(
+            entity=entity,
+            entity_id=entity_id,
+            action=action,
+            detail=detail,
+            actor=ACTOR,
+            at=now.replace(tzinfo=None),
+        )
+    )

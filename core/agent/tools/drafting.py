@@ -1,0 +1,234 @@
+"""Writing for the owner's approval: a reply, a forward to the factory, a batch from a CSV, a
+proposed measuring time.
+
+Every one of these ends in the owner's hands, never in a customer's inbox or calendar: drafts go
+through ``DraftComposer`` (→ ``pending_approval``; it has no approve or send), and a measuring
+time is only a *proposal* (``core.rhythm.appointments``) that the owner confirms with
+``appointment ID --confirm`` or in the desktop before Outlook gets an event. The answers say so
+in words the model cannot misread (``DRAFT_PENDING_APPROVAL — NOT SENT``,
+``APPOINTMENT_PROPOSED — NOT IN THE CALENDAR``).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from core.agent.tools.base import (
+    ACTOR,
+    Tool,
+    ToolContext,
+    ToolError,
+    as_json,
+    audit,
+    ids_arg,
+    int_arg,
+    obj,
+    text_arg,
+)
+from core.clock import SYDNEY
+from core.drafts.batch import BatchDrafter
+from core.drafts.reader import describe
+from core.drafts.view import valid_email
+from core.graph.calendar import OutlookCalendar
+from core.rhythm.appointments import Appointments
+
+PENDING_NOTE = "The owner must approve it in 待审批; you cannot send it."
+
+
+async def _draft_answer(ctx: ToolContext, draft_id: int, **extra: Any) -> str:
+    view = await ctx.reader.get(draft_id)
+    return json.dumps(
+        {
+            "draft_id": draft_id,
+            "status": describe(view),
+            "to": view.to,
+            "subject": view.subject,
+            "unconfirmed_facts": view.unconfirmed_facts,
+            **extra,
+            "note": PENDING_NOTE,
+        },
+        ensure_ascii=False,
+    )
+
+
+async def draft_reply(ctx: ToolContext, args: dict[str, Any]) -> str:
+    inquiry_id = int_arg(args, "inquiry_id")
+    instruction = text_arg(args, "instruction")
+    draft_id = await ctx.composer.compose(
+        inquiry_id, instruction, actor=ACTOR, attachment_ids=ids_arg(args, "attachment_ids")
+    )
+    return await _draft_answer(ctx, draft_id)
+
+
+async def forward_to_factory(ctx: ToolContext, args: dict[str, Any]) -> str:
+    inquiry_id = int_arg(args, "inquiry_id")
+    instruction = text_arg(args, "instruction")
+    factory = str(ctx.services.settings.get("drafts.factory_address") or "").strip()
+    if not valid_email(factory):
+        raise ToolError(
+            "NO_FACTORY_ADDRESS — the factory's email is not set (设置 drafts.factory_address); "
+            "nothing was drafted"
+        )
+    files = ids_arg(args, "attachment_ids")
+    now = ctx.services.clock.now()
+    for item in [str(i) for i in args.get("drive_item_ids") or []]:
+        attachment_id = await ctx.drive.attach(inquiry_id, item, now)
+        files.append(attachment_id)
+
+        def record(session: Session, item: str = item, att: int = attachment_id) -> None:
+            audit(session, "inquiry", inquiry_id, "drive_file_attached", now, item=item, file=att)
+
+        await ctx.services.store.run(record)
+    draft_id = await ctx.composer.compose_forward(
+        inquiry_id, factory, instruction, actor=ACTOR, attachment_ids=files
+    )
+    return await _draft_answer(ctx, draft_id, attachment_ids=files)
+
+
+def _csv_text(args: dict[str, Any]) -> str:
+    if args.get("csv_text"):
+        return str(args["csv_text"])
+    raw = text_arg(args, "csv_path")
+    path = Path(raw).expanduser()
+    if path.suffix.lower() != ".csv":
+        raise ToolError(f"{path.name} is not a .csv file")
+    data = path.read_bytes() if path.is_file() else None
+    if data is None:
+        raise ToolError(f"no such CSV file: {path}")
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise ToolError(f"{path.name}: unknown text encoding")
+
+
+async def batch_drafts(ctx: ToolContext, args: dict[str, Any]) -> str:
+    instruction = text_arg(args, "instruction")
+    report = await BatchDrafter(ctx.composer, ctx.reader).run(
+        _csv_text(args), instruction, actor=ACTOR
+    )
+    rows = [
+        {"row": r.row, "email": r.email, "outcome": r.outcome, "reason": r.reason,
+         "draft_id": r.draft_id}
+        for r in report.rows
+    ]  # fmt: skip
+    return as_json(
+        f"BATCH {report.batch_id}: {len(report.drafted)} DRAFTS_PENDING_APPROVAL — NOT SENT, "
+        f"{len(report.skipped)} skipped, {len(report.errors)} errors. {PENDING_NOTE}",
+        {"summary_zh": report.summary_zh(), "rows": rows},
+    )
+
+
+def _no_calendar() -> OutlookCalendar:
+    """Proposing never touches Outlook; only the owner's confirm writes the event."""
+    raise ToolError("the calendar is the owner's: a proposal cannot write it")
+
+
+def _start(text: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
+    except ValueError:
+        raise ToolError(
+            f"start must be like 2026-12-03 10:00 (Sydney time), not {text!r}"
+        ) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=SYDNEY)
+
+
+async def propose_appointment(ctx: ToolContext, args: dict[str, Any]) -> str:
+    inquiry_id = int_arg(args, "inquiry_id")
+    start = _start(text_arg(args, "start"))
+    minutes = int(args.get("minutes") or 60)
+    if not 15 <= minutes <= 480:
+        raise ToolError("minutes must be between 15 and 480")
+    services = ctx.services
+    proposals = Appointments(services.store, services.bus, services.clock, _no_calendar)
+    proposal = await proposals.propose(inquiry_id, start, minutes)
+    now = services.clock.now()
+
+    def record(session: Session) -> None:
+        audit(session, "inquiry", inquiry_id, "appointment_proposed", now, start=proposal.start)
+
+    await services.store.run(record)
+    return as_json(
+        f"APPOINTMENT_PROPOSED — NOT IN THE CALENDAR, NOT SENT TO THE CUSTOMER: the owner must "
+        f"confirm it (desktop, or `inquiry-bridge appointment {inquiry_id} --confirm`)",
+        {"inquiry_id": inquiry_id, "start": proposal.start, "minutes": proposal.minutes,
+         "location": proposal.location or "(address unknown)"},
+    )  # fmt: skip
+
+
+_DRAFT_ARGS = {
+    "inquiry_id": {"type": "integer"},
+    "instruction": {"type": "string", "description": "what to say, in the owner's words"},
+    "attachment_ids": {"type": "array", "items": {"type": "integer"}},
+}
+
+TOOLS = (
+    Tool(
+        "draft_reply",
+        "Write an English reply draft to an inquiry's customer from a Chinese instruction, "
+        "optionally with attachment ids. The draft is NOT sent: it waits for the owner's "
+        "approval.",
+        obj(_DRAFT_ARGS, ["inquiry_id", "instruction"]),
+        draft_reply,
+        "正在起草回复…",
+        "Drafting a reply…",
+        reads_customer_content=True,
+    ),
+    Tool(
+        "forward_to_factory",
+        "Draft an email to the factory (address from the settings) about an inquiry, with the "
+        "chosen email attachments and OneDrive files. NOT sent: it waits for the owner's "
+        "approval.",
+        obj(
+            {
+                **_DRAFT_ARGS,
+                "drive_item_ids": {"type": "array", "items": {"type": "string"}},
+            },
+            ["inquiry_id", "instruction"],
+        ),
+        forward_to_factory,
+        "正在起草给工厂的邮件…",
+        "Drafting the email to the factory…",
+        reads_customer_content=True,
+    ),
+    Tool(
+        "batch_drafts",
+        "One draft per contact of a CSV (a path on this PC, or the CSV text) from one Chinese "
+        "instruction; recent contacts and duplicates are skipped. NOT sent: every draft waits "
+        "for the owner's approval.",
+        obj(
+            {
+                "instruction": {"type": "string"},
+                "csv_path": {"type": "string"},
+                "csv_text": {"type": "string"},
+            },
+            ["instruction"],
+        ),
+        batch_drafts,
+        "正在批量起草…",
+        "Drafting the batch…",
+    ),
+    Tool(
+        "propose_appointment",
+        "Propose a measuring visit time (Sydney, 'YYYY-MM-DD HH:MM') for an inquiry. Only a "
+        "proposal: the owner confirms it before Outlook or the customer hear of it.",
+        obj(
+            {
+                "inquiry_id": {"type": "integer"},
+                "start": {"type": "string"},
+                "minutes": {"type": "integer"},
+            },
+            ["inquiry_id", "start"],
+        ),
+        propose_appointment,
+        "正在拟定上门时间…",
+        "Proposing a visit time…",
+    ),
+)

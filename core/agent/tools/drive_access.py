@@ -1,0 +1,113 @@
+"""OneDrive as the assistant may use it: a customer's files, one file's text, his folder.
+
+Why a class of its own: the tools need Graph for OneDrive, and the Graph runtime also holds the
+mailer. ``CustomerDrive`` holds only the data folder's services and opens a Graph client for the
+length of one call, so nothing reachable from a ``ToolContext`` can send mail, write the
+calendar or approve a draft — the rule holds because those methods are not there.
+
+Listing is offline (``drive_items``, kept by the watcher); reading downloads through
+``core.drive.files`` and its extractors (text, CSV, PDF, Excel); a folder is made by the
+watcher's own ``ensure_customer_folder`` so its name and place match what sync expects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from core.db.models import Inquiry
+from core.drafts.attachments import copy_owner_file, owner_file_row
+from core.drive.files import CustomerFile, download, list_customer_files, read_text
+from core.drive.watcher import DriveWatcher
+from core.errors import NotFound, NotSignedIn
+from core.graph.client import GraphClient
+from core.rhythm.outlook import graph_client, has_account
+
+READ_CHARS = 6_000  # what one file may put in front of the model (a session budgets 16,000)
+
+
+def _default_client(services: Any) -> GraphClient:
+    if not has_account(services):
+        raise NotSignedIn("ONEDRIVE_NOT_CONNECTED: no Microsoft account is signed in")
+    return graph_client(services)
+
+
+class CustomerDrive:
+    """List, read, fetch and create customers' OneDrive items — nothing else."""
+
+    def __init__(
+        self, services: Any, client_factory: Callable[[Any], GraphClient] = _default_client
+    ) -> None:
+        self._services = services
+        self._client_factory = client_factory
+
+    def files(self, inquiry_id: int) -> list[CustomerFile]:
+        """Every file below the inquiry's linked folder (offline, from the last sync)."""
+        return list_customer_files(self._services.store, inquiry_id)
+
+    def folder_of(self, inquiry_id: int) -> tuple[str | None, str | None]:
+        """(folder id, folder name) linked to the inquiry; NotFound for an unknown inquiry."""
+        with self._services.store.session() as session:
+            inquiry = session.get(Inquiry, inquiry_id)
+            if inquiry is None:
+                raise NotFound(f"no inquiry {inquiry_id}")
+            return inquiry.drive_folder_id, inquiry.drive_folder_name
+
+    def file(self, inquiry_id: int, item_id: str) -> CustomerFile:
+        for found in self.files(inquiry_id):
+            if found.item_id == item_id or found.path == item_id or found.name == item_id:
+                return found
+        raise NotFound(f"no file {item_id!r} in the OneDrive folder of inquiry {inquiry_id}")
+
+    async def _download(self, found: CustomerFile) -> Path:
+        client = self._client_factory(self._services)
+        try:
+            folder = self._services.paths.cache / "drive" / found.item_id.replace("/", "_")
+            return await download(client, found.item_id, folder, name=found.name)
+        finally:
+            await client.aclose()
+
+    async def read(self, inquiry_id: int, item_id: str) -> tuple[CustomerFile, str]:
+        """The file and its text ('' when its format has no text extractor)."""
+        found = self.file(inquiry_id, item_id)
+        path = await self._download(found)
+        text = read_text(path, max_chars=READ_CHARS + 1)
+        if len(text) > READ_CHARS:
+            text = text[:READ_CHARS] + "… [truncated: the file is longer]"
+        return found, text
+
+    async def attach(self, inquiry_id: int, item_id: str, now: datetime) -> int:
+        """Download a customer file and make it one of the inquiry's attachable files (its
+        ``Attachment`` id), so a draft can carry it through the usual approval."""
+        found = self.file(inquiry_id, item_id)
+        path = await self._download(found)
+        copied = copy_owner_file(self._services.paths, path)
+
+        def do(session: Session) -> int:
+            row = owner_file_row(session, inquiry_id, copied, now.replace(tzinfo=None))
+            row.added_by = "onedrive"
+            return row.id
+
+        result: int = self._services.store.write(do)
+        return result
+
+    async def ensure_folder(self, inquiry_id: int) -> tuple[str | None, bool]:
+        """(folder id, created now) — None when no stage folder is known or the inquiry is
+        not a customer (class C, no name)."""
+        before, _name = self.folder_of(inquiry_id)
+        if before:
+            return before, False
+        services = self._services
+        client = self._client_factory(services)
+        try:
+            watcher = DriveWatcher(
+                client, services.store, services.settings, services.bus, services.clock
+            )
+            folder = await watcher.ensure_customer_folder(inquiry_id)
+        finally:
+            await client.aclose()
+        return folder, folder is not None
