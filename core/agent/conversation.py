@@ -40,6 +40,7 @@ from core.agent.loop import Assistant, AssistantReply
 from core.agent.session_budget import PromptBudget, fit, prompt_chars, squeeze
 from core.agent.session_digest import fold, review
 from core.agent.session_store import SessionState, SessionStore, Turn, flatten
+from core.agent.tools import tool_labels
 from core.clock import utc
 from core.llm.prompts import render_messages
 
@@ -74,21 +75,13 @@ class TurnDone:
 ChatEvent = ToolActivity | TextDelta | TurnDone
 EventSink = Callable[[ChatEvent], None]
 
-TOOL_LABELS: dict[str, tuple[str, str]] = {
-    "search_inquiries": ("正在查找客户…", "Looking up customers…"),
-    "get_inquiry": ("正在读取询盘…", "Reading the inquiry…"),
-    "pipeline_summary": ("正在统计各阶段…", "Counting the pipeline…"),
-    "draft_reply": ("正在起草回复…", "Drafting a reply…"),
-    "add_note": ("正在记笔记…", "Saving a note…"),
-    "remember": ("正在记住…", "Remembering…"),
-    "change_stage": ("正在更改阶段…", "Changing the stage…"),
-}
 
 IDLE_SECONDS = 600.0  # a session this long without a turn has "ended": memories are reviewed
 
 
 def tool_label(name: str) -> tuple[str, str]:
-    return TOOL_LABELS.get(name, ("正在处理…", "Working…"))
+    """(Chinese, English) activity text of a tool: each tool carries its own."""
+    return tool_labels(name)
 
 
 class Conversation:
@@ -204,7 +197,7 @@ class Conversation:
             if not streamed:
                 emit(TextDelta(reply.text))
             await self._record(text, reply)
-        emit(TurnDone(reply, _draft_ids(reply)))
+        emit(TurnDone(reply, drafts_written(reply)))
         self._arm_idle()
         return reply
 
@@ -332,13 +325,31 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
         log.error("background session work failed", exc_info=task.exception())
 
 
-def _draft_ids(reply: AssistantReply) -> tuple[int, ...]:
+DRAFTING_TOOLS = frozenset({"draft_reply", "forward_to_factory", "batch_drafts"})
+
+
+def drafts_written(reply: AssistantReply) -> tuple[int, ...]:
+    """The drafts this turn wrote (each pending approval), for the front end to open."""
     ids: list[int] = []
     for call in reply.tool_calls:
-        if call.name != "draft_reply" or call.result.startswith("ERROR"):
+        if call.name not in DRAFTING_TOOLS or call.result.startswith("ERROR"):
             continue
-        try:
-            ids.append(int(json.loads(call.result)["draft_id"]))
-        except (ValueError, KeyError, TypeError):
-            continue
+        ids += [i for i in _ids_in(call.result) if i not in ids]
     return tuple(ids)
+
+
+def _ids_in(result: str) -> list[int]:
+    """``draft_id`` values in a drafting tool's answer: JSON, or a status line then JSON."""
+    body = result if result.lstrip().startswith("{") else result.partition("\n")[2]
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return []
+    found = [data] if isinstance(data, dict) else []
+    found += [row for row in (data.get("rows") or []) if isinstance(row, dict)] if found else []
+    ids = []
+    for item in found:
+        value = item.get("draft_id")
+        if isinstance(value, int) and not isinstance(value, bool):
+            ids.append(value)
+    return ids

@@ -90,6 +90,6 @@ async def make_chat_window(ctx: AppContext) -> QWidget:
     ]
     from core.agent.conversation import tool_label
 
-    label_zh, label_en = tool_label("search_inquiries")
+    label_zh, label_en = tool_label("search_customers")
     panel.show_script(entries, label_zh if zh else label_en)
     return window

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from core.agent.conversation import drafts_written
 from core.clock import FakeClock, to_sydney
 from core.db.models import AppState, Attachment, AuditEntry, Draft, DraftEvent
 from core.services import Services
@@ -72,6 +73,8 @@ async def test_batch_drafts_from_a_csv_file(
             (["ann@build.com.au"], "pending_approval", "agent"),
             (["ben@build.com.au"], "pending_approval", "agent"),
         ]
+        # the front end opens exactly the drafts this turn wrote (TurnDone.draft_ids)
+        assert sorted(drafts_written(reply)) == sorted(d.id for d in drafts)
     _never_sent(services)
 
 

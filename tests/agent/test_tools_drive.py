@@ -9,6 +9,7 @@ import json
 import pytest
 from sqlalchemy import select
 
+from core.agent.conversation import drafts_written
 from core.db.models import Attachment, AuditEntry, Draft, DraftEvent
 from core.drive.watcher import DriveWatcher
 from core.graph.client import GraphClient, StaticToken
@@ -143,6 +144,7 @@ async def test_forward_to_factory_is_a_pending_draft_with_the_files(
         )
         files = {a.id: a for a in s.scalars(select(Attachment))}
         assert sorted(files[i].filename for i in draft.attachment_ids) == ["plan.pdf", "sketch.pdf"]
+        assert drafts_written(reply) == (draft.id,)  # the approval window opens on it
         assert {e.to_status for e in s.scalars(select(DraftEvent))}.isdisjoint({"approved", "sent"})
         audited = s.scalars(select(AuditEntry).where(AuditEntry.action == "drive_file_attached"))
         assert [a.actor for a in audited] == ["agent"]
