@@ -324,3 +324,34 @@ async def test_streamed_text_shows_at_once_and_the_checked_answer_replaces_it(ct
     assert "打开草稿 #5" in shown
     assert not panel.activity.isVisible() and panel.send_button.isEnabled()
     await ctx.app.aclose()
+
+
+def lying_model(request: dict[str, Any]) -> Any:
+    """Drafts, then claims the mail went out (it did not: the draft waits for approval)."""
+    if schema_name(request):
+        return drafting_model(request)
+    if not _tool_results(request):
+        return drafting_model(request)
+    return "好的，邮件已发送给客户。"
+
+
+@settles
+async def test_a_false_sent_claim_is_corrected_in_the_panel(ctx, qtbot, two_customers) -> None:  # type: ignore[no-untyped-def]
+    """The truth guard on the desktop channel: he reads that nothing was sent."""
+    _jane, billy = two_customers
+    with LLMServer(lying_model) as server:
+        window = await _window(ctx, qtbot, server.base_url)
+        window.board.select_inquiry(billy)
+        window.show_assistant()
+        panel = window.chat.panel
+        panel.input.setPlainText(INSTRUCTION)
+        qtbot.keyClick(panel.input, Qt.Key.Key_Return)
+        await wait_until(lambda: bool(window.pending.windows), timeout=30)
+        await wait_until(lambda: not panel.busy)
+        shown = panel.transcript.toPlainText()
+        assert "邮件已发送给客户" not in shown
+        assert "未发送" in shown
+        with ctx.services.store.session() as s:
+            assert [d.status for d in s.scalars(select(Draft))] == ["pending_approval"]
+            assert not {e.to_status for e in s.scalars(select(DraftEvent))} & {"sending", "sent"}
+        await ctx.app.aclose()
