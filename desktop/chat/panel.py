@@ -44,6 +44,7 @@ from desktop.i18n import current_language
 
 if TYPE_CHECKING:
     from core.agent.conversation import Conversation
+    from desktop.voice.dictation import DictationButton
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,7 @@ class ChatPanel(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.conversation: Conversation | None = None
+        self.dictation: DictationButton | None = None
         self.task: asyncio.Future[Any] | None = None
         self.activity_text = ""
         self.scripted = False  # a transcript shown from data (screenshots): left as it is
@@ -111,7 +113,9 @@ class ChatPanel(QWidget):
         layout.addWidget(self.transcript, 1)
         layout.addWidget(self.activity)
         layout.addWidget(self.customer_bar)
-        layout.addWidget(self.input)
+        self.input_row = QHBoxLayout()
+        self.input_row.addWidget(self.input, 1)
+        layout.addLayout(self.input_row)
         layout.addLayout(buttons)
 
         self.pages = QStackedWidget()
@@ -189,8 +193,19 @@ class ChatPanel(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self._ensure_dictation()
         if not self.busy:
             self.refresh()
+
+    def _ensure_dictation(self) -> None:
+        """The dictation button beside the input, built the first time the panel shows (the
+        voice modules are not needed to paint the board)."""
+        if self.dictation is not None:
+            return
+        from desktop.voice.dictation import DictationButton
+
+        self.dictation = DictationButton(self.ctx.services, self.input, self)
+        self.input_row.addWidget(self.dictation, 0, Qt.AlignmentFlag.AlignTop)
 
     # ------------------------------------------------------------------ a turn
 

@@ -107,6 +107,9 @@ async def test_reply_to_the_selected_customer_opens_the_approval_window(
         assert "**" not in shown  # rendered from Markdown, not shown raw
         assert f"#{draft_id}" in shown  # a link to reopen the draft
         assert panel.input.toPlainText() == "" and panel.send_button.isEnabled()
+        # he may speak instead of typing: the panel's dictation writes into its input
+        assert panel.dictation is not None and panel.dictation.target is panel.input
+        assert panel.dictation.isVisible()
         assert panel.conversation is not None
         assert panel.conversation.current_inquiry_id == billy
         assert len(panel.conversation.transcript()) == 2
