@@ -7,6 +7,8 @@ a newcomer sees a populated board in seconds without any account.
 Signals:
     sign_in_requested(), ai_requested(): open the matching settings page.
     demo_requested(): load the demo data and open the board over it.
+    leave_demo_requested(): opened over the demo, the third choice is 退出示例 instead (back to
+        the owner's own data folder); the first two also lead out of the demo (``DesktopApp``).
     skipped(): go straight to the (empty) board.
 """
 
@@ -32,6 +34,7 @@ class FirstRunWizard(QDialog):
     sign_in_requested = Signal()
     ai_requested = Signal()
     demo_requested = Signal()
+    leave_demo_requested = Signal()
     skipped = Signal()
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
@@ -83,6 +86,10 @@ class FirstRunWizard(QDialog):
         self.retranslate()
 
     def _demo_clicked(self) -> None:
+        if self.ctx.is_demo:
+            self.leave_demo_requested.emit()
+            self.accept()
+            return
         self.set_busy(True)
         self.demo_requested.emit()
 
@@ -114,13 +121,19 @@ class FirstRunWizard(QDialog):
         self.ai_button.setDescription(
             self.tr("Enter an OpenAI-compatible endpoint and key for sorting mail and drafting.")
         )
-        self.demo_button.setText(self.tr("Try the demo data"))
-        self.demo_button.setDescription(
-            self.tr(
-                "Load a sample mailbox of Sydney customers into a separate demo folder. "
-                "Nothing is sent and your real data is never touched."
+        if self.ctx.is_demo:
+            self.demo_button.setText(self.tr("Leave the demo"))
+            self.demo_button.setDescription(
+                self.tr("Back to your own data folder; the demo stays in its separate folder.")
             )
-        )
+        else:
+            self.demo_button.setText(self.tr("Try the demo data"))
+            self.demo_button.setDescription(
+                self.tr(
+                    "Load a sample mailbox of Sydney customers into a separate demo folder. "
+                    "Nothing is sent and your real data is never touched."
+                )
+            )
         self.skip_button.setText(self.tr("Later"))
 
     def changeEvent(self, event: QEvent) -> None:

@@ -289,11 +289,15 @@
         </translation>
     </message>
     <message>
+        <source>Open the welcome window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No inquiry matches these filters.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No inquiries yet. Sign in to Microsoft in Settings, or try the demo data from the welcome window.</source>
+        <source>No inquiries yet. Sign in to Microsoft, set up the AI or try the demo data from the welcome window.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -453,6 +457,25 @@
     </message>
     <message>
         <source>Current customer: %1 #%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DemoBanner</name>
+    <message>
+        <source>You are looking at demo data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fictional customers in a separate folder; nothing syncs or is sent, and your own data is untouched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave the demo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect my mailbox</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -787,6 +810,14 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Enter an OpenAI-compatible endpoint and key for sorting mail and drafting.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave the demo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back to your own data folder; the demo stays in its separate folder.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1723,6 +1754,14 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Welcome window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave the demo</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -287,12 +287,16 @@
         </translation>
     </message>
     <message>
+        <source>Open the welcome window</source>
+        <translation>打开入门向导</translation>
+    </message>
+    <message>
         <source>No inquiry matches these filters.</source>
         <translation>没有符合筛选条件的询盘。</translation>
     </message>
     <message>
-        <source>No inquiries yet. Sign in to Microsoft in Settings, or try the demo data from the welcome window.</source>
-        <translation>还没有询盘。请在设置中登录微软账户，或在欢迎窗口中试用示例数据。</translation>
+        <source>No inquiries yet. Sign in to Microsoft, set up the AI or try the demo data from the welcome window.</source>
+        <translation>还没有询盘。可在入门向导里登录微软、设置 AI 或试用示例数据。</translation>
     </message>
     <message>
         <source>All (%1)</source>
@@ -452,6 +456,25 @@
     <message>
         <source>Current customer: %1 #%2</source>
         <translation>当前客户：%1 #%2</translation>
+    </message>
+</context>
+<context>
+    <name>DemoBanner</name>
+    <message>
+        <source>You are looking at demo data</source>
+        <translation>您正在看示例数据</translation>
+    </message>
+    <message>
+        <source>fictional customers in a separate folder; nothing syncs or is sent, and your own data is untouched.</source>
+        <translation>虚构的客户，放在单独的文件夹里；不同步、不发信，您自己的数据没有被动过。</translation>
+    </message>
+    <message>
+        <source>Leave the demo</source>
+        <translation>退出示例</translation>
+    </message>
+    <message>
+        <source>Connect my mailbox</source>
+        <translation>连接我的邮箱</translation>
     </message>
 </context>
 <context>
@@ -788,6 +811,14 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Enter an OpenAI-compatible endpoint and key for sorting mail and drafting.</source>
         <translation>填写兼容 OpenAI 的服务地址和密钥，用于邮件分类和起草回复。</translation>
+    </message>
+    <message>
+        <source>Leave the demo</source>
+        <translation>退出示例</translation>
+    </message>
+    <message>
+        <source>Back to your own data folder; the demo stays in its separate folder.</source>
+        <translation>回到您自己的数据；示例数据留在它单独的文件夹里。</translation>
     </message>
     <message>
         <source>Try the demo data</source>
@@ -1722,6 +1753,14 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Settings</source>
         <translation>设置</translation>
+    </message>
+    <message>
+        <source>Welcome window</source>
+        <translation>入门向导</translation>
+    </message>
+    <message>
+        <source>Leave the demo</source>
+        <translation>退出示例</translation>
     </message>
     <message>
         <source>Quit</source>

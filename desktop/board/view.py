@@ -6,6 +6,7 @@ other filters and doubles as the stage filter.
 
 Signals:
     inquiry_selected(int): the owner selected an inquiry (the detail follows it).
+    wizard_requested(): the empty board's 打开入门向导 button (the way to an account or the demo).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSplitter,
     QTableView,
     QToolButton,
@@ -39,6 +41,7 @@ from desktop.detail import InquiryDetailView
 
 class BoardPage(QWidget):
     inquiry_selected = Signal(int)
+    wizard_requested = Signal()
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -132,12 +135,24 @@ class BoardPage(QWidget):
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_hint.setWordWrap(True)
         self.empty_hint.hide()
+        # an empty real board points at the wizard: a button, not a sentence to act on
+        self.wizard_button = QPushButton()
+        self.wizard_button.clicked.connect(self.wizard_requested)
+        self.wizard_button.hide()
+
+        self.empty_box = QWidget()
+        empty_layout = QVBoxLayout(self.empty_box)
+        empty_layout.addStretch(1)
+        empty_layout.addWidget(self.empty_hint)
+        empty_layout.addWidget(self.wizard_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        empty_layout.addStretch(1)
+        self.empty_box.hide()
 
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.table)
-        left_layout.addWidget(self.empty_hint)
+        left_layout.addWidget(self.empty_box)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
         splitter.addWidget(self.detail)
@@ -228,16 +243,20 @@ class BoardPage(QWidget):
     def _on_loaded(self) -> None:
         empty = self.model.rowCount() == 0
         self.empty_hint.setVisible(empty)
+        self.empty_box.setVisible(empty)
         self.table.setVisible(not empty)
+        q = self.model.query
+        filtered = bool(q.search or q.stages or q.classes or q.needs_me or q.attention)
+        self.wizard_button.setVisible(empty and not filtered and not self.ctx.is_demo)
+        self.wizard_button.setText(self.tr("Open the welcome window"))
         if empty:
-            q = self.model.query
-            if q.search or q.stages or q.classes or q.needs_me or q.attention:
+            if filtered:
                 self.empty_hint.setText(self.tr("No inquiry matches these filters."))
             else:
                 self.empty_hint.setText(
                     self.tr(
-                        "No inquiries yet. Sign in to Microsoft in Settings, "
-                        "or try the demo data from the welcome window."
+                        "No inquiries yet. Sign in to Microsoft, set up the AI or try the "
+                        "demo data from the welcome window."
                     )
                 )
 
