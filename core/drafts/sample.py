@@ -4,6 +4,7 @@ In an empty data folder the picture needs every part of the window to show somet
 inquiry with its customer's message, a recent Sent Items email (the 14-day warning), one stored
 and one over-size attachment, and a bilingual draft with one unconfirmed value. In a folder with
 drafts, the newest pending one (else the newest) is shown instead and nothing is written.
+Only ever called on the screenshot command's temporary copy of a data folder (or a test's).
 """
 
 from __future__ import annotations

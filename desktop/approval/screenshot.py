@@ -1,8 +1,9 @@
 """The approval window for ``inquiry-bridge screenshot --window approval``.
 
-Shows the newest draft waiting for approval; in an empty data folder core first creates a
+Shows the newest draft waiting for approval; in a folder without drafts core first creates a
 sample one (``core.drafts.sample``) so the picture shows every part of the window (banner,
-warnings, highlighted 未经确认 value).
+warnings, highlighted 未经确认 value). The command renders over a temporary copy of the data
+folder (``desktop.screenshots.rendering_copy``), so the sample never reaches the owner's store.
 """
 
 from __future__ import annotations
