@@ -1417,6 +1417,34 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The endpoint URL must start with http:// or https://</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a mail address: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing was saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bot token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is saved in %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1525,11 +1553,11 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>saved in the system keyring — leave empty to keep</source>
+        <source>saved in %1 — leave empty to keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>saved in the system keyring, never in a file</source>
+        <source>saved in the system keyring (or an owner-only file), never in settings</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1586,6 +1614,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 </context>
 <context>
     <name>TelegramSettingsPage</name>
+    <message>
+        <source>The bot token looks wrong: BotFather&apos;s tokens look like 123456789:AA…</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>Set by INQUIRY_BRIDGE_TELEGRAM_TOKEN</source>
         <translation type="unfinished"></translation>

@@ -1416,6 +1416,34 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>连接成功：%1 在 %2 毫秒内回答</translation>
     </message>
     <message>
+        <source>The endpoint URL must start with http:// or https://</source>
+        <translation>服务地址必须以 http:// 或 https:// 开头</translation>
+    </message>
+    <message>
+        <source>Not a mail address: %1</source>
+        <translation>不是邮箱地址：%1</translation>
+    </message>
+    <message>
+        <source>Nothing was saved: %1</source>
+        <translation>没有保存任何设置：%1</translation>
+    </message>
+    <message>
+        <source>The API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>The bot token</source>
+        <translation>机器人令牌</translation>
+    </message>
+    <message>
+        <source>%1 is saved in %2.</source>
+        <translation>%1已保存到%2。</translation>
+    </message>
+    <message>
+        <source>Settings saved.</source>
+        <translation>设置已保存。</translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1524,12 +1552,12 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>来自 Azure 应用注册</translation>
     </message>
     <message>
-        <source>saved in the system keyring — leave empty to keep</source>
-        <translation>已保存在系统密钥库——留空则保持不变</translation>
+        <source>saved in %1 — leave empty to keep</source>
+        <translation>已保存在%1——留空则保持不变</translation>
     </message>
     <message>
-        <source>saved in the system keyring, never in a file</source>
-        <translation>保存在系统密钥库，不写入文件</translation>
+        <source>saved in the system keyring (or an owner-only file), never in settings</source>
+        <translation>保存在系统密钥库（或仅您可读的本机文件）里，不写进设置文件</translation>
     </message>
     <message>
         <source>Test connection</source>
@@ -1585,6 +1613,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 </context>
 <context>
     <name>TelegramSettingsPage</name>
+    <message>
+        <source>The bot token looks wrong: BotFather&apos;s tokens look like 123456789:AA…</source>
+        <translation>机器人令牌格式不对：BotFather 给的令牌形如 123456789:AA…</translation>
+    </message>
     <message>
         <source>Set by INQUIRY_BRIDGE_TELEGRAM_TOKEN</source>
         <translation>由环境变量 INQUIRY_BRIDGE_TELEGRAM_TOKEN 设置</translation>
