@@ -30,6 +30,13 @@ from core.mail.source import RawMessage
 from core.services import Services
 
 DEMO_STATE_KEY = "demo_loaded_at"
+# the demo folder's own company profile (fictional); the owner's real settings start empty
+DEMO_PROFILE = {
+    "general.company_name": "Aurora Windows & Doors",
+    "general.owner_name": "Michael Chen",
+    "general.office_address": "1 Parramatta Rd, Granville NSW 2142",
+    "drafts.signature": "Kind regards,\nMichael Chen\nAurora Windows & Doors",
+}
 _DATE = re.compile(rb"^Date:[ \t]*(.+?)\r?$", re.MULTILINE | re.IGNORECASE)
 _FROM = re.compile(rb"^From:.*?<?([\w.+-]+@[\w.-]+)>?\s*\r?$", re.MULTILINE | re.IGNORECASE)
 
@@ -132,6 +139,9 @@ async def load_demo(services: Services, *, folder: Path | None = None) -> DemoRe
         return session.get(AppState, DEMO_STATE_KEY) is not None
 
     already = await services.store.read(_state)
+    profile = {k: v for k, v in DEMO_PROFILE.items() if not services.settings.get(k)}
+    if profile:
+        services.settings.update(profile)
     pipeline = build_pipeline(services, offline=True)
     own = list(services.settings.get("general.owner_addresses"))
     raws = shifted_messages(source, services.clock.now(), own)

@@ -270,7 +270,7 @@ class DesktopApp(QObject):
         if self.wizard is not None and isValid(self.wizard) and self.wizard.isVisible():
             self.wizard.raise_()
             return self.wizard
-        wizard = FirstRunWizard(self.ctx)
+        wizard = FirstRunWizard(self.ctx, profile_settings=self.real_services.settings)
         wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         wizard.sign_in_requested.connect(lambda: self._wizard_to_settings(wizard, 0))
         wizard.ai_requested.connect(lambda: self._wizard_to_settings(wizard, 1))

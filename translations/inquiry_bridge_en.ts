@@ -832,6 +832,34 @@ The words are inserted at the cursor for you to edit.</source>
         <source>Later</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Your company (ends every English reply)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Company name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Office address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. Harbour Aluminium Windows Pty Ltd</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. Kind regards, / your name / phone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>where the evening briefing&apos;s measuring route starts, e.g. 5 Factory Rd, Penrith</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Fonts</name>

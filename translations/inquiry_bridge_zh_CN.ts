@@ -832,6 +832,34 @@ The words are inserted at the cursor for you to edit.</source>
         <source>Later</source>
         <translation>稍后再说</translation>
     </message>
+    <message>
+        <source>Your company (ends every English reply)</source>
+        <translation>您的公司资料（写在每封英文回复的落款）</translation>
+    </message>
+    <message>
+        <source>Company name</source>
+        <translation>公司名称</translation>
+    </message>
+    <message>
+        <source>Signature</source>
+        <translation>落款</translation>
+    </message>
+    <message>
+        <source>Office address</source>
+        <translation>办公室地址</translation>
+    </message>
+    <message>
+        <source>e.g. Harbour Aluminium Windows Pty Ltd</source>
+        <translation>例如 Harbour Aluminium Windows Pty Ltd</translation>
+    </message>
+    <message>
+        <source>e.g. Kind regards, / your name / phone</source>
+        <translation>例如 Kind regards, / 您的英文名 / 电话</translation>
+    </message>
+    <message>
+        <source>where the evening briefing&apos;s measuring route starts, e.g. 5 Factory Rd, Penrith</source>
+        <translation>晚间简报的量尺路线从这里出发，例如 5 Factory Rd, Penrith</translation>
+    </message>
 </context>
 <context>
     <name>Fonts</name>
