@@ -28,18 +28,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Chinese preview (what the customer will read)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>English email (editable — this is what will be sent)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Re-render Chinese preview</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Save edits</source>
         <translation type="unfinished"></translation>
     </message>
@@ -68,10 +56,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The English text changed. Click “Re-render Chinese preview” to see it in Chinese.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>cannot be attached</source>
         <translation type="unfinished"></translation>
     </message>
@@ -89,6 +73,30 @@
     </message>
     <message>
         <source>The attachments add up to %1, over Outlook&apos;s usual 35 MB limit: the email may be refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese translation for you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only you read this; the customer gets the English</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The English that is sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Editable: this text is what the customer receives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translate again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The English text changed. Click “Translate again” to see it in Chinese.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -136,6 +144,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Translating into Chinese…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>An email went to this customer in the last %1 days: %2 “%3”</source>
         <translation type="unfinished"></translation>
     </message>
@@ -149,10 +161,6 @@
     </message>
     <message>
         <source>these values are not in your instruction or the emails: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rendering the Chinese preview…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

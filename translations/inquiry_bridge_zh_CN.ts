@@ -28,18 +28,6 @@
         <translation>附加本机上的任意文件，例如刚做好的报价单 PDF</translation>
     </message>
     <message>
-        <source>Chinese preview (what the customer will read)</source>
-        <translation>中文预览（客户将读到的内容）</translation>
-    </message>
-    <message>
-        <source>English email (editable — this is what will be sent)</source>
-        <translation>英文邮件（可编辑——实际发送的就是这段）</translation>
-    </message>
-    <message>
-        <source>Re-render Chinese preview</source>
-        <translation>重新生成中文预览</translation>
-    </message>
-    <message>
         <source>Save edits</source>
         <translation>保存修改</translation>
     </message>
@@ -68,10 +56,6 @@
         <translation>正在加载…</translation>
     </message>
     <message>
-        <source>The English text changed. Click “Re-render Chinese preview” to see it in Chinese.</source>
-        <translation>英文内容已修改。请点击「重新生成中文预览」查看中文。</translation>
-    </message>
-    <message>
         <source>cannot be attached</source>
         <translation>无法附加</translation>
     </message>
@@ -90,6 +74,30 @@
     <message>
         <source>The attachments add up to %1, over Outlook&apos;s usual 35 MB limit: the email may be refused</source>
         <translation>附件合计 %1，超过 Outlook 通常的 35 MB 上限：邮件可能被退回</translation>
+    </message>
+    <message>
+        <source>Chinese translation for you</source>
+        <translation>给您看的中文译文</translation>
+    </message>
+    <message>
+        <source>Only you read this; the customer gets the English</source>
+        <translation>只有您看得到；客户收到的是英文</translation>
+    </message>
+    <message>
+        <source>The English that is sent</source>
+        <translation>实际发出的英文</translation>
+    </message>
+    <message>
+        <source>Editable: this text is what the customer receives</source>
+        <translation>可以修改：客户收到的就是这段文字</translation>
+    </message>
+    <message>
+        <source>Translate again</source>
+        <translation>重新翻译</translation>
+    </message>
+    <message>
+        <source>The English text changed. Click “Translate again” to see it in Chinese.</source>
+        <translation>英文内容已修改。请点击「重新翻译」查看中文。</translation>
     </message>
     <message>
         <source>Choose a file to attach</source>
@@ -136,6 +144,10 @@
         <translation>已被修改稿取代 — 未发送</translation>
     </message>
     <message>
+        <source>Translating into Chinese…</source>
+        <translation>正在翻译成中文…</translation>
+    </message>
+    <message>
         <source>An email went to this customer in the last %1 days: %2 “%3”</source>
         <translation>最近 %1 天内已给该客户发过邮件：%2「%3」</translation>
     </message>
@@ -150,10 +162,6 @@
     <message>
         <source>these values are not in your instruction or the emails: %1</source>
         <translation>以下内容不在您的指示或往来邮件中：%1</translation>
-    </message>
-    <message>
-        <source>Rendering the Chinese preview…</source>
-        <translation>正在生成中文预览…</translation>
     </message>
     <message>
         <source>Please check the highlighted unconfirmed values first.</source>
