@@ -4,9 +4,11 @@ A newcomer without a Microsoft account clicks 试用示例数据 and sees a popu
 The demo goes through the real intake pipeline (offline: rules only, no network), so what the
 board shows is what the product really does with such mail; nothing is faked in the store.
 Two touches make it feel current: the messages' dates are shifted so the newest arrived a couple
-of hours ago, and the stage moves in ``resources/demo/stages.json`` are replayed through the
-real ``StageService`` at their "days ago" times, so the stage bar, overdue markers and stage
-history all have something to show. It never touches the owner's real data folder.
+of hours ago (by the injected clock), and the stage moves in ``resources/demo/stages.json`` are replayed through the real ``StageService``
+at their "days ago" times, so the stage bar, overdue markers and stage history all have something
+to show. Opened again weeks later, ``refresh_dates`` moves every date in the demo folder forward
+by the time that passed, so a reply debt still reads days, never "260 天". It never touches the
+owner's real data folder.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from datetime import datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import DateTime, select
+from sqlalchemy.orm import Session
 
 from core.clock import Clock, utc
-from core.db.models import AppState, Inquiry
+from core.db.models import AppState, Base, Inquiry
 from core.glossary import resources_dir
 from core.inquiry.stages import StageService
 from core.intake.pipeline import IngestReport, build_pipeline
@@ -129,6 +132,46 @@ def _replay_stages(services: Services, moves: list[dict[str, object]], clock: Cl
         ):
             done += 1
     return done
+
+
+def refresh_dates(services: Services, *, tolerance: timedelta = timedelta(hours=1)) -> timedelta:
+    """Move every date in the demo folder forward by the time since it was loaded (or last
+    refreshed), so the demo reads as recent whenever it is opened. Returns the shift (zero when
+    under ``tolerance`` or never loaded). Only for the demo folder: it rewrites every
+    timestamp column of every table."""
+    now = services.clock.now().replace(tzinfo=None)
+
+    def do(session: Session) -> timedelta:
+        state = session.get(AppState, DEMO_STATE_KEY)
+        if state is None:
+            return timedelta(0)
+        try:
+            loaded = datetime.fromisoformat(str(state.value).strip('"'))
+        except ValueError:
+            return timedelta(0)
+        shift = now - loaded.replace(tzinfo=None)
+        if abs(shift) < tolerance:
+            return timedelta(0)
+        for table in Base.metadata.sorted_tables:
+            if table.name == AppState.__tablename__:
+                continue
+            columns = [c for c in table.columns if isinstance(c.type, DateTime)]
+            if not columns:
+                continue
+            keys = list(table.primary_key.columns)
+            for row in session.execute(select(*keys, *columns)).all():
+                moved = {
+                    c.name: value + shift
+                    for c, value in zip(columns, row[len(keys) :], strict=True)
+                    if value is not None
+                }
+                if moved:
+                    match = [k == row[i] for i, k in enumerate(keys)]
+                    session.execute(table.update().where(*match).values(moved))
+        session.merge(AppState(key=DEMO_STATE_KEY, value=now.isoformat(), updated_at=now))
+        return shift
+
+    return services.store.write(do)
 
 
 async def load_demo(services: Services, *, folder: Path | None = None) -> DemoResult:

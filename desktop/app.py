@@ -136,9 +136,14 @@ class DesktopApp(QObject):
         self.window.show_banner(title, body, None, None)
 
     def _demo_app(self) -> App:
-        return build_app(
+        """The demo folder's ``App``; dates moved up to today when it was loaded long ago."""
+        from core.demo import refresh_dates
+
+        app = build_app(
             self.real_services.paths.demo_home, clock=self.real_services.clock, is_demo=True
         )
+        refresh_dates(app.services)
+        return app
 
     def _open_context(self, app: App) -> None:
         """Show data folder ``app``: a new window over it, and the one wiring of its hub."""
