@@ -3,8 +3,9 @@
 A newcomer without a Microsoft account clicks 试用示例数据 and sees a populated board in seconds.
 The demo goes through the real intake pipeline (offline: rules only, no network), so what the
 board shows is what the product really does with such mail; nothing is faked in the store.
-Two touches make it feel current: the messages' dates are shifted so the newest arrived a couple
-of hours ago (by the injected clock), and the stage moves in ``resources/demo/stages.json`` are replayed through the real ``StageService``
+Three touches make it feel current: the messages' dates are shifted so the newest arrived a couple
+of hours ago (by the injected clock), an inquiry still in its first stage has waited there since
+its first email, and the stage moves in ``resources/demo/stages.json`` are replayed through the real ``StageService``
 at their "days ago" times, so the stage bar, overdue markers and stage history all have something
 to show. Opened again weeks later, ``refresh_dates`` moves every date in the demo folder forward
 by the time that passed, so a reply debt still reads days, never "260 天". It never touches the
@@ -21,11 +22,11 @@ from datetime import datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
 from pathlib import Path
 
-from sqlalchemy import DateTime, select
+from sqlalchemy import DateTime, func, select, update
 from sqlalchemy.orm import Session
 
 from core.clock import Clock, utc
-from core.db.models import AppState, Base, Inquiry
+from core.db.models import AppState, Base, Inquiry, Message, StageEvent
 from core.glossary import resources_dir
 from core.inquiry.stages import StageService
 from core.intake.pipeline import IngestReport, build_pipeline
@@ -134,6 +135,29 @@ def _replay_stages(services: Services, moves: list[dict[str, object]], clock: Cl
     return done
 
 
+def _waiting_since_first_mail(session: Session) -> None:
+    """A demo inquiry still in stage "inquiry" has waited there since its first email (not
+    since the demo was loaded), so its days in stage and overdue marker read true."""
+    firsts = session.execute(
+        select(Message.inquiry_id, func.min(Message.received_at))
+        .where(Message.inquiry_id.is_not(None), Message.direction == "in")
+        .group_by(Message.inquiry_id)
+    ).all()
+    for inquiry_id, first in firsts:
+        if first is None:
+            continue
+        session.execute(
+            update(Inquiry)
+            .where(Inquiry.id == inquiry_id, Inquiry.stage == "inquiry")
+            .values(stage_changed_at=first)
+        )
+        session.execute(
+            update(StageEvent)
+            .where(StageEvent.inquiry_id == inquiry_id, StageEvent.from_stage.is_(None))
+            .values(at=first)
+        )
+
+
 def refresh_dates(services: Services, *, tolerance: timedelta = timedelta(hours=1)) -> timedelta:
     """Move every date in the demo folder forward by the time since it was loaded (or last
     refreshed), so the demo reads as recent whenever it is opened. Returns the shift (zero when
@@ -194,6 +218,7 @@ async def load_demo(services: Services, *, folder: Path | None = None) -> DemoRe
         if manifest.exists():
             moves = json.loads(manifest.read_text(encoding="utf-8")).get("moves", [])
             _replay_stages(services, moves, services.clock)
+        await services.store.run(_waiting_since_first_mail)
         now = services.clock.now().replace(tzinfo=None)
 
         def _mark(session):  # type: ignore[no-untyped-def]

@@ -156,7 +156,7 @@ class MainWindow(QMainWindow):
         ctx.hub.sync_status.connect(self._on_sync_status)
         ctx.hub.draft_changed.connect(lambda *_: self._update_pending_tab())
         self._sync_problem = ""
-        self.resize(1360, 820)
+        self.resize(1340, 700)  # fits a 1366 x 768 laptop with its taskbar and title bar
         self.retranslate()
 
     # ------------------------------------------------------------------ assistant

@@ -68,7 +68,7 @@ async def _board(ctx: AppContext) -> QWidget:
     from desktop.main_window import MainWindow
 
     window = MainWindow(ctx)
-    window.resize(1600, 860)
+    window.resize(1366, 768)  # the laptop screen the layouts must fit
     await window.board.ready()
     if window.board.model.rowCount() > 0:
         window.board.select_row(0)
@@ -81,7 +81,7 @@ async def _detail(ctx: AppContext) -> QWidget:
     from desktop.detail import InquiryDetailView
 
     view = InquiryDetailView(ctx)
-    view.resize(900, 860)
+    view.resize(900, 740)
     inquiries = ctx.app.inquiries
     rows = await inquiries.rows(BoardQuery(sort="last_contact"), limit=40)
     # the most telling inquiry: the one with the longest thread among recent ones

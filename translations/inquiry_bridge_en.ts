@@ -272,6 +272,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>We owe · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>They owe · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Needs your confirmation</source>
         <translation type="unfinished"></translation>
     </message>
@@ -281,6 +289,18 @@
             <numerusform>%n draft waiting for approval</numerusform>
             <numerusform>%n drafts waiting for approval</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>A on site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B remote</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C other</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -650,9 +670,12 @@ The words are inserted at the cursor for you to edit.</source>
         <source>%1 d</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>%1 days</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n day</numerusform>
+            <numerusform>%n days</numerusform>
+        </translation>
     </message>
     <message>
         <source>overdue %1 d</source>

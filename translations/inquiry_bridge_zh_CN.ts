@@ -272,6 +272,14 @@
         <translation>（未知）</translation>
     </message>
     <message>
+        <source>We owe · %1</source>
+        <translation>待我们回复 · %1</translation>
+    </message>
+    <message>
+        <source>They owe · %1</source>
+        <translation>等客户回复 · %1</translation>
+    </message>
+    <message>
         <source>Needs your confirmation</source>
         <translation>需要您确认</translation>
     </message>
@@ -280,6 +288,18 @@
         <translation>
             <numerusform>%n 份草稿待审批</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>A on site</source>
+        <translation>A 上门量尺</translation>
+    </message>
+    <message>
+        <source>B remote</source>
+        <translation>B 远程报价</translation>
+    </message>
+    <message>
+        <source>C other</source>
+        <translation>C 非询盘</translation>
     </message>
 </context>
 <context>
@@ -650,9 +670,11 @@ The words are inserted at the cursor for you to edit.</source>
         <source>%1 d</source>
         <translation>%1 天</translation>
     </message>
-    <message>
-        <source>%1 days</source>
-        <translation>%1 天</translation>
+    <message numerus="yes">
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n 天</numerusform>
+        </translation>
     </message>
     <message>
         <source>overdue %1 d</source>

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -37,6 +37,11 @@ from desktop import text
 from desktop.board.model import ID_ROLE, BoardModel
 from desktop.context import AppContext
 from desktop.detail import InquiryDetailView
+
+# each column's share of the table's width (and its narrowest), so every column fits the
+# viewport at any window size: no horizontal scroll bar hides the overdue column at 1366 x 768
+COLUMN_WIDTHS = dict(zip(COLUMNS, (110, 80, 130, 90, 90, 140, 95, 100), strict=True))
+MIN_WIDTH = 60
 
 
 class BoardPage(QWidget):
@@ -124,8 +129,9 @@ class BoardPage(QWidget):
         # the indicator first, so enabling sorting asks for the order the model already has
         header.setSortIndicator(COLUMNS.index("last_contact"), Qt.SortOrder.DescendingOrder)
         self.table.setSortingEnabled(True)
-        for column, width in zip(COLUMNS, (130, 100, 140, 100, 90, 150, 125, 110), strict=True):
-            self.table.setColumnWidth(COLUMNS.index(column), width)
+        self._fitted_width = 0
+        self.table.viewport().installEventFilter(self)
+        self._fit_columns()
 
     def _build_splitter(self) -> QSplitter:
         """The table (or its empty hint) on the left, the detail on the right."""
@@ -159,7 +165,7 @@ class BoardPage(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
-        splitter.setSizes([960, 540])
+        splitter.setSizes([780, 560])  # the detail needs ~560 px; the table fits the rest
         self.splitter = splitter
 
         return splitter
@@ -178,6 +184,28 @@ class BoardPage(QWidget):
         self.model.counts_changed.connect(self._on_counts)
         self.model.loaded.connect(self._on_loaded)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
+
+    def _fit_columns(self) -> None:
+        """Share the viewport's width among the columns in their proportions (once per width,
+        so a column the owner dragged keeps its size until the window is resized)."""
+        width = self.table.viewport().width()
+        if width <= 0 or width == self._fitted_width:
+            return
+        self._fitted_width = width
+        total = sum(COLUMN_WIDTHS.values())
+        used = 0
+        for i, column in enumerate(COLUMNS):
+            if i == len(COLUMNS) - 1:
+                share = max(MIN_WIDTH, width - used)
+            else:
+                share = max(MIN_WIDTH, width * COLUMN_WIDTHS[column] // total)
+            used += share
+            self.table.setColumnWidth(i, share)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
+            self._fit_columns()
+        return super().eventFilter(watched, event)
 
     # ------------------------------------------------------------------ filters
 
