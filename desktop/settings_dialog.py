@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QMessageBox,
+    QPlainTextEdit,
     QPushButton,
     QSpinBox,
     QStackedWidget,
@@ -227,11 +228,16 @@ class SettingsDialog(QDialog):
         self.company = QLineEdit(s.get("general.company_name"))
         self.owner = QLineEdit(s.get("general.owner_name"))
         self.addresses = QLineEdit(", ".join(s.get("general.owner_addresses")))
+        self.office = QLineEdit(s.get("general.office_address"))
+        self.signature = QPlainTextEdit(s.get("drafts.signature"))
+        self.signature.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
         page, _ = _page(
             (self._label("language"), self.language),
             (None, self.start_at_login),
             (self._label("company"), self.company),
             (self._label("owner"), self.owner),
+            (self._label("signature"), self.signature),
+            (self._label("office"), self.office),
             (self._label("addresses"), self.addresses),
         )
         return page
@@ -375,6 +381,8 @@ class SettingsDialog(QDialog):
                 "general.start_at_login": self.start_at_login.isChecked(),
                 "general.company_name": self.company.text().strip(),
                 "general.owner_name": self.owner.text().strip(),
+                "general.office_address": self.office.text().strip(),
+                "drafts.signature": self.signature.toPlainText().strip(),
                 "general.owner_addresses": [
                     a.strip().lower() for a in self.addresses.text().split(",") if a.strip()
                 ],
@@ -496,6 +504,8 @@ class SettingsDialog(QDialog):
             "language": self.tr("Language"),
             "company": self.tr("Company name"),
             "owner": self.tr("Your name"),
+            "signature": self.tr("Signature"),
+            "office": self.tr("Office address"),
             "addresses": self.tr("Company mail addresses"),
         }
         for key, widget in self.labels.items():

@@ -1596,6 +1596,14 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Signature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Office address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Company mail addresses</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1594,6 +1594,14 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>您的姓名</translation>
     </message>
     <message>
+        <source>Signature</source>
+        <translation>落款</translation>
+    </message>
+    <message>
+        <source>Office address</source>
+        <translation>办公室地址</translation>
+    </message>
+    <message>
         <source>Company mail addresses</source>
         <translation>公司邮箱地址</translation>
     </message>

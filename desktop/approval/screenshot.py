@@ -25,6 +25,6 @@ async def make_approval_window(ctx_or_services: Any) -> QWidget:
     )
     draft_id = await ensure_sample_draft(services)
     window = ApprovalWindow(services, drafting, draft_id)
-    window.resize(1180, 800)
+    window.resize(1180, 700)  # fits a 1366 x 768 screen
     await window.ready()
     return window

@@ -98,6 +98,7 @@ class ApprovalWindow(QWidget):
         self._bridge.changed.connect(self._on_draft_changed)
         self.setObjectName("approvalWindow")
         self.setMinimumSize(900, 600)
+        self.resize(1180, 700)  # fits a 1366 x 768 screen
         self._build()
         self.retranslate()
         self.reload()
