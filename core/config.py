@@ -39,7 +39,7 @@ SETTINGS: tuple[Setting, ...] = (
     # general
     Setting("general.language", str, "zh_CN", "UI language: zh_CN or en"),
     Setting("general.start_at_login", bool, False, "Start the tray app when the user logs in"),
-    Setting("general.company_name", str, "Aurora Windows & Doors", "Company name used in drafts"),
+    Setting("general.company_name", str, "", "Company name used in drafts (the wizard asks)"),
     Setting("general.owner_name", str, "", "Owner's name for signatures"),
     Setting(
         "general.owner_addresses",

@@ -3,10 +3,13 @@
 A newcomer without a Microsoft account clicks 试用示例数据 and sees a populated board in seconds.
 The demo goes through the real intake pipeline (offline: rules only, no network), so what the
 board shows is what the product really does with such mail; nothing is faked in the store.
-Two touches make it feel current: the messages' dates are shifted so the newest arrived a couple
-of hours ago, and the stage moves in ``resources/demo/stages.json`` are replayed through the
-real ``StageService`` at their "days ago" times, so the stage bar, overdue markers and stage
-history all have something to show. It never touches the owner's real data folder.
+Three touches make it feel current: the messages' dates are shifted so the newest arrived a couple
+of hours ago (by the injected clock), an inquiry still in its first stage has waited there since
+its first email, and the stage moves in ``resources/demo/stages.json`` are replayed through the real ``StageService``
+at their "days ago" times, so the stage bar, overdue markers and stage history all have something
+to show. Opened again weeks later, ``refresh_dates`` moves every date in the demo folder forward
+by the time that passed, so a reply debt still reads days, never "260 天". It never touches the
+owner's real data folder.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ from datetime import datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import DateTime, func, select, update
+from sqlalchemy.orm import Session
 
 from core.clock import Clock, utc
-from core.db.models import AppState, Inquiry
+from core.db.models import AppState, Base, Inquiry, Message, StageEvent
 from core.glossary import resources_dir
 from core.inquiry.stages import StageService
 from core.intake.pipeline import IngestReport, build_pipeline
@@ -30,6 +34,13 @@ from core.mail.source import RawMessage
 from core.services import Services
 
 DEMO_STATE_KEY = "demo_loaded_at"
+# the demo folder's own company profile (fictional); the owner's real settings start empty
+DEMO_PROFILE = {
+    "general.company_name": "Aurora Windows & Doors",
+    "general.owner_name": "Michael Chen",
+    "general.office_address": "1 Parramatta Rd, Granville NSW 2142",
+    "drafts.signature": "Kind regards,\nMichael Chen\nAurora Windows & Doors",
+}
 _DATE = re.compile(rb"^Date:[ \t]*(.+?)\r?$", re.MULTILINE | re.IGNORECASE)
 _FROM = re.compile(rb"^From:.*?<?([\w.+-]+@[\w.-]+)>?\s*\r?$", re.MULTILINE | re.IGNORECASE)
 
@@ -124,6 +135,69 @@ def _replay_stages(services: Services, moves: list[dict[str, object]], clock: Cl
     return done
 
 
+def _waiting_since_first_mail(session: Session) -> None:
+    """A demo inquiry still in stage "inquiry" has waited there since its first email (not
+    since the demo was loaded), so its days in stage and overdue marker read true."""
+    firsts = session.execute(
+        select(Message.inquiry_id, func.min(Message.received_at))
+        .where(Message.inquiry_id.is_not(None), Message.direction == "in")
+        .group_by(Message.inquiry_id)
+    ).all()
+    for inquiry_id, first in firsts:
+        if first is None:
+            continue
+        session.execute(
+            update(Inquiry)
+            .where(Inquiry.id == inquiry_id, Inquiry.stage == "inquiry")
+            .values(stage_changed_at=first)
+        )
+        session.execute(
+            update(StageEvent)
+            .where(StageEvent.inquiry_id == inquiry_id, StageEvent.from_stage.is_(None))
+            .values(at=first)
+        )
+
+
+def refresh_dates(services: Services, *, tolerance: timedelta = timedelta(hours=1)) -> timedelta:
+    """Move every date in the demo folder forward by the time since it was loaded (or last
+    refreshed), so the demo reads as recent whenever it is opened. Returns the shift (zero when
+    under ``tolerance`` or never loaded). Only for the demo folder: it rewrites every
+    timestamp column of every table."""
+    now = services.clock.now().replace(tzinfo=None)
+
+    def do(session: Session) -> timedelta:
+        state = session.get(AppState, DEMO_STATE_KEY)
+        if state is None:
+            return timedelta(0)
+        try:
+            loaded = datetime.fromisoformat(str(state.value).strip('"'))
+        except ValueError:
+            return timedelta(0)
+        shift = now - loaded.replace(tzinfo=None)
+        if abs(shift) < tolerance:
+            return timedelta(0)
+        for table in Base.metadata.sorted_tables:
+            if table.name == AppState.__tablename__:
+                continue
+            columns = [c for c in table.columns if isinstance(c.type, DateTime)]
+            if not columns:
+                continue
+            keys = list(table.primary_key.columns)
+            for row in session.execute(select(*keys, *columns)).all():
+                moved = {
+                    c.name: value + shift
+                    for c, value in zip(columns, row[len(keys) :], strict=True)
+                    if value is not None
+                }
+                if moved:
+                    match = [k == row[i] for i, k in enumerate(keys)]
+                    session.execute(table.update().where(*match).values(moved))
+        session.merge(AppState(key=DEMO_STATE_KEY, value=now.isoformat(), updated_at=now))
+        return shift
+
+    return services.store.write(do)
+
+
 async def load_demo(services: Services, *, folder: Path | None = None) -> DemoResult:
     """Ingest the demo mailbox into ``services`` (the demo data folder). Idempotent."""
     source = folder or demo_dir()
@@ -132,6 +206,9 @@ async def load_demo(services: Services, *, folder: Path | None = None) -> DemoRe
         return session.get(AppState, DEMO_STATE_KEY) is not None
 
     already = await services.store.read(_state)
+    profile = {k: v for k, v in DEMO_PROFILE.items() if not services.settings.get(k)}
+    if profile:
+        services.settings.update(profile)
     pipeline = build_pipeline(services, offline=True)
     own = list(services.settings.get("general.owner_addresses"))
     raws = shifted_messages(source, services.clock.now(), own)
@@ -141,6 +218,7 @@ async def load_demo(services: Services, *, folder: Path | None = None) -> DemoRe
         if manifest.exists():
             moves = json.loads(manifest.read_text(encoding="utf-8")).get("moves", [])
             _replay_stages(services, moves, services.clock)
+        await services.store.run(_waiting_since_first_mail)
         now = services.clock.now().replace(tzinfo=None)
 
         def _mark(session):  # type: ignore[no-untyped-def]

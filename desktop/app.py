@@ -30,6 +30,7 @@ import sys
 import qasync  # after PySide6, on purpose
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
+from shiboken6 import isValid
 
 from core.app import App, build_app
 from core.app.lazy import warm as warm_imports
@@ -135,9 +136,14 @@ class DesktopApp(QObject):
         self.window.show_banner(title, body, None, None)
 
     def _demo_app(self) -> App:
-        return build_app(
+        """The demo folder's ``App``; dates moved up to today when it was loaded long ago."""
+        from core.demo import refresh_dates
+
+        app = build_app(
             self.real_services.paths.demo_home, clock=self.real_services.clock, is_demo=True
         )
+        refresh_dates(app.services)
+        return app
 
     def _open_context(self, app: App) -> None:
         """Show data folder ``app``: a new window over it, and the one wiring of its hub."""
@@ -151,6 +157,9 @@ class DesktopApp(QObject):
         self.window.pause_toggled.connect(self.set_paused)
         self.window.language_requested.connect(self.set_language)
         self.window.quit_requested.connect(self.quit)
+        self.window.demo_banner.leave_requested.connect(self.leave_demo)
+        self.window.demo_banner.connect_requested.connect(self.connect_mailbox)
+        self.window.board.wizard_requested.connect(self.show_wizard)
         if self.tray is None:
             self.tray = TrayController(app)
             self._connect_tray()
@@ -201,6 +210,8 @@ class DesktopApp(QObject):
         self.tray.pause_toggled.connect(self.set_paused)
         self.tray.language_requested.connect(self.set_language)
         self.tray.quit_requested.connect(self.quit)
+        self.tray.wizard_requested.connect(self.show_wizard)
+        self.tray.leave_demo_requested.connect(self.leave_demo)
 
     def _banner(self, title: str, body: str, ref_type: str, ref_id: int) -> None:
         if self.window is not None:
@@ -259,12 +270,17 @@ class DesktopApp(QObject):
         return dialog
 
     def show_wizard(self) -> FirstRunWizard:
+        """The welcome window (first run, the tray's 入门向导, the empty board's button)."""
         assert self.ctx is not None
-        wizard = FirstRunWizard(self.ctx)
+        if self.wizard is not None and isValid(self.wizard) and self.wizard.isVisible():
+            self.wizard.raise_()
+            return self.wizard
+        wizard = FirstRunWizard(self.ctx, profile_settings=self.real_services.settings)
         wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         wizard.sign_in_requested.connect(lambda: self._wizard_to_settings(wizard, 0))
         wizard.ai_requested.connect(lambda: self._wizard_to_settings(wizard, 1))
         wizard.demo_requested.connect(lambda: spawn(self.load_demo(wizard)))
+        wizard.leave_demo_requested.connect(self.leave_demo)
         wizard.skipped.connect(self._wizard_done)
         wizard.rejected.connect(self._wizard_done)
         self.wizard = wizard
@@ -276,8 +292,11 @@ class DesktopApp(QObject):
         self.show_window()
 
     def _wizard_to_settings(self, wizard: FirstRunWizard, page: int) -> None:
+        """An account or the AI is set up for the owner's real folder, so leave the demo first."""
         spawn(self.real_app.state.put(FIRST_RUN_KEY, True))
         wizard.hide()
+        if self.ctx is not None and self.ctx.is_demo:
+            self.leave_demo()
         self.show_window()
         self.show_settings(page)
         wizard.deleteLater()
@@ -302,10 +321,20 @@ class DesktopApp(QObject):
         self.show_window()
         return result.inquiries
 
-    def leave_demo(self) -> None:
-        spawn(self.real_app.state.put(MODE_KEY, "real"))
-        self._open_context(self.real_app)
+    def leave_demo(self) -> asyncio.Future[None]:
+        """Back to the owner's real data folder, as he left it; sync and the daily rhythm start
+        there again. The choice is saved (the returned write), so the next start opens the real
+        folder too."""
+        saved = spawn(self.real_app.state.put(MODE_KEY, "real"))
+        if self.ctx is not None and self.ctx.is_demo:
+            self._open_context(self.real_app)
         self.show_window()
+        return saved
+
+    def connect_mailbox(self) -> None:
+        """连接我的邮箱: leave the demo, then the Microsoft account page of the settings."""
+        self.leave_demo()
+        self.show_settings(0)
 
 
 async def _log_ready(app: DesktopApp) -> None:

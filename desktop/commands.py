@@ -1,5 +1,6 @@
 """The desktop's commands: ``app`` (the tray application; a bare ``inquiry-bridge`` maps to it)
-and ``screenshot`` (render a window offscreen over the current data folder).
+and ``screenshot`` (render a window offscreen over a temporary copy of the data folder, which it
+never changes).
 
 Registered by ``desktop.launcher`` so ``core.cli`` never imports Qt.
 """
@@ -38,7 +39,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     shot.add_argument("--lang", default="zh_CN", choices=["zh_CN", "en"])
     shot.add_argument("--out", required=True, metavar="FILE.png")
-    shot.set_defaults(handler=_run_screenshot, wants_app=True)
+    # builds its own App over a copy of the folder (desktop.screenshots.rendering_copy)
+    shot.set_defaults(handler=_run_screenshot, needs_services=False)
 
 
 def _run_app(args: argparse.Namespace, app: App) -> int:
@@ -47,7 +49,24 @@ def _run_app(args: argparse.Namespace, app: App) -> int:
     return run_app(args, app)
 
 
-def _run_screenshot(args: argparse.Namespace, app: App) -> int:
+def _run_screenshot(args: argparse.Namespace, _none: None = None) -> int:
+    """Render one window over a temporary copy of the data folder (the folder stays as it was)."""
+    from core.app import build_app
+    from core.logging_setup import setup_logging
+    from core.paths import resolve_home
+    from desktop.screenshots import rendering_copy
+
+    home = resolve_home(getattr(args, "home", None))
+    setup_logging(home / "logs")  # the folder's own log: the copy and its log are deleted
+    with rendering_copy(home) as copy:
+        app = build_app(copy)
+        try:
+            return _shoot_over(args, app)
+        finally:
+            app.close()
+
+
+def _shoot_over(args: argparse.Namespace, app: App) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     import qasync
     from PySide6.QtWidgets import QApplication  # noqa: F401  (PySide6 before qasync)

@@ -33,6 +33,7 @@ from desktop.approval.pending_view import PendingDraftsView
 from desktop.board.view import BoardPage
 from desktop.chat import ChatDock
 from desktop.context import AppContext
+from desktop.demo_banner import DemoBanner
 from desktop.i18n import LANGUAGES, current_language
 from desktop.look import app_icon
 
@@ -96,6 +97,8 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(app_icon())
         self.banner = Banner()
         self.banner.open_requested.connect(self.open_item)
+        self.demo_banner = DemoBanner()  # 退出示例 / 连接我的邮箱, wired by DesktopApp
+        self.demo_banner.setVisible(ctx.is_demo)
         self.board = BoardPage(ctx)
         self.pending = PendingDraftsView(ctx.services, ctx.hub, self, drafting=ctx.draft_service)
         self.tabs = QTabWidget()
@@ -104,6 +107,7 @@ class MainWindow(QMainWindow):
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 4, 0, 0)
+        layout.addWidget(self.demo_banner)
         layout.addWidget(self.banner)
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
@@ -152,7 +156,7 @@ class MainWindow(QMainWindow):
         ctx.hub.sync_status.connect(self._on_sync_status)
         ctx.hub.draft_changed.connect(lambda *_: self._update_pending_tab())
         self._sync_problem = ""
-        self.resize(1360, 820)
+        self.resize(1340, 700)  # fits a 1366 x 768 laptop with its taskbar and title bar
         self.retranslate()
 
     # ------------------------------------------------------------------ assistant

@@ -4,12 +4,22 @@
 the widget over the current data folder and awaits whatever it loads, so the picture shows real
 data. ``ctx`` is the ``desktop.context.AppContext`` (the folder's ``App`` and its hub).
 Other areas add their window here (the approval window is the drafting area's).
+
+A picture never changes the folder it shows: ``rendering_copy`` copies what the windows read
+(the database through SQLite's backup API over a read-only connection, settings, secrets file,
+token cache, attachments, compiled catalogues) into a private temporary folder, and the command
+renders over that copy. Whatever a window writes while it is drawn (the approval window's sample
+draft in a folder without drafts, migrations, read markers) lands in the copy, which is deleted.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import contextlib
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,12 +30,45 @@ if TYPE_CHECKING:
 
 Factory = Callable[["AppContext"], Awaitable[QWidget]]
 
+# what the windows read, besides the database; raw mail, audio, logs, models and backups are not
+_FILES = ("settings.toml", "secrets.bin", "msal_token_cache.bin")
+_FOLDERS = ("attachments", "cache/i18n")
+_DATABASE = "inquiry-bridge.sqlite3"
+
+
+@contextlib.contextmanager
+def rendering_copy(home: Path) -> Iterator[Path]:
+    """A private copy of data folder ``home`` to render over, removed afterwards.
+
+    The database is copied through a read-only connection (it never checkpoints, so the original
+    file is not written even when its WAL holds pages); a running app's writes are safe.
+    """
+    with tempfile.TemporaryDirectory(prefix="inquiry-bridge-shot-") as tmp:
+        copy = Path(tmp) / home.name
+        copy.mkdir()
+        database = home / _DATABASE
+        if database.exists():
+            source = sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True)
+            target = sqlite3.connect(copy / _DATABASE)
+            try:
+                source.backup(target)
+            finally:
+                target.close()
+                source.close()
+        for name in _FILES:
+            if (home / name).is_file():
+                shutil.copy2(home / name, copy / name)
+        for name in _FOLDERS:
+            if (home / name).is_dir():
+                shutil.copytree(home / name, copy / name)
+        yield copy
+
 
 async def _board(ctx: AppContext) -> QWidget:
     from desktop.main_window import MainWindow
 
     window = MainWindow(ctx)
-    window.resize(1600, 860)
+    window.resize(1366, 768)  # the laptop screen the layouts must fit
     await window.board.ready()
     if window.board.model.rowCount() > 0:
         window.board.select_row(0)
@@ -38,7 +81,7 @@ async def _detail(ctx: AppContext) -> QWidget:
     from desktop.detail import InquiryDetailView
 
     view = InquiryDetailView(ctx)
-    view.resize(900, 860)
+    view.resize(900, 740)
     inquiries = ctx.app.inquiries
     rows = await inquiries.rows(BoardQuery(sort="last_contact"), limit=40)
     # the most telling inquiry: the one with the longest thread among recent ones

@@ -18,7 +18,7 @@ import logging
 import time
 from typing import Any
 
-from PySide6.QtCore import QEvent, QTime, Signal
+from PySide6.QtCore import QEvent, Qt, QTime, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QMessageBox,
+    QPlainTextEdit,
     QPushButton,
     QSpinBox,
     QStackedWidget,
@@ -40,12 +42,13 @@ from PySide6.QtWidgets import (
 from core import autostart
 from core.config import Settings
 from core.import_lock import IMPORTING
-from core.secrets import GRAPH_TOKEN, LLM_API_KEY
+from core.secrets import GRAPH_TOKEN, LLM_API_KEY, TELEGRAM_TOKEN
 from desktop.aio import spawn
 from desktop.chat.memory_page import MemoryButton
 from desktop.context import AppContext
 from desktop.errors_ui import message_for
 from desktop.i18n import LANGUAGES, current_language
+from desktop.settings_save import save_all
 from desktop.settings_telegram import TelegramSettingsPage
 from desktop.voice.settings_page import VoiceSettingsPage
 
@@ -114,6 +117,12 @@ class SettingsDialog(QDialog):
         body.addWidget(self.pages, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(body, 1)
+        self.notice = QLabel()  # after 应用/确定: where a key went, or why nothing was saved
+        self.notice.setWordWrap(True)
+        self.notice.hide()
+        self.last_notice = ""
+        self.stored_where: dict[str, tuple[str, str]] = {}
+        layout.addWidget(self.notice)
         layout.addWidget(self.buttons)
         self.resize(820, 560)
         self.retranslate()
@@ -219,11 +228,16 @@ class SettingsDialog(QDialog):
         self.company = QLineEdit(s.get("general.company_name"))
         self.owner = QLineEdit(s.get("general.owner_name"))
         self.addresses = QLineEdit(", ".join(s.get("general.owner_addresses")))
+        self.office = QLineEdit(s.get("general.office_address"))
+        self.signature = QPlainTextEdit(s.get("drafts.signature"))
+        self.signature.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
         page, _ = _page(
             (self._label("language"), self.language),
             (None, self.start_at_login),
             (self._label("company"), self.company),
             (self._label("owner"), self.owner),
+            (self._label("signature"), self.signature),
+            (self._label("office"), self.office),
             (self._label("addresses"), self.addresses),
         )
         return page
@@ -251,7 +265,9 @@ class SettingsDialog(QDialog):
         )
         self.buttons.accepted.connect(self._ok)
         self.buttons.rejected.connect(self.reject)
-        self.buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(self.save)
+        self.buttons.button(QDialogButtonBox.StandardButton.Apply).clicked.connect(
+            lambda: self.save()
+        )
 
     # ------------------------------------------------------------------ account
 
@@ -365,6 +381,8 @@ class SettingsDialog(QDialog):
                 "general.start_at_login": self.start_at_login.isChecked(),
                 "general.company_name": self.company.text().strip(),
                 "general.owner_name": self.owner.text().strip(),
+                "general.office_address": self.office.text().strip(),
+                "drafts.signature": self.signature.toPlainText().strip(),
                 "general.owner_addresses": [
                     a.strip().lower() for a in self.addresses.text().split(",") if a.strip()
                 ],
@@ -372,27 +390,87 @@ class SettingsDialog(QDialog):
         )
         return values
 
-    def save(self) -> None:
+    def problems(self) -> list[tuple[int, str]]:
+        """What stops the dialog from saving: (page row, message in the owner's language)."""
+        found: list[tuple[int, str]] = []
+        url = self.llm_url.text().strip()
+        if self.llm_url.isEnabled() and url and not url.startswith(("http://", "https://")):
+            found.append((1, self.tr("The endpoint URL must start with http:// or https://")))
+        found += [(3, text) for text in self.telegram_page.problems()]
+        bad = [a for a in self.values()["general.owner_addresses"] if "@" not in a]
+        if bad:
+            found.append((5, self.tr("Not a mail address: %1").replace("%1", ", ".join(bad))))
+        return found
+
+    def save(self) -> bool:
+        """Save every page or none; say where a newly saved key now lives. True when saved."""
         s = self.ctx.services
-        values = self.values()
-        s.settings.update(values)
+        problems = self.problems()
+        if problems:
+            self.nav.setCurrentRow(problems[0][0])
+            self._notify("❌ " + "\n".join(text for _, text in problems))
+            return False
+        values = {**self.values(), **self.telegram_page.values(), **self.voice_page.values()}
+        new_secrets = []
         key = self.llm_key.text().strip()
         if key:
-            s.secrets.set(LLM_API_KEY, key)
+            new_secrets.append((LLM_API_KEY, key))
+        telegram = self.telegram_page.pending_secret()
+        if telegram is not None:
+            new_secrets.append(telegram)
+        try:
+            outcome = save_all(s.settings, s.secrets, values, new_secrets)
+        except Exception as exc:
+            log.warning("settings not saved: %s", exc)
+            self._notify("❌ " + self.tr("Nothing was saved: %1").replace("%1", message_for(exc)))
+            return False
+        if key:
             self.llm_key.clear()
             self._has_key = True
+        self.telegram_page.saved()
+        self.voice_page.refresh()
         try:
             autostart.set_enabled(bool(values["general.start_at_login"]))
         except OSError as exc:
             log.warning("start at login: %s", exc)
-        self.telegram_page.save()
-        self.voice_page.save()
+        self.stored_where = outcome.stored
+        self._notify(self._where_saved(outcome.stored))
+        self.retranslate()
         if values["general.language"] != current_language():
             self.language_changed.emit(values["general.language"])
         self.saved.emit()
+        return True
+
+    def _where_saved(self, stored: dict[str, tuple[str, str]]) -> str:
+        names = {LLM_API_KEY: self.tr("The API key"), TELEGRAM_TOKEN: self.tr("The bot token")}
+        zh = current_language() == "zh_CN"
+        lines = [
+            self.tr("%1 is saved in %2.")
+            .replace("%1", names.get(name, name))
+            .replace("%2", where[0] if zh else where[1])
+            for name, where in stored.items()
+        ]
+        return "✅ " + "\n".join(lines or [self.tr("Settings saved.")])
+
+    def _notify(self, text: str) -> None:
+        self.last_notice = text
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
 
     def _ok(self) -> None:
-        self.save()
+        if not self.save():
+            return
+        if self.stored_where:  # a key was stored: say where, after the dialog has closed
+            box = QMessageBox(
+                QMessageBox.Icon.Information,
+                self.tr("Settings"),
+                self.last_notice,
+                QMessageBox.StandardButton.Ok,
+                self.parentWidget(),
+            )
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.open()
+            self.where_box = box
         self.accept()
 
     # ------------------------------------------------------------------ language
@@ -426,6 +504,8 @@ class SettingsDialog(QDialog):
             "language": self.tr("Language"),
             "company": self.tr("Company name"),
             "owner": self.tr("Your name"),
+            "signature": self.tr("Signature"),
+            "office": self.tr("Office address"),
             "addresses": self.tr("Company mail addresses"),
         }
         for key, widget in self.labels.items():
@@ -434,10 +514,13 @@ class SettingsDialog(QDialog):
         self.sign_out_button.setText(self.tr("Sign out"))
         self.client_id.setPlaceholderText(self.tr("from the Azure app registration"))
         self.llm_url.setPlaceholderText("https://api.openai.com/v1")
+        where = self.ctx.services.secrets.location(LLM_API_KEY) if self._has_key else None
         self.llm_key.setPlaceholderText(
-            self.tr("saved in the system keyring — leave empty to keep")
-            if self._has_key
-            else self.tr("saved in the system keyring, never in a file")
+            self.tr("saved in %1 — leave empty to keep").replace(
+                "%1", where[0] if current_language() == "zh_CN" else where[1]
+            )
+            if where
+            else self.tr("saved in the system keyring (or an owner-only file), never in settings")
         )
         self.test_button.setText(self.tr("Test connection"))
         self.paused.setText(self.tr("Pause sync"))

@@ -6,13 +6,15 @@ to his bot from his phone. The page shows, in his language, what state that leav
 (not set up / waiting for pairing / paired with whom) and can test the token against the Bot API
 (``getMe``) on the event loop — the dialog never waits on the network.
 
-``save()`` (called by the dialog's OK) writes the switch and a newly typed token. When
+The dialog's OK saves every page at once (``values``, ``pending_secret``, ``problems``, then
+``saved``); ``save()`` writes this page alone. When
 ``INQUIRY_BRIDGE_TELEGRAM_TOKEN`` / ``_CHAT_ID`` preset them, the fields are read-only and say so.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer
@@ -35,6 +37,7 @@ from core.secrets import TELEGRAM_TOKEN
 from desktop.aio import spawn
 
 log = logging.getLogger(__name__)
+_TOKEN_SHAPE = re.compile(r"^\d+:\S+$")
 
 
 class TelegramSettingsPage(QWidget):
@@ -152,18 +155,44 @@ class TelegramSettingsPage(QWidget):
         self._poll.start()
 
     # -- actions -----------------------------------------------------------------------------
-    def save(self) -> None:
-        """Write the switch and a newly typed token (keyring). Called by the dialog's OK."""
-        self.services.settings.set("telegram.enabled", self.enabled.isChecked())
+    def values(self) -> dict[str, Any]:
+        """The settings this page writes (the dialog saves every page's at once)."""
+        return {"telegram.enabled": self.enabled.isChecked()}
+
+    def pending_secret(self) -> tuple[str, str] | None:
+        """A newly typed token to store, (name, value); None when nothing was typed."""
         typed = self.token.text().strip()
-        if typed and not self._token_env:
+        return (TELEGRAM_TOKEN, typed) if typed and not self._token_env else None
+
+    def problems(self) -> list[str]:
+        """What stops this page from being saved, in the owner's language (none: empty)."""
+        secret = self.pending_secret()
+        if secret is not None and not _TOKEN_SHAPE.match(secret[1]):
+            return [
+                self.tr("The bot token looks wrong: BotFather's tokens look like 123456789:AA…")
+            ]
+        return []
+
+    def saved(self) -> None:
+        """After the dialog stored this page: clear the typed token, show the new state."""
+        self.token.clear()
+        self.refresh()
+
+    def save(self) -> None:
+        """Write the switch and a newly typed token (keyring) — this page alone."""
+        problems = self.problems()
+        if problems:
+            self.status.setText(problems[0])
+            return
+        secret = self.pending_secret()
+        if secret is not None:
             try:
-                self.services.secrets.set(TELEGRAM_TOKEN, typed)
+                self.services.secrets.set(*secret)
             except InquiryBridgeError as exc:
                 self.status.setText(exc.user_message(_lang()))
                 return
-            self.token.clear()
-        self.refresh()
+        self.services.settings.update(self.values())
+        self.saved()
 
     def new_code(self) -> None:
         pairing.new_pairing_code(self.services)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QObject
 
 from core.clock import to_sydney, utc
 from core.glossary import product_name
@@ -73,7 +73,7 @@ def owes_text(owes_reply: str, since: datetime | None, now: datetime) -> str:
 
 
 def days_text(days: int) -> str:
-    return QCoreApplication.translate("Domain", "%1 days").replace("%1", str(days))
+    return _plurals().days(days)
 
 
 def overdue_text(days: int) -> str:
@@ -89,3 +89,21 @@ def local_time(dt: datetime | None) -> str:
 def products_text(keys: tuple[str, ...] | list[str], lang: str) -> str:
     sep = "、" if lang.startswith("zh") else ", "
     return sep.join(product_name(k, lang) for k in keys)
+
+
+class Domain(QObject):
+    """Counted words: ``self.tr`` with ``n`` is the call lupdate writes as plural forms (%n),
+    so Qt picks "1 day" / "2 days" in English and "1 天" in Chinese. Its context is the same
+    "Domain" as the other words of this module."""
+
+    def days(self, days: int) -> str:
+        return self.tr("%n day(s)", "", days)
+
+
+_DOMAIN: list[Domain] = []
+
+
+def _plurals() -> Domain:
+    if not _DOMAIN:
+        _DOMAIN.append(Domain())
+    return _DOMAIN[0]

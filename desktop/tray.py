@@ -1,6 +1,7 @@
 """The tray icon: the owner's ambient view of what needs him, and the way back to the window.
 
-Menu: 打开看板, 助手, 暂停同步/恢复同步, 立即同步, 语言, 设置, 退出. The icon gets a red badge while
+Menu: 打开看板, 助手, 暂停同步/恢复同步, 立即同步, 语言, 设置, 入门向导, 退出示例 (over the demo
+only), 退出. The icon gets a red badge while
 something needs the owner (inquiries waiting on our reply, overdue stages, drafts waiting for
 approval) and the tooltip says how many. A ``NotificationRaised`` from core becomes a balloon
 (``showMessage``); clicking it opens that inquiry or draft — a stage reminder opens its action
@@ -17,6 +18,7 @@ Signals:
     open_item(str, int): a notification was clicked (ref_type, ref_id).
     settings_requested(), sync_now_requested(), pause_toggled(bool), language_requested(str),
     quit_requested()
+    wizard_requested(): 入门向导; leave_demo_requested(): 退出示例 (shown only over the demo)
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ class TrayController(QObject):
     pause_toggled = Signal(bool)
     language_requested = Signal(str)
     quit_requested = Signal()
+    wizard_requested = Signal()
+    leave_demo_requested = Signal()
     # a notification that could not be shown as a balloon: title, body, ref_type, ref_id
     fallback = Signal(str, str, str, int)
 
@@ -86,6 +90,11 @@ class TrayController(QObject):
         self.settings_action.triggered.connect(self.settings_requested)
         self.quit_action = QAction(self.menu)
         self.quit_action.triggered.connect(self.quit_requested)
+        self.wizard_action = QAction(self.menu)
+        self.wizard_action.triggered.connect(self.wizard_requested)
+        self.leave_demo_action = QAction(self.menu)
+        self.leave_demo_action.triggered.connect(self.leave_demo_requested)
+        self.leave_demo_action.setVisible(app.is_demo)
         for item in (
             self.open_action,
             self.assistant_action,
@@ -100,6 +109,8 @@ class TrayController(QObject):
                 self.menu.addAction(item)
         self.menu.addMenu(self.language_menu)
         self.menu.addAction(self.settings_action)
+        self.menu.addAction(self.wizard_action)
+        self.menu.addAction(self.leave_demo_action)
         self.menu.addSeparator()
         self.menu.addAction(self.quit_action)
 
@@ -119,6 +130,7 @@ class TrayController(QObject):
         """Serve another data folder's ``App`` (after a demo ↔ real switch)."""
         self._count_timer.stop()
         self.app = app
+        self.leave_demo_action.setVisible(app.is_demo)
 
     def schedule_count(self, *_: object) -> None:
         """Re-count soon (a burst of events, e.g. an ingest batch, becomes one read)."""
@@ -215,6 +227,8 @@ class TrayController(QObject):
         for action in self.language_group.actions():
             action.setChecked(action.data() == current_language())
         self.settings_action.setText(self.tr("Settings"))
+        self.wizard_action.setText(self.tr("Welcome window"))
+        self.leave_demo_action.setText(self.tr("Leave the demo"))
         self.quit_action.setText(self.tr("Quit"))
         self._update_tooltip()
 

@@ -1,23 +1,37 @@
 """The first-run window: sign in with Microsoft, set up the AI, or try the demo data.
 
-Shown when no Microsoft account is set up and the owner has not finished it before. The demo
-choice ingests the bundled demo mailbox into a separate demo data folder (never the real one), so
-a newcomer sees a populated board in seconds without any account.
+Shown when no Microsoft account is set up and the owner has not finished it before, and again
+from the tray's 入门向导 or the empty board's button. The demo choice ingests the bundled demo
+mailbox into a separate demo data folder (never the real one), so a newcomer sees a populated
+board in seconds without any account.
+
+It also asks for his company profile, which starts empty: the company name and signature that
+end every English reply, and the office address where the evening briefing's measuring route
+starts (``general.office_address``). Whatever he typed is saved to his real settings whichever
+way he leaves the window (``profile_settings``: the real folder's, even over the demo).
 
 Signals:
     sign_in_requested(), ai_requested(): open the matching settings page.
     demo_requested(): load the demo data and open the board over it.
+    leave_demo_requested(): opened over the demo, the third choice is 退出示例 instead (back to
+        the owner's own data folder); the first two also lead out of the demo (``DesktopApp``).
     skipped(): go straight to the (empty) board.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import (
     QCommandLinkButton,
     QDialog,
+    QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
+    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QVBoxLayout,
@@ -32,11 +46,15 @@ class FirstRunWizard(QDialog):
     sign_in_requested = Signal()
     ai_requested = Signal()
     demo_requested = Signal()
+    leave_demo_requested = Signal()
     skipped = Signal()
 
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, parent: QWidget | None = None, *, profile_settings: Any = None
+    ) -> None:
         super().__init__(parent)
         self.ctx = ctx
+        self.profile_settings = profile_settings or ctx.services.settings
         self.setWindowIcon(app_icon())
         logo = QLabel()
         logo.setPixmap(app_icon().pixmap(64, 64))
@@ -69,10 +87,12 @@ class FirstRunWizard(QDialog):
         bottom.addWidget(self.status, 1)
         bottom.addWidget(self.skip_button)
 
+        profile = self._build_profile()
+
         layout = QVBoxLayout(self)
-        layout.setSpacing(12)
+        layout.setSpacing(10)
         layout.addLayout(head)
-        layout.addSpacing(8)
+        layout.addWidget(profile)
         layout.addWidget(self.sign_in_button)
         layout.addWidget(self.ai_button)
         layout.addWidget(self.demo_button)
@@ -82,7 +102,47 @@ class FirstRunWizard(QDialog):
         self.setMinimumWidth(640)
         self.retranslate()
 
+    def _build_profile(self) -> QGroupBox:
+        """Company name, signature and office address (his real settings, empty at first)."""
+        settings = self.profile_settings
+        self.company = QLineEdit(str(settings.get("general.company_name") or ""))
+        self.signature = QPlainTextEdit(str(settings.get("drafts.signature") or ""))
+        self.signature.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
+        self.office = QLineEdit(str(settings.get("general.office_address") or ""))
+        self.profile_box = QGroupBox()
+        form = QFormLayout(self.profile_box)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.company_label, self.signature_label, self.office_label = QLabel(), QLabel(), QLabel()
+        form.addRow(self.company_label, self.company)
+        form.addRow(self.signature_label, self.signature)
+        form.addRow(self.office_label, self.office)
+        for button in (self.sign_in_button, self.ai_button, self.demo_button):
+            button.pressed.connect(self.save_profile)
+        return self.profile_box
+
+    def profile(self) -> dict[str, str]:
+        return {
+            "general.company_name": self.company.text().strip(),
+            "drafts.signature": self.signature.toPlainText().strip(),
+            "general.office_address": self.office.text().strip(),
+        }
+
+    def save_profile(self) -> None:
+        """Write what he typed (an empty field leaves the setting as it was)."""
+        typed = {key: value for key, value in self.profile().items() if value}
+        changed = {k: v for k, v in typed.items() if self.profile_settings.get(k) != v}
+        if changed:
+            self.profile_settings.update(changed)
+
+    def done(self, result: int) -> None:
+        self.save_profile()
+        super().done(result)
+
     def _demo_clicked(self) -> None:
+        if self.ctx.is_demo:
+            self.leave_demo_requested.emit()
+            self.accept()
+            return
         self.set_busy(True)
         self.demo_requested.emit()
 
@@ -114,14 +174,31 @@ class FirstRunWizard(QDialog):
         self.ai_button.setDescription(
             self.tr("Enter an OpenAI-compatible endpoint and key for sorting mail and drafting.")
         )
-        self.demo_button.setText(self.tr("Try the demo data"))
-        self.demo_button.setDescription(
+        if self.ctx.is_demo:
+            self.demo_button.setText(self.tr("Leave the demo"))
+            self.demo_button.setDescription(
+                self.tr("Back to your own data folder; the demo stays in its separate folder.")
+            )
+        else:
+            self.demo_button.setText(self.tr("Try the demo data"))
+            self.demo_button.setDescription(
+                self.tr(
+                    "Load a sample mailbox of Sydney customers into a separate demo folder. "
+                    "Nothing is sent and your real data is never touched."
+                )
+            )
+        self.skip_button.setText(self.tr("Later"))
+        self.profile_box.setTitle(self.tr("Your company (ends every English reply)"))
+        self.company_label.setText(self.tr("Company name"))
+        self.signature_label.setText(self.tr("Signature"))
+        self.office_label.setText(self.tr("Office address"))
+        self.company.setPlaceholderText(self.tr("e.g. Harbour Aluminium Windows Pty Ltd"))
+        self.signature.setPlaceholderText(self.tr("e.g. Kind regards, / your name / phone"))
+        self.office.setPlaceholderText(
             self.tr(
-                "Load a sample mailbox of Sydney customers into a separate demo folder. "
-                "Nothing is sent and your real data is never touched."
+                "where the evening briefing's measuring route starts, e.g. 5 Factory Rd, Penrith"
             )
         )
-        self.skip_button.setText(self.tr("Later"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -28,18 +28,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Chinese preview (what the customer will read)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>English email (editable — this is what will be sent)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Re-render Chinese preview</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Save edits</source>
         <translation type="unfinished"></translation>
     </message>
@@ -68,10 +56,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The English text changed. Click “Re-render Chinese preview” to see it in Chinese.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>cannot be attached</source>
         <translation type="unfinished"></translation>
     </message>
@@ -89,6 +73,30 @@
     </message>
     <message>
         <source>The attachments add up to %1, over Outlook&apos;s usual 35 MB limit: the email may be refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese translation for you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only you read this; the customer gets the English</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The English that is sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Editable: this text is what the customer receives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translate again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The English text changed. Click “Translate again” to see it in Chinese.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -136,6 +144,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Translating into Chinese…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>An email went to this customer in the last %1 days: %2 “%3”</source>
         <translation type="unfinished"></translation>
     </message>
@@ -149,10 +161,6 @@
     </message>
     <message>
         <source>these values are not in your instruction or the emails: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rendering the Chinese preview…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -264,6 +272,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>We owe · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>They owe · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Needs your confirmation</source>
         <translation type="unfinished"></translation>
     </message>
@@ -273,6 +289,18 @@
             <numerusform>%n draft waiting for approval</numerusform>
             <numerusform>%n drafts waiting for approval</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>A on site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B remote</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C other</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -289,11 +317,15 @@
         </translation>
     </message>
     <message>
+        <source>Open the welcome window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No inquiry matches these filters.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No inquiries yet. Sign in to Microsoft in Settings, or try the demo data from the welcome window.</source>
+        <source>No inquiries yet. Sign in to Microsoft, set up the AI or try the demo data from the welcome window.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -453,6 +485,25 @@
     </message>
     <message>
         <source>Current customer: %1 #%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DemoBanner</name>
+    <message>
+        <source>You are looking at demo data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fictional customers in a separate folder; nothing syncs or is sent, and your own data is untouched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave the demo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect my mailbox</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -619,9 +670,12 @@ The words are inserted at the cursor for you to edit.</source>
         <source>%1 d</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>%1 days</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n day</numerusform>
+            <numerusform>%n days</numerusform>
+        </translation>
     </message>
     <message>
         <source>overdue %1 d</source>
@@ -790,6 +844,14 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Leave the demo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back to your own data folder; the demo stays in its separate folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Try the demo data</source>
         <translation type="unfinished"></translation>
     </message>
@@ -799,6 +861,34 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your company (ends every English reply)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Company name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Office address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. Harbour Aluminium Windows Pty Ltd</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. Kind regards, / your name / phone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>where the evening briefing&apos;s measuring route starts, e.g. 5 Factory Rd, Penrith</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1386,6 +1476,34 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The endpoint URL must start with http:// or https://</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a mail address: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing was saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bot token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is saved in %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1478,6 +1596,14 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Signature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Office address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Company mail addresses</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1494,11 +1620,11 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>saved in the system keyring — leave empty to keep</source>
+        <source>saved in %1 — leave empty to keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>saved in the system keyring, never in a file</source>
+        <source>saved in the system keyring (or an owner-only file), never in settings</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1555,6 +1681,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 </context>
 <context>
     <name>TelegramSettingsPage</name>
+    <message>
+        <source>The bot token looks wrong: BotFather&apos;s tokens look like 123456789:AA…</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>Set by INQUIRY_BRIDGE_TELEGRAM_TOKEN</source>
         <translation type="unfinished"></translation>
@@ -1723,6 +1853,14 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Welcome window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave the demo</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -28,18 +28,6 @@
         <translation>附加本机上的任意文件，例如刚做好的报价单 PDF</translation>
     </message>
     <message>
-        <source>Chinese preview (what the customer will read)</source>
-        <translation>中文预览（客户将读到的内容）</translation>
-    </message>
-    <message>
-        <source>English email (editable — this is what will be sent)</source>
-        <translation>英文邮件（可编辑——实际发送的就是这段）</translation>
-    </message>
-    <message>
-        <source>Re-render Chinese preview</source>
-        <translation>重新生成中文预览</translation>
-    </message>
-    <message>
         <source>Save edits</source>
         <translation>保存修改</translation>
     </message>
@@ -68,10 +56,6 @@
         <translation>正在加载…</translation>
     </message>
     <message>
-        <source>The English text changed. Click “Re-render Chinese preview” to see it in Chinese.</source>
-        <translation>英文内容已修改。请点击「重新生成中文预览」查看中文。</translation>
-    </message>
-    <message>
         <source>cannot be attached</source>
         <translation>无法附加</translation>
     </message>
@@ -90,6 +74,30 @@
     <message>
         <source>The attachments add up to %1, over Outlook&apos;s usual 35 MB limit: the email may be refused</source>
         <translation>附件合计 %1，超过 Outlook 通常的 35 MB 上限：邮件可能被退回</translation>
+    </message>
+    <message>
+        <source>Chinese translation for you</source>
+        <translation>给您看的中文译文</translation>
+    </message>
+    <message>
+        <source>Only you read this; the customer gets the English</source>
+        <translation>只有您看得到；客户收到的是英文</translation>
+    </message>
+    <message>
+        <source>The English that is sent</source>
+        <translation>实际发出的英文</translation>
+    </message>
+    <message>
+        <source>Editable: this text is what the customer receives</source>
+        <translation>可以修改：客户收到的就是这段文字</translation>
+    </message>
+    <message>
+        <source>Translate again</source>
+        <translation>重新翻译</translation>
+    </message>
+    <message>
+        <source>The English text changed. Click “Translate again” to see it in Chinese.</source>
+        <translation>英文内容已修改。请点击「重新翻译」查看中文。</translation>
     </message>
     <message>
         <source>Choose a file to attach</source>
@@ -136,6 +144,10 @@
         <translation>已被修改稿取代 — 未发送</translation>
     </message>
     <message>
+        <source>Translating into Chinese…</source>
+        <translation>正在翻译成中文…</translation>
+    </message>
+    <message>
         <source>An email went to this customer in the last %1 days: %2 “%3”</source>
         <translation>最近 %1 天内已给该客户发过邮件：%2「%3」</translation>
     </message>
@@ -150,10 +162,6 @@
     <message>
         <source>these values are not in your instruction or the emails: %1</source>
         <translation>以下内容不在您的指示或往来邮件中：%1</translation>
-    </message>
-    <message>
-        <source>Rendering the Chinese preview…</source>
-        <translation>正在生成中文预览…</translation>
     </message>
     <message>
         <source>Please check the highlighted unconfirmed values first.</source>
@@ -264,6 +272,14 @@
         <translation>（未知）</translation>
     </message>
     <message>
+        <source>We owe · %1</source>
+        <translation>待我们回复 · %1</translation>
+    </message>
+    <message>
+        <source>They owe · %1</source>
+        <translation>等客户回复 · %1</translation>
+    </message>
+    <message>
         <source>Needs your confirmation</source>
         <translation>需要您确认</translation>
     </message>
@@ -272,6 +288,18 @@
         <translation>
             <numerusform>%n 份草稿待审批</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>A on site</source>
+        <translation>A 上门量尺</translation>
+    </message>
+    <message>
+        <source>B remote</source>
+        <translation>B 远程报价</translation>
+    </message>
+    <message>
+        <source>C other</source>
+        <translation>C 非询盘</translation>
     </message>
 </context>
 <context>
@@ -287,12 +315,16 @@
         </translation>
     </message>
     <message>
+        <source>Open the welcome window</source>
+        <translation>打开入门向导</translation>
+    </message>
+    <message>
         <source>No inquiry matches these filters.</source>
         <translation>没有符合筛选条件的询盘。</translation>
     </message>
     <message>
-        <source>No inquiries yet. Sign in to Microsoft in Settings, or try the demo data from the welcome window.</source>
-        <translation>还没有询盘。请在设置中登录微软账户，或在欢迎窗口中试用示例数据。</translation>
+        <source>No inquiries yet. Sign in to Microsoft, set up the AI or try the demo data from the welcome window.</source>
+        <translation>还没有询盘。可在入门向导里登录微软、设置 AI 或试用示例数据。</translation>
     </message>
     <message>
         <source>All (%1)</source>
@@ -452,6 +484,25 @@
     <message>
         <source>Current customer: %1 #%2</source>
         <translation>当前客户：%1 #%2</translation>
+    </message>
+</context>
+<context>
+    <name>DemoBanner</name>
+    <message>
+        <source>You are looking at demo data</source>
+        <translation>您正在看示例数据</translation>
+    </message>
+    <message>
+        <source>fictional customers in a separate folder; nothing syncs or is sent, and your own data is untouched.</source>
+        <translation>虚构的客户，放在单独的文件夹里；不同步、不发信，您自己的数据没有被动过。</translation>
+    </message>
+    <message>
+        <source>Leave the demo</source>
+        <translation>退出示例</translation>
+    </message>
+    <message>
+        <source>Connect my mailbox</source>
+        <translation>连接我的邮箱</translation>
     </message>
 </context>
 <context>
@@ -619,9 +670,11 @@ The words are inserted at the cursor for you to edit.</source>
         <source>%1 d</source>
         <translation>%1 天</translation>
     </message>
-    <message>
-        <source>%1 days</source>
-        <translation>%1 天</translation>
+    <message numerus="yes">
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n 天</numerusform>
+        </translation>
     </message>
     <message>
         <source>overdue %1 d</source>
@@ -790,6 +843,14 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>填写兼容 OpenAI 的服务地址和密钥，用于邮件分类和起草回复。</translation>
     </message>
     <message>
+        <source>Leave the demo</source>
+        <translation>退出示例</translation>
+    </message>
+    <message>
+        <source>Back to your own data folder; the demo stays in its separate folder.</source>
+        <translation>回到您自己的数据；示例数据留在它单独的文件夹里。</translation>
+    </message>
+    <message>
         <source>Try the demo data</source>
         <translation>试用示例数据</translation>
     </message>
@@ -800,6 +861,34 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Later</source>
         <translation>稍后再说</translation>
+    </message>
+    <message>
+        <source>Your company (ends every English reply)</source>
+        <translation>您的公司资料（写在每封英文回复的落款）</translation>
+    </message>
+    <message>
+        <source>Company name</source>
+        <translation>公司名称</translation>
+    </message>
+    <message>
+        <source>Signature</source>
+        <translation>落款</translation>
+    </message>
+    <message>
+        <source>Office address</source>
+        <translation>办公室地址</translation>
+    </message>
+    <message>
+        <source>e.g. Harbour Aluminium Windows Pty Ltd</source>
+        <translation>例如 Harbour Aluminium Windows Pty Ltd</translation>
+    </message>
+    <message>
+        <source>e.g. Kind regards, / your name / phone</source>
+        <translation>例如 Kind regards, / 您的英文名 / 电话</translation>
+    </message>
+    <message>
+        <source>where the evening briefing&apos;s measuring route starts, e.g. 5 Factory Rd, Penrith</source>
+        <translation>晚间简报的量尺路线从这里出发，例如 5 Factory Rd, Penrith</translation>
     </message>
 </context>
 <context>
@@ -1385,6 +1474,34 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>连接成功：%1 在 %2 毫秒内回答</translation>
     </message>
     <message>
+        <source>The endpoint URL must start with http:// or https://</source>
+        <translation>服务地址必须以 http:// 或 https:// 开头</translation>
+    </message>
+    <message>
+        <source>Not a mail address: %1</source>
+        <translation>不是邮箱地址：%1</translation>
+    </message>
+    <message>
+        <source>Nothing was saved: %1</source>
+        <translation>没有保存任何设置：%1</translation>
+    </message>
+    <message>
+        <source>The API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>The bot token</source>
+        <translation>机器人令牌</translation>
+    </message>
+    <message>
+        <source>%1 is saved in %2.</source>
+        <translation>%1已保存到%2。</translation>
+    </message>
+    <message>
+        <source>Settings saved.</source>
+        <translation>设置已保存。</translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -1477,6 +1594,14 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>您的姓名</translation>
     </message>
     <message>
+        <source>Signature</source>
+        <translation>落款</translation>
+    </message>
+    <message>
+        <source>Office address</source>
+        <translation>办公室地址</translation>
+    </message>
+    <message>
         <source>Company mail addresses</source>
         <translation>公司邮箱地址</translation>
     </message>
@@ -1493,12 +1618,12 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>来自 Azure 应用注册</translation>
     </message>
     <message>
-        <source>saved in the system keyring — leave empty to keep</source>
-        <translation>已保存在系统密钥库——留空则保持不变</translation>
+        <source>saved in %1 — leave empty to keep</source>
+        <translation>已保存在%1——留空则保持不变</translation>
     </message>
     <message>
-        <source>saved in the system keyring, never in a file</source>
-        <translation>保存在系统密钥库，不写入文件</translation>
+        <source>saved in the system keyring (or an owner-only file), never in settings</source>
+        <translation>保存在系统密钥库（或仅您可读的本机文件）里，不写进设置文件</translation>
     </message>
     <message>
         <source>Test connection</source>
@@ -1554,6 +1679,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 </context>
 <context>
     <name>TelegramSettingsPage</name>
+    <message>
+        <source>The bot token looks wrong: BotFather&apos;s tokens look like 123456789:AA…</source>
+        <translation>机器人令牌格式不对：BotFather 给的令牌形如 123456789:AA…</translation>
+    </message>
     <message>
         <source>Set by INQUIRY_BRIDGE_TELEGRAM_TOKEN</source>
         <translation>由环境变量 INQUIRY_BRIDGE_TELEGRAM_TOKEN 设置</translation>
@@ -1722,6 +1851,14 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Settings</source>
         <translation>设置</translation>
+    </message>
+    <message>
+        <source>Welcome window</source>
+        <translation>入门向导</translation>
+    </message>
+    <message>
+        <source>Leave the demo</source>
+        <translation>退出示例</translation>
     </message>
     <message>
         <source>Quit</source>

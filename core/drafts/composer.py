@@ -26,12 +26,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.config import Settings
 from core.db.models import AuditEntry, Inquiry, Memory, Message
+from core.drafts.zh_times import localise_times
 
 THREAD_MESSAGES = 12  # newest messages of a thread given to the model
 MESSAGE_CHARS = 4000  # per message, so one pasted spec sheet cannot crowd out the rest
@@ -55,11 +56,22 @@ class DraftAnswer(BaseModel):
         description="Faithful Simplified Chinese rendering of body_en for the owner"
     )
 
+    @field_validator("body_zh")
+    @classmethod
+    def _chinese_times(cls, value: str) -> str:
+        """Times and durations the model left in English, made Chinese (in code)."""
+        return localise_times(value)
+
 
 class ChineseRendering(BaseModel):
     """The model's answer when only the Chinese preview is re-rendered."""
 
     body_zh: str = Field(description="Faithful Simplified Chinese rendering of the email")
+
+    @field_validator("body_zh")
+    @classmethod
+    def _chinese_times(cls, value: str) -> str:
+        return localise_times(value)
 
 
 @dataclass

@@ -4,6 +4,7 @@ In an empty data folder the picture needs every part of the window to show somet
 inquiry with its customer's message, a recent Sent Items email (the 14-day warning), one stored
 and one over-size attachment, and a bilingual draft with one unconfirmed value. In a folder with
 drafts, the newest pending one (else the newest) is shown instead and nothing is written.
+Only ever called on the screenshot command's temporary copy of a data folder (or a test's).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ DEMO_BODY_EN = (
 DEMO_BODY_ZH = (
     "Jane 您好，\n\n"
     "感谢您咨询 Ryde 区 12 Smith St 的推拉门。\n\n"
-    "2400 x 2100 mm 双层玻璃推拉门的价格为 $15,000（含 GST），包括供货和安装。我们可以在周二上午 10am "
-    "上门量尺；安装通常在量尺后 4 weeks 完成。\n\n"
+    "2400 x 2100 mm 双层玻璃推拉门的价格为 $15,000（含 GST），包括供货和安装。我们可以在周二上午10点"
+    "上门量尺；安装通常在量尺后4周完成。\n\n"
     "请告诉我这个时间是否方便。\n\n"
     "此致\nMichael Chen\nAurora Windows & Doors"
 )

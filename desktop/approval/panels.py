@@ -31,6 +31,7 @@ from core.clock import to_sydney
 from core.drafts.attachments import SEND_LIMIT_BYTES, FileOption, human_size
 from core.drafts.recent import RecentContact
 from core.drafts.view import DraftView
+from core.drafts.zh_times import localise_times
 from core.events import DraftChanged
 
 HIGHLIGHT = QColor("#ffd8a8")
@@ -83,7 +84,9 @@ def highlight_facts(editor: QPlainTextEdit | QTextEdit, facts: Iterable[str]) ->
 def zh_html(text: str, facts: list[str]) -> str:
     """The Chinese preview with the unconfirmed values highlighted."""
     body = html.escape(text)
-    for fact in sorted(set(facts), key=len, reverse=True):
+    # a time or duration reads the Chinese way in the rendering ("4 weeks" there is "4周")
+    needles = {fact for fact in facts} | {localise_times(fact) for fact in facts}
+    for fact in sorted(needles, key=len, reverse=True):
         escaped = html.escape(fact)
         body = body.replace(escaped, f"<span style='background:#ffd8a8'>{escaped}</span>")
     return "<div style='white-space:pre-wrap'>" + body + "</div>"

@@ -1,8 +1,9 @@
 """The approval window for ``inquiry-bridge screenshot --window approval``.
 
-Shows the newest draft waiting for approval; in an empty data folder core first creates a
+Shows the newest draft waiting for approval; in a folder without drafts core first creates a
 sample one (``core.drafts.sample``) so the picture shows every part of the window (banner,
-warnings, highlighted 未经确认 value).
+warnings, highlighted 未经确认 value). The command renders over a temporary copy of the data
+folder (``desktop.screenshots.rendering_copy``), so the sample never reaches the owner's store.
 """
 
 from __future__ import annotations
@@ -24,6 +25,6 @@ async def make_approval_window(ctx_or_services: Any) -> QWidget:
     )
     draft_id = await ensure_sample_draft(services)
     window = ApprovalWindow(services, drafting, draft_id)
-    window.resize(1180, 800)
+    window.resize(1180, 700)  # fits a 1366 x 768 screen
     await window.ready()
     return window

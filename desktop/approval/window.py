@@ -1,7 +1,7 @@
 """The approval window: the owner reads the email in Chinese, edits, approves — or doesn't.
 
-Side by side: 中文预览 (what the customer will read, rendered in Chinese) and the editable English
-body that will actually be sent. A banner says 未发送 until Outlook confirms the send. Warnings
+Side by side: 给您看的中文译文 (the Chinese translation, for the owner only — the customer never
+sees it) and 实际发出的英文, the editable English body that is actually sent. A banner says 未发送 until Outlook confirms the send. Warnings
 above the text: a recent email to this customer (from Sent Items, with date and subject), a
 recipient other than the inquiry's customer, and values the fact guard could not find in the
 owner's instruction or the thread (未经确认, highlighted in both panes).
@@ -98,6 +98,7 @@ class ApprovalWindow(QWidget):
         self._bridge.changed.connect(self._on_draft_changed)
         self.setObjectName("approvalWindow")
         self.setMinimumSize(900, 600)
+        self.resize(1180, 700)  # fits a 1366 x 768 screen
         self._build()
         self.retranslate()
         self.reload()
@@ -153,7 +154,7 @@ class ApprovalWindow(QWidget):
         root.addLayout(form)
 
     def _build_panes(self, root: QVBoxLayout) -> None:
-        """中文预览 beside the editable English body."""
+        """给您看的中文译文 beside 实际发出的英文 (editable)."""
         splitter = QSplitter(Qt.Orientation.Horizontal)
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -225,9 +226,11 @@ class ApprovalWindow(QWidget):
         self.subject_label.setText(self.tr("Subject"))
         self.files_label.setText(self.tr("Attachments"))
         self.attachments.retranslate()
-        self.zh_title.setText(self.tr("Chinese preview (what the customer will read)"))
-        self.en_title.setText(self.tr("English email (editable — this is what will be sent)"))
-        self.rerender_button.setText(self.tr("Re-render Chinese preview"))
+        self.zh_title.setText(self.tr("Chinese translation for you"))
+        self.zh_title.setToolTip(self.tr("Only you read this; the customer gets the English"))
+        self.en_title.setText(self.tr("The English that is sent"))
+        self.en_title.setToolTip(self.tr("Editable: this text is what the customer receives"))
+        self.rerender_button.setText(self.tr("Translate again"))
         self.save_button.setText(self.tr("Save edits"))
         self.confirm_check.setText(
             self.tr("I have checked the unconfirmed values; they are correct")
@@ -294,7 +297,7 @@ class ApprovalWindow(QWidget):
                 "<p style='color:#6e7781'>"
                 + html.escape(
                     self.tr(
-                        "The English text changed. Click “Re-render Chinese preview” to see it in Chinese."
+                        "The English text changed. Click “Translate again” to see it in Chinese."
                     )
                 )
                 + "</p>"
@@ -477,7 +480,7 @@ class ApprovalWindow(QWidget):
     async def rerender(self) -> None:
         if self._dirty and not await self.save_edits():
             return
-        self._set_busy(True, self.tr("Rendering the Chinese preview…"))
+        self._set_busy(True, self.tr("Translating into Chinese…"))
         try:
             await self.drafting.edits.rerender_zh(self.draft_id)
         except Exception as exc:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import (
@@ -33,6 +34,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from core.clock import to_sydney, utc
 from core.inquiry.board import COLUMNS, BoardQuery, BoardRow
 from desktop import text
 from desktop.aio import spawn
@@ -271,19 +273,22 @@ class BoardModel(QAbstractTableModel):
         if column == "products":
             return text.products_text(row.product_types, current_language())
         if column == "classification":
-            return text.class_name(row.classification)
+            return self._class_short(row.classification)
         if column == "stage":
             return text.stage_name(row.stage)
         if column == "owes":
             if row.stage in ("done", "lost"):
                 return ""
-            return text.owes_text(row.owes_reply, row.owes_since(), now)
+            since = row.owes_since()
+            ago = text.duration(utc(now) - utc(since)) if since is not None else "–"
+            label = self.tr("We owe · %1") if row.owes_reply == "us" else self.tr("They owe · %1")
+            return label.replace("%1", ago)
         if column == "last_contact":
-            return text.local_time(row.last_contact_at)
+            return _compact_time(row.last_contact_at, now)
         if column == "days_in_stage":
             days = text.days_text(row.days_in_stage(now))
             over = row.overdue_days(now)
-            return f"⚠ {days} ({text.overdue_text(over)})" if over else days
+            return f"⚠ {days} (+{over})" if over else days
         return ""
 
     def _tooltip(self, row: BoardRow, column: str) -> str | None:
@@ -296,7 +301,24 @@ class BoardModel(QAbstractTableModel):
             return "\n".join(parts) or None
         if column == "products":
             return self._display(row, column) or None
+        if column == "classification":
+            return text.class_name(row.classification)
+        if column == "owes" and row.stage not in ("done", "lost"):
+            return text.owes_text(row.owes_reply, row.owes_since(), self.clock.now())
+        if column == "last_contact":
+            return text.local_time(row.last_contact_at) or None
+        if column == "days_in_stage" and row.overdue_days(self.clock.now()) > 0:
+            return text.overdue_text(row.overdue_days(self.clock.now()))
         return None
+
+    def _class_short(self, classification: str) -> str:
+        """The class in a few letters (the full name is the tooltip)."""
+        names = {
+            "A": self.tr("A on site"),
+            "B": self.tr("B remote"),
+            "C": self.tr("C other"),
+        }
+        return names.get(classification, classification)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(COLUMNS):
@@ -313,3 +335,11 @@ class BoardModel(QAbstractTableModel):
             self.dataChanged.emit(
                 self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1)
             )
+
+
+def _compact_time(dt: datetime | None, now: datetime) -> str:
+    """Month-day and time this year, the date alone for older contact (the tooltip has all)."""
+    if dt is None:
+        return ""
+    local, today = to_sydney(dt), to_sydney(now)
+    return local.strftime("%m-%d %H:%M") if local.year == today.year else local.strftime("%Y-%m-%d")

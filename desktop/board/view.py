@@ -6,6 +6,7 @@ other filters and doubles as the stage filter.
 
 Signals:
     inquiry_selected(int): the owner selected an inquiry (the detail follows it).
+    wizard_requested(): the empty board's 打开入门向导 button (the way to an account or the demo).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSplitter,
     QTableView,
     QToolButton,
@@ -36,9 +38,15 @@ from desktop.board.model import ID_ROLE, BoardModel
 from desktop.context import AppContext
 from desktop.detail import InquiryDetailView
 
+# each column's share of the table's width (and its narrowest), so every column fits the
+# viewport at any window size: no horizontal scroll bar hides the overdue column at 1366 x 768
+COLUMN_WIDTHS = dict(zip(COLUMNS, (110, 80, 130, 90, 90, 140, 95, 100), strict=True))
+MIN_WIDTH = 60
+
 
 class BoardPage(QWidget):
     inquiry_selected = Signal(int)
+    wizard_requested = Signal()
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -121,8 +129,9 @@ class BoardPage(QWidget):
         # the indicator first, so enabling sorting asks for the order the model already has
         header.setSortIndicator(COLUMNS.index("last_contact"), Qt.SortOrder.DescendingOrder)
         self.table.setSortingEnabled(True)
-        for column, width in zip(COLUMNS, (130, 100, 140, 100, 90, 150, 125, 110), strict=True):
-            self.table.setColumnWidth(COLUMNS.index(column), width)
+        self._fitted_width = 0
+        self.table.viewport().installEventFilter(self)
+        self._fit_columns()
 
     def _build_splitter(self) -> QSplitter:
         """The table (or its empty hint) on the left, the detail on the right."""
@@ -132,19 +141,31 @@ class BoardPage(QWidget):
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_hint.setWordWrap(True)
         self.empty_hint.hide()
+        # an empty real board points at the wizard: a button, not a sentence to act on
+        self.wizard_button = QPushButton()
+        self.wizard_button.clicked.connect(self.wizard_requested)
+        self.wizard_button.hide()
+
+        self.empty_box = QWidget()
+        empty_layout = QVBoxLayout(self.empty_box)
+        empty_layout.addStretch(1)
+        empty_layout.addWidget(self.empty_hint)
+        empty_layout.addWidget(self.wizard_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        empty_layout.addStretch(1)
+        self.empty_box.hide()
 
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addWidget(self.table)
-        left_layout.addWidget(self.empty_hint)
+        left_layout.addWidget(self.empty_box)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
         splitter.addWidget(self.detail)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
-        splitter.setSizes([960, 540])
+        splitter.setSizes([780, 560])  # the detail needs ~560 px; the table fits the rest
         self.splitter = splitter
 
         return splitter
@@ -163,6 +184,28 @@ class BoardPage(QWidget):
         self.model.counts_changed.connect(self._on_counts)
         self.model.loaded.connect(self._on_loaded)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
+
+    def _fit_columns(self) -> None:
+        """Share the viewport's width among the columns in their proportions (once per width,
+        so a column the owner dragged keeps its size until the window is resized)."""
+        width = self.table.viewport().width()
+        if width <= 0 or width == self._fitted_width:
+            return
+        self._fitted_width = width
+        total = sum(COLUMN_WIDTHS.values())
+        used = 0
+        for i, column in enumerate(COLUMNS):
+            if i == len(COLUMNS) - 1:
+                share = max(MIN_WIDTH, width - used)
+            else:
+                share = max(MIN_WIDTH, width * COLUMN_WIDTHS[column] // total)
+            used += share
+            self.table.setColumnWidth(i, share)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
+            self._fit_columns()
+        return super().eventFilter(watched, event)
 
     # ------------------------------------------------------------------ filters
 
@@ -228,16 +271,20 @@ class BoardPage(QWidget):
     def _on_loaded(self) -> None:
         empty = self.model.rowCount() == 0
         self.empty_hint.setVisible(empty)
+        self.empty_box.setVisible(empty)
         self.table.setVisible(not empty)
+        q = self.model.query
+        filtered = bool(q.search or q.stages or q.classes or q.needs_me or q.attention)
+        self.wizard_button.setVisible(empty and not filtered and not self.ctx.is_demo)
+        self.wizard_button.setText(self.tr("Open the welcome window"))
         if empty:
-            q = self.model.query
-            if q.search or q.stages or q.classes or q.needs_me or q.attention:
+            if filtered:
                 self.empty_hint.setText(self.tr("No inquiry matches these filters."))
             else:
                 self.empty_hint.setText(
                     self.tr(
-                        "No inquiries yet. Sign in to Microsoft in Settings, "
-                        "or try the demo data from the welcome window."
+                        "No inquiries yet. Sign in to Microsoft, set up the AI or try the "
+                        "demo data from the welcome window."
                     )
                 )
 

@@ -1,0 +1,79 @@
+"""The demo is a visitor's mode: a banner says so, and the banner, the tray and the wizard all
+lead back to the owner's own (real) data folder, which a restart then opens."""
+
+from __future__ import annotations
+
+from desktop.app import MODE_KEY, DesktopApp
+from tests.support.qt import settles, wait_until
+
+
+def _stop(desktop: DesktopApp) -> None:
+    """What 退出 does, short of quitting the test's event loop."""
+    assert desktop.sync is not None and desktop.tray is not None
+    desktop.sync.stop()
+    desktop.tray.hide()
+
+
+@settles
+async def test_demo_then_leave_it_returns_to_the_real_board_for_good(app, services) -> None:  # type: ignore[no-untyped-def]
+    desktop = DesktopApp(app, services, tray=True)
+    desktop.start()
+    assert desktop.wizard is not None
+    desktop.wizard.demo_button.click()  # 试用示例数据
+    await wait_until(lambda: desktop.ctx is not None and desktop.ctx.is_demo, timeout=60)
+    window = desktop.window
+    await window.board.ready()
+    assert window.board.model.total >= 8
+    banner = window.demo_banner
+    assert banner.isVisible()
+    assert "示例数据" in banner.label.text()
+    assert banner.leave_button.text() == "退出示例"
+    assert banner.connect_button.text() == "连接我的邮箱"
+    assert desktop.tray.leave_demo_action.isVisible()
+    assert desktop.tray.leave_demo_action.text() == "退出示例"
+    assert not window.board.wizard_button.isVisible()  # a populated board needs no wizard
+
+    banner.leave_button.click()  # 退出示例
+    assert desktop.ctx is not None and not desktop.ctx.is_demo
+    window = desktop.window
+    await window.board.ready()
+    assert window.isVisible()
+    assert desktop.ctx.services.paths.home == services.paths.home
+    assert window.board.model.total == 0
+    assert not window.demo_banner.isVisible()
+    assert "示例数据" not in window.windowTitle()
+    assert not desktop.tray.leave_demo_action.isVisible()
+    assert desktop.sync is not None and desktop.sync.ctx is desktop.ctx  # sync follows him back
+    # the wizard is reachable: the empty board's hint is a button, and the tray has 入门向导
+    assert desktop.tray.wizard_action.text() == "入门向导"
+    await wait_until(lambda: window.board.wizard_button.isVisible())
+    window.board.wizard_button.click()
+    assert desktop.wizard is not None and desktop.wizard.isVisible()
+    assert desktop.wizard.demo_button.text() == "试用示例数据"
+    desktop.wizard.skip_button.click()
+    await wait_until(lambda: desktop.real_app.state.peek(MODE_KEY) == "real")
+    _stop(desktop)
+
+    # a restart opens the real folder, not the demo
+    again = DesktopApp(app, services, tray=True)
+    again.start()
+    assert again.ctx is not None and not again.ctx.is_demo
+    assert again.window is not None and not again.window.demo_banner.isVisible()
+    _stop(again)
+
+
+@settles
+async def test_the_wizard_opened_over_the_demo_leads_out_of_it(app, services) -> None:  # type: ignore[no-untyped-def]
+    desktop = DesktopApp(app, services, tray=True)
+    desktop.start()
+    await desktop.load_demo(desktop.wizard)
+    assert desktop.ctx is not None and desktop.ctx.is_demo
+    desktop.tray.wizard_action.trigger()  # tray → 入门向导
+    wizard = desktop.wizard
+    assert wizard is not None and wizard.isVisible()
+    assert wizard.demo_button.text() == "退出示例"
+    wizard.sign_in_button.click()  # 登录微软: for his own folder, so the demo is left first
+    assert not desktop.ctx.is_demo
+    assert desktop.settings_dialog is not None and desktop.settings_dialog.ctx is desktop.ctx
+    await wait_until(lambda: desktop.real_app.state.peek(MODE_KEY) == "real")
+    _stop(desktop)
