@@ -27,7 +27,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from core.drafts.attachments import human_size
 from core.errors import InquiryBridgeError
 from core.inquiry.files import AttachmentFile
 from core.notify.chunk import render_chunks
@@ -182,7 +181,7 @@ class AssistantChat:
                 )
             elif found.size > UPLOAD_LIMIT_BYTES:
                 await self.chat.reply(
-                    f"📎 {_escape(found.filename)}（{human_size(found.size)}）超过 Telegram "
+                    f"📎 {_escape(found.filename)}（{_megabytes(found.size)}）超过 Telegram "
                     "50 MB 的发送上限，无法发到手机，请在电脑上打开。"
                 )
             else:
@@ -208,6 +207,11 @@ class AssistantChat:
                     await settle()
                 except Exception:  # closing must not fail on a review
                     log.exception("settling the telegram conversation failed")
+
+
+def _megabytes(size: int) -> str:
+    """Decimal megabytes, the unit of Telegram's 50 MB limit (so "50.3 MB" reads as over it)."""
+    return f"{size / 1_000_000:.1f} MB"
 
 
 def _escape(text: str) -> str:

@@ -10,7 +10,6 @@ open it on the computer; a stranger asking the same gets nothing.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -152,7 +151,6 @@ async def test_a_file_over_the_bot_limit_comes_as_a_line_to_open_it_on_the_compu
     llm: LLMServer,
     app: Any,
     steward: dict[str, int],
-    tmp_path: Path,
 ) -> None:
     message_pk = add_inquiry(services, name="Steward Lee", email="steward@example.com")[1]
     add_file(services, message_pk, "plan scan.tif", size=51_000_000)  # sparse: costs no disk
@@ -162,7 +160,7 @@ async def test_a_file_over_the_bot_limit_comes_as_a_line_to_open_it_on_the_compu
     lines = [m.visible for m in owner_env.sent_to(OWNER)]
     too_big = [line for line in lines if "plan scan.tif" in line]
     assert too_big == [
-        "📎 plan scan.tif（48.6 MB）超过 Telegram 50 MB 的发送上限，无法发到手机，请在电脑上打开。"
+        "📎 plan scan.tif（51.0 MB）超过 Telegram 50 MB 的发送上限，无法发到手机，请在电脑上打开。"
     ]
 
 
@@ -179,3 +177,20 @@ async def test_a_stranger_asking_for_the_plan_gets_nothing(
     assert owner_env.documents == [] and owner_env.sent == []
     assert owner_env.calls_of("sendDocument") == []
     assert llm.requests == []
+
+
+async def test_a_file_gone_from_disk_is_not_sent_and_he_is_told(
+    services: Any,
+    owner_env: TelegramServer,
+    llm: LLMServer,
+    app: Any,
+    steward: dict[str, int],
+) -> None:
+    message_pk = add_inquiry(services, name="Steward Lee", email="steward@example.com")[1]
+    gone = add_file(services, message_pk, "moved plan.pdf", b"%PDF-1.4 moved")
+    (services.paths.home / f"attachments/{message_pk}/moved plan.pdf").unlink()
+    owner_env.push_message(OWNER, QUESTION)
+    await once(services, app)
+    assert [d.filename for d in owner_env.documents_to(OWNER)] == ["Steward floor plan.pdf"]
+    lines = [m.visible for m in owner_env.sent_to(OWNER)]
+    assert f"📎 附件 #{gone} 不在这台电脑上了，请在电脑上查看原邮件。" in lines
