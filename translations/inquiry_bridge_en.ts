@@ -398,6 +398,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>That file is no longer on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Today&apos;s conversation · %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -435,6 +439,10 @@
     </message>
     <message>
         <source>Open draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files found:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

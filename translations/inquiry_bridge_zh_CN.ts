@@ -396,6 +396,10 @@
         <translation>记忆</translation>
     </message>
     <message>
+        <source>That file is no longer on this computer.</source>
+        <translation>这个文件已不在本机，可能已被删除或移动。</translation>
+    </message>
+    <message>
         <source>Today&apos;s conversation · %1</source>
         <translation>今天的对话 · %1</translation>
     </message>
@@ -434,6 +438,10 @@
     <message>
         <source>Open draft</source>
         <translation>打开草稿</translation>
+    </message>
+    <message>
+        <source>Files found:</source>
+        <translation>找到的文件：</translation>
     </message>
     <message>
         <source>Thinking…</source>

@@ -13,7 +13,9 @@ the model writes it, and the Telegram bot can stay quiet until the answer is who
   ("已发送" about a draft that waits for approval). A model that writes a few words before
   calling tools streams those too. Without streaming, one ``TextDelta`` holds the checked text;
 - ``TurnDone``: the end; ``reply.text`` is the checked answer, ``draft_ids`` the drafts the
-  turn wrote (pending approval). Exactly one per finished turn, none for a cancelled one.
+  turn wrote (pending approval), ``attachment_ids`` the stored files ``find_attachments`` found
+  (the panel shows them as links to open, the Telegram bot sends them as documents). Exactly
+  one per finished turn, none for a cancelled one.
 
 The current customer is the conversation's, not the turn's: the board's selection sets it, and
 "回复他" in the next turn still means him (a data message names him in every prompt). Cancelling
@@ -66,10 +68,12 @@ class TextDelta:
 
 @dataclass(frozen=True)
 class TurnDone:
-    """The turn ended: the checked answer and the drafts it wrote (ids, pending approval)."""
+    """The turn ended: the checked answer, the drafts it wrote (ids, pending approval) and the
+    attachments it found that are stored on this computer (ids, for the owner to open)."""
 
     reply: AssistantReply
     draft_ids: tuple[int, ...] = ()
+    attachment_ids: tuple[int, ...] = ()
 
 
 ChatEvent = ToolActivity | TextDelta | TurnDone
@@ -197,7 +201,7 @@ class Conversation:
             if not streamed:
                 emit(TextDelta(reply.text))
             await self._record(text, reply)
-        emit(TurnDone(reply, drafts_written(reply)))
+        emit(TurnDone(reply, drafts_written(reply), files_found(reply)))
         self._arm_idle()
         return reply
 
@@ -336,6 +340,41 @@ def drafts_written(reply: AssistantReply) -> tuple[int, ...]:
             continue
         ids += [i for i in _ids_in(call.result) if i not in ids]
     return tuple(ids)
+
+
+FILE_TOOLS = frozenset({"find_attachments"})
+MOST_FILES_SHOWN = 10  # a turn that lists 50 files shows the first ten: he asked for one or two
+
+
+def files_found(reply: AssistantReply) -> tuple[int, ...]:
+    """The stored attachments this turn found, in the order the tools listed them (no
+    duplicates, at most ``MOST_FILES_SHOWN``), for the front end to offer: the panel as links
+    that open them, Telegram as documents. Files not kept on this computer are left out."""
+    ids: list[int] = []
+    for call in reply.tool_calls:
+        if call.name not in FILE_TOOLS or not call.result.startswith("FOUND"):
+            continue
+        for row in _data_rows(call.result, "attachments"):
+            value = row.get("id")
+            if (
+                isinstance(value, int)
+                and not isinstance(value, bool)
+                and row.get("available") is True
+                and value not in ids
+            ):
+                ids.append(value)
+    return tuple(ids[:MOST_FILES_SHOWN])
+
+
+def _data_rows(result: str, key: str) -> list[dict[str, Any]]:
+    """The ``key`` list of a status line then ``<data>`` JSON (``tools.base.data_block``)."""
+    body = result.partition("<data>")[2].rpartition("</data>")[0]
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return []
+    rows = data.get(key) if isinstance(data, dict) else None
+    return [row for row in rows if isinstance(row, dict)] if isinstance(rows, list) else []
 
 
 def _ids_in(result: str) -> list[int]:

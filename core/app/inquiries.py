@@ -22,6 +22,7 @@ from core.inquiry.board import (
 )
 from core.inquiry.detail import InquiryDetail, load_detail
 from core.inquiry.edit import InquiryEditor
+from core.inquiry.files import AttachmentFile, load_attachment_file
 from core.inquiry.notes import add_customer_note_async
 from core.inquiry.stages import StageChange, StageService
 from core.inquiry.translate import MessageTranslator, TextLLM
@@ -73,6 +74,14 @@ class InquiryService:
     async def detail(self, inquiry_id: int) -> InquiryDetail | None:
         """One inquiry with its thread, stage history, notes and drive folder."""
         return await self._services.store.read(lambda s: load_detail(s, inquiry_id))
+
+    async def attachment_file(self, attachment_id: int) -> AttachmentFile | None:
+        """A stored attachment's name, absolute path and size (what the assistant found, to
+        open or send); None when it is unknown, was never stored or is gone from disk."""
+        paths = self._services.paths
+        return await self._services.store.read(
+            lambda s: load_attachment_file(s, paths, attachment_id)
+        )
 
     # -- owner edits ---------------------------------------------------------------------------
     async def update_fields(

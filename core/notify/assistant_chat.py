@@ -11,6 +11,10 @@ Drafts the turn wrote are shown right after the answer as their own approval ale
 that 发送 would send, and the 发送 / 放弃 / 在电脑上修改 buttons — through the same outbox row the
 tray sees, so nothing is alerted twice and approving stays the owner's press.
 
+Files the turn found (``find_attachments``: "Steward 的平面图在哪") follow as documents, each
+captioned with its name, so he can open the plan on the phone. Telegram takes uploads from a bot
+up to 50 MB; a bigger file gets one Chinese line telling him to open it on the computer.
+
 Nothing here is reached by a stranger: the bot calls it only for the paired owner.
 """
 
@@ -20,10 +24,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 from core.errors import InquiryBridgeError
+from core.inquiry.files import AttachmentFile
 from core.notify.chunk import render_chunks
+from core.notify.telegram_client import UPLOAD_LIMIT_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +59,17 @@ class ChatSide(Protocol):
     ) -> int | None: ...
 
     def typing(self) -> contextlib.AbstractAsyncContextManager[None]: ...
+
+    async def send_document(
+        self, path: Path, filename: str, *, caption: str, content_type: str
+    ) -> int | None: ...
+
+
+FileLookup = Callable[[int], Awaitable[AttachmentFile | None]]
+
+
+async def _no_files(_attachment_id: int) -> AttachmentFile | None:
+    return None
 
 
 async def keep_typing(send: Callable[[], Awaitable[Any]], every: float = TYPING_EVERY) -> None:
@@ -84,10 +102,12 @@ class AssistantChat:
         assistant: Callable[[], AssistantSource | None],
         *,
         show_draft: Callable[[int], Awaitable[None]],
+        find_file: FileLookup | None = None,
     ) -> None:
         self.chat = chat
         self._assistant = assistant
         self._show_draft = show_draft
+        self._find_file = find_file or _no_files
         self._current: dict[int, int | None] = {}  # chat -> the last alert's inquiry we set
         self._used: dict[int, Any] = {}  # chat -> its conversation (to settle before closing)
 
@@ -115,9 +135,11 @@ class AssistantChat:
             self._current[chat_id] = alert_inquiry
             conversation.current_inquiry_id = alert_inquiry
         drafts: list[int] = []
+        files: list[int] = []
 
         def on_event(event: Any) -> None:
             drafts.extend(getattr(event, "draft_ids", ()) or ())
+            files.extend(getattr(event, "attachment_ids", ()) or ())
 
         try:
             async with self.chat.typing():
@@ -144,7 +166,36 @@ class AssistantChat:
                 await self._show_draft(draft_id)
             except Exception:  # the draft is safe in 待审批 either way
                 log.exception("showing draft %s on telegram failed", draft_id)
+        for attachment_id in dict.fromkeys(files):
+            await self._send_file(attachment_id)
         return drafts
+
+    async def _send_file(self, attachment_id: int) -> None:
+        """One found file as a document in his chat, or the line saying why it is not."""
+        found: AttachmentFile | None = None
+        try:
+            found = await self._find_file(attachment_id)
+            if found is None:
+                await self.chat.reply(
+                    f"📎 附件 #{attachment_id} 不在这台电脑上了，请在电脑上查看原邮件。"
+                )
+            elif found.size > UPLOAD_LIMIT_BYTES:
+                await self.chat.reply(
+                    f"📎 {_escape(found.filename)}（{_megabytes(found.size)}）超过 Telegram "
+                    "50 MB 的发送上限，无法发到手机，请在电脑上打开。"
+                )
+            else:
+                await self.chat.send_document(
+                    found.path,
+                    found.filename,
+                    caption=found.filename,
+                    content_type=found.content_type,
+                )
+        except Exception:  # the file is safe on the computer either way
+            log.exception("sending attachment %s on telegram failed", attachment_id)
+            name = _escape(found.filename) if found is not None else f"#{attachment_id}"
+            with contextlib.suppress(Exception):
+                await self.chat.reply(f"⚠️ 附件 {name} 没有发出去，请在电脑上打开。")
 
     async def settle(self) -> None:
         """Wait for the conversations' background work (a memory review) before the model
@@ -156,6 +207,11 @@ class AssistantChat:
                     await settle()
                 except Exception:  # closing must not fail on a review
                     log.exception("settling the telegram conversation failed")
+
+
+def _megabytes(size: int) -> str:
+    """Decimal megabytes, the unit of Telegram's 50 MB limit (so "50.3 MB" reads as over it)."""
+    return f"{size / 1_000_000:.1f} MB"
 
 
 def _escape(text: str) -> str:

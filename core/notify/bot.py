@@ -57,6 +57,7 @@ from core.clock import naive_utc, utc
 from core.db.app_state import get_state
 from core.db.models import Draft, Inquiry, Notification, SyncCursor
 from core.errors import InquiryBridgeError
+from core.inquiry.files import AttachmentFile, load_attachment_file
 from core.notify.assistant_chat import AssistantChat, AssistantSource, typing_while
 from core.notify.draft_buttons import (
     LAST_INQUIRY_KEY,
@@ -115,7 +116,12 @@ class TelegramBot:
         self._transcriber_factory = transcriber_factory
         self._composer: Callable[[], DraftComposer | None] = composer or (lambda: None)
         self._show_draft = show_draft or _no_draft_shown
-        self.chat = AssistantChat(self, assistant or (lambda: None), show_draft=self.show_draft)
+        self.chat = AssistantChat(
+            self,
+            assistant or (lambda: None),
+            show_draft=self.show_draft,
+            find_file=self.attachment_file,
+        )
         self.notes = OwnerNotes(services, self)
         self.pacer = pacer or Pacer(services.clock, store=services.store)
         self.ignored = 0  # strangers' updates dropped (figures for tests and the status page)
@@ -217,6 +223,40 @@ class TelegramBot:
                 await self.client.send_chat_action(current.chat_id, "typing")
 
         return typing_while(send)
+
+    async def attachment_file(self, attachment_id: int) -> AttachmentFile | None:
+        """A stored attachment the assistant found (to send as a document)."""
+        paths = self.services.paths
+        return await self.services.store.read(
+            lambda s: load_attachment_file(s, paths, attachment_id)
+        )
+
+    async def send_document(
+        self, path: Path, filename: str, *, caption: str, content_type: str
+    ) -> int | None:
+        """Upload a file to the owner's chat, paced like replies. Returns the message id."""
+        current = self.owner()
+        if current is None:
+            return None
+        chat = current.chat_id
+        data = await asyncio.to_thread(path.read_bytes)  # never read a file on the loop
+        for attempt in range(4):
+            await self.pacer.wait(chat)
+            with contextlib.suppress(TelegramError):  # cosmetic: "sending a file…"
+                await self.client.send_chat_action(chat, "upload_document")
+            try:
+                result = await self.client.send_document(
+                    chat, filename, data, caption=caption, content_type=content_type
+                )
+                await self.pacer.mark(chat)
+                return int(result["message_id"])
+            except TelegramApiError as exc:
+                await self.pacer.mark(chat)
+                if exc.is_flood and attempt < 3:
+                    await self.pacer.block(chat, float(exc.retry_after or 1))
+                    continue
+                raise
+        return None
 
     async def show_draft(self, draft_id: int) -> None:
         """A draft's approval alert (content and 发送 / 放弃) in the chat now, not next round."""

@@ -1,8 +1,8 @@
 """The Telegram Bot API over httpx, inside the app's one asyncio loop.
 
-Why httpx and not python-telegram-bot: the app already ships httpx and needs eight Bot API
+Why httpx and not python-telegram-bot: the app already ships httpx and needs nine Bot API
 methods (getUpdates, sendMessage, sendChatAction, editMessageText, editMessageReplyMarkup,
-answerCallbackQuery, getFile, file download). python-telegram-bot's ``Application`` wants to own the polling loop,
+answerCallbackQuery, getFile, file download, sendDocument). python-telegram-bot's ``Application`` wants to own the polling loop,
 its own retry/rate-limit policy and an in-memory update queue; here the offset must be persisted
 in SQLite only *after* an update is handled, 429s must be paced with the injected clock, and the
 tests run against a loopback server — a thin client makes each of those explicit and testable
@@ -16,6 +16,7 @@ of defence.
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,9 @@ from core.errors import TelegramError
 log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://api.telegram.org"
+# a bot may upload files up to 50 MB (Bot API "sendDocument"); counted in decimal megabytes so
+# a file just under the line is never refused by the server
+UPLOAD_LIMIT_BYTES = 50_000_000
 
 
 class TelegramApiError(TelegramError):
@@ -92,14 +96,32 @@ class TelegramClient:
         await self.aclose()
 
     async def call(
-        self, method: str, payload: dict[str, Any] | None = None, *, timeout: float | None = None
+        self,
+        method: str,
+        payload: dict[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        files: dict[str, tuple[str, bytes, str]] | None = None,
     ) -> Any:
-        """POST one method; returns ``result`` or raises TelegramApiError/TelegramNetworkError."""
+        """POST one method; returns ``result`` or raises TelegramApiError/TelegramNetworkError.
+
+        With ``files`` the request is multipart/form-data (an upload): the payload's values go
+        as form fields, objects as JSON text, as the Bot API expects.
+        """
         url = f"{self.base_url}/bot{self._token}/{method}"
         try:
-            response = await self._http.post(
-                url, json=payload or {}, timeout=timeout or self._timeout
-            )
+            if files:
+                fields = {
+                    k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+                    for k, v in (payload or {}).items()
+                }
+                response = await self._http.post(
+                    url, data=fields, files=files, timeout=timeout or self._timeout
+                )
+            else:
+                response = await self._http.post(
+                    url, json=payload or {}, timeout=timeout or self._timeout
+                )
         except httpx.TransportError as exc:
             raise TelegramNetworkError(f"{method}: {type(exc).__name__}") from None
         try:
@@ -187,6 +209,35 @@ class TelegramClient:
         if text:
             payload["text"] = text[:200]
         return await self.call("answerCallbackQuery", payload)
+
+    async def send_document(
+        self,
+        chat_id: int | str,
+        filename: str,
+        data: bytes,
+        *,
+        caption: str | None = None,
+        content_type: str = "application/octet-stream",
+        reply_to: int | None = None,
+    ) -> dict[str, Any]:
+        """Upload ``data`` as a document named ``filename`` (multipart). Over
+        ``UPLOAD_LIMIT_BYTES`` Telegram refuses it (413): callers check the size first."""
+        payload: dict[str, Any] = {"chat_id": chat_id}
+        if caption:
+            payload["caption"] = caption[:1024]
+        if reply_to:
+            payload["reply_parameters"] = {
+                "message_id": reply_to,
+                "allow_sending_without_reply": True,
+            }
+        # an upload takes longer than a message: a few MB on a slow line
+        timeout = self._timeout + len(data) / 100_000
+        return await self.call(
+            "sendDocument",
+            payload,
+            timeout=timeout,
+            files={"document": (filename, data, content_type)},
+        )
 
     async def get_file(self, file_id: str) -> TelegramFile:
         result = await self.call("getFile", {"file_id": file_id})

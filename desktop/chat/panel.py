@@ -12,6 +12,10 @@ asked this morning is still on screen this afternoon; tomorrow starts a new one.
 selected on the board is the current customer, shown above the input and handed to the
 conversation before each turn.
 
+Files the turn found ("Steward 的平面图在哪" → ``find_attachments``) follow the answer as a row of
+links, "📎 plan.pdf"; clicking one opens it with the system viewer (as the inquiry detail does).
+The names and paths come from ``App.inquiries.attachment_file``, never from the ORM.
+
 Signals:
     draft_opened(int): a turn wrote a draft (or he clicked one): open it in the approval window.
     ai_settings_requested(): no AI is configured and he pressed 打开 AI 设置.
@@ -23,8 +27,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import QEvent, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -44,6 +48,7 @@ from desktop.i18n import current_language
 
 if TYPE_CHECKING:
     from core.agent.conversation import Conversation
+    from core.inquiry.files import AttachmentFile
     from desktop.voice.dictation import DictationButton
 
 log = logging.getLogger(__name__)
@@ -71,6 +76,8 @@ class ChatPanel(QWidget):
         self.scripted = False  # a transcript shown from data (screenshots): left as it is
         self.loading: asyncio.Future[Any] | None = None
         self._opening = asyncio.Lock()
+        self.files: dict[int, AttachmentFile] = {}  # the found files shown, by attachment id
+        self.files_loading: asyncio.Future[Any] | None = None
         self._build()
         self.retranslate()
 
@@ -88,6 +95,7 @@ class ChatPanel(QWidget):
 
         self.transcript = Transcript()
         self.transcript.draft_clicked.connect(self.draft_opened)
+        self.transcript.file_clicked.connect(self.open_file)
         self.activity = QLabel()
         self.activity.setObjectName("chatActivity")
         self.activity.setStyleSheet("color: #1f6feb;")
@@ -249,9 +257,33 @@ class ChatPanel(QWidget):
             self.transcript.end_live(Entry("assistant", event.reply.text))
             if event.draft_ids:
                 self.transcript.add(Entry("drafts", "", tuple(event.draft_ids)))
+            if event.attachment_ids:
+                where = len(self.transcript.entries)
+                self.files_loading = spawn(self._show_files(where, event.attachment_ids))
             self._set_busy(False)
             for draft_id in event.draft_ids:
                 self.draft_opened.emit(draft_id)
+
+    async def _show_files(self, where: int, attachment_ids: tuple[int, ...]) -> None:
+        """The row of found files after the answer (those still on this computer)."""
+        found = []
+        for attachment_id in attachment_ids:
+            stored = await self.ctx.app.inquiries.attachment_file(attachment_id)
+            if stored is not None:
+                self.files[stored.id] = stored
+                found.append((stored.id, stored.filename))
+        if found:
+            self.transcript.insert(where, Entry("files", "", files=tuple(found)))
+
+    def open_file(self, attachment_id: int) -> bool:
+        """Open a found file with the system viewer; says so when it has gone since."""
+        stored = self.files.get(attachment_id)
+        if stored is None or not stored.path.is_file():
+            self.transcript.add(
+                Entry("notice", self.tr("That file is no longer on this computer."))
+            )
+            return False
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(stored.path)))
 
     def stop(self) -> None:
         """Cancel the running turn; the panel is usable again at once."""
@@ -323,6 +355,7 @@ class ChatPanel(QWidget):
                 "you": self.tr("You"),
                 "assistant": self.tr("Assistant"),
                 "draft": self.tr("Open draft"),
+                "files": self.tr("Files found:"),
                 "thinking": self.tr("Thinking…"),
             }
         )

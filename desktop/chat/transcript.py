@@ -1,5 +1,6 @@
 """The conversation as the owner reads it: his words, the assistant's answers rendered from
-Markdown, links to the drafts a turn wrote, and the turn being written as it streams.
+Markdown, links to the drafts a turn wrote and to the files it found ("📎 plan.pdf"), and the
+turn being written as it streams.
 
 Why one ``QTextBrowser`` and not a widget per message: a day of conversation stays one cheap,
 selectable, scrollable document. Finished entries are converted once and cached; while a turn
@@ -8,6 +9,7 @@ streams only its growing answer is converted again, and repaints are coalesced (
 
 Signals:
     draft_clicked(int): the owner clicked a draft link (``draft:ID``).
+    file_clicked(int): the owner clicked a found file (``attachment:ID``).
 """
 
 from __future__ import annotations
@@ -30,11 +32,13 @@ _BODY = re.compile(r"<body[^>]*>(.*)</body>", re.S)
 
 @dataclass
 class Entry:
-    """One block of the transcript: ``role`` is user, assistant, drafts, notice or error."""
+    """One block of the transcript: ``role`` is user, assistant, drafts, files, notice or
+    error. ``files``: (attachment id, file name) of a files row."""
 
     role: str
     text: str
     draft_ids: tuple[int, ...] = ()
+    files: tuple[tuple[int, str], ...] = ()
 
 
 def markdown_html(text: str) -> str:
@@ -54,6 +58,7 @@ def _bubble(inner: str, background: str, *, width: str = "100%") -> str:
 
 class Transcript(QTextBrowser):
     draft_clicked = Signal(int)
+    file_clicked = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -80,6 +85,14 @@ class Transcript(QTextBrowser):
     def add(self, entry: Entry) -> None:
         self.entries.append(entry)
         self._cache.append(self._entry_html(entry))
+        self.render()
+
+    def insert(self, index: int, entry: Entry) -> None:
+        """Put an entry at ``index`` (a turn's files row, looked up after the turn ended, goes
+        right after that turn's answer even if he has asked again meanwhile)."""
+        index = max(0, min(index, len(self.entries)))
+        self.entries.insert(index, entry)
+        self._cache.insert(index, self._entry_html(entry))
         self.render()
 
     def begin_live(self) -> None:
@@ -138,6 +151,15 @@ class Transcript(QTextBrowser):
                 for d in entry.draft_ids
             )
             return f'<p style="margin-bottom:10px;">{links}</p>'
+        if entry.role == "files":
+            links = " · ".join(
+                f'<a href="attachment:{i}">📎 {html.escape(name)}</a>' for i, name in entry.files
+            )
+            label = html.escape(self.labels.get("files", "Files"))
+            return (
+                f'<p style="margin-bottom:10px;"><span style="color:{MUTED};">{label}</span> '
+                f"{links}</p>"
+            )
         if entry.role == "error":
             return _bubble(f"<p>{html.escape(entry.text)}</p>", ERROR_BG)
         return f'<p style="color:{MUTED}; margin-bottom:10px;">{html.escape(entry.text)}</p>'
@@ -151,10 +173,12 @@ class Transcript(QTextBrowser):
         return f'<p style="color:{MUTED};">{html.escape(self.labels.get(key, "…"))}</p>'
 
     def _on_anchor(self, url: QUrl) -> None:
-        if url.scheme() == "draft":
+        if url.scheme() in {"draft", "attachment"}:
             try:
-                self.draft_clicked.emit(int(url.path()))
+                number = int(url.path())
             except ValueError:
                 return
+            signal = self.draft_clicked if url.scheme() == "draft" else self.file_clicked
+            signal.emit(number)
         elif url.scheme() in {"http", "https", "mailto"}:
             QDesktopServices.openUrl(url)

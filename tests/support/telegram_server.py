@@ -5,6 +5,9 @@ It speaks the documented JSON protocol over HTTP, so the app's client runs uncha
 * ``POST /bot<TOKEN>/<method>`` for getMe, getUpdates (offset confirms: updates with a lower id
   are forgotten), sendMessage, sendChatAction, editMessageText, editMessageReplyMarkup, answerCallbackQuery and
   getFile; ``GET /file/bot<TOKEN>/<path>`` serves files added with ``add_file``.
+* ``sendDocument`` as a multipart/form-data upload (the ``document`` part with its file name;
+  ``chat_id``, ``caption`` as form fields): recorded in ``documents`` with the bytes received.
+  An upload over 50 MB answers 413 like Telegram's bot limit.
 * ``parse_mode=HTML`` is validated like Telegram does: only the supported tags, balanced, and a
   bare ``<`` or an unknown ``&entity;`` answer 400 "Bad Request: can't parse entities: …".
 * A text of more than 4,096 characters answers 400 "message is too long".
@@ -21,6 +24,8 @@ bot did from ``sent`` (every accepted message), ``calls`` (every request) and ``
 
 from __future__ import annotations
 
+import email.parser
+import email.policy
 import itertools
 import json
 import re
@@ -113,10 +118,48 @@ class SentMessage:
 
 
 @dataclass
+class SentDocument:
+    """A file the bot uploaded with ``sendDocument``: what the owner's phone receives."""
+
+    message_id: int
+    chat_id: int
+    filename: str
+    data: bytes
+    caption: str | None
+    content_type: str
+
+
+UPLOAD_LIMIT = 50 * 1000 * 1000  # Telegram's bot upload limit
+
+
+def parse_multipart(content_type: str, raw: bytes) -> dict[str, Any]:
+    """Form fields as strings, file parts as ``{"filename", "data", "content_type"}``."""
+    head = f"Content-Type: {content_type}\r\nMIME-Version: 1.0\r\n\r\n".encode()
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(head + raw)
+    fields: dict[str, Any] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if not isinstance(name, str):
+            continue
+        data = part.get_payload(decode=True) or b""
+        filename = part.get_filename()
+        if filename is not None:
+            fields[name] = {
+                "filename": filename,
+                "data": data,
+                "content_type": part.get_content_type(),
+            }
+        else:
+            fields[name] = data.decode("utf-8")
+    return fields
+
+
+@dataclass
 class _State:
     token: str
     updates: list[dict[str, Any]] = field(default_factory=list)
     sent: list[SentMessage] = field(default_factory=list)
+    documents: list[SentDocument] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     answered: list[dict[str, Any]] = field(default_factory=list)
     files: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # file_id -> (path, data)
@@ -315,6 +358,14 @@ class TelegramServer:
     def sent_to(self, chat_id: int) -> list[SentMessage]:
         return [m for m in self.sent if m.chat_id == chat_id]
 
+    @property
+    def documents(self) -> list[SentDocument]:
+        with self._lock:
+            return list(self.state.documents)
+
+    def documents_to(self, chat_id: int) -> list[SentDocument]:
+        return [d for d in self.documents if d.chat_id == chat_id]
+
     def calls_of(self, method: str) -> list[dict[str, Any]]:
         with self._lock:
             return [payload for name, payload in self.state.calls if name == method]
@@ -414,6 +465,44 @@ class TelegramServer:
                 "text": visible_text(message.text, message.parse_mode),
             },
         }
+
+    def _m_sendDocument(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if "chat_id" not in p:
+            return self._bad("Bad Request: chat_id is empty")
+        document = p.get("document")
+        if not isinstance(document, dict):  # a file_id or URL string is not supported here
+            return self._bad("Bad Request: there is no document in the request")
+        if len(document["data"]) > UPLOAD_LIMIT:
+            return self._bad("Request Entity Too Large", 413)
+        if not document["data"]:
+            return self._bad("Bad Request: file must be non-empty")
+        caption = p.get("caption")
+        if caption is not None and len(caption) > 1024:
+            return self._bad("Bad Request: message caption is too long")
+        sent = SentDocument(
+            message_id=next(self._message_ids),
+            chat_id=int(p["chat_id"]),
+            filename=document["filename"],
+            data=document["data"],
+            caption=caption,
+            content_type=document["content_type"],
+        )
+        self.state.documents.append(sent)
+        result = {
+            "message_id": sent.message_id,
+            "chat": self.chat(sent.chat_id),
+            "date": 1775000000,
+            "document": {
+                "file_id": f"doc-{sent.message_id}",
+                "file_unique_id": f"doc-{sent.message_id}-u",
+                "file_name": sent.filename,
+                "mime_type": sent.content_type,
+                "file_size": len(sent.data),
+            },
+        }
+        if caption:
+            result["caption"] = caption
+        return 200, {"ok": True, "result": result}
 
     def _find(self, p: dict[str, Any]) -> SentMessage | None:
         for message in self.state.sent:
@@ -527,8 +616,12 @@ def _make_handler(server: TelegramServer) -> type[BaseHTTPRequestHandler]:
             if match.group(1) != server.token:
                 self._reply(401, {"ok": False, "error_code": 401, "description": "Unauthorized"})
                 return
+            ctype = self.headers.get("Content-Type") or ""
             try:
-                payload = json.loads(raw or b"{}")
+                if ctype.startswith("multipart/form-data"):
+                    payload = parse_multipart(ctype, raw)
+                else:
+                    payload = json.loads(raw or b"{}")
             except ValueError:
                 self._reply(
                     400,
