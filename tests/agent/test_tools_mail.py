@@ -82,7 +82,7 @@ async def test_find_attachments_by_inquiry_and_by_name(services: Services, model
         ("find_attachments", {"filename": "invoice"}),
     )
     by_inquiry, by_name, none = (c.result for c in reply.tool_calls)
-    assert "you cannot send them yourself" in by_inquiry
+    assert "you cannot send them to anyone" in by_inquiry
     assert sorted(a["filename"] for a in _data(by_inquiry)["attachments"]) == [
         "Floor Plan.pdf",
         "photo.jpg",

@@ -231,8 +231,9 @@ def _find_attachments(ctx: ToolContext, session: Session, args: dict[str, Any]) 
     if not found:
         return "NO_MATCH — no such attachment."
     return data_block(
-        f"FOUND {len(found)} attachments — the owner can open them or get them on Telegram by "
-        "id; forward_to_factory can attach them; you cannot send them yourself",
+        f"FOUND {len(found)} attachments — each available one is shown to the owner under your "
+        "answer (a link on his computer, a document in his Telegram chat), so do not tell him "
+        "how to fetch it; forward_to_factory can attach them; you cannot send them to anyone",
         {"attachments": found},
     )
 
