@@ -77,6 +77,8 @@ from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 from zoneinfo import ZoneInfo
 
+from core.clock import clock_from_env
+
 FOLDERS = ("inbox", "sentitems", "drafts", "deleteditems")
 FILTER_CAP = 5000  # Graph returns at most this many messages for a delta with $filter
 
@@ -143,7 +145,8 @@ class GraphServer:
     ) -> None:
         self.page_size = page_size
         self.token = token
-        self.now = now or (lambda: datetime.now(UTC))
+        # the suite's clock (INQUIRY_BRIDGE_NOW, set for every test), never the machine's hour
+        self.now = now or clock_from_env().now
         self.user_email = user_email
         self.latency = 0.0
         self.requests: list[Request] = []
