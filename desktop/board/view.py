@@ -42,6 +42,21 @@ from desktop.detail import InquiryDetailView
 # viewport at any window size: no horizontal scroll bar hides the overdue column at 1366 x 768
 COLUMN_WIDTHS = dict(zip(COLUMNS, (110, 80, 130, 90, 90, 140, 95, 100), strict=True))
 MIN_WIDTH = 60
+# when the table is narrow (the assistant docked beside it), these give way first, in this order:
+# each is also on the detail pane, while the customer, who owes a reply and the overdue days are
+# what the board is for
+NARROW_DROPS = ("last_contact", "suburb", "products")
+SQUEEZE = 0.8  # columns may shrink to this share of their preferred width before one is hidden
+
+
+def visible_columns(width: int) -> list[str]:
+    """The columns that fit ``width`` pixels, squeezed to ``SQUEEZE`` of their width at most."""
+    shown = list(COLUMNS)
+    for column in NARROW_DROPS:
+        if sum(COLUMN_WIDTHS[c] for c in shown) * SQUEEZE <= width:
+            break
+        shown.remove(column)
+    return shown
 
 
 class BoardPage(QWidget):
@@ -187,15 +202,20 @@ class BoardPage(QWidget):
 
     def _fit_columns(self) -> None:
         """Share the viewport's width among the columns in their proportions (once per width,
-        so a column the owner dragged keeps its size until the window is resized)."""
+        so a column the owner dragged keeps its size until the window is resized); when even
+        squeezed they would not fit, the columns in ``NARROW_DROPS`` are hidden, in order."""
         width = self.table.viewport().width()
         if width <= 0 or width == self._fitted_width:
             return
         self._fitted_width = width
-        total = sum(COLUMN_WIDTHS.values())
+        shown = visible_columns(width)
+        total = sum(COLUMN_WIDTHS[c] for c in shown)
         used = 0
         for i, column in enumerate(COLUMNS):
-            if i == len(COLUMNS) - 1:
+            self.table.setColumnHidden(i, column not in shown)
+            if column not in shown:
+                continue
+            if column == shown[-1]:
                 share = max(MIN_WIDTH, width - used)
             else:
                 share = max(MIN_WIDTH, width * COLUMN_WIDTHS[column] // total)
