@@ -227,7 +227,9 @@ def _created_events(pk: int, applied: Applied, classification: ClassificationLik
     ]
     if applied.stage_change is not None:
         events.append(applied.stage_change.event())
-    if applied.low_confidence:
+    # the rules' confidence is "low" by construction: flagging each such inquiry would put every
+    # row of a folder without a model under 需要您确认, and hide the model's real doubts
+    if applied.low_confidence and getattr(classification, "source", "rules") != "rules":
         events.append(
             NeedsAttention("low_confidence", "inquiry", applied.inquiry_id, classification.reason)
         )

@@ -13,6 +13,8 @@ from core.app import build_app
 from core.cli.main import main
 from core.db.models import AuditEntry, Inquiry, Message
 from core.events import NeedsAttention
+from tests.intake.test_pipeline_support import ScriptedModel, Verdict
+from tests.support.llm_server import LLMServer
 
 
 def _mail(folder: Path, n: int, sender: str, subject: str, body: str) -> None:
@@ -36,8 +38,32 @@ def ingested(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pat
     )
     _mail(folder, 2, "Bob <bob@example.com>", "hello", "Are you open on Saturday? Thanks")
     monkeypatch.setenv("INQUIRY_BRIDGE_NOW", "2026-12-01T10:00:00+11:00")
-    assert main(["ingest", "--eml-dir", str(folder), "--offline", "--home", str(home)]) == 0
+    # the model is unsure of Amy's mail (the rules' constant "low" is not a doubt: see below)
+    unsure = Verdict(["A"], confidence="low", name="Amy Lee", suburb="Ryde")
+    with LLMServer(ScriptedModel({"Measure for new windows": unsure})) as server:
+        monkeypatch.setenv("INQUIRY_BRIDGE_LLM_BASE_URL", server.base_url)
+        assert main(["ingest", "--eml-dir", str(folder), "--home", str(home)]) == 0
+    monkeypatch.delenv("INQUIRY_BRIDGE_LLM_BASE_URL")
     return home
+
+
+def test_the_rules_constant_low_confidence_asks_him_nothing(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a model every classification is the rules' and "low" by construction: flagging
+    them all would put the whole board under 需要您确认."""
+    folder = tmp_path / "eml"
+    folder.mkdir()
+    _mail(folder, 1, "Amy Lee <amy@example.com>", "Measure for new windows",
+          "Could you come and measure 3 awning windows? 1 Main St, Ryde NSW. 0412 345 001.")  # fmt: skip
+    assert main(["ingest", "--eml-dir", str(folder), "--offline", "--home", str(home)]) == 0
+    app = build_app(home)
+    try:
+        assert asyncio.run(app.attention.count()) == 0
+        with app.services.store.session() as s:
+            assert s.scalar(select(Inquiry.confidence)) == "low"  # still shown as the rules' guess
+    finally:
+        app.close()
 
 
 def _briefing(home: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
