@@ -13,26 +13,8 @@ from core.drive.stage_move import folder_for_stage
 from core.graph.client import StaticToken
 from core.graph.runtime import GraphRuntime
 from core.services import Services
+from tests.graph.test_drive import _inquiry  # one way to add an inquiry at a stage
 from tests.support.graph_server import GraphServer
-
-
-def _inquiry(services: Services, name: str, stage: str, **kw) -> int:
-    now = services.clock.now().replace(tzinfo=None)
-
-    def _add(session) -> int:
-        row = Inquiry(
-            customer_name=name,
-            stage=stage,
-            stage_changed_at=now,
-            created_at=now,
-            updated_at=now,
-            **kw,
-        )
-        session.add(row)
-        session.flush()
-        return row.id
-
-    return services.store.write(_add)
 
 
 @pytest.fixture
