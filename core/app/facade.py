@@ -56,7 +56,12 @@ class App:
         self.assistant = AssistantService(services, self.llm, self.drafts)
         self.memories = MemoryService(services)
         self.rhythm = RhythmService(
-            services, self.notifications, lambda: self.graph(), is_demo=is_demo, drafts=self.drafts
+            services,
+            self.notifications,
+            lambda: self.graph(),
+            is_demo=is_demo,
+            drafts=self.drafts,
+            attention_settled=self.attention.settled,
         )
         self._graph: GraphRuntime | None = None
         self._unsubscribe = services.bus.subscribe(StageChanged, self._folder_not_followed)

@@ -6,7 +6,7 @@ board). ``daily()`` is the background task every long-running front end starts f
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +33,11 @@ class RhythmService:
         *,
         is_demo: bool = False,
         drafts: Any = None,
+        attention_settled: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self._services = services
+        # 需要您确认 items are written off the UI thread: the briefing waits for those in flight
+        self._attention_settled = attention_settled
         self._notifications = notifications
         self._graph = graph
         self._is_demo = is_demo
@@ -71,6 +74,8 @@ class RhythmService:
         from core.rhythm.evening import EveningBriefing
 
         s = self._services
+        if self._attention_settled is not None:
+            await self._attention_settled()
         events = await self.tomorrows_events()
         return await EveningBriefing(s.store, s.settings, s.clock).build(appointments=events)
 
