@@ -115,3 +115,16 @@ def sydney(y: int, mo: int, d: int, h: int, mi: int = 0) -> datetime:
     from core.clock import SYDNEY
 
     return datetime(y, mo, d, h, mi, tzinfo=SYDNEY)
+
+
+@pytest.fixture
+async def app(services: Any) -> Any:
+    """The App whose assistant the Telegram task is handed (conversations live in it)."""
+    from core.app import App
+
+    built = App(services)
+    yield built
+    await built.aclose()
+    drafting = built.drafts._service
+    if drafting is not None:
+        await drafting.aclose()

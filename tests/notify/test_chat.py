@@ -83,19 +83,6 @@ def graph(clock: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[GraphServer]:
         yield srv
 
 
-@pytest.fixture
-async def app(services: Any) -> Any:
-    """The App whose assistant the tray's Telegram task is handed (conversations live in it)."""
-    from core.app import App
-
-    built = App(services)
-    yield built
-    await built.aclose()
-    drafting = built.drafts._service
-    if drafting is not None:
-        await drafting.aclose()
-
-
 async def once(services: Any, app: Any = None) -> Any:
     kwargs: dict[str, Any] = {}
     if app is not None:

@@ -100,18 +100,6 @@ def llm(services: Any, file_model: FileModel) -> Iterator[LLMServer]:
         yield server
 
 
-@pytest.fixture
-async def app(services: Any) -> Any:
-    from core.app import App
-
-    built = App(services)
-    yield built
-    await built.aclose()
-    drafting = built.drafts._service
-    if drafting is not None:
-        await drafting.aclose()
-
-
 async def once(services: Any, app: Any) -> Any:
     from core.notify.runner import TelegramRunner
 
