@@ -6,8 +6,10 @@ Prints model load time (cold, in this process), the clip length, the warm transc
 the whole ~10 s espeak-ng clip (median and best of ``--runs``: what the owner waited after release
 before live dictation), the real-time factor, the WER against the spoken text, then the same clip
 **fed in real time** (100 ms chunks, like the microphone) to ``LiveDictation``: the release-to-text
-latency (median and worst of ``--runs``; target < 0.5 s on 2 cores with tiny.en), the number of
-pieces and the WER of the live transcript (must be no worse than the whole-clip WER).
+latency (median and worst of ``--runs``; target < 0.5 s on 2 cores with tiny.en) when he lets
+go a moment after the last word, 0.5 s later, and on the last sound itself (the floor), the
+number of pieces and the WER of the live transcript; then the WER of whole-clip and live
+transcription over ten more dictations (the live one must be no worse).
 Uses the app's own ``Transcriber`` with the default settings (CPU, int8, VAD on) and the model
 the app would use (``--model-dir`` / ``INQUIRY_BRIDGE_WHISPER_MODEL`` / bundled tiny.en).
 """
@@ -24,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -31,7 +35,7 @@ from core.config import Settings  # noqa: E402
 from core.voice.audio import CHUNK_BYTES, read_pcm16k  # noqa: E402
 from core.voice.live import LiveDictation  # noqa: E402
 from core.voice.transcriber import Transcriber, Transcript  # noqa: E402
-from tests.voice.speech import SENTENCES, espeak, word_error_rate  # noqa: E402
+from tests.voice.speech import DICTATIONS, SENTENCES, espeak, word_error_rate  # noqa: E402
 
 
 def peak_rss_mb() -> float:
@@ -75,13 +79,22 @@ def main() -> int:
         load_s = time.perf_counter() - started
         median, wer = whole_clip(transcriber, settings, clip, text, load_s, args)
         live_median, live_wer = live_cases(transcriber, read_pcm16k(clip), text, args)
+        whole_more, live_more = more_dictations(transcriber, Path(tmp), args.language)
         print(f"peak RSS         : {peak_rss_mb():.0f} MB (before load {rss_before:.0f} MB)")
         verdict = "OK" if median < 2.0 else "OVER TARGET"
         print(f"target < 2 s warm for 10 s: {verdict}")
         verdict = "OK" if live_median < 0.5 else "OVER TARGET"
         print(f"target < 0.5 s release-to-text: {verdict}")
-        verdict = "OK" if live_wer <= wer + 0.02 else "WORSE"
-        print(f"live WER no worse than whole clip: {verdict}")
+        # judged over all eleven dictations: on any one clip tiny.en's words at a piece's edge
+        # come and go (the first clip alone was 0 % one way and 7 % the other)
+        n = len(DICTATIONS) * 2
+        pooled_whole = (wer + n * whole_more) / (n + 1)
+        pooled_live = (live_wer + n * live_more) / (n + 1)
+        verdict = "OK" if pooled_live <= pooled_whole + 0.005 else "WORSE"
+        print(
+            f"live WER no worse than whole clip over {n + 1} dictations "
+            f"({pooled_live:.1%} against {pooled_whole:.1%}): {verdict}"
+        )
     return 0
 
 
@@ -130,15 +143,24 @@ def whole_clip(
 def live_cases(
     transcriber: Transcriber, speech: bytes, text: str, args: argparse.Namespace
 ) -> tuple[float, float]:
-    """Live dictation, released on the last word and 0.5 s later; returns the worse case's
-    (median release-to-text, WER): the worse of the two is what is judged."""
+    """Live dictation released at three moments; returns the judged cases' worse
+    (median release-to-text, WER).
+
+    espeak's clip ends 0.35 s after the last word: letting go there is "a moment after the last
+    word", the usual case and the one the < 0.5 s target is judged on, with 0.5 s more quiet as
+    the second judged case. The third lets go on the last sound itself (the clip's quiet end cut
+    off); nothing can be recognised ahead then, so it shows the floor: one Whisper call on the
+    audio since the last piece. It is printed, not judged."""
+    samples = np.frombuffer(speech, dtype="<i2")
+    loud = np.nonzero(np.abs(samples.astype(np.int32)) > 300)[0]
+    on_last_sound = samples[: int(loud[-1]) + 1].tobytes()
+    tail_s = (len(samples) - len(on_last_sound) // 2) / 16_000
     pause = b"\x00\x00" * int(0.5 * 16_000)  # he stops talking, then lets go
-    strict: list[
-        tuple[float, float]
-    ] = []  # (median latency, WER) per case; the first is the target
-    for label, pcm in (
-        ("released on the last word", speech),
-        ("released 0.5 s later", speech + pause),
+    judged: list[tuple[float, float]] = []  # (median latency, WER) per judged case
+    for label, pcm, judge in (
+        (f"released {tail_s:.2f} s after the last word", speech, True),
+        (f"released {tail_s + 0.5:.2f} s after it", speech + pause, True),
+        ("released on the last sound", on_last_sound, False),
     ):
         live_times, live_cpu, live_results = [], [], []
         for _ in range(args.runs):
@@ -147,14 +169,43 @@ def live_cases(
             live_cpu.append(cpu_s)
             live_results.append(live_result)
         wer_here = statistics.median(word_error_rate(text, r.text) for r in live_results)
-        strict.append((statistics.median(live_times), wer_here))
+        if judge:
+            judged.append((statistics.median(live_times), wer_here))
         print(
-            f"live, {label:<26}: release-to-text median {statistics.median(live_times):.2f} s, "
+            f"live, {label:<36}: release-to-text median {statistics.median(live_times):.2f} s, "
             f"worst {max(live_times):.2f} s, CPU {statistics.median(live_cpu):.2f} s "
             f"over {args.runs} runs fed in real time ({pieces} pieces), WER {wer_here:.1%}"
+            + ("" if judge else "  (floor, not judged)")
         )
     print(f"live transcript  : {live_results[-1].text!r}")
-    return max(m for m, _ in strict), max(w for _, w in strict)
+    return max(m for m, _ in judged), max(w for _, w in judged)
+
+
+def more_dictations(transcriber: Transcriber, tmp: Path, language: str) -> tuple[float, float]:
+    """WER of whole-clip and live transcription over ten more dictations (five texts, two
+    espeak voices); returns the two means. Live pieces are cut from the audio alone, so feeding
+    each chunk once the worker has caught up splits them as real time does, only faster."""
+    whole, live = [], []
+    worst = (0.0, "")
+    for i, text in enumerate(DICTATIONS):
+        for voice in ("en-us", "en-gb"):
+            clip = espeak(text, tmp / f"dictation-{i}-{voice}.wav", speed=160, voice=voice)
+            whole.append(
+                word_error_rate(text, transcriber.transcribe_file(clip, language=language).text)
+            )
+            pcm = read_pcm16k(clip)
+            dictation = LiveDictation(transcriber, language=language)
+            for offset in range(0, len(pcm), CHUNK_BYTES):
+                dictation.feed(pcm[offset : offset + CHUNK_BYTES])
+                transcriber.run(lambda: None).result()
+            result = dictation.finish().result()
+            live.append(word_error_rate(text, result.text))
+            worst = max(worst, (live[-1], result.text))
+    print(
+        f"{len(live)} more dictations  : WER whole clip mean {statistics.mean(whole):.1%}, "
+        f"live mean {statistics.mean(live):.1%} (worst live {worst[0]:.1%}: {worst[1]!r})"
+    )
+    return statistics.mean(whole), statistics.mean(live)
 
 
 if __name__ == "__main__":

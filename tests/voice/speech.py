@@ -18,13 +18,30 @@ SENTENCES = (
     "Call the builder about the measurements for the bathroom.",
 )
 
+# More dictations for the benchmark's WER comparison of live pieces against the whole clip.
+DICTATIONS = (
+    "Thank you for your email about the sliding doors. We can measure the openings on Friday "
+    "morning. The quote will include double glazing and new flyscreens.",
+    "Please ask the factory when the frames will be ready. The customer wants powder coated "
+    "black aluminium. Tell him the delivery takes a few weeks.",
+    "The builder needs awning windows for the upstairs bedrooms. Send him our brochure and the "
+    "price list. I will call him back this afternoon.",
+    "Remind me to follow up with the client next Monday. She was happy with the sample colours. "
+    "We should book the installation before Christmas.",
+    "The shower screen was damaged during delivery. Apologise to the customer and arrange a "
+    "replacement. Our installer can fit it next week.",
+)
 
-def espeak(text: str, out: Path, *, speed: int = 150) -> Path:
-    """Speak ``text`` to a WAV file with espeak-ng (22.05 kHz mono)."""
+
+def espeak(text: str, out: Path, *, speed: int = 150, voice: str = "") -> Path:
+    """Speak ``text`` to a WAV file with espeak-ng (22.05 kHz mono); ``voice`` e.g. "en-us"."""
     exe = shutil.which("espeak-ng")
     if exe is None:
         raise RuntimeError("espeak-ng is not installed (apt-get install espeak-ng)")
-    subprocess.run([exe, "-s", str(speed), "-w", str(out), text], check=True, capture_output=True)
+    voice_args = ["-v", voice] if voice else []
+    subprocess.run(
+        [exe, *voice_args, "-s", str(speed), "-w", str(out), text], check=True, capture_output=True
+    )
     return out
 
 

