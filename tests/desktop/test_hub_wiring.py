@@ -14,7 +14,7 @@ from core.events import InquiryCreated
 from core.inquiry.board import needs_me_total
 from desktop.app import DesktopApp
 from tests.desktop.seed import seed_inquiries
-from tests.support.qt import settles, wait_until
+from tests.support.qt import QuitRecorder, settles, wait_until
 
 
 def _raise(desktop: DesktopApp, key: str) -> int:
@@ -63,6 +63,8 @@ async def test_an_alert_shows_once_and_the_tray_follows_a_folder_switch(app, ser
     assert sync is not None
     sync.stop()  # before quit: the real folder's Telegram task ends on the running loop
     await wait_until(lambda: sync._telegram_task is None or sync._telegram_task.done(), timeout=20)
+    desktop.qapp = recorder = QuitRecorder(desktop.qapp)
     desktop.quit()
+    assert recorder.quit_calls == 1
     await desktop.ctx.aclose_clients()
     desktop.ctx.detach()

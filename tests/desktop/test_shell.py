@@ -17,7 +17,7 @@ from core.events import InquiryCreated
 from desktop.app import DesktopApp
 from desktop.errors_ui import ErrorReporter
 from desktop.single_instance import SingleInstance, notify_running, server_name
-from tests.support.qt import settles, wait_until
+from tests.support.qt import QuitRecorder, settles, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,7 +67,9 @@ async def test_first_run_demo_gives_a_populated_chinese_board(app, services, qtb
     desktop.ctx.services.bus.publish(InquiryCreated(1))
     count = await desktop.tray.update_count()
     assert count > 0 and str(count) in desktop.tray.tooltip()
+    desktop.qapp = recorder = QuitRecorder(desktop.qapp)
     desktop.quit()
+    assert recorder.quit_calls == 1
     await desktop.ctx.aclose_clients()
     desktop.ctx.close()
 

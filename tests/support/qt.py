@@ -115,3 +115,22 @@ def settles(test: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[Non
             await settle()
 
     return wrapper
+
+
+class QuitRecorder:
+    """Stands in for the QApplication when a test calls ``DesktopApp.quit()``.
+
+    The real ``quit()`` ends ``app.exec()``, which is the qasync loop the test itself runs on:
+    if the test then awaits anything that yields (closing its HTTP clients), pytest-asyncio
+    fails it with "Event loop stopped before Future completed" -- only when a connection was
+    still open, so now and then. The recorder counts the call and forwards everything else."""
+
+    def __init__(self, app: Any) -> None:
+        self._app = app
+        self.quit_calls = 0
+
+    def quit(self) -> None:
+        self.quit_calls += 1
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._app, name)
