@@ -22,7 +22,8 @@ Pieces go to Whisper without its own VAD filter (``vad=False``): they are cut at
 and the filter's re-cropping made words at a piece's start depend on its exact first sample.
 
 - ``on_partial(text)`` is called (from the worker thread) with everything recognised so far, for
-  the "you said…" preview while he talks.
+  the "you said…" preview while he talks: at every pause, guesses included, so a guess that is
+  dropped may be revised by the next preview ("…installed next." → "…installed next week.").
 - Pieces use one language: in ``auto`` mode a multilingual model detects it on the first piece
   and keeps it (a tiny model otherwise flips between zh and en mid-sentence); each piece gets the
   text before it as Whisper's prompt so sentences continue naturally.
@@ -113,6 +114,7 @@ class LiveDictation:
         self._closed = False
         self._pieces: list[tuple[float, Transcript]] = []  # (offset_s, piece)
         self._guess: Guess | None = None
+        self._shown = ""  # the last preview sent to on_partial
         self._language: str | None = None
         self._foreign = False
         self._error: BaseException | None = None
@@ -175,6 +177,8 @@ class LiveDictation:
             elif (end := guess_end(speech, len(audio))) is not None and not self._guessed(end):
                 piece = self._recognise(audio[:end])
                 self._guess = Guess(self._done, self._done + end, piece)
+                if not self._looks_foreign(piece):  # a preview at every pause, not every 3 s
+                    self._show([p for _, p in self._pieces] + [piece])
         except BaseException as exc:  # kept for finish(): the owner sees it at release
             self._error = exc
 
@@ -215,14 +219,26 @@ class LiveDictation:
         if self._language is None and piece.text.strip():
             self._language = piece.language
         self._pieces.append(((self._done - LEAD_SILENCE) / SAMPLE_RATE, piece))
-        if not self.transcriber.multilingual and self.wanted != "en":
-            scores = confidence.score(
-                piece.text,
-                [(s.end - s.start, s.avg_logprob, s.no_speech_prob) for s in piece.segments],
-            )
-            self._foreign = self._foreign or confidence.looks_foreign(scores)
-        if self.on_partial is not None and not self._foreign and piece.text.strip():
-            self.on_partial(self.text)
+        self._foreign = self._foreign or self._looks_foreign(piece)
+        self._show([p for _, p in self._pieces])
+
+    def _looks_foreign(self, piece: Transcript) -> bool:
+        """Chinese (or other) speech heard by an English-only model: its words are noise."""
+        if self.transcriber.multilingual or self.wanted == "en":
+            return False
+        scores = confidence.score(
+            piece.text,
+            [(s.end - s.start, s.avg_logprob, s.no_speech_prob) for s in piece.segments],
+        )
+        return confidence.looks_foreign(scores)
+
+    def _show(self, pieces: list[Transcript]) -> None:
+        """The "you said…" preview: ``pieces`` joined, once per change, never foreign noise."""
+        text = self._join(pieces)
+        if self.on_partial is None or self._foreign or not text.strip() or text == self._shown:
+            return
+        self._shown = text
+        self.on_partial(text)
 
     def _final(self, released: float) -> Transcript:
         if self.cancel_event.is_set():

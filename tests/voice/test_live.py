@@ -131,3 +131,16 @@ def test_a_breath_inside_a_sentence_neither_splits_it_nor_repeats_it(
     assert len(calls) == 2  # the guess at the breath, then the whole sentence
     assert word_error_rate(" ".join(said), result.text) <= 0.15, result.text
     assert result.text.lower().count("kitchen") == 1
+
+
+def test_what_he_said_is_previewed_at_a_short_pause_while_he_still_holds(
+    whisper: Transcriber, short_wav: Path
+) -> None:
+    """Pieces wait for a 0.4 s pause after 3 s; the preview does not: a 0.3 s pause shows it."""
+    partials: list[str] = []
+    live = LiveDictation(whisper, language="en", on_partial=partials.append)
+    _speak(live, whisper, _trimmed(read_pcm16k(short_wav)) + _quiet(0.3))
+    assert live.pieces == 0  # no piece is final yet...
+    assert partials and partials[-1].startswith("Please send the customer")  # ...but he sees it
+    result = live.finish().result(timeout=60)
+    assert result.text == partials[-1]
