@@ -144,3 +144,19 @@ def test_what_he_said_is_previewed_at_a_short_pause_while_he_still_holds(
     assert partials and partials[-1].startswith("Please send the customer")  # ...but he sees it
     result = live.finish().result(timeout=60)
     assert result.text == partials[-1]
+
+
+def test_a_long_breathless_stretch_is_cut_between_words_not_at_a_fixed_time() -> None:
+    from core.voice.live import MAX_PIECE_S, breath_cut
+
+    rng = np.random.default_rng(7)
+    n = int((MAX_PIECE_S + 1) * SAMPLE_RATE)
+    audio = (rng.standard_normal(n) * 0.2).astype(np.float32)  # loud all through
+    quiet = int(12.3 * SAMPLE_RATE)
+    audio[quiet : quiet + 1024] *= 0.01  # one quiet moment between two words
+    cut = breath_cut([(0, n)], audio)
+    assert quiet <= cut <= quiet + 1024
+    # with a gap the VAD heard, the widest one wins
+    heard = [(0, 10 * SAMPLE_RATE), (10 * SAMPLE_RATE + 2000, 15 * SAMPLE_RATE)]
+    heard.append((15 * SAMPLE_RATE + 4000, n))
+    assert 15 * SAMPLE_RATE < breath_cut(heard, audio) < 15 * SAMPLE_RATE + 4000
