@@ -60,6 +60,7 @@ class MessageCard(QFrame):
         self.setProperty("direction", message.direction)
         self.header = QLabel()
         self.header.setObjectName("muted")
+        self.header.setWordWrap(True)  # a long sender must not widen the card past the pane
         self.subject = QLabel(message.subject or "")
         self.subject.setWordWrap(True)
         font = self.subject.font()

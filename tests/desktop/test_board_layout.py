@@ -65,3 +65,43 @@ async def test_with_the_assistant_docked_the_board_keeps_what_matters_without_sc
     window.chat.hide()  # closed again: every column is back
     await wait_until(lambda: not table.isColumnHidden(COLUMNS.index("last_contact")))
     window.close()
+
+
+@settles
+async def test_with_the_assistant_docked_a_long_sender_line_wraps_inside_the_detail(
+    ctx, languages, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    """A builder's long name and address used to push the message card wider than the detail
+    pane, so its right edge (the 翻译 button) sat behind a horizontal scroll bar."""
+    from sqlalchemy import update
+
+    from core.db.models import Message
+
+    seed_inquiries(ctx.services, 5, messages=True)
+    sender = "Christopher Papadopoulos"
+    address = "christopher.papadopoulos@papadopoulos-constructions.com.au"
+    ctx.services.store.write(
+        lambda s: s.execute(
+            update(Message)
+            .where(Message.inquiry_id == 1)
+            .values(from_name=sender, from_addr=address)
+        )
+    )
+    languages.apply("zh_CN")
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.resize(1366, 720)
+    window.show()
+    await window.board.ready()
+    window.chat.open()
+    detail = window.board.detail
+    detail.show_inquiry(1)
+    await detail.ready()
+    thread = detail.thread
+    await wait_until(lambda: bool(thread.cards))
+    card = next(iter(thread.cards.values()))
+    assert address in card.header.text()
+    await wait_until(lambda: thread.widget().width() <= thread.viewport().width())
+    assert not thread.horizontalScrollBar().isVisible()
+    assert card.translate_button.geometry().right() <= card.width()
+    window.close()
