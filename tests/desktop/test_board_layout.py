@@ -39,6 +39,17 @@ def test_day_counts_have_english_plurals(app, languages) -> None:  # type: ignor
     assert [text.days_text(n) for n in (1, 2)] == ["1 天", "2 天"]
 
 
+async def _on_a_laptop_screen(ctx, qtbot) -> MainWindow:  # type: ignore[no-untyped-def]
+    """The main window as it opens on a 1366 x 768 screen (720 px tall inside the taskbar and
+    title), its board loaded."""
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.resize(1366, 720)
+    window.show()
+    await window.board.ready()
+    return window
+
+
 @settles
 async def test_with_the_assistant_docked_the_board_keeps_what_matters_without_scrolling(
     ctx, languages, qtbot
@@ -50,11 +61,7 @@ async def test_with_the_assistant_docked_the_board_keeps_what_matters_without_sc
 
     seed_inquiries(ctx.services, 60, messages=True)
     languages.apply("en")
-    window = MainWindow(ctx)
-    qtbot.addWidget(window)
-    window.resize(1366, 720)
-    window.show()
-    await window.board.ready()
+    window = await _on_a_laptop_screen(ctx, qtbot)
     table = window.board.table
     assert not any(table.isColumnHidden(i) for i in range(len(COLUMNS)))  # room for all
     window.chat.open()
@@ -88,11 +95,7 @@ async def test_with_the_assistant_docked_a_long_sender_line_wraps_inside_the_det
         )
     )
     languages.apply("zh_CN")
-    window = MainWindow(ctx)
-    qtbot.addWidget(window)
-    window.resize(1366, 720)
-    window.show()
-    await window.board.ready()
+    window = await _on_a_laptop_screen(ctx, qtbot)
     window.chat.open()
     detail = window.board.detail
     detail.show_inquiry(1)
