@@ -119,6 +119,18 @@ class Language:
     after: re.Pattern[str] | None = None
     markers: frozenset[str] = frozenset()
 
+    @property
+    def any_claim(self) -> re.Pattern[str]:
+        """One pattern for all kinds: a sentence that misses it needs no closer look."""
+        cached = _ANY.get(self.name)
+        if cached is None:
+            joined = "|".join(f"(?:{p.pattern})" for p in self.patterns.values())
+            cached = _ANY[self.name] = re.compile(joined, re.IGNORECASE)
+        return cached
+
+
+_ANY: dict[str, re.Pattern[str]] = {}
+
 
 def _compile(table: dict[str, str]) -> dict[str, re.Pattern[str]]:
     return {kind: re.compile(pattern, re.IGNORECASE) for kind, pattern in table.items()}

@@ -19,6 +19,7 @@ Plain code, no model: the guard must be cheaper and more reliable than the thing
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -156,8 +157,9 @@ def find_claims(text: str) -> list[Claim]:
     for start, end in _sentences(norm):
         sentence = norm[start:end]
         seen: set[str] = set()
+        languages = [lang for lang in LANGUAGES if lang.any_claim.search(sentence)]
         for kind in KINDS:
-            for language in LANGUAGES:
+            for language in languages:
                 m = _affirmative(language, kind, sentence)
                 if m is None or kind in seen:
                     continue
@@ -372,7 +374,7 @@ async def guard_answer(
     whose draft ids count as drafts the answer may be talking about."""
     named = named_drafts(text, *context)
     facts = await services.store.read(lambda s: turn_facts(s, mark, named))
-    result = guard_text(text, facts)
+    result = await asyncio.to_thread(guard_text, text, facts)  # a long answer: off the UI loop
     if result.corrections:
         now = services.clock.now().replace(tzinfo=None)
 

@@ -20,6 +20,7 @@ came from, so a guard that finds a claim in the reading form replaces the origin
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import threading
@@ -88,24 +89,56 @@ def _invisible(ch: str) -> bool:
     return unicodedata.category(ch) == "Cf" or "\ufe00" <= ch <= "\ufe0f"
 
 
-def _units(text: str) -> list[tuple[int, str]]:
-    """(original index, decoded and NFKC-normalised piece) for each character or entity."""
-    out: list[tuple[int, str]] = []
+# format characters (category Cf) and variation selectors, for the fast path's test
+_INVISIBLE = re.compile(
+    "[\u00ad\u061c\u070f\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
+    "\ufe00-\ufe0f\ufeff\ufff9-\ufffb\U000110bd\U0001d173-\U0001d17a\U000e0001-\U000e007f]"
+)
+
+
+def _units(text: str) -> tuple[list[str], list[int]]:
+    """The decoded, NFKC-normalised characters of ``text`` with the original index of each.
+    Plain stretches (no entity, already NFKC, nothing invisible) are taken whole."""
+    chars: list[str] = []
+    origin: list[int] = []
     i = 0
-    while i < len(text):
-        m = _ENTITY.match(text, i) if text[i] == "&" else None
-        if m:
-            piece = html.unescape(m.group(0))
-            if piece == m.group(0):  # not an entity after all: keep the ampersand alone
-                piece, end = "&", i + 1
-            else:
-                end = m.end()
+    for m in _ENTITY.finditer(text):
+        _plain(text, i, m.start(), chars, origin)
+        piece = html.unescape(m.group(0))
+        if piece == m.group(0):  # not an entity after all: the text stays as it is
+            _plain(text, m.start(), m.end(), chars, origin)
         else:
-            piece, end = text[i], i + 1
-        piece = "".join(ch for ch in unicodedata.normalize("NFKC", piece) if not _invisible(ch))
-        out.append((i, piece))
-        i = end
-    return out
+            _piece(piece, m.start(), chars, origin)
+        i = m.end()
+    _plain(text, i, len(text), chars, origin)
+    return chars, origin
+
+
+def _piece(piece: str, index: int, chars: list[str], origin: list[int]) -> None:
+    for ch in unicodedata.normalize("NFKC", piece):
+        if not _invisible(ch):
+            chars.append(ch)
+            origin.append(index)
+
+
+@functools.lru_cache(maxsize=16384)
+def _char(ch: str) -> str:
+    """One character's NFKC form without invisible characters (cached: texts repeat them)."""
+    return "".join(c for c in unicodedata.normalize("NFKC", ch) if not _invisible(c))
+
+
+def _plain(text: str, start: int, end: int, chars: list[str], origin: list[int]) -> None:
+    stretch = text[start:end]
+    if stretch.isascii() or (
+        unicodedata.is_normalized("NFKC", stretch) and not _INVISIBLE.search(stretch)
+    ):
+        chars.extend(stretch)
+        origin.extend(range(start, end))
+        return
+    for offset, ch in enumerate(stretch):
+        piece = ch if ch.isascii() else _char(ch)
+        chars.extend(piece)
+        origin.extend([start + offset] * len(piece))
 
 
 def fold_confusables(text: str) -> str:
@@ -125,12 +158,7 @@ def fold_confusables(text: str) -> str:
 
 def reading_form(text: str) -> Reading:
     """The reading form of ``text`` with its map back to ``text`` (see the module docstring)."""
-    chars: list[str] = []
-    origin: list[int] = []
-    for index, piece in _units(text or ""):
-        for ch in piece:
-            chars.append(ch)
-            origin.append(index)
+    chars, origin = _units(text or "")
     folded = fold_confusables("".join(chars))  # per character: lengths unchanged
     simplified = to_simplified(folded)
     if len(simplified) != len(folded):  # a phrase conversion changed the length: per character

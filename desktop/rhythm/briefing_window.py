@@ -2,7 +2,9 @@
 need his confirmation and the overdue jobs, each with its one-click buttons.
 
 The text is ``core.rhythm.briefing_text.render_markdown`` (the same words Telegram gets), shown
-as Markdown; the cards under it act through the facade and the window re-reads itself after each
+as Markdown rendered by our own escaping code in an ``InertBrowser`` (customer names and
+summaries inside it stay text: no resource is loaded, and only the http(s) route link opens,
+after a dialog naming it); the cards under it act through the facade and the window re-reads itself after each
 action, so a confirmed item or a snoozed reminder leaves the list at once.
 
 Signals:
@@ -20,14 +22,15 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from core.app import App
 from core.rhythm.briefing_text import render_markdown
+from core.text.inert import markdown_rich_text
 from desktop.aio import spawn
+from desktop.inert import InertBrowser, make_plain
 from desktop.rhythm.cards import AttentionCard, ReminderCard
 
 MAX_CARDS = 10
@@ -41,15 +44,14 @@ class BriefingWindow(QWidget):
         self.app = app
         self.setObjectName("briefingWindow")
         self.resize(720, 760)
-        self.heading = QLabel()
+        self.heading = make_plain(QLabel())
         self.heading.setObjectName("briefingTitle")
         self.refresh_button = QPushButton()
         self.refresh_button.clicked.connect(lambda: self.reload())
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)
         top.addWidget(self.refresh_button)
-        self.text = QTextBrowser()
-        self.text.setOpenExternalLinks(True)  # the Google Maps route
+        self.text = InertBrowser()  # the Google Maps route opens after a dialog naming it
         self.attention_label = QLabel()
         self.overdue_label = QLabel()
         self.cards_box = QVBoxLayout()
@@ -84,7 +86,7 @@ class BriefingWindow(QWidget):
         title, body = render_markdown(briefing)
         self.heading.setText(title)
         self.setWindowTitle(title)
-        self.text.setMarkdown(body)
+        self.text.setHtml(markdown_rich_text(body))
         self._clear()
         for item in items[:MAX_CARDS]:
             label = item.label or self.tr("Email")
