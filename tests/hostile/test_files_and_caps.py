@@ -147,3 +147,34 @@ def test_telegram_gets_a_summary_not_hundreds_of_messages() -> None:
     pieces = render_chunks(telegram_summary(flood))
     assert 1 <= len(pieces) <= 3
     assert "请在电脑上的助手里查看" in pieces[-1].plain
+
+
+async def test_the_telegram_alert_of_a_crafted_mail_is_escaped_text(services, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from sqlalchemy import select
+
+    from core.db.models import Inquiry
+    from core.intake.pipeline import build_pipeline
+    from core.mail.source import RawMessage
+    from core.notify.inquiry_alert import inquiry_message
+    from tests.support.crafted_mail import SENDER, crafted_mail
+
+    pipeline = build_pipeline(services, offline=True)
+    await pipeline.ingest(RawMessage(crafted_mail(tmp_path, 9), "eml", "crafted.eml"))
+    await pipeline.aclose()
+    with services.store.session() as s:
+        inquiry = s.scalars(select(Inquiry).where(Inquiry.customer_email == SENDER)).one()
+        inquiry.customer_name = '<b>Jane</b> <a href="search-ms:x">x</a>'
+        _title, body = inquiry_message(s, inquiry)
+    pieces = render_chunks(body)
+    html = "".join(p.html for p in pieces)
+    for tag in (
+        "<div",
+        "<img",
+        "<table",
+        "<link",
+        '<a href="search-ms',
+        '<a href="file',
+        "<b>Jane",
+    ):
+        assert tag not in html
+    assert "&lt;div" in html and "&lt;b&gt;Jane" in html

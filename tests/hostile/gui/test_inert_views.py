@@ -10,6 +10,7 @@ URL handlers (``QDesktopServices.setUrlHandler``) record what would have been ha
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,9 @@ HOSTILE_ANSWER = (
     "[打开报价](search-ms:query=quote) [设置](ms-settings:privacy) [文件](file:///C:/x.exe)\n\n"
     "[Aurora 官网](https://aurorawindows.example/quote?id=7)"
 )
+
+
+HOSTILE_NAME = '<b>Jane</b> <img src="//attacker-host/share/n.png"> [Pay](search-ms:query=x)'
 
 
 class _Opened(QObject):
@@ -69,6 +73,17 @@ async def _crafted_inquiry(services, spy_dir: Path, port: int) -> int:  # type: 
         await pipeline.aclose()
     with services.store.session() as s:
         return int(s.scalars(select(Inquiry.id).where(Inquiry.customer_email == SENDER)).one())
+
+
+def _make_overdue(services, inquiry_id: int) -> None:  # type: ignore[no-untyped-def]
+    then = services.clock.now().replace(tzinfo=None) - timedelta(days=40)
+
+    def backdate(session) -> None:  # type: ignore[no-untyped-def]
+        inquiry = session.get(Inquiry, inquiry_id)
+        inquiry.stage_changed_at = then
+        inquiry.customer_name = HOSTILE_NAME  # as a web form's "Name:" field would carry it
+
+    services.store.write(backdate)
 
 
 def _rich_labels(root: QWidget) -> list[str]:
@@ -165,12 +180,15 @@ async def test_a_program_attachment_is_never_opened_by_a_click(  # type: ignore[
 async def test_the_briefing_shows_customer_text_inert(  # type: ignore[no-untyped-def]
     ctx, qtbot, spy_dir, file_spy: FileOpenSpy, hits: HitServer, opened: _Opened
 ) -> None:
-    await _crafted_inquiry(ctx.services, spy_dir, hits.port)
+    inquiry_id = await _crafted_inquiry(ctx.services, spy_dir, hits.port)
+    _make_overdue(ctx.services, inquiry_id)  # so the briefing names the crafted customer
     window = BriefingWindow(ctx.app)
     qtbot.addWidget(window)
     window.show()
     await window.reload()
     qtbot.wait(50)
+    shown = window.text.toPlainText()
+    assert HOSTILE_NAME in shown  # the customer's "name", as literal text
     assert window.text.refused_resources == []  # nothing asked for a resource at all
     assert all(h.startswith(("http://", "https://")) for h in _anchors(window.text.document()))
     assert _rich_labels(window) == []
