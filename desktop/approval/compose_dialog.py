@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from core.clock import to_sydney
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
+from desktop.inert import plain_label
 
 if TYPE_CHECKING:
     from core.drafts.drafting import Drafting
@@ -50,10 +51,10 @@ class ComposeDialog(QDialog):
         self.resize(640, 420)
 
         layout = QVBoxLayout(self)
-        self.header = QLabel()
+        self.header = plain_label()  # names the customer as he wrote it
         self.header.setWordWrap(True)
         layout.addWidget(self.header)
-        self.recent_label = QLabel()
+        self.recent_label = plain_label()
         self.recent_label.setWordWrap(True)
         self.recent_label.setStyleSheet("color: #b35900;")
         self.recent_label.hide()
