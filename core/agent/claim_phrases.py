@@ -113,11 +113,20 @@ class Language:
     ``after``: words right after it that make it a future or a condition ("not yet")."""
 
     name: str
-    patterns: dict[str, re.Pattern[str]]
+    table: dict[str, str]  # kind -> pattern source (compiled on first use, off the UI loop)
     negation: re.Pattern[str]
     window: int
     after: re.Pattern[str] | None = None
     markers: frozenset[str] = frozenset()
+
+    @property
+    def patterns(self) -> dict[str, re.Pattern[str]]:
+        cached = _PATTERNS.get(self.name)
+        if cached is None:
+            cached = _PATTERNS[self.name] = {
+                kind: re.compile(pattern, re.IGNORECASE) for kind, pattern in self.table.items()
+            }
+        return cached
 
     @property
     def any_claim(self) -> re.Pattern[str]:
@@ -130,10 +139,7 @@ class Language:
 
 
 _ANY: dict[str, re.Pattern[str]] = {}
-
-
-def _compile(table: dict[str, str]) -> dict[str, re.Pattern[str]]:
-    return {kind: re.compile(pattern, re.IGNORECASE) for kind, pattern in table.items()}
+_PATTERNS: dict[str, dict[str, re.Pattern[str]]] = {}
 
 
 def _words(text: str) -> frozenset[str]:
@@ -148,10 +154,10 @@ _EN_NEGATION = (
 )
 
 LANGUAGES: tuple[Language, ...] = (
-    Language("zh", _compile(_ZH), re.compile(r"[未没不无别勿待尚]"), 3),
+    Language("zh", _ZH, re.compile(r"[未没不无别勿待尚]"), 3),
     Language(
         "en",
-        _compile(_EN),
+        _EN,
         re.compile(_EN_NEGATION, re.IGNORECASE),
         40,
         re.compile(r"\s*(?:yet|later)\b", re.IGNORECASE),
@@ -162,7 +168,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "de",
-        _compile(_DE),
+        _DE,
         re.compile(
             r"\b(?:nicht|nie|kein\w*|noch|wird|werden|würde|sobald|wenn|falls|nachdem|erst|"
             r"bevor|bis|soll|muss|kann|bereit)\b",
@@ -174,7 +180,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "fr",
-        _compile(_FR),
+        _FR,
         re.compile(
             r"\b(?:ne|n'|pas|jamais|aucun\w*|sera|seront|serait|quand|lorsque|dès|après|une fois|"
             r"si|avant|doit|pourra|prêt)\b|n'",
@@ -186,7 +192,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "es-pt-it",
-        _compile(_ES_PT_IT),
+        _ES_PT_IT,
         re.compile(
             r"\b(?:no|não|nao|non|nunca|mai|será|sera|sarà|serão|quando|cuando|después|depois|"
             r"dopo|antes|prima|todavía|aún|ainda|ancora|pendiente|pendente|una vez|"
@@ -202,17 +208,17 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "nl",
-        _compile(_NL),
+        _NL,
         re.compile(r"\b(?:niet|nooit|geen|nog|wordt|zal|zodra|als|nadat|voordat)\b", re.I),
         40,
         None,
         _words("de het een is en niet van ik wij u je ze dat die zijn wordt"),
     ),
-    Language("ja", _compile(_JA), re.compile(r"[未]"), 2),
-    Language("ko", _compile(_KO), re.compile(r"(?:않|못|안\s)"), 4),
+    Language("ja", _JA, re.compile(r"[未]"), 2),
+    Language("ko", _KO, re.compile(r"(?:않|못|안\s)"), 4),
     Language(
         "ru",
-        _compile(_RU),
+        _RU,
         re.compile(r"(?:\b(?:не|he|ещё|еще|будет|после|когда|если|пока)\b)", re.IGNORECASE),
         30,
     ),

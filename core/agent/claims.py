@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -357,6 +358,23 @@ _STATUS_ZH = {
     "failed": "发送失败，未发送",
     "superseded": "已被新草稿取代，未发送",
 }
+
+
+_warmed = threading.Event()
+
+
+def warm_guard() -> None:
+    """Load the guard's converter (OpenCC) and compile its phrase tables on a daemon thread,
+    once: the first turn's answer then costs the UI loop nothing extra."""
+    if _warmed.is_set():
+        return
+    _warmed.set()
+    if threading.current_thread() is not threading.main_thread():
+        find_claims("已發送。Sent.")  # already off the UI loop
+        return
+    threading.Thread(
+        target=lambda: find_claims("已發送。Sent."), name="claim-guard-warm", daemon=True
+    ).start()
 
 
 async def guard_answer(

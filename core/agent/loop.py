@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.agent.caps import MAX_ANSWER_CHARS, cap_answer, cap_question, cap_tool_result
-from core.agent.claims import Correction, guard_answer, watermark
+from core.agent.claims import Correction, guard_answer, warm_guard, watermark
 from core.agent.tools import REGISTRY, ToolContext, active_memories
 from core.clock import to_sydney
 from core.errors import InquiryBridgeError, LLMError
@@ -66,6 +66,7 @@ class Assistant:
         self.llm = llm
         self.channel = channel  # recorded with every corrected claim
         self.context = ToolContext.from_drafting(services, draft_service)
+        warm_guard()  # the guard's converter and patterns load now, not in the first turn
 
     async def system_messages(self) -> list[dict[str, Any]]:
         """The prompt's fixed start (a session measures it against its budget)."""
