@@ -1458,6 +1458,13 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>RouteMap</name>
+    <message>
+        <source>%1 km</source>
+        <translation>%1 公里</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>

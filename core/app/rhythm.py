@@ -82,6 +82,19 @@ class RhythmService:
             appointments=calendar.events, calendar_note=calendar.note_zh
         )
 
+    def localities_within(
+        self, south: float, west: float, north: float, east: float
+    ) -> list[tuple[float, float]]:
+        """Centres of the NSW localities inside a box: the faint backdrop of the route map."""
+        from core.rhythm.route import gazetteer
+
+        return [
+            place.point
+            for places in gazetteer().by_name.values()
+            for place in places
+            if south <= place.point[0] <= north and west <= place.point[1] <= east
+        ]
+
     def appointments(self) -> Appointments:
         """Propose / confirm measuring visits; the calendar uses the folder's Graph client."""
         from core.graph.calendar import OutlookCalendar
