@@ -1702,6 +1702,145 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>StatsWindow</name>
+    <message>
+        <source>New inquiries per week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First reply (median hours) per week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per month: inquiries → measured → quoted → ordered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inquiries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quoted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ordered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working days spent in each stage (average)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AI calls: %1 (failed %2) · estimated cost %3 · new inquiries %4 · per inquiry %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens in / out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tier %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tier / purpose</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classes you changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fields you edited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drafts approved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rewritten before approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of text changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classify mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extract fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revise drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese rendering of drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summarise conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memories from conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overview · cost and quality</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost and quality</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy from your corrections, per week</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>TelegramSettingsPage</name>
     <message>
         <source>The bot token looks wrong: BotFather&apos;s tokens look like 123456789:AA…</source>
@@ -1867,6 +2006,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Evening briefing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overview · cost and quality</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1699,6 +1699,145 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>StatsWindow</name>
+    <message>
+        <source>New inquiries per week</source>
+        <translation>每周新询盘</translation>
+    </message>
+    <message>
+        <source>First reply (median hours) per week</source>
+        <translation>每周首次回复时间（中位数，小时）</translation>
+    </message>
+    <message>
+        <source>Per month: inquiries → measured → quoted → ordered</source>
+        <translation>每月：询盘 → 量尺 → 报价 → 下单</translation>
+    </message>
+    <message>
+        <source>Inquiries</source>
+        <translation>询盘</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>已量尺</translation>
+    </message>
+    <message>
+        <source>Quoted</source>
+        <translation>已报价</translation>
+    </message>
+    <message>
+        <source>Ordered</source>
+        <translation>已下单</translation>
+    </message>
+    <message>
+        <source>Working days spent in each stage (average)</source>
+        <translation>各阶段平均停留（工作日）</translation>
+    </message>
+    <message>
+        <source>AI calls: %1 (failed %2) · estimated cost %3 · new inquiries %4 · per inquiry %5</source>
+        <translation>AI 调用 %1 次（失败 %2）· 估算费用 %3 · 新询盘 %4 个 · 每个询盘 %5</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Tokens in / out</source>
+        <translation>输入 / 输出 tokens</translation>
+    </message>
+    <message>
+        <source>Week</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>Tier %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Tier / purpose</source>
+        <translation>层级 / 用途</translation>
+    </message>
+    <message>
+        <source>Classes you changed</source>
+        <translation>您改的分类</translation>
+    </message>
+    <message>
+        <source>Fields you edited</source>
+        <translation>您改的字段</translation>
+    </message>
+    <message>
+        <source>Drafts approved</source>
+        <translation>批准的草稿</translation>
+    </message>
+    <message>
+        <source>Rewritten before approval</source>
+        <translation>批准前改写</translation>
+    </message>
+    <message>
+        <source>Share of text changed</source>
+        <translation>改动比例</translation>
+    </message>
+    <message>
+        <source>Classify mail</source>
+        <translation>邮件分类</translation>
+    </message>
+    <message>
+        <source>Extract fields</source>
+        <translation>提取信息</translation>
+    </message>
+    <message>
+        <source>Write drafts</source>
+        <translation>起草回复</translation>
+    </message>
+    <message>
+        <source>Revise drafts</source>
+        <translation>修改草稿</translation>
+    </message>
+    <message>
+        <source>Chinese rendering of drafts</source>
+        <translation>草稿中文译文</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>Summarise conversations</source>
+        <translation>对话摘要</translation>
+    </message>
+    <message>
+        <source>Memories from conversations</source>
+        <translation>对话中的记忆</translation>
+    </message>
+    <message>
+        <source>Overview · cost and quality</source>
+        <translation>概览 · 成本与质量</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Cost and quality</source>
+        <translation>成本与质量</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Accuracy from your corrections, per week</source>
+        <translation>按您的修改统计的准确度（每周）</translation>
+    </message>
+</context>
+<context>
     <name>TelegramSettingsPage</name>
     <message>
         <source>The bot token looks wrong: BotFather&apos;s tokens look like 123456789:AA…</source>
@@ -1864,6 +2003,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Evening briefing</source>
         <translation>今晚简报</translation>
+    </message>
+    <message>
+        <source>Overview · cost and quality</source>
+        <translation>概览 · 成本与质量</translation>
     </message>
     <message>
         <source>Language</source>
