@@ -387,10 +387,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>From the office</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No office address set: from the first stop</source>
         <translation type="unfinished"></translation>
     </message>
@@ -403,7 +399,19 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Addresses that could not be placed (arrange these yourself)</source>
+        <source>From the office and back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The office address “%1” could not be placed: from the first stop, without the trips to and from the office</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back to the office: about %1 km</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Addresses that could not be placed (%1): not in the route or the map link, arrange these yourself</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -413,6 +421,10 @@
     <message>
         <source>address unknown</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 km</source>
+        <translation type="unfinished">%1 km</translation>
     </message>
     <message>
         <source>customer</source>
@@ -452,6 +464,10 @@
     </message>
     <message>
         <source>Waiting for a measure (A) · suggested route</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The round on the map</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -776,9 +792,16 @@ The words are inserted at the cursor for you to edit.</source>
             <numerusform>%n days</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n working day(s)</source>
+        <translation>
+            <numerusform>%n working day</numerusform>
+            <numerusform>%n working days</numerusform>
+        </translation>
+    </message>
     <message>
         <source>overdue %1 d</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 working days overdue</translation>
     </message>
     <message>
         <source>We owe a reply</source>
@@ -1607,6 +1630,13 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>dddd d MMMM</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RouteMap</name>
+    <message>
+        <source>%1 km</source>
+        <translation>%1 km</translation>
     </message>
 </context>
 <context>

@@ -272,7 +272,7 @@
     </message>
     <message>
         <source>Days in stage</source>
-        <translation>本阶段天数</translation>
+        <translation>本阶段（工作日）</translation>
     </message>
     <message>
         <source>(unknown)</source>
@@ -385,10 +385,6 @@
         <translation>无</translation>
     </message>
     <message>
-        <source>From the office</source>
-        <translation>从公司出发</translation>
-    </message>
-    <message>
         <source>No office address set: from the first stop</source>
         <translation>未设置公司地址，从第一站出发</translation>
     </message>
@@ -401,8 +397,20 @@
         <translation>在 Google 地图中打开路线</translation>
     </message>
     <message>
-        <source>Addresses that could not be placed (arrange these yourself)</source>
-        <translation>未能定位的地址（请自行安排）</translation>
+        <source>From the office and back</source>
+        <translation>从公司出发并返回</translation>
+    </message>
+    <message>
+        <source>The office address “%1” could not be placed: from the first stop, without the trips to and from the office</source>
+        <translation>公司地址「%1」无法定位：从第一站出发，距离不含往返公司</translation>
+    </message>
+    <message>
+        <source>Back to the office: about %1 km</source>
+        <translation>最后返回公司约 %1 公里</translation>
+    </message>
+    <message>
+        <source>Addresses that could not be placed (%1): not in the route or the map link, arrange these yourself</source>
+        <translation>未能定位的地址（%1）：不在路线和地图链接中，请自行安排</translation>
     </message>
     <message>
         <source>Inquiry #%1</source>
@@ -411,6 +419,10 @@
     <message>
         <source>address unknown</source>
         <translation>地址未知</translation>
+    </message>
+    <message>
+        <source>%1 km</source>
+        <translation>%1 公里</translation>
     </message>
     <message>
         <source>customer</source>
@@ -451,6 +463,10 @@
     <message>
         <source>Waiting for a measure (A) · suggested route</source>
         <translation>等待上门量尺（A 类）· 建议路线</translation>
+    </message>
+    <message>
+        <source>The round on the map</source>
+        <translation>地图上的路线</translation>
     </message>
     <message>
         <source>Needs your confirmation</source>
@@ -775,9 +791,15 @@ The words are inserted at the cursor for you to edit.</source>
             <numerusform>%n 天</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n working day(s)</source>
+        <translation>
+            <numerusform>%n 个工作日</numerusform>
+        </translation>
+    </message>
     <message>
         <source>overdue %1 d</source>
-        <translation>超期 %1 天</translation>
+        <translation>超期 %1 个工作日</translation>
     </message>
     <message>
         <source>We owe a reply</source>
@@ -1604,6 +1626,13 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>dddd d MMMM</source>
         <translation>M月d日 dddd</translation>
+    </message>
+</context>
+<context>
+    <name>RouteMap</name>
+    <message>
+        <source>%1 km</source>
+        <translation>%1 公里</translation>
     </message>
 </context>
 <context>

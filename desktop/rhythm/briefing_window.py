@@ -41,6 +41,7 @@ from desktop.aio import spawn
 from desktop.i18n import current_language
 from desktop.look import SPACE
 from desktop.rhythm.cards import AttentionCard, ReminderCard
+from desktop.rhythm.route_map import MapStop, RouteMap
 from desktop.rhythm.words import attention_name, day_text, reminder_line
 from desktop.text import products_text
 
@@ -103,13 +104,14 @@ class BriefingWindow(QWidget):
         top.addWidget(self.refresh_button, 0, Qt.AlignmentFlag.AlignTop)
         self.appointments = _Section()
         self.route = _Section()
+        self.map = _Section()  # the round drawn, beside its list
         self.attention = _Section()
         self.overdue = _Section()
         columns = QHBoxLayout()
         columns.setSpacing(SPACE["l"])
         for stretch, sections in (
             (2, (self.appointments, self.route)),
-            (3, (self.attention, self.overdue)),
+            (3, (self.map, self.attention, self.overdue)),
         ):
             column = QVBoxLayout()
             column.setSpacing(SPACE["m"])
@@ -146,8 +148,9 @@ class BriefingWindow(QWidget):
     # ------------------------------------------------------------------ rendering
 
     def _render(self) -> None:
-        for section in (self.appointments, self.route, self.attention, self.overdue):
+        for section in (self.appointments, self.route, self.map, self.attention, self.overdue):
             section.clear()
+        self.map.hide()
         self.attention_cards, self.reminder_cards = [], []
         briefing = self.briefing
         if briefing is None:
@@ -174,8 +177,13 @@ class BriefingWindow(QWidget):
     def _render_appointments(self, briefing: Briefing) -> None:
         body = self.appointments.body
         if not briefing.calendar_checked:
+            # core says why in Chinese (for Telegram); the English UI gets its own sentence
+            note = briefing.calendar_note if current_language() == "zh_CN" else ""
             body.addWidget(
-                _plain(self.tr("Outlook calendar not read (not signed in to Microsoft)"), "muted")
+                _plain(
+                    note or self.tr("Outlook calendar not read (not signed in to Microsoft)"),
+                    "muted",
+                )
             )
         elif not briefing.appointments:
             body.addWidget(_plain(self.tr("None"), "muted"))
@@ -183,23 +191,36 @@ class BriefingWindow(QWidget):
             when = str(event.get("start", ""))[11:16]
             body.addWidget(_plain(f"{when}  {event.get('subject', '')}"))
 
+    def _route_start(self, briefing: Briefing) -> str:
+        km = f"{briefing.route_km:g}" if briefing.route_km else ""
+        if briefing.office and briefing.office_located:
+            start = self.tr("From the office and back")
+        elif briefing.office:
+            start = self.tr(
+                "The office address “%1” could not be placed: from the first stop, "
+                "without the trips to and from the office"
+            ).replace("%1", briefing.office)
+        else:
+            start = self.tr("No office address set: from the first stop")
+        if km:
+            start += " · " + self.tr("about %1 km in a straight line").replace("%1", km)
+        return start
+
     def _render_route(self, briefing: Briefing) -> None:
         body = self.route.body
         if not briefing.measure_route and not briefing.unknown_places:
             body.addWidget(_plain(self.tr("None"), "muted"))
             return
-        start = (
-            self.tr("From the office")
-            if briefing.office
-            else self.tr("No office address set: from the first stop")
-        )
-        if briefing.route_km:
-            start += " · " + self.tr("about %1 km in a straight line").replace(
-                "%1", f"{briefing.route_km:g}"
-            )
-        body.addWidget(_plain(start, "muted"))
-        for number, visit in enumerate(briefing.measure_route, 1):
-            body.addWidget(self._visit(number, visit))
+        if briefing.measure_route:
+            body.addWidget(_plain(self._route_start(briefing), "muted"))
+            legs = briefing.legs_km if briefing.office_located else [None, *briefing.legs_km]
+            for number, visit in enumerate(briefing.measure_route, 1):
+                leg = legs[number - 1] if number - 1 < len(legs) else None
+                body.addWidget(self._visit(number, visit, leg))
+            if briefing.office_located and len(briefing.legs_km) > len(briefing.measure_route):
+                back = self.tr("Back to the office: about %1 km")
+                body.addWidget(_plain(back.replace("%1", f"{briefing.legs_km[-1]:g}"), "muted"))
+            self._add_map(briefing)
         if briefing.maps_url:  # built by code from the stops; its text is ours
             words = self.tr("Open the route in Google Maps")
             href = html.escape(briefing.maps_url, quote=True)
@@ -209,20 +230,40 @@ class BriefingWindow(QWidget):
             body.addWidget(link)
         if briefing.unknown_places:
             body.addSpacing(SPACE["s"])
-            body.addWidget(
-                _plain(self.tr("Addresses that could not be placed (arrange these yourself)"))
-            )
-            offset = len(briefing.measure_route)
-            for number, visit in enumerate(briefing.unknown_places, offset + 1):
-                body.addWidget(self._visit(number, visit))
+            heading = self.tr(
+                "Addresses that could not be placed (%1): not in the route or the map link, "
+                "arrange these yourself"
+            ).replace("%1", str(len(briefing.unknown_places)))
+            body.addWidget(_plain(heading))
+            for visit in briefing.unknown_places:
+                body.addWidget(self._visit(None, visit))
 
-    def _visit(self, number: int, visit: Visit) -> QWidget:
+    def _add_map(self, briefing: Briefing) -> None:
+        stops = [
+            MapStop(number, (v.lat, v.lon), v.customer_name or f"#{v.inquiry_id}")
+            for number, v in enumerate(briefing.measure_route, 1)
+            if v.lat is not None and v.lon is not None
+        ]
+        if not stops:
+            return
+        view = RouteMap()
+        view.setFixedHeight(240)
+        view.set_round(briefing.office_point if briefing.office_located else None, stops)
+        self.map.body.addWidget(view)
+        self.map.show()
+
+    def _visit(self, number: int | None, visit: Visit, leg_km: float | None = None) -> QWidget:
         who = visit.customer_name or self.tr("Inquiry #%1").replace("%1", str(visit.inquiry_id))
-        parts = [f"{number}. {who}", place_of(visit) or self.tr("address unknown")]
+        parts = [
+            f"{number}. {who}" if number else who,
+            place_of(visit) or self.tr("address unknown"),
+        ]
         if visit.products:
             parts.append(products_text(visit.products, current_language()))
         if visit.phone:
             parts.append(display_phone(visit.phone))
+        if leg_km is not None:
+            parts.append(self.tr("%1 km").replace("%1", f"{leg_km:g}"))
         box = QWidget()
         lines = QVBoxLayout(box)
         lines.setContentsMargins(0, 0, 0, 0)
@@ -268,6 +309,7 @@ class BriefingWindow(QWidget):
         self.refresh_button.setText(self.tr("Refresh"))
         self.appointments.title.setText(self.tr("Tomorrow's appointments"))
         self.route.title.setText(self.tr("Waiting for a measure (A) · suggested route"))
+        self.map.title.setText(self.tr("The round on the map"))
         self.attention.title.setText(self.tr("Needs your confirmation"))
         self.overdue.title.setText(self.tr("Overdue in their stage"))
         self._render()
