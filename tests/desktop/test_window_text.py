@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from core.config import SETTINGS
 from core.demo import load_demo
+from desktop.commands import SCREENSHOT_WINDOWS
 from desktop.i18n import LANGUAGES, app_name
 from desktop.screenshots import WINDOWS
 from tests.support.qt import settles
@@ -202,3 +203,7 @@ async def test_every_window_speaks_one_language_and_shows_its_words_whole(
             problems[name] = found
         widget.hide()  # (closing the last window would end the loop)
     assert problems == {}
+
+
+def test_the_screenshot_command_offers_every_window() -> None:
+    assert list(WINDOWS) == SCREENSHOT_WINDOWS
