@@ -30,7 +30,6 @@ import sys
 import qasync  # after PySide6, on purpose
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
-from shiboken6 import isValid
 
 from core.app import App, build_app
 from core.app.lazy import warm as warm_imports
@@ -41,12 +40,15 @@ from desktop.aio import spawn
 from desktop.context import AppContext, build_context
 from desktop.errors_ui import ErrorReporter
 from desktop.fonts import INSTALL_HINT, missing_cjk_font, missing_font_message
+from desktop.hub import SignalHub
 from desktop.i18n import LanguageManager
 from desktop.look import APP_STYLESHEET, app_icon, apply_fonts
 from desktop.main_window import MainWindow
+from desktop.reopen import showing
 from desktop.settings_dialog import SettingsDialog
 from desktop.single_instance import SingleInstance, notify_running, server_name
 from desktop.sync import SyncController
+from desktop.system_libs import problem as xcb_problem
 from desktop.tray import TrayController
 from desktop.wizard import FirstRunWizard
 
@@ -137,12 +139,12 @@ class DesktopApp(QObject):
 
     def _demo_app(self) -> App:
         """The demo folder's ``App``; dates moved up to today when it was loaded long ago."""
-        from core.demo import refresh_dates
+        from core.demo import reopen_demo
 
         app = build_app(
             self.real_services.paths.demo_home, clock=self.real_services.clock, is_demo=True
         )
-        refresh_dates(app.services)
+        reopen_demo(app.services)
         return app
 
     def _open_context(self, app: App) -> None:
@@ -258,21 +260,36 @@ class DesktopApp(QObject):
     def show_settings(self, page: int = 0) -> SettingsDialog | None:
         if self.ctx is None:
             return None
-        if self.settings_dialog is not None and self.settings_dialog.isVisible():
-            self.settings_dialog.raise_()
-            return self.settings_dialog
-        dialog = SettingsDialog(self.ctx, self.window)
+        current = self.settings_dialog
+        if showing(current) and current is not None:
+            current.nav.setCurrentRow(page)
+            current.raise_()
+            return current
+        ctx = self._settings_context()
+        dialog = SettingsDialog(ctx, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        if ctx is not self.ctx:
+            dialog.destroyed.connect(lambda *_: ctx.hub.detach())
         dialog.language_changed.connect(self.set_language)
         dialog.nav.setCurrentRow(page)
         self.settings_dialog = dialog
         dialog.open()
         return dialog
 
+    def _settings_context(self) -> AppContext:
+        """Settings always edit the owner's real folder: over the demo, a context of the real
+        ``App`` (its hub detached with the dialog), so an id or key typed there is his."""
+        assert self.ctx is not None
+        if not self.ctx.is_demo:
+            return self.ctx
+        return AppContext(
+            app=self.real_app, hub=SignalHub(self.real_services.bus), extras=self.ctx.extras
+        )
+
     def show_wizard(self) -> FirstRunWizard:
         """The welcome window (first run, the tray's 入门向导, the empty board's button)."""
         assert self.ctx is not None
-        if self.wizard is not None and isValid(self.wizard) and self.wizard.isVisible():
+        if showing(self.wizard) and self.wizard is not None:
             self.wizard.raise_()
             return self.wizard
         wizard = FirstRunWizard(self.ctx, profile_settings=self.real_services.settings)
@@ -369,6 +386,10 @@ def run_app(args: argparse.Namespace, app: App) -> int:
             "inquiry-bridge: 没有图形显示，以无界面方式运行 / no display: running offscreen",
             file=sys.stderr,
         )
+    blocked = xcb_problem(os.environ)
+    if blocked:  # Qt would abort (exit 134) naming only xcb-cursor
+        print(blocked, file=sys.stderr)
+        return 1
     setup_logging(services.paths.logs)
     qapp = make_qapp()
     name = server_name(services.paths.home)

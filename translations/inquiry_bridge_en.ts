@@ -124,6 +124,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Sending…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -949,6 +953,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Open the waiting draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Open OneDrive folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1359,6 +1367,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Sending failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sample</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">

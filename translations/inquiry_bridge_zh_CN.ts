@@ -124,6 +124,10 @@
         <translation>未发送 — 已批准，等待发送</translation>
     </message>
     <message>
+        <source>Sample</source>
+        <translation>示例</translation>
+    </message>
+    <message>
         <source>Sending…</source>
         <translation>正在发送…</translation>
     </message>
@@ -947,6 +951,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>起草回复</translation>
     </message>
     <message>
+        <source>Open the waiting draft</source>
+        <translation>打开待审批草稿</translation>
+    </message>
+    <message>
         <source>Open OneDrive folder</source>
         <translation>打开 OneDrive 文件夹</translation>
     </message>
@@ -1360,6 +1368,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Sending failed</source>
         <translation>发送失败</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>示例</translation>
     </message>
     <message numerus="yes">
         <source>%n unconfirmed</source>

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
 from core.app import App
+from desktop.reopen import alive
 
 if TYPE_CHECKING:  # the windows (and the holiday tables under them) load on first use
     from desktop.rhythm.briefing_window import BriefingWindow
@@ -69,8 +70,8 @@ class RhythmDesk(QObject):
     def show_briefing(self, app: App) -> BriefingWindow:
         from desktop.rhythm.briefing_window import BriefingWindow
 
-        if self.briefing is None or self.briefing.app is not app:
-            if self.briefing is not None:
+        if not alive(self.briefing) or self.briefing.app is not app:
+            if alive(self.briefing):
                 self.briefing.close()
                 self.briefing.deleteLater()
             self.briefing = BriefingWindow(app)
