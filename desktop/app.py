@@ -36,6 +36,7 @@ from core.app.lazy import warm as warm_imports
 from core.logging_setup import setup_logging
 from core.secrets import GRAPH_TOKEN
 from core.services import Services
+from desktop import ai_needed
 from desktop.aio import spawn
 from desktop.context import AppContext, build_context
 from desktop.errors_ui import ErrorReporter
@@ -117,6 +118,7 @@ class DesktopApp(QObject):
 
     def start(self, *, force_wizard: bool = False) -> None:
         self.reporter.install(asyncio.get_event_loop())
+        ai_needed.set_opener(lambda: self.show_settings(1))  # 打开 AI 设置 everywhere
         self.languages.apply(str(self.real_services.settings.get("general.language")))
         state = self.real_app.state
         demo = state.peek(MODE_KEY) == "demo"

@@ -22,7 +22,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from core.errors import InquiryBridgeError
-from desktop import aio
+from desktop import ai_needed, aio
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,7 @@ def message_for(exc: BaseException) -> str:
             "llm_unavailable": QCoreApplication.translate(
                 "Errors", "Cannot reach the AI service; check the endpoint and key in Settings: %1"
             ),
+            "llm_not_configured": ai_needed.sentence(),
             "llm_schema": QCoreApplication.translate(
                 "Errors", "The AI answer broke its format; it will be retried: %1"
             ),
@@ -69,6 +70,16 @@ def message_for(exc: BaseException) -> str:
             "not_signed_in": QCoreApplication.translate(
                 "Errors",
                 "Not signed in to Microsoft yet: sign in first (Settings → Microsoft account) %1",
+            ),
+            "no_ms_app": QCoreApplication.translate(
+                "Errors",
+                "No Microsoft app id yet: follow the steps on this page to register the app in "
+                "Azure and enter its id.",
+            ),
+            "sign_in_network": QCoreApplication.translate(
+                "Errors",
+                "Cannot reach Microsoft's sign-in server. Check the network (or proxy), then "
+                "press Sign in with Microsoft again.",
             ),
             "sync_expired": QCoreApplication.translate(
                 "Errors", "Sync state expired; starting a full sync %1"
@@ -110,6 +121,8 @@ def _keep(box: QMessageBox) -> None:
 
 
 def show_error(parent: QWidget | None, exc: BaseException) -> QMessageBox:
+    if ai_needed.not_configured(exc):  # no endpoint: say so, with 打开 AI 设置
+        return ai_needed.offer(parent)
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle(QCoreApplication.translate("Errors", "Inquiry Bridge"))
@@ -147,6 +160,10 @@ class ErrorReporter:
         if now - self._last.get(key, -1e9) < 10:
             return
         self._last[key] = now
+        if ai_needed.not_configured(exc):
+            self.shown.append(ai_needed.sentence())
+            ai_needed.offer(self.parent_getter())
+            return
         message = message_for(exc)
         if not isinstance(exc, InquiryBridgeError):
             message += "\n\n" + QCoreApplication.translate(

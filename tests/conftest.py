@@ -83,6 +83,16 @@ def source_language_after_each_test():  # type: ignore[no-untyped-def]
     i18n._current = i18n.DEFAULT_LANGUAGE  # as freshly imported
 
 
+@pytest.fixture(autouse=True)
+def no_settings_opener_after_each_test():  # type: ignore[no-untyped-def]
+    """打开 AI 设置 opens the settings of the DesktopApp that registered it; a later test must not
+    reach an app that an earlier test left behind."""
+    yield
+    ai_needed = sys.modules.get("desktop.ai_needed")
+    if ai_needed is not None:
+        ai_needed.set_opener(None)
+
+
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "home"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
+from desktop import ai_needed
 from desktop.approval.panels import split_addresses
 from desktop.errors_ui import message_for
 
@@ -56,6 +57,8 @@ class OwnerActions:
     def _show_error(self, exc: BaseException) -> None:
         self.status_label.setStyleSheet("color: #d1242f;")
         self.status_label.setText(message_for(exc))
+        if ai_needed.not_configured(exc):  # 重新翻译 / 修改 without a model: the way to one
+            ai_needed.offer(self)  # type: ignore[arg-type]
 
     def _show_ok(self, message: str) -> None:
         self.status_label.setStyleSheet("color: #1a7f37;")
