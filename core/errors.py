@@ -2,6 +2,7 @@
 
     InquiryBridgeError            base; ``code`` keys the user message table below
     ├── ConfigError               bad setting value, unreadable settings file
+    ├── BadInput                  a command's or a form's input is wrong (not a setting)
     ├── SecretStoreUnavailable    no OS keyring backend (headless Linux without a secret service)
     ├── NotFound                  the inquiry, draft or file the owner named does not exist
     ├── BadFile                   a file the owner gave cannot be used (missing, empty, too big)
@@ -43,6 +44,7 @@ from typing import ClassVar
 USER_MESSAGES: dict[str, tuple[str, str]] = {
     "error": ("发生错误：{detail}", "Something went wrong: {detail}"),
     "config": ("设置有误：{detail}", "Settings problem: {detail}"),
+    "bad_input": ("输入有误：{detail}", "Bad input: {detail}"),
     "secret_store": (
         "系统密钥库不可用，无法保存密码或令牌：{detail}",
         "The system keyring is unavailable, secrets cannot be stored: {detail}",
@@ -123,6 +125,20 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
+def _has_cjk(text: str) -> bool:
+    return any("\u3400" <= ch <= "\u9fff" for ch in text)
+
+
+def detail_in(detail: str, lang: str) -> str:
+    """The half of a bilingual detail ("中文 / English") for ``lang``, so a message shown in both
+    languages says each thing once (``send 999`` printed its detail twice); other details as
+    they are."""
+    zh, sep, en = detail.partition(" / ")
+    if sep and _has_cjk(zh) and en.strip() and not _has_cjk(en):
+        return zh.strip() if lang.startswith("zh") else en.strip()
+    return detail
+
+
 class InquiryBridgeError(Exception):
     """Base of every error the app raises on purpose."""
 
@@ -136,14 +152,21 @@ class InquiryBridgeError(Exception):
     def user_message(self, lang: str = "zh_CN") -> str:
         zh, en = USER_MESSAGES.get(self.code, USER_MESSAGES["error"])
         template = zh if lang.startswith("zh") else en
+        detail = detail_in(self.detail, lang)
         try:
-            return template.format(detail=self.detail, **self.params)
+            return template.format(detail=detail, **self.params)
         except (KeyError, IndexError):
-            return template.replace("{detail}", self.detail)
+            return template.replace("{detail}", detail)
 
 
 class ConfigError(InquiryBridgeError):
     code = "config"
+
+
+class BadInput(InquiryBridgeError):
+    """What he typed (an argument, a time, a stage, a CSV) is wrong: 输入有误, never 设置有误."""
+
+    code = "bad_input"
 
 
 class SecretStoreUnavailable(InquiryBridgeError):

@@ -88,6 +88,13 @@ def account_configured(services: Services) -> bool:
     return bool(services.secrets.get(GRAPH_TOKEN)) or services.paths.token_cache.exists()
 
 
+def window_on_start(*, tray: bool, demo: bool, account: bool) -> bool:
+    """Whether a start (after the first) shows the window or only the tray icon: only the tray
+    when a tray exists and a real, connected mailbox runs in the background. Without an account
+    a tray icon alone would look like nothing happened."""
+    return not tray or demo or not account
+
+
 class DesktopApp(QObject):
     """Owns the context, windows, tray, sync controller and language for one run of the app.
 
@@ -123,11 +130,12 @@ class DesktopApp(QObject):
         state = self.real_app.state
         demo = state.peek(MODE_KEY) == "demo"
         self._open_context(self._demo_app() if demo else self.real_app)
-        first_run = not state.peek(FIRST_RUN_KEY) and not account_configured(self.real_services)
+        account = account_configured(self.real_services)
+        first_run = not state.peek(FIRST_RUN_KEY) and not account
         if force_wizard or (first_run and not demo):
             self.show_wizard()
-        elif (self.window is not None and not (self.tray is not None and self.tray.available)) or (
-            self.window is not None and demo
+        elif self.window is not None and window_on_start(
+            tray=self.tray is not None and self.tray.available, demo=demo, account=account
         ):
             self.window.show()
         self._warn_without_cjk_font()
@@ -256,8 +264,33 @@ class DesktopApp(QObject):
             self.sync.set_paused(paused)
 
     def sync_now(self) -> None:
+        """立即同步; over the demo or without a mailbox the banner says why nothing syncs."""
+        why = self._why_no_sync()
+        if why is not None:
+            if self.window is not None:
+                self.window.show_banner(*why, None, None)
+            return
         if self.sync is not None:
             spawn(self.sync.sync_now())
+
+    def _why_no_sync(self) -> tuple[str, str] | None:
+        if self.ctx is not None and self.ctx.is_demo:
+            return (
+                self.tr("The demo data does not sync"),
+                self.tr(
+                    "These are sample customers, so there is no mailbox to read. Press "
+                    "“Connect my mailbox” above to sync your own mail."
+                ),
+            )
+        if self.sync is not None and not self.sync.account_ready:
+            return (
+                self.tr("No mailbox connected yet"),
+                self.tr(
+                    "Nothing to sync until you sign in: Settings → Microsoft account → "
+                    "Sign in with Microsoft."
+                ),
+            )
+        return None
 
     def show_settings(self, page: int = 0) -> SettingsDialog | None:
         if self.ctx is None:

@@ -33,6 +33,7 @@ def message_for(exc: BaseException) -> str:
     if isinstance(exc, InquiryBridgeError):
         templates = {
             "config": QCoreApplication.translate("Errors", "Settings problem: %1"),
+            "bad_input": QCoreApplication.translate("Errors", "Bad input: %1"),
             "secret_store": QCoreApplication.translate(
                 "Errors", "The system keyring is unavailable, secrets cannot be stored: %1"
             ),

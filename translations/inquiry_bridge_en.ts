@@ -582,6 +582,25 @@
     </message>
 </context>
 <context>
+    <name>DesktopApp</name>
+    <message>
+        <source>The demo data does not sync</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These are sample customers, so there is no mailbox to read. Press “Connect my mailbox” above to sync your own mail.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No mailbox connected yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to sync until you sign in: Settings → Microsoft account → Sign in with Microsoft.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DictationButton</name>
     <message>
         <source>Recording discarded</source>
@@ -768,6 +787,10 @@ The words are inserted at the cursor for you to edit.</source>
     <name>Errors</name>
     <message>
         <source>Settings problem: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bad input: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -45,7 +45,7 @@
     </message>
     <message>
         <source>&lt;b&gt;This copy of the app has no Microsoft app id yet.&lt;/b&gt; Register it once (about 5 minutes, free):&lt;ol&gt;&lt;li&gt;Open &lt;a href=&apos;https://portal.azure.com&apos;&gt;portal.azure.com&lt;/a&gt; → Microsoft Entra ID → App registrations → New registration.&lt;/li&gt;&lt;li&gt;Name it Inquiry Bridge; account types: &lt;i&gt;Accounts in any organizational directory and personal Microsoft accounts&lt;/i&gt;.&lt;/li&gt;&lt;li&gt;Redirect URI: &lt;i&gt;Public client/native (mobile &amp;amp; desktop)&lt;/i&gt;, &lt;code&gt;http://localhost&lt;/code&gt; → Register.&lt;/li&gt;&lt;li&gt;Authentication → &lt;i&gt;Allow public client flows&lt;/i&gt;: Yes → Save.&lt;/li&gt;&lt;li&gt;API permissions → Add → Microsoft Graph → Delegated: Mail.ReadWrite, Mail.Send, Files.ReadWrite, Calendars.ReadWrite, MailboxSettings.ReadWrite, User.Read, offline_access.&lt;/li&gt;&lt;li&gt;Copy the &lt;i&gt;Application (client) ID&lt;/i&gt; from Overview into the field below, then press Sign in with Microsoft.&lt;/li&gt;&lt;/ol&gt;</source>
-        <translation>&lt;b&gt;这份软件还没有微软应用 ID。&lt;/b&gt;只需在微软注册一次（约 5 分钟，免费）：&lt;ol&gt;&lt;li&gt;打开 &lt;a href='https://portal.azure.com'&gt;portal.azure.com&lt;/a&gt; → Microsoft Entra ID → 应用注册 → 新注册。&lt;/li&gt;&lt;li&gt;名称填 Inquiry Bridge；受支持的帐户类型选&lt;i&gt;任何组织目录中的帐户和个人 Microsoft 帐户&lt;/i&gt;。&lt;/li&gt;&lt;li&gt;重定向 URI：平台选&lt;i&gt;公共客户端/本机(移动和桌面)&lt;/i&gt;，填 &lt;code&gt;http://localhost&lt;/code&gt; → 注册。&lt;/li&gt;&lt;li&gt;身份验证 → &lt;i&gt;允许公共客户端流&lt;/i&gt;：是 → 保存。&lt;/li&gt;&lt;li&gt;API 权限 → 添加权限 → Microsoft Graph → 委托的权限：Mail.ReadWrite、Mail.Send、Files.ReadWrite、Calendars.ReadWrite、MailboxSettings.ReadWrite、User.Read、offline_access。&lt;/li&gt;&lt;li&gt;在「概述」里复制&lt;i&gt;应用程序(客户端) ID&lt;/i&gt;，粘贴到下面的框里，再点「登录微软」。&lt;/li&gt;&lt;/ol&gt;</translation>
+        <translation>&lt;b&gt;这份软件还没有微软应用 ID。&lt;/b&gt;只需在微软注册一次（约 5 分钟，免费）：&lt;ol&gt;&lt;li&gt;打开 &lt;a href=&apos;https://portal.azure.com&apos;&gt;portal.azure.com&lt;/a&gt; → Microsoft Entra ID → 应用注册 → 新注册。&lt;/li&gt;&lt;li&gt;名称填 Inquiry Bridge；受支持的帐户类型选&lt;i&gt;任何组织目录中的帐户和个人 Microsoft 帐户&lt;/i&gt;。&lt;/li&gt;&lt;li&gt;重定向 URI：平台选&lt;i&gt;公共客户端/本机(移动和桌面)&lt;/i&gt;，填 &lt;code&gt;http://localhost&lt;/code&gt; → 注册。&lt;/li&gt;&lt;li&gt;身份验证 → &lt;i&gt;允许公共客户端流&lt;/i&gt;：是 → 保存。&lt;/li&gt;&lt;li&gt;API 权限 → 添加权限 → Microsoft Graph → 委托的权限：Mail.ReadWrite、Mail.Send、Files.ReadWrite、Calendars.ReadWrite、MailboxSettings.ReadWrite、User.Read、offline_access。&lt;/li&gt;&lt;li&gt;在「概述」里复制&lt;i&gt;应用程序(客户端) ID&lt;/i&gt;，粘贴到下面的框里，再点「登录微软」。&lt;/li&gt;&lt;/ol&gt;</translation>
     </message>
 </context>
 <context>
@@ -580,6 +580,25 @@
     </message>
 </context>
 <context>
+    <name>DesktopApp</name>
+    <message>
+        <source>The demo data does not sync</source>
+        <translation>示例数据不会同步</translation>
+    </message>
+    <message>
+        <source>These are sample customers, so there is no mailbox to read. Press “Connect my mailbox” above to sync your own mail.</source>
+        <translation>这些是示例客户，没有可读取的邮箱。点上方的「连接我的邮箱」即可同步您自己的邮件。</translation>
+    </message>
+    <message>
+        <source>No mailbox connected yet</source>
+        <translation>还没有连接邮箱</translation>
+    </message>
+    <message>
+        <source>Nothing to sync until you sign in: Settings → Microsoft account → Sign in with Microsoft.</source>
+        <translation>登录之前没有可同步的内容：设置 → 微软账户 → 登录微软。</translation>
+    </message>
+</context>
+<context>
     <name>DictationButton</name>
     <message>
         <source>Recording discarded</source>
@@ -768,6 +787,10 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Settings problem: %1</source>
         <translation>设置有误：%1</translation>
+    </message>
+    <message>
+        <source>Bad input: %1</source>
+        <translation>输入有误：%1</translation>
     </message>
     <message>
         <source>The system keyring is unavailable, secrets cannot be stored: %1</source>
