@@ -229,6 +229,14 @@ async def load_demo(services: Services, *, folder: Path | None = None) -> DemoRe
     pipeline = build_pipeline(services, offline=True)
     own = list(services.settings.get("general.owner_addresses"))
     raws = shifted_messages(source, services.clock.now(), own)
+    if already:  # loaded before: only files it lacks (their dates shifted again would read
+        # as new messages under a reused Message-ID, doubling the demo on every 试用示例数据)
+
+        def _stored(session):  # type: ignore[no-untyped-def]
+            return set(session.scalars(select(Message.source_ref).where(Message.source == "demo")))
+
+        stored = await services.store.read(_stored)
+        raws = [raw for raw in raws if raw.source_ref not in stored]
     report = await pipeline.ingest_batch(raws)
     if not already:
         manifest = source / "stages.json"

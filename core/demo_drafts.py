@@ -32,8 +32,9 @@ _EN = {
     ),
     "B": (
         "Hi {name},\n\n"
-        "Thank you for your enquiry about the {products_en}. To prepare your quote, could you "
-        "please confirm the sizes you need and the glass and frame colour you prefer?\n\n"
+        "Thank you for your enquiry about the {products_en}. We are preparing your quote and "
+        "will send it to you shortly. If you have photos of the openings, please reply with "
+        "them.\n\n"
         "{signature}"
     ),
 }
@@ -45,7 +46,7 @@ _ZH = {
     ),
     "B": (
         "{name} 您好，\n\n"
-        "感谢您咨询{products_zh}。为了给您报价，请确认所需尺寸以及玻璃和框架颜色。\n\n"
+        "感谢您咨询{products_zh}。我们正在为您准备报价，很快会发给您。如果有开口处的照片，请回复发给我们。\n\n"
         "{signature}"
     ),
 }

@@ -178,6 +178,7 @@ async def test_the_demo_drafts_open_in_the_approval_window_from_both_places(app,
     assert pending.pending_count() >= 2  # made by code from the demo mail, no AI
     assert all(v.is_sample for v in pending.views)
     assert "示例" in pending.table.item(0, 4).text()
+    assert window.tabs.tabText(1) == f"待审批 ({pending.pending_count()})"  # seen from the board
     draft = pending.views[0]
 
     def approval() -> QWidget | None:
