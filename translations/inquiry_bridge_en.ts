@@ -230,6 +230,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>This is a sample reply from the demo data, so it is not sent. Once your mailbox is connected, approving a reply sends it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Please check the highlighted unconfirmed values first.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -230,6 +230,10 @@
         <translation>以下内容不在您的指示或往来邮件中：%1</translation>
     </message>
     <message>
+        <source>This is a sample reply from the demo data, so it is not sent. Once your mailbox is connected, approving a reply sends it.</source>
+        <translation>这是示例数据里的示例回复，不会发送。连接您的邮箱后，批准的回复才会真的发出。</translation>
+    </message>
+    <message>
         <source>Please check the highlighted unconfirmed values first.</source>
         <translation>请先核对高亮的未经确认内容。</translation>
     </message>

@@ -101,6 +101,15 @@ class OwnerActions:
         """批准并发送: approve as the owner, then send once. Returns the final status."""
         if self.view is None or self.busy:
             return "busy"
+        if self.view.is_sample:  # the demo's sample: nothing in the demo is ever sent
+            self._show_error_text(
+                QCoreApplication.translate(
+                    "ApprovalWindow",
+                    "This is a sample reply from the demo data, so it is not sent. Once your "
+                    "mailbox is connected, approving a reply sends it.",
+                )
+            )
+            return "sample"
         if self._dirty:
             if not await self.save_edits():
                 return "error"

@@ -200,6 +200,12 @@ async def test_the_demo_drafts_open_in_the_approval_window_from_both_places(app,
     assert shown.en_edit.toPlainText().startswith("Hi ")  # type: ignore[attr-defined]
     assert "您好" in shown.zh_preview.toPlainText()  # type: ignore[attr-defined]
     assert shown.banner.text().startswith("示例")  # type: ignore[attr-defined]
+    # 批准并发送 on a sample: said plainly, and the draft still waits (nothing is ever sent)
+    assert await shown.approve_and_send() == "sample"  # type: ignore[attr-defined]
+    assert "不会发送" in shown.status_label.text()  # type: ignore[attr-defined]
+    shown.reload()  # type: ignore[attr-defined]
+    await shown.ready()  # type: ignore[attr-defined]
+    assert shown.view.status == "pending_approval"  # type: ignore[attr-defined]
     await _close(shown)
     _stop(desktop)
 
