@@ -241,3 +241,29 @@ async def test_chat_dock_memory_page_and_compose_reopen(app, services) -> None: 
 
     await _twice(board.detail.draft_button.click, compose)
     _stop(desktop)
+
+
+@settles
+async def test_stage_dialogs_and_the_voice_model_offer_reopen(app, services) -> None:  # type: ignore[no-untyped-def]
+    from desktop.detail.dialogs import ReasonDialog, StageDialog
+    from desktop.voice.model_download import offer_multilingual_model
+
+    desktop = await _demo(app, services)
+    window = desktop.window
+    assert window is not None and desktop.ctx is not None
+    detail = window.board.detail
+    window.board.select_row(0)
+    await detail.ready()
+
+    def dialog_of(kind: type) -> QWidget | None:
+        found = [w for w in detail.findChildren(kind) if alive(w) and w.isVisible()]
+        return found[-1] if found else None
+
+    await _twice(detail.advance_button.click, lambda: dialog_of(StageDialog))  # 推进阶段
+    await _twice(detail.lost_button.click, lambda: dialog_of(ReasonDialog))  # 标记流失
+    boxes: list[QWidget] = []
+    await _twice(
+        lambda: boxes.append(offer_multilingual_model(desktop.ctx.services, window)),
+        lambda: boxes[-1],
+    )
+    _stop(desktop)
