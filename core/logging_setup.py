@@ -52,6 +52,14 @@ class RedactingFormatter(logging.Formatter):
         return line
 
 
+class QuietFileHandler(RotatingFileHandler):
+    """A log file that gives up silently when it cannot be written (disk full, read-only
+    folder): the owner then reads the command's one line, not logging's own tracebacks."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        return None
+
+
 def setup_logging(folder: Path, level: int = logging.INFO) -> None:
     root = logging.getLogger()
     target = folder / "inquiry-bridge.log"
@@ -59,7 +67,7 @@ def setup_logging(folder: Path, level: int = logging.INFO) -> None:
         if isinstance(handler, RotatingFileHandler) and Path(handler.baseFilename) == target:
             return
     folder.mkdir(parents=True, exist_ok=True)
-    handler = RotatingFileHandler(target, maxBytes=2_000_000, backupCount=5, encoding="utf-8")
+    handler = QuietFileHandler(target, maxBytes=2_000_000, backupCount=5, encoding="utf-8")
     handler.setFormatter(RedactingFormatter(FORMAT))
     handler.addFilter(RedactSecrets())
     root.addHandler(handler)

@@ -24,6 +24,7 @@ from core.db.models import DriveItem, Inquiry
 from core.drive.paths import Node, path_of
 from core.errors import InquiryBridgeError
 from core.graph.client import GraphClient
+from core.tempfiles import partial_file
 
 TEXT_SUFFIXES = {".txt", ".md", ".csv", ".log", ".json", ".eml"}
 EXCEL_SUFFIXES = {".xlsx", ".xlsm"}
@@ -104,9 +105,8 @@ async def download(
     dest_dir.mkdir(parents=True, exist_ok=True)
     safe = "".join("_" if ch in '\\/:*?"<>|' else ch for ch in (name or item_id)) or item_id
     target = dest_dir / safe
-    tmp = target.with_name(target.name + ".part")
-    tmp.write_bytes(data)
-    tmp.replace(target)
+    with partial_file(target) as tmp:
+        tmp.write_bytes(data)
     return target
 
 
