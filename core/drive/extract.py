@@ -148,13 +148,13 @@ def _limit_worker() -> None:
 
 async def read_text_bounded(path: Path, max_chars: int, *, seconds: float = EXTRACT_SECONDS) -> str:
     """``extract_text`` in a one-shot worker process; the event loop only waits for it."""
-    loop = asyncio.get_running_loop()
     pool = ProcessPoolExecutor(
         max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_limit_worker
     )
     try:
-        work = loop.run_in_executor(pool, extract_text, str(path), max_chars)
-        return await asyncio.wait_for(work, seconds)
+        # the first submit starts the process: do that on a thread, not on the loop
+        future = await asyncio.to_thread(pool.submit, extract_text, str(path), max_chars)
+        return await asyncio.wait_for(asyncio.wrap_future(future), seconds)
     except TimeoutError:
         raise ExtractError(f"{path.name}: not read within {seconds:g} s (stopped)") from None
     except (MemoryError, BrokenProcessPool) as exc:
