@@ -37,6 +37,7 @@ COMMAND_MODULES = (
     "core.cli.memory",
     "core.cli.evals",
     "core.cli.repair",
+    "core.cli.stats",
     "core.cli.stages",
 )
 

@@ -36,6 +36,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from core.clock import to_sydney, utc
 from core.inquiry.board import COLUMNS, BoardQuery, BoardRow
+from core.phones import display_phone
 from desktop import text
 from desktop.aio import spawn
 from desktop.context import AppContext
@@ -286,14 +287,18 @@ class BoardModel(QAbstractTableModel):
         if column == "last_contact":
             return _compact_time(row.last_contact_at, now)
         if column == "days_in_stage":
-            days = text.days_text(row.days_in_stage(now))
+            days = text.working_days_text(row.days_in_stage(now))
             over = row.overdue_days(now)
             return f"⚠ {days} (+{over})" if over else days
         return ""
 
     def _tooltip(self, row: BoardRow, column: str) -> str | None:
         if column == "customer":
-            parts = [p for p in (row.customer_email, row.customer_phone) if p]
+            parts = [
+                p
+                for p in (row.customer_email, display_phone(row.customer_phone, self.query.region))
+                if p
+            ]
             if row.id in self.attention_ids:
                 parts.insert(0, self.tr("Needs your confirmation"))
             if row.pending_drafts:
