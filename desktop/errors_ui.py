@@ -28,7 +28,11 @@ log = logging.getLogger(__name__)
 
 
 def message_for(exc: BaseException) -> str:
-    """The owner's words for an error, in the current UI language."""
+    """The owner's words for an error, in the current UI language (a full disk or read-only
+    folder met by a database write reads as that, not as SQLAlchemy's text)."""
+    from core.app import explain_error
+
+    exc = explain_error(exc)
     detail = str(getattr(exc, "detail", "") or exc)
     if isinstance(exc, InquiryBridgeError):
         templates = {
@@ -147,8 +151,10 @@ class ErrorReporter:
         if now - self._last.get(key, -1e9) < 10:
             return
         self._last[key] = now
+        from core.app import explain_error
+
         message = message_for(exc)
-        if not isinstance(exc, InquiryBridgeError):
+        if not isinstance(explain_error(exc), InquiryBridgeError):
             message += "\n\n" + QCoreApplication.translate(
                 "Errors", "Details were written to the log in %1"
             ).replace("%1", str(self.log_folder))
