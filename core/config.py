@@ -45,7 +45,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "general.owner_addresses",
         list,
-        ["sales@aurorawindows.com.au"],
+        [],
         "The company's own mail addresses (mail from them is outgoing, never a customer)",
     ),
     Setting(

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.app import App, build_app
+from core.cli.help_text import bilingual
 from core.errors import InquiryBridgeError
 from core.logging_setup import setup_logging
 from core.mail.charsets import utf8_stdio
@@ -42,10 +43,18 @@ COMMAND_MODULES = (
 )
 
 
+DESCRIPTION = (
+    "询盘桥：读取邮箱，把每个客户询盘放在中文看板上，起草的英文回复经您批准才发送。"
+    "不带命令时启动托盘程序。 / Inquiry Bridge: reads the mailbox, keeps every customer inquiry "
+    "on a Chinese board, and sends drafted English replies only after you approve them. "
+    "Without a command it starts the tray application."
+)
+
+
 class CliError(InquiryBridgeError):
     """Bad command-line input."""
 
-    code = "config"
+    code = "bad_input"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -68,13 +77,13 @@ def common_parser() -> argparse.ArgumentParser:
 
 def build_parser(extra: Sequence[Registrar] = ()) -> argparse.ArgumentParser:
     common = common_parser()
-    parser = _Parser(prog="inquiry-bridge", description="询盘桥 Inquiry Bridge", parents=[common])
+    parser = _Parser(prog="inquiry-bridge", description=DESCRIPTION, parents=[common])
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub, common)
     for registrar in extra:
         registrar(sub, common)
-    return parser
+    return bilingual(parser)
 
 
 def one_line(exc: BaseException) -> str:

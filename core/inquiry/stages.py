@@ -39,7 +39,7 @@ STAGE_NAMES_ZH: dict[str, str] = {
 
 
 class StageError(InquiryBridgeError):
-    code = "config"
+    code = "bad_input"
 
 
 @dataclass(frozen=True)
