@@ -5,6 +5,9 @@ with SQLite's online backup API (a consistent snapshot while the app keeps runni
 included) into ``<data folder>/backups/``:
 
 * before each migration (``core.db.store.upgrade_to_head``);
+* whenever the store changed: ``core.db.backup_schedule.OwedBackup`` takes one a few seconds
+  after the last write (at most a minute after the first) and when the store closes, so the
+  owner's work is never only in the live file (``core.db.owner_journal`` checks it at repair);
 * on a schedule: ``maybe_backup`` makes one when the database changed since the newest copy and
   ``MIN_INTERVAL`` has passed (the store calls it when it closes; a long-running app calls it
   from its scheduler);
@@ -63,7 +66,15 @@ def list_backups(folder: Path) -> list[Backup]:
         if match:
             with contextlib.suppress(ValueError):
                 found.append(Backup(path, datetime.strptime(match.group(1), _STAMP)))
-    return sorted(found, key=lambda b: (b.taken_at, b.path.name), reverse=True)
+    # same second (a fixed clock, or two in a row): the file written last is the newest
+    return sorted(found, key=lambda b: (b.taken_at, _mtime_ns(b.path), b.path.name), reverse=True)
+
+
+def _mtime_ns(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
 
 
 def backup_database(
@@ -78,6 +89,11 @@ def backup_database(
     target = folder / f"inquiry-bridge-{now.strftime(_STAMP)}-{reason}.sqlite3"
     partial = target.with_name(target.name + ".part")
     _copy_database(database, partial)
+    if not is_good(partial):  # never let a copy of a damaged file push good ones out (thin)
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        log.warning("backup of %s skipped: the database fails its check", database.name)
+        return None
     partial.replace(target)
     thin(folder, now)
     return target
