@@ -84,7 +84,9 @@ def _item_of(obj: Any) -> OwnerItem | None:
             "action": obj.action,
             "at": obj.at.isoformat(),
         }
-        fields = ", ".join(sorted((obj.detail or {}).get("changes", {}) or {}))
+        detail = obj.detail or {}
+        named = [detail["field"]] if isinstance(detail.get("field"), str) else []
+        fields = ", ".join(named or sorted(detail.get("changes", {}) or {}))
         label = f"{obj.entity} #{obj.entity_id} {obj.action}" + (f" ({fields})" if fields else "")
         return OwnerItem("audit", key, label, obj.at.isoformat())
     if isinstance(obj, Memory) and obj.source not in MACHINE_ACTORS:
