@@ -100,9 +100,7 @@ def test_work_after_the_backup_is_all_there_after_repair(env, capsys):  # type: 
     assert "已恢复：" in out and "阶段变更" in out  # item by item, in Chinese
 
 
-def test_work_missing_from_an_old_backup_is_named_item_by_item(
-    env, capsys, tmp_path
-):  # type: ignore[no-untyped-def]
+def test_work_missing_from_an_old_backup_is_named_item_by_item(env, capsys, tmp_path):  # type: ignore[no-untyped-def]
     home = env
     inquiry_id = _an_inquiry(home)
     kept = tmp_path / "kept"
