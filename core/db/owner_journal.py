@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import threading
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,6 +30,7 @@ from typing import Any
 from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from core.db.journal_file import append_fsynced
 from core.db.models import AuditEntry, DraftEvent, Memory, StageEvent
 
 log = logging.getLogger(__name__)
@@ -121,12 +121,7 @@ class OwnerJournal:
             for i in items
         ).encode("utf-8")
         with self._lock:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-            try:
-                os.write(fd, data)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            append_fsynced(self.path, data)
 
     def recent(self, limit: int = RECENT_LINES) -> list[OwnerItem]:
         """The newest ``limit`` readable items, oldest first (torn lines skipped)."""

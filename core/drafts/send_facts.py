@@ -19,9 +19,10 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from core.clock import Clock, naive_utc
-from core.db.models import Draft, DraftEvent
+from core.db.models import Draft
 from core.drafts.send_journal import SENT, SendEntry, SendJournal, stamp
 from core.drafts.state import Transition
+from core.drafts.state import _record as record_move  # the audited move, past the rules
 
 FACT_ACTOR = "system"
 FACT_STATUSES = frozenset({"sent", "failed"})
@@ -75,21 +76,7 @@ def force_status(
         raise ValueError(f"a send fact cannot make a draft {to_status!r}")
     for key, value in fields.items():
         setattr(draft, key, value)
-    now = clock.now().replace(tzinfo=None)
-    from_status = draft.status
-    draft.status = to_status
-    draft.updated_at = now
-    session.add(
-        DraftEvent(
-            draft_id=draft.id,
-            from_status=from_status,
-            to_status=to_status,
-            actor=FACT_ACTOR,
-            at=now,
-            note=note,
-        )
-    )
-    return Transition(draft.id, draft.inquiry_id, from_status, to_status)
+    return record_move(session, draft, to_status, actor=FACT_ACTOR, note=note, clock=clock)
 
 
 def mark_sent(session: Session, draft: Draft, entry: SendEntry, *, clock: Clock) -> Transition:

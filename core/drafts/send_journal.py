@@ -23,16 +23,16 @@ recipients as addresses so the owner can be told who got what.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
-import os
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
+
+from core.db.journal_file import append_fsynced
 
 log = logging.getLogger(__name__)
 
@@ -134,15 +134,7 @@ class SendJournal:
         )
         line = json.dumps(asdict(entry), ensure_ascii=False, separators=(",", ":")) + "\n"
         with self._lock:
-            created = not self.path.exists()
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-            try:
-                os.write(fd, line.encode("utf-8"))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            if created:
-                _fsync_folder(self.path.parent)
+            append_fsynced(self.path, line.encode("utf-8"))
         return entry
 
     # ------------------------------------------------------------------ reading
@@ -194,18 +186,6 @@ class SendJournal:
             else:
                 result[key] = Verdict(ASK_MAILBOX, lines[-1])
         return result
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make a new file's name durable too (POSIX; Windows has no directory handles for this)."""
-    if os.name != "posix":
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 __all__ = [
