@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from core.tempfiles import partial_file
+
 log = logging.getLogger(__name__)
 
 MIN_INTERVAL = timedelta(hours=1)
@@ -87,16 +89,20 @@ def backup_database(
     now = now or _now()
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     target = folder / f"inquiry-bridge-{now.strftime(_STAMP)}-{reason}.sqlite3"
-    partial = target.with_name(target.name + ".part")
-    _copy_database(database, partial)
-    if not is_good(partial):  # never let a copy of a damaged file push good ones out (thin)
-        with contextlib.suppress(OSError):
-            partial.unlink()
+    try:
+        with partial_file(target) as partial:  # a failed copy (disk full) leaves no .part behind
+            _copy_database(database, partial)
+            if not is_good(partial):  # a copy of a damaged file must not push good ones out
+                raise _DamagedCopy
+    except _DamagedCopy:
         log.warning("backup of %s skipped: the database fails its check", database.name)
         return None
-    partial.replace(target)
     thin(folder, now)
     return target
+
+
+class _DamagedCopy(Exception):
+    """The fresh copy fails ``quick_check``: it is dropped, never kept as a backup."""
 
 
 def maybe_backup(database: Path, folder: Path, *, now: datetime | None = None) -> Path | None:
