@@ -50,10 +50,12 @@ def test_repair_from_the_dialog_starts_the_app_on_the_restored_store(
         asked.append(exc)
         return True
 
-    app = gui_app(str(home), ask=choose_repair)
+    told: list[object] = []
+    app = gui_app(str(home), ask=choose_repair, tell=told.append)
     services = app.services
     try:
         assert isinstance(asked[0], DatabaseDamaged)
+        assert len(told) == 1 and "重新导入邮件" in told[0].text("zh_CN")  # type: ignore[attr-defined]
         with services.store.session() as session:
             from sqlalchemy import func, select
 
