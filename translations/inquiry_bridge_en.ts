@@ -1949,6 +1949,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 <context>
     <name>StatsWindow</name>
     <message>
+        <source>Nothing in this period yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>New inquiries per week</source>
         <translation type="unfinished"></translation>
     </message>

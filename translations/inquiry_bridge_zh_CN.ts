@@ -1945,6 +1945,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 <context>
     <name>StatsWindow</name>
     <message>
+        <source>Nothing in this period yet</source>
+        <translation>这段时间还没有数据</translation>
+    </message>
+    <message>
         <source>New inquiries per week</source>
         <translation>每周新询盘</translation>
     </message>

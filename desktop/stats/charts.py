@@ -26,6 +26,7 @@ class BarChart(QWidget):
         self.labels: list[str] = []
         self.series: list[list[float | None]] = []
         self.names: list[str] = []
+        self.empty_text = ""  # said in the middle when every value is 0 or missing
 
     def set_data(
         self,
@@ -42,7 +43,7 @@ class BarChart(QWidget):
 
     def bar_rects(self) -> list[list[QRectF]]:
         """Where each bar is drawn, per series (a zero-height rect where there is no value)."""
-        top, bottom, left, right = 26.0, 30.0, 10.0, 10.0
+        top, bottom, left, right = 44.0, 30.0, 10.0, 10.0  # room for the title, legend, values
         height = max(self.height() - top - bottom, 1.0)
         width = max(self.width() - left - right, 1.0)
         peak = max((v for s in self.series for v in s if v is not None), default=0.0) or 1.0
@@ -67,6 +68,9 @@ class BarChart(QWidget):
             QRectF(8, 4, self.width() - 16, 20), Qt.AlignmentFlag.AlignLeft, self.title
         )
         self._legend(painter)
+        if self.empty_text and not any(v for s in self.series for v in s):
+            painter.setPen(QColor("#8c959f"))
+            painter.drawText(QRectF(self.rect()), Qt.AlignmentFlag.AlignCenter, self.empty_text)
         for k, row in enumerate(self.bar_rects()):
             colour = QColor(PALETTE[k % len(PALETTE)])
             for i, rect in enumerate(row):

@@ -112,6 +112,9 @@ class StatsWindow(QWidget):
             self._render_costs(self.stats)
 
     def _render_overview(self, o: Overview) -> None:
+        empty = self.tr("Nothing in this period yet")
+        for chart in (self.inquiries_chart, self.reply_chart, self.funnel_chart, self.stage_chart):
+            chart.empty_text = empty
         weeks = [w.split("-W")[-1] for w in o.weeks]
         self.inquiries_chart.set_data(
             self.tr("New inquiries per week"), [f"W{w}" for w in weeks], [o.inquiries_per_week]
