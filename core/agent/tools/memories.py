@@ -43,7 +43,7 @@ async def remember(ctx: ToolContext, args: dict[str, Any]) -> str:
         text,
         source=ACTOR,
         supersedes=int(supersedes) if supersedes is not None else None,
-        proposal=ctx.customer_content_seen,
+        proposal=ctx.propose_only,  # the loop's consent rule decided (core.agent.consent)
     )
     if status == "proposed":
         return (
@@ -106,6 +106,8 @@ TOOLS = (
         remember,
         "正在记住…",
         "Remembering…",
+        writes=frozenset({"memory"}),
+        claims=frozenset({"saved"}),
     ),
     Tool(
         "list_memories",
@@ -129,5 +131,7 @@ TOOLS = (
         retire_memory_tool,
         "正在停用记忆…",
         "Retiring a memory…",
+        writes=frozenset({"memory_retire"}),
+        claims=frozenset({"deleted"}),
     ),
 )
