@@ -44,6 +44,7 @@ class ProposalItem:
     status: str
     created_at: str
     result: str = ""
+    arguments: dict[str, Any] | None = None  # what the model asked (to_stage, text…)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -72,7 +73,7 @@ def describe(kind: str, inquiry_id: int | None, args: dict[str, Any]) -> str:
 def _item(row: WriteProposal) -> ProposalItem:
     return ProposalItem(
         row.id, row.kind, row.inquiry_id, row.summary_zh, row.status,
-        row.created_at.isoformat() + "Z", row.result,
+        row.created_at.isoformat() + "Z", row.result, dict(row.arguments or {}),
     )  # fmt: skip
 
 
