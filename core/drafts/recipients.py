@@ -5,16 +5,17 @@ accounts@evil.example" or into pasting every customer's phone into one email. Py
 draft's recipient (``core.drafts.composing``), and this module checks the result against the
 addresses a *person* gave:
 
-- the addresses the customer wrote from (``From`` / ``Reply-To`` of his mail in the thread) and
-  the ones we already wrote to (the owner approved those sends);
+- the addresses the customer wrote from (``From`` / ``Reply-To`` of his mail in the thread), the
+  inquiry's email (intake keeps one only when it is in his mail: grounding), and the ones we
+  already wrote to (the owner approved those sends);
 - what the owner typed: the inquiry's email he edited, recipients he edited on this draft (or on
   the draft it revises), the contact of a CSV file he picked;
 - his settings: the factory address, his own addresses.
 
 Anything else in To/Cc is flagged; so is a reply to an inquiry whose recipient is not that
 inquiry's customer (the factory excepted: a forward goes there by design), and any email address
-or phone number in the body that belongs to *another* customer on the board. Flags join the
-draft's ``unconfirmed_facts``, so the approval window, ``approve`` and Telegram's 发送 ask for
+or phone number in the body that belongs to *another* customer on the board. Flags are the
+values as written (an address, a phone) and join the draft's ``unconfirmed_facts``, so the approval window, ``approve`` and Telegram's 发送 ask for
 the same explicit confirmation as an unconfirmed price. A flag the owner accepted (it is in
 ``confirmed_facts``) is not raised again.
 """
@@ -89,6 +90,9 @@ def people_addresses(session: Session, draft: Draft, settings: Settings) -> set[
         chosen.add(contact)
     if draft.inquiry_id is None:
         return chosen
+    inquiry = session.get(Inquiry, draft.inquiry_id)
+    if inquiry is not None:  # intake keeps an email only when it is in the customer's mail
+        chosen |= _lower([inquiry.customer_email])
     for m in session.scalars(select(Message).where(Message.inquiry_id == draft.inquiry_id)):
         if m.direction == "in":
             chosen |= _lower([m.from_addr, m.reply_to])
@@ -158,10 +162,8 @@ def recipient_flags(session: Session, draft: Draft, settings: Settings) -> list[
     flags: list[str] = []
     for address in [*(draft.to_addrs or []), *(draft.cc_addrs or [])]:
         low = address.strip().lower()
-        if low not in chosen:
-            flags.append(f"收件人 {address} 不是客户来信、老板输入或设置中的地址")
-        elif customer and low not in customer and low not in factory:
-            flags.append(f"收件人 {address} 不是本询盘的客户")
+        if low not in chosen or (customer and low not in customer and low not in factory):
+            flags.append(address)  # the window's recipient banner says why, in his language
     own = customer | {a.lower() for a in draft.to_addrs or []}
     flags += _other_customers(session, draft, own, region)
     confirmed = set(draft.confirmed_facts or [])
