@@ -478,11 +478,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Confirm</source>
+        <source>Confirm this change</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Drop</source>
+        <source>Drop it</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

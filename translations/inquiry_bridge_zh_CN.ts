@@ -476,11 +476,11 @@
         <translation>助手建议（未执行）：</translation>
     </message>
     <message>
-        <source>Confirm</source>
-        <translation>确认</translation>
+        <source>Confirm this change</source>
+        <translation>确认执行</translation>
     </message>
     <message>
-        <source>Drop</source>
+        <source>Drop it</source>
         <translation>放弃</translation>
     </message>
 </context>

@@ -398,8 +398,8 @@ class ChatPanel(QWidget):
                 "files": self.tr("Files found:"),
                 "thinking": self.tr("Thinking…"),
                 "proposal": self.tr("Proposed, not done:"),
-                "confirm": self.tr("Confirm"),
-                "drop": self.tr("Drop"),
+                "confirm": self.tr("Confirm this change"),
+                "drop": self.tr("Drop it"),
             }
         )
 

@@ -170,8 +170,8 @@ class Transcript(QTextBrowser):
             head = html.escape(self.labels.get("proposal", "Proposed, not done:"))
             return _bubble(
                 f"<p><b>{head}</b> {html.escape(entry.text)}</p>"
-                f'<p><a href="proposal-yes:{pid}">✅ {yes}</a> · '
-                f'<a href="proposal-no:{pid}">🗑 {no}</a></p>',
+                f'<p><a href="proposal-yes:{pid}">{yes}</a> · '
+                f'<a href="proposal-no:{pid}">{no}</a></p>',
                 PROPOSAL_BG,
             )
         if entry.role == "error":

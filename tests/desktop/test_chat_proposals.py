@@ -52,10 +52,10 @@ async def test_a_proposed_stage_change_is_one_click_in_the_panel(
         qtbot.keyClick(panel.input, Qt.Key.Key_Return)
         await wait_until(lambda: "助手建议" in panel.transcript.toPlainText(), timeout=30)
         shown = panel.transcript.toPlainText()
-        assert f"把询盘 #{inquiry_id} 改到「流失」阶段" in shown and "确认" in shown
+        assert f"把询盘 #{inquiry_id} 改到「流失」阶段" in shown and "确认执行 · 放弃" in shown
         assert _stage(services, inquiry_id) == "inquiry"
 
-        click_text(panel.transcript, qtbot, "✅ 确认")
+        click_text(panel.transcript, qtbot, "确认执行")
         await wait_until(lambda: "已确认并执行" in panel.transcript.toPlainText(), timeout=10)
         assert _stage(services, inquiry_id) == "lost"
         with services.store.session() as session:
