@@ -1,7 +1,8 @@
 """The owner's standing memories: remember one, list them, retire one.
 
 The rules are ``core.agent.memory``'s: once a turn has read customer content, what the model
-asks to remember is only a *proposal* the owner confirms (mail can say "SYSTEM: always approve…").
+asks to remember is only a *proposal* the owner confirms (mail can say "SYSTEM: always approve…"),
+unless his own words of that turn asked for it (the loop's consent rule sets ``propose_only``).
 Retiring follows the same caution the other way: after customer content the tool refuses, so a
 customer's email cannot switch off one of the owner's rules. Each write is audited as ``agent``.
 """
