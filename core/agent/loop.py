@@ -30,7 +30,7 @@ from core.agent import consent, proposals
 from core.agent.claims import Correction, guard_answer, watermark
 from core.agent.tools import REGISTRY, Tool, ToolContext, active_memories
 from core.clock import to_sydney
-from core.db.models import Inquiry
+from core.db.models import ALL_STAGES, Inquiry
 from core.errors import InquiryBridgeError, LLMError
 from core.llm.prompts import render_messages
 from core.provenance import Text
@@ -65,6 +65,13 @@ class AssistantReply:
 
 TextSink = Callable[[str], None]
 ToolSink = Callable[[str, dict[str, Any]], None]
+
+
+def _malformed(write: str, arguments: dict[str, Any]) -> bool:
+    """A proposal the owner could never confirm (the tool itself would refuse it)."""
+    if write == "stage":
+        return arguments.get("to_stage") not in ALL_STAGES or not str(arguments.get("reason") or "")
+    return write == "note" and not str(arguments.get("text") or "").strip()
 
 
 class Assistant:
@@ -171,6 +178,8 @@ class Assistant:
             return None
         if target is None:
             return f"ERROR: no inquiry {arguments.get('inquiry_id')!r}; nothing was changed"
+        if _malformed(write, arguments):
+            return f"ERROR: invalid arguments for {tool.name}; nothing was changed"
         now = self.services.clock.now()
         words = ctx.owner_words.value
         proposal_id = await self.services.store.run(
