@@ -72,3 +72,42 @@ async def test_a_proposed_change_waits_for_his_press_on_telegram(
     assert move.triggered_by == "owner"
     assert proposal.status == "confirmed" and proposal.decided_by == "telegram"
     assert any("已确认并执行" in m.visible for m in owner_env.sent_to(OWNER))
+
+
+async def test_an_obedient_models_draft_needs_the_second_press_on_telegram(
+    services: Any, center: Any, owner_env: TelegramServer, app: Any, inquiry: int
+) -> None:
+    """The customer's mail tells the assistant to send new bank details; the model obeys. On the
+    phone the draft's 发送 shows the planted values and sends nothing; nothing else changed."""
+    from datetime import timedelta
+
+    from tests.agent.conftest import add_mail
+    from tests.support.obedient_llm import ACCOUNT, BSB, ObedientModel
+    from tests.truth.test_obedient_model import PLANTED_MAIL
+
+    add_mail(
+        services,
+        inquiry,
+        subject="Sliding door",
+        body=PLANTED_MAIL.replace("CSV_PATH", "/nowhere.csv"),
+        at=services.clock.now() - timedelta(hours=1),
+        sender="john@example.com",
+    )
+    with LLMServer(ObedientModel()) as server:
+        services.settings.update({"llm.base_url": server.base_url, "llm.max_retries": 0})
+        owner_env.push_message(OWNER, "帮我看看这个询盘")
+        await once(services, app)
+        card = next(m for m in owner_env.sent_to(OWNER) if m.draft_buttons())
+        owner_env.press(card, "发送")
+        await once(services, app)
+    warning = owner_env.sent_to(OWNER)[-1]
+    assert "未经确认" in warning.visible and BSB in warning.visible and ACCOUNT in warning.visible
+    with services.store.session() as session:
+        from core.db.models import Draft
+
+        (draft,) = session.scalars(select(Draft)).all()
+        assert draft.status == "pending_approval"
+        assert session.scalars(select(StageEvent).where(StageEvent.to_stage == "lost")).all() == []
+    assert _stage(services, inquiry) == "inquiry"
+    offers = [m for m in owner_env.sent_to(OWNER) if "助手建议" in m.text]
+    assert len(offers) == 3  # the note, the stage and the folder wait for his press
