@@ -1,7 +1,7 @@
 """write_proposals: what the assistant wanted to change after reading customer mail
 
 Revision ID: 0006_write_proposals
-Revises: 0005
+Revises: 0006_owed_writes
 Create Date: 2026-12-01 20:40:00
 
 Why: a turn that has read customer content may only *propose* a stage change, a note or a
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006_write_proposals"
-down_revision = "0005"
+down_revision = "0006_owed_writes"
 branch_labels = None
 depends_on = None
 
