@@ -9,6 +9,7 @@ disk), so no ORM row leaves the transaction.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
@@ -35,6 +36,7 @@ class SendSnapshot:
     reply_graph_id: str | None
     # (filename, content type, path on disk, size) of each chosen file
     attachments: list[tuple[str, str, str, int]] = field(default_factory=list)
+    created_at: datetime | None = None  # keys the send journal (ids can be reused after a restore)
 
 
 def refuse_unless_approved(session: Session, draft_id: int) -> Draft:
@@ -93,6 +95,7 @@ def claim_for_send(
         draft.internet_message_id,
         reply_graph_id,
         _chosen_files(session, paths, draft),
+        draft.created_at,
     )
     t = transition(session, draft, "sending", actor=actor, clock=clock, note="开始发送")
     draft.error = None

@@ -7,7 +7,12 @@ The order of operations is the whole safety argument:
 2. Create (or reuse) the Outlook draft — ``createReply`` on the customer's message when we have
    its Graph id, else a new message — PATCH recipients/subject/body into it, and **commit its
    Outlook id and Internet Message-ID** before anything can be sent.
-3. ``send_draft``. On 202 → ``sent``.
+3. ``send_draft``, journalled first (``core.drafts.send_guard``: a ``submitting`` line fsynced in
+   ``sends.journal`` outside the database, ``submitted`` after the 202). On 202 → ``sent``.
+
+Before step 1 the journal is asked: a draft it says went out (a restored backup forgot the send)
+is marked ``sent`` and never submitted again; an attempt without an outcome is checked against
+Sent Items first.
 
 If the process dies or the network drops anywhere, the draft stays ``sending`` and
 ``reconcile`` later asks Outlook what happened instead of guessing:
@@ -48,7 +53,10 @@ from sqlalchemy.orm import Session
 
 from core.clock import Clock, utc
 from core.db.models import AuditEntry, Draft
+from core.db.store import explain_any
 from core.drafts.send_claim import SendSnapshot, claim_for_send, refuse_unless_approved
+from core.drafts.send_guard import SendGuard
+from core.drafts.send_journal import NOT_SENT, SUBMITTED
 from core.drafts.state import STATUS_ZH, Transition, transition
 from core.errors import (
     AmbiguousWriteError,
@@ -122,6 +130,9 @@ class DraftSender:
         self._publish = publish or self._publish_on_bus
         self.per_minute = per_minute or int(services.settings.get("graph.send_per_minute") or 30)
         self._lock = asyncio.Lock()
+        # the send journal (core.drafts.send_journal): checked before a claim, written around
+        # the one submit call
+        self.guard = SendGuard(services, mailer, self._publish)
 
     @property
     def clock(self) -> Clock:
@@ -196,6 +207,9 @@ class DraftSender:
             return SendResult(
                 draft_id, "waiting", "未发送：尚未连接 Outlook（请登录微软账户），登录后自动发送"
             )
+        settled = await self.guard.check(draft_id)  # journalled or in Sent Items: not again
+        if settled is not None:
+            return SendResult(draft_id, *settled)
         paths = self.services.paths
         snap, claimed = await self._write(
             lambda s: claim_for_send(s, draft_id, actor=actor, clock=self.clock, paths=paths)
@@ -204,8 +218,9 @@ class DraftSender:
 
         # Step 2: the Outlook draft, id committed before any send.
         try:
-            outlook_id = await self._prepare_outlook_draft(snap)
+            outlook_id, imid = await self._prepare_outlook_draft(snap)
         except _AlreadySent:
+            await self.guard.outcome_for(snap.id, SUBMITTED, note="found in Sent Items")
             await self._move_and_publish(
                 snap.id,
                 "sent",
@@ -219,19 +234,31 @@ class DraftSender:
         except Exception as exc:  # nothing was sent: send_draft has not been called
             return await self._not_sent(snap.id, exc, actor=actor)
 
-        # Step 3: the one send.
+        # Step 3: the one send, journalled (fsynced) before it is made.
+        try:
+            attempt = self.guard.submitting(
+                snap.id,
+                imid,
+                outlook_id,
+                recipients=snap.to,
+                subject=snap.subject,
+                draft_created=snap.created_at,
+            )
+        except OSError as exc:  # no journal line, no submit
+            return await self._not_sent(snap.id, explain_any(exc), actor=actor)
         try:
             await self.mailer.send_draft(outlook_id)
         except Exception as exc:
             log.warning("send of draft %s failed: %s", snap.id, exc)
             return await self._after_send_error(snap, exc, actor=actor)
+        self.guard.outcome(SUBMITTED, attempt)
         now = self.clock.now().replace(tzinfo=None)
         await self._move_and_publish(
             snap.id, "sent", actor=actor, note=f"已发送给 {', '.join(snap.to)}", sent_at=now
         )
         return SendResult(snap.id, "sent", f"已发送给 {', '.join(snap.to)}")
 
-    async def _prepare_outlook_draft(self, snap: SendSnapshot) -> str:
+    async def _prepare_outlook_draft(self, snap: SendSnapshot) -> tuple[str, str | None]:
         outlook_id = snap.outlook_id
         reused = False
         if outlook_id is not None:
@@ -270,7 +297,7 @@ class DraftSender:
         await self._write(
             self._set_fields(snap.id, outlook_draft_id=outlook_id, internet_message_id=imid)
         )
-        return outlook_id
+        return outlook_id, imid
 
     async def _sync_attachments(
         self, outlook_id: str, files: list[tuple[str, str, str, int]], *, reused: bool
@@ -410,6 +437,7 @@ class DraftSender:
         if imid is None:
             imid = await self.mailer.internet_message_id(outlook_id)
         if imid and await self.mailer.find_sent(imid):
+            await self.guard.outcome_for(draft_id, SUBMITTED, note="found in Sent Items")
             now = self.clock.now().replace(tzinfo=None)
             await self._move_and_publish(
                 draft_id,
@@ -421,6 +449,7 @@ class DraftSender:
             )
             return SendResult(draft_id, "sent", f"已发送给 {', '.join(to)}")
         if await self.mailer.draft_exists(outlook_id):
+            await self.guard.outcome_for(draft_id, NOT_SENT, note="still in Drafts")
             if (
                 cause is not None
                 and not _transient(cause)
@@ -483,6 +512,7 @@ class DraftSender:
         wait for the next round)."""
         if self.mailer is None:
             return []
+        await self.guard.settle()  # journalled sends the store forgot (a restore) are ``sent``
         results = await self.reconcile()
         if any(r.status == "unknown" for r in results):
             return results
