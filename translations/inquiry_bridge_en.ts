@@ -575,6 +575,30 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>move inquiry #%1 to the stage “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add this note to inquiry #%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>create the OneDrive folder of inquiry #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposal #%1 confirmed: done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposal #%1 dropped: nothing was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposal #%1 could not be carried out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>That file is no longer on this computer.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -624,6 +648,18 @@
     </message>
     <message>
         <source>Thinking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposed, not done:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confirm this change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop it</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

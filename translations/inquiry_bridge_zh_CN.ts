@@ -573,6 +573,30 @@
         <translation>记忆</translation>
     </message>
     <message>
+        <source>move inquiry #%1 to the stage “%2”</source>
+        <translation>把询盘 #%1 改到「%2」阶段</translation>
+    </message>
+    <message>
+        <source>add this note to inquiry #%1: %2</source>
+        <translation>给询盘 #%1 添加备注：%2</translation>
+    </message>
+    <message>
+        <source>create the OneDrive folder of inquiry #%1</source>
+        <translation>为询盘 #%1 创建 OneDrive 文件夹</translation>
+    </message>
+    <message>
+        <source>Proposal #%1 confirmed: done.</source>
+        <translation>建议 #%1 已确认并执行。</translation>
+    </message>
+    <message>
+        <source>Proposal #%1 dropped: nothing was changed.</source>
+        <translation>建议 #%1 已放弃，没有任何改动。</translation>
+    </message>
+    <message>
+        <source>Proposal #%1 could not be carried out.</source>
+        <translation>建议 #%1 未能执行。</translation>
+    </message>
+    <message>
         <source>That file is no longer on this computer.</source>
         <translation>这个文件已不在本机，可能已被删除或移动。</translation>
     </message>
@@ -623,6 +647,18 @@
     <message>
         <source>Thinking…</source>
         <translation>正在思考…</translation>
+    </message>
+    <message>
+        <source>Proposed, not done:</source>
+        <translation>助手建议（未执行）：</translation>
+    </message>
+    <message>
+        <source>Confirm this change</source>
+        <translation>确认执行</translation>
+    </message>
+    <message>
+        <source>Drop it</source>
+        <translation>放弃</translation>
     </message>
 </context>
 <context>
