@@ -97,6 +97,7 @@ class Understanding:
     extraction: Any = None
     error_reason: str | None = None  # schema | unavailable | error
     error_detail: str = ""
+    model_unusable: str = ""  # the rules answered: the model could not be used (error code)
 
 
 @dataclass(eq=False)
@@ -142,7 +143,9 @@ class Run:
     by_message_id: dict[str, Job] = field(default_factory=dict)
     by_email: dict[str, Job] = field(default_factory=dict)
     by_conversation: dict[str, Job] = field(default_factory=dict)
-    llm_down: str | None = None  # set after the first LLMUnavailable: skip further calls
+    llm_down: Any = None  # the first transient LLMError (LLMUnavailable): skip further calls
+    llm_unusable: Any = None  # the LLMError that made the model unusable: the rules answer
+    llm_worked: bool = False  # at least one message was understood by the model
     # the run's worker process (parsing, offline rules); inline-only unless the pump sets one
     parser: WorkerPool = field(default_factory=lambda: WorkerPool(0))
 
