@@ -238,12 +238,17 @@ class LLMClient:
             try:
                 completion = await self._call(tier, model, purpose, body, refs)
             except LLMError as error:
-                lower = caps.step_down(diagnosis.feature_of(error))
+                feature = diagnosis.feature_of(error)
+                if feature == "json_object" and "json_schema" in json.dumps(
+                    body.get("response_format")
+                ):
+                    feature = "json_schema"  # "this response_format type is unavailable"
+                lower = caps.step_down(feature)
                 if lower is None:
                     raise
                 refused, caps = error, lower
                 log.warning("%s: %s refused %s; asking again as %s", purpose, model,
-                            diagnosis.feature_of(error), lower)  # fmt: skip
+                            feature, lower)  # fmt: skip
                 await self.learn(tier, caps)
                 continue
             return await self._finish(tier, caps, completion, tools)

@@ -161,14 +161,10 @@ class VisibleStream:
         if calls_found:
             return
         visible = self._visible(final=True) or ""
-        rest = visible[self.shown :] if visible.startswith(self._shown_text()) else ""
+        rest = visible[self.shown :]
         if rest.strip():
             self.shown += len(rest)
             self.sink(rest)
-
-    def _shown_text(self) -> str:
-        visible = self._visible(final=True) or ""
-        return visible[: self.shown]
 
     def _visible(self, *, final: bool) -> str | None:
         """The text outside reasoning; None while a reasoning block is still open."""
@@ -177,7 +173,7 @@ class VisibleStream:
             return "" if final else None
         if re.search(r"</(think|thinking|reasoning)>", text, re.IGNORECASE):
             text = _CLOSE_ONLY.sub("", text, count=1)
-        return text.lstrip() if self.shown == 0 else text
+        return text.lstrip()  # leading blank lines are never shown, so offsets stay put
 
     def _hold_from(self, tail: str) -> int | None:
         """Where in ``tail`` a possible tool call or reasoning block starts (None: nowhere)."""

@@ -120,11 +120,12 @@ def schema_name(request: dict[str, Any]) -> str | None:
         return (fmt.get("json_schema") or {}).get("name")
     messages = request.get("messages") or [{}]
     first = str(messages[0].get("content") or "")
-    found = _SCHEMA_TITLE.findall(first)
-    return found[-1].lower() if found else None
+    at = first.rfind("JSON schema")
+    found = _SCHEMA_TITLE.findall(first[at:]) if at >= 0 else []
+    return found[-1].lower() if found else None  # the top level's title comes last
 
 
-_SCHEMA_TITLE = re.compile(r'"title": "([A-Za-z0-9_]+)", "type": "object"\}\s*$')
+_SCHEMA_TITLE = re.compile(r'"title": "([A-Za-z0-9_]+)"')
 
 
 def last_user_text(request: dict[str, Any]) -> str:
