@@ -174,7 +174,11 @@ class LLMClient:
         path = provider.path if provider is not None else "/chat/completions"
         path = path.replace("{model}", quote(str(body["model"]), safe=""))
         bearer = provider is None or provider.auth == "bearer"
-        options: Any = {"security": {"bearer_auth": True} if bearer else {}}
+        options: Any = (
+            {"security": {"bearer_auth": True}}
+            if bearer
+            else {"security": {}, "headers": {"Authorization": openai.Omit()}}
+        )
         if stream:
             return await client.post(
                 path, body=body, cast_to=object, options=options,
