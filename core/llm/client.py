@@ -347,9 +347,9 @@ class LLMClient:
                 streamed = await self._call_streamed(tier, model, purpose, body, refs, visible)
             except LLMError as error:
                 feature = diagnosis.feature_of(error)
-                if feature is None and isinstance(error, LLMUnsupported):
-                    feature = "stream"  # a refusal that names nothing: the streamed form
                 lower = caps.step_down(feature)
+                if lower is None and isinstance(error, LLMUnsupported):
+                    lower = caps.step_down("stream")  # refused still: the streamed form itself
                 if lower is None:
                     raise
                 caps = lower
