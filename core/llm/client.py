@@ -93,6 +93,8 @@ class LLMClient:
         self._ledger_writer = ledger.LedgerWriter(store)
         self._api_key: tuple[float, str] | None = None  # (monotonic read time, key)
         self._book = CapabilityBook(store, clock)
+        self._settled: set[str] = set()  # models whose first call came back
+        self._gates: dict[tuple[int, str], asyncio.Lock] = {}
 
     # -- configuration ----------------------------------------------------------------
     @property
@@ -232,6 +234,37 @@ class LLMClient:
         ``tool_calls``; reasoning (``<think>``) never reaches ``content``.
         """
         model = self.model_for(tier)
+        if model in self._settled:
+            return await self._negotiated(tier, model, purpose, messages, refs, response_format,
+                                          tools, temperature, schema)  # fmt: skip
+        # the first call to a model goes alone: a refusal is learnt once, not by every call the
+        # pipeline has in flight (ten concurrent json_schema requests all refused)
+        async with self._gate(model):
+            result = await self._negotiated(tier, model, purpose, messages, refs,
+                                            response_format, tools, temperature, schema)  # fmt: skip
+            self._settled.add(model)
+            return result
+
+    def _gate(self, model: str) -> asyncio.Lock:
+        loop = asyncio.get_running_loop()
+        key = (id(loop), model)
+        if key not in self._gates:
+            self._gates[key] = asyncio.Lock()
+        return self._gates[key]
+
+    async def _negotiated(
+        self,
+        tier: int,
+        model: str,
+        purpose: str,
+        messages: list[dict[str, Any]],
+        refs: dict[str, Any] | None,
+        response_format: dict[str, Any] | None,
+        tools: list[dict[str, Any]] | None,
+        temperature: float | None,
+        schema: tuple[str, dict[str, Any]] | None,
+    ) -> Completion:
+        """``complete``'s request in the endpoint's modes, stepping down on each refusal."""
         caps = await self.capabilities(tier)
         refused: LLMError | None = None
         for _step in range(MAX_STEPS):

@@ -33,9 +33,9 @@ async def close_clients() -> AsyncIterator[None]:
 
 def respond(request: dict[str, Any]) -> Any:
     """A capable model: JSON when asked, the probe's tool called, Chinese when asked."""
-    if "get_time" in str(request.get("tools") or request["messages"]):
-        if not any(m.get("role") == "tool" for m in request["messages"]):
-            return [{"name": "get_time", "arguments": {"city": "Sydney"}}]
+    asked = "get_time" in str(request.get("tools") or request["messages"])
+    if asked and not any(m.get("role") == "tool" for m in request["messages"]):
+        return [{"name": "get_time", "arguments": {"city": "Sydney"}}]
     if schema_name(request) or "JSON" in str(request["messages"]):
         return {"answer": "窗户", "labels": ["B"], "confidence": "high"}
     return "OK"
