@@ -27,6 +27,39 @@ from desktop import aio
 log = logging.getLogger(__name__)
 
 
+def _llm_templates() -> dict[str, str]:
+    """A configured AI endpoint that fails: one sentence with the cause, no technical detail."""
+    return {
+        "llm_address": QCoreApplication.translate(
+            "Errors",
+            "Cannot reach the AI service: the address is wrong or the server is not "
+            "running; check the address in Settings → AI model",
+        ),
+        "llm_key": QCoreApplication.translate(
+            "Errors",
+            "The AI service refused the key: it is wrong or expired; enter it again in "
+            "Settings → AI model",
+        ),
+        "llm_model": QCoreApplication.translate(
+            "Errors",
+            "The AI service does not know this model name; check the model names in "
+            "Settings → AI model",
+        ),
+        "llm_unsupported": QCoreApplication.translate(
+            "Errors",
+            "This model does not support what the app needs; pick another model, or press "
+            "Test connection in Settings → AI model",
+        ),
+        "llm_busy": QCoreApplication.translate(
+            "Errors", "The AI service is busy (too many requests); it will be retried later"
+        ),
+        "llm_down": QCoreApplication.translate(
+            "Errors",
+            "The AI service is failing or not answering right now; it will be retried later",
+        ),
+    }
+
+
 def message_for(exc: BaseException) -> str:
     """The owner's words for an error, in the current UI language."""
     detail = str(getattr(exc, "detail", "") or exc)
@@ -57,33 +90,7 @@ def message_for(exc: BaseException) -> str:
             "llm_schema": QCoreApplication.translate(
                 "Errors", "The AI answer broke its format; it will be retried: %1"
             ),
-            "llm_address": QCoreApplication.translate(
-                "Errors",
-                "Cannot reach the AI service: the address is wrong or the server is not "
-                "running; check the address in Settings → AI model",
-            ),
-            "llm_key": QCoreApplication.translate(
-                "Errors",
-                "The AI service refused the key: it is wrong or expired; enter it again in "
-                "Settings → AI model",
-            ),
-            "llm_model": QCoreApplication.translate(
-                "Errors",
-                "The AI service does not know this model name; check the model names in "
-                "Settings → AI model",
-            ),
-            "llm_unsupported": QCoreApplication.translate(
-                "Errors",
-                "This model does not support what the app needs; pick another model, or press "
-                "Test connection in Settings → AI model",
-            ),
-            "llm_busy": QCoreApplication.translate(
-                "Errors", "The AI service is busy (too many requests); it will be retried later"
-            ),
-            "llm_down": QCoreApplication.translate(
-                "Errors",
-                "The AI service is failing or not answering right now; it will be retried later",
-            ),
+            **_llm_templates(),
             "graph": QCoreApplication.translate("Errors", "Microsoft 365 error: %1"),
             "graph_auth": QCoreApplication.translate(
                 "Errors", "Please sign in to Microsoft again: %1"

@@ -40,6 +40,7 @@ class IngestReport:
     known_pks: set[int] = field(default_factory=set)  # the already-known ones, by row
     retried: int = 0
     model_down: str | None = None  # why messages wait: the model could not be reached
+    model_unusable: str | None = None  # why the rules filed messages: the model could not be used
 
     def note(self, pk: int, disposition: str) -> None:
         self.counts[disposition] += 1
@@ -62,6 +63,7 @@ class IngestReport:
         self.known_pks |= other.known_pks
         self.retried += other.retried
         self.model_down = self.model_down or other.model_down
+        self.model_unusable = self.model_unusable or other.model_unusable
 
     @property
     def processed(self) -> int:
@@ -76,6 +78,12 @@ class IngestReport:
             f"new inquiries {len(self.new_inquiry_ids)}, already known {self.already_known}"
             + (f" ({parts})" if parts else "")
             + self._why_waiting()
+            + (
+                f"；AI 模型无法使用，已按规则归档（请确认）：{self.model_unusable}"
+                f" / the AI model could not be used; filed by the rules, please check"
+                if self.model_unusable
+                else ""
+            )
         )
 
     def _why_waiting(self) -> str:

@@ -161,6 +161,8 @@ class IntakePipeline:
                 endpoint = str(self.services.settings.get("llm.base_url") or "").strip()
                 down = run.llm_down.user_message("zh_CN")
                 report.model_down = f"{down} ({endpoint})" if endpoint else down
+            if run.llm_unusable is not None:
+                report.model_unusable = run.llm_unusable.user_message("zh_CN")
             self._tell_owner(run)
             return report
         finally:  # after the last merge: late offline-rules calls still use the worker

@@ -234,16 +234,17 @@ class LLMClient:
         ``tool_calls``; reasoning (``<think>``) never reaches ``content``.
         """
         model = self.model_for(tier)
-        if model in self._settled:
-            return await self._negotiated(tier, model, purpose, messages, refs, response_format,
-                                          tools, temperature, schema)  # fmt: skip
-        # the first call to a model goes alone: a refusal is learnt once, not by every call the
-        # pipeline has in flight (ten concurrent json_schema requests all refused)
-        async with self._gate(model):
-            result = await self._negotiated(tier, model, purpose, messages, refs,
-                                            response_format, tools, temperature, schema)  # fmt: skip
-            self._settled.add(model)
-            return result
+        if model not in self._settled:
+            # the first call to a model goes alone: a refusal is learnt once, not by every call
+            # the pipeline has in flight (ten concurrent json_schema requests all refused)
+            async with self._gate(model):
+                if model not in self._settled:
+                    result = await self._negotiated(tier, model, purpose, messages, refs,
+                                                    response_format, tools, temperature, schema)  # fmt: skip
+                    self._settled.add(model)
+                    return result
+        return await self._negotiated(tier, model, purpose, messages, refs, response_format,
+                                      tools, temperature, schema)  # fmt: skip
 
     def _gate(self, model: str) -> asyncio.Lock:
         loop = asyncio.get_running_loop()

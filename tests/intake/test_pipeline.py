@@ -455,8 +455,9 @@ async def test_reply_in_the_same_batch_sees_its_thread_and_calls_run_concurrentl
         wall = time.perf_counter() - started
         assert srv.max_in_flight >= 5  # independent messages were asked at the same time
     assert report.counts == {"new_inquiry": 9, "merged": 1}
-    # 20 calls at 0.2 s each; serial would be 4 s. The reply waits for its parent's merge.
-    assert wall < 2.0
+    # 20 calls at 0.2 s each; serial would be 4 s. The reply waits for its parent's merge, and
+    # the first call to each model goes alone (a refusal is learnt once): 2 x 0.2 s more.
+    assert wall < 2.4
     reply_prompt = next(p for p in model.prompts if "Is white available" in p)
     assert "Blacktown" in reply_prompt  # the thread context came from the same batch
 
