@@ -318,17 +318,9 @@ class LLMClient:
                     tier, model, purpose, prompt_estimate(), 0, started, False, str(error), refs
                 )
                 raise error from exc
-        if not completion.prompt_tokens:
-            completion.prompt_tokens = prompt_estimate()
-        if not completion.completion_tokens:
-            completion.completion_tokens = estimate_tokens(
-                completion.content + json.dumps(completion.tool_calls)
-            )
-        completion.ledger_id = await self._ledger(
-            tier, model, purpose, completion.prompt_tokens, completion.completion_tokens,
-            started, True, None, refs,
-        )  # fmt: skip
-        return completion
+        return await self._booked(
+            tier, model, purpose, completion, prompt_estimate(), started, refs
+        )
 
     async def _finish(
         self,
@@ -453,8 +445,23 @@ class LLMClient:
                                "no stream events", refs)  # fmt: skip
             return None
         completion = Completion(**assembly.fields())
+        return await self._booked(
+            tier, model, purpose, completion, prompt_estimate(), started, refs
+        )
+
+    async def _booked(
+        self,
+        tier: int,
+        model: str,
+        purpose: str,
+        completion: Completion,
+        prompt_estimate: int,
+        started: float,
+        refs: dict[str, Any] | None,
+    ) -> Completion:
+        """A call that came back: tokens estimated where the endpoint reported none, one row."""
         if not completion.prompt_tokens:
-            completion.prompt_tokens = prompt_estimate()
+            completion.prompt_tokens = prompt_estimate
         if not completion.completion_tokens:
             completion.completion_tokens = estimate_tokens(
                 completion.content + json.dumps(completion.tool_calls)
