@@ -32,6 +32,7 @@ from core.secrets import LLM_API_KEY
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.i18n import current_language
+from desktop.look import set_tone
 
 log = logging.getLogger(__name__)
 
@@ -148,9 +149,19 @@ class LLMSettingsPage(QWidget):
             from core.llm import probe
             from core.llm.client import LLMClient
 
+        s = self.services
+        if not self.values().get("llm.base_url", s.settings.get("llm.base_url")):
+            # nothing to test yet: say which field to fill (by its label on this page)
+            self.test_result.setText(
+                self.tr("Fill in “%1” above first, then test.").replace(
+                    "%1", self.labels["url"].text()
+                )
+            )
+            set_tone(self.test_result, "error")
+            return False
         self.test_button.setEnabled(False)
         self.test_result.setText(self.tr("Testing… (a few small requests)"))
-        s = self.services
+        set_tone(self.test_result, "")
         client = LLMClient(
             FormSettings(s.settings, self.values()),  # type: ignore[arg-type]
             FormSecrets(s.secrets, self.llm_key.text().strip()),  # type: ignore[arg-type]
@@ -161,9 +172,11 @@ class LLMSettingsPage(QWidget):
             report = await probe.probe(client)
             self.test_result.setText("\n".join(probe.summary(report, current_language())))
             ok = report.ok
+            set_tone(self.test_result, "ok" if ok else "error")
         except Exception as exc:  # not configured, a form value the client refuses…
             log.info("test connection: %s", exc)
-            self.test_result.setText("❌ " + message_for(exc))
+            self.test_result.setText(message_for(exc))
+            set_tone(self.test_result, "error")
             ok = False
         finally:
             self.test_button.setEnabled(True)

@@ -2,6 +2,75 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>AccountSettingsPage</name>
+    <message>
+        <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signed in as %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not signed in. Mail and OneDrive are not synced.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the Application (client) ID from step 6 first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the browser sign-in…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Application (client) ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign in with Microsoft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 00000000-0000-0000-0000-000000000000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;This copy of the app has no Microsoft app id yet.&lt;/b&gt; Register it once (about 5 minutes, free):&lt;ol&gt;&lt;li&gt;Open &lt;a href=&apos;https://portal.azure.com&apos;&gt;portal.azure.com&lt;/a&gt; → Microsoft Entra ID → App registrations → New registration.&lt;/li&gt;&lt;li&gt;Name it Inquiry Bridge; account types: &lt;i&gt;Accounts in any organizational directory and personal Microsoft accounts&lt;/i&gt;.&lt;/li&gt;&lt;li&gt;Redirect URI: &lt;i&gt;Public client/native (mobile &amp;amp; desktop)&lt;/i&gt;, &lt;code&gt;http://localhost&lt;/code&gt; → Register.&lt;/li&gt;&lt;li&gt;Authentication → &lt;i&gt;Allow public client flows&lt;/i&gt;: Yes → Save.&lt;/li&gt;&lt;li&gt;API permissions → Add → Microsoft Graph → Delegated: Mail.ReadWrite, Mail.Send, Files.ReadWrite, Calendars.ReadWrite, MailboxSettings.ReadWrite, User.Read, offline_access.&lt;/li&gt;&lt;li&gt;Copy the &lt;i&gt;Application (client) ID&lt;/i&gt; from Overview into the field below, then press Sign in with Microsoft.&lt;/li&gt;&lt;/ol&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AiNeeded</name>
+    <message>
+        <source>No AI model is set up yet, and this needs one. Open Settings → AI model, fill in “Endpoint URL”, then try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open AI settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AI model needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>App</name>
+    <message>
+        <source>Inquiry Bridge</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ApprovalWindow</name>
     <message>
         <source>Review reply before sending</source>
@@ -124,6 +193,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Sending…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -161,6 +234,10 @@
     </message>
     <message>
         <source>these values are not in your instruction or the emails: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is a sample reply from the demo data, so it is not sent. Once your mailbox is connected, approving a reply sends it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -356,11 +433,111 @@
 <context>
     <name>BriefingWindow</name>
     <message>
+        <source>Tomorrow, %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New inquiries (24 h): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drafts waiting for approval: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overdue: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outlook calendar not read (not signed in to Microsoft)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No office address set: from the first stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about %1 km in a straight line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the route in Google Maps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From the office and back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The office address “%1” could not be placed: from the first stop, without the trips to and from the office</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back to the office: about %1 km</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Addresses that could not be placed (%1): not in the route or the map link, arrange these yourself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inquiry #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>address unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 km</source>
+        <translation type="unfinished">%1 km</translation>
+    </message>
+    <message>
+        <source>customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Email</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Nothing to confirm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing overdue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tomorrow&apos;s appointments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for a measure (A) · suggested route</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The round on the map</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -512,6 +689,25 @@
     </message>
     <message>
         <source>Connect my mailbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DesktopApp</name>
+    <message>
+        <source>The demo data does not sync</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These are sample customers, so there is no mailbox to read. Press “Connect my mailbox” above to sync your own mail.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No mailbox connected yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to sync until you sign in: Settings → Microsoft account → Sign in with Microsoft.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -685,9 +881,16 @@ The words are inserted at the cursor for you to edit.</source>
             <numerusform>%n days</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n working day(s)</source>
+        <translation>
+            <numerusform>%n working day</numerusform>
+            <numerusform>%n working days</numerusform>
+        </translation>
+    </message>
     <message>
         <source>overdue %1 d</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 working days overdue</translation>
     </message>
     <message>
         <source>We owe a reply</source>
@@ -702,6 +905,10 @@ The words are inserted at the cursor for you to edit.</source>
     <name>Errors</name>
     <message>
         <source>Settings problem: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bad input: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -741,6 +948,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Microsoft 365 error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Cannot reach the AI service: the address is wrong or the server is not running; check the address in Settings → AI model</source>
         <translation type="unfinished"></translation>
     </message>
@@ -761,14 +972,6 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The AI service is failing or not answering right now; it will be retried later</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Microsoft 365 error: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Please sign in to Microsoft again: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -786,6 +989,14 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Not signed in to Microsoft yet: sign in first (Settings → Microsoft account) %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No Microsoft app id yet: follow the steps on this page to register the app in Azure and enter its id.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot reach Microsoft&apos;s sign-in server. Check the network (or proxy), then press Sign in with Microsoft again.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -822,6 +1033,10 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Something went wrong: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The AI service is failing or not answering right now; it will be retried later</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -973,6 +1188,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Open the waiting draft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Open OneDrive folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1076,6 +1295,10 @@ The words are inserted at the cursor for you to edit.</source>
 <context>
     <name>LLMSettingsPage</name>
     <message>
+        <source>Fill in “%1” above first, then test.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Testing… (a few small requests)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1155,11 +1378,7 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Inquiry Bridge</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>demo data</source>
+        <source>Demo data</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1440,6 +1659,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <source>Sending failed</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Sample</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
         <source>%n unconfirmed</source>
         <translation type="unfinished">
@@ -1515,9 +1738,12 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <source>Open the inquiry</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Snooze %1 days</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>Snooze %n day(s)</source>
+        <translation>
+            <numerusform>Snooze %n day</numerusform>
+            <numerusform>Snooze %n days</numerusform>
+        </translation>
     </message>
     <message>
         <source>Mark lost</source>
@@ -1533,27 +1759,80 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>ReminderDialog</name>
+    <message>
+        <source>Follow-up reminder: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Rhythm</name>
+    <message>
+        <source>Reply to the customer soon</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arrange the measure on site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chase the factory&apos;s quote</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact the customer again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the factory has the order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check production progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arrange the installation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow it up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 working days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Low-confidence classification or extraction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merged on the phone number alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model could not understand this email</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needs your confirmation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dddd d MMMM</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RouteMap</name>
+    <message>
+        <source>%1 km</source>
+        <translation>%1 km</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
-    <message>
-        <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Signed in as %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not signed in. Mail and OneDrive are not synced.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Enter the Azure application (client) id first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for the browser sign-in…</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>The endpoint URL must start with http:// or https://</source>
         <translation type="unfinished"></translation>
@@ -1611,14 +1890,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Status</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Azure app id</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Check mail every (min)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1660,18 +1931,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Company mail addresses</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sign in with Microsoft</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sign out</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>from the Azure app registration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1719,6 +1978,149 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>StatsWindow</name>
+    <message>
+        <source>Nothing in this period yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New inquiries per week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First reply (median hours) per week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per month: inquiries → measured → quoted → ordered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inquiries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quoted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ordered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working days spent in each stage (average)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AI calls: %1 (failed %2) · estimated cost %3 · new inquiries %4 · per inquiry %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens in / out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tier %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tier / purpose</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classes you changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fields you edited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drafts approved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rewritten before approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of text changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classify mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extract fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revise drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese rendering of drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summarise conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memories from conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overview · cost and quality</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost and quality</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy from your corrections, per week</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1891,6 +2293,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Overview · cost and quality</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Language</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1969,15 +2375,15 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>✓ Whisper model found. Languages: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Voice dictation (local, nothing leaves this PC)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Size: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whisper model found. Languages: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2057,11 +2463,27 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>cpu works everywhere; cuda needs an NVIDIA graphics card</source>
+        <source>This computer&apos;s processor (works everywhere)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>int8 is fastest on a normal CPU</source>
+        <source>NVIDIA graphics card</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>8-bit integers (fastest on a normal computer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>8-bit integers and 16-bit floats (graphics card)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>16-bit floats (graphics card)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>32-bit floats (most exact, slowest)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

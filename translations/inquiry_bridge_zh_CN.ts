@@ -2,6 +2,75 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>AccountSettingsPage</name>
+    <message>
+        <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
+        <translation>正在使用预设的访问令牌（INQUIRY_BRIDGE_GRAPH_TOKEN）。</translation>
+    </message>
+    <message>
+        <source>Signed in as %1</source>
+        <translation>已登录：%1</translation>
+    </message>
+    <message>
+        <source>Not signed in. Mail and OneDrive are not synced.</source>
+        <translation>未登录。邮件和 OneDrive 不会同步。</translation>
+    </message>
+    <message>
+        <source>Enter the Application (client) ID from step 6 first.</source>
+        <translation>请先填入第 6 步复制的「应用程序(客户端) ID」。</translation>
+    </message>
+    <message>
+        <source>Waiting for the browser sign-in…</source>
+        <translation>正在等待浏览器登录…</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Application (client) ID</source>
+        <translation>应用程序(客户端) ID</translation>
+    </message>
+    <message>
+        <source>Sign in with Microsoft</source>
+        <translation>登录微软</translation>
+    </message>
+    <message>
+        <source>Sign out</source>
+        <translation>退出登录</translation>
+    </message>
+    <message>
+        <source>e.g. 00000000-0000-0000-0000-000000000000</source>
+        <translation>例如 00000000-0000-0000-0000-000000000000</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;This copy of the app has no Microsoft app id yet.&lt;/b&gt; Register it once (about 5 minutes, free):&lt;ol&gt;&lt;li&gt;Open &lt;a href=&apos;https://portal.azure.com&apos;&gt;portal.azure.com&lt;/a&gt; → Microsoft Entra ID → App registrations → New registration.&lt;/li&gt;&lt;li&gt;Name it Inquiry Bridge; account types: &lt;i&gt;Accounts in any organizational directory and personal Microsoft accounts&lt;/i&gt;.&lt;/li&gt;&lt;li&gt;Redirect URI: &lt;i&gt;Public client/native (mobile &amp;amp; desktop)&lt;/i&gt;, &lt;code&gt;http://localhost&lt;/code&gt; → Register.&lt;/li&gt;&lt;li&gt;Authentication → &lt;i&gt;Allow public client flows&lt;/i&gt;: Yes → Save.&lt;/li&gt;&lt;li&gt;API permissions → Add → Microsoft Graph → Delegated: Mail.ReadWrite, Mail.Send, Files.ReadWrite, Calendars.ReadWrite, MailboxSettings.ReadWrite, User.Read, offline_access.&lt;/li&gt;&lt;li&gt;Copy the &lt;i&gt;Application (client) ID&lt;/i&gt; from Overview into the field below, then press Sign in with Microsoft.&lt;/li&gt;&lt;/ol&gt;</source>
+        <translation>&lt;b&gt;这份软件还没有微软应用 ID。&lt;/b&gt;只需在微软注册一次（约 5 分钟，免费）：&lt;ol&gt;&lt;li&gt;打开 &lt;a href=&apos;https://portal.azure.com&apos;&gt;portal.azure.com&lt;/a&gt; → Microsoft Entra ID → 应用注册 → 新注册。&lt;/li&gt;&lt;li&gt;名称填 Inquiry Bridge；受支持的帐户类型选&lt;i&gt;任何组织目录中的帐户和个人 Microsoft 帐户&lt;/i&gt;。&lt;/li&gt;&lt;li&gt;重定向 URI：平台选&lt;i&gt;公共客户端/本机(移动和桌面)&lt;/i&gt;，填 &lt;code&gt;http://localhost&lt;/code&gt; → 注册。&lt;/li&gt;&lt;li&gt;身份验证 → &lt;i&gt;允许公共客户端流&lt;/i&gt;：是 → 保存。&lt;/li&gt;&lt;li&gt;API 权限 → 添加权限 → Microsoft Graph → 委托的权限：Mail.ReadWrite、Mail.Send、Files.ReadWrite、Calendars.ReadWrite、MailboxSettings.ReadWrite、User.Read、offline_access。&lt;/li&gt;&lt;li&gt;在「概述」里复制&lt;i&gt;应用程序(客户端) ID&lt;/i&gt;，粘贴到下面的框里，再点「登录微软」。&lt;/li&gt;&lt;/ol&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>AiNeeded</name>
+    <message>
+        <source>No AI model is set up yet, and this needs one. Open Settings → AI model, fill in “Endpoint URL”, then try again.</source>
+        <translation>还没有设置 AI 模型，这一步需要它：请打开 设置 → AI 模型，填写「服务地址」后再试。</translation>
+    </message>
+    <message>
+        <source>Open AI settings</source>
+        <translation>打开 AI 设置</translation>
+    </message>
+    <message>
+        <source>AI model needed</source>
+        <translation>需要 AI 模型</translation>
+    </message>
+</context>
+<context>
+    <name>App</name>
+    <message>
+        <source>Inquiry Bridge</source>
+        <translation>询盘桥</translation>
+    </message>
+</context>
+<context>
     <name>ApprovalWindow</name>
     <message>
         <source>Review reply before sending</source>
@@ -124,6 +193,10 @@
         <translation>未发送 — 已批准，等待发送</translation>
     </message>
     <message>
+        <source>Sample</source>
+        <translation>示例</translation>
+    </message>
+    <message>
         <source>Sending…</source>
         <translation>正在发送…</translation>
     </message>
@@ -162,6 +235,10 @@
     <message>
         <source>these values are not in your instruction or the emails: %1</source>
         <translation>以下内容不在您的指示或往来邮件中：%1</translation>
+    </message>
+    <message>
+        <source>This is a sample reply from the demo data, so it is not sent. Once your mailbox is connected, approving a reply sends it.</source>
+        <translation>这是示例数据里的示例回复，不会发送。连接您的邮箱后，批准的回复才会真的发出。</translation>
     </message>
     <message>
         <source>Please check the highlighted unconfirmed values first.</source>
@@ -265,7 +342,7 @@
     </message>
     <message>
         <source>Days in stage</source>
-        <translation>本阶段天数</translation>
+        <translation>本阶段（工作日）</translation>
     </message>
     <message>
         <source>(unknown)</source>
@@ -354,12 +431,112 @@
 <context>
     <name>BriefingWindow</name>
     <message>
+        <source>Tomorrow, %1</source>
+        <translation>明天，%1</translation>
+    </message>
+    <message>
+        <source>New inquiries (24 h): %1</source>
+        <translation>新询盘（24 小时内）：%1</translation>
+    </message>
+    <message>
+        <source>Drafts waiting for approval: %1</source>
+        <translation>待您批准的草稿：%1</translation>
+    </message>
+    <message>
+        <source>Overdue: %1</source>
+        <translation>超过阶段期限：%1</translation>
+    </message>
+    <message>
+        <source>Outlook calendar not read (not signed in to Microsoft)</source>
+        <translation>未读取 Outlook 日历（未登录微软账户）</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>No office address set: from the first stop</source>
+        <translation>未设置公司地址，从第一站出发</translation>
+    </message>
+    <message>
+        <source>about %1 km in a straight line</source>
+        <translation>直线约 %1 公里</translation>
+    </message>
+    <message>
+        <source>Open the route in Google Maps</source>
+        <translation>在 Google 地图中打开路线</translation>
+    </message>
+    <message>
+        <source>From the office and back</source>
+        <translation>从公司出发并返回</translation>
+    </message>
+    <message>
+        <source>The office address “%1” could not be placed: from the first stop, without the trips to and from the office</source>
+        <translation>公司地址「%1」无法定位：从第一站出发，距离不含往返公司</translation>
+    </message>
+    <message>
+        <source>Back to the office: about %1 km</source>
+        <translation>最后返回公司约 %1 公里</translation>
+    </message>
+    <message>
+        <source>Addresses that could not be placed (%1): not in the route or the map link, arrange these yourself</source>
+        <translation>未能定位的地址（%1）：不在路线和地图链接中，请自行安排</translation>
+    </message>
+    <message>
+        <source>Inquiry #%1</source>
+        <translation>询盘 #%1</translation>
+    </message>
+    <message>
+        <source>address unknown</source>
+        <translation>地址未知</translation>
+    </message>
+    <message>
+        <source>%1 km</source>
+        <translation>%1 公里</translation>
+    </message>
+    <message>
+        <source>customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <source>you</source>
+        <translation>您</translation>
+    </message>
+    <message>
+        <source>Last (%1): %2</source>
+        <translation>最近（%1）：%2</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>备注：%1</translation>
+    </message>
+    <message>
         <source>Email</source>
         <translation>邮件</translation>
     </message>
     <message>
+        <source>Nothing to confirm</source>
+        <translation>没有需要确认的事项</translation>
+    </message>
+    <message>
+        <source>Nothing overdue</source>
+        <translation>没有超期的工作</translation>
+    </message>
+    <message>
         <source>Refresh</source>
         <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Tomorrow&apos;s appointments</source>
+        <translation>明天的预约</translation>
+    </message>
+    <message>
+        <source>Waiting for a measure (A) · suggested route</source>
+        <translation>等待上门量尺（A 类）· 建议路线</translation>
+    </message>
+    <message>
+        <source>The round on the map</source>
+        <translation>地图上的路线</translation>
     </message>
     <message>
         <source>Needs your confirmation</source>
@@ -511,6 +688,25 @@
     <message>
         <source>Connect my mailbox</source>
         <translation>连接我的邮箱</translation>
+    </message>
+</context>
+<context>
+    <name>DesktopApp</name>
+    <message>
+        <source>The demo data does not sync</source>
+        <translation>示例数据不会同步</translation>
+    </message>
+    <message>
+        <source>These are sample customers, so there is no mailbox to read. Press “Connect my mailbox” above to sync your own mail.</source>
+        <translation>这些是示例客户，没有可读取的邮箱。点上方的「连接我的邮箱」即可同步您自己的邮件。</translation>
+    </message>
+    <message>
+        <source>No mailbox connected yet</source>
+        <translation>还没有连接邮箱</translation>
+    </message>
+    <message>
+        <source>Nothing to sync until you sign in: Settings → Microsoft account → Sign in with Microsoft.</source>
+        <translation>登录之前没有可同步的内容：设置 → 微软账户 → 登录微软。</translation>
     </message>
 </context>
 <context>
@@ -684,9 +880,15 @@ The words are inserted at the cursor for you to edit.</source>
             <numerusform>%n 天</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n working day(s)</source>
+        <translation>
+            <numerusform>%n 个工作日</numerusform>
+        </translation>
+    </message>
     <message>
         <source>overdue %1 d</source>
-        <translation>超期 %1 天</translation>
+        <translation>超期 %1 个工作日</translation>
     </message>
     <message>
         <source>We owe a reply</source>
@@ -702,6 +904,10 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Settings problem: %1</source>
         <translation>设置有误：%1</translation>
+    </message>
+    <message>
+        <source>Bad input: %1</source>
+        <translation>输入有误：%1</translation>
     </message>
     <message>
         <source>The system keyring is unavailable, secrets cannot be stored: %1</source>
@@ -740,6 +946,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>AI 的回答格式不正确，稍后会自动重试：%1</translation>
     </message>
     <message>
+        <source>Microsoft 365 error: %1</source>
+        <translation>微软邮箱服务出错：%1</translation>
+    </message>
+    <message>
         <source>Cannot reach the AI service: the address is wrong or the server is not running; check the address in Settings → AI model</source>
         <translation>连不上 AI 服务：地址不对，或者服务没有启动，请在设置 → AI 模型中检查地址</translation>
     </message>
@@ -760,14 +970,6 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>AI 服务繁忙（请求太多），稍后会自动重试</translation>
     </message>
     <message>
-        <source>The AI service is failing or not answering right now; it will be retried later</source>
-        <translation>AI 服务暂时出故障或没有响应，稍后会自动重试</translation>
-    </message>
-    <message>
-        <source>Microsoft 365 error: %1</source>
-        <translation>微软邮箱服务出错：%1</translation>
-    </message>
-    <message>
         <source>Please sign in to Microsoft again: %1</source>
         <translation>需要重新登录微软账户：%1</translation>
     </message>
@@ -786,6 +988,14 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Not signed in to Microsoft yet: sign in first (Settings → Microsoft account) %1</source>
         <translation>尚未登录微软账户：请先登录（设置 → 微软账户）%1</translation>
+    </message>
+    <message>
+        <source>No Microsoft app id yet: follow the steps on this page to register the app in Azure and enter its id.</source>
+        <translation>还没有微软应用 ID：请按本页的步骤在 Azure 注册应用并填入 ID。</translation>
+    </message>
+    <message>
+        <source>Cannot reach Microsoft&apos;s sign-in server. Check the network (or proxy), then press Sign in with Microsoft again.</source>
+        <translation>连不上微软登录服务器：请检查网络（或代理）后再点「登录微软」。</translation>
     </message>
     <message>
         <source>Sync state expired; starting a full sync %1</source>
@@ -822,6 +1032,10 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Something went wrong: %1</source>
         <translation>发生错误：%1</translation>
+    </message>
+    <message>
+        <source>The AI service is failing or not answering right now; it will be retried later</source>
+        <translation>AI 服务暂时出故障或没有响应，稍后会自动重试</translation>
     </message>
     <message>
         <source>Unexpected error: %1</source>
@@ -971,6 +1185,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>起草回复</translation>
     </message>
     <message>
+        <source>Open the waiting draft</source>
+        <translation>打开待审批草稿</translation>
+    </message>
+    <message>
         <source>Open OneDrive folder</source>
         <translation>打开 OneDrive 文件夹</translation>
     </message>
@@ -1074,6 +1292,10 @@ The words are inserted at the cursor for you to edit.</source>
 <context>
     <name>LLMSettingsPage</name>
     <message>
+        <source>Fill in “%1” above first, then test.</source>
+        <translation>请先在上面填写「%1」，再测试。</translation>
+    </message>
+    <message>
         <source>Testing… (a few small requests)</source>
         <translation>正在测试…（发几个小请求）</translation>
     </message>
@@ -1153,11 +1375,7 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>待审批</translation>
     </message>
     <message>
-        <source>Inquiry Bridge</source>
-        <translation>询盘桥</translation>
-    </message>
-    <message>
-        <source>demo data</source>
+        <source>Demo data</source>
         <translation>示例数据</translation>
     </message>
     <message>
@@ -1440,6 +1658,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <source>Sending failed</source>
         <translation>发送失败</translation>
     </message>
+    <message>
+        <source>Sample</source>
+        <translation>示例</translation>
+    </message>
     <message numerus="yes">
         <source>%n unconfirmed</source>
         <translation>
@@ -1513,9 +1735,11 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <source>Open the inquiry</source>
         <translation>打开询盘</translation>
     </message>
-    <message>
-        <source>Snooze %1 days</source>
-        <translation>推迟 %1 天</translation>
+    <message numerus="yes">
+        <source>Snooze %n day(s)</source>
+        <translation>
+            <numerusform>推迟 %n 天</numerusform>
+        </translation>
     </message>
     <message>
         <source>Mark lost</source>
@@ -1531,27 +1755,80 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>ReminderDialog</name>
+    <message>
+        <source>Follow-up reminder: %1</source>
+        <translation>跟进提醒：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Rhythm</name>
+    <message>
+        <source>Reply to the customer soon</source>
+        <translation>尽快回复客户</translation>
+    </message>
+    <message>
+        <source>Arrange the measure on site</source>
+        <translation>安排上门量尺</translation>
+    </message>
+    <message>
+        <source>Chase the factory&apos;s quote</source>
+        <translation>跟进报价进度</translation>
+    </message>
+    <message>
+        <source>Contact the customer again</source>
+        <translation>建议重新联系客户</translation>
+    </message>
+    <message>
+        <source>Check the factory has the order</source>
+        <translation>确认工厂已收到订单</translation>
+    </message>
+    <message>
+        <source>Check production progress</source>
+        <translation>检查生产进度</translation>
+    </message>
+    <message>
+        <source>Arrange the installation</source>
+        <translation>安排安装时间</translation>
+    </message>
+    <message>
+        <source>Follow it up</source>
+        <translation>请跟进</translation>
+    </message>
+    <message>
+        <source>%1 of %2 working days</source>
+        <translation>%1/%2 个工作日</translation>
+    </message>
+    <message>
+        <source>Low-confidence classification or extraction</source>
+        <translation>分类/提取把握不大</translation>
+    </message>
+    <message>
+        <source>Merged on the phone number alone</source>
+        <translation>合并不确定（仅凭电话号码）</translation>
+    </message>
+    <message>
+        <source>The model could not understand this email</source>
+        <translation>模型没看懂这封邮件</translation>
+    </message>
+    <message>
+        <source>Needs your confirmation</source>
+        <translation>需要您确认</translation>
+    </message>
+    <message>
+        <source>dddd d MMMM</source>
+        <translation>M月d日 dddd</translation>
+    </message>
+</context>
+<context>
+    <name>RouteMap</name>
+    <message>
+        <source>%1 km</source>
+        <translation>%1 公里</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
-    <message>
-        <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
-        <translation>正在使用预设的访问令牌（INQUIRY_BRIDGE_GRAPH_TOKEN）。</translation>
-    </message>
-    <message>
-        <source>Signed in as %1</source>
-        <translation>已登录：%1</translation>
-    </message>
-    <message>
-        <source>Not signed in. Mail and OneDrive are not synced.</source>
-        <translation>未登录。邮件和 OneDrive 不会同步。</translation>
-    </message>
-    <message>
-        <source>Enter the Azure application (client) id first.</source>
-        <translation>请先填写 Azure 应用（客户端）ID。</translation>
-    </message>
-    <message>
-        <source>Waiting for the browser sign-in…</source>
-        <translation>正在等待浏览器登录…</translation>
-    </message>
     <message>
         <source>The endpoint URL must start with http:// or https://</source>
         <translation>服务地址必须以 http:// 或 https:// 开头</translation>
@@ -1609,14 +1886,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>通用</translation>
     </message>
     <message>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>Azure app id</source>
-        <translation>Azure 应用 ID</translation>
-    </message>
-    <message>
         <source>Check mail every (min)</source>
         <translation>检查邮件间隔（分钟）</translation>
     </message>
@@ -1659,18 +1928,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Company mail addresses</source>
         <translation>公司邮箱地址</translation>
-    </message>
-    <message>
-        <source>Sign in with Microsoft</source>
-        <translation>登录微软</translation>
-    </message>
-    <message>
-        <source>Sign out</source>
-        <translation>退出登录</translation>
-    </message>
-    <message>
-        <source>from the Azure app registration</source>
-        <translation>来自 Azure 应用注册</translation>
     </message>
     <message>
         <source>Pause sync</source>
@@ -1718,6 +1975,149 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Reason</source>
         <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>StatsWindow</name>
+    <message>
+        <source>Nothing in this period yet</source>
+        <translation>这段时间还没有数据</translation>
+    </message>
+    <message>
+        <source>New inquiries per week</source>
+        <translation>每周新询盘</translation>
+    </message>
+    <message>
+        <source>First reply (median hours) per week</source>
+        <translation>每周首次回复时间（中位数，小时）</translation>
+    </message>
+    <message>
+        <source>Per month: inquiries → measured → quoted → ordered</source>
+        <translation>每月：询盘 → 量尺 → 报价 → 下单</translation>
+    </message>
+    <message>
+        <source>Inquiries</source>
+        <translation>询盘</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>已量尺</translation>
+    </message>
+    <message>
+        <source>Quoted</source>
+        <translation>已报价</translation>
+    </message>
+    <message>
+        <source>Ordered</source>
+        <translation>已下单</translation>
+    </message>
+    <message>
+        <source>Working days spent in each stage (average)</source>
+        <translation>各阶段平均停留（工作日）</translation>
+    </message>
+    <message>
+        <source>AI calls: %1 (failed %2) · estimated cost %3 · new inquiries %4 · per inquiry %5</source>
+        <translation>AI 调用 %1 次（失败 %2）· 估算费用 %3 · 新询盘 %4 个 · 每个询盘 %5</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Tokens in / out</source>
+        <translation>输入 / 输出 tokens</translation>
+    </message>
+    <message>
+        <source>Week</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>Tier %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Tier / purpose</source>
+        <translation>层级 / 用途</translation>
+    </message>
+    <message>
+        <source>Classes you changed</source>
+        <translation>您改的分类</translation>
+    </message>
+    <message>
+        <source>Fields you edited</source>
+        <translation>您改的字段</translation>
+    </message>
+    <message>
+        <source>Drafts approved</source>
+        <translation>批准的草稿</translation>
+    </message>
+    <message>
+        <source>Rewritten before approval</source>
+        <translation>批准前改写</translation>
+    </message>
+    <message>
+        <source>Share of text changed</source>
+        <translation>改动比例</translation>
+    </message>
+    <message>
+        <source>Classify mail</source>
+        <translation>邮件分类</translation>
+    </message>
+    <message>
+        <source>Extract fields</source>
+        <translation>提取信息</translation>
+    </message>
+    <message>
+        <source>Write drafts</source>
+        <translation>起草回复</translation>
+    </message>
+    <message>
+        <source>Revise drafts</source>
+        <translation>修改草稿</translation>
+    </message>
+    <message>
+        <source>Chinese rendering of drafts</source>
+        <translation>草稿中文译文</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>Summarise conversations</source>
+        <translation>对话摘要</translation>
+    </message>
+    <message>
+        <source>Memories from conversations</source>
+        <translation>对话中的记忆</translation>
+    </message>
+    <message>
+        <source>Overview · cost and quality</source>
+        <translation>概览 · 成本与质量</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Cost and quality</source>
+        <translation>成本与质量</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Accuracy from your corrections, per week</source>
+        <translation>按您的修改统计的准确度（每周）</translation>
     </message>
 </context>
 <context>
@@ -1888,6 +2288,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>今晚简报</translation>
     </message>
     <message>
+        <source>Overview · cost and quality</source>
+        <translation>概览 · 成本与质量</translation>
+    </message>
+    <message>
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -1965,16 +2369,16 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>留空：使用程序自带的模型。</translation>
     </message>
     <message>
-        <source>✓ Whisper model found. Languages: %1</source>
-        <translation>✓ 找到 Whisper 模型。识别语言：%1</translation>
-    </message>
-    <message>
         <source>Voice dictation (local, nothing leaves this PC)</source>
         <translation>语音输入（在本机识别，录音不会离开这台电脑）</translation>
     </message>
     <message>
         <source>Size: %1</source>
         <translation>大小：%1</translation>
+    </message>
+    <message>
+        <source>Whisper model found. Languages: %1</source>
+        <translation>已找到 Whisper 模型。语言：%1</translation>
     </message>
     <message>
         <source>To dictate in Chinese you need a multilingual Whisper model, %1 (about %2). Press “Download” once (if huggingface.co is slow or blocked, type a mirror such as https://hf-mirror.com below first), or bring the model on a USB stick as a folder or zip and press “Import”. The app never downloads models by itself, only when you press Download.</source>
@@ -2053,12 +2457,28 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation> 秒</translation>
     </message>
     <message>
-        <source>cpu works everywhere; cuda needs an NVIDIA graphics card</source>
-        <translation>cpu 适用于所有电脑；cuda 需要 NVIDIA 显卡</translation>
+        <source>This computer&apos;s processor (works everywhere)</source>
+        <translation>本机处理器（任何电脑都可用）</translation>
     </message>
     <message>
-        <source>int8 is fastest on a normal CPU</source>
-        <translation>普通 CPU 上 int8 最快</translation>
+        <source>NVIDIA graphics card</source>
+        <translation>NVIDIA 显卡</translation>
+    </message>
+    <message>
+        <source>8-bit integers (fastest on a normal computer)</source>
+        <translation>8 位整数（普通电脑上最快）</translation>
+    </message>
+    <message>
+        <source>8-bit integers and 16-bit floats (graphics card)</source>
+        <translation>8 位整数 + 16 位浮点（显卡）</translation>
+    </message>
+    <message>
+        <source>16-bit floats (graphics card)</source>
+        <translation>16 位浮点（显卡）</translation>
+    </message>
+    <message>
+        <source>32-bit floats (most exact, slowest)</source>
+        <translation>32 位浮点（最精确，最慢）</translation>
     </message>
     <message>
         <source>Check microphone</source>

@@ -9,28 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.clock import Clock, utc
+from core.clock import Clock
 from core.db.models import ALL_STAGES, CLOSED_STAGES, STAGES, TRIGGERS, Inquiry, StageEvent
-from core.errors import InquiryBridgeError
+from core.db.owed import DRIVE_MOVE, owe
+from core.errors import InquiryBridgeError, NotFound
 from core.events import EventBus, StageChanged
+from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, clock_start, stage_time
 
-# Days in a stage before a reminder: inquiry 2, measure 5, quoting 7, follow_up 14, ordered 3,
-# production 21, install 7. done and lost never go overdue.
-STAGE_TIMEOUT_DAYS: dict[str, int] = {
-    "inquiry": 2,
-    "measure": 5,
-    "quoting": 7,
-    "follow_up": 14,
-    "ordered": 3,
-    "production": 21,
-    "install": 7,
-}
+# The limits and the counting live in the one stage policy; this name stays for its readers.
+STAGE_TIMEOUT_DAYS = STAGE_LIMIT_DAYS
 
 STAGE_NAMES_ZH: dict[str, str] = {
     "inquiry": "询盘",
@@ -46,7 +39,7 @@ STAGE_NAMES_ZH: dict[str, str] = {
 
 
 class StageError(InquiryBridgeError):
-    code = "config"
+    code = "bad_input"
 
 
 @dataclass(frozen=True)
@@ -81,6 +74,8 @@ def change_stage(
     """Move ``inquiry`` to ``to_stage`` and write the audit entry. Returns None if unchanged.
 
     The caller commits and then publishes ``change.event()`` (events follow committed data).
+    A change not made in OneDrive also queues the folder move it owes (``core.db.owed``) in
+    the same transaction: the next process that talks to OneDrive moves the folder.
     """
     if to_stage not in ALL_STAGES:
         raise StageError(f"unknown stage {to_stage!r}")
@@ -105,14 +100,26 @@ def change_stage(
             triggered_by=triggered_by,
         )
     )
+    if triggered_by != "onedrive":  # the folder follows, even if no watcher runs right now
+        owe(session, DRIVE_MOVE, inquiry.id, f"{from_stage} → {to_stage}: {reason}", now)
     return StageChange(inquiry.id, from_stage, to_stage, triggered_by, reason)
 
 
 def record_initial_stage(
-    session: Session, inquiry: Inquiry, *, reason: str, triggered_by: str, clock: Clock
+    session: Session,
+    inquiry: Inquiry,
+    *,
+    reason: str,
+    triggered_by: str,
+    clock: Clock,
+    first_received_at: datetime | None = None,
 ) -> StageChange:
-    """The first audit entry of a new inquiry (from None to its starting stage)."""
-    now = clock.now().replace(tzinfo=None)
+    """The first audit entry of a new inquiry (from None to its starting stage).
+
+    Its stage clock starts at ``first_received_at`` — the first email's received time — by the
+    stage policy, so a first sync of old mail does not restart every job's clock at import.
+    """
+    now = clock_start(first_received_at, clock.now())
     inquiry.stage_changed_at = now
     session.add(
         StageEvent(
@@ -151,21 +158,8 @@ def stage_history(session: Session, inquiry_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def days_in_stage(inquiry: Inquiry, now: datetime) -> int:
-    return max(0, (utc(now) - utc(inquiry.stage_changed_at)).days)
-
-
-def overdue_days(stage: str, since: datetime, now: datetime) -> int:
-    """Days past the stage's timeout (0 when not overdue or the stage has none)."""
-    limit = STAGE_TIMEOUT_DAYS.get(stage)
-    if limit is None:
-        return 0
-    over = (utc(now) - utc(since)) - timedelta(days=limit)
-    return max(0, over.days + (1 if over > timedelta(0) else 0)) if over > timedelta(0) else 0
-
-
 def is_overdue(inquiry: Inquiry, now: datetime) -> bool:
-    return overdue_days(inquiry.stage, inquiry.stage_changed_at, now) > 0
+    return stage_time(inquiry.stage, inquiry.stage_changed_at, now).overdue
 
 
 class StageService:
@@ -199,7 +193,7 @@ class StageService:
         def _do(session: Session) -> StageChange | None:
             inquiry = session.get(Inquiry, inquiry_id)
             if inquiry is None:
-                raise StageError(f"no inquiry {inquiry_id}")
+                raise NotFound(f"询盘 #{inquiry_id}")
             return change_stage(
                 session,
                 inquiry,

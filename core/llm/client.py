@@ -9,7 +9,8 @@ schema, at most one repair round, then a clear error the pipeline turns into ``p
     tier 3  large model  the interactive assistant
 
 Errors (core/errors.py, chosen by ``core.llm.diagnosis``; each says its cause in one sentence):
-    LLMUnavailable   endpoint not configured, unreachable (LLMAddressWrong), timing out or 5xx
+    LLMNotConfigured no endpoint set up (a subclass of LLMUnavailable)
+    LLMUnavailable   endpoint unreachable (LLMAddressWrong), timing out or 5xx
                      (LLMDown), throttling after the retries (LLMBusy) — transient: retry later;
                      refusing the key (LLMKeyRejected) is not transient
     LLMModelUnknown  the model name is wrong
@@ -43,7 +44,12 @@ from pydantic import BaseModel, ValidationError
 from core.clock import Clock
 from core.config import Settings
 from core.db.store import Store
-from core.errors import LLMError, LLMSchemaError, LLMUnavailable, LLMUnsupported
+from core.errors import (
+    LLMError,
+    LLMNotConfigured,
+    LLMSchemaError,
+    LLMUnsupported,
+)
 from core.llm import diagnosis, ledger, providers
 from core.llm.capabilities import Capabilities, CapabilityBook
 from core.llm.completion import (
@@ -137,7 +143,7 @@ class LLMClient:
     def _openai(self) -> openai.AsyncOpenAI:
         base_url = self.base_url
         if not base_url:
-            raise LLMUnavailable("llm.base_url is not set")
+            raise LLMNotConfigured()
         loop = asyncio.get_running_loop()
         provider = self.provider
         key = (
@@ -233,6 +239,8 @@ class LLMClient:
         reject anything but their default. Tool calls the model wrote in its text come back in
         ``tool_calls``; reasoning (``<think>``) never reaches ``content``.
         """
+        if not self.base_url:
+            raise LLMNotConfigured()
         model = self.model_for(tier)
         if model not in self._settled:
             # the first call to a model goes alone: a refusal is learnt once, not by every call
@@ -360,6 +368,8 @@ class LLMClient:
         estimated. An endpoint that refuses streaming (or answers a streamed request in one
         piece) gets whole-answer calls from then on; one logical call is one ledger row.
         """
+        if not self.base_url:
+            raise LLMNotConfigured()
         model = self.model_for(tier)
         caps = await self.capabilities(tier)
         for _step in range(MAX_STEPS):

@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 
 from core.clock import naive_utc, to_sydney
 from core.db.models import AppState, Draft, Inquiry, Notification
+from core.drafts.view import recently_mailed
 from core.errors import USER_MESSAGES
 from core.events import (
     DraftChanged,
@@ -42,7 +43,8 @@ from core.events import (
     StageOverdue,
     SyncStatus,
 )
-from core.inquiry.stages import STAGE_NAMES_ZH, STAGE_TIMEOUT_DAYS
+from core.inquiry.stage_policy import limit_days
+from core.inquiry.stages import STAGE_NAMES_ZH
 from core.notify.draft_buttons import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
 from core.notify.inquiry_alert import customer_label, inquiry_message
 from core.notify.render import md_escape
@@ -294,7 +296,7 @@ class NotificationCenter:
             if draft is None or draft.status != "pending_approval":
                 return
             inquiry = session.get(Inquiry, draft.inquiry_id) if draft.inquiry_id else None
-            title, body = draft_message(draft, inquiry)
+            title, body = draft_message(draft, inquiry, session)
             row = session.get(AppState, DRAFT_KEY.format(draft.id))
             state = row.value if row is not None and isinstance(row.value, dict) else {}
             shown = state.get("fingerprint")
@@ -343,12 +345,14 @@ class NotificationCenter:
             since = inquiry.stage_changed_at
             stage_zh = STAGE_NAMES_ZH.get(event.stage, event.stage)
             who = customer_label(inquiry)
-            limit = STAGE_TIMEOUT_DAYS.get(event.stage)
+            limit = limit_days(event.stage)
             action = STAGE_ACTIONS_ZH.get(event.stage, "请跟进")
             title = f"跟进提醒：{who} 在「{stage_zh}」已 {event.days} 个工作日"
             lines = [
                 f"**{md_escape(who)}**（询盘 #{inquiry.id}）在「{stage_zh}」阶段已停留 "
-                f"**{event.days} 个工作日**" + (f"（期限 {limit} 天）" if limit else "") + "。",
+                f"**{event.days} 个工作日**"
+                + (f"（期限 {limit} 个工作日）" if limit else "")
+                + "。",
                 f"建议：{action}",
             ]
             if inquiry.suburb:
@@ -472,11 +476,18 @@ def notification_view(row: Notification) -> NotificationView:
 
 
 # -- message texts (Chinese Markdown; customer text escaped so it never becomes markup) -------
-def draft_message(draft: Draft, inquiry: Inquiry | None) -> tuple[str, str]:
+def draft_message(
+    draft: Draft, inquiry: Inquiry | None, session: Session | None = None
+) -> tuple[str, str]:
+    """Title and Markdown of a draft alert; with ``session`` it carries the 14-day warning."""
     who = customer_label(inquiry) if inquiry else (", ".join(draft.to_addrs or []) or "客户")
     title = f"草稿待审批：回复 {who}"
     to = ", ".join(draft.to_addrs or [])
     lines = [f"**待审批草稿 #{draft.id}**" + (f"（询盘 #{inquiry.id}）" if inquiry else "")]
+    recent = recently_mailed(session, draft) if session is not None else None
+    if recent:
+        when = describe_time(datetime.fromisoformat(recent["at"].replace("Z", "+00:00")))
+        lines.append(f"⚠️ 最近 14 天内已给该客户发过邮件：{when}「{md_escape(recent['subject'])}」")
     if to:
         lines.append(f"收件人：{md_escape(to)}")
     if draft.subject:

@@ -43,6 +43,10 @@ KINDS: dict[str, tuple[str, str]] = {  # kind -> (Chinese, English) of what he i
         "AI 模型无法使用，这封邮件已按规则归档，请确认",
         "The AI model could not be used; this email was filed by the rules, please check",
     ),
+    "complaint": (
+        "客户可能在投诉或要求退款：请您亲自处理",
+        "The customer may be complaining or asking for a refund: handle it yourself",
+    ),
 }
 RESOLUTIONS = ("confirmed", "corrected", "dismissed")
 
@@ -153,6 +157,16 @@ def items(session: Session, *, open_only: bool = True) -> list[AttentionItem]:
 def open_inquiry_ids(session: Session) -> set[int]:
     """Inquiries with at least one open item (the board's 需要您确认 marker and filter)."""
     return {i.inquiry_id for i in items(session) if i.inquiry_id is not None}
+
+
+def open_complaint_ids_select() -> Select[Any]:
+    """Inquiries with an open complaint item: the board puts them first."""
+    inquiry_id = func.json_extract(AppState.value, "$.inquiry_id")
+    return select(inquiry_id).where(
+        AppState.key.startswith(PREFIX + "complaint:"),
+        func.json_extract(AppState.value, "$.status") == "open",
+        inquiry_id.is_not(None),
+    )
 
 
 def open_inquiry_ids_select() -> Select[Any]:

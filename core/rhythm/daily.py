@@ -3,7 +3,8 @@
 Runs in the tray app for the data folder on screen (and in the headless ``telegram`` mirror),
 whether or not a Microsoft account is set up: a reminder or a backup must not wait for sign-in.
 Every ``interval`` it announces new stage reminders, raises the evening briefing once it is due
-(with tomorrow's Outlook appointments when an account can read them) and takes a scheduled
+(with tomorrow's Outlook appointments when an account can read them), raises the weekly report
+once a week from Monday 08:00 (``core.stats.weekly``) and takes a scheduled
 database backup when something changed (``core.db.backup.maybe_backup``, on a worker thread).
 A failing step is logged and retried next round; it never stops the others.
 """
@@ -17,13 +18,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from core.db.backup import maybe_backup
+from core.rhythm.calendar_read import NO_ACCOUNT_ZH, CalendarRead
 from core.rhythm.evening import EveningBriefing
 from core.rhythm.reminders import ReminderService
 
 log = logging.getLogger(__name__)
 
 INTERVAL_S = 300.0
-EventsSource = Callable[[], Awaitable[list[dict[str, Any]] | None]]
+CalendarSource = Callable[[], Awaitable[CalendarRead]]
 
 
 class DailyRhythm:
@@ -32,11 +34,11 @@ class DailyRhythm:
         services: Any,
         center: Any,
         *,
-        tomorrows_events: EventsSource | None = None,
+        tomorrows_calendar: CalendarSource | None = None,
     ) -> None:
         self.services = services
         self.center = center
-        self.tomorrows_events = tomorrows_events
+        self.tomorrows_calendar = tomorrows_calendar
         self.reminders = ReminderService(
             services.store, services.bus, services.clock, raise_digest=center.raise_overdue_digest
         )
@@ -49,6 +51,7 @@ class DailyRhythm:
         for name, step in (
             ("reminders", self._reminders),
             ("briefing", self._briefing),
+            ("weekly", self._weekly),
             ("backup", self._backup),
         ):
             try:
@@ -62,8 +65,25 @@ class DailyRhythm:
     async def _briefing(self) -> None:
         if not self.evening.is_due(self.services.clock.now()):
             return
-        events = await self.tomorrows_events() if self.tomorrows_events else None
-        await self.evening.announce_if_due(self.center.raise_notification, events)
+        calendar = (
+            await self.tomorrows_calendar()
+            if self.tomorrows_calendar
+            else CalendarRead(None, NO_ACCOUNT_ZH)
+        )
+        await self.evening.announce_if_due(
+            self.center.raise_notification, calendar.events, calendar.note_zh
+        )
+
+    async def _weekly(self) -> None:
+        """Monday 08:00 (or the first round after it): last week beside the week before."""
+        from core.stats.weekly import report_weeks, weekly_report
+
+        now = self.services.clock.now()
+        if report_weeks(now) is None:
+            return
+        overdue = len(await self.reminders.due())
+        key, title, body = await self.services.store.read(lambda s: weekly_report(s, now, overdue))
+        self.center.raise_notification("weekly", title, body, None, None, key)
 
     async def _backup(self) -> None:
         paths = self.services.paths

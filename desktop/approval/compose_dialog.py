@@ -26,8 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from core.clock import to_sydney
+from desktop import ai_needed
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
+from desktop.look import set_tone
 
 if TYPE_CHECKING:
     from core.drafts.drafting import Drafting
@@ -55,7 +57,7 @@ class ComposeDialog(QDialog):
         layout.addWidget(self.header)
         self.recent_label = QLabel()
         self.recent_label.setWordWrap(True)
-        self.recent_label.setStyleSheet("color: #b35900;")
+        set_tone(self.recent_label, "warning")
         self.recent_label.hide()
         layout.addWidget(self.recent_label)
         self.prompt = QLabel()
@@ -78,6 +80,9 @@ class ComposeDialog(QDialog):
         self.status.setWordWrap(True)
         bottom.addWidget(self.progress)
         bottom.addWidget(self.status, 1)
+        self.ai_button = ai_needed.settings_button(self)  # 打开 AI 设置, only without a model
+        self.ai_button.clicked.connect(self.reject)
+        bottom.addWidget(self.ai_button)
         self.cancel_button = QPushButton()
         self.compose_button = QPushButton()
         self.compose_button.setDefault(True)
@@ -121,7 +126,13 @@ class ComposeDialog(QDialog):
 
     def _update(self) -> None:
         busy = self._task is not None and not self._task.done()
-        self.compose_button.setEnabled(bool(self.instruction.toPlainText().strip()) and not busy)
+        ready = ai_needed.configured(self.services)
+        if not ready:  # say so before he types an instruction nothing can turn into a draft
+            self.status.setText(ai_needed.sentence())
+        self.ai_button.setVisible(not ready and ai_needed.can_open())
+        self.compose_button.setEnabled(
+            ready and bool(self.instruction.toPlainText().strip()) and not busy
+        )
         self.instruction.setReadOnly(busy)
 
     def start(self) -> asyncio.Future[Any]:
@@ -134,14 +145,14 @@ class ComposeDialog(QDialog):
         if not text:
             return None
         self.progress.show()
-        self.status.setStyleSheet("")
+        set_tone(self.status, "")
         self.status.setText(self.tr("Writing the draft…"))
         self.compose_button.setEnabled(False)
         try:
             draft_id = await self.drafting.composer.compose(self.inquiry_id, text, actor="owner")
         except Exception as exc:
             self.progress.hide()
-            self.status.setStyleSheet("color: #d1242f;")
+            set_tone(self.status, "error")
             self.status.setText(message_for(exc))
             self._task = None
             self._update()

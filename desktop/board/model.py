@@ -36,12 +36,14 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from core.clock import to_sydney, utc
 from core.inquiry.board import COLUMNS, BoardQuery, BoardRow
+from core.phones import display_phone
 from desktop import text
 from desktop.aio import spawn
 from desktop.context import AppContext
 from desktop.i18n import current_language
 from desktop.loader import Loader
 from desktop.look import ATTENTION, MUTED, OVERDUE, STAGE_COLOURS, dot_icon
+from desktop.reopen import alive
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +107,8 @@ class BoardModel(QAbstractTableModel):
         fresh_counts = keep_position or self._needs_me_stale
         page = await self.inquiries.page(query, limit=limit, with_needs_me=fresh_counts)
         attention = await self.ctx.app.attention.items()
-        if not self._loader.is_current(generation):
-            return  # a newer query superseded this answer
+        if not self._loader.is_current(generation) or not alive(self):
+            return  # a newer query superseded this answer, or the window was replaced
         self.total = page.total
         self.stage_counts = page.stage_counts
         if page.needs_me_total >= 0:
@@ -286,14 +288,18 @@ class BoardModel(QAbstractTableModel):
         if column == "last_contact":
             return _compact_time(row.last_contact_at, now)
         if column == "days_in_stage":
-            days = text.days_text(row.days_in_stage(now))
+            days = text.working_days_text(row.days_in_stage(now))
             over = row.overdue_days(now)
             return f"⚠ {days} (+{over})" if over else days
         return ""
 
     def _tooltip(self, row: BoardRow, column: str) -> str | None:
         if column == "customer":
-            parts = [p for p in (row.customer_email, row.customer_phone) if p]
+            parts = [
+                p
+                for p in (row.customer_email, display_phone(row.customer_phone, self.query.region))
+                if p
+            ]
             if row.id in self.attention_ids:
                 parts.insert(0, self.tr("Needs your confirmation"))
             if row.pending_drafts:

@@ -12,13 +12,14 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.inquiry.detail import InquiryDetail
-from core.inquiry.stages import CLOSED_STAGES, overdue_days
+from core.inquiry.stages import CLOSED_STAGES
 from desktop import text
 from desktop.i18n import current_language
 
 
 class DetailHeader(QWidget):
-    """Title, one-line summary and the four action buttons (wired by the view)."""
+    """Title, one-line summary and the action buttons (wired by the view); 打开待审批草稿 shows
+    only while a draft of this inquiry waits for approval."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -32,8 +33,12 @@ class DetailHeader(QWidget):
         self.lost_button = QPushButton()
         self.draft_button = QPushButton()
         self.drive_button = QPushButton()
+        self.approval_button = QPushButton()  # 打开待审批草稿: only while one waits
+        self.approval_button.setObjectName("primary")
+        self.approval_button.hide()
         actions = QHBoxLayout()
         for button in (
+            self.approval_button,
             self.advance_button,
             self.lost_button,
             self.draft_button,
@@ -59,9 +64,10 @@ class DetailHeader(QWidget):
             parts.append(d.suburb)
         if d.product_types:
             parts.append(text.products_text(d.product_types, current_language()))
-        over = overdue_days(d.stage, d.stage_changed_at, now)
+        over = d.overdue_days(now)
         if over:
-            parts.append("⚠ " + text.overdue_text(over))
+            # one phrase: a narrow pane wraps before it, never inside "9 d"
+            parts.append(("⚠ " + text.overdue_text(over)).replace(" ", "\u00a0"))
         if drafts_note:
             parts.append(drafts_note)
         self.subtitle.setText(" · ".join(parts))
@@ -73,6 +79,7 @@ class DetailHeader(QWidget):
         self.lost_button.setEnabled(open_stage)
         self.draft_button.setEnabled(bool(d.customer_email))
         self.drive_button.setEnabled(bool(d.drive_web_url))
+        self.approval_button.setVisible(bool(d.pending_drafts))
         self.drive_button.setToolTip(
             d.drive_folder_name
             or QCoreApplication.translate("InquiryDetailView", "No OneDrive folder linked yet")
@@ -84,6 +91,9 @@ class DetailHeader(QWidget):
         )
         self.lost_button.setText(QCoreApplication.translate("InquiryDetailView", "Mark lost"))
         self.draft_button.setText(QCoreApplication.translate("InquiryDetailView", "Draft reply"))
+        self.approval_button.setText(
+            QCoreApplication.translate("InquiryDetailView", "Open the waiting draft")
+        )
         self.drive_button.setText(
             QCoreApplication.translate("InquiryDetailView", "Open OneDrive folder")
         )
