@@ -51,6 +51,7 @@ from core.errors import (
     LLMUnsupported,
 )
 from core.llm import diagnosis, ledger, providers
+from core.llm.booking import LedgerBooking
 from core.llm.capabilities import Capabilities, CapabilityBook
 from core.llm.completion import (
     Completion,
@@ -60,7 +61,7 @@ from core.llm.completion import (
     strict_json_schema,
     validation_problem,
 )
-from core.llm.pricing import estimate_cost, estimate_tokens
+from core.llm.pricing import estimate_tokens
 from core.llm.prompts import render_messages
 from core.llm.request_shape import build_body, tool_names
 from core.llm.stream_chunks import StreamAssembly
@@ -75,7 +76,7 @@ MAX_STEPS = 7  # plainer ways to ask one request after refusals (schema → json
 __all__ = ["Completion", "LLMClient", "parse_json_answer", "strict_json_schema"]
 
 
-class LLMClient:
+class LLMClient(LedgerBooking):
     """Async client over ``openai.AsyncOpenAI``; one per Services, shared by every feature."""
 
     def __init__(
@@ -458,70 +459,6 @@ class LLMClient:
         return await self._booked(
             tier, model, purpose, completion, prompt_estimate(), started, refs
         )
-
-    async def _booked(
-        self,
-        tier: int,
-        model: str,
-        purpose: str,
-        completion: Completion,
-        prompt_estimate: int,
-        started: float,
-        refs: dict[str, Any] | None,
-    ) -> Completion:
-        """A call that came back: tokens estimated where the endpoint reported none, one row."""
-        if not completion.prompt_tokens:
-            completion.prompt_tokens = prompt_estimate
-        if not completion.completion_tokens:
-            completion.completion_tokens = estimate_tokens(
-                completion.content + json.dumps(completion.tool_calls)
-            )
-        completion.ledger_id = await self._ledger(
-            tier, model, purpose, completion.prompt_tokens, completion.completion_tokens,
-            started, True, None, refs,
-        )  # fmt: skip
-        return completion
-
-    async def _ledger(
-        self,
-        tier: int,
-        model: str,
-        purpose: str,
-        prompt_tokens: int,
-        completion_tokens: int,
-        started: float,
-        ok: bool,
-        error: str | None,
-        refs: dict[str, Any] | None,
-    ) -> int | None:
-        entry = ledger.LedgerEntry(
-            at=self.clock.now(),
-            tier=tier,
-            model=model,
-            purpose=purpose,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            latency_ms=int((time.perf_counter() - started) * 1000),
-            cost_usd=estimate_cost(model, prompt_tokens, completion_tokens),
-            ok=ok,
-            error=error,
-            refs=dict(refs or {}),
-        )
-        try:
-            return await self._ledger_writer.record(entry)
-        except Exception:  # the ledger must never turn a good answer into a lost message
-            log.exception("could not write the LLM ledger row for %s", purpose)
-            return None
-
-    async def _mark_failed(self, completion: Completion, error: str) -> None:
-        """The HTTP call worked but its answer was unusable: flip that call's ledger row to
-        ``ok = False`` with the reason, so one call stays one row and the report says so."""
-        if completion.ledger_id is None:
-            return
-        try:
-            await ledger.mark_failed(self.store, completion.ledger_id, error)
-        except Exception:
-            log.exception("could not update ledger row %s", completion.ledger_id)
 
     # -- public feature API -----------------------------------------------------------
     async def structured(
