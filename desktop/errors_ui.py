@@ -137,7 +137,11 @@ def _llm_templates() -> dict[str, str]:
 
 
 def message_for(exc: BaseException) -> str:
-    """The owner's words for an error, in the current UI language."""
+    """The owner's words for an error, in the current UI language (a full disk or read-only
+    folder met by a database write reads as that, not as SQLAlchemy's text)."""
+    from core.app import explain_error
+
+    exc = explain_error(exc)
     detail = str(getattr(exc, "detail", "") or exc)
     if isinstance(exc, InquiryBridgeError):
         templates = {**_local_templates(), **_llm_templates(), **_service_templates()}
@@ -201,8 +205,10 @@ class ErrorReporter:
             self.shown.append(ai_needed.sentence())
             ai_needed.offer(self.parent_getter())
             return
+        from core.app import explain_error
+
         message = message_for(exc)
-        if not isinstance(exc, InquiryBridgeError):
+        if not isinstance(explain_error(exc), InquiryBridgeError):
             message += "\n\n" + QCoreApplication.translate(
                 "Errors", "Details were written to the log in %1"
             ).replace("%1", str(self.log_folder))
