@@ -36,6 +36,7 @@ LLM_SETTINGS = (
     "llm.tier1",
     "llm.tier2",
     "llm.tier3",
+    "llm.provider",
     "llm.use_json_schema",
     "llm.max_retries",
     "llm.timeout_seconds",
@@ -88,11 +89,17 @@ class EvalReport:
     seconds: float = 0.0
     misses: list[str] = field(default_factory=list)
     judge: Any = None  # core.evals.judge.JudgeReport when --judge ran
+    provider: str = ""  # the preset the endpoint matched ("" for rules only)
+    structured_modes: dict[str, str] = field(
+        default_factory=dict
+    )  # model -> schema|json_object|text
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "folder": self.folder,
             "mode": self.mode,
+            "provider": self.provider,
+            "structured_modes": self.structured_modes,
             "messages": self.messages,
             "disposition": [self.disposition.right, self.disposition.total],
             "class": [self.classes.right, self.classes.total],
@@ -249,6 +256,8 @@ def run_eval(
             with services.store.session() as session:
                 rows = {m.message_id: m for m in session.scalars(select(Message))}
                 score(report, labels, rows)
+                if not offline:
+                    report.provider, report.structured_modes = _modes_used(services, session)
                 for call in session.scalars(select(LLMCall)):
                     report.calls += 1
                     report.calls_by_purpose[call.purpose] += 1
@@ -261,6 +270,28 @@ def run_eval(
     return report
 
 
+def _modes_used(services: Services, session: Any) -> tuple[str, dict[str, str]]:
+    """The provider preset and, per tier model, the structured-output mode intake ended in
+    (what the capability negotiation learnt during the run, else where it starts)."""
+    from core.db.app_state import get_state
+    from core.llm import providers
+    from core.llm.capabilities import STATE_PREFIX, Capabilities, endpoint_key
+
+    settings = services.settings
+    url = str(settings.get("llm.base_url") or "").strip()
+    preset = providers.for_address(url, str(settings.get("llm.provider") or ""))
+    default = preset.capabilities if preset is not None else Capabilities()
+    if not settings.get("llm.use_json_schema") and default.structured == "schema":
+        default = Capabilities(structured="text")
+    modes = {}
+    for tier in (1, 2):
+        model = str(settings.get(f"llm.tier{tier}"))
+        learnt = Capabilities.from_json(get_state(session, STATE_PREFIX + endpoint_key(url, model)))
+        modes[f"tier{tier} {model}"] = (learnt or default).structured
+    name = f"{preset.name_en} ({preset.key})" if preset is not None else "OpenAI-compatible"
+    return name, modes
+
+
 def _pct(score: FieldScore) -> str:
     return f"{score.right}/{score.total}  {score.share * 100:5.1f} %"
 
@@ -269,6 +300,14 @@ def format_report(report: EvalReport) -> str:
     lines = [
         f"eval: {report.messages} labelled messages in {report.folder}",
         f"mode: {report.mode}   ({report.seconds:.1f} s)",
+        *(
+            [
+                f"provider: {report.provider}; structured output: "
+                + ", ".join(f"{k} {v}" for k, v in report.structured_modes.items())
+            ]
+            if report.provider
+            else []
+        ),
         f"disposition      {_pct(report.disposition)}",
         f"class (A/B/R/C)  {_pct(report.classes)}",
         "fields (A/B inquiries):",
