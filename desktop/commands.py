@@ -33,6 +33,8 @@ SCREENSHOT_WINDOWS = [
     "briefing",
     "reminder",
     "memory",
+    "overview",
+    "costs",
 ]
 
 

@@ -166,6 +166,20 @@ async def _memory(ctx: AppContext) -> QWidget:
     return dialog
 
 
+def _stats(tab: int) -> Factory:
+    async def factory(ctx: AppContext) -> QWidget:
+        """概览 (tab 0) or 成本与质量 (tab 1)."""
+        from desktop.stats.window import StatsWindow
+
+        window = StatsWindow(ctx.app)
+        window.resize(1366, 720)
+        await window.reload()
+        window.tabs.setCurrentIndex(tab)
+        return window
+
+    return factory
+
+
 WINDOWS: dict[str, Factory] = {
     "board": _board,
     "detail": _detail,
@@ -177,6 +191,8 @@ WINDOWS: dict[str, Factory] = {
     "briefing": _briefing,
     "reminder": _reminder,
     "memory": _memory,
+    "overview": _stats(0),
+    "costs": _stats(1),
 }
 
 

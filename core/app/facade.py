@@ -16,6 +16,8 @@ Attributes:
         on the phone alone, a message the model did not understand) and his one-click answers.
     rhythm: ``RhythmService`` — stage reminders, snoozes, the evening briefing, measuring
         appointments, and ``daily()``: the background task that announces them and backs up.
+    stats: ``StatsService`` — what the AI cost (the ledger by day, week, tier, purpose) and how
+        well it did by his corrections, per week.
     is_demo: this is the demo data folder beside the real one.
 """
 
@@ -32,6 +34,7 @@ from core.app.memories import MemoryService
 from core.app.notifications import NotificationService
 from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
+from core.app.stats import StatsService
 from core.clock import Clock
 from core.events import StageChanged
 from core.services import Services
@@ -55,6 +58,7 @@ class App:
         self.drafts = LazyDrafts(services, self.llm)
         self.assistant = AssistantService(services, self.llm, self.drafts)
         self.memories = MemoryService(services)
+        self.stats = StatsService(services)
         self.rhythm = RhythmService(
             services,
             self.notifications,
@@ -67,18 +71,24 @@ class App:
         self._unsubscribe = services.bus.subscribe(StageChanged, self._folder_not_followed)
 
     def _folder_not_followed(self, event: StageChanged) -> None:
-        """One clear line when a stage changed in the app but no OneDrive watcher will move the
-        customer's folder (demo data, or Graph not connected in this process)."""
+        """One clear line when a stage changed in the app but no OneDrive watcher here moves the
+        customer's folder now (demo data: never; Graph not connected in this process: the move
+        is queued in the store and done by the next process that talks to OneDrive)."""
         if event.triggered_by == "onedrive" or event.from_stage is None:
             return
         graph = self._graph
-        if self.is_demo or graph is None or not graph.attached:
-            why = "demo data" if self.is_demo else "OneDrive is not connected in this process"
+        if self.is_demo:
             log.info(
-                "inquiry %s moved to stage %s; its OneDrive folder is not moved (%s)",
+                "inquiry %s moved to stage %s; its OneDrive folder is not moved (demo data)",
                 event.inquiry_id,
                 event.to_stage,
-                why,
+            )
+        elif graph is None or not graph.attached:
+            log.info(
+                "inquiry %s moved to stage %s; OneDrive is not connected in this process: its "
+                "folder moves at the next OneDrive round (queued in owed_writes)",
+                event.inquiry_id,
+                event.to_stage,
             )
 
     @property

@@ -19,10 +19,12 @@ from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 from core.app import App
 from desktop.aio import spawn
 from desktop.look import SPACE
+from desktop.reopen import alive
 from desktop.rhythm.words import reminder_line
 
 if TYPE_CHECKING:  # the windows (and the holiday tables under them) load on first use
     from desktop.rhythm.briefing_window import BriefingWindow
+    from desktop.stats.window import StatsWindow
 
 
 class ReminderDialog(QDialog):
@@ -87,6 +89,7 @@ class RhythmDesk(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.briefing: BriefingWindow | None = None
+        self.stats: StatsWindow | None = None
         self.reminders: list[ReminderDialog] = []
 
     def show_reminder(self, app: App, inquiry_id: int, title: str, body: str) -> ReminderDialog:
@@ -105,8 +108,8 @@ class RhythmDesk(QObject):
     def show_briefing(self, app: App) -> BriefingWindow:
         from desktop.rhythm.briefing_window import BriefingWindow
 
-        if self.briefing is None or self.briefing.app is not app:
-            if self.briefing is not None:
+        if not alive(self.briefing) or self.briefing.app is not app:
+            if alive(self.briefing):
                 self.briefing.close()
                 self.briefing.deleteLater()
             self.briefing = BriefingWindow(app)
@@ -115,3 +118,17 @@ class RhythmDesk(QObject):
         self.briefing.show()
         self.briefing.raise_()
         return self.briefing
+
+    def show_stats(self, app: App) -> StatsWindow:
+        """概览 / 成本与质量 (the weekly report's balloon opens it too)."""
+        from desktop.stats.window import StatsWindow
+
+        if self.stats is None or self.stats.app is not app:
+            if self.stats is not None:
+                self.stats.close()
+                self.stats.deleteLater()
+            self.stats = StatsWindow(app)
+        self.stats.reload()
+        self.stats.show()
+        self.stats.raise_()
+        return self.stats
