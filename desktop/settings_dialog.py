@@ -55,13 +55,16 @@ log = logging.getLogger(__name__)
 
 def _page(*rows: tuple[QLabel | None, QWidget]) -> tuple[QWidget, QFormLayout]:
     page = QWidget()
-    form = QFormLayout(page)
+    outer = QVBoxLayout(page)
+    form = QFormLayout()
     form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
     for label, widget in rows:
         if label is None:
             form.addRow(widget)
         else:
             form.addRow(label, widget)
+    outer.addLayout(form)
+    outer.addStretch(1)  # rows stay together at the top, not spread over the page
     return page, form
 
 
