@@ -222,6 +222,22 @@ async def _ingest(services: Services, folder: Path, offline: bool, judge: int) -
         await llm.aclose()
 
 
+def mailbox_of(folder: Path) -> str | None:
+    """The address most of the folder's mail was sent to: the mailbox it was exported from."""
+    from collections import Counter
+    from email.parser import BytesHeaderParser
+    from email.utils import getaddresses
+
+    seen: Counter[str] = Counter()
+    for path in sorted(folder.glob("*.eml")):
+        with path.open("rb") as handle:
+            headers = BytesHeaderParser().parse(handle)
+        for _, address in getaddresses([str(v) for v in headers.get_all("To", [])]):
+            if "@" in address:
+                seen[address.lower()] += 1
+    return seen.most_common(1)[0][0] if seen else None
+
+
 def run_eval(
     folder: Path,
     *,
@@ -241,6 +257,11 @@ def run_eval(
         try:
             if settings_from is not None:
                 services.settings.update({k: settings_from.settings.get(k) for k in LLM_SETTINGS})
+            # the labelled folder is one mailbox's mail: its own address makes colleagues'
+            # mail internal and ours outgoing, as the signed-in account does for a real sync
+            mailbox = mailbox_of(folder)
+            if mailbox:
+                services.settings.update({"general.owner_addresses": [mailbox]})
             url = str(services.settings.get("llm.base_url") or "").strip()
             offline = offline or not url
             mode = (
