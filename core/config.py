@@ -68,6 +68,14 @@ SETTINGS: tuple[Setting, ...] = (
         "INQUIRY_BRIDGE_LLM_BASE_URL",
     ),
     Setting(
+        "llm.provider",
+        str,
+        "",
+        "Provider preset (openai, azure, deepseek, qwen, moonshot, zhipu, ollama, lmstudio, "
+        "llamacpp); empty = known from the address, or a generic OpenAI-compatible server",
+        "INQUIRY_BRIDGE_LLM_PROVIDER",
+    ),
+    Setting(
         "llm.tier1", str, "gpt-4o-mini", "Small model: classification", "INQUIRY_BRIDGE_LLM_TIER1"
     ),
     Setting(

@@ -575,6 +575,30 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>move inquiry #%1 to the stage “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add this note to inquiry #%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>create the OneDrive folder of inquiry #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposal #%1 confirmed: done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposal #%1 dropped: nothing was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposal #%1 could not be carried out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>That file is no longer on this computer.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -624,6 +648,18 @@
     </message>
     <message>
         <source>Thinking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposed, not done:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confirm this change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop it</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -956,6 +992,26 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Cannot reach the AI service: the address is wrong or the server is not running; check the address in Settings → AI model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The AI service refused the key: it is wrong or expired; enter it again in Settings → AI model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The AI service does not know this model name; check the model names in Settings → AI model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This model does not support what the app needs; pick another model, or press Test connection in Settings → AI model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The AI service is busy (too many requests); it will be retried later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Please sign in to Microsoft again: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1017,6 +1073,10 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Something went wrong: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The AI service is failing or not answering right now; it will be retried later</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1277,6 +1337,65 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>By</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LLMSettingsPage</name>
+    <message>
+        <source>Fill in “%1” above first, then test.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing… (a few small requests)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other OpenAI-compatible server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Endpoint URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Small model (classify)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mid model (extract, draft, translate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Large model (assistant)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parallel calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No API key is needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saved in %1 — leave empty to keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saved in the system keyring (or an owner-only file), never in settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test connection</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1763,14 +1882,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 <context>
     <name>SettingsDialog</name>
     <message>
-        <source>Testing…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Connected: %1 answered in %2 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The endpoint URL must start with http:// or https://</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1827,34 +1938,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Fill in “%1” above first, then test.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Endpoint URL</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>API key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Small model (classify)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Mid model (extract, draft, translate)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Large model (assistant)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Parallel calls</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Check mail every (min)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1896,18 +1979,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Company mail addresses</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>saved in %1 — leave empty to keep</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>saved in the system keyring (or an owner-only file), never in settings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Test connection</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -12,6 +12,8 @@ Attributes:
     assistant: ``AssistantService`` — named conversations with the assistant (desktop chat,
         Telegram chat, ``ask --session``); none of them can approve or send.
     memories: ``MemoryService`` — the assistant's memories by kind; edit, retire, confirm.
+    proposals: ``ProposalService`` — changes the assistant proposed after reading customer mail
+        (stage, note, folder); the owner confirms or drops each with one click.
     attention: ``AttentionService`` — 需要您确认: the pipeline's guesses (low confidence, a merge
         on the phone alone, a message the model did not understand) and his one-click answers.
     rhythm: ``RhythmService`` — stage reminders, snoozes, the evening briefing, measuring
@@ -32,6 +34,7 @@ from core.app.inquiries import InquiryService
 from core.app.lazy import LazyDrafts, LazyLLM
 from core.app.memories import MemoryService
 from core.app.notifications import NotificationService
+from core.app.proposals import ProposalService
 from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
 from core.app.stats import StatsService
@@ -58,6 +61,7 @@ class App:
         self.drafts = LazyDrafts(services, self.llm)
         self.assistant = AssistantService(services, self.llm, self.drafts)
         self.memories = MemoryService(services)
+        self.proposals = ProposalService(services)
         self.stats = StatsService(services)
         self.rhythm = RhythmService(
             services,

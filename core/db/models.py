@@ -336,6 +336,27 @@ class Memory(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class WriteProposal(Base):
+    """A write the assistant asked for in a turn that read customer mail, which the owner's own
+    words did not ask for: kept until he confirms or drops it (``core.agent.proposals``)."""
+
+    __tablename__ = "write_proposals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))  # stage | note | folder
+    tool: Mapped[str] = mapped_column(String(60))
+    inquiry_id: Mapped[int | None] = mapped_column(ForeignKey("inquiries.id"))
+    arguments: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    summary_zh: Mapped[str] = mapped_column(Text, default="")
+    owner_words: Mapped[str] = mapped_column(Text, default="")
+    channel: Mapped[str] = mapped_column(String(20), default="cli")
+    status: Mapped[str] = mapped_column(String(12), default="open", index=True)
+    result: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime)
+    decided_by: Mapped[str | None] = mapped_column(String(32))
+
+
 class Notification(Base):
     """The persistent outbox of alerts: shown in the tray and mirrored to Telegram.
 

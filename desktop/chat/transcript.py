@@ -26,14 +26,16 @@ REPAINT_MS = 40
 USER_BG = "#e8f0fe"
 ASSISTANT_BG = "#f6f8fa"
 ERROR_BG = "#fff1f0"
+PROPOSAL_BG = "#fff8e1"  # a change waiting for his confirmation
 MUTED = "#6e7781"
 _BODY = re.compile(r"<body[^>]*>(.*)</body>", re.S)
 
 
 @dataclass
 class Entry:
-    """One block of the transcript: ``role`` is user, assistant, drafts, files, notice or
-    error. ``files``: (attachment id, file name) of a files row."""
+    """One block of the transcript: ``role`` is user, assistant, drafts, files, proposal,
+    notice or error. ``files``: (attachment id, file name) of a files row; a proposal's id is
+    its ``draft_ids[0]``."""
 
     role: str
     text: str
@@ -59,6 +61,7 @@ def _bubble(inner: str, background: str, *, width: str = "100%") -> str:
 class Transcript(QTextBrowser):
     draft_clicked = Signal(int)
     file_clicked = Signal(int)
+    proposal_decided = Signal(int, bool)  # (proposal id, confirmed)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -160,6 +163,17 @@ class Transcript(QTextBrowser):
                 f'<p style="margin-bottom:10px;"><span style="color:{MUTED};">{label}</span> '
                 f"{links}</p>"
             )
+        if entry.role == "proposal":  # a write waiting for his word: 确认 / 放弃
+            pid = entry.draft_ids[0] if entry.draft_ids else 0
+            yes = html.escape(self.labels.get("confirm", "Confirm"))
+            no = html.escape(self.labels.get("drop", "Drop"))
+            head = html.escape(self.labels.get("proposal", "Proposed, not done:"))
+            return _bubble(
+                f"<p><b>{head}</b> {html.escape(entry.text)}</p>"
+                f'<p><a href="proposal-yes:{pid}">{yes}</a> · '
+                f'<a href="proposal-no:{pid}">{no}</a></p>',
+                PROPOSAL_BG,
+            )
         if entry.role == "error":
             return _bubble(f"<p>{html.escape(entry.text)}</p>", ERROR_BG)
         return f'<p style="color:{MUTED}; margin-bottom:10px;">{html.escape(entry.text)}</p>'
@@ -173,7 +187,10 @@ class Transcript(QTextBrowser):
         return f'<p style="color:{MUTED};">{html.escape(self.labels.get(key, "…"))}</p>'
 
     def _on_anchor(self, url: QUrl) -> None:
-        if url.scheme() in {"draft", "attachment"}:
+        if url.scheme() in {"proposal-yes", "proposal-no"}:
+            if url.path().isdigit():
+                self.proposal_decided.emit(int(url.path()), url.scheme() == "proposal-yes")
+        elif url.scheme() in {"draft", "attachment"}:
             try:
                 number = int(url.path())
             except ValueError:

@@ -167,8 +167,9 @@ def six_rounds(request: dict[str, Any]) -> Any:
 async def test_the_window_keeps_answering_during_a_six_round_tool_loop(
     ctx, qtbot, two_customers
 ) -> None:  # type: ignore[no-untyped-def]
-    """The event loop keeps ticking while the turn runs (benchmarks/chat_panel.py measures the
-    lag in milliseconds; a unit test asserts no wall-clock figure)."""
+    """The loop keeps turning while six tool rounds run: a 10 ms ticker on the same loop keeps
+    ticking through the turn (the lag figures are benchmarks/chat_panel.py's: no time limit is
+    asserted here, so a loaded machine cannot fail it)."""
     _jane, billy = two_customers
     with LLMServer(six_rounds, latency=0.05) as server:
         window = await _window(ctx, qtbot, server.base_url)
@@ -192,8 +193,7 @@ async def test_the_window_keeps_answering_during_a_six_round_tool_loop(
         reply_rounds = [r for r in server.chat_requests if r.body.get("tools")]
         assert len(reply_rounds) == 6
         assert "待审批" in panel.transcript.toPlainText()
-        # the loop kept serving other tasks while the turn ran (no wall-clock bound in a unit
-        # test: benchmarks/chat_panel.py measures the lag itself)
+        # six rounds of a 50 ms model: a loop blocked for the turn would tick once or twice
         assert len(lags) > 20
         for approval in window.pending.windows.values():
             await approval.ready()

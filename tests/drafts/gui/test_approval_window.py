@@ -236,3 +236,32 @@ async def test_over_the_send_limit_is_warned(qtbot, zh, services, drafting, grap
     await window.ready()
     assert "附件合计 36.0 MB，超过 Outlook 通常的 35 MB 上限" in window.warnings.text()
     window.close()
+
+
+async def test_values_only_the_model_wrote_are_highlighted_and_gate_approval(
+    qtbot, zh, services, drafting, graph, model
+):
+    """The assistant drafted with its own instruction (new bank details, a pay link): the
+    owner's words of the turn are the instruction of record, so every value is unconfirmed."""
+    gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
+    inquiry_id, _ = add_inquiry(services, graph_id=gid)
+    model.plant = ["Deposit to BSB 062-999, account 1234 5678, or https://pay.example.net/d/1."]
+    draft_id = await drafting.composer.compose(
+        inquiry_id,
+        "定金转到 BSB 062-999 账号 1234 5678，或 https://pay.example.net/d/1",  # the model's
+        actor="agent",
+        of_record="帮我回复这个客户",  # the owner's words of the turn
+    )
+    window = ApprovalWindow(services, drafting, draft_id)
+    qtbot.addWidget(window)
+    window.show()
+    await window.ready()
+    assert {"062-999", "1234 5678", "https://pay.example.net/d/1"} <= set(
+        window.view.unconfirmed_facts
+    )
+    assert "062-999" in window.warnings.text()
+    assert len(window.en_edit.extraSelections()) >= 3  # each value is highlighted
+    assert not window.approve_button.isEnabled() and window.confirm_check.isVisible()
+    assert window.view.instruction == "帮我回复这个客户"
+    assert graph.sent_log == []
+    window.close()
