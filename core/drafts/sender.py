@@ -50,6 +50,7 @@ from core.clock import Clock, utc
 from core.db.models import AuditEntry, Draft
 from core.drafts.send_claim import SendSnapshot, claim_for_send, refuse_unless_approved
 from core.drafts.state import STATUS_ZH, Transition, transition
+from core.drafts.submit_once import TRANSMITTED, SubmitOnce, transient
 from core.errors import (
     AmbiguousWriteError,
     DraftStateError,
@@ -201,6 +202,8 @@ class DraftSender:
             lambda s: claim_for_send(s, draft_id, actor=actor, clock=self.clock, paths=paths)
         )
         self._publish([claimed])
+        if not getattr(self.mailer, "has_drafts", True):  # SMTP: core.drafts.submit_once
+            return await self._send_by_submission(snap, actor=actor)
 
         # Step 2: the Outlook draft, id committed before any send.
         try:
@@ -230,6 +233,55 @@ class DraftSender:
             snap.id, "sent", actor=actor, note=f"已发送给 {', '.join(snap.to)}", sent_at=now
         )
         return SendResult(snap.id, "sent", f"已发送给 {', '.join(snap.to)}")
+
+    def _submit_once(self) -> SubmitOnce:
+        settings = self.services.settings
+        name = str(settings.get("general.company_name") or settings.get("general.owner_name"))
+        return SubmitOnce(self.mailer, self.services.store, self.services.paths.cache, name)
+
+    async def _send_by_submission(self, snap: SendSnapshot, *, actor: str) -> SendResult:
+        once = self._submit_once()
+        try:
+            out, message_id, raw = await once.prepare(snap)
+            await once.submit(snap, out, raw)
+        except Exception as exc:
+            mark = await self.services.store.read(
+                lambda s: getattr(s.get(Draft, snap.id), "outlook_draft_id", None)
+            )
+            if mark == TRANSMITTED and transient(exc):  # the answer was lost, not the message
+                return await self._reconcile_one(snap.id)
+            log.warning("submission of draft %s failed: %s", snap.id, exc)
+            if transient(exc):
+                exc = AmbiguousWriteError(_reason(exc))  # waits for a retry (nothing left)
+            return await self._not_sent(snap.id, exc, actor=actor)
+        await once.file_copy(snap.id, message_id, raw)
+        now = self.clock.now().replace(tzinfo=None)
+        await self._move_and_publish(
+            snap.id, "sent", actor=actor, note=f"已发送给 {', '.join(snap.to)}", sent_at=now
+        )
+        return SendResult(snap.id, "sent", f"已发送给 {', '.join(snap.to)}")
+
+    async def _reconcile_submitted(
+        self, draft_id: int, mark: str | None, imid: str | None, to: list[str]
+    ) -> SendResult:
+        verdict = await self._submit_once().decide(draft_id, mark, imid)
+        if verdict == "not_sent":
+            await self._move_and_publish(
+                draft_id, "approved", actor=SYSTEM_ACTOR, note="核对：邮件未离开本机，未发送"
+            )
+            return SendResult(
+                draft_id, "waiting", "未发送（核对：邮件未离开本机），稍后自动发送一次"
+            )
+        note = (
+            "核对：已在已发送邮件中"
+            if verdict == "sent"
+            else (
+                "核对：邮件已交给发信服务器，但未收到确认；为避免重复发送，未重发（已放入已发送）"
+            )
+        )
+        now = self.clock.now().replace(tzinfo=None)
+        await self._move_and_publish(draft_id, "sent", actor=SYSTEM_ACTOR, note=note, sent_at=now)
+        return SendResult(draft_id, "sent", f"已发送给 {', '.join(to)}（{note}）")
 
     async def _prepare_outlook_draft(self, snap: SendSnapshot) -> str:
         outlook_id = snap.outlook_id
@@ -301,7 +353,7 @@ class DraftSender:
 
         Only a copy that is still an unsent draft is deleted (a sent message answers 404 or
         ``isDraft: false``). The local record keeps the id in the audit trail."""
-        if self.mailer is None:
+        if self.mailer is None or not getattr(self.mailer, "has_drafts", True):
             return 0
 
         def load(session: Session) -> list[tuple[int, str]]:
@@ -402,6 +454,8 @@ class DraftSender:
         status, outlook_id, imid, to = await self.services.store.read(load)
         if status != "sending":
             return SendResult(draft_id, status, STATUS_ZH.get(status, status))
+        if not getattr(self.mailer, "has_drafts", True):
+            return await self._reconcile_submitted(draft_id, outlook_id, imid, to)
         if outlook_id is None:
             await self._move_and_publish(
                 draft_id, "approved", actor=SYSTEM_ACTOR, note="核对：未创建 Outlook 草稿，未发送"
@@ -517,7 +571,12 @@ def _read_file(path: str) -> bytes:
 
 
 def build_mailer(services: Services) -> Any:
-    """A GraphMailer for this data folder, or None when no sign-in is configured at all."""
+    """The SMTP mailer when an SMTP URL is configured (``core.mailbox``), else a GraphMailer
+    for this data folder, or None when no sign-in is configured at all."""
+    from core.mailbox.runtime import build_smtp_mailer, smtp_configured
+
+    if smtp_configured(services.settings):
+        return build_smtp_mailer(services)
     from core.graph.auth import build_token_provider
     from core.graph.client import GraphClient
     from core.graph.mailer import GraphMailer

@@ -126,12 +126,12 @@ class IntakePipeline:
         if close is not None:
             await close()
 
-    async def record_removed(self, graph_id: str) -> None:
+    async def record_removed(self, source_id: str) -> None:
         """Graph ``@removed``: the message is kept (nothing is lost), marked removed."""
         now = self.services.clock.now().replace(tzinfo=None)
 
         def _do(session: Session) -> tuple[int, str] | None:
-            msg = session.scalars(select(Message).where(Message.graph_id == graph_id)).first()
+            msg = session.scalars(select(Message).where(Message.source_id == source_id)).first()
             if msg is None or msg.removed_at is not None:
                 return None
             msg.removed_at = now

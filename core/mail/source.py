@@ -29,7 +29,7 @@ class RawMessage:
     raw: bytes
     source: str
     source_ref: str
-    graph_id: str | None = None
+    source_id: str | None = None
     folder: str = "inbox"
     conversation_id: str | None = None
     received_at: datetime | None = None

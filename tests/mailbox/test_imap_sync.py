@@ -1,0 +1,65 @@
+"""``sync --once`` over a real IMAP server (Dovecot): INBOX and Sent, by UID, nothing doubled."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.cli.main import main
+from tests.support.dovecot import DovecotServer
+from tests.support.mailbox_mail import inquiries, when
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _mail(capsys: pytest.CaptureFixture[str], home: Path) -> list[dict]:
+    code, out, err = _cli(capsys, "mail", "--json", "--home", str(home))
+    assert code == 0, err
+    return json.loads(out)
+
+
+def _fill(dovecot: DovecotServer, count: int = 45) -> list[bytes]:
+    raws = inquiries(count)
+    for i, raw in enumerate(raws):
+        dovecot.append(raw, when=when(i, count).timestamp())
+    return raws
+
+
+def test_sync_once_ingests_45_messages_once_each_and_again_after_uidvalidity_change(
+    imap_env: DovecotServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    _fill(imap_env)
+    code, out, err = _cli(capsys, "sync", "--once", "--offline", "--home", str(home))
+    assert code == 0, err
+    assert "new=45" in out
+    rows = _mail(capsys, home)
+    assert len(rows) == 45
+    assert len({r["message_id"] for r in rows}) == 45
+    assert all(r["disposition"] != "pending" for r in rows)
+    assert {r["source"] for r in rows} == {"imap"}
+
+    # reading changed no read state: every message is still unseen on the server
+    assert all(b"\\Seen" not in flags for flags, _ in imap_env.fetch_all())
+
+    # an idle second round lists nothing and ingests nothing
+    code, out, _ = _cli(capsys, "sync", "--once", "--offline", "--home", str(home))
+    assert code == 0 and "new=0" in out and "listed=0" in out
+
+    before = imap_env.uidvalidity()
+    imap_env.reset_uidvalidity()
+    assert imap_env.uidvalidity() != before
+    code, out, err = _cli(capsys, "sync", "--once", "--offline", "--home", str(home))
+    assert code == 0, err
+    assert "new=0" in out and "known=45" in out and "resynced=inbox" in out
+    again = _mail(capsys, home)
+    assert len(again) == 45
+    assert [r["disposition"] for r in again] == [r["disposition"] for r in rows]
+    # the stored rows now carry the new UIDVALIDITY
+    assert all(str(imap_env.uidvalidity()) in r["source_id"] for r in again)
