@@ -27,6 +27,32 @@ from desktop import aio
 log = logging.getLogger(__name__)
 
 
+def _mailbox_templates() -> dict[str, str]:
+    """The IMAP/SMTP mailbox's errors (``core.errors.MailboxError`` and its children)."""
+    return {
+        "mailbox": QCoreApplication.translate("Errors", "Mail server error: %1"),
+        "mail_auth": QCoreApplication.translate(
+            "Errors",
+            "The mail password was refused: check the user name and use the app password "
+            "(authorisation code) from the mailbox settings, not the web login password (%1)",
+        ),
+        "mail_disabled": QCoreApplication.translate(
+            "Errors",
+            "IMAP/SMTP is not enabled for this mailbox: turn it on in the webmail settings "
+            "and try again (%1)",
+        ),
+        "mail_network": QCoreApplication.translate(
+            "Errors",
+            "Cannot reach the mail server: check the network, server name and port (%1)",
+        ),
+        "mail_insecure": QCoreApplication.translate(
+            "Errors",
+            "Refusing a plain-text connection to the mail server (the password could be "
+            "read): use SSL or STARTTLS (%1)",
+        ),
+    }
+
+
 def message_for(exc: BaseException) -> str:
     """The owner's words for an error, in the current UI language."""
     detail = str(getattr(exc, "detail", "") or exc)
@@ -91,6 +117,7 @@ def message_for(exc: BaseException) -> str:
                 "Errors", "No microphone available or permission denied: %1"
             ),
             "telegram": QCoreApplication.translate("Errors", "Telegram error: %1"),
+            **_mailbox_templates(),
             "error": QCoreApplication.translate("Errors", "Something went wrong: %1"),
         }
         template = templates.get(exc.code, templates["error"])

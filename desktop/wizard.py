@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 
 from desktop.context import AppContext
 from desktop.look import app_icon
+from desktop.settings_mailbox import MailboxDialog
 
 
 class FirstRunWizard(QDialog):
@@ -70,6 +71,8 @@ class FirstRunWizard(QDialog):
         head.addLayout(text_box, 1)
 
         self.sign_in_button = QCommandLinkButton()
+        self.mailbox_button = QCommandLinkButton()  # Gmail, QQ, 163, iCloud… (IMAP/SMTP)
+        self.mailbox_button.clicked.connect(self.open_mailbox)
         self.ai_button = QCommandLinkButton()
         self.demo_button = QCommandLinkButton()
         self.sign_in_button.clicked.connect(self.sign_in_requested)
@@ -94,6 +97,7 @@ class FirstRunWizard(QDialog):
         layout.addLayout(head)
         layout.addWidget(profile)
         layout.addWidget(self.sign_in_button)
+        layout.addWidget(self.mailbox_button)
         layout.addWidget(self.ai_button)
         layout.addWidget(self.demo_button)
         layout.addWidget(self.progress)
@@ -138,6 +142,12 @@ class FirstRunWizard(QDialog):
         self.save_profile()
         super().done(result)
 
+    def open_mailbox(self) -> MailboxDialog:
+        """The mailbox page in its own dialog (kept as ``mailbox_dialog`` for tests)."""
+        self.mailbox_dialog = MailboxDialog(self.ctx.app.mail_accounts, self)
+        self.mailbox_dialog.open()
+        return self.mailbox_dialog
+
     def _demo_clicked(self) -> None:
         if self.ctx.is_demo:
             self.leave_demo_requested.emit()
@@ -169,6 +179,12 @@ class FirstRunWizard(QDialog):
         self.sign_in_button.setText(self.tr("Sign in with Microsoft"))
         self.sign_in_button.setDescription(
             self.tr("Connect your Outlook mailbox and OneDrive (Microsoft 365).")
+        )
+        self.mailbox_button.setText(self.tr("Connect another mailbox"))
+        self.mailbox_button.setDescription(
+            self.tr(
+                "Gmail, QQ Mail, 163/126, iCloud or any IMAP/SMTP mailbox, with an app password."
+            )
         )
         self.ai_button.setText(self.tr("Set up the AI"))
         self.ai_button.setDescription(

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -15,17 +12,10 @@ from tests.support.dovecot import DovecotServer
 
 @pytest.fixture
 def dovecot() -> Iterator[DovecotServer]:
-    """Its folder is outside pytest's owner-only tree: under root, Dovecot's own users must be
-    able to reach the passwd-file and the maildir."""
     if not dovecot_support.available():
         pytest.skip("dovecot-imapd is not installed (.ci/run installs it)")
-    root = Path(tempfile.mkdtemp(prefix="ib-dovecot-"))
-    server = DovecotServer(root).start()
-    try:
+    with dovecot_support.running() as server:
         yield server
-    finally:
-        server.stop()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture

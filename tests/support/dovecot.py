@@ -10,13 +10,16 @@ user. Faults for tests: ``stop``/``start`` (the server going away mid-round) and
 
 from __future__ import annotations
 
+import contextlib
 import imaplib
 import os
 import pwd
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
@@ -238,3 +241,16 @@ class DovecotServer:
             (box / name).unlink(missing_ok=True)
         time.sleep(1.1)  # UIDVALIDITY is a timestamp: make sure the new one differs
         self.start()
+
+
+@contextlib.contextmanager
+def running() -> Iterator[DovecotServer]:
+    """A started server in a folder outside pytest's owner-only tree (under root, Dovecot's own
+    users must reach the passwd-file and the maildir); removed afterwards."""
+    root = Path(tempfile.mkdtemp(prefix="ib-dovecot-"))
+    server = DovecotServer(root).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(root, ignore_errors=True)
