@@ -100,6 +100,7 @@ class ImapSyncReport:
     known: int = 0
     vanished: int = 0
     resynced: list[str] = field(default_factory=list)
+    keywords: int = 0  # messages whose class/stage keywords were written back
 
     def summary(self) -> str:
         parts = [f"new={self.new}", f"known={self.known}", f"listed={self.listed}"]
@@ -107,6 +108,8 @@ class ImapSyncReport:
             parts.append(f"resynced={','.join(self.resynced)}")
         if self.vanished:
             parts.append(f"vanished={self.vanished}")
+        if self.keywords:
+            parts.append(f"keywords={self.keywords}")
         return " ".join(parts)
 
 

@@ -67,6 +67,10 @@ class MailboxRuntime:
         if retry is not None:
             retried = await retry()
         report = await self.mail.run_once()
+        if self.services.settings.get("imap.write_keywords"):
+            from core.mailbox.keywords import write_back
+
+            report.keywords = await write_back(self.services.store, self.connect)
         return report, retried
 
     async def aclose(self) -> None:

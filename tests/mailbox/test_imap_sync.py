@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.cli.main import main
+from tests.support import dovecot as dovecot_support
 from tests.support.dovecot import DovecotServer
 from tests.support.mailbox_mail import inquiries, when
 
@@ -63,3 +64,38 @@ def test_sync_once_ingests_45_messages_once_each_and_again_after_uidvalidity_cha
     assert [r["disposition"] for r in again] == [r["disposition"] for r in rows]
     # the stored rows now carry the new UIDVALIDITY
     assert all(str(imap_env.uidvalidity()) in r["source_id"] for r in again)
+
+
+def test_class_and_stage_are_written_back_as_keywords_without_marking_mail_read(
+    imap_env: DovecotServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    _fill(imap_env, 3)
+    code, out, err = _cli(capsys, "sync", "--once", "--offline", "--home", str(home))
+    assert code == 0, err
+    code, listing, _ = _cli(capsys, "inquiries", "--json", "--home", str(home))
+    classes = {i["customer_email"]: i["classification"] for i in json.loads(listing)}
+    assert set(classes.values()) <= {"A", "B"} and len(classes) == 3
+    flags = [f.decode() for f, _ in imap_env.fetch_all()]
+    for line in flags:
+        assert "IB-Class-" in line and "IB-Stage-inquiry" in line
+        assert "\\Seen" not in line
+    assert "keywords=3" in out
+    # idempotent: nothing to write on the next round
+    code, out, _ = _cli(capsys, "sync", "--once", "--offline", "--home", str(home))
+    assert code == 0 and "keywords=" not in out
+
+
+def test_a_mailbox_that_refuses_keywords_is_skipped_and_the_round_still_commits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    with dovecot_support.running(keywords=False) as server:
+        monkeypatch.setenv("INQUIRY_BRIDGE_IMAP_URL", server.url)
+        monkeypatch.setenv("INQUIRY_BRIDGE_MAIL_PASSWORD", server.password)
+        _fill(server, 2)
+        code, out, err = _cli(capsys, "sync", "--once", "--offline", "--home", str(home))
+        assert code == 0, err
+        assert "new=2" in out and "keywords=" not in out
+        assert all(b"IB-" not in flags for flags, _ in server.fetch_all())
+    assert len(_mail(capsys, home)) == 2

@@ -64,8 +64,13 @@ def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return code, out, err
 
 
-def _approved_draft(capsys: pytest.CaptureFixture[str], home: Path, dovecot: DovecotServer) -> int:
-    """The customer's mail arrives by IMAP, the owner drafts and approves a reply."""
+def _approved_draft(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    dovecot: DovecotServer,
+    attach: Path | None = None,
+) -> int:
+    """The customer's mail arrives by IMAP, the owner drafts (attaches) and approves a reply."""
     dovecot.append(CUSTOMER_MAIL)
     code, _, err = _cli(capsys, "sync", "--once", "--offline", "--home", str(home))
     assert code == 0, err
@@ -77,6 +82,18 @@ def _approved_draft(capsys: pytest.CaptureFixture[str], home: Path, dovecot: Dov
     assert code == 0, err
     code, out, _ = _cli(capsys, "drafts", "--json", "--home", str(home))
     draft_id = int(json.loads(out)[0]["id"])
+    if attach is not None:
+        code, _, err = _cli(
+            capsys,
+            "draft-files",
+            "--draft",
+            str(draft_id),
+            "--add",
+            str(attach),
+            "--home",
+            str(home),
+        )
+        assert code == 0, err
     code, _, err = _cli(
         capsys, "approve", str(draft_id), "--accept-unconfirmed", "--home", str(home)
     )
@@ -98,7 +115,9 @@ def test_send_reaches_the_server_once_with_a_threaded_copy_in_sent(
 ) -> None:
     dovecot, smtp = account
     home = tmp_path / "home"
-    draft_id = _approved_draft(capsys, home, dovecot)
+    quote = tmp_path / "报价单.pdf"
+    quote.write_bytes(b"%PDF-1.4 the quote")
+    draft_id = _approved_draft(capsys, home, dovecot, attach=quote)
 
     code, _, err = _cli(capsys, "send", str(draft_id), "--home", str(home))
     assert code == 0, err
@@ -108,6 +127,9 @@ def test_send_reaches_the_server_once_with_a_threaded_copy_in_sent(
     msg = email.message_from_bytes(got.data, policy=email.policy.default)
     assert msg["In-Reply-To"] == "<wang-1@mail.example.com>"
     assert "<wang-1@mail.example.com>" in msg["References"]
+    (attachment,) = list(msg.iter_attachments())
+    assert attachment.get_filename() == "报价单.pdf"
+    assert attachment.get_content() == b"%PDF-1.4 the quote"
     message_id = msg["Message-ID"]
     assert _sent_copies(dovecot, message_id) == 1
     assert _status(capsys, home, draft_id) == "sent"

@@ -38,8 +38,11 @@ default_internal_user = {internal}
 default_internal_group = {internal_group}
 default_login_user = {login}
 first_valid_uid = 1
-mail_plugins =
+mail_plugins = {plugins}
 imap_id_log = *
+plugin {{
+  acl = vfile:{root}/global-acl
+}}
 mail_location = maildir:{root}/mail/%u
 passdb {{
   driver = passwd-file
@@ -98,6 +101,7 @@ class DovecotServer:
         password: str = "app-password-1",
         sent_name: str = "Sent",
         special_use: bool = True,
+        keywords: bool = True,
     ) -> None:
         self.root = Path(root)
         self.user = user
@@ -105,6 +109,7 @@ class DovecotServer:
         self.port = free_port()
         self.sent_name = sent_name
         self.special_use = special_use
+        self.keywords = keywords  # False: an ACL without "w", so no keyword can be stored
         self.proc: subprocess.Popen[bytes] | None = None
         self.users: dict[str, str] = {user: password}
         self._write_config()
@@ -135,8 +140,12 @@ class DovecotServer:
                 gid=gid,
                 sent=f'"{self.sent_name}"',
                 sent_flag="\\Sent" if self.special_use else "\\Junk",
+                plugins="" if self.keywords else "acl",
             )
         )
+        # every right but "w" (flags other than \Seen and \Deleted, i.e. keywords)
+        (self.root / "global-acl").write_text("* owner lrsitekxa\n")
+        (self.root / "global-acl").chmod(0o644)
         self.write_users()
         (self.root / "dovecot.conf").chmod(0o644)
         for sub in ("", "run", "state", "mail", "home"):
@@ -244,11 +253,11 @@ class DovecotServer:
 
 
 @contextlib.contextmanager
-def running() -> Iterator[DovecotServer]:
+def running(**options: bool) -> Iterator[DovecotServer]:
     """A started server in a folder outside pytest's owner-only tree (under root, Dovecot's own
     users must reach the passwd-file and the maildir); removed afterwards."""
     root = Path(tempfile.mkdtemp(prefix="ib-dovecot-"))
-    server = DovecotServer(root).start()
+    server = DovecotServer(root, **options).start()
     try:
         yield server
     finally:
