@@ -120,8 +120,12 @@ class ImapSession:
         return [d for d in data if d is not None]
 
     def close(self) -> None:
-        with contextlib.suppress(imaplib.IMAP4.error, OSError):
+        """Log out; on a dead connection just close the socket (never raises)."""
+        try:
             self.conn.logout()
+        except (imaplib.IMAP4.error, OSError):
+            with contextlib.suppress(OSError):
+                self.conn.shutdown()
 
 
 def _inline(item: tuple[bytes, bytes]) -> bytes:

@@ -15,6 +15,7 @@ import imaplib
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -183,8 +184,20 @@ class DovecotServer:
                 time.sleep(0.05)
         raise RuntimeError(f"dovecot did not start: {self.log()}")
 
+    def _descendants(self, pid: int) -> list[int]:
+        """Processes this server started (login, imap, auth), from /proc."""
+        try:
+            text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+        except OSError:
+            return []
+        children = [int(c) for c in text.split()]
+        return children + [g for c in children for g in self._descendants(c)]
+
     def stop(self) -> None:
+        """The server goes away, open connections included (Dovecot's master leaves running
+        imap processes serving their clients after it exits)."""
         if self.proc is not None:
+            started = self._descendants(self.proc.pid)
             self.proc.terminate()
             try:
                 self.proc.wait(timeout=10)
@@ -192,6 +205,9 @@ class DovecotServer:
                 self.proc.kill()
                 self.proc.wait()
             self.proc = None
+            for pid in started:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
 
     def log(self) -> str:
         path = self.root / "dovecot.log"
