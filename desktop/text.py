@@ -76,6 +76,11 @@ def days_text(days: int) -> str:
     return _plurals().days(days)
 
 
+def working_days_text(days: int) -> str:
+    """Days in a stage: Sydney working days, as the stage policy counts them."""
+    return _plurals().working_days(days)
+
+
 def overdue_text(days: int) -> str:
     return QCoreApplication.translate("Domain", "overdue %1 d").replace("%1", str(days))
 
@@ -98,6 +103,9 @@ class Domain(QObject):
 
     def days(self, days: int) -> str:
         return self.tr("%n day(s)", "", days)
+
+    def working_days(self, days: int) -> str:
+        return self.tr("%n working day(s)", "", days)
 
 
 _DOMAIN: list[Domain] = []

@@ -685,9 +685,16 @@ The words are inserted at the cursor for you to edit.</source>
             <numerusform>%n days</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n working day(s)</source>
+        <translation>
+            <numerusform>%n working day</numerusform>
+            <numerusform>%n working days</numerusform>
+        </translation>
+    </message>
     <message>
         <source>overdue %1 d</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 working days overdue</translation>
     </message>
     <message>
         <source>We owe a reply</source>
@@ -1541,6 +1548,13 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Marked lost</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RouteMap</name>
+    <message>
+        <source>%1 km</source>
+        <translation>%1 km</translation>
     </message>
 </context>
 <context>

@@ -265,7 +265,7 @@
     </message>
     <message>
         <source>Days in stage</source>
-        <translation>本阶段天数</translation>
+        <translation>本阶段（工作日）</translation>
     </message>
     <message>
         <source>(unknown)</source>
@@ -684,9 +684,15 @@ The words are inserted at the cursor for you to edit.</source>
             <numerusform>%n 天</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n working day(s)</source>
+        <translation>
+            <numerusform>%n 个工作日</numerusform>
+        </translation>
+    </message>
     <message>
         <source>overdue %1 d</source>
-        <translation>超期 %1 天</translation>
+        <translation>超期 %1 个工作日</translation>
     </message>
     <message>
         <source>We owe a reply</source>
@@ -1539,6 +1545,13 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Marked lost</source>
         <translation>已标记为流失</translation>
+    </message>
+</context>
+<context>
+    <name>RouteMap</name>
+    <message>
+        <source>%1 km</source>
+        <translation>%1 公里</translation>
     </message>
 </context>
 <context>

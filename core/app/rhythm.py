@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from core.rhythm.actions import ReminderActions
     from core.rhythm.appointments import Appointments
     from core.rhythm.briefing import Briefing
+    from core.rhythm.calendar_read import CalendarRead
     from core.rhythm.daily import DailyRhythm
     from core.rhythm.reminders import Reminder
 
@@ -76,8 +77,23 @@ class RhythmService:
         s = self._services
         if self._attention_settled is not None:
             await self._attention_settled()
-        events = await self.tomorrows_events()
-        return await EveningBriefing(s.store, s.settings, s.clock).build(appointments=events)
+        calendar = await self.tomorrows_calendar()
+        return await EveningBriefing(s.store, s.settings, s.clock).build(
+            appointments=calendar.events, calendar_note=calendar.note_zh
+        )
+
+    def localities_within(
+        self, south: float, west: float, north: float, east: float
+    ) -> list[tuple[float, float]]:
+        """Centres of the NSW localities inside a box: the faint backdrop of the route map."""
+        from core.rhythm.route import gazetteer
+
+        return [
+            place.point
+            for places in gazetteer().by_name.values()
+            for place in places
+            if south <= place.point[0] <= north and west <= place.point[1] <= east
+        ]
 
     def appointments(self) -> Appointments:
         """Propose / confirm measuring visits; the calendar uses the folder's Graph client."""
@@ -88,20 +104,23 @@ class RhythmService:
         return Appointments(s.store, s.bus, s.clock, lambda: OutlookCalendar(self._graph().client))
 
     async def tomorrows_events(self) -> list[dict[str, Any]] | None:
-        """Tomorrow's Outlook appointments, or None when no account can read the calendar."""
-        from core.errors import GraphAuthError, GraphError
+        """Tomorrow's Outlook appointments, or None when the calendar cannot be read."""
+        return (await self.tomorrows_calendar()).events
+
+    async def tomorrows_calendar(self) -> CalendarRead:
+        """Tomorrow's Outlook appointments, or why they could not be read (never raises)."""
+        from core.rhythm.calendar_read import DEMO_ZH, NO_ACCOUNT_ZH, CalendarRead, read_calendar
         from core.rhythm.outlook import has_account
 
-        if self._is_demo or not has_account(self._services):
-            return None
-        try:
-            return await self.appointments().tomorrow()
-        except (GraphAuthError, GraphError):
-            return None
+        if self._is_demo:
+            return CalendarRead(None, DEMO_ZH)
+        if not has_account(self._services):
+            return CalendarRead(None, NO_ACCOUNT_ZH)
+        return await read_calendar(self.appointments().tomorrow)
 
     def daily(self) -> DailyRhythm:
         """The background task (reminders, evening briefing, backups) for this folder."""
         from core.rhythm.daily import DailyRhythm
 
         center = self._notifications.attach()
-        return DailyRhythm(self._services, center, tomorrows_events=self.tomorrows_events)
+        return DailyRhythm(self._services, center, tomorrows_calendar=self.tomorrows_calendar)

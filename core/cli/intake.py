@@ -113,7 +113,7 @@ def cmd_inquiries(args: argparse.Namespace, services: Services) -> int:
     from core.intake.queries import inquiries_json
 
     with services.store.session() as session:
-        items = inquiries_json(session)
+        items = inquiries_json(session, services.clock.now())
     if args.json:
         _dump(items)
         return 0

@@ -16,10 +16,11 @@ from datetime import datetime
 from typing import Any
 
 from core.clock import SYDNEY, to_sydney
-from core.errors import ConfigError, GraphAuthError, NotFound
+from core.errors import ConfigError, NotFound
 from core.notify.outbox import NotificationCenter
 from core.rhythm.appointments import Appointments
 from core.rhythm.briefing_text import render_markdown
+from core.rhythm.calendar_read import NO_ACCOUNT_ZH, CalendarRead, read_calendar
 from core.rhythm.evening import EveningBriefing
 from core.rhythm.outlook import calendar_for, graph_client, has_account
 from core.rhythm.reminders import SNOOZE_CHOICES, Reminder, ReminderService
@@ -72,18 +73,16 @@ def cmd_snooze(args: argparse.Namespace, services: Services) -> int:
     return 0
 
 
-async def _tomorrows_events(services: Services) -> list[dict[str, Any]] | None:
-    """Tomorrow's Outlook appointments, or None when no account can read the calendar."""
+async def _tomorrows_calendar(services: Services) -> CalendarRead:
+    """Tomorrow's Outlook appointments, or why they could not be read (never raises)."""
     if not has_account(services):
-        return None
+        return CalendarRead(None, NO_ACCOUNT_ZH)
     client = graph_client(services)
     try:
         appointments = Appointments(
             services.store, services.bus, services.clock, lambda: calendar_for(client)
         )
-        return await appointments.tomorrow()
-    except GraphAuthError:
-        return None
+        return await read_calendar(appointments.tomorrow)
     finally:
         await client.aclose()
 
@@ -94,12 +93,14 @@ def cmd_briefing(args: argparse.Namespace, services: Services) -> int:
     async def run() -> Any:
         if args.announce and not evening.is_due(services.clock.now()):
             return None
-        events = await _tomorrows_events(services)
+        calendar = await _tomorrows_calendar(services)
         if not args.announce:
-            return await evening.build(appointments=events)
+            return await evening.build(appointments=calendar.events, calendar_note=calendar.note_zh)
         center = NotificationCenter(services).attach(services.bus, catch_up=False)
         try:
-            return await evening.announce_if_due(center.raise_notification, events)
+            return await evening.announce_if_due(
+                center.raise_notification, calendar.events, calendar_note=calendar.note_zh
+            )
         finally:
             center.detach()
 

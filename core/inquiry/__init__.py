@@ -2,10 +2,11 @@
 
 Modules: ``board`` (list queries, counts, "needs me"), ``search`` (the search index text and the
 WHERE clause a search becomes), ``detail`` (the detail read model), ``edit`` (owner field
-edits, audited), ``notes`` (typed and dictated notes), ``stages`` (the 8-stage pipeline, its
-audit trail in ``StageEvent`` rows and timeouts), ``translate`` (cached Chinese translations).
+edits, audited), ``notes`` (typed and dictated notes), ``stages`` (the 8-stage pipeline and its
+audit trail in ``StageEvent`` rows), ``stage_policy`` (the one rule for days in stage and overdue:
+limits, Sydney working days, when the clock starts), ``translate`` (cached Chinese translations).
 
-May import: ``core.db``, ``core.events``, ``core.clock``, ``core.errors``, ``core.glossary``,
+May import: ``core.db``, ``core.events``, ``core.clock``, ``core.workdays``, ``core.errors``, ``core.glossary``,
 ``core.services``. Never imports front ends, intake, drafting or Graph; the facade
 (``core.app``) is what front ends call. Importing the package imports nothing else.
 """

@@ -12,7 +12,7 @@ waiting for approval. The same definition feeds the tray's count.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -26,7 +26,6 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
-from core.clock import utc
 from core.db.models import (
     ALL_STAGES,
     CLOSED_STAGES,
@@ -35,7 +34,7 @@ from core.db.models import (
     Message,
 )
 from core.inquiry.search import has_search_index, search_condition
-from core.inquiry.stages import STAGE_TIMEOUT_DAYS, overdue_days
+from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, overdue_before, stage_time
 from core.rhythm.attention import open_inquiry_ids_select
 
 # Column keys of the board, in display order. Every one is sortable in SQL.
@@ -90,10 +89,11 @@ class BoardRow:
         return self.last_inbound_at if self.owes_reply == "us" else self.last_outbound_at
 
     def days_in_stage(self, now: datetime) -> int:
-        return max(0, (utc(now) - utc(self.stage_changed_at)).days)
+        """Sydney working days in the stage (the stage policy's count)."""
+        return stage_time(self.stage, self.stage_changed_at, now).days_in_stage
 
     def overdue_days(self, now: datetime) -> int:
-        return overdue_days(self.stage, self.stage_changed_at, now)
+        return stage_time(self.stage, self.stage_changed_at, now).overdue_days
 
     def needs_me(self, now: datetime) -> bool:
         if self.stage in CLOSED_STAGES or self.classification == "C":
@@ -113,11 +113,11 @@ class BoardPage:
 
 
 def _overdue_condition(now: datetime) -> ColumnElement[bool]:
-    naive_now = utc(now).replace(tzinfo=None)
+    """Overdue by the stage policy, as SQL: entered the stage before its policy boundary."""
     return or_(
         *(
-            and_(Inquiry.stage == stage, Inquiry.stage_changed_at < naive_now - timedelta(days=d))
-            for stage, d in STAGE_TIMEOUT_DAYS.items()
+            and_(Inquiry.stage == stage, Inquiry.stage_changed_at < overdue_before(limit, now))
+            for stage, limit in STAGE_LIMIT_DAYS.items()
         )
     )
 

@@ -23,6 +23,7 @@ from core.db.models import (
     Message,
     StageEvent,
 )
+from core.inquiry.stage_policy import stage_time
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,10 @@ class InquiryDetail:
     pending_drafts: tuple[int, ...]
     # files the owner added from his computer (添加本机文件), oldest first; no email carried them
     owner_files: tuple[AttachmentInfo, ...] = ()
+
+    def overdue_days(self, now: datetime) -> int:
+        """Working days past the stage's limit, by the one stage policy (0 when not overdue)."""
+        return stage_time(self.stage, self.stage_changed_at, now).overdue_days
 
 
 def _attachment_info(a: Attachment) -> AttachmentInfo:

@@ -9,28 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.clock import Clock, utc
+from core.clock import Clock
 from core.db.models import ALL_STAGES, CLOSED_STAGES, STAGES, TRIGGERS, Inquiry, StageEvent
 from core.errors import InquiryBridgeError
 from core.events import EventBus, StageChanged
+from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, clock_start, stage_time
 
-# Days in a stage before a reminder: inquiry 2, measure 5, quoting 7, follow_up 14, ordered 3,
-# production 21, install 7. done and lost never go overdue.
-STAGE_TIMEOUT_DAYS: dict[str, int] = {
-    "inquiry": 2,
-    "measure": 5,
-    "quoting": 7,
-    "follow_up": 14,
-    "ordered": 3,
-    "production": 21,
-    "install": 7,
-}
+# The limits and the counting live in the one stage policy; this name stays for its readers.
+STAGE_TIMEOUT_DAYS = STAGE_LIMIT_DAYS
 
 STAGE_NAMES_ZH: dict[str, str] = {
     "inquiry": "询盘",
@@ -109,10 +101,20 @@ def change_stage(
 
 
 def record_initial_stage(
-    session: Session, inquiry: Inquiry, *, reason: str, triggered_by: str, clock: Clock
+    session: Session,
+    inquiry: Inquiry,
+    *,
+    reason: str,
+    triggered_by: str,
+    clock: Clock,
+    first_received_at: datetime | None = None,
 ) -> StageChange:
-    """The first audit entry of a new inquiry (from None to its starting stage)."""
-    now = clock.now().replace(tzinfo=None)
+    """The first audit entry of a new inquiry (from None to its starting stage).
+
+    Its stage clock starts at ``first_received_at`` — the first email's received time — by the
+    stage policy, so a first sync of old mail does not restart every job's clock at import.
+    """
+    now = clock_start(first_received_at, clock.now())
     inquiry.stage_changed_at = now
     session.add(
         StageEvent(
@@ -151,21 +153,8 @@ def stage_history(session: Session, inquiry_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def days_in_stage(inquiry: Inquiry, now: datetime) -> int:
-    return max(0, (utc(now) - utc(inquiry.stage_changed_at)).days)
-
-
-def overdue_days(stage: str, since: datetime, now: datetime) -> int:
-    """Days past the stage's timeout (0 when not overdue or the stage has none)."""
-    limit = STAGE_TIMEOUT_DAYS.get(stage)
-    if limit is None:
-        return 0
-    over = (utc(now) - utc(since)) - timedelta(days=limit)
-    return max(0, over.days + (1 if over > timedelta(0) else 0)) if over > timedelta(0) else 0
-
-
 def is_overdue(inquiry: Inquiry, now: datetime) -> bool:
-    return overdue_days(inquiry.stage, inquiry.stage_changed_at, now) > 0
+    return stage_time(inquiry.stage, inquiry.stage_changed_at, now).overdue
 
 
 class StageService:

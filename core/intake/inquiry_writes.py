@@ -253,6 +253,7 @@ def create_inquiry(
         reason=f"新询盘（邮件 {message.message_id}）",
         triggered_by="pipeline",
         clock=clock,
+        first_received_at=message.received_at,
     )
     if parent is not None:
         context = dict(parent.context_data or {})

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.db.models import Attachment, Inquiry, Message
+from core.inquiry.stage_policy import stage_time
 from core.intake.identity import original_message_id
 
 INBOUND_MERGED = ("new_inquiry", "merged")
@@ -31,8 +32,13 @@ def iso(dt: datetime | None) -> str | None:
     return dt.replace(microsecond=0).isoformat() + "Z"
 
 
-def inquiries_json(session: Session) -> list[dict[str, Any]]:
-    """Every inquiry, oldest first, with the Message-IDs of every email merged into it."""
+def inquiries_json(session: Session, now: datetime | None = None) -> list[dict[str, Any]]:
+    """Every inquiry, oldest first, with the Message-IDs of every email merged into it.
+
+    ``days_in_stage`` and ``overdue_days`` are Sydney working days at ``now`` by the one stage
+    policy (the board, ``reminders`` and the briefing count the same way); without ``now`` they
+    are counted at the stage's own start (0).
+    """
     ids_by_inquiry: dict[int | None, list[str]] = defaultdict(list)
     rows = session.execute(
         select(Message.inquiry_id, Message.message_id)
@@ -44,12 +50,16 @@ def inquiries_json(session: Session) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for inquiry in session.scalars(select(Inquiry).order_by(Inquiry.id)):
         context = inquiry.context_data or {}
+        timed = stage_time(inquiry.stage, inquiry.stage_changed_at, now or inquiry.stage_changed_at)
         out.append(
             {
                 "id": inquiry.id,
                 "classification": inquiry.classification,
                 "confidence": inquiry.confidence,
                 "stage": inquiry.stage,
+                "stage_since": iso(inquiry.stage_changed_at),
+                "days_in_stage": timed.days_in_stage,
+                "overdue_days": timed.overdue_days,
                 "customer_name": inquiry.customer_name,
                 "customer_email": inquiry.customer_email,
                 "customer_phone": inquiry.customer_phone,

@@ -42,7 +42,8 @@ from core.events import (
     StageOverdue,
     SyncStatus,
 )
-from core.inquiry.stages import STAGE_NAMES_ZH, STAGE_TIMEOUT_DAYS
+from core.inquiry.stage_policy import limit_days
+from core.inquiry.stages import STAGE_NAMES_ZH
 from core.notify.draft_buttons import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
 from core.notify.inquiry_alert import customer_label, inquiry_message
 from core.notify.render import md_escape
@@ -343,12 +344,14 @@ class NotificationCenter:
             since = inquiry.stage_changed_at
             stage_zh = STAGE_NAMES_ZH.get(event.stage, event.stage)
             who = customer_label(inquiry)
-            limit = STAGE_TIMEOUT_DAYS.get(event.stage)
+            limit = limit_days(event.stage)
             action = STAGE_ACTIONS_ZH.get(event.stage, "请跟进")
             title = f"跟进提醒：{who} 在「{stage_zh}」已 {event.days} 个工作日"
             lines = [
                 f"**{md_escape(who)}**（询盘 #{inquiry.id}）在「{stage_zh}」阶段已停留 "
-                f"**{event.days} 个工作日**" + (f"（期限 {limit} 天）" if limit else "") + "。",
+                f"**{event.days} 个工作日**"
+                + (f"（期限 {limit} 个工作日）" if limit else "")
+                + "。",
                 f"建议：{action}",
             ]
             if inquiry.suburb:

@@ -39,6 +39,8 @@ class Visit:
     last_said_by: str  # customer | owner | ""
     notes: list[str]
     located: bool
+    lat: float | None = None  # the locality's centre, for the briefing's map
+    lon: float | None = None
 
 
 @dataclass
@@ -50,7 +52,7 @@ class Briefing:
     appointments: list[dict[str, Any]]
     measure_route: list[Visit]  # A-class jobs waiting for a measure, in driving order
     unknown_places: list[Visit]  # could not be placed: listed last
-    route_km: float | None
+    route_km: float | None  # the whole round: office -> stops -> office (straight-line)
     maps_url: str | None
     new_inquiries: list[dict[str, Any]] = field(default_factory=list)
     drafts_waiting: list[dict[str, Any]] = field(default_factory=list)
@@ -58,6 +60,10 @@ class Briefing:
     needs_you: list[dict[str, Any]] = field(
         default_factory=list
     )  # 需要您确认 (core.rhythm.attention)
+    calendar_note: str = ""  # why the calendar was not read ("" when it was)
+    office_located: bool = False  # the office address names a place the gazetteer knows
+    office_point: tuple[float, float] | None = None
+    legs_km: list[float] = field(default_factory=list)  # per leg, the return to the office last
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -78,8 +84,14 @@ def _last_said(session: Session, inquiry_id: int) -> tuple[str, str]:
     return words, "owner" if message.direction == "out" else "customer"
 
 
+def _where(inquiry: Inquiry) -> str | None:
+    """The text that places a job: its suburb, else its address (which may name one)."""
+    return inquiry.suburb or inquiry.address
+
+
 def _visit(session: Session, inquiry: Inquiry) -> Visit:
     said, by = _last_said(session, inquiry.id)
+    point = locate(_where(inquiry))
     notes = [str(n.get("text", "")) for n in (inquiry.context_data or {}).get("notes") or []]
     return Visit(
         inquiry_id=inquiry.id,
@@ -91,7 +103,9 @@ def _visit(session: Session, inquiry: Inquiry) -> Visit:
         last_said=said,
         last_said_by=by,
         notes=notes[-3:],
-        located=locate(inquiry.suburb) is not None,
+        located=point is not None,
+        lat=point[0] if point else None,
+        lon=point[1] if point else None,
     )
 
 
@@ -113,8 +127,12 @@ def build_briefing(
     *,
     office: str | None,
     appointments: list[dict[str, Any]] | None = None,
+    calendar_note: str = "",
 ) -> Briefing:
-    """The briefing for the evening of ``now`` (tomorrow's date in Sydney)."""
+    """The briefing for the evening of ``now`` (tomorrow's date in Sydney).
+
+    ``appointments`` None means the calendar was not read; ``calendar_note`` says why.
+    """
     tomorrow = (to_sydney(now) + timedelta(days=1)).date()
     waiting = list(
         session.scalars(
@@ -124,8 +142,9 @@ def build_briefing(
         )
     )
     visits = {inquiry.id: _visit(session, inquiry) for inquiry in waiting}
-    stops = [Stop(v.inquiry_id, _label(v), v.suburb) for v in visits.values()]
-    route = plan_route(stops, locate(_office_suburb(office)))
+    stops = [Stop(i.id, _label(visits[i.id]), _where(i)) for i in waiting]
+    office_point = locate(office)
+    route = plan_route(stops, office_point)
     since = naive_utc(now) - timedelta(days=1)
     new = session.scalars(
         select(Inquiry).where(Inquiry.created_at >= since).order_by(Inquiry.created_at)
@@ -138,11 +157,12 @@ def build_briefing(
         for_date=tomorrow.isoformat(),
         office=office or None,
         calendar_checked=appointments is not None,
+        calendar_note="" if appointments is not None else (calendar_note or "未读取 Outlook 日历"),
         appointments=list(appointments or []),
         measure_route=[visits[s.key] for s in route.ordered],
         unknown_places=[visits[s.key] for s in route.unknown],
         route_km=route.total_km if route.ordered else None,
-        maps_url=directions_url(office, route.ordered + route.unknown),
+        maps_url=directions_url(office if office_point else None, route.ordered),
         new_inquiries=[
             {"id": i.id, "customer_name": i.customer_name, "suburb": i.suburb} for i in new
         ],
@@ -152,14 +172,7 @@ def build_briefing(
         ],
         overdue=[r.as_json() for r in due_reminders(session, now)],
         needs_you=[i.as_json() for i in attention_items(session)],
+        office_located=office_point is not None,
+        office_point=office_point,
+        legs_km=route.legs_km,
     )
-
-
-def _office_suburb(office: str | None) -> str | None:
-    """The suburb of an address like '12 Smith St, Epping NSW 2121' (the part before NSW)."""
-    if not office:
-        return None
-    for part in reversed([p.strip() for p in office.split(",")]):
-        if locate(part):
-            return part
-    return None

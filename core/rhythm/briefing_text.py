@@ -8,10 +8,15 @@ from core.notify.render import md_escape
 from core.rhythm.briefing import WEEKDAYS_ZH, Briefing, Visit, place_of
 
 
-def _visit_lines(number: int, visit: Visit) -> list[str]:
+def _visit_lines(number: int | None, visit: Visit, leg_km: float | None = None) -> list[str]:
+    """One stop: numbered in the round, or a bullet (``number`` None) when it is not in it."""
     who = md_escape(visit.customer_name or f"询盘 #{visit.inquiry_id}")
     where = md_escape(place_of(visit)) or "地址未知"
-    head = f"{number}. **{who}** — {where}"
+    head = f"{number}. **{who}** — {where}" if number else f"- **{who}** — {where}"
+    if leg_km is not None:
+        head += (
+            f"（距上一站约 {leg_km:g} 公里）" if number != 1 else f"（距公司约 {leg_km:g} 公里）"
+        )
     if visit.products_zh:
         head += " · " + "、".join(visit.products_zh)
     if visit.phone:
@@ -25,13 +30,51 @@ def _visit_lines(number: int, visit: Visit) -> list[str]:
     return lines
 
 
+def _route_start(briefing: Briefing) -> str:
+    km = f"{briefing.route_km:g}" if briefing.route_km else ""
+    if briefing.office and briefing.office_located:
+        return f"从公司出发并返回，全程直线约 {km} 公里" if km else "从公司出发并返回"
+    if briefing.office:
+        where = md_escape(briefing.office)
+        return f"公司地址「{where}」无法定位，从第一站出发，距离不含往返公司" + (
+            f"，直线约 {km} 公里" if km else ""
+        )
+    return "未设置公司地址，从第一站出发" + (f"，直线约 {km} 公里" if km else "")
+
+
+def _route_lines(briefing: Briefing) -> list[str]:
+    """The measuring round in order with each leg, then the places that could not be placed."""
+    if not briefing.measure_route and not briefing.unknown_places:
+        return ["**等待上门量尺（A 类）**：无"]
+    lines = []
+    if briefing.measure_route:
+        lines.append(f"**等待上门量尺（A 类）· 建议路线**（{_route_start(briefing)}）：")
+        legs = briefing.legs_km if briefing.office_located else [None, *briefing.legs_km]
+        for number, visit in enumerate(briefing.measure_route, 1):
+            leg = legs[number - 1] if number - 1 < len(legs) else None
+            lines += _visit_lines(number, visit, leg)
+        if briefing.office_located and len(briefing.legs_km) > len(briefing.measure_route):
+            lines.append(f"   最后返回公司约 {briefing.legs_km[-1]:g} 公里")
+        if briefing.maps_url:
+            lines.append(f"[在 Google 地图中打开路线]({briefing.maps_url})")
+    if briefing.unknown_places:
+        if lines:
+            lines.append("")
+        lines.append(
+            f"**未能定位的地址**（{len(briefing.unknown_places)}，不在路线和地图链接中，请自行安排）："
+        )
+        for visit in briefing.unknown_places:
+            lines += _visit_lines(None, visit)
+    return lines
+
+
 def render_markdown(briefing: Briefing) -> tuple[str, str]:
     """Title and Markdown body."""
     day = date.fromisoformat(briefing.for_date)
     title = f"明日简报 · {day.month}月{day.day}日（{WEEKDAYS_ZH[day.weekday()]}）"
     lines = [f"**{title}**", ""]
     if not briefing.calendar_checked:
-        lines.append("**明天的预约**：未读取 Outlook 日历（未登录微软账户）")
+        lines.append(f"**明天的预约**：{briefing.calendar_note or '未读取 Outlook 日历'}")
     elif not briefing.appointments:
         lines.append("**明天的预约**：无")
     else:
@@ -40,22 +83,7 @@ def render_markdown(briefing: Briefing) -> tuple[str, str]:
             when = str(event.get("start", ""))[11:16]
             lines.append(f"- {when} {md_escape(str(event.get('subject', '')))}")
     lines.append("")
-    waiting = briefing.measure_route + briefing.unknown_places
-    if not waiting:
-        lines.append("**等待上门量尺（A 类）**：无")
-    else:
-        km = f"，直线约 {briefing.route_km:g} 公里" if briefing.route_km else ""
-        start = "从公司出发" if briefing.office else "未设置公司地址，从第一站出发"
-        lines.append(f"**等待上门量尺（A 类）· 建议路线**（{start}{km}）：")
-        for number, visit in enumerate(briefing.measure_route, 1):
-            lines += _visit_lines(number, visit)
-        if briefing.unknown_places:
-            lines.append("未能定位的地址（排在最后，请自行安排）：")
-            offset = len(briefing.measure_route)
-            for number, visit in enumerate(briefing.unknown_places, offset + 1):
-                lines += _visit_lines(number, visit)
-        if briefing.maps_url:
-            lines.append(f"[在 Google 地图中打开路线]({briefing.maps_url})")
+    lines += _route_lines(briefing)
     lines.append("")
     lines.append(f"**新询盘（24 小时内）**：{len(briefing.new_inquiries)}")
     lines.append(f"**待您批准的草稿**：{len(briefing.drafts_waiting)}")

@@ -17,13 +17,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from core.db.backup import maybe_backup
+from core.rhythm.calendar_read import NO_ACCOUNT_ZH, CalendarRead
 from core.rhythm.evening import EveningBriefing
 from core.rhythm.reminders import ReminderService
 
 log = logging.getLogger(__name__)
 
 INTERVAL_S = 300.0
-EventsSource = Callable[[], Awaitable[list[dict[str, Any]] | None]]
+CalendarSource = Callable[[], Awaitable[CalendarRead]]
 
 
 class DailyRhythm:
@@ -32,11 +33,11 @@ class DailyRhythm:
         services: Any,
         center: Any,
         *,
-        tomorrows_events: EventsSource | None = None,
+        tomorrows_calendar: CalendarSource | None = None,
     ) -> None:
         self.services = services
         self.center = center
-        self.tomorrows_events = tomorrows_events
+        self.tomorrows_calendar = tomorrows_calendar
         self.reminders = ReminderService(
             services.store, services.bus, services.clock, raise_digest=center.raise_overdue_digest
         )
@@ -62,8 +63,14 @@ class DailyRhythm:
     async def _briefing(self) -> None:
         if not self.evening.is_due(self.services.clock.now()):
             return
-        events = await self.tomorrows_events() if self.tomorrows_events else None
-        await self.evening.announce_if_due(self.center.raise_notification, events)
+        calendar = (
+            await self.tomorrows_calendar()
+            if self.tomorrows_calendar
+            else CalendarRead(None, NO_ACCOUNT_ZH)
+        )
+        await self.evening.announce_if_due(
+            self.center.raise_notification, calendar.events, calendar.note_zh
+        )
 
     async def _backup(self) -> None:
         paths = self.services.paths

@@ -34,12 +34,17 @@ class EveningBriefing:
         self.clock = clock
 
     async def build(
-        self, now: datetime | None = None, appointments: list[dict[str, Any]] | None = None
+        self,
+        now: datetime | None = None,
+        appointments: list[dict[str, Any]] | None = None,
+        calendar_note: str = "",
     ) -> Briefing:
         moment = now or self.clock.now()
         office = str(self.settings.get("general.office_address") or "").strip() or None
         return await self.store.read(
-            lambda s: build_briefing(s, moment, office=office, appointments=appointments)
+            lambda s: build_briefing(
+                s, moment, office=office, appointments=appointments, calendar_note=calendar_note
+            )
         )
 
     def is_due(self, now: datetime) -> bool:
@@ -50,12 +55,13 @@ class EveningBriefing:
         self,
         raise_notification: RaiseNotification,
         appointments: list[dict[str, Any]] | None = None,
+        calendar_note: str = "",
     ) -> int | None:
         """Raise tonight's briefing once, at or after the configured time; its id or None."""
         now = self.clock.now()
         if not self.is_due(now):
             return None
-        briefing = await self.build(now, appointments)
+        briefing = await self.build(now, appointments, calendar_note)
         title, body = render_markdown(briefing)
         return raise_notification(
             "briefing", title, body, None, None, f"briefing:{briefing.for_date}"

@@ -24,8 +24,9 @@ from core.clock import SYDNEY, Clock, to_sydney, utc
 from core.db.app_state import get_state, put_state
 from core.db.models import CLOSED_STAGES, Inquiry
 from core.events import EventBus, StageOverdue
-from core.inquiry.stages import STAGE_NAMES_ZH, STAGE_TIMEOUT_DAYS
-from core.rhythm.workdays import add_working_days, working_days_between
+from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, stage_time
+from core.inquiry.stages import STAGE_NAMES_ZH
+from core.workdays import add_working_days
 
 DIGEST_AT = 5
 SNOOZE_CHOICES = (1, 3, 7)
@@ -77,18 +78,17 @@ def _snoozed_until(session: Session, inquiry_id: int, since: str) -> datetime | 
 
 
 def _reminder(inquiry: Inquiry, now: datetime) -> Reminder | None:
-    limit = STAGE_TIMEOUT_DAYS.get(inquiry.stage)
-    if limit is None or inquiry.stage in CLOSED_STAGES or inquiry.stage_changed_at is None:
+    if inquiry.stage in CLOSED_STAGES or inquiry.stage_changed_at is None:
         return None
-    days = working_days_between(utc(inquiry.stage_changed_at), now)
-    if days <= limit:
+    timed = stage_time(inquiry.stage, inquiry.stage_changed_at, now)
+    if not timed.overdue or timed.limit_days is None:
         return None
     return Reminder(
         inquiry_id=inquiry.id,
         stage=inquiry.stage,
         stage_zh=STAGE_NAMES_ZH.get(inquiry.stage, inquiry.stage),
-        days_in_stage=days,
-        limit_days=limit,
+        days_in_stage=timed.days_in_stage,
+        limit_days=timed.limit_days,
         since=utc(inquiry.stage_changed_at).isoformat(),
         customer_name=inquiry.customer_name,
         suburb=inquiry.suburb,
@@ -100,7 +100,7 @@ def due_reminders(session: Session, now: datetime) -> list[Reminder]:
     """Every open inquiry over its stage's limit and not snoozed, the longest-waiting first."""
     rows = session.scalars(
         select(Inquiry)
-        .where(Inquiry.stage.in_(list(STAGE_TIMEOUT_DAYS)))
+        .where(Inquiry.stage.in_(list(STAGE_LIMIT_DAYS)))
         .order_by(Inquiry.stage_changed_at, Inquiry.id)
     )
     due = []

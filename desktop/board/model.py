@@ -286,7 +286,7 @@ class BoardModel(QAbstractTableModel):
         if column == "last_contact":
             return _compact_time(row.last_contact_at, now)
         if column == "days_in_stage":
-            days = text.days_text(row.days_in_stage(now))
+            days = text.working_days_text(row.days_in_stage(now))
             over = row.overdue_days(now)
             return f"⚠ {days} (+{over})" if over else days
         return ""

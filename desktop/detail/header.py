@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.inquiry.detail import InquiryDetail
-from core.inquiry.stages import CLOSED_STAGES, overdue_days
+from core.inquiry.stages import CLOSED_STAGES
 from desktop import text
 from desktop.i18n import current_language
 
@@ -59,7 +59,7 @@ class DetailHeader(QWidget):
             parts.append(d.suburb)
         if d.product_types:
             parts.append(text.products_text(d.product_types, current_language()))
-        over = overdue_days(d.stage, d.stage_changed_at, now)
+        over = d.overdue_days(now)
         if over:
             parts.append("⚠ " + text.overdue_text(over))
         if drafts_note:

@@ -60,8 +60,10 @@ def test_unknown_stage_and_trigger_are_refused(services) -> None:  # type: ignor
 
 
 def test_overdue_after_stage_timeout(services) -> None:  # type: ignore[no-untyped-def]
+    # entered on Wed 1 April 2026 (Sydney); Good Friday and Easter Monday do not count, so the
+    # two working days of "inquiry" are Thu 2 and Tue 7 April: overdue from Wed 8 April
     iid = _new_inquiry(services)
     with services.store.session() as s:
         inquiry = s.get(Inquiry, iid)
-        assert not is_overdue(inquiry, services.clock.now() + timedelta(days=1))
-        assert is_overdue(inquiry, services.clock.now() + timedelta(days=2, hours=1))
+        assert not is_overdue(inquiry, services.clock.now() + timedelta(days=6))
+        assert is_overdue(inquiry, services.clock.now() + timedelta(days=7))

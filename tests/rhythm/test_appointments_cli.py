@@ -142,3 +142,37 @@ def test_a_lost_answer_after_the_create_still_makes_one_event(
     assert len(graph_env.events) == 1
     assert _audit(home)[-1] == ("inquiry", "measure", "owner")
     capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [
+        (
+            {"status": 400, "code": "ErrorInvalidRequest", "times": 20},
+            "Outlook 拒绝了请求，HTTP 400",
+        ),
+        ({"status": 403, "code": "ErrorAccessDenied", "times": 20}, "没有读取日历的权限"),
+        ({"status": 503, "times": 20}, "Outlook 暂时无法连接"),
+        ({"drop": True, "times": 20}, "Outlook 日历"),
+    ],
+)
+def test_a_calendar_that_cannot_be_read_never_sinks_the_briefing(
+    home: Path,
+    one_inquiry: int,
+    graph_env: GraphServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    fault: dict,
+    said: str,
+) -> None:
+    graph_env.fail(r"/me/calendarView", **fault)
+    monkeypatch.setenv("INQUIRY_BRIDGE_NOW", "2026-12-02T20:00:00+11:00")
+    capsys.readouterr()
+    assert main(["briefing", "--json", "--home", str(home)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["calendar_checked"] is False and said in data["calendar_note"]
+    assert [v["inquiry_id"] for v in data["measure_route"]] == [one_inquiry]  # the rest is there
+    if fault.get("times", 1) > 1 and fault.get("status") in (400, 403):  # the owner's words too
+        assert main(["briefing", "--home", str(home)]) == 0
+        out = capsys.readouterr()
+        assert said in out.out and "Traceback" not in out.err

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from core.clock import SYDNEY
-from core.rhythm.workdays import add_working_days, is_working_day, working_days_between
+from core.workdays import add_working_days, is_working_day, working_days_between
 
 
 def at(day: str, hour: int = 10) -> datetime:
