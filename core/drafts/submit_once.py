@@ -30,35 +30,19 @@ import asyncio
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy.orm import Session
 
 from core.db.models import Draft
 from core.drafts.send_claim import SendSnapshot
 from core.errors import DraftStateError, MailAuthError, MailNetworkError
+from core.mail.ports import SubmitMailer
 
 log = logging.getLogger(__name__)
 
 PREPARED = "smtp:prepared"
 TRANSMITTED = "smtp:transmitted"
-
-
-class SubmitOnceMailer(Protocol):
-    """A ``Mailer`` that submits raw MIME (``core.mailbox.smtp_mailer.SmtpMailer``)."""
-
-    has_drafts: bool
-    sender: str
-
-    def new_message_id(self) -> str: ...
-
-    def build(self, out: Any, message_id: str) -> bytes: ...
-
-    async def submit(self, out: Any, raw: bytes, on_transmitted: Callable[[], None]) -> None: ...
-
-    async def find_sent(self, message_id: str) -> bool: ...
-
-    async def file_sent_copy(self, message_id: str, raw: bytes) -> bool: ...
 
 
 def outbox_file(cache: Path, draft_id: int) -> Path:
@@ -84,7 +68,7 @@ def transient(exc: BaseException) -> bool:
 class SubmitOnce:
     """Steps 1–3 and the reconcile rules above, over ``mailer``; ``store`` writes the journal."""
 
-    def __init__(self, mailer: SubmitOnceMailer, store: Any, cache: Path, sender_name: str):
+    def __init__(self, mailer: SubmitMailer, store: Any, cache: Path, sender_name: str):
         self.mailer = mailer
         self.store = store
         self.cache = cache

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -310,6 +310,14 @@ class MailSync:
                 raise answer.error
             raws.append(self._raw_message(entry, answer.content))
         return raws
+
+    # ------------------------------------------------------------------ the port
+    def new_items(self, plan: MailRoundPlan) -> list[dict[str, Any]]:
+        """``core.mail.ports.MessageSource``: the round's messages to download, oldest first."""
+        return plan.new
+
+    async def fetch(self, plan: MailRoundPlan, items: Sequence[dict[str, Any]]) -> list[RawMessage]:
+        return await self.fetch_batch(list(items))
 
     # ------------------------------------------------------------------ committing
     def _commit(self, session: Session, plan: MailRoundPlan) -> None:

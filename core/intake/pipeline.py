@@ -38,7 +38,7 @@ from core.intake.jobs import IngestReport, Job, Run, Understanding
 from core.intake.pump import aiter_of, pump
 from core.intake.understanding import Understander
 from core.intake.worker_pool import WorkerPool
-from core.mail.source import MessageSource, RawMessage
+from core.mail.source import MessageStream, RawMessage
 from core.services import Services
 
 
@@ -104,7 +104,7 @@ class IntakePipeline:
         return await self._pump(lambda run: self.admission.admit_all(aiter_of(raws), run))
 
     async def ingest_source(
-        self, source: MessageSource | AsyncIterable[RawMessage]
+        self, source: MessageStream | AsyncIterable[RawMessage]
     ) -> IngestReport:
         """Everything a source yields, streamed (memory stays bounded by the in-flight window).
 

@@ -26,7 +26,7 @@ import email.utils
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -39,6 +39,7 @@ from core.db.models import Message, SyncCursor
 from core.intake.identity import same_delivery
 from core.intake.records import relink_source_id
 from core.mail.message_ids import normalise_message_id
+from core.mail.ports import run_round
 from core.mail.source import RawMessage
 from core.mailbox.folders import Folder, find_sent, inbox, list_folders
 from core.mailbox.imap_session import ImapSession
@@ -160,6 +161,7 @@ class ImapSync:
         self.settings = settings
         self.clock = clock
         self.batch_size = max(1, batch_size)
+        self._open: list[ImapSession] = []  # connections of rounds in progress
 
     def folders(self) -> list[str]:
         return ["inbox", "sent"] if self.settings.get("graph.sync_sent_items") else ["inbox"]
@@ -322,33 +324,63 @@ class ImapSync:
         new.sort(key=lambda m: (m.received_at or _EPOCH, m.folder, m.uid))
         return new, relinks, known
 
-    # ------------------------------------------------------------------ one round
-    async def run_once(self) -> ImapSyncReport:
+    # ------------------------------------------------------------------ the port
+    async def plan_round(self) -> ImapRound:
+        """List INBOX and Sent since the cursors over one connection (kept for the round)."""
         cursors = await self.store.read(self._load_cursors)
         imap = await asyncio.to_thread(self.connect)
         try:
             states = await asyncio.to_thread(self._list_all, imap, cursors)
             new, relinks, known = await self.store.read(lambda s: self._plan(s, states))
-            report = ImapSyncReport(
-                listed=sum(len(st.listed) for st in states),
-                known=known,
-                resynced=[st.folder for st in states if st.resynced],
-            )
-            by_folder = {st.folder: st for st in states}
-            for start in range(0, len(new), self.batch_size):
-                batch = new[start : start + self.batch_size]
-                raws: list[RawMessage] = []
-                for folder in ("inbox", "sent"):
-                    part = [m for m in batch if m.folder == folder]
-                    if part:
-                        raws += await asyncio.to_thread(self._fetch, imap, by_folder[folder], part)
-                order = {m.source_id: i for i, m in enumerate(batch)}
-                raws.sort(key=lambda r: order[r.source_id or ""])
-                report.vanished += len(batch) - len(raws)
-                if raws:
-                    await self.sink.ingest_batch(raws)
-                    report.new += len(raws)
-            await self.store.run(lambda s: self._commit(s, states, relinks))
-            return report
-        finally:
+        except BaseException:
             await asyncio.to_thread(imap.close)
+            raise
+        self._open.append(imap)  # closed by run_once (or the caller) after commit
+        return ImapRound(imap, states, new, relinks, known)
+
+    def new_items(self, plan: ImapRound) -> list[Listed]:
+        return plan.new
+
+    async def fetch(self, plan: ImapRound, items: Sequence[Listed]) -> list[RawMessage]:
+        """The bytes of ``items`` (``BODY.PEEK[]``), in ``items`` order; a message expunged
+        since it was listed is left out."""
+        by_folder = {st.folder: st for st in plan.states}
+        raws: list[RawMessage] = []
+        for folder in ("inbox", "sent"):
+            part = [m for m in items if m.folder == folder]
+            if part:
+                raws += await asyncio.to_thread(self._fetch, plan.imap, by_folder[folder], part)
+        order = {m.source_id: i for i, m in enumerate(items)}
+        raws.sort(key=lambda r: order[r.source_id or ""])
+        return raws
+
+    async def commit(self, plan: ImapRound) -> None:
+        """Relink renumbered messages and move the cursors (after everything is ingested)."""
+        await self.store.run(lambda s: self._commit(s, plan.states, plan.relinks))
+
+    # ------------------------------------------------------------------ one round
+    async def run_once(self) -> ImapSyncReport:
+        """``run_round`` over this source, the round's connection closed whatever happens."""
+        try:
+            plan, ingested, vanished = await run_round(self, self.sink, batch_size=self.batch_size)
+        finally:
+            while self._open:
+                await asyncio.to_thread(self._open.pop().close)
+        return ImapSyncReport(
+            listed=sum(len(st.listed) for st in plan.states),
+            new=ingested,
+            known=plan.known,
+            vanished=vanished,
+            resynced=[st.folder for st in plan.states if st.resynced],
+        )
+
+
+@dataclass
+class ImapRound:
+    """One round's plan: the open connection, what each folder listed, what is new."""
+
+    imap: ImapSession
+    states: list[FolderState]
+    new: list[Listed]
+    relinks: list[Listed]
+    known: int

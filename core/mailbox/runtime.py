@@ -15,6 +15,7 @@ from core.errors import ConfigError
 from core.mailbox.account import Endpoint, parse_url
 from core.mailbox.imap_session import ImapSession, open_session
 from core.mailbox.imap_sync import ImapSync, ImapSyncReport, IntakeSink
+from core.mailbox.smtp_mailer import SmtpMailer
 from core.secrets import MAIL_PASSWORD
 
 log = logging.getLogger(__name__)
@@ -54,7 +55,9 @@ class MailboxRuntime:
         self.endpoint = imap_endpoint(settings)
         self.pipeline = pipeline
         self.mail = ImapSync(self.connect, pipeline, services.store, settings, services.clock)
-        self.mailer = build_smtp_mailer(services) if smtp_configured(settings) else None
+        self.mailer: SmtpMailer | None = (
+            build_smtp_mailer(services) if smtp_configured(settings) else None
+        )
 
     def connect(self) -> ImapSession:
         """A logged-in IMAP session (blocking: call from a worker thread)."""
@@ -79,10 +82,8 @@ class MailboxRuntime:
             await close()
 
 
-def build_smtp_mailer(services: Any) -> Any:
+def build_smtp_mailer(services: Any) -> SmtpMailer:
     """The SMTP mailer of this data folder (its sent copies go to the IMAP Sent folder)."""
-    from core.mailbox.smtp_mailer import SmtpMailer
-
     settings = services.settings
     imap = imap_endpoint(settings) if configured(settings) else None
     return SmtpMailer(

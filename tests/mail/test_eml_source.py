@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from core.mail.source import MessageSource, RawMessage
+from core.mail.source import MessageStream, RawMessage
 from core.sources.eml import EmlFolderSource
 
 
@@ -17,7 +17,7 @@ async def test_yields_eml_files_in_name_order(tmp_path: Path) -> None:
     (tmp_path / "sub.eml").mkdir()  # a folder named like a message is not a message
 
     source = EmlFolderSource(tmp_path)
-    assert isinstance(source, MessageSource)
+    assert isinstance(source, MessageStream)
     got = [raw async for raw in source]
     assert [(r.source_ref, r.raw) for r in got] == [
         ("001.EML", b"one"),
