@@ -24,6 +24,7 @@
     │   ├── MailAuthError         wrong password / 授权码 (app password) refused
     │   ├── MailServiceDisabled   the provider's IMAP/SMTP service is switched off for the account
     │   ├── MailNetworkError      server unreachable: no network, wrong host or port, timeout
+    │   ├── MailPasswordMissing   a mailbox is configured but no password is stored
     │   └── InsecureMailServer    plain-text IMAP/SMTP to a host that is not this computer
     ├── DraftStateError           illegal draft transition (e.g. send before approve)
     ├── UnconfirmedFactsError     approve refused: the fact guard flagged values
@@ -122,6 +123,12 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
     "mail_network": (
         "无法连接邮件服务器：请检查网络、服务器地址和端口（{detail}）",
         "Cannot reach the mail server: check the network, server name and port ({detail})",
+    ),
+    "mail_no_password": (
+        "尚未填写邮箱授权码（应用密码）：请在 设置 → 其他邮箱 中填写，或设置 "
+        "INQUIRY_BRIDGE_MAIL_PASSWORD{detail}",
+        "No mail app password yet: enter it in Settings → Other mailbox, or set "
+        "INQUIRY_BRIDGE_MAIL_PASSWORD{detail}",
     ),
     "mail_insecure": (
         "拒绝以明文连接邮件服务器（密码会被窃听）：请使用 SSL 或 STARTTLS（{detail}）",
@@ -292,6 +299,12 @@ class MailNetworkError(MailboxError):
     """No connection: no network, a wrong host or port, a timeout, a dropped connection."""
 
     code = "mail_network"
+
+
+class MailPasswordMissing(MailboxError):
+    """An IMAP/SMTP mailbox is configured but no password (授权码) is stored or given."""
+
+    code = "mail_no_password"
 
 
 class InsecureMailServer(MailboxError):

@@ -45,6 +45,11 @@ def _mailbox_templates() -> dict[str, str]:
             "Errors",
             "Cannot reach the mail server: check the network, server name and port (%1)",
         ),
+        "mail_no_password": QCoreApplication.translate(
+            "Errors",
+            "No mail app password yet: enter it in Settings → Other mailbox, or set "
+            "INQUIRY_BRIDGE_MAIL_PASSWORD%1",
+        ),
         "mail_insecure": QCoreApplication.translate(
             "Errors",
             "Refusing a plain-text connection to the mail server (the password could be "

@@ -818,6 +818,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>无法连接邮件服务器：请检查网络、服务器地址和端口（%1）</translation>
     </message>
     <message>
+        <source>No mail app password yet: enter it in Settings → Other mailbox, or set INQUIRY_BRIDGE_MAIL_PASSWORD%1</source>
+        <translation>尚未填写邮箱授权码（应用密码）：请在 设置 → 其他邮箱 中填写，或设置 INQUIRY_BRIDGE_MAIL_PASSWORD%1</translation>
+    </message>
+    <message>
         <source>Refusing a plain-text connection to the mail server (the password could be read): use SSL or STARTTLS (%1)</source>
         <translation>拒绝以明文连接邮件服务器（密码会被窃听）：请使用 SSL 或 STARTTLS（%1）</translation>
     </message>

@@ -65,9 +65,9 @@ def error_text(exc: BaseException) -> str:
 
 def network_error(exc: BaseException) -> MailNetworkError:
     if isinstance(exc, socket.gaierror):
-        return MailNetworkError(f"找不到服务器 / unknown host ({exc})")
+        return MailNetworkError(f"unknown host: {exc}")
     if isinstance(exc, TimeoutError | socket.timeout):
-        return MailNetworkError(f"连接超时 / timed out ({exc})")
+        return MailNetworkError(f"timed out: {exc}")
     return MailNetworkError(f"{type(exc).__name__}: {exc}")
 
 

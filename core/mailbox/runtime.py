@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from core.errors import ConfigError
+from core.errors import MailPasswordMissing
 from core.mailbox.account import Endpoint, parse_url
 from core.mailbox.imap_session import ImapSession, open_session
 from core.mailbox.imap_sync import ImapSync, ImapSyncReport, IntakeSink
@@ -40,9 +40,7 @@ def smtp_endpoint(settings: Any) -> Endpoint:
 def mail_password(services: Any) -> str:
     password = services.secrets.get(MAIL_PASSWORD)
     if not password:
-        raise ConfigError(
-            "没有邮箱密码（授权码）：请在设置 → 邮箱中填写，或设置 INQUIRY_BRIDGE_MAIL_PASSWORD"
-        )
+        raise MailPasswordMissing()
     return str(password)
 
 
