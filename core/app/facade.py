@@ -122,6 +122,11 @@ class App:
             self._mailbox = MailboxRuntime(self.services, pipeline=pipeline)
         return self._mailbox
 
+    def take_mailbox(self) -> MailboxRuntime | None:
+        """Hand over the IMAP/SMTP runtime for closing; ``mailbox()`` builds a fresh one."""
+        mailbox, self._mailbox = self._mailbox, None
+        return mailbox
+
     def take_graph(self) -> GraphRuntime | None:
         """Hand over the Graph runtime for closing; the next ``graph()`` builds a fresh one."""
         graph, self._graph = self._graph, None
@@ -136,7 +141,7 @@ class App:
         """Close the HTTP clients (LLM, Graph) on the loop that opened them."""
         await self.llm.aclose()
         await self.close_graph()
-        mailbox, self._mailbox = self._mailbox, None
+        mailbox = self.take_mailbox()
         if mailbox is not None:
             await mailbox.aclose()
 

@@ -44,6 +44,13 @@ def mail_password(services: Any) -> str:
     return str(password)
 
 
+class NoDrive:
+    """The OneDrive round of a mailbox without Microsoft 365: nothing to do."""
+
+    def summary(self) -> str:
+        return "not connected (IMAP mailbox)"
+
+
 class MailboxRuntime:
     """Attributes: endpoint (IMAP), pipeline, mail (ImapSync), mailer (SMTP, or None)."""
 
@@ -73,6 +80,18 @@ class MailboxRuntime:
 
             report.keywords = await write_back(self.services.store, self.connect)
         return report, retried
+
+    # what ``core.schedule.SyncScheduler`` asks of a runtime (no OneDrive without Graph)
+    attached = False
+
+    def attach(self) -> None:
+        """Nothing listens on the bus: keywords are written after each round."""
+
+    def detach(self) -> None:
+        """Nothing to detach (see ``attach``)."""
+
+    async def drive_round(self) -> NoDrive:
+        return NoDrive()
 
     async def aclose(self) -> None:
         close = getattr(self.pipeline, "aclose", None)

@@ -4,11 +4,15 @@ security swapped for the loopback ones), and says in Chinese what went wrong."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import func, select
 
+from core.db.models import Message
 from core.secrets import MAIL_PASSWORD
 from desktop.settings_dialog import SettingsDialog
+from desktop.sync import SyncController
 from desktop.wizard import FirstRunWizard
 from tests.support import dovecot as dovecot_support
+from tests.support.mailbox_mail import inquiry
 from tests.support.smtp_server import SmtpServer
 
 pytestmark = pytest.mark.skipif(not dovecot_support.available(), reason="no dovecot-imapd")
@@ -40,6 +44,17 @@ async def test_wizard_connects_a_qq_preset_and_explains_a_wrong_code(ctx, qtbot)
             assert page.result.text().startswith("已连接")
             assert ctx.services.settings.get("imap.url") == dovecot.url
             assert ctx.services.secrets.get(MAIL_PASSWORD) == dovecot.password
+
+            # the desktop's pollers now read that mailbox (立即同步)
+            dovecot.append(inquiry(0, 1))
+            controller = SyncController(ctx)
+            assert controller.account_ready
+            await controller.sync_now()
+            count = await ctx.services.store.read(
+                lambda s: s.scalar(select(func.count(Message.id)).where(Message.source == "imap"))
+            )
+            assert count == 1
+            controller.stop()
         finally:
             smtp.stop()
 
