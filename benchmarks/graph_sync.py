@@ -54,7 +54,7 @@ class NullSink:
     async def ingest_batch(self, raws: list) -> None:
         self.ingested += len(raws)
 
-    async def record_removed(self, source_id: str) -> None:
+    async def record_removed(self, graph_id: str) -> None:
         return None
 
 
