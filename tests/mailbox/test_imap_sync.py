@@ -99,3 +99,41 @@ def test_a_mailbox_that_refuses_keywords_is_skipped_and_the_round_still_commits(
         assert "new=2" in out and "keywords=" not in out
         assert all(b"IB-" not in flags for flags, _ in server.fetch_all())
     assert len(_mail(capsys, home)) == 2
+
+
+OWN_REPLY = (
+    b"From: Aurora Windows <owner@aurorawindows.com.au>\r\n"
+    b"To: customer00@example.com\r\n"
+    b"Subject: Re: Quote request 1\r\n"
+    b"Date: Sun, 29 Nov 2026 09:00:00 +1100\r\n"
+    b"Message-ID: <own-reply-1@aurorawindows.com.au>\r\n"
+    b"In-Reply-To: <inquiry-00.1@mail.example.com>\r\n"
+    b"Content-Type: text/plain; charset=utf-8\r\n\r\n"
+    b"Thanks, we can measure on Tuesday.\r\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("sent_name", "special_use"),
+    [("Sent", True), ("已发送", False)],  # \Sent, or only the name 已发送 (QQ, 163)
+)
+def test_the_sent_folder_is_found_and_read_as_outgoing(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    sent_name: str,
+    special_use: bool,
+) -> None:
+    home = tmp_path / "home"
+    with dovecot_support.running(sent_name=sent_name, special_use=special_use) as server:
+        monkeypatch.setenv("INQUIRY_BRIDGE_IMAP_URL", server.url)
+        monkeypatch.setenv("INQUIRY_BRIDGE_MAIL_PASSWORD", server.password)
+        _fill(server, 1)
+        server.append(OWN_REPLY, folder=sent_name, flags="(\\Seen)")
+        code, out, err = _cli(capsys, "sync", "--once", "--offline", "--home", str(home))
+        assert code == 0, err
+        assert "new=2" in out
+    rows = {r["message_id"]: r for r in _mail(capsys, home)}
+    own = rows["<own-reply-1@aurorawindows.com.au>"]
+    assert own["folder"] == "sent" and own["direction"] == "out"
+    assert rows["<inquiry-00.1@mail.example.com>"]["folder"] == "inbox"

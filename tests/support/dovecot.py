@@ -23,6 +23,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from core.mailbox.folders import encode_utf7
+
 DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
 
 CONFIG = """\
@@ -70,8 +72,7 @@ namespace inbox {{
   inbox = yes
   separator = /
   mailbox {sent} {{
-    special_use = {sent_flag}
-    auto = subscribe
+{sent_flag}    auto = subscribe
   }}
   mailbox Drafts {{
     special_use = \\Drafts
@@ -140,7 +141,7 @@ class DovecotServer:
                 uid=uid,
                 gid=gid,
                 sent=f'"{self.sent_name}"',
-                sent_flag="\\Sent" if self.special_use else "\\Junk",
+                sent_flag="    special_use = \\Sent\n" if self.special_use else "",
                 plugins="" if self.keywords else "acl",
             )
         )
@@ -228,7 +229,7 @@ class DovecotServer:
         conn = self.client()
         try:
             date = imaplib.Time2Internaldate(when) if when is not None else None
-            typ, data = conn.append(f'"{folder}"', flags or None, date, raw)
+            typ, data = conn.append(f'"{encode_utf7(folder)}"', flags or None, date, raw)
             assert typ == "OK", data
         finally:
             conn.logout()
@@ -237,7 +238,7 @@ class DovecotServer:
         """(flags line, raw bytes) of every message in ``folder``, in UID order."""
         conn = self.client()
         try:
-            conn.select(f'"{folder}"', readonly=True)
+            conn.select(f'"{encode_utf7(folder)}"', readonly=True)
             _typ, data = conn.uid("FETCH", "1:*", "(FLAGS BODY.PEEK[])")
             return [(d[0], d[1]) for d in data if isinstance(d, tuple)]
         finally:
