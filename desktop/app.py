@@ -42,7 +42,7 @@ from desktop.context import AppContext, build_context
 from desktop.errors_ui import ErrorReporter
 from desktop.fonts import INSTALL_HINT, missing_cjk_font, missing_font_message
 from desktop.i18n import LanguageManager
-from desktop.look import APP_STYLESHEET, app_icon, apply_fonts
+from desktop.look import app_icon, apply_look
 from desktop.main_window import MainWindow
 from desktop.settings_dialog import SettingsDialog
 from desktop.single_instance import SingleInstance, notify_running, server_name
@@ -72,11 +72,9 @@ def make_qapp(argv: list[str] | None = None) -> QApplication:
         app = QApplication(argv or [sys.argv[0]])
     assert isinstance(app, QApplication)
     app.setApplicationName("Inquiry Bridge")
-    app.setApplicationDisplayName("询盘桥 Inquiry Bridge")
     app.setOrganizationName("InquiryBridge")
     app.setWindowIcon(app_icon())
-    apply_fonts(app)
-    app.setStyleSheet(APP_STYLESHEET)
+    apply_look(app)
     return app
 
 

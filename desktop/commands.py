@@ -21,6 +21,23 @@ class ScreenshotError(InquiryBridgeError):
     code = "error"
 
 
+# the names of desktop.screenshots.WINDOWS (listed here so ``--help`` does not load the windows)
+SCREENSHOT_WINDOWS = [
+    "board",
+    "detail",
+    "settings",
+    *(f"settings-{page}" for page in ("ai", "sync", "telegram", "voice", "general")),
+    "wizard",
+    "approval",
+    "chat",
+    "briefing",
+    "reminder",
+    "memory",
+    "overview",
+    "costs",
+]
+
+
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     app = sub.add_parser("app", parents=[common], help="start the tray application (default)")
     app.add_argument(
@@ -35,7 +52,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     shot.add_argument(
         "--window",
         required=True,
-        choices=["board", "detail", "settings", "wizard", "approval", "chat"],
+        choices=SCREENSHOT_WINDOWS,
     )
     shot.add_argument("--lang", default="zh_CN", choices=["zh_CN", "en"])
     shot.add_argument("--out", required=True, metavar="FILE.png")

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import PySide6
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtGui import QGuiApplication
 
 log = logging.getLogger(__name__)
 
@@ -141,4 +142,13 @@ class LanguageManager:
         global _current
         _current = lang
         self.language = lang
+        if isinstance(app, QGuiApplication):
+            # Qt appends the display name to every window title ("设置 — 询盘桥"): one name, in
+            # his language, and a window titled with it alone is not repeated
+            app.setApplicationDisplayName(app_name())
         return lang
+
+
+def app_name() -> str:
+    """The product's name in the UI language (询盘桥 / Inquiry Bridge)."""
+    return QCoreApplication.translate("App", "Inquiry Bridge")

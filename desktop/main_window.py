@@ -34,7 +34,7 @@ from desktop.board.view import BoardPage
 from desktop.chat import ChatDock
 from desktop.context import AppContext
 from desktop.demo_banner import DemoBanner
-from desktop.i18n import LANGUAGES, current_language
+from desktop.i18n import LANGUAGES, app_name, current_language
 from desktop.look import app_icon
 
 
@@ -259,9 +259,10 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     def retranslate(self) -> None:
-        title = self.tr("Inquiry Bridge")
+        # Qt adds the app's name after a title; the board's title is that name alone
+        title = app_name()
         if self.ctx.is_demo:
-            title += " — " + self.tr("demo data")
+            title = self.tr("Demo data") + " — " + title
         self.setWindowTitle(title)
         self.tabs.setTabText(0, self.tr("Board"))
         self._update_pending_tab()

@@ -34,6 +34,7 @@ Factory = Callable[["AppContext"], Awaitable[QWidget]]
 _FILES = ("settings.toml", "secrets.bin", "msal_token_cache.bin")
 _FOLDERS = ("attachments", "cache/i18n")
 _DATABASE = "inquiry-bridge.sqlite3"
+SETTINGS_PAGES = ("ai", "sync", "telegram", "voice", "general")  # after the account page
 
 
 @contextlib.contextmanager
@@ -126,13 +127,72 @@ async def _chat(ctx: AppContext) -> QWidget:
     return await make_chat_window(ctx)
 
 
+def _settings_page(row: int) -> Factory:
+    """The settings dialog opened on page ``row`` (AI, sync, Telegram, voice, general)."""
+
+    async def factory(ctx: AppContext) -> QWidget:
+        dialog = await _settings(ctx)
+        dialog.nav.setCurrentRow(row)  # type: ignore[attr-defined]
+        return dialog
+
+    return factory
+
+
+async def _briefing(ctx: AppContext) -> QWidget:
+    from desktop.rhythm.briefing_window import BriefingWindow
+
+    window = BriefingWindow(ctx.app)
+    await window.reload()
+    return window
+
+
+async def _reminder(ctx: AppContext) -> QWidget:
+    """The window a reminder's balloon opens, for the longest-waiting overdue job."""
+    from desktop.rhythm.desk import ReminderDialog
+
+    due = await ctx.app.rhythm.reminders()
+    if not due:
+        raise LookupError("no reminder is due in this data folder")
+    dialog = ReminderDialog(ctx.app, due[0].inquiry_id, "", "")
+    await dialog.task
+    return dialog
+
+
+async def _memory(ctx: AppContext) -> QWidget:
+    from desktop.chat.memory_page import MemoryDialog
+
+    dialog = MemoryDialog(ctx)
+    await dialog.loading
+    return dialog
+
+
+def _stats(tab: int) -> Factory:
+    async def factory(ctx: AppContext) -> QWidget:
+        """概览 (tab 0) or 成本与质量 (tab 1)."""
+        from desktop.stats.window import StatsWindow
+
+        window = StatsWindow(ctx.app)
+        window.resize(1366, 720)
+        await window.reload()
+        window.tabs.setCurrentIndex(tab)
+        return window
+
+    return factory
+
+
 WINDOWS: dict[str, Factory] = {
     "board": _board,
     "detail": _detail,
     "settings": _settings,
+    **{f"settings-{name}": _settings_page(row) for row, name in enumerate(SETTINGS_PAGES, 1)},
     "wizard": _wizard,
     "approval": _approval,
     "chat": _chat,
+    "briefing": _briefing,
+    "reminder": _reminder,
+    "memory": _memory,
+    "overview": _stats(0),
+    "costs": _stats(1),
 }
 
 

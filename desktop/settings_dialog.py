@@ -48,6 +48,7 @@ from desktop.chat.memory_page import MemoryButton
 from desktop.context import AppContext
 from desktop.errors_ui import message_for
 from desktop.i18n import LANGUAGES, current_language
+from desktop.look import set_tone
 from desktop.settings_mailbox import MailboxSettingsPage
 from desktop.settings_save import save_all
 from desktop.settings_telegram import TelegramSettingsPage
@@ -334,9 +335,14 @@ class SettingsDialog(QDialog):
         with IMPORTING:
             from core.llm.client import LLMClient
 
+        s = self.ctx.services
+        if not self._llm_values().get("llm.base_url", s.settings.get("llm.base_url")):
+            self.test_result.setText(self.tr("Enter the AI service address first, then test."))
+            set_tone(self.test_result, "error")
+            return False
         self.test_button.setEnabled(False)
         self.test_result.setText(self.tr("Testing…"))
-        s = self.ctx.services
+        set_tone(self.test_result, "")
         client = LLMClient(
             _FormSettings(s.settings, self._llm_values()),  # type: ignore[arg-type]
             _FormSecrets(s.secrets, self.llm_key.text().strip()),  # type: ignore[arg-type]
@@ -351,12 +357,13 @@ class SettingsDialog(QDialog):
                 messages=[{"role": "user", "content": "Reply with the single word: OK"}],
             )
         except Exception as exc:
-            self.test_result.setText("❌ " + message_for(exc))
+            self.test_result.setText(message_for(exc))
+            set_tone(self.test_result, "error")
             ok = False
         else:
+            set_tone(self.test_result, "ok")
             self.test_result.setText(
-                "✅ "
-                + self.tr("Connected: %1 answered in %2 ms")
+                self.tr("Connected: %1 answered in %2 ms")
                 .replace("%1", client.model_for(1))
                 .replace("%2", str(int((time.monotonic() - started) * 1000)))
             )
@@ -410,7 +417,7 @@ class SettingsDialog(QDialog):
         problems = self.problems()
         if problems:
             self.nav.setCurrentRow(problems[0][0])
-            self._notify("❌ " + "\n".join(text for _, text in problems))
+            self._notify("\n".join(text for _, text in problems))
             return False
         values = {**self.values(), **self.telegram_page.values(), **self.voice_page.values()}
         new_secrets = []
@@ -424,7 +431,7 @@ class SettingsDialog(QDialog):
             outcome = save_all(s.settings, s.secrets, values, new_secrets)
         except Exception as exc:
             log.warning("settings not saved: %s", exc)
-            self._notify("❌ " + self.tr("Nothing was saved: %1").replace("%1", message_for(exc)))
+            self._notify(self.tr("Nothing was saved: %1").replace("%1", message_for(exc)))
             return False
         if key:
             self.llm_key.clear()
@@ -436,7 +443,7 @@ class SettingsDialog(QDialog):
         except OSError as exc:
             log.warning("start at login: %s", exc)
         self.stored_where = outcome.stored
-        self._notify(self._where_saved(outcome.stored))
+        self._notify(self._where_saved(outcome.stored), "ok")
         self.retranslate()
         if values["general.language"] != current_language():
             self.language_changed.emit(values["general.language"])
@@ -452,10 +459,11 @@ class SettingsDialog(QDialog):
             .replace("%2", where[0] if zh else where[1])
             for name, where in stored.items()
         ]
-        return "✅ " + "\n".join(lines or [self.tr("Settings saved.")])
+        return "\n".join(lines or [self.tr("Settings saved.")])
 
-    def _notify(self, text: str) -> None:
+    def _notify(self, text: str, tone: str = "error") -> None:
         self.last_notice = text
+        set_tone(self.notice, tone)
         self.notice.setText(text)
         self.notice.setVisible(bool(text))
 

@@ -77,6 +77,8 @@ class TrayController(QObject):
         self.sync_action.triggered.connect(self.sync_now_requested)
         self.briefing_action = QAction(self.menu)
         self.briefing_action.triggered.connect(lambda: self.rhythm.show_briefing(self.app))
+        self.stats_action = QAction(self.menu)
+        self.stats_action.triggered.connect(lambda: self.rhythm.show_stats(self.app))
         self.language_menu = QMenu(self.menu)
         self.language_group = QActionGroup(self)
         for code, name in LANGUAGES.items():
@@ -99,6 +101,7 @@ class TrayController(QObject):
             self.open_action,
             self.assistant_action,
             self.briefing_action,
+            self.stats_action,
             None,
             self.pause_action,
             self.sync_action,
@@ -199,6 +202,8 @@ class TrayController(QObject):
         kind, title, body = self.last_alert
         if kind == "briefing":
             self.rhythm.show_briefing(self.app)
+        elif kind == "weekly":
+            self.rhythm.show_stats(self.app)
         elif kind == "overdue" and self.last_ref is not None and self.last_ref[0] == "inquiry":
             self.rhythm.show_reminder(self.app, self.last_ref[1], title, body)
         elif self.last_ref is not None:
@@ -223,6 +228,7 @@ class TrayController(QObject):
         )
         self.sync_action.setText(self.tr("Sync now"))
         self.briefing_action.setText(self.tr("Evening briefing"))
+        self.stats_action.setText(self.tr("Overview · cost and quality"))
         self.language_menu.setTitle(self.tr("Language"))
         for action in self.language_group.actions():
             action.setChecked(action.data() == current_language())

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>App</name>
+    <message>
+        <source>Inquiry Bridge</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ApprovalWindow</name>
     <message>
         <source>Review reply before sending</source>
@@ -356,11 +363,111 @@
 <context>
     <name>BriefingWindow</name>
     <message>
+        <source>Tomorrow, %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New inquiries (24 h): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drafts waiting for approval: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overdue: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outlook calendar not read (not signed in to Microsoft)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No office address set: from the first stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about %1 km in a straight line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the route in Google Maps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From the office and back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The office address “%1” could not be placed: from the first stop, without the trips to and from the office</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back to the office: about %1 km</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Addresses that could not be placed (%1): not in the route or the map link, arrange these yourself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inquiry #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>address unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 km</source>
+        <translation type="unfinished">%1 km</translation>
+    </message>
+    <message>
+        <source>customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Email</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Nothing to confirm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing overdue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tomorrow&apos;s appointments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for a measure (A) · suggested route</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The round on the map</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1177,11 +1284,7 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Inquiry Bridge</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>demo data</source>
+        <source>Demo data</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1537,9 +1640,12 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <source>Open the inquiry</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Snooze %1 days</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source>Snooze %n day(s)</source>
+        <translation>
+            <numerusform>Snooze %n day</numerusform>
+            <numerusform>Snooze %n days</numerusform>
+        </translation>
     </message>
     <message>
         <source>Mark lost</source>
@@ -1551,6 +1657,72 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Marked lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReminderDialog</name>
+    <message>
+        <source>Follow-up reminder: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Rhythm</name>
+    <message>
+        <source>Reply to the customer soon</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arrange the measure on site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chase the factory&apos;s quote</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact the customer again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the factory has the order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check production progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arrange the installation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow it up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 working days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Low-confidence classification or extraction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Merged on the phone number alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model could not understand this email</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needs your confirmation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dddd d MMMM</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1581,6 +1753,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Waiting for the browser sign-in…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the AI service address first, then test.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1800,6 +1976,149 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>StatsWindow</name>
+    <message>
+        <source>Nothing in this period yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New inquiries per week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First reply (median hours) per week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per month: inquiries → measured → quoted → ordered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inquiries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quoted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ordered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working days spent in each stage (average)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AI calls: %1 (failed %2) · estimated cost %3 · new inquiries %4 · per inquiry %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens in / out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tier %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tier / purpose</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classes you changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fields you edited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drafts approved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rewritten before approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of text changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classify mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extract fields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revise drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chinese rendering of drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summarise conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memories from conversations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overview · cost and quality</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost and quality</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy from your corrections, per week</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>TelegramSettingsPage</name>
     <message>
         <source>The bot token looks wrong: BotFather&apos;s tokens look like 123456789:AA…</source>
@@ -1968,6 +2287,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Overview · cost and quality</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Language</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2046,15 +2369,15 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>✓ Whisper model found. Languages: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Voice dictation (local, nothing leaves this PC)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Size: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whisper model found. Languages: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2134,11 +2457,27 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>cpu works everywhere; cuda needs an NVIDIA graphics card</source>
+        <source>This computer&apos;s processor (works everywhere)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>int8 is fastest on a normal CPU</source>
+        <source>NVIDIA graphics card</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>8-bit integers (fastest on a normal computer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>8-bit integers and 16-bit floats (graphics card)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>16-bit floats (graphics card)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>32-bit floats (most exact, slowest)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>App</name>
+    <message>
+        <source>Inquiry Bridge</source>
+        <translation>询盘桥</translation>
+    </message>
+</context>
+<context>
     <name>ApprovalWindow</name>
     <message>
         <source>Review reply before sending</source>
@@ -354,12 +361,112 @@
 <context>
     <name>BriefingWindow</name>
     <message>
+        <source>Tomorrow, %1</source>
+        <translation>明天，%1</translation>
+    </message>
+    <message>
+        <source>New inquiries (24 h): %1</source>
+        <translation>新询盘（24 小时内）：%1</translation>
+    </message>
+    <message>
+        <source>Drafts waiting for approval: %1</source>
+        <translation>待您批准的草稿：%1</translation>
+    </message>
+    <message>
+        <source>Overdue: %1</source>
+        <translation>超过阶段期限：%1</translation>
+    </message>
+    <message>
+        <source>Outlook calendar not read (not signed in to Microsoft)</source>
+        <translation>未读取 Outlook 日历（未登录微软账户）</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>No office address set: from the first stop</source>
+        <translation>未设置公司地址，从第一站出发</translation>
+    </message>
+    <message>
+        <source>about %1 km in a straight line</source>
+        <translation>直线约 %1 公里</translation>
+    </message>
+    <message>
+        <source>Open the route in Google Maps</source>
+        <translation>在 Google 地图中打开路线</translation>
+    </message>
+    <message>
+        <source>From the office and back</source>
+        <translation>从公司出发并返回</translation>
+    </message>
+    <message>
+        <source>The office address “%1” could not be placed: from the first stop, without the trips to and from the office</source>
+        <translation>公司地址「%1」无法定位：从第一站出发，距离不含往返公司</translation>
+    </message>
+    <message>
+        <source>Back to the office: about %1 km</source>
+        <translation>最后返回公司约 %1 公里</translation>
+    </message>
+    <message>
+        <source>Addresses that could not be placed (%1): not in the route or the map link, arrange these yourself</source>
+        <translation>未能定位的地址（%1）：不在路线和地图链接中，请自行安排</translation>
+    </message>
+    <message>
+        <source>Inquiry #%1</source>
+        <translation>询盘 #%1</translation>
+    </message>
+    <message>
+        <source>address unknown</source>
+        <translation>地址未知</translation>
+    </message>
+    <message>
+        <source>%1 km</source>
+        <translation>%1 公里</translation>
+    </message>
+    <message>
+        <source>customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <source>you</source>
+        <translation>您</translation>
+    </message>
+    <message>
+        <source>Last (%1): %2</source>
+        <translation>最近（%1）：%2</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>备注：%1</translation>
+    </message>
+    <message>
         <source>Email</source>
         <translation>邮件</translation>
     </message>
     <message>
+        <source>Nothing to confirm</source>
+        <translation>没有需要确认的事项</translation>
+    </message>
+    <message>
+        <source>Nothing overdue</source>
+        <translation>没有超期的工作</translation>
+    </message>
+    <message>
         <source>Refresh</source>
         <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Tomorrow&apos;s appointments</source>
+        <translation>明天的预约</translation>
+    </message>
+    <message>
+        <source>Waiting for a measure (A) · suggested route</source>
+        <translation>等待上门量尺（A 类）· 建议路线</translation>
+    </message>
+    <message>
+        <source>The round on the map</source>
+        <translation>地图上的路线</translation>
     </message>
     <message>
         <source>Needs your confirmation</source>
@@ -1174,11 +1281,7 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>待审批</translation>
     </message>
     <message>
-        <source>Inquiry Bridge</source>
-        <translation>询盘桥</translation>
-    </message>
-    <message>
-        <source>demo data</source>
+        <source>Demo data</source>
         <translation>示例数据</translation>
     </message>
     <message>
@@ -1534,9 +1637,11 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <source>Open the inquiry</source>
         <translation>打开询盘</translation>
     </message>
-    <message>
-        <source>Snooze %1 days</source>
-        <translation>推迟 %1 天</translation>
+    <message numerus="yes">
+        <source>Snooze %n day(s)</source>
+        <translation>
+            <numerusform>推迟 %n 天</numerusform>
+        </translation>
     </message>
     <message>
         <source>Mark lost</source>
@@ -1549,6 +1654,72 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Marked lost</source>
         <translation>已标记为流失</translation>
+    </message>
+</context>
+<context>
+    <name>ReminderDialog</name>
+    <message>
+        <source>Follow-up reminder: %1</source>
+        <translation>跟进提醒：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Rhythm</name>
+    <message>
+        <source>Reply to the customer soon</source>
+        <translation>尽快回复客户</translation>
+    </message>
+    <message>
+        <source>Arrange the measure on site</source>
+        <translation>安排上门量尺</translation>
+    </message>
+    <message>
+        <source>Chase the factory&apos;s quote</source>
+        <translation>跟进报价进度</translation>
+    </message>
+    <message>
+        <source>Contact the customer again</source>
+        <translation>建议重新联系客户</translation>
+    </message>
+    <message>
+        <source>Check the factory has the order</source>
+        <translation>确认工厂已收到订单</translation>
+    </message>
+    <message>
+        <source>Check production progress</source>
+        <translation>检查生产进度</translation>
+    </message>
+    <message>
+        <source>Arrange the installation</source>
+        <translation>安排安装时间</translation>
+    </message>
+    <message>
+        <source>Follow it up</source>
+        <translation>请跟进</translation>
+    </message>
+    <message>
+        <source>%1 of %2 working days</source>
+        <translation>%1/%2 个工作日</translation>
+    </message>
+    <message>
+        <source>Low-confidence classification or extraction</source>
+        <translation>分类/提取把握不大</translation>
+    </message>
+    <message>
+        <source>Merged on the phone number alone</source>
+        <translation>合并不确定（仅凭电话号码）</translation>
+    </message>
+    <message>
+        <source>The model could not understand this email</source>
+        <translation>模型没看懂这封邮件</translation>
+    </message>
+    <message>
+        <source>Needs your confirmation</source>
+        <translation>需要您确认</translation>
+    </message>
+    <message>
+        <source>dddd d MMMM</source>
+        <translation>M月d日 dddd</translation>
     </message>
 </context>
 <context>
@@ -1579,6 +1750,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Waiting for the browser sign-in…</source>
         <translation>正在等待浏览器登录…</translation>
+    </message>
+    <message>
+        <source>Enter the AI service address first, then test.</source>
+        <translation>请先填写 AI 服务地址，再测试连接。</translation>
     </message>
     <message>
         <source>Testing…</source>
@@ -1797,6 +1972,149 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>StatsWindow</name>
+    <message>
+        <source>Nothing in this period yet</source>
+        <translation>这段时间还没有数据</translation>
+    </message>
+    <message>
+        <source>New inquiries per week</source>
+        <translation>每周新询盘</translation>
+    </message>
+    <message>
+        <source>First reply (median hours) per week</source>
+        <translation>每周首次回复时间（中位数，小时）</translation>
+    </message>
+    <message>
+        <source>Per month: inquiries → measured → quoted → ordered</source>
+        <translation>每月：询盘 → 量尺 → 报价 → 下单</translation>
+    </message>
+    <message>
+        <source>Inquiries</source>
+        <translation>询盘</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>已量尺</translation>
+    </message>
+    <message>
+        <source>Quoted</source>
+        <translation>已报价</translation>
+    </message>
+    <message>
+        <source>Ordered</source>
+        <translation>已下单</translation>
+    </message>
+    <message>
+        <source>Working days spent in each stage (average)</source>
+        <translation>各阶段平均停留（工作日）</translation>
+    </message>
+    <message>
+        <source>AI calls: %1 (failed %2) · estimated cost %3 · new inquiries %4 · per inquiry %5</source>
+        <translation>AI 调用 %1 次（失败 %2）· 估算费用 %3 · 新询盘 %4 个 · 每个询盘 %5</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Tokens in / out</source>
+        <translation>输入 / 输出 tokens</translation>
+    </message>
+    <message>
+        <source>Week</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>Tier %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Tier / purpose</source>
+        <translation>层级 / 用途</translation>
+    </message>
+    <message>
+        <source>Classes you changed</source>
+        <translation>您改的分类</translation>
+    </message>
+    <message>
+        <source>Fields you edited</source>
+        <translation>您改的字段</translation>
+    </message>
+    <message>
+        <source>Drafts approved</source>
+        <translation>批准的草稿</translation>
+    </message>
+    <message>
+        <source>Rewritten before approval</source>
+        <translation>批准前改写</translation>
+    </message>
+    <message>
+        <source>Share of text changed</source>
+        <translation>改动比例</translation>
+    </message>
+    <message>
+        <source>Classify mail</source>
+        <translation>邮件分类</translation>
+    </message>
+    <message>
+        <source>Extract fields</source>
+        <translation>提取信息</translation>
+    </message>
+    <message>
+        <source>Write drafts</source>
+        <translation>起草回复</translation>
+    </message>
+    <message>
+        <source>Revise drafts</source>
+        <translation>修改草稿</translation>
+    </message>
+    <message>
+        <source>Chinese rendering of drafts</source>
+        <translation>草稿中文译文</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>Summarise conversations</source>
+        <translation>对话摘要</translation>
+    </message>
+    <message>
+        <source>Memories from conversations</source>
+        <translation>对话中的记忆</translation>
+    </message>
+    <message>
+        <source>Overview · cost and quality</source>
+        <translation>概览 · 成本与质量</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Cost and quality</source>
+        <translation>成本与质量</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Accuracy from your corrections, per week</source>
+        <translation>按您的修改统计的准确度（每周）</translation>
+    </message>
+</context>
+<context>
     <name>TelegramSettingsPage</name>
     <message>
         <source>The bot token looks wrong: BotFather&apos;s tokens look like 123456789:AA…</source>
@@ -1964,6 +2282,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>今晚简报</translation>
     </message>
     <message>
+        <source>Overview · cost and quality</source>
+        <translation>概览 · 成本与质量</translation>
+    </message>
+    <message>
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -2041,16 +2363,16 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>留空：使用程序自带的模型。</translation>
     </message>
     <message>
-        <source>✓ Whisper model found. Languages: %1</source>
-        <translation>✓ 找到 Whisper 模型。识别语言：%1</translation>
-    </message>
-    <message>
         <source>Voice dictation (local, nothing leaves this PC)</source>
         <translation>语音输入（在本机识别，录音不会离开这台电脑）</translation>
     </message>
     <message>
         <source>Size: %1</source>
         <translation>大小：%1</translation>
+    </message>
+    <message>
+        <source>Whisper model found. Languages: %1</source>
+        <translation>已找到 Whisper 模型。语言：%1</translation>
     </message>
     <message>
         <source>To dictate in Chinese you need a multilingual Whisper model, %1 (about %2). Press “Download” once (if huggingface.co is slow or blocked, type a mirror such as https://hf-mirror.com below first), or bring the model on a USB stick as a folder or zip and press “Import”. The app never downloads models by itself, only when you press Download.</source>
@@ -2129,12 +2451,28 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation> 秒</translation>
     </message>
     <message>
-        <source>cpu works everywhere; cuda needs an NVIDIA graphics card</source>
-        <translation>cpu 适用于所有电脑；cuda 需要 NVIDIA 显卡</translation>
+        <source>This computer&apos;s processor (works everywhere)</source>
+        <translation>本机处理器（任何电脑都可用）</translation>
     </message>
     <message>
-        <source>int8 is fastest on a normal CPU</source>
-        <translation>普通 CPU 上 int8 最快</translation>
+        <source>NVIDIA graphics card</source>
+        <translation>NVIDIA 显卡</translation>
+    </message>
+    <message>
+        <source>8-bit integers (fastest on a normal computer)</source>
+        <translation>8 位整数（普通电脑上最快）</translation>
+    </message>
+    <message>
+        <source>8-bit integers and 16-bit floats (graphics card)</source>
+        <translation>8 位整数 + 16 位浮点（显卡）</translation>
+    </message>
+    <message>
+        <source>16-bit floats (graphics card)</source>
+        <translation>16 位浮点（显卡）</translation>
+    </message>
+    <message>
+        <source>32-bit floats (most exact, slowest)</source>
+        <translation>32 位浮点（最精确，最慢）</translation>
     </message>
     <message>
         <source>Check microphone</source>

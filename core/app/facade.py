@@ -18,6 +18,8 @@ Attributes:
         on the phone alone, a message the model did not understand) and his one-click answers.
     rhythm: ``RhythmService`` — stage reminders, snoozes, the evening briefing, measuring
         appointments, and ``daily()``: the background task that announces them and backs up.
+    stats: ``StatsService`` — what the AI cost (the ledger by day, week, tier, purpose) and how
+        well it did by his corrections, per week.
     is_demo: this is the demo data folder beside the real one.
 """
 
@@ -35,6 +37,7 @@ from core.app.memories import MemoryService
 from core.app.notifications import NotificationService
 from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
+from core.app.stats import StatsService
 from core.clock import Clock
 from core.events import StageChanged
 from core.services import Services
@@ -60,6 +63,7 @@ class App:
         self.assistant = AssistantService(services, self.llm, self.drafts)
         self.memories = MemoryService(services)
         self.mail_accounts = MailAccountService(services)
+        self.stats = StatsService(services)
         self.rhythm = RhythmService(
             services,
             self.notifications,

@@ -36,6 +36,7 @@ COMMAND_MODULES = (
     "core.cli.memory",
     "core.cli.evals",
     "core.cli.repair",
+    "core.cli.stats",
 )
 
 

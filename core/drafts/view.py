@@ -50,6 +50,9 @@ class DraftView:
     sent_at: Any
     attachment_ids: list[int] = field(default_factory=list)
     attachments: list[FileOption] = field(default_factory=list)  # the chosen files
+    # the newest email that went to this customer in the 14 days before the draft was last
+    # changed, other than this draft itself: {"at": ISO UTC, "subject": …}, or None
+    recently_mailed: dict[str, str] | None = None
 
     @property
     def attachment_warnings(self) -> list[str]:
@@ -81,6 +84,7 @@ class DraftView:
             "updated_at": iso_utc(self.updated_at),
             "sent_at": iso_utc(self.sent_at),
             "attachments": [f.as_json() for f in self.attachments],
+            "recently_mailed": self.recently_mailed,
         }
 
     @property
@@ -125,4 +129,19 @@ def draft_view(session: Session, d: Draft, paths: DataPaths | None = None) -> Dr
         sent_at=d.sent_at,
         attachment_ids=ids,
         attachments=files,
+        recently_mailed=recently_mailed(session, d),
     )
+
+
+def recently_mailed(session: Session, d: Draft) -> dict[str, str] | None:
+    """The 14-day warning for every surface that shows a draft (CLI, Telegram, the window)."""
+    from core.drafts.recent import recent_contact
+
+    if d.inquiry_id is None or d.status == "sent":
+        return None
+    moment = max(x for x in (d.created_at, d.updated_at) if x is not None)
+    for contact in recent_contact(session, d.inquiry_id, now=moment):
+        if d.internet_message_id and contact.subject == d.subject and contact.source == "app":
+            continue
+        return {"at": contact.at.replace(tzinfo=None).isoformat() + "Z", "subject": contact.subject}
+    return None

@@ -35,7 +35,7 @@ from core.db.models import (
 )
 from core.inquiry.search import has_search_index, search_condition
 from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, overdue_before, stage_time
-from core.rhythm.attention import open_inquiry_ids_select
+from core.rhythm.attention import open_complaint_ids_select, open_inquiry_ids_select
 
 # Column keys of the board, in display order. Every one is sortable in SQL.
 COLUMNS: tuple[str, ...] = (
@@ -180,7 +180,9 @@ def _sort_keys(query: BoardQuery) -> list[Any]:
     if query.sort == "days_in_stage":
         descending = not descending
     ordered = [c.desc().nulls_last() if descending else c.asc().nulls_last() for c in columns]
-    return [*ordered, Inquiry.id.desc() if descending else Inquiry.id.asc()]
+    # an open complaint (需要您确认 "complaint") comes first whatever the sort: he handles it himself
+    complaint_first = case((Inquiry.id.in_(open_complaint_ids_select()), 0), else_=1)
+    return [complaint_first, *ordered, Inquiry.id.desc() if descending else Inquiry.id.asc()]
 
 
 _ROW_COLUMNS = (

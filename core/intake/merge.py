@@ -37,6 +37,7 @@ from core.events import (
     MessageRecorded,
     NeedsAttention,
 )
+from core.intake.escalation import escalation_in
 from core.intake.inquiry_writes import (
     CONFIDENCE_RANK,
     OWNER_EDITED_KEY,
@@ -195,7 +196,9 @@ def apply_understood(
             region=region,
             language_hint=language_hint,
         )
-        return applied.disposition, _created_events(pk, applied, classification), applied.inquiry_id
+        created = _created_events(pk, applied, classification)
+        created += _escalated(message, applied.inquiry_id, after_sale=False)
+        return applied.disposition, created, applied.inquiry_id
     if decision.disposition == "merged" and decision.target is not None:
         target = decision.target
         applied = merge_into(
@@ -216,8 +219,20 @@ def apply_understood(
         if decision.matched_by == "phone":  # no thread, no e-mail: the rules were not sure
             detail = f"message {pk} merged into #{target.id} on the phone number alone"
             events.append(NeedsAttention("merge_unsure", "message", pk, detail))
+        events += _escalated(message, target.id, after_sale=target.stage in AFTER_SALE)
         return applied.disposition, events, None
     return "not_inquiry", [MessageRecorded(pk, "not_inquiry")], None
+
+
+AFTER_SALE = ("ordered", "production", "install", "done")
+
+
+def _escalated(message: Message, inquiry_id: int | None, *, after_sale: bool) -> list[Event]:
+    """需要您确认 for a complaint, refund, legal or angry message (core.intake.escalation)."""
+    found = escalation_in(message.body_text, after_sale=after_sale)
+    if found is None or inquiry_id is None:
+        return []
+    return [NeedsAttention("complaint", "inquiry", inquiry_id, found.detail())]
 
 
 def _created_events(pk: int, applied: Applied, classification: ClassificationLike) -> list[Event]:

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from core.db.models import Inquiry, Message
 from core.glossary import product_name
 from core.notify.render import md_escape
+from core.phones import display_phone
 
 CLASS_ZH = {"A": "A 类 · 需上门量尺", "B": "B 类 · 可远程报价", "C": "C 类 · 非询盘"}
 # what the class means for the next step, as the end of the summary line
@@ -113,7 +114,7 @@ def inquiry_message(session: Session, inquiry: Inquiry) -> tuple[str, str]:
             lines.append(f"{label}：{md_escape(value)}")
 
     add("客户", inquiry.customer_name or inquiry.customer_email)
-    add("电话", inquiry.customer_phone)
+    add("电话", display_phone(inquiry.customer_phone))
     if inquiry.customer_name:
         add("邮箱", inquiry.customer_email)
     add("地址", inquiry.address or inquiry.suburb)

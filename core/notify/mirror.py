@@ -233,7 +233,7 @@ class TelegramMirror:
                 from core.notify.outbox import draft_message  # outbox imports this module
 
                 inquiry = session.get(Inquiry, draft.inquiry_id) if draft.inquiry_id else None
-                row.body_md = draft_message(draft, inquiry)[1]
+                row.body_md = draft_message(draft, inquiry, session)[1]
             if not state.get("nonce") or state.get("fingerprint") != fingerprint:
                 # other words than an earlier alert showed: its buttons must stop working
                 state.update(nonce=pysecrets.token_urlsafe(6), fingerprint=fingerprint)

@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 
 from core.clock import naive_utc, to_sydney
 from core.db.models import AppState, Draft, Inquiry, Notification
+from core.drafts.view import recently_mailed
 from core.errors import USER_MESSAGES
 from core.events import (
     DraftChanged,
@@ -295,7 +296,7 @@ class NotificationCenter:
             if draft is None or draft.status != "pending_approval":
                 return
             inquiry = session.get(Inquiry, draft.inquiry_id) if draft.inquiry_id else None
-            title, body = draft_message(draft, inquiry)
+            title, body = draft_message(draft, inquiry, session)
             row = session.get(AppState, DRAFT_KEY.format(draft.id))
             state = row.value if row is not None and isinstance(row.value, dict) else {}
             shown = state.get("fingerprint")
@@ -475,11 +476,18 @@ def notification_view(row: Notification) -> NotificationView:
 
 
 # -- message texts (Chinese Markdown; customer text escaped so it never becomes markup) -------
-def draft_message(draft: Draft, inquiry: Inquiry | None) -> tuple[str, str]:
+def draft_message(
+    draft: Draft, inquiry: Inquiry | None, session: Session | None = None
+) -> tuple[str, str]:
+    """Title and Markdown of a draft alert; with ``session`` it carries the 14-day warning."""
     who = customer_label(inquiry) if inquiry else (", ".join(draft.to_addrs or []) or "客户")
     title = f"草稿待审批：回复 {who}"
     to = ", ".join(draft.to_addrs or [])
     lines = [f"**待审批草稿 #{draft.id}**" + (f"（询盘 #{inquiry.id}）" if inquiry else "")]
+    recent = recently_mailed(session, draft) if session is not None else None
+    if recent:
+        when = describe_time(datetime.fromisoformat(recent["at"].replace("Z", "+00:00")))
+        lines.append(f"⚠️ 最近 14 天内已给该客户发过邮件：{when}「{md_escape(recent['subject'])}」")
     if to:
         lines.append(f"收件人：{md_escape(to)}")
     if draft.subject:

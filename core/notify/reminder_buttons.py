@@ -30,6 +30,7 @@ from core.glossary import product_name
 from core.inquiry.stages import STAGE_NAMES_ZH, StageService
 from core.notify.draft_buttons import LAST_INQUIRY_KEY
 from core.notify.render import escape
+from core.phones import display_phone
 from core.rhythm.actions import ReminderActions
 from core.rhythm.reminders import SNOOZE_CHOICES, ReminderService
 
@@ -163,7 +164,7 @@ def _card(session: Session, inquiry_id: int) -> dict[str, Any] | None:
     place = ", ".join(p for p in (inquiry.address, inquiry.suburb) if p)
     for label, value in (
         ("地址", place),
-        ("电话", inquiry.customer_phone or ""),
+        ("电话", display_phone(inquiry.customer_phone)),
         ("邮箱", inquiry.customer_email or ""),
         ("产品", "、".join(product_name(p) for p in inquiry.product_types or [])),
     ):

@@ -38,6 +38,10 @@ KINDS: dict[str, tuple[str, str]] = {  # kind -> (Chinese, English) of what he i
     "low_confidence": ("分类/提取把握不大", "Low-confidence classification or extraction"),
     "merge_unsure": ("合并不确定（仅凭电话号码）", "Merged on the phone number alone"),
     "failed": ("模型没看懂这封邮件", "The model could not understand this email"),
+    "complaint": (
+        "客户可能在投诉或要求退款：请您亲自处理",
+        "The customer may be complaining or asking for a refund: handle it yourself",
+    ),
 }
 RESOLUTIONS = ("confirmed", "corrected", "dismissed")
 
@@ -148,6 +152,16 @@ def items(session: Session, *, open_only: bool = True) -> list[AttentionItem]:
 def open_inquiry_ids(session: Session) -> set[int]:
     """Inquiries with at least one open item (the board's 需要您确认 marker and filter)."""
     return {i.inquiry_id for i in items(session) if i.inquiry_id is not None}
+
+
+def open_complaint_ids_select() -> Select[Any]:
+    """Inquiries with an open complaint item: the board puts them first."""
+    inquiry_id = func.json_extract(AppState.value, "$.inquiry_id")
+    return select(inquiry_id).where(
+        AppState.key.startswith(PREFIX + "complaint:"),
+        func.json_extract(AppState.value, "$.status") == "open",
+        inquiry_id.is_not(None),
+    )
 
 
 def open_inquiry_ids_select() -> Select[Any]:

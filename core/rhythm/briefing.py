@@ -39,6 +39,7 @@ class Visit:
     last_said_by: str  # customer | owner | ""
     notes: list[str]
     located: bool
+    products: list[str] = field(default_factory=list)  # glossary keys (any UI language)
     lat: float | None = None  # the locality's centre, for the briefing's map
     lon: float | None = None
 
@@ -100,6 +101,7 @@ def _visit(session: Session, inquiry: Inquiry) -> Visit:
         suburb=inquiry.suburb,
         phone=inquiry.customer_phone,
         products_zh=[product_name(p) for p in inquiry.product_types or []],
+        products=list(inquiry.product_types or []),
         last_said=said,
         last_said_by=by,
         notes=notes[-3:],

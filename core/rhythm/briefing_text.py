@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from core.notify.render import md_escape
+from core.phones import display_phone
 from core.rhythm.briefing import WEEKDAYS_ZH, Briefing, Visit, place_of
 
 
@@ -20,7 +21,7 @@ def _visit_lines(number: int | None, visit: Visit, leg_km: float | None = None) 
     if visit.products_zh:
         head += " · " + "、".join(visit.products_zh)
     if visit.phone:
-        head += f" · {visit.phone}"
+        head += f" · {display_phone(visit.phone)}"
     lines = [head]
     if visit.last_said:
         by = "客户" if visit.last_said_by == "customer" else "您"

@@ -3,7 +3,8 @@
 Runs in the tray app for the data folder on screen (and in the headless ``telegram`` mirror),
 whether or not a Microsoft account is set up: a reminder or a backup must not wait for sign-in.
 Every ``interval`` it announces new stage reminders, raises the evening briefing once it is due
-(with tomorrow's Outlook appointments when an account can read them) and takes a scheduled
+(with tomorrow's Outlook appointments when an account can read them), raises the weekly report
+once a week from Monday 08:00 (``core.stats.weekly``) and takes a scheduled
 database backup when something changed (``core.db.backup.maybe_backup``, on a worker thread).
 A failing step is logged and retried next round; it never stops the others.
 """
@@ -50,6 +51,7 @@ class DailyRhythm:
         for name, step in (
             ("reminders", self._reminders),
             ("briefing", self._briefing),
+            ("weekly", self._weekly),
             ("backup", self._backup),
         ):
             try:
@@ -71,6 +73,17 @@ class DailyRhythm:
         await self.evening.announce_if_due(
             self.center.raise_notification, calendar.events, calendar.note_zh
         )
+
+    async def _weekly(self) -> None:
+        """Monday 08:00 (or the first round after it): last week beside the week before."""
+        from core.stats.weekly import report_weeks, weekly_report
+
+        now = self.services.clock.now()
+        if report_weeks(now) is None:
+            return
+        overdue = len(await self.reminders.due())
+        key, title, body = await self.services.store.read(lambda s: weekly_report(s, now, overdue))
+        self.center.raise_notification("weekly", title, body, None, None, key)
 
     async def _backup(self) -> None:
         paths = self.services.paths

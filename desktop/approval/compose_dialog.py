@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from core.clock import to_sydney
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
+from desktop.look import set_tone
 
 if TYPE_CHECKING:
     from core.drafts.drafting import Drafting
@@ -55,7 +56,7 @@ class ComposeDialog(QDialog):
         layout.addWidget(self.header)
         self.recent_label = QLabel()
         self.recent_label.setWordWrap(True)
-        self.recent_label.setStyleSheet("color: #b35900;")
+        set_tone(self.recent_label, "warning")
         self.recent_label.hide()
         layout.addWidget(self.recent_label)
         self.prompt = QLabel()
@@ -134,14 +135,14 @@ class ComposeDialog(QDialog):
         if not text:
             return None
         self.progress.show()
-        self.status.setStyleSheet("")
+        set_tone(self.status, "")
         self.status.setText(self.tr("Writing the draft…"))
         self.compose_button.setEnabled(False)
         try:
             draft_id = await self.drafting.composer.compose(self.inquiry_id, text, actor="owner")
         except Exception as exc:
             self.progress.hide()
-            self.status.setStyleSheet("color: #d1242f;")
+            set_tone(self.status, "error")
             self.status.setText(message_for(exc))
             self._task = None
             self._update()

@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication
 
 from desktop.approval.panels import split_addresses
 from desktop.errors_ui import message_for
+from desktop.look import set_tone
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QPlainTextEdit, QProgressBar
@@ -54,11 +55,11 @@ class OwnerActions:
         self._update_buttons()
 
     def _show_error(self, exc: BaseException) -> None:
-        self.status_label.setStyleSheet("color: #d1242f;")
+        set_tone(self.status_label, "error")
         self.status_label.setText(message_for(exc))
 
     def _show_ok(self, message: str) -> None:
-        self.status_label.setStyleSheet("color: #1a7f37;")
+        set_tone(self.status_label, "ok")
         self.status_label.setText(message)
 
     async def save_edits(self) -> bool:
@@ -134,7 +135,7 @@ class OwnerActions:
         return result.status
 
     def _show_error_text(self, text: str) -> None:
-        self.status_label.setStyleSheet("color: #d1242f;")
+        set_tone(self.status_label, "error")
         self.status_label.setText(text)
 
     async def reject(self) -> None:

@@ -33,6 +33,7 @@ from core.drafts.recent import RecentContact
 from core.drafts.view import DraftView
 from core.drafts.zh_times import localise_times
 from core.events import DraftChanged
+from desktop.look import set_tone
 
 HIGHLIGHT = QColor("#ffd8a8")
 
@@ -106,7 +107,7 @@ class AttachmentsPanel(QWidget):
         self.files_list.setObjectName("attachmentList")
         self.files_note = QLabel()
         self.files_note.setObjectName("attachmentNote")
-        self.files_note.setStyleSheet("color: #6e7781;")
+        set_tone(self.files_note, "muted")
         box.addWidget(self.files_list)
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)

@@ -36,6 +36,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from core.clock import to_sydney, utc
 from core.inquiry.board import COLUMNS, BoardQuery, BoardRow
+from core.phones import display_phone
 from desktop import text
 from desktop.aio import spawn
 from desktop.context import AppContext
@@ -293,7 +294,11 @@ class BoardModel(QAbstractTableModel):
 
     def _tooltip(self, row: BoardRow, column: str) -> str | None:
         if column == "customer":
-            parts = [p for p in (row.customer_email, row.customer_phone) if p]
+            parts = [
+                p
+                for p in (row.customer_email, display_phone(row.customer_phone, self.query.region))
+                if p
+            ]
             if row.id in self.attention_ids:
                 parts.insert(0, self.tr("Needs your confirmation"))
             if row.pending_drafts:

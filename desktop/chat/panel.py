@@ -13,7 +13,7 @@ selected on the board is the current customer, shown above the input and handed 
 conversation before each turn.
 
 Files the turn found ("Steward 的平面图在哪" → ``find_attachments``) follow the answer as a row of
-links, "📎 plan.pdf"; clicking one opens it with the system viewer (as the inquiry detail does).
+links, "plan.pdf"; clicking one opens it with the system viewer (as the inquiry detail does).
 The names and paths come from ``App.inquiries.attachment_file``, never from the ORM.
 
 Signals:
@@ -45,6 +45,7 @@ from desktop.chat.transcript import Entry, Transcript
 from desktop.context import AppContext
 from desktop.errors_ui import message_for
 from desktop.i18n import current_language
+from desktop.look import set_tone
 
 if TYPE_CHECKING:
     from core.agent.conversation import Conversation
@@ -86,7 +87,7 @@ class ChatPanel(QWidget):
     def _build(self) -> None:
         self.title = QLabel()
         self.title.setObjectName("chatTitle")
-        self.title.setStyleSheet("color: #6e7781;")
+        set_tone(self.title, "muted")
         self.memory_button = QPushButton()
         self.memory_button.clicked.connect(self.open_memories)
         header = QHBoxLayout()
@@ -98,7 +99,7 @@ class ChatPanel(QWidget):
         self.transcript.file_clicked.connect(self.open_file)
         self.activity = QLabel()
         self.activity.setObjectName("chatActivity")
-        self.activity.setStyleSheet("color: #1f6feb;")
+        set_tone(self.activity, "accent")
         self.customer_bar = CustomerBar()
         self.input = ChatInput()
         self.input.submitted.connect(self.send)
@@ -110,7 +111,7 @@ class ChatPanel(QWidget):
         self.stop_button.hide()
         buttons = QHBoxLayout()
         self.hint = QLabel()
-        self.hint.setStyleSheet("color: #6e7781;")
+        set_tone(self.hint, "muted")
         buttons.addWidget(self.hint, 1)
         buttons.addWidget(self.stop_button)
         buttons.addWidget(self.send_button)

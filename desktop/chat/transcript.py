@@ -1,5 +1,5 @@
 """The conversation as the owner reads it: his words, the assistant's answers rendered from
-Markdown, links to the drafts a turn wrote and to the files it found ("📎 plan.pdf"), and the
+Markdown, links to the drafts a turn wrote and to the files it found ("plan.pdf"), and the
 turn being written as it streams.
 
 Why one ``QTextBrowser`` and not a widget per message: a day of conversation stays one cheap,
@@ -153,7 +153,7 @@ class Transcript(QTextBrowser):
             return f'<p style="margin-bottom:10px;">{links}</p>'
         if entry.role == "files":
             links = " · ".join(
-                f'<a href="attachment:{i}">📎 {html.escape(name)}</a>' for i, name in entry.files
+                f'<a href="attachment:{i}">{html.escape(name)}</a>' for i, name in entry.files
             )
             label = html.escape(self.labels.get("files", "Files"))
             return (

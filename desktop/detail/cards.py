@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.inquiry.detail import AttachmentInfo, MessageInfo
+from core.mail.reflow import mostly_chinese, reflow
 from desktop import text
 from desktop.detail.attachments import AttachmentStrip
 
@@ -66,7 +67,7 @@ class MessageCard(QFrame):
         font = self.subject.font()
         font.setBold(True)
         self.subject.setFont(font)
-        self.body = QLabel(message.body_text.strip() or message.body_full.strip())
+        self.body = QLabel(reflow(message.body_text.strip() or message.body_full.strip()))
         self.body.setWordWrap(True)
         self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
@@ -79,6 +80,10 @@ class MessageCard(QFrame):
         self.translation.setVisible(bool(message.translation_zh))
         self.translate_button = QPushButton()
         self.translate_button.clicked.connect(lambda: self.translate_requested.emit(message.id))
+        # 翻译 only where he needs it: a Chinese mail is read as it is
+        self.translate_button.setVisible(
+            not mostly_chinese(f"{message.subject}\n{message.body_text or message.body_full}")
+        )
         self.full_button = QToolButton()
         self.full_button.setCheckable(True)
         self.full_button.toggled.connect(self._toggle_full)
@@ -104,7 +109,9 @@ class MessageCard(QFrame):
 
     def _toggle_full(self, full: bool) -> None:
         m = self.message
-        self.body.setText((m.body_full if full else m.body_text).strip() or m.body_full.strip())
+        self.body.setText(
+            reflow((m.body_full if full else m.body_text).strip() or m.body_full.strip())
+        )
         self.retranslate()
 
     def set_translation(self, translation: str) -> None:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from core.glossary import glossary, product_name
 from core.inquiry.detail import InquiryDetail
+from core.phones import display_phone
 from desktop import text
 from desktop.i18n import current_language
 
@@ -102,7 +103,9 @@ class CustomerForm(QWidget):
     def fill(self, d: InquiryDetail) -> None:
         """Show the stored values (drops unsaved edits)."""
         for name, edit in self.fields.items():
-            edit.setText(getattr(d, name) or "")
+            value = getattr(d, name) or ""
+            # shown as he dials it (0401 998 213); saving stores E.164 again
+            edit.setText(display_phone(value) if name == "customer_phone" else value)
         for key, action in self.product_actions.items():
             action.blockSignals(True)
             action.setChecked(key in d.product_types)

@@ -61,7 +61,8 @@ class DetailHeader(QWidget):
             parts.append(text.products_text(d.product_types, current_language()))
         over = d.overdue_days(now)
         if over:
-            parts.append("⚠ " + text.overdue_text(over))
+            # one phrase: a narrow pane wraps before it, never inside "9 d"
+            parts.append(("⚠ " + text.overdue_text(over)).replace(" ", "\u00a0"))
         if drafts_note:
             parts.append(drafts_note)
         self.subtitle.setText(" · ".join(parts))

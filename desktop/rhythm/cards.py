@@ -18,6 +18,7 @@ from core.app import App
 from core.rhythm.reminders import SNOOZE_CHOICES
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
+from desktop.look import set_tone
 
 
 class _Card(QFrame):
@@ -57,13 +58,13 @@ class _Card(QFrame):
             await slot()
         except Exception as exc:  # the owner reads why, in his language; the card stays usable
             self.status.setText(message_for(exc))
-            self.status.setStyleSheet("color: #d1242f;")
+            set_tone(self.status, "error")
             self.status.show()
         finally:
             self.setEnabled(True)
 
     def _say(self, text: str) -> None:
-        self.status.setStyleSheet("")
+        set_tone(self.status, "")
         self.status.setText(text)
         self.status.show()
 
@@ -89,7 +90,7 @@ class ReminderCard(_Card):
         self.draft_button.setText(self.tr("Draft the follow-up"))
         self.open_button.setText(self.tr("Open the inquiry"))
         for days, button in self.snooze_buttons.items():
-            button.setText(self.tr("Snooze %1 days").replace("%1", str(days)))
+            button.setText(self.tr("Snooze %n day(s)", "", days))
         self.lost_button.setText(self.tr("Mark lost"))
 
     async def open_inquiry(self) -> None:

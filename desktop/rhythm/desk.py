@@ -11,15 +11,19 @@ Signals:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
 from core.app import App
+from desktop.aio import spawn
+from desktop.look import SPACE
+from desktop.rhythm.words import reminder_line
 
 if TYPE_CHECKING:  # the windows (and the holiday tables under them) load on first use
     from desktop.rhythm.briefing_window import BriefingWindow
+    from desktop.stats.window import StatsWindow
 
 
 class ReminderDialog(QDialog):
@@ -31,14 +35,47 @@ class ReminderDialog(QDialog):
         super().__init__(parent)
         from desktop.rhythm.cards import ReminderCard
 
+        self.app = app
+        self.inquiry_id = inquiry_id
+        self.reminder: dict[str, Any] | None = None
         self.setWindowTitle(title)
-        heading = QLabel(title)
-        heading.setWordWrap(True)
+        self.heading = QLabel(title)
+        self.heading.setObjectName("sectionTitle")
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        self.heading.setWordWrap(True)
         self.card = ReminderCard(app, inquiry_id, body, self)
         layout = QVBoxLayout(self)
-        layout.addWidget(heading)
+        layout.addWidget(self.heading)
         layout.addWidget(self.card)
         self.card.done.connect(self._after)
+        # wide enough for the card's row of buttons (a wrapped heading would narrow the window)
+        self.setMinimumWidth(self.card.buttons.sizeHint().width() + 4 * SPACE["m"])
+        self.task = spawn(self.load())
+
+    async def load(self) -> None:
+        """The alert's text came from the outbox (Chinese, as Telegram has it): say it again in
+        the UI language from the reminder itself, while it is still due."""
+        for reminder in await self.app.rhythm.reminders():
+            if reminder.inquiry_id == self.inquiry_id:
+                self.reminder = reminder.as_json()
+                self.retranslate()
+                return
+
+    def retranslate(self) -> None:
+        self.card.retranslate()
+        reminder = self.reminder
+        if reminder is None:
+            return
+        who = reminder.get("customer_name") or f"#{self.inquiry_id}"
+        title = self.tr("Follow-up reminder: %1").replace("%1", who)
+        self.setWindowTitle(title)
+        self.heading.setText(title)
+        self.card.text.setText(reminder_line(reminder))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def _after(self, action: str) -> None:
         if action in ("open", "draft", "lost") or action.startswith("snooze"):
@@ -51,6 +88,7 @@ class RhythmDesk(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.briefing: BriefingWindow | None = None
+        self.stats: StatsWindow | None = None
         self.reminders: list[ReminderDialog] = []
 
     def show_reminder(self, app: App, inquiry_id: int, title: str, body: str) -> ReminderDialog:
@@ -79,3 +117,17 @@ class RhythmDesk(QObject):
         self.briefing.show()
         self.briefing.raise_()
         return self.briefing
+
+    def show_stats(self, app: App) -> StatsWindow:
+        """概览 / 成本与质量 (the weekly report's balloon opens it too)."""
+        from desktop.stats.window import StatsWindow
+
+        if self.stats is None or self.stats.app is not app:
+            if self.stats is not None:
+                self.stats.close()
+                self.stats.deleteLater()
+            self.stats = StatsWindow(app)
+        self.stats.reload()
+        self.stats.show()
+        self.stats.raise_()
+        return self.stats

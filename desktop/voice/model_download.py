@@ -37,6 +37,7 @@ from core.errors import InquiryBridgeError
 from core.voice.download import RECOMMENDED, download_model, hub_endpoint, import_model
 from core.voice.models import format_size
 from desktop.i18n import current_language
+from desktop.look import set_tone
 
 _open: set[QWidget] = set()
 
@@ -135,7 +136,7 @@ class ModelDownloadDialog(QDialog):
                 else str(error)
             )
             self.message.setText(text)
-            self.message.setStyleSheet("color: #d1242f;")
+            set_tone(self.message, "error")
             return
         assert folder is not None
         select_model(self.services, folder)

@@ -41,6 +41,7 @@ from core.voice.download import RECOMMENDED
 from core.voice.models import ENV_VAR, ModelChoice, check_model_dir, format_size, is_multilingual
 from core.voice.models import resolve_model_dir as resolve
 from desktop.i18n import current_language
+from desktop.look import set_tone
 from desktop.voice.model_download import ModelDownloadDialog, import_from_disk, start_download
 
 LANGUAGE_KEYS = ("auto", "zh", "en")
@@ -286,7 +287,7 @@ class VoiceSettingsPage(QWidget):
             return
         self._status(
             self.folder_check,
-            self.tr("✓ Whisper model found. Languages: %1").replace(
+            self.tr("Whisper model found. Languages: %1").replace(
                 "%1", self._languages(is_multilingual(folder))
             ),
             ok=True,
@@ -295,7 +296,7 @@ class VoiceSettingsPage(QWidget):
     @staticmethod
     def _status(label: QLabel, text: str, *, ok: bool) -> None:
         label.setText(text)
-        label.setStyleSheet("" if ok else "color: #d1242f;")
+        set_tone(label, "ok" if ok else "error")
 
     @staticmethod
     def _select(combo: QComboBox, key: str) -> None:
@@ -346,8 +347,20 @@ class VoiceSettingsPage(QWidget):
         for i, key in enumerate(LANGUAGE_KEYS):
             self.language.setItemText(i, names[key])
         self.max_seconds.setSuffix(self.tr(" s"))
-        self.device.setToolTip(self.tr("cpu works everywhere; cuda needs an NVIDIA graphics card"))
-        self.compute_type.setToolTip(self.tr("int8 is fastest on a normal CPU"))
+        devices = {
+            "cpu": self.tr("This computer's processor (works everywhere)"),
+            "cuda": self.tr("NVIDIA graphics card"),
+        }
+        for i, key in enumerate(DEVICES):
+            self.device.setItemText(i, devices[key])
+        computes = {
+            "int8": self.tr("8-bit integers (fastest on a normal computer)"),
+            "int8_float16": self.tr("8-bit integers and 16-bit floats (graphics card)"),
+            "float16": self.tr("16-bit floats (graphics card)"),
+            "float32": self.tr("32-bit floats (most exact, slowest)"),
+        }
+        for i, key in enumerate(COMPUTE_TYPES):
+            self.compute_type.setItemText(i, computes[key])
         self.mic_button.setText(self.tr("Check microphone"))
         self._check_folder()
         self.refresh()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from desktop.look import set_tone
 from desktop.voice.dictation_icon import format_clock
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ class StatusLine:
 
     def _set_status(self, text: str, *, error: bool = False) -> None:
         self.status.setText(text)
-        self.status.setStyleSheet("color: #d1242f;" if error else "color: palette(mid);")
+        set_tone(self.status, "error" if error else "muted")
         self.status.setVisible(bool(text))
 
     def _clear_status(self) -> None:

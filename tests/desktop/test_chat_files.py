@@ -1,7 +1,7 @@
 """Files the assistant finds, in the chat panel: over a real store and a loopback model that
 calls ``find_attachments``.
 
-What the owner would notice: asking "Steward 的平面图在哪" puts a "📎 Steward floor plan.pdf"
+What the owner would notice: asking "Steward 的平面图在哪" puts a "Steward floor plan.pdf"
 link under the answer, and clicking it opens that very file with the system viewer (the test
 stands in for the viewer with a ``file`` URL handler); a file never kept on this computer is
 not offered; one deleted since he was shown it is not opened, and he is told.
@@ -74,13 +74,15 @@ async def test_the_plan_the_assistant_found_opens_from_the_panel(
         panel = window.chat.panel
         panel.input.setPlainText(QUESTION)
         qtbot.keyClick(panel.input, Qt.Key.Key_Return)
-        await wait_until(lambda: "📎" in panel.transcript.toPlainText(), timeout=30)
+        await wait_until(lambda: "找到的文件" in panel.transcript.toPlainText(), timeout=30)
 
         shown = panel.transcript.toPlainText()
         assert "找到了 Steward 的平面图" in shown
-        assert "找到的文件： 📎 Steward floor plan.pdf" in shown
+        assert "找到的文件： Steward floor plan.pdf" in shown
         assert "old plan.pdf" not in shown  # never kept here: not offered as if he could open it
-        assert shown.index("找到了 Steward 的平面图") < shown.index("📎 Steward floor plan.pdf")
+        assert shown.index("找到了 Steward 的平面图") < shown.index(
+            "找到的文件： Steward floor plan.pdf"
+        )
         assert [e.files for e in panel.transcript.entries if e.role == "files"] == [
             ((plan_id, "Steward floor plan.pdf"),)
         ]

@@ -44,7 +44,7 @@ async def test_field_edits_are_audited_and_normalised(ctx, qtbot) -> None:  # ty
     assert any(
         isinstance(e, InquiryUpdated) and e.inquiry_id == iid for e in ctx.services.bus.events
     )
-    assert view.fields["customer_phone"].text() == "+61412345678"
+    assert view.fields["customer_phone"].text() == "0412 345 678"  # as he dials it
     assert not view.save_button.isEnabled()
 
 

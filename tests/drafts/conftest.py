@@ -13,6 +13,7 @@ from core.graph.client import GraphClient, StaticToken
 from core.graph.mailer import GraphMailer
 from core.llm.client import LLMClient
 from tests.drafts.support import DraftingModel
+from tests.notify.conftest import owner_env, tg, tg_env  # noqa: F401 (Telegram fixtures)
 from tests.support.graph_server import GraphServer
 from tests.support.llm_server import LLMServer
 

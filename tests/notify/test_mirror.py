@@ -31,7 +31,7 @@ def test_new_inquiry_event_writes_one_chinese_notification(services: Any, center
     [row] = rows(services)
     assert row.kind == "new_inquiry" and row.telegram_status == "pending"
     assert row.title == "新询盘：John Smith（Epping）"
-    assert "推拉门" in row.body_md and "+61412345678" in row.body_md
+    assert "推拉门" in row.body_md and "0412 345 678" in row.body_md
     raised = [e for e in services.bus.events if isinstance(e, NotificationRaised)]
     assert [(e.notification_id, e.ref_id) for e in raised] == [(row.id, inquiry_id)]
 

@@ -99,7 +99,7 @@ def test_snooze_open_and_mark_lost_from_the_phone(
     owner_env.press(bob, "打开询盘")
     _run(home, "telegram", "--once")
     card = owner_env.sent[before].visible
-    assert "Bob Chen" in card and "阶段：询盘" in card and "+61412345002" in card
+    assert "Bob Chen" in card and "阶段：询盘" in card and "0412 345 002" in card
 
     owner_env.press(bob, "标记流失")
     _run(home, "telegram", "--once")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QWidget
 from sqlalchemy import select
 
 from core.db.models import Inquiry, Notification
@@ -12,6 +13,10 @@ from core.events import NeedsAttention, StageOverdue
 from core.rhythm.actions import follow_up_instruction
 from desktop.tray import TrayController
 from tests.support.qt import settles, wait_until
+
+
+def _texts(widget: QWidget) -> list[str]:
+    return [label.text() for label in widget.findChildren(QLabel) if label.text()]
 
 
 def _overdue(ctx, name: str, stage: str, days: int) -> int:  # type: ignore[no-untyped-def]
@@ -111,8 +116,9 @@ async def test_the_briefing_opens_in_a_chinese_window_with_its_buttons(ctx, qtbo
     window = tray.rhythm.briefing
     qtbot.addWidget(window)
     await window.task
-    assert window.heading.text().startswith("明日简报")
-    assert "需要您确认" in window.text.toPlainText()
+    assert window.heading.text().startswith("明天，")
+    assert window.attention.title.text() == "需要您确认"
+    assert window.windowTitle() == "今晚简报"  # the date once, in the heading
     assert window.refresh_button.text() == "刷新"
     [attention] = window.attention_cards
     [overdue] = window.reminder_cards
@@ -121,7 +127,7 @@ async def test_the_briefing_opens_in_a_chinese_window_with_its_buttons(ctx, qtbo
     qtbot.mouseClick(attention.confirm_button, Qt.MouseButton.LeftButton)
     await attention.task
     await wait_until(lambda: window.attention_cards == [] and window.task.done())
-    assert "需要您确认" not in window.text.toPlainText()
+    assert _texts(window.attention) == ["需要您确认", "没有需要确认的事项"]
     assert await ctx.app.attention.count() == 0
 
     qtbot.mouseClick(window.reminder_cards[0].snooze_buttons[1], Qt.MouseButton.LeftButton)

@@ -1,0 +1,60 @@
+"""What the AI cost and how well it did, for the front ends (``stats``, the 成本与质量 page,
+the weekly report): read-only sums over the store, built by the facade."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.services import Services
+from core.stats.corrections import WeekAccuracy, accuracy
+from core.stats.costs import CostReport, cost_report
+from core.stats.periods import Period, days_of_week, last_months, last_weeks
+from core.stats.trade import Overview, overview
+
+
+@dataclass(frozen=True)
+class Stats:
+    """One view of the figures: by day over this week, or by week over the last weeks."""
+
+    by: str  # "day" | "week"
+    periods: list[Period]
+    costs: CostReport
+    accuracy: list[WeekAccuracy]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "by": self.by,
+            "from": self.periods[0].start.isoformat() + "Z" if self.periods else None,
+            "to": self.periods[-1].end.isoformat() + "Z" if self.periods else None,
+            "costs": self.costs.as_json(),
+            "accuracy": [week.as_json() for week in self.accuracy],
+        }
+
+
+class StatsService:
+    def __init__(self, services: Services) -> None:
+        self._services = services
+
+    async def figures(self, *, this_week: bool = False, weeks: int = 8) -> Stats:
+        """This week by day (``this_week``), else the last ``weeks`` weeks by week."""
+        now = self._services.clock.now()
+        periods = days_of_week(now) if this_week else last_weeks(now, weeks)
+        weekly = last_weeks(now, 1) if this_week else periods
+
+        def read(session: Any) -> Stats:
+            return Stats(
+                "day" if this_week else "week",
+                periods,
+                cost_report(session, periods),
+                accuracy(session, weekly),
+            )
+
+        return await self._services.store.read(read)
+
+    async def overview(self, *, weeks: int = 12, months: int = 6) -> Overview:
+        """The 概览 charts: inquiries and first-reply time per week, the funnel per month,
+        working days per stage."""
+        now = self._services.clock.now()
+        periods, labels = last_weeks(now, weeks), last_months(now, months)
+        return await self._services.store.read(lambda s: overview(s, periods, labels))

@@ -1,0 +1,10 @@
+"""Figures he can see: what the AI cost, how well it did by his corrections, how the trade went.
+
+Every figure is counted from the store (the ``llm_calls`` ledger, the audit trail, drafts and
+stage events) — never from the model. Modules: ``costs`` (the ledger by day, week, tier,
+purpose and model; cost per inquiry), ``corrections`` (accuracy from what he changed: classes,
+fields, drafts rewritten before approval as an edit distance), ``periods`` (Sydney calendar
+weeks and days).
+
+May import: ``core.db``, ``core.clock``, ``core.llm.pricing``. Nothing imports it but the facade.
+"""

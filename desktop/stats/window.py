@@ -1,0 +1,229 @@
+"""概览 and 成本与质量: the numbers of his trade and what the AI costs, in one window.
+
+Every figure comes from the facade (``App.stats``), which counts them in the store; nothing here
+asks the model. The 概览 tab draws four charts (inquiries per week, first-reply time, the
+measure → quote → order funnel per month, working days per stage); the 成本与质量 tab lists the
+ledger by week, tier and purpose, the price each model is estimated at, and the accuracy from his
+corrections per week.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.app import App
+from core.app.stats import Stats
+from core.stats.trade import Overview
+from desktop import text
+from desktop.aio import spawn
+from desktop.stats.charts import BarChart
+
+
+def _money(usd: float | None) -> str:
+    """Cents for real money, four decimals for the fractions of a cent a cheap model costs."""
+    if usd is None:
+        return "—"
+    return f"US${usd:.4f}" if 0 < usd < 0.01 else f"US${usd:.2f}"
+
+
+def _fill(table: QTableWidget, headers: list[str], rows: list[list[str]]) -> None:
+    table.clear()
+    table.setColumnCount(len(headers))
+    table.setRowCount(len(rows))
+    table.setHorizontalHeaderLabels(headers)
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            table.setItem(r, c, QTableWidgetItem(value))
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+
+
+class StatsWindow(QWidget):
+    def __init__(self, app: App, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.setObjectName("statsWindow")
+        self.resize(1000, 640)
+        self.tabs = QTabWidget()
+        self.overview_tab = QWidget()
+        grid = QGridLayout(self.overview_tab)
+        self.inquiries_chart = BarChart()
+        self.reply_chart = BarChart()
+        self.funnel_chart = BarChart()
+        self.stage_chart = BarChart()
+        for i, chart in enumerate(
+            (self.inquiries_chart, self.reply_chart, self.funnel_chart, self.stage_chart)
+        ):
+            grid.addWidget(chart, i // 2, i % 2)
+        self.costs_tab = QWidget()
+        costs = QVBoxLayout(self.costs_tab)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.weeks_table = QTableWidget()
+        self.split_table = QTableWidget()
+        self.accuracy_table = QTableWidget()
+        for table in (self.weeks_table, self.split_table, self.accuracy_table):
+            table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+            table.verticalHeader().setVisible(False)
+        costs.addWidget(self.summary)
+        costs.addWidget(self.weeks_table, 2)
+        costs.addWidget(self.split_table, 2)
+        self.accuracy_label = QLabel()
+        costs.addWidget(self.accuracy_label)
+        costs.addWidget(self.accuracy_table, 2)
+        self.tabs.addTab(self.overview_tab, "")
+        self.tabs.addTab(self.costs_tab, "")
+        self.refresh_button = QPushButton()
+        self.refresh_button.clicked.connect(lambda: self.reload())
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tabs)
+        layout.addWidget(self.refresh_button)
+        self.stats: Stats | None = None
+        self.overview: Overview | None = None
+        self.task: asyncio.Future[Any] | None = None
+        self.retranslate()
+
+    def reload(self) -> asyncio.Future[Any]:
+        self.task = spawn(self.load())
+        return self.task
+
+    async def load(self) -> None:
+        self.stats = await self.app.stats.figures()
+        self.overview = await self.app.stats.overview()
+        self._render()
+
+    def _render(self) -> None:
+        if self.overview is not None:
+            self._render_overview(self.overview)
+        if self.stats is not None:
+            self._render_costs(self.stats)
+
+    def _render_overview(self, o: Overview) -> None:
+        empty = self.tr("Nothing in this period yet")
+        for chart in (self.inquiries_chart, self.reply_chart, self.funnel_chart, self.stage_chart):
+            chart.empty_text = empty
+        weeks = [w.split("-W")[-1] for w in o.weeks]
+        self.inquiries_chart.set_data(
+            self.tr("New inquiries per week"), [f"W{w}" for w in weeks], [o.inquiries_per_week]
+        )
+        self.reply_chart.set_data(
+            self.tr("First reply (median hours) per week"),
+            [f"W{w}" for w in weeks],
+            [o.first_reply_hours],
+        )
+        self.funnel_chart.set_data(
+            self.tr("Per month: inquiries → measured → quoted → ordered"),
+            [f.month for f in o.funnel],
+            [
+                [f.inquiries for f in o.funnel],
+                [f.measured for f in o.funnel],
+                [f.quoted for f in o.funnel],
+                [f.ordered for f in o.funnel],
+            ],
+            [self.tr("Inquiries"), self.tr("Measured"), self.tr("Quoted"), self.tr("Ordered")],
+        )
+        stages = list(o.stage_days)
+        self.stage_chart.set_data(
+            self.tr("Working days spent in each stage (average)"),
+            [text.stage_name(s) for s in stages],
+            [[o.stage_days[s] for s in stages]],
+        )
+
+    def _render_costs(self, stats: Stats) -> None:
+        c = stats.costs
+        self.summary.setText(
+            self.tr(
+                "AI calls: %1 (failed %2) · estimated cost %3 · new inquiries %4 · per inquiry %5"
+            )
+            .replace("%1", str(c.total.calls))
+            .replace("%2", str(c.total.failed))
+            .replace("%3", _money(c.total.cost_usd))
+            .replace("%4", str(c.new_inquiries))
+            .replace("%5", _money(c.cost_per_new_inquiry_usd))
+        )
+        calls, cost, tokens = self.tr("Calls"), self.tr("Cost"), self.tr("Tokens in / out")
+        _fill(
+            self.weeks_table,
+            [self.tr("Week"), calls, tokens, cost],
+            [
+                [
+                    label,
+                    str(t.calls),
+                    f"{t.prompt_tokens} / {t.completion_tokens}",
+                    _money(t.cost_usd),
+                ]
+                for label, t in c.by_period.items()
+            ],
+        )
+        split = [
+            [self.tr("Tier %1").replace("%1", str(k)), str(t.calls), _money(t.cost_usd)]
+            for k, t in sorted(c.by_tier.items())
+        ] + [
+            [self._purpose(k), str(t.calls), _money(t.cost_usd)]
+            for k, t in sorted(c.by_purpose.items())
+        ]
+        _fill(self.split_table, [self.tr("Tier / purpose"), calls, cost], split)
+        _fill(
+            self.accuracy_table,
+            [
+                self.tr("Week"),
+                self.tr("Inquiries"),
+                self.tr("Classes you changed"),
+                self.tr("Fields you edited"),
+                self.tr("Drafts approved"),
+                self.tr("Rewritten before approval"),
+                self.tr("Share of text changed"),
+            ],
+            [
+                [
+                    w.period,
+                    str(w.inquiries_filed),
+                    str(w.classes_changed),
+                    str(w.fields_edited),
+                    str(w.drafts_approved),
+                    str(w.drafts_rewritten),
+                    "—" if w.draft_edit_ratio is None else f"{w.draft_edit_ratio:.0%}",
+                ]
+                for w in stats.accuracy
+            ],
+        )
+
+    def _purpose(self, purpose: str) -> str:
+        names = {
+            "classify": self.tr("Classify mail"),
+            "extract": self.tr("Extract fields"),
+            "draft": self.tr("Write drafts"),
+            "draft_revise": self.tr("Revise drafts"),
+            "draft_render_zh": self.tr("Chinese rendering of drafts"),
+            "translate": self.tr("Translate"),
+            "assistant": self.tr("Assistant"),
+            "session_summary": self.tr("Summarise conversations"),
+            "session_memories": self.tr("Memories from conversations"),
+        }
+        return names.get(purpose, purpose)
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Overview · cost and quality"))
+        self.tabs.setTabText(0, self.tr("Overview"))
+        self.tabs.setTabText(1, self.tr("Cost and quality"))
+        self.refresh_button.setText(self.tr("Refresh"))
+        self.accuracy_label.setText(self.tr("Accuracy from your corrections, per week"))
+        self._render()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

@@ -1,0 +1,72 @@
+"""概览 · 成本与质量: opened from the tray menu, it shows the ledger's figures and the trade's
+charts, in Chinese and in English, and opens again after being closed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import insert
+
+from core.db.models import Inquiry, LLMCall, StageEvent
+from desktop.tray import TrayController
+from tests.support.qt import settles
+
+
+def _fill(ctx) -> None:  # type: ignore[no-untyped-def]
+    now = ctx.services.clock.now().replace(tzinfo=None)
+
+    def do(session) -> None:  # type: ignore[no-untyped-def]
+        for n in range(3):
+            at = now - timedelta(days=n * 3)
+            inquiry = Inquiry(
+                customer_name=f"Customer {n}", classification="A", stage="measure",
+                stage_changed_at=at + timedelta(days=1), created_at=at, updated_at=at,
+            )  # fmt: skip
+            session.add(inquiry)
+            session.flush()
+            session.add(StageEvent(inquiry_id=inquiry.id, from_stage=None, to_stage="inquiry",
+                                   at=at, reason="new", triggered_by="pipeline"))  # fmt: skip
+            session.add(StageEvent(inquiry_id=inquiry.id, from_stage="inquiry",
+                                   to_stage="measure", at=at + timedelta(days=1), reason="booked",
+                                   triggered_by="owner"))  # fmt: skip
+        session.execute(
+            insert(LLMCall),
+            [
+                {"at": now - timedelta(hours=h), "tier": 1 + h % 2, "model": "gpt-4o-mini",
+                 "purpose": "classify" if h % 2 else "draft", "prompt_tokens": 100,
+                 "completion_tokens": 20, "cost_usd": 0.5, "ok": True}
+                for h in range(4)
+            ],
+        )  # fmt: skip
+
+    ctx.services.store.write(do)
+
+
+@settles
+async def test_the_tray_opens_figures_he_can_read(ctx, qtbot, languages) -> None:  # type: ignore[no-untyped-def]
+    _fill(ctx)
+    tray = TrayController(ctx.app)
+    assert tray.stats_action.text() == "概览 · 成本与质量"
+    for _ in range(2):  # closed and opened again
+        tray.stats_action.trigger()
+        window = tray.rhythm.stats
+        qtbot.addWidget(window)
+        await window.task
+        assert window.isVisible() and window.tabs.tabText(1) == "成本与质量"
+        assert "AI 调用 4 次" in window.summary.text() and "US$2.00" in window.summary.text()
+        cells = [window.split_table.item(r, 0).text() for r in range(window.split_table.rowCount())]
+        assert "第 1 层" in cells and "邮件分类" in cells and "起草回复" in cells
+        assert window.inquiries_chart.series == [window.overview.inquiries_per_week]
+        assert sum(window.inquiries_chart.series[0]) == 3
+        assert window.stage_chart.labels and window.stage_chart.series[0] == [1.0]
+        window.resize(1366, 720)
+        assert not window.grab().isNull()
+        window.close()
+    languages.apply("en")
+    tray.stats_action.trigger()
+    window = tray.rhythm.stats
+    await window.task
+    assert window.tabs.tabText(1) == "Cost and quality"
+    assert window.summary.text().startswith("AI calls: 4")
+    window.close()
+    tray.hide()
