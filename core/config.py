@@ -17,6 +17,7 @@ from typing import Any
 import tomli_w
 
 from core.errors import ConfigError
+from core.tempfiles import partial_file
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "general.owner_addresses",
         list,
-        ["sales@aurorawindows.com.au"],
+        [],
         "The company's own mail addresses (mail from them is outgoing, never a customer)",
     ),
     Setting(
@@ -280,6 +281,5 @@ class Settings:
             section, name = key.split(".", 1)
             nested.setdefault(section, {})[name] = value
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(tomli_w.dumps(nested), encoding="utf-8")
-        tmp.replace(self.path)
+        with partial_file(self.path, ".tmp") as tmp:
+            tmp.write_text(tomli_w.dumps(nested), encoding="utf-8")

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from core.clock import Clock, utc
 from core.db.models import AppState, Base, Inquiry, Message, StageEvent
+from core.demo_drafts import write_sample_drafts
 from core.glossary import resources_dir
 from core.inquiry.stages import StageService
 from core.intake.pipeline import IngestReport, build_pipeline
@@ -40,6 +41,7 @@ DEMO_PROFILE = {
     "general.owner_name": "Michael Chen",
     "general.office_address": "1 Parramatta Rd, Granville NSW 2142",
     "drafts.signature": "Kind regards,\nMichael Chen\nAurora Windows & Doors",
+    "general.owner_addresses": ["sales@aurorawindows.com.au"],
 }
 _DATE = re.compile(rb"^Date:[ \t]*(.+?)\r?$", re.MULTILINE | re.IGNORECASE)
 _FROM = re.compile(rb"^From:.*?<?([\w.+-]+@[\w.-]+)>?\s*\r?$", re.MULTILINE | re.IGNORECASE)
@@ -198,6 +200,23 @@ def refresh_dates(services: Services, *, tolerance: timedelta = timedelta(hours=
     return services.store.write(do)
 
 
+def reopen_demo(services: Services) -> timedelta:
+    """A demo folder opened again: dates moved up to now, its company profile and sample drafts
+    present (folders loaded by an older version had neither). Returns the date shift."""
+    shift = refresh_dates(services)
+    apply_demo_profile(services)
+    signature = str(services.settings.get("drafts.signature") or "")
+    services.store.write(lambda s: write_sample_drafts(s, services.clock, signature))
+    return shift
+
+
+def apply_demo_profile(services: Services) -> None:
+    """The demo folder's fictional company (only where the demo's own settings are empty)."""
+    profile = {k: v for k, v in DEMO_PROFILE.items() if not services.settings.get(k)}
+    if profile:
+        services.settings.update(profile)
+
+
 async def load_demo(services: Services, *, folder: Path | None = None) -> DemoResult:
     """Ingest the demo mailbox into ``services`` (the demo data folder). Idempotent."""
     source = folder or demo_dir()
@@ -206,12 +225,18 @@ async def load_demo(services: Services, *, folder: Path | None = None) -> DemoRe
         return session.get(AppState, DEMO_STATE_KEY) is not None
 
     already = await services.store.read(_state)
-    profile = {k: v for k, v in DEMO_PROFILE.items() if not services.settings.get(k)}
-    if profile:
-        services.settings.update(profile)
+    apply_demo_profile(services)
     pipeline = build_pipeline(services, offline=True)
     own = list(services.settings.get("general.owner_addresses"))
     raws = shifted_messages(source, services.clock.now(), own)
+    if already:  # loaded before: only files it lacks (their dates shifted again would read
+        # as new messages under a reused Message-ID, doubling the demo on every 试用示例数据)
+
+        def _stored(session):  # type: ignore[no-untyped-def]
+            return set(session.scalars(select(Message.source_ref).where(Message.source == "demo")))
+
+        stored = await services.store.read(_stored)
+        raws = [raw for raw in raws if raw.source_ref not in stored]
     report = await pipeline.ingest_batch(raws)
     if not already:
         manifest = source / "stages.json"
@@ -225,6 +250,8 @@ async def load_demo(services: Services, *, folder: Path | None = None) -> DemoRe
             session.merge(AppState(key=DEMO_STATE_KEY, value=now.isoformat(), updated_at=now))
 
         await services.store.run(_mark)
+    signature = str(services.settings.get("drafts.signature") or "")
+    await services.store.run(lambda s: write_sample_drafts(s, services.clock, signature))
 
     def _count(session):  # type: ignore[no-untyped-def]
         return len(session.scalars(select(Inquiry.id)).all())

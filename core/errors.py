@@ -2,6 +2,7 @@
 
     InquiryBridgeError            base; ``code`` keys the user message table below
     ├── ConfigError               bad setting value, unreadable settings file
+    ├── BadInput                  a command's or a form's input is wrong (not a setting)
     ├── SecretStoreUnavailable    no OS keyring backend (headless Linux without a secret service)
     ├── NotFound                  the inquiry, draft or file the owner named does not exist
     ├── BadFile                   a file the owner gave cannot be used (missing, empty, too big)
@@ -11,11 +12,14 @@
     │   └── DiskFull              no space left for the database or the mail files
     ├── MessageParseError         malformed MIME (becomes disposition ``failed:<reason>``)
     ├── LLMError
-    │   ├── LLMUnavailable        endpoint unreachable / not configured
+    │   ├── LLMUnavailable        endpoint unreachable, timing out, refusing the key
+    │   │   └── LLMNotConfigured  no endpoint set up at all (say so, offer 设置 → AI 模型)
     │   └── LLMSchemaError        answer broke its JSON schema after the repair attempt
     ├── GraphError
     │   ├── GraphAuthError        sign-in needed, consent revoked, token expired
-    │   │   └── NotSignedIn       never signed in on this PC (not "sign in again")
+    │   │   ├── NotSignedIn       never signed in on this PC (not "sign in again")
+    │   │   ├── NoMicrosoftApp    no Microsoft app (client) id in the build or the settings
+    │   │   └── SignInUnreachable sign-in could not reach Microsoft (network)
     │   ├── Throttled             429/503/504 retries exhausted (carries retry_after)
     │   ├── GraphNotFound         404
     │   ├── SyncStateExpired      410 / SyncStateNotFound: delta must restart
@@ -46,6 +50,7 @@ from typing import ClassVar
 USER_MESSAGES: dict[str, tuple[str, str]] = {
     "error": ("发生错误：{detail}", "Something went wrong: {detail}"),
     "config": ("设置有误：{detail}", "Settings problem: {detail}"),
+    "bad_input": ("输入有误：{detail}", "Bad input: {detail}"),
     "secret_store": (
         "系统密钥库不可用，无法保存密码或令牌：{detail}",
         "The system keyring is unavailable, secrets cannot be stored: {detail}",
@@ -71,6 +76,11 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "无法连接 AI 服务，请检查设置中的地址和密钥：{detail}",
         "Cannot reach the AI service; check the endpoint and key in Settings: {detail}",
     ),
+    "llm_not_configured": (
+        "还没有设置 AI 模型，这一步需要它：请打开 设置 → AI 模型，填写「服务地址」后再试{detail}。",
+        "No AI model is set up yet and this needs one: open Settings → AI model, fill in "
+        "“Endpoint URL” and try again{detail}.",
+    ),
     "llm_schema": (
         "AI 的回答格式不正确，稍后会自动重试：{detail}",
         "The AI answer broke its format; it will be retried: {detail}",
@@ -90,6 +100,16 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "尚未登录微软账户：请先登录（设置 → 微软账户，或 inquiry-bridge signin）",
         "Not signed in to Microsoft yet: sign in first (Settings → Microsoft account, "
         "or inquiry-bridge signin)",
+    ),
+    "no_ms_app": (
+        "还没有微软应用 ID：请按 设置 → 微软账户 里的步骤在 Azure 注册应用并填入 ID",
+        "No Microsoft app id yet: follow the steps under Settings → Microsoft account to "
+        "register the app in Azure and enter its id",
+    ),
+    "sign_in_network": (
+        "连不上微软登录服务器：请检查网络（或代理）后再点「登录微软」",
+        "Cannot reach Microsoft's sign-in server: check the network (or proxy), then press "
+        "Sign in with Microsoft again",
     ),
     "sync_expired": ("同步状态已过期，将重新完整同步", "Sync state expired; starting a full sync"),
     "ambiguous_write": (
@@ -138,6 +158,20 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
+def _has_cjk(text: str) -> bool:
+    return any("\u3400" <= ch <= "\u9fff" for ch in text)
+
+
+def detail_in(detail: str, lang: str) -> str:
+    """The half of a bilingual detail ("中文 / English") for ``lang``, so a message shown in both
+    languages says each thing once (``send 999`` printed its detail twice); other details as
+    they are."""
+    zh, sep, en = detail.partition(" / ")
+    if sep and _has_cjk(zh) and en.strip() and not _has_cjk(en):
+        return zh.strip() if lang.startswith("zh") else en.strip()
+    return detail
+
+
 class InquiryBridgeError(Exception):
     """Base of every error the app raises on purpose."""
 
@@ -151,14 +185,21 @@ class InquiryBridgeError(Exception):
     def user_message(self, lang: str = "zh_CN") -> str:
         zh, en = USER_MESSAGES.get(self.code, USER_MESSAGES["error"])
         template = zh if lang.startswith("zh") else en
+        detail = detail_in(self.detail, lang)
         try:
-            return template.format(detail=self.detail, **self.params)
+            return template.format(detail=detail, **self.params)
         except (KeyError, IndexError):
-            return template.replace("{detail}", self.detail)
+            return template.replace("{detail}", detail)
 
 
 class ConfigError(InquiryBridgeError):
     code = "config"
+
+
+class BadInput(InquiryBridgeError):
+    """What he typed (an argument, a time, a stage, a CSV) is wrong: 输入有误, never 设置有误."""
+
+    code = "bad_input"
 
 
 class SecretStoreUnavailable(InquiryBridgeError):
@@ -205,6 +246,13 @@ class LLMUnavailable(LLMError):
     code = "llm_unavailable"
 
 
+class LLMNotConfigured(LLMUnavailable):
+    """No AI endpoint is set up: not a connection failure, and nothing to "check". Every front
+    end says so in one sentence and points at the AI settings (the desktop with a button)."""
+
+    code = "llm_not_configured"
+
+
 class LLMSchemaError(LLMError):
     code = "llm_schema"
 
@@ -225,6 +273,19 @@ class NotSignedIn(GraphAuthError):
     """No Microsoft account was ever signed in here: say how to sign in, not "sign in again"."""
 
     code = "not_signed_in"
+
+
+class NoMicrosoftApp(GraphAuthError):
+    """Neither the build nor the settings carry a Microsoft app (client) id: a source checkout
+    that has not registered its app in Azure yet (the settings page shows the steps)."""
+
+    code = "no_ms_app"
+
+
+class SignInUnreachable(GraphAuthError):
+    """The sign-in could not reach Microsoft (offline, DNS, proxy, TLS): a network problem."""
+
+    code = "sign_in_network"
 
 
 class Throttled(GraphError):

@@ -30,23 +30,26 @@ import sys
 import qasync  # after PySide6, on purpose
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
-from shiboken6 import isValid
 
 from core.app import App, build_app
 from core.app.lazy import warm as warm_imports
 from core.logging_setup import setup_logging
 from core.secrets import GRAPH_TOKEN
 from core.services import Services
+from desktop import ai_needed
 from desktop.aio import spawn
 from desktop.context import AppContext, build_context
 from desktop.errors_ui import ErrorReporter
 from desktop.fonts import INSTALL_HINT, missing_cjk_font, missing_font_message
+from desktop.hub import SignalHub
 from desktop.i18n import LanguageManager
 from desktop.look import app_icon, apply_look
 from desktop.main_window import MainWindow
+from desktop.reopen import showing
 from desktop.settings_dialog import SettingsDialog
 from desktop.single_instance import SingleInstance, notify_running, server_name
 from desktop.sync import SyncController
+from desktop.system_libs import problem as xcb_problem
 from desktop.tray import TrayController
 from desktop.wizard import FirstRunWizard
 
@@ -83,6 +86,13 @@ def account_configured(services: Services) -> bool:
     return bool(services.secrets.get(GRAPH_TOKEN)) or services.paths.token_cache.exists()
 
 
+def window_on_start(*, tray: bool, demo: bool, account: bool) -> bool:
+    """Whether a start (after the first) shows the window or only the tray icon: only the tray
+    when a tray exists and a real, connected mailbox runs in the background. Without an account
+    a tray icon alone would look like nothing happened."""
+    return not tray or demo or not account
+
+
 class DesktopApp(QObject):
     """Owns the context, windows, tray, sync controller and language for one run of the app.
 
@@ -113,15 +123,17 @@ class DesktopApp(QObject):
 
     def start(self, *, force_wizard: bool = False) -> None:
         self.reporter.install(asyncio.get_event_loop())
+        ai_needed.set_opener(lambda: self.show_settings(1))  # 打开 AI 设置 everywhere
         self.languages.apply(str(self.real_services.settings.get("general.language")))
         state = self.real_app.state
         demo = state.peek(MODE_KEY) == "demo"
         self._open_context(self._demo_app() if demo else self.real_app)
-        first_run = not state.peek(FIRST_RUN_KEY) and not account_configured(self.real_services)
+        account = account_configured(self.real_services)
+        first_run = not state.peek(FIRST_RUN_KEY) and not account
         if force_wizard or (first_run and not demo):
             self.show_wizard()
-        elif (self.window is not None and not (self.tray is not None and self.tray.available)) or (
-            self.window is not None and demo
+        elif self.window is not None and window_on_start(
+            tray=self.tray is not None and self.tray.available, demo=demo, account=account
         ):
             self.window.show()
         self._warn_without_cjk_font()
@@ -135,12 +147,12 @@ class DesktopApp(QObject):
 
     def _demo_app(self) -> App:
         """The demo folder's ``App``; dates moved up to today when it was loaded long ago."""
-        from core.demo import refresh_dates
+        from core.demo import reopen_demo
 
         app = build_app(
             self.real_services.paths.demo_home, clock=self.real_services.clock, is_demo=True
         )
-        refresh_dates(app.services)
+        reopen_demo(app.services)
         return app
 
     def _open_context(self, app: App) -> None:
@@ -250,27 +262,67 @@ class DesktopApp(QObject):
             self.sync.set_paused(paused)
 
     def sync_now(self) -> None:
+        """立即同步; over the demo or without a mailbox the banner says why nothing syncs."""
+        why = self._why_no_sync()
+        if why is not None:
+            if self.window is not None:
+                self.window.show_banner(*why, None, None)
+            return
         if self.sync is not None:
             spawn(self.sync.sync_now())
+
+    def _why_no_sync(self) -> tuple[str, str] | None:
+        if self.ctx is not None and self.ctx.is_demo:
+            return (
+                self.tr("The demo data does not sync"),
+                self.tr(
+                    "These are sample customers, so there is no mailbox to read. Press "
+                    "“Connect my mailbox” above to sync your own mail."
+                ),
+            )
+        if self.sync is not None and not self.sync.account_ready:
+            return (
+                self.tr("No mailbox connected yet"),
+                self.tr(
+                    "Nothing to sync until you sign in: Settings → Microsoft account → "
+                    "Sign in with Microsoft."
+                ),
+            )
+        return None
 
     def show_settings(self, page: int = 0) -> SettingsDialog | None:
         if self.ctx is None:
             return None
-        if self.settings_dialog is not None and self.settings_dialog.isVisible():
-            self.settings_dialog.raise_()
-            return self.settings_dialog
-        dialog = SettingsDialog(self.ctx, self.window)
+        current = self.settings_dialog
+        if showing(current) and current is not None:
+            current.nav.setCurrentRow(page)
+            current.raise_()
+            return current
+        ctx = self._settings_context()
+        dialog = SettingsDialog(ctx, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        if ctx is not self.ctx:
+            dialog.destroyed.connect(lambda *_: ctx.hub.detach())
         dialog.language_changed.connect(self.set_language)
         dialog.nav.setCurrentRow(page)
         self.settings_dialog = dialog
         dialog.open()
         return dialog
 
+    def _settings_context(self) -> AppContext:
+        """Settings always edit the owner's real folder: over the demo, a context of the real
+        ``App`` (its hub detached with the dialog), so an id or key typed there is his."""
+        assert self.ctx is not None
+        if not self.ctx.is_demo:
+            return self.ctx
+        return AppContext(
+            app=self.real_app, hub=SignalHub(self.real_services.bus), extras=self.ctx.extras
+        )
+
     def show_wizard(self) -> FirstRunWizard:
         """The welcome window (first run, the tray's 入门向导, the empty board's button)."""
         assert self.ctx is not None
-        if self.wizard is not None and isValid(self.wizard) and self.wizard.isVisible():
+        if showing(self.wizard) and self.wizard is not None:
             self.wizard.raise_()
             return self.wizard
         wizard = FirstRunWizard(self.ctx, profile_settings=self.real_services.settings)
@@ -367,6 +419,10 @@ def run_app(args: argparse.Namespace, app: App) -> int:
             "inquiry-bridge: 没有图形显示，以无界面方式运行 / no display: running offscreen",
             file=sys.stderr,
         )
+    blocked = xcb_problem(os.environ)
+    if blocked:  # Qt would abort (exit 134) naming only xcb-cursor
+        print(blocked, file=sys.stderr)
+        return 1
     setup_logging(services.paths.logs)
     qapp = make_qapp()
     name = server_name(services.paths.home)

@@ -22,9 +22,85 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from core.errors import InquiryBridgeError
-from desktop import aio
+from desktop import ai_needed, aio
 
 log = logging.getLogger(__name__)
+
+
+def _local_templates() -> dict[str, str]:
+    """Messages of errors on this computer (settings, data, files, the AI), by code."""
+    return {
+        "config": QCoreApplication.translate("Errors", "Settings problem: %1"),
+        "bad_input": QCoreApplication.translate("Errors", "Bad input: %1"),
+        "secret_store": QCoreApplication.translate(
+            "Errors", "The system keyring is unavailable, secrets cannot be stored: %1"
+        ),
+        "store": QCoreApplication.translate("Errors", "The database cannot be opened: %1"),
+        "store_damaged": QCoreApplication.translate(
+            "Errors",
+            "The database is damaged. Click Repair to restore the latest backup and "
+            "re-read the saved mail: %1",
+        ),
+        "data_folder": QCoreApplication.translate(
+            "Errors",
+            "The data folder cannot be used; check that it exists and is writable: %1",
+        ),
+        "disk_full": QCoreApplication.translate(
+            "Errors", "The disk is full; free some space and start again (no mail was lost): %1"
+        ),
+        "parse": QCoreApplication.translate("Errors", "Malformed email: %1"),
+        "llm": QCoreApplication.translate("Errors", "AI service error: %1"),
+        "llm_unavailable": QCoreApplication.translate(
+            "Errors", "Cannot reach the AI service; check the endpoint and key in Settings: %1"
+        ),
+        "llm_not_configured": ai_needed.sentence(),
+        "llm_schema": QCoreApplication.translate(
+            "Errors", "The AI answer broke its format; it will be retried: %1"
+        ),
+    }
+
+
+def _service_templates() -> dict[str, str]:
+    """Messages of errors of the services (Microsoft, drafts, voice, Telegram), by code."""
+    return {
+        "graph": QCoreApplication.translate("Errors", "Microsoft 365 error: %1"),
+        "graph_auth": QCoreApplication.translate("Errors", "Please sign in to Microsoft again: %1"),
+        "throttled": QCoreApplication.translate("Errors", "Microsoft is busy; retrying later: %1"),
+        "not_found": QCoreApplication.translate("Errors", "Not found: %1"),
+        "bad_file": QCoreApplication.translate("Errors", "Cannot use the file: %1"),
+        "not_signed_in": QCoreApplication.translate(
+            "Errors",
+            "Not signed in to Microsoft yet: sign in first (Settings → Microsoft account) %1",
+        ),
+        "no_ms_app": QCoreApplication.translate(
+            "Errors",
+            "No Microsoft app id yet: follow the steps on this page to register the app in "
+            "Azure and enter its id.",
+        ),
+        "sign_in_network": QCoreApplication.translate(
+            "Errors",
+            "Cannot reach Microsoft's sign-in server. Check the network (or proxy), then "
+            "press Sign in with Microsoft again.",
+        ),
+        "sync_expired": QCoreApplication.translate(
+            "Errors", "Sync state expired; starting a full sync %1"
+        ),
+        "ambiguous_write": QCoreApplication.translate(
+            "Errors",
+            "Network dropped; cannot tell whether it went through, stopped to avoid a duplicate: %1",
+        ),
+        "draft_state": QCoreApplication.translate("Errors", "Not allowed in the draft's state: %1"),
+        "unconfirmed_facts": QCoreApplication.translate(
+            "Errors", "The draft has unconfirmed facts; confirm or edit them first: %1"
+        ),
+        "transcription": QCoreApplication.translate("Errors", "Transcription failed: %1"),
+        "model_download": QCoreApplication.translate("Errors", "Voice model download failed: %1"),
+        "audio_device": QCoreApplication.translate(
+            "Errors", "No microphone available or permission denied: %1"
+        ),
+        "telegram": QCoreApplication.translate("Errors", "Telegram error: %1"),
+        "error": QCoreApplication.translate("Errors", "Something went wrong: %1"),
+    }
 
 
 def _mailbox_templates() -> dict[str, str]:
@@ -62,69 +138,7 @@ def message_for(exc: BaseException) -> str:
     """The owner's words for an error, in the current UI language."""
     detail = str(getattr(exc, "detail", "") or exc)
     if isinstance(exc, InquiryBridgeError):
-        templates = {
-            "config": QCoreApplication.translate("Errors", "Settings problem: %1"),
-            "secret_store": QCoreApplication.translate(
-                "Errors", "The system keyring is unavailable, secrets cannot be stored: %1"
-            ),
-            "store": QCoreApplication.translate("Errors", "The database cannot be opened: %1"),
-            "store_damaged": QCoreApplication.translate(
-                "Errors",
-                "The database is damaged. Click Repair to restore the latest backup and "
-                "re-read the saved mail: %1",
-            ),
-            "data_folder": QCoreApplication.translate(
-                "Errors",
-                "The data folder cannot be used; check that it exists and is writable: %1",
-            ),
-            "disk_full": QCoreApplication.translate(
-                "Errors", "The disk is full; free some space and start again (no mail was lost): %1"
-            ),
-            "parse": QCoreApplication.translate("Errors", "Malformed email: %1"),
-            "llm": QCoreApplication.translate("Errors", "AI service error: %1"),
-            "llm_unavailable": QCoreApplication.translate(
-                "Errors", "Cannot reach the AI service; check the endpoint and key in Settings: %1"
-            ),
-            "llm_schema": QCoreApplication.translate(
-                "Errors", "The AI answer broke its format; it will be retried: %1"
-            ),
-            "graph": QCoreApplication.translate("Errors", "Microsoft 365 error: %1"),
-            "graph_auth": QCoreApplication.translate(
-                "Errors", "Please sign in to Microsoft again: %1"
-            ),
-            "throttled": QCoreApplication.translate(
-                "Errors", "Microsoft is busy; retrying later: %1"
-            ),
-            "not_found": QCoreApplication.translate("Errors", "Not found: %1"),
-            "bad_file": QCoreApplication.translate("Errors", "Cannot use the file: %1"),
-            "not_signed_in": QCoreApplication.translate(
-                "Errors",
-                "Not signed in to Microsoft yet: sign in first (Settings → Microsoft account) %1",
-            ),
-            "sync_expired": QCoreApplication.translate(
-                "Errors", "Sync state expired; starting a full sync %1"
-            ),
-            "ambiguous_write": QCoreApplication.translate(
-                "Errors",
-                "Network dropped; cannot tell whether it went through, stopped to avoid a duplicate: %1",
-            ),
-            "draft_state": QCoreApplication.translate(
-                "Errors", "Not allowed in the draft's state: %1"
-            ),
-            "unconfirmed_facts": QCoreApplication.translate(
-                "Errors", "The draft has unconfirmed facts; confirm or edit them first: %1"
-            ),
-            "transcription": QCoreApplication.translate("Errors", "Transcription failed: %1"),
-            "model_download": QCoreApplication.translate(
-                "Errors", "Voice model download failed: %1"
-            ),
-            "audio_device": QCoreApplication.translate(
-                "Errors", "No microphone available or permission denied: %1"
-            ),
-            "telegram": QCoreApplication.translate("Errors", "Telegram error: %1"),
-            **_mailbox_templates(),
-            "error": QCoreApplication.translate("Errors", "Something went wrong: %1"),
-        }
+        templates = {**_local_templates(), **_service_templates(), **_mailbox_templates()}
         template = templates.get(exc.code, templates["error"])
         return template.replace("%1", detail).strip()
     return QCoreApplication.translate("Errors", "Unexpected error: %1").replace(
@@ -142,6 +156,8 @@ def _keep(box: QMessageBox) -> None:
 
 
 def show_error(parent: QWidget | None, exc: BaseException) -> QMessageBox:
+    if ai_needed.not_configured(exc):  # no endpoint: say so, with 打开 AI 设置
+        return ai_needed.offer(parent)
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle(QCoreApplication.translate("Errors", "Inquiry Bridge"))
@@ -179,6 +195,10 @@ class ErrorReporter:
         if now - self._last.get(key, -1e9) < 10:
             return
         self._last[key] = now
+        if ai_needed.not_configured(exc):
+            self.shown.append(ai_needed.sentence())
+            ai_needed.offer(self.parent_getter())
+            return
         message = message_for(exc)
         if not isinstance(exc, InquiryBridgeError):
             message += "\n\n" + QCoreApplication.translate(

@@ -155,6 +155,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.mode_label)
         ctx.hub.sync_status.connect(self._on_sync_status)
         ctx.hub.draft_changed.connect(lambda *_: self._update_pending_tab())
+        # 待审批 (n) from the list's first read too, not only after a draft changes
+        self.pending.count_changed.connect(lambda *_: self._update_pending_tab())
         self._sync_problem = ""
         self.resize(1340, 700)  # fits a 1366 x 768 laptop with its taskbar and title bar
         self.retranslate()
@@ -170,6 +172,7 @@ class MainWindow(QMainWindow):
         panel.draft_opened.connect(self.pending.open_draft)
         panel.ai_settings_requested.connect(self.open_ai_settings)
         self.board.inquiry_selected.connect(self._customer_selected)
+        self.board.detail.approval_requested.connect(self.pending.open_draft)
         # an application shortcut: Qt has no system-wide hotkey (that needs a native hook)
         self.assistant_action = QAction(self)
         self.assistant_action.setShortcut(QKeySequence("Ctrl+Shift+A"))

@@ -13,7 +13,6 @@ Signals:
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from typing import Any
@@ -42,27 +41,20 @@ from PySide6.QtWidgets import (
 from core import autostart
 from core.config import Settings
 from core.import_lock import IMPORTING
-from core.secrets import GRAPH_TOKEN, LLM_API_KEY, TELEGRAM_TOKEN
+from core.secrets import LLM_API_KEY, TELEGRAM_TOKEN
 from desktop.aio import spawn
 from desktop.chat.memory_page import MemoryButton
 from desktop.context import AppContext
 from desktop.errors_ui import message_for
 from desktop.i18n import LANGUAGES, current_language
 from desktop.look import set_tone
+from desktop.settings_account import AccountSettingsPage
 from desktop.settings_mailbox import MailboxSettingsPage
 from desktop.settings_save import save_all
 from desktop.settings_telegram import TelegramSettingsPage
 from desktop.voice.settings_page import VoiceSettingsPage
 
 log = logging.getLogger(__name__)
-
-
-def build_msal(services: Any) -> Any:
-    """The Microsoft sign-in (``core.graph.auth``), imported when the owner opens the account
-    page rather than with the app: it pulls in httpx, ~0.1 s of start-up."""
-    from core.graph.auth import build_msal as build
-
-    return build(services)
 
 
 class _FormSettings:
@@ -128,7 +120,6 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.buttons)
         self.resize(820, 560)
         self.retranslate()
-        self._refresh_account()
 
     def _label(self, key: str) -> QLabel:
         """A form label, filled (and refilled on a language change) by ``retranslate``."""
@@ -136,25 +127,13 @@ class SettingsDialog(QDialog):
         return self.labels[key]
 
     def _account_page(self, s: Settings) -> QWidget:
-        self.account_status = QLabel()
-        self.account_status.setWordWrap(True)
-        self.client_id = QLineEdit(s.get("graph.client_id"))
-        self.sign_in_button = QPushButton()
-        self.sign_out_button = QPushButton()
-        self.sign_in_button.clicked.connect(lambda: spawn(self.sign_in()))
-        self.sign_out_button.clicked.connect(self.sign_out)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.sign_in_button)
-        buttons.addWidget(self.sign_out_button)
-        buttons.addStretch(1)
-        button_box = QWidget()
-        button_box.setLayout(buttons)
-        page, _ = _page(
-            (self._label("status"), self.account_status),
-            (self._label("client_id"), self.client_id),
-            (None, button_box),
-        )
-        return page
+        """The Microsoft account page (``desktop.settings_account``); short names kept."""
+        self.account_page = AccountSettingsPage(self.ctx.services, self)
+        self.account_status = self.account_page.status
+        self.client_id = self.account_page.client_id
+        self.sign_in_button = self.account_page.sign_in_button
+        self.sign_out_button = self.account_page.sign_out_button
+        return self.account_page
 
     def _ai_page(self, s: Settings) -> QWidget:
         self.llm_url = QLineEdit(s.get("llm.base_url"))
@@ -275,46 +254,13 @@ class SettingsDialog(QDialog):
     # ------------------------------------------------------------------ account
 
     def _refresh_account(self) -> None:
-        secrets = self.ctx.services.secrets
-        if secrets.get(GRAPH_TOKEN):
-            text = self.tr("Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).")
-            signed_in = True
-        else:
-            try:
-                user = build_msal(self.ctx.services).username()
-            except Exception as exc:  # corrupt cache, missing client id…
-                log.info("account status: %s", exc)
-                user = None
-            signed_in = bool(user)
-            text = (
-                self.tr("Signed in as %1").replace("%1", user)
-                if user
-                else self.tr("Not signed in. Mail and OneDrive are not synced.")
-            )
-        self.account_status.setText(text)
-        self.sign_out_button.setEnabled(signed_in)
+        self.account_page.refresh()
 
-    async def sign_in(self) -> None:
-        client_id = self.client_id.text().strip()
-        if not client_id:
-            self.account_status.setText(self.tr("Enter the Azure application (client) id first."))
-            return
-        self.ctx.services.settings.set("graph.client_id", client_id)
-        msal = build_msal(self.ctx.services)
-        self.sign_in_button.setEnabled(False)
-        self.account_status.setText(self.tr("Waiting for the browser sign-in…"))
-        try:
-            await asyncio.to_thread(msal.sign_in_interactive)
-        except Exception as exc:
-            self.account_status.setText(message_for(exc))
-        else:
-            self._refresh_account()
-        finally:
-            self.sign_in_button.setEnabled(True)
+    async def sign_in(self) -> bool:
+        return await self.account_page.sign_in()
 
     def sign_out(self) -> None:
-        build_msal(self.ctx.services).sign_out()
-        self._refresh_account()
+        self.account_page.sign_out()
 
     # ------------------------------------------------------------------ AI
 
@@ -337,7 +283,12 @@ class SettingsDialog(QDialog):
 
         s = self.ctx.services
         if not self._llm_values().get("llm.base_url", s.settings.get("llm.base_url")):
-            self.test_result.setText(self.tr("Enter the AI service address first, then test."))
+            # nothing to test yet: say which field to fill (by its label on this page)
+            self.test_result.setText(
+                self.tr("Fill in “%1” above first, then test.").replace(
+                    "%1", self.labels["llm_url"].text()
+                )
+            )
             set_tone(self.test_result, "error")
             return False
         self.test_button.setEnabled(False)
@@ -379,7 +330,7 @@ class SettingsDialog(QDialog):
         values = self._llm_values()
         values.update(
             {
-                "graph.client_id": self.client_id.text().strip(),
+                "graph.client_id": self.account_page.value(),
                 "graph.mail_poll_minutes": self.mail_poll.value(),
                 "graph.drive_poll_minutes": self.drive_poll.value(),
                 "graph.first_sync_days": self.first_sync.value(),
@@ -499,8 +450,6 @@ class SettingsDialog(QDialog):
         for i, name in enumerate(names):
             self.nav.item(i).setText(name)
         texts = {
-            "status": self.tr("Status"),
-            "client_id": self.tr("Azure app id"),
             "llm_url": self.tr("Endpoint URL"),
             "llm_key": self.tr("API key"),
             "tier1": self.tr("Small model (classify)"),
@@ -521,9 +470,6 @@ class SettingsDialog(QDialog):
         }
         for key, widget in self.labels.items():
             widget.setText(texts[key])
-        self.sign_in_button.setText(self.tr("Sign in with Microsoft"))
-        self.sign_out_button.setText(self.tr("Sign out"))
-        self.client_id.setPlaceholderText(self.tr("from the Azure app registration"))
         self.llm_url.setPlaceholderText("https://api.openai.com/v1")
         where = self.ctx.services.secrets.location(LLM_API_KEY) if self._has_key else None
         self.llm_key.setPlaceholderText(
@@ -540,7 +486,6 @@ class SettingsDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("OK"))
         self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancel"))
         self.buttons.button(QDialogButtonBox.StandardButton.Apply).setText(self.tr("Apply"))
-        self._refresh_account()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

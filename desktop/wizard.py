@@ -11,7 +11,8 @@ starts (``general.office_address``). Whatever he typed is saved to his real sett
 way he leaves the window (``profile_settings``: the real folder's, even over the demo).
 
 Signals:
-    sign_in_requested(), ai_requested(): open the matching settings page.
+    sign_in_requested(), ai_requested(): open the matching settings page (Microsoft account,
+        AI model). Other mailbox kinds add their button with ``add_mailbox_choice``.
     demo_requested(): load the demo data and open the board over it.
     leave_demo_requested(): opened over the demo, the third choice is 退出示例 instead (back to
         the owner's own data folder); the first two also lead out of the demo (``DesktopApp``).
@@ -71,10 +72,16 @@ class FirstRunWizard(QDialog):
         head.addLayout(text_box, 1)
 
         self.sign_in_button = QCommandLinkButton()
-        self.mailbox_button = QCommandLinkButton()  # Gmail, QQ, 163, iCloud… (IMAP/SMTP)
-        self.mailbox_button.clicked.connect(self.open_mailbox)
         self.ai_button = QCommandLinkButton()
         self.demo_button = QCommandLinkButton()
+        # one row per mailbox kind: Microsoft 365 first; another kind (IMAP/SMTP) adds its own
+        # button here with ``add_mailbox_choice`` and opens its own settings page
+        self.mailbox_choices = QVBoxLayout()
+        self.mailbox_choices.setContentsMargins(0, 0, 0, 0)
+        self.mailbox_choices.addWidget(self.sign_in_button)
+        self.mailbox_button = QCommandLinkButton()  # Gmail, QQ, 163, iCloud… (IMAP/SMTP)
+        self.mailbox_button.clicked.connect(self.open_mailbox)
+        self.add_mailbox_choice(self.mailbox_button)
         self.sign_in_button.clicked.connect(self.sign_in_requested)
         self.ai_button.clicked.connect(self.ai_requested)
         self.demo_button.clicked.connect(self._demo_clicked)
@@ -96,8 +103,7 @@ class FirstRunWizard(QDialog):
         layout.setSpacing(10)
         layout.addLayout(head)
         layout.addWidget(profile)
-        layout.addWidget(self.sign_in_button)
-        layout.addWidget(self.mailbox_button)
+        layout.addLayout(self.mailbox_choices)
         layout.addWidget(self.ai_button)
         layout.addWidget(self.demo_button)
         layout.addWidget(self.progress)
@@ -123,6 +129,11 @@ class FirstRunWizard(QDialog):
         for button in (self.sign_in_button, self.ai_button, self.demo_button):
             button.pressed.connect(self.save_profile)
         return self.profile_box
+
+    def add_mailbox_choice(self, button: QCommandLinkButton) -> None:
+        """Another way to connect a mailbox, listed under 登录微软 (saves the profile first)."""
+        button.pressed.connect(self.save_profile)
+        self.mailbox_choices.addWidget(button)
 
     def profile(self) -> dict[str, str]:
         return {

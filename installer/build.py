@@ -71,6 +71,19 @@ def build() -> float:
     return time.perf_counter() - started
 
 
+def carry_publisher_id(bundle: Path) -> None:
+    """Write the publisher's Microsoft app id (INQUIRY_BRIDGE_PUBLISHER_CLIENT_ID) into the
+    bundle's resources, so the packaged app signs in with one button (core/graph/app_id.py)."""
+    from core.graph.app_id import BUILD_ENV, write_publisher_id
+
+    value = os.environ.get(BUILD_ENV, "").strip()
+    if not value:
+        print(f"build.py: {BUILD_ENV} is not set: the bundle asks for an Azure app id")
+        return
+    write_publisher_id(bundle / "_internal" / "resources", value)
+    print("build.py: the bundle carries the publisher's Microsoft app id")
+
+
 def _files(root: Path) -> list[Path]:
     """Regular files under ``root``; symlinks (PyInstaller links top-level library names to the
     real files inside package folders) are not counted twice."""
@@ -160,6 +173,7 @@ def main() -> int:
             )
         seconds = build()
         print(f"\nPyInstaller took {seconds:.0f} s")
+        carry_publisher_id(BUNDLE)
     without = report(BUNDLE)
     budget = SIZE_BUDGET_MB.get(sys.platform, SIZE_TARGET_MB)
     failed = False

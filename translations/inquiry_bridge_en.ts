@@ -2,6 +2,68 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>AccountSettingsPage</name>
+    <message>
+        <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signed in as %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not signed in. Mail and OneDrive are not synced.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the Application (client) ID from step 6 first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the browser sign-in…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Application (client) ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign in with Microsoft</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 00000000-0000-0000-0000-000000000000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;This copy of the app has no Microsoft app id yet.&lt;/b&gt; Register it once (about 5 minutes, free):&lt;ol&gt;&lt;li&gt;Open &lt;a href=&apos;https://portal.azure.com&apos;&gt;portal.azure.com&lt;/a&gt; → Microsoft Entra ID → App registrations → New registration.&lt;/li&gt;&lt;li&gt;Name it Inquiry Bridge; account types: &lt;i&gt;Accounts in any organizational directory and personal Microsoft accounts&lt;/i&gt;.&lt;/li&gt;&lt;li&gt;Redirect URI: &lt;i&gt;Public client/native (mobile &amp;amp; desktop)&lt;/i&gt;, &lt;code&gt;http://localhost&lt;/code&gt; → Register.&lt;/li&gt;&lt;li&gt;Authentication → &lt;i&gt;Allow public client flows&lt;/i&gt;: Yes → Save.&lt;/li&gt;&lt;li&gt;API permissions → Add → Microsoft Graph → Delegated: Mail.ReadWrite, Mail.Send, Files.ReadWrite, Calendars.ReadWrite, MailboxSettings.ReadWrite, User.Read, offline_access.&lt;/li&gt;&lt;li&gt;Copy the &lt;i&gt;Application (client) ID&lt;/i&gt; from Overview into the field below, then press Sign in with Microsoft.&lt;/li&gt;&lt;/ol&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AiNeeded</name>
+    <message>
+        <source>No AI model is set up yet, and this needs one. Open Settings → AI model, fill in “Endpoint URL”, then try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open AI settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AI model needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>App</name>
     <message>
         <source>Inquiry Bridge</source>
@@ -131,6 +193,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Sending…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -168,6 +234,10 @@
     </message>
     <message>
         <source>these values are not in your instruction or the emails: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is a sample reply from the demo data, so it is not sent. Once your mailbox is connected, approving a reply sends it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -623,6 +693,25 @@
     </message>
 </context>
 <context>
+    <name>DesktopApp</name>
+    <message>
+        <source>The demo data does not sync</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These are sample customers, so there is no mailbox to read. Press “Connect my mailbox” above to sync your own mail.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No mailbox connected yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to sync until you sign in: Settings → Microsoft account → Sign in with Microsoft.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DictationButton</name>
     <message>
         <source>Recording discarded</source>
@@ -819,6 +908,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Bad input: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The system keyring is unavailable, secrets cannot be stored: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -879,6 +972,14 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>No Microsoft app id yet: follow the steps on this page to register the app in Azure and enter its id.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot reach Microsoft&apos;s sign-in server. Check the network (or proxy), then press Sign in with Microsoft again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Sync state expired; starting a full sync %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -911,6 +1012,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Something went wrong: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Mail server error: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -932,10 +1037,6 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Refusing a plain-text connection to the mail server (the password could be read): use SSL or STARTTLS (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Something went wrong: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1092,6 +1193,10 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Draft reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the waiting draft</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1565,6 +1670,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <source>Sending failed</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Sample</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
         <source>%n unconfirmed</source>
         <translation type="unfinished">
@@ -1736,30 +1845,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 <context>
     <name>SettingsDialog</name>
     <message>
-        <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Signed in as %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not signed in. Mail and OneDrive are not synced.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Enter the Azure application (client) id first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for the browser sign-in…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Enter the AI service address first, then test.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Testing…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1824,15 +1909,11 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Fill in “%1” above first, then test.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Other mailbox</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Azure app id</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1901,18 +1982,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Company mail addresses</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sign in with Microsoft</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sign out</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>from the Azure app registration</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -2,6 +2,68 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>AccountSettingsPage</name>
+    <message>
+        <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
+        <translation>正在使用预设的访问令牌（INQUIRY_BRIDGE_GRAPH_TOKEN）。</translation>
+    </message>
+    <message>
+        <source>Signed in as %1</source>
+        <translation>已登录：%1</translation>
+    </message>
+    <message>
+        <source>Not signed in. Mail and OneDrive are not synced.</source>
+        <translation>未登录。邮件和 OneDrive 不会同步。</translation>
+    </message>
+    <message>
+        <source>Enter the Application (client) ID from step 6 first.</source>
+        <translation>请先填入第 6 步复制的「应用程序(客户端) ID」。</translation>
+    </message>
+    <message>
+        <source>Waiting for the browser sign-in…</source>
+        <translation>正在等待浏览器登录…</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Application (client) ID</source>
+        <translation>应用程序(客户端) ID</translation>
+    </message>
+    <message>
+        <source>Sign in with Microsoft</source>
+        <translation>登录微软</translation>
+    </message>
+    <message>
+        <source>Sign out</source>
+        <translation>退出登录</translation>
+    </message>
+    <message>
+        <source>e.g. 00000000-0000-0000-0000-000000000000</source>
+        <translation>例如 00000000-0000-0000-0000-000000000000</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;This copy of the app has no Microsoft app id yet.&lt;/b&gt; Register it once (about 5 minutes, free):&lt;ol&gt;&lt;li&gt;Open &lt;a href=&apos;https://portal.azure.com&apos;&gt;portal.azure.com&lt;/a&gt; → Microsoft Entra ID → App registrations → New registration.&lt;/li&gt;&lt;li&gt;Name it Inquiry Bridge; account types: &lt;i&gt;Accounts in any organizational directory and personal Microsoft accounts&lt;/i&gt;.&lt;/li&gt;&lt;li&gt;Redirect URI: &lt;i&gt;Public client/native (mobile &amp;amp; desktop)&lt;/i&gt;, &lt;code&gt;http://localhost&lt;/code&gt; → Register.&lt;/li&gt;&lt;li&gt;Authentication → &lt;i&gt;Allow public client flows&lt;/i&gt;: Yes → Save.&lt;/li&gt;&lt;li&gt;API permissions → Add → Microsoft Graph → Delegated: Mail.ReadWrite, Mail.Send, Files.ReadWrite, Calendars.ReadWrite, MailboxSettings.ReadWrite, User.Read, offline_access.&lt;/li&gt;&lt;li&gt;Copy the &lt;i&gt;Application (client) ID&lt;/i&gt; from Overview into the field below, then press Sign in with Microsoft.&lt;/li&gt;&lt;/ol&gt;</source>
+        <translation>&lt;b&gt;这份软件还没有微软应用 ID。&lt;/b&gt;只需在微软注册一次（约 5 分钟，免费）：&lt;ol&gt;&lt;li&gt;打开 &lt;a href=&apos;https://portal.azure.com&apos;&gt;portal.azure.com&lt;/a&gt; → Microsoft Entra ID → 应用注册 → 新注册。&lt;/li&gt;&lt;li&gt;名称填 Inquiry Bridge；受支持的帐户类型选&lt;i&gt;任何组织目录中的帐户和个人 Microsoft 帐户&lt;/i&gt;。&lt;/li&gt;&lt;li&gt;重定向 URI：平台选&lt;i&gt;公共客户端/本机(移动和桌面)&lt;/i&gt;，填 &lt;code&gt;http://localhost&lt;/code&gt; → 注册。&lt;/li&gt;&lt;li&gt;身份验证 → &lt;i&gt;允许公共客户端流&lt;/i&gt;：是 → 保存。&lt;/li&gt;&lt;li&gt;API 权限 → 添加权限 → Microsoft Graph → 委托的权限：Mail.ReadWrite、Mail.Send、Files.ReadWrite、Calendars.ReadWrite、MailboxSettings.ReadWrite、User.Read、offline_access。&lt;/li&gt;&lt;li&gt;在「概述」里复制&lt;i&gt;应用程序(客户端) ID&lt;/i&gt;，粘贴到下面的框里，再点「登录微软」。&lt;/li&gt;&lt;/ol&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>AiNeeded</name>
+    <message>
+        <source>No AI model is set up yet, and this needs one. Open Settings → AI model, fill in “Endpoint URL”, then try again.</source>
+        <translation>还没有设置 AI 模型，这一步需要它：请打开 设置 → AI 模型，填写「服务地址」后再试。</translation>
+    </message>
+    <message>
+        <source>Open AI settings</source>
+        <translation>打开 AI 设置</translation>
+    </message>
+    <message>
+        <source>AI model needed</source>
+        <translation>需要 AI 模型</translation>
+    </message>
+</context>
+<context>
     <name>App</name>
     <message>
         <source>Inquiry Bridge</source>
@@ -131,6 +193,10 @@
         <translation>未发送 — 已批准，等待发送</translation>
     </message>
     <message>
+        <source>Sample</source>
+        <translation>示例</translation>
+    </message>
+    <message>
         <source>Sending…</source>
         <translation>正在发送…</translation>
     </message>
@@ -169,6 +235,10 @@
     <message>
         <source>these values are not in your instruction or the emails: %1</source>
         <translation>以下内容不在您的指示或往来邮件中：%1</translation>
+    </message>
+    <message>
+        <source>This is a sample reply from the demo data, so it is not sent. Once your mailbox is connected, approving a reply sends it.</source>
+        <translation>这是示例数据里的示例回复，不会发送。连接您的邮箱后，批准的回复才会真的发出。</translation>
     </message>
     <message>
         <source>Please check the highlighted unconfirmed values first.</source>
@@ -621,6 +691,25 @@
     </message>
 </context>
 <context>
+    <name>DesktopApp</name>
+    <message>
+        <source>The demo data does not sync</source>
+        <translation>示例数据不会同步</translation>
+    </message>
+    <message>
+        <source>These are sample customers, so there is no mailbox to read. Press “Connect my mailbox” above to sync your own mail.</source>
+        <translation>这些是示例客户，没有可读取的邮箱。点上方的「连接我的邮箱」即可同步您自己的邮件。</translation>
+    </message>
+    <message>
+        <source>No mailbox connected yet</source>
+        <translation>还没有连接邮箱</translation>
+    </message>
+    <message>
+        <source>Nothing to sync until you sign in: Settings → Microsoft account → Sign in with Microsoft.</source>
+        <translation>登录之前没有可同步的内容：设置 → 微软账户 → 登录微软。</translation>
+    </message>
+</context>
+<context>
     <name>DictationButton</name>
     <message>
         <source>Recording discarded</source>
@@ -817,6 +906,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>设置有误：%1</translation>
     </message>
     <message>
+        <source>Bad input: %1</source>
+        <translation>输入有误：%1</translation>
+    </message>
+    <message>
         <source>The system keyring is unavailable, secrets cannot be stored: %1</source>
         <translation>系统密钥库不可用，无法保存密码或令牌：%1</translation>
     </message>
@@ -877,6 +970,14 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>尚未登录微软账户：请先登录（设置 → 微软账户）%1</translation>
     </message>
     <message>
+        <source>No Microsoft app id yet: follow the steps on this page to register the app in Azure and enter its id.</source>
+        <translation>还没有微软应用 ID：请按本页的步骤在 Azure 注册应用并填入 ID。</translation>
+    </message>
+    <message>
+        <source>Cannot reach Microsoft&apos;s sign-in server. Check the network (or proxy), then press Sign in with Microsoft again.</source>
+        <translation>连不上微软登录服务器：请检查网络（或代理）后再点「登录微软」。</translation>
+    </message>
+    <message>
         <source>Sync state expired; starting a full sync %1</source>
         <translation>同步状态已过期，将重新完整同步 %1</translation>
     </message>
@@ -909,6 +1010,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>Telegram 出错：%1</translation>
     </message>
     <message>
+        <source>Something went wrong: %1</source>
+        <translation>发生错误：%1</translation>
+    </message>
+    <message>
         <source>Mail server error: %1</source>
         <translation>邮件服务器出错：%1</translation>
     </message>
@@ -931,10 +1036,6 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Refusing a plain-text connection to the mail server (the password could be read): use SSL or STARTTLS (%1)</source>
         <translation>拒绝以明文连接邮件服务器（密码会被窃听）：请使用 SSL 或 STARTTLS（%1）</translation>
-    </message>
-    <message>
-        <source>Something went wrong: %1</source>
-        <translation>发生错误：%1</translation>
     </message>
     <message>
         <source>Unexpected error: %1</source>
@@ -1090,6 +1191,10 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Draft reply</source>
         <translation>起草回复</translation>
+    </message>
+    <message>
+        <source>Open the waiting draft</source>
+        <translation>打开待审批草稿</translation>
     </message>
     <message>
         <source>Open OneDrive folder</source>
@@ -1564,6 +1669,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <source>Sending failed</source>
         <translation>发送失败</translation>
     </message>
+    <message>
+        <source>Sample</source>
+        <translation>示例</translation>
+    </message>
     <message numerus="yes">
         <source>%n unconfirmed</source>
         <translation>
@@ -1732,30 +1841,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 <context>
     <name>SettingsDialog</name>
     <message>
-        <source>Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).</source>
-        <translation>正在使用预设的访问令牌（INQUIRY_BRIDGE_GRAPH_TOKEN）。</translation>
-    </message>
-    <message>
-        <source>Signed in as %1</source>
-        <translation>已登录：%1</translation>
-    </message>
-    <message>
-        <source>Not signed in. Mail and OneDrive are not synced.</source>
-        <translation>未登录。邮件和 OneDrive 不会同步。</translation>
-    </message>
-    <message>
-        <source>Enter the Azure application (client) id first.</source>
-        <translation>请先填写 Azure 应用（客户端）ID。</translation>
-    </message>
-    <message>
-        <source>Waiting for the browser sign-in…</source>
-        <translation>正在等待浏览器登录…</translation>
-    </message>
-    <message>
-        <source>Enter the AI service address first, then test.</source>
-        <translation>请先填写 AI 服务地址，再测试连接。</translation>
-    </message>
-    <message>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
@@ -1820,16 +1905,12 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>通用</translation>
     </message>
     <message>
+        <source>Fill in “%1” above first, then test.</source>
+        <translation>请先在上面填写「%1」，再测试。</translation>
+    </message>
+    <message>
         <source>Other mailbox</source>
         <translation>其他邮箱</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>Azure app id</source>
-        <translation>Azure 应用 ID</translation>
     </message>
     <message>
         <source>Endpoint URL</source>
@@ -1898,18 +1979,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Company mail addresses</source>
         <translation>公司邮箱地址</translation>
-    </message>
-    <message>
-        <source>Sign in with Microsoft</source>
-        <translation>登录微软</translation>
-    </message>
-    <message>
-        <source>Sign out</source>
-        <translation>退出登录</translation>
-    </message>
-    <message>
-        <source>from the Azure app registration</source>
-        <translation>来自 Azure 应用注册</translation>
     </message>
     <message>
         <source>saved in %1 — leave empty to keep</source>

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.app.lazy import LazyDrafts, LazyLLM
-from core.errors import LLMUnavailable
+from core.errors import LLMNotConfigured
 from core.import_lock import IMPORTING
 from core.services import Services
 
@@ -50,7 +50,7 @@ class AssistantService:
         if found is not None and persist:
             return found
         if not self.available:
-            raise LLMUnavailable("未设置 AI 服务地址 (llm.base_url / INQUIRY_BRIDGE_LLM_BASE_URL)")
+            raise LLMNotConfigured()
         with IMPORTING:
             from core.agent.conversation import IDLE_SECONDS, Conversation
             from core.agent.loop import Assistant

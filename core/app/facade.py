@@ -77,18 +77,24 @@ class App:
         self._unsubscribe = services.bus.subscribe(StageChanged, self._folder_not_followed)
 
     def _folder_not_followed(self, event: StageChanged) -> None:
-        """One clear line when a stage changed in the app but no OneDrive watcher will move the
-        customer's folder (demo data, or Graph not connected in this process)."""
+        """One clear line when a stage changed in the app but no OneDrive watcher here moves the
+        customer's folder now (demo data: never; Graph not connected in this process: the move
+        is queued in the store and done by the next process that talks to OneDrive)."""
         if event.triggered_by == "onedrive" or event.from_stage is None:
             return
         graph = self._graph
-        if self.is_demo or graph is None or not graph.attached:
-            why = "demo data" if self.is_demo else "OneDrive is not connected in this process"
+        if self.is_demo:
             log.info(
-                "inquiry %s moved to stage %s; its OneDrive folder is not moved (%s)",
+                "inquiry %s moved to stage %s; its OneDrive folder is not moved (demo data)",
                 event.inquiry_id,
                 event.to_stage,
-                why,
+            )
+        elif graph is None or not graph.attached:
+            log.info(
+                "inquiry %s moved to stage %s; OneDrive is not connected in this process: its "
+                "folder moves at the next OneDrive round (queued in owed_writes)",
+                event.inquiry_id,
+                event.to_stage,
             )
 
     @property

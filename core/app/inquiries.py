@@ -109,6 +109,12 @@ class InquiryService:
             inquiry_id, to_stage, reason=reason, triggered_by=triggered_by
         )
 
+    async def owed_writes(self, *, status: str | None = None) -> list[dict[str, Any]]:
+        """The writes owed to OneDrive (folder moves), queued and closed (``core.db.owed``)."""
+        from core.db.owed import owed_rows
+
+        return await self._services.store.read(lambda s: owed_rows(s, status=status))
+
     # -- translation ---------------------------------------------------------------------------
     async def translate(self, message_pk: int, *, force: bool = False) -> str:
         """The Chinese translation of a message (made once by the model, then cached)."""

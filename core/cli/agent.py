@@ -12,12 +12,12 @@ import argparse
 import asyncio
 
 from core.app import App
-from core.errors import LLMUnavailable
+from core.errors import LLMNotConfigured
 
 
 def cmd_ask(args: argparse.Namespace, app: App) -> int:
     if not app.llm.available:
-        raise LLMUnavailable("未设置 AI 服务地址 (llm.base_url / INQUIRY_BRIDGE_LLM_BASE_URL)")
+        raise LLMNotConfigured(" (settings.toml [llm] base_url / INQUIRY_BRIDGE_LLM_BASE_URL)")
     # the claim guard runs inside Assistant.ask: what is printed is the checked answer
     if args.session:
         conversation = app.assistant.conversation(args.session, channel="cli")

@@ -15,8 +15,10 @@ import importlib
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from core.app import App, build_app
+from core.cli.help_text import bilingual
 from core.errors import InquiryBridgeError
 from core.logging_setup import setup_logging
 from core.mail.charsets import utf8_stdio
@@ -37,13 +39,22 @@ COMMAND_MODULES = (
     "core.cli.evals",
     "core.cli.repair",
     "core.cli.stats",
+    "core.cli.stages",
+)
+
+
+DESCRIPTION = (
+    "询盘桥：读取邮箱，把每个客户询盘放在中文看板上，起草的英文回复经您批准才发送。"
+    "不带命令时启动托盘程序。 / Inquiry Bridge: reads the mailbox, keeps every customer inquiry "
+    "on a Chinese board, and sends drafted English replies only after you approve them. "
+    "Without a command it starts the tray application."
 )
 
 
 class CliError(InquiryBridgeError):
     """Bad command-line input."""
 
-    code = "config"
+    code = "bad_input"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -66,13 +77,13 @@ def common_parser() -> argparse.ArgumentParser:
 
 def build_parser(extra: Sequence[Registrar] = ()) -> argparse.ArgumentParser:
     common = common_parser()
-    parser = _Parser(prog="inquiry-bridge", description="询盘桥 Inquiry Bridge", parents=[common])
+    parser = _Parser(prog="inquiry-bridge", description=DESCRIPTION, parents=[common])
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub, common)
     for registrar in extra:
         registrar(sub, common)
-    return parser
+    return bilingual(parser)
 
 
 def one_line(exc: BaseException) -> str:
@@ -87,16 +98,43 @@ def one_line(exc: BaseException) -> str:
     return f"inquiry-bridge: 错误 / error: {type(exc).__name__}: {exc}".replace("\n", " ")
 
 
+def _in_folder(exc: Exception, database: Any) -> BaseException:
+    """A database or file-system failure, named by this data folder when the error itself names
+    no file (a write on a full disk, a read-only database): the owner's sentence, not a crash."""
+    import sqlite3
+    from pathlib import Path
+
+    from sqlalchemy.exc import DBAPIError
+
+    from core.db.store import explain, explain_any
+
+    if isinstance(exc, OSError) and exc.filename:
+        return explain_any(exc)
+    if isinstance(exc, OSError | DBAPIError | sqlite3.Error):
+        return explain(exc, Path(database))
+    return exc
+
+
 def run_command(args: argparse.Namespace, app_factory: Callable[..., App] = build_app) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
         raise CliError("no command given")
     if getattr(args, "needs_services", True):
         app = app_factory(getattr(args, "home", None))
-        setup_logging(app.services.paths.logs)
+        try:
+            setup_logging(app.services.paths.logs)
+        except OSError as exc:  # a read-only or full folder: the command still says so itself,
+            # and no handler at all would let logging print tracebacks on stderr (lastResort)
+            logging.getLogger().addHandler(logging.NullHandler())
+            log.debug("no log file: %s", exc)
         try:
             given = app if getattr(args, "wants_app", False) else app.services
             return int(handler(args, given) or 0)
+        except Exception as exc:
+            explained = _in_folder(exc, app.services.store.path)
+            if explained is exc:
+                raise
+            raise explained from exc
         finally:
             app.close()
     return int(handler(args, None) or 0)

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from core.clock import SYDNEY, to_sydney
-from core.errors import ConfigError, NotFound
+from core.errors import BadInput, NotFound
 from core.notify.outbox import NotificationCenter
 from core.rhythm.appointments import Appointments
 from core.rhythm.briefing_text import render_markdown
@@ -124,7 +124,7 @@ def _when(text: str) -> datetime:
     try:
         moment = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
     except ValueError:
-        raise ConfigError(
+        raise BadInput(
             f"时间格式应为 2026-12-03 10:00 / expected 2026-12-03 10:00: {text!r}"
         ) from None
     return moment if moment.tzinfo else moment.replace(tzinfo=SYDNEY)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 from typing import Any
 
@@ -21,6 +22,8 @@ from core.clock import to_sydney
 from core.db.models import Notification
 from core.notify import pairing
 from core.notify.runner import TelegramRunner
+
+log = logging.getLogger(__name__)
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -108,6 +111,7 @@ async def _run(app: App, *, once: bool) -> int:
     try:
         if once:
             report = await runner.run_once()
+            await _settle_owed(app)
             d = report.delivery
             line = (
                 f"Telegram：已发送 {d.sent} 条提醒（{d.messages} 条消息），失败 {d.failed}，"
@@ -128,15 +132,60 @@ async def _run(app: App, *, once: bool) -> int:
             return 0
         stop = asyncio.Event()
         rhythm = asyncio.ensure_future(app.rhythm.daily().run_forever(stop))
+        owed = asyncio.ensure_future(_settle_owed_forever(app, stop))
         try:
             await runner.run_forever(stop)
         except asyncio.CancelledError:
             stop.set()
         finally:
             stop.set()
-            await asyncio.gather(rhythm, return_exceptions=True)
+            await asyncio.gather(rhythm, owed, return_exceptions=True)
         return 0
     finally:
         app.notifications.detach()
         await runner.aclose()
         await app.aclose()  # the model and Graph clients the assistant may have opened
+
+
+async def _settle_owed(app: App) -> int:
+    """The folder moves owed to OneDrive (a stage changed from Telegram, ``ask``, the CLI…),
+    done here too: this runner may be the only process on the PC that talks to Graph."""
+    from core.graph.runtime import graph_configured
+
+    if app.is_demo or not graph_configured(app.services):
+        return 0
+    try:
+        return await app.graph(offline=True).settle_owed()
+    except Exception as exc:  # OneDrive trouble never stops the Telegram side
+        log.warning("owed OneDrive moves wait for the next round: %s", exc)
+        return 0
+
+
+async def _settle_owed_forever(app: App, stop: asyncio.Event) -> None:
+    """Every OneDrive poll interval, and at once after a stage change on this loop."""
+    from core.events import StageChanged
+
+    woken = asyncio.Event()
+    loop = asyncio.get_running_loop()  # a change may be published from the store's thread
+
+    def _wake(_event: StageChanged) -> None:
+        loop.call_soon_threadsafe(woken.set)
+
+    unsubscribe = app.services.bus.subscribe(StageChanged, _wake)
+    try:
+        while not stop.is_set():
+            woken.clear()
+            await _settle_owed(app)
+            minutes = float(app.services.settings.get("graph.drive_poll_minutes"))
+            waits = [
+                asyncio.ensure_future(w)
+                for w in (stop.wait(), woken.wait(), app.services.clock.sleep(60.0 * minutes))
+            ]
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waits:
+                    w.cancel()
+                await asyncio.gather(*waits, return_exceptions=True)
+    finally:
+        unsubscribe()

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from core.tempfiles import partial_file
+
 log = logging.getLogger(__name__)
 
 MIN_INTERVAL = timedelta(hours=1)
@@ -76,9 +78,8 @@ def backup_database(
     now = now or _now()
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     target = folder / f"inquiry-bridge-{now.strftime(_STAMP)}-{reason}.sqlite3"
-    partial = target.with_name(target.name + ".part")
-    _copy_database(database, partial)
-    partial.replace(target)
+    with partial_file(target) as partial:  # a failed copy (disk full) leaves no .part behind
+        _copy_database(database, partial)
     thin(folder, now)
     return target
 

@@ -430,6 +430,32 @@ class AssistantTurn(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class OwedWrite(Base):
+    """A write the app owes a remote service, queued with the change that causes it.
+
+    A stage changed in the app owes OneDrive a folder move (``kind="drive_move"``); the row is
+    added in the stage change's own transaction, so a crash or a process without a watcher
+    (``ask``, the CLI, the Telegram runner) cannot forget it. Whichever process next talks to
+    Graph claims it (``claimed_until``: a lease, so two processes never do it twice and a killed
+    one's claim expires), does it, and closes it with an ``outcome``; an outage leaves it
+    ``pending`` with the error for the next round. Rows are kept (the audit of what was owed).
+    """
+
+    __tablename__ = "owed_writes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))  # drive_move
+    inquiry_id: Mapped[int | None] = mapped_column(Integer, index=True)  # no FK: merges fold
+    status: Mapped[str] = mapped_column(String(16), default="pending")  # pending|done|failed
+    reason: Mapped[str] = mapped_column(Text, default="")  # what caused it (the stage change)
+    outcome: Mapped[str] = mapped_column(Text, default="")  # what was done, or why nothing
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime)
+    done_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+
 Index("ix_messages_in_reply_to", Message.in_reply_to)
 # covering index for the board's search: the stage bar counts and the matching ids come from a
 # narrow index scan instead of reading 50,000 wide rows (core/inquiry/board.py)
@@ -440,3 +466,4 @@ Index(
     AssistantSession.name,
     unique=True,
 )
+Index("ix_owed_writes_status_kind", OwedWrite.status, OwedWrite.kind)

@@ -204,7 +204,7 @@ def explain(exc: BaseException, path: Path) -> InquiryBridgeError:
         return exc
     original = getattr(exc, "orig", None) or exc
     text = str(original).lower()
-    if (isinstance(original, OSError) and original.errno == errno.ENOSPC) or any(
+    if (isinstance(original, OSError) and original.errno in (errno.ENOSPC, errno.EFBIG)) or any(
         t in text for t in _FULL
     ):
         return DiskFull(str(path.parent))
@@ -231,11 +231,13 @@ def explain_any(exc: BaseException) -> BaseException:
     if isinstance(exc, DBAPIError | sqlite3.Error):
         return explain(exc, Path(str(getattr(exc, "filename", "") or "inquiry-bridge.sqlite3")))
     if isinstance(exc, OSError) and (
-        exc.errno in (errno.ENOSPC, errno.EACCES, errno.EROFS, errno.ENOTDIR, errno.ENOENT)
+        exc.errno
+        in (errno.ENOSPC, errno.EFBIG, errno.EACCES, errno.EROFS, errno.ENOTDIR, errno.ENOENT)
         or isinstance(exc, PermissionError)
     ):
         target = Path(str(exc.filename or "."))
-        return explain(exc, target / "x" if exc.errno != errno.ENOSPC else target)
+        full = exc.errno in (errno.ENOSPC, errno.EFBIG)
+        return explain(exc, target / "x" if not full else target)
     return exc
 
 

@@ -18,7 +18,7 @@ from core.clock import Clock
 from core.db.models import AuditEntry, Draft
 from core.drafts.attachments import inquiry_files
 from core.drafts.state import STATUS_ZH, Transition, transition
-from core.errors import DraftStateError, LLMUnavailable, NotFound
+from core.errors import DraftStateError, LLMNotConfigured, NotFound
 from core.services import Services
 
 # Statuses in which the owner may still change a draft.
@@ -100,5 +100,5 @@ class DraftCore:
 def require_llm(llm: Any) -> Any:
     """The model client, or the Chinese refusal when no AI endpoint is configured."""
     if llm is None or not getattr(llm, "available", False):
-        raise LLMUnavailable("未配置 AI 服务（设置 → AI 地址）")
+        raise LLMNotConfigured()
     return llm

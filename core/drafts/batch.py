@@ -75,7 +75,7 @@ class Contact:
 
 
 class BatchError(InquiryBridgeError):
-    code = "config"
+    code = "bad_input"
 
 
 def _canonical(header: str) -> str:

@@ -16,6 +16,7 @@ from core.db.models import Draft, Inquiry
 from core.drafts.attachments import FileOption, selected_files, size_warnings
 from core.paths import DataPaths
 
+DEMO_BATCH = "demo"  # batch_id of the demo's code-written sample drafts (shown as 示例)
 EMAIL_RE = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 
 
@@ -86,6 +87,11 @@ class DraftView:
             "attachments": [f.as_json() for f in self.attachments],
             "recently_mailed": self.recently_mailed,
         }
+
+    @property
+    def is_sample(self) -> bool:
+        """One of the demo's code-written sample replies (marked 示例 wherever it is shown)."""
+        return self.batch_id == DEMO_BATCH
 
     @property
     def recipient_differs(self) -> bool:

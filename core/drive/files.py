@@ -2,14 +2,13 @@
 
 Listing works offline from ``drive_items`` (the watcher keeps them current); downloads go through
 ``/me/drive/items/{id}/content`` (a redirect to a pre-authenticated URL, which httpx follows
-without our bearer token because it is another origin). Text extraction uses one maintained
-library per format — pypdf for PDF, openpyxl for Excel — and caps the size handed to the model.
+without our bearer token because it is another origin). Text extraction (``core.drive.extract``) uses one
+maintained library per format — pypdf for PDF, openpyxl for Excel — in a worker process, within
+time, memory and row limits, and caps the size handed to the model.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import subprocess
 import sys
@@ -24,9 +23,8 @@ from core.db.models import DriveItem, Inquiry
 from core.drive.paths import Node, path_of
 from core.errors import InquiryBridgeError
 from core.graph.client import GraphClient
+from core.tempfiles import partial_file
 
-TEXT_SUFFIXES = {".txt", ".md", ".csv", ".log", ".json", ".eml"}
-EXCEL_SUFFIXES = {".xlsx", ".xlsm"}
 MAX_DOWNLOAD_MB = 100
 
 
@@ -104,83 +102,20 @@ async def download(
     dest_dir.mkdir(parents=True, exist_ok=True)
     safe = "".join("_" if ch in '\\/:*?"<>|' else ch for ch in (name or item_id)) or item_id
     target = dest_dir / safe
-    tmp = target.with_name(target.name + ".part")
-    tmp.write_bytes(data)
-    tmp.replace(target)
+    with partial_file(target) as tmp:
+        tmp.write_bytes(data)
     return target
 
 
-def read_text(path: Path, *, max_chars: int = 20_000) -> str:
-    """Readable text of a txt/csv/PDF/Excel file for the assistant ('' for other formats)."""
-    suffix = path.suffix.lower()
-    if suffix in TEXT_SUFFIXES:
-        raw = path.read_bytes()
-        text = ""
-        for encoding in ("utf-8-sig", "gb18030", "latin-1"):
-            try:
-                text = raw.decode(encoding)
-                break
-            except UnicodeDecodeError:
-                continue
-        if suffix == ".csv":
-            rows = csv.reader(io.StringIO(text))
-            text = "\n".join(" | ".join(cell.strip() for cell in row) for row in rows)
-        return text[:max_chars]
-    if suffix == ".pdf":
-        return _pdf_text(path, max_chars)
-    if suffix in EXCEL_SUFFIXES:
-        return _excel_text(path, max_chars)
-    return ""
-
-
-def _pdf_text(path: Path, max_chars: int) -> str:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+async def read_text(path: Path, *, max_chars: int = 20_000) -> str:
+    """Readable text of a txt/csv/PDF/Excel file for the assistant ('' for other formats), read
+    in a worker process within time, memory and row limits (``core.drive.extract``)."""
+    from core.drive.extract import ExtractError, read_text_bounded
 
     try:
-        reader = PdfReader(str(path))
-        parts: list[str] = []
-        total = 0
-        for number, page in enumerate(reader.pages, start=1):
-            text = (page.extract_text() or "").strip()
-            if text:
-                parts.append(f"[page {number}]\n{text}")
-                total += len(text)
-            if total >= max_chars:
-                break
-        return "\n\n".join(parts)[:max_chars]
-    except (PdfReadError, OSError, ValueError) as exc:
-        raise DriveFileError(f"{path.name}: unreadable PDF ({exc})") from exc
-
-
-def _excel_text(path: Path, max_chars: int) -> str:
-    from openpyxl import load_workbook
-
-    try:
-        workbook = load_workbook(str(path), read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many types for broken files
-        raise DriveFileError(f"{path.name}: unreadable workbook ({exc})") from exc
-    parts: list[str] = []
-    total = 0
-    try:
-        for sheet in workbook.worksheets:
-            parts.append(f"[sheet {sheet.title}]")
-            for row in sheet.iter_rows(values_only=True):
-                cells = ["" if v is None else str(v) for v in row]
-                while cells and not cells[-1]:
-                    cells.pop()
-                if not cells:
-                    continue
-                line = " | ".join(cells)
-                parts.append(line)
-                total += len(line)
-                if total >= max_chars:
-                    break
-            if total >= max_chars:
-                break
-    finally:
-        workbook.close()
-    return "\n".join(parts)[:max_chars]
+        return await read_text_bounded(path, max_chars)
+    except ExtractError as exc:
+        raise DriveFileError(str(exc)) from exc
 
 
 def open_local(path: Path) -> None:

@@ -15,6 +15,12 @@ folder's stages) is the second belt.
 
 No move when the stage shares the folder (inquiry → measure), when no stage folder lists the stage
 (``lost`` by default), or when the inquiry has no folder yet; each case is one log line.
+
+What to move comes from the store, not from memory: ``change_stage`` queues an owed
+``drive_move`` (``core.db.owed``) in the stage change's transaction, and ``move_owed`` claims
+the queue, moves each folder and closes its row with what happened. An outage (offline, 5xx,
+429, a lapsed sign-in, a write whose answer was lost) puts the row back for the next round;
+any other refusal closes it as failed, with Graph's reason, in the audit.
 """
 
 from __future__ import annotations
@@ -30,8 +36,9 @@ from sqlalchemy.orm import Session
 
 from core.clock import Clock
 from core.db.models import DriveItem, Inquiry
+from core.db.owed import DRIVE_MOVE, Claimed, claim, finish, retry_later
 from core.drive.paths import Node, StageLayout, stage_layout
-from core.errors import AmbiguousWriteError, GraphError
+from core.errors import AmbiguousWriteError, GraphAuthError, GraphError, Throttled
 from core.graph.client import GraphClient
 
 log = logging.getLogger(__name__)
@@ -144,6 +151,48 @@ class StageFolderMover:
             plan.stage,
         )
         return FolderMove(inquiry_id, True, "", plan.folder_id, plan.target_name, name, created)
+
+    async def move_owed(self, *, drive_known: bool = True) -> list[FolderMove]:
+        """Do the queued folder moves (each once: claimed, moved, closed). ``drive_known``
+        False (OneDrive never listed yet): nothing can be planned, the rows wait."""
+        if not drive_known:
+            return []
+        claimed = await self.store.run(lambda s: claim(s, DRIVE_MOVE, self.clock.now()))
+        done: list[FolderMove] = []
+        for owed in claimed:
+            move = await self._move_one(owed)
+            if move is not None:
+                done.append(move)
+        return done
+
+    async def _move_one(self, owed: Claimed) -> FolderMove | None:
+        if owed.inquiry_id is None:
+            await self._close(owed, "no inquiry")
+            return None
+        try:
+            move = await self.move(owed.inquiry_id)
+        except (AmbiguousWriteError, GraphAuthError, Throttled) as exc:
+            await self._later(owed, exc)
+            return None
+        except GraphError as exc:
+            if exc.status is None or exc.status >= 500:
+                await self._later(owed, exc)
+            else:
+                log.warning("could not move the folder of inquiry %s: %s", owed.inquiry_id, exc)
+                await self._close(owed, f"Graph {exc.status}: {exc}", failed=True)
+            return None
+        await self._close(owed, f"moved to {move.to_folder}" if move.moved else move.why)
+        return move
+
+    async def _close(self, owed: Claimed, outcome: str, *, failed: bool = False) -> None:
+        now = self.clock.now()
+        await self.store.run(lambda s: finish(s, owed.id, outcome, now, failed=failed))
+
+    async def _later(self, owed: Claimed, exc: Exception) -> None:
+        log.warning(
+            "moving the folder of inquiry %s waits for the next round: %s", owed.inquiry_id, exc
+        )
+        await self.store.run(lambda s: retry_later(s, owed.id, f"{type(exc).__name__}: {exc}"))
 
     async def _create_stage_folder(self, base_id: str, name: str) -> str:
         """Create the missing stage folder (a 409 means it appeared meanwhile: use that one)."""

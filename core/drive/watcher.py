@@ -21,11 +21,13 @@ One round (``DriveWatcher.run_once``):
    (``match_folder``); the id is then stored on the inquiry so later renames keep the link.
 5. Rows, stage changes and the new deltaLink commit in one transaction; events are published after.
 
-The other direction (``core.drive.stage_move``): a ``StageChanged`` from the app (not from
-OneDrive) queues the inquiry; its folder is moved right away when the change was published on the
-event loop, else at the start of the next round. Moves and rounds share one lock, so a move never
-lands between a delta listing and its commit, and the mover writes the folder's new place into the
-rows this watcher compares: the next round sees no move.
+The other direction (``core.drive.stage_move``): a stage changed in the app (not in OneDrive)
+queued an owed move in the store with the change itself (``core.db.owed``), whichever process
+made it; the folder is moved right away when this watcher saw the change published on its event
+loop, else in the next round (before and after its listing: a first listing is what makes a move
+plannable). Moves and rounds share one lock, so a move never lands between a delta listing and
+its commit, and the mover writes the folder's new place into the rows this watcher compares: the
+next round sees no move.
 """
 
 from __future__ import annotations
@@ -111,7 +113,6 @@ class DriveWatcher:
         self.clock = clock
         self.page_size = page_size
         self._want_folder: set[int] = set()
-        self._want_move: set[int] = set()
         self._unsubscribe: list[Callable[[], None]] = []
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -140,9 +141,10 @@ class DriveWatcher:
         self._want_folder.add(event.inquiry_id)
 
     def _on_stage_changed(self, event: StageChanged) -> None:
+        """Move at once what the change queued, when it was published on the event loop (the
+        queue row is committed before the event; without a loop the next round moves it)."""
         if event.triggered_by == "onedrive" or event.from_stage is None:
             return  # the folder already moved (or the inquiry is new: no folder to follow)
-        self._want_move.add(event.inquiry_id)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -153,25 +155,15 @@ class DriveWatcher:
         task.add_done_callback(self._tasks.discard)
 
     async def move_folders(self) -> list[FolderMove]:
-        """Move the folders of inquiries whose stage changed in the app (under the round lock)."""
+        """Do the owed folder moves queued in the store (under the round lock)."""
         async with self._lock:
             return await self._move_pending()
 
     async def _move_pending(self) -> list[FolderMove]:
-        done: list[FolderMove] = []
-        for inquiry_id in sorted(self._want_move):
-            self._want_move.discard(inquiry_id)
-            try:
-                done.append(await self.mover.move(inquiry_id))
-            except AmbiguousWriteError:
-                log.warning("moving the folder of inquiry %s may have happened", inquiry_id)
-            except GraphError as exc:
-                log.warning("could not move the folder of inquiry %s: %s", inquiry_id, exc)
-                if exc.status is None or exc.status >= 500:
-                    self._want_move.add(inquiry_id)  # offline or Graph down: the next round retries
-        moved = [m for m in done if m.moved]
-        for move in moved:
-            self.bus.publish(InquiryUpdated(move.inquiry_id, ("drive_folder_name",)))
+        done = await self.mover.move_owed(drive_known=self._cursor() is not None)
+        for move in done:
+            if move.moved:
+                self.bus.publish(InquiryUpdated(move.inquiry_id, ("drive_folder_name",)))
         return done
 
     def _stage_folders(self) -> dict[str, list[str]]:
@@ -264,6 +256,7 @@ class DriveWatcher:
         async with self._lock:
             moves = await self._move_pending()
             report = await self._round()
+            moves += await self._move_pending()  # a first listing makes the queue plannable
         report.folders_moved = sum(1 for m in moves if m.moved)
         return report
 

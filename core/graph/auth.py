@@ -24,7 +24,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.errors import ConfigError, GraphAuthError, GraphError, NotSignedIn
+from core.errors import (
+    ConfigError,
+    GraphAuthError,
+    GraphError,
+    NoMicrosoftApp,
+    NotSignedIn,
+    SignInUnreachable,
+)
 from core.events import EventBus, SyncStatus
 from core.graph.client import StaticToken, TokenProvider
 from core.secrets import GRAPH_TOKEN
@@ -124,10 +131,7 @@ class MsalAuth:
     def app(self) -> Any:
         if self._app is None:
             if not self.client_id:
-                raise ConfigError(
-                    "graph.client_id 未设置 / not set: register a public client app in Azure "
-                    "and put its id in settings.toml [graph] client_id"
-                )
+                raise NoMicrosoftApp("graph.client_id")
             import msal
 
             self._app = msal.PublicClientApplication(
@@ -193,15 +197,24 @@ class MsalAuth:
 
     # ----------------------------------------------------------------- sign-in / out
     def sign_in_interactive(self, *, timeout: int = 300) -> str:
-        """System browser with a loopback redirect; returns the account's username."""
-        result = self.app.acquire_token_interactive(
-            SCOPES, prompt="select_account", timeout=timeout
-        )
+        """System browser with a loopback redirect; returns the account's username. A network
+        failure (MSAL fetches the authority first) is ``SignInUnreachable``, one sentence."""
+        try:
+            result = self.app.acquire_token_interactive(
+                SCOPES, prompt="select_account", timeout=timeout
+            )
+        except (ConfigError, GraphAuthError):
+            raise
+        except OSError as exc:  # requests' ConnectionError, timeouts, DNS: all OSError
+            raise SignInUnreachable(type(exc).__name__) from exc
         return self._finish(result)
 
     def sign_in_device_code(self, show: Callable[[str], None]) -> str:
         """Device-code flow for headless machines: ``show`` prints the code and the URL."""
-        flow = self.app.initiate_device_flow(scopes=SCOPES)
+        try:
+            flow = self.app.initiate_device_flow(scopes=SCOPES)
+        except OSError as exc:
+            raise SignInUnreachable(type(exc).__name__) from exc
         if "user_code" not in flow:
             raise self._fail(str(flow.get("error_description") or flow.get("error") or flow))
         show(str(flow["message"]))
@@ -241,9 +254,11 @@ def build_token_provider(services: Any) -> TokenProvider:
 
 
 def build_msal(services: Any) -> MsalAuth:
+    from core.graph.app_id import client_id
+
     settings = services.settings
     return MsalAuth(
-        settings.get("graph.client_id"),
+        client_id(settings),
         settings.get("graph.authority"),
         token_cache_location(services.paths),
         bus=services.bus,

@@ -119,6 +119,14 @@ class GraphRuntime:
                 report.delta_requests += echo.delta_requests
         return report, retried
 
+    async def settle_owed(self) -> int:
+        """Do the writes owed to OneDrive (folder moves queued by stage changes made anywhere)
+        without a full OneDrive round: what a process that does not poll the drive, such as
+        the ``telegram`` runner, runs. Returns the folders moved."""
+        moves = await self.drive.move_folders()
+        self._auth_ok()
+        return sum(1 for m in moves if m.moved)
+
     async def drive_round(self) -> Any:
         report = await self.drive.run_once()
         self._auth_ok()
@@ -131,3 +139,10 @@ class GraphRuntime:
         )
         if close is not None:
             await close()
+
+
+def graph_configured(services: Any) -> bool:
+    """A Graph account is set up in this data folder (a preset token or an Azure client id)."""
+    from core.secrets import GRAPH_TOKEN
+
+    return bool(services.secrets.get(GRAPH_TOKEN) or services.settings.get("graph.client_id"))

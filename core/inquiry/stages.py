@@ -17,7 +17,8 @@ from sqlalchemy.orm import Session
 
 from core.clock import Clock
 from core.db.models import ALL_STAGES, CLOSED_STAGES, STAGES, TRIGGERS, Inquiry, StageEvent
-from core.errors import InquiryBridgeError
+from core.db.owed import DRIVE_MOVE, owe
+from core.errors import InquiryBridgeError, NotFound
 from core.events import EventBus, StageChanged
 from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, clock_start, stage_time
 
@@ -38,7 +39,7 @@ STAGE_NAMES_ZH: dict[str, str] = {
 
 
 class StageError(InquiryBridgeError):
-    code = "config"
+    code = "bad_input"
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,8 @@ def change_stage(
     """Move ``inquiry`` to ``to_stage`` and write the audit entry. Returns None if unchanged.
 
     The caller commits and then publishes ``change.event()`` (events follow committed data).
+    A change not made in OneDrive also queues the folder move it owes (``core.db.owed``) in
+    the same transaction: the next process that talks to OneDrive moves the folder.
     """
     if to_stage not in ALL_STAGES:
         raise StageError(f"unknown stage {to_stage!r}")
@@ -97,6 +100,8 @@ def change_stage(
             triggered_by=triggered_by,
         )
     )
+    if triggered_by != "onedrive":  # the folder follows, even if no watcher runs right now
+        owe(session, DRIVE_MOVE, inquiry.id, f"{from_stage} → {to_stage}: {reason}", now)
     return StageChange(inquiry.id, from_stage, to_stage, triggered_by, reason)
 
 
@@ -188,7 +193,7 @@ class StageService:
         def _do(session: Session) -> StageChange | None:
             inquiry = session.get(Inquiry, inquiry_id)
             if inquiry is None:
-                raise StageError(f"no inquiry {inquiry_id}")
+                raise NotFound(f"询盘 #{inquiry_id}")
             return change_stage(
                 session,
                 inquiry,

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from sqlalchemy.orm import Session
 
 from core.db.models import Message
-from core.errors import InquiryBridgeError, LLMUnavailable
+from core.errors import InquiryBridgeError, LLMNotConfigured
 from core.services import Services
 
 
@@ -65,7 +65,7 @@ class MessageTranslator:
         if cached and not force:
             return cached
         if self.llm is None or not self.llm.available:
-            raise LLMUnavailable("llm.base_url")
+            raise LLMNotConfigured()
         translation = (
             await self.llm.text(
                 tier=2,

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from core.db.models import Attachment, Message
 from core.mail.message_ids import normalise_many, normalise_message_id
 from core.paths import DataPaths
+from core.tempfiles import partial_file
 
 SYNTHETIC_DOMAIN = "inquiry-bridge.invalid"
 
@@ -58,11 +59,11 @@ def _atomic_write(target: Path, data: bytes) -> None:
     if target.exists() and target.stat().st_size == len(data):
         return  # content-addressed: same name, same bytes
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     # No fsync: a killed process loses nothing the page cache holds, and power-loss durability
-    # matches the database's (WAL, synchronous=NORMAL). The rename makes the file all-or-nothing.
-    tmp.write_bytes(data)
-    tmp.replace(target)
+    # matches the database's (WAL, synchronous=NORMAL). The rename makes the file all-or-nothing;
+    # a failed write (disk full) deletes its temporary file.
+    with partial_file(target, f".{os.getpid()}.tmp") as tmp:
+        tmp.write_bytes(data)
 
 
 def save_raw(paths: DataPaths, raw: bytes) -> str:

@@ -9,7 +9,8 @@ schema, at most one repair round, then a clear error the pipeline turns into ``p
     tier 3  large model  the interactive assistant
 
 Errors (core/errors.py):
-    LLMUnavailable   endpoint not configured, unreachable, timing out, refusing the key, or still
+    LLMNotConfigured no endpoint set up (a subclass of LLMUnavailable)
+    LLMUnavailable   endpoint unreachable, timing out, refusing the key, or still
                      throttling/failing after the client's own retries (transient: retry later)
     LLMSchemaError   the answer broke its schema, and so did the repaired answer
     LLMError         anything else the endpoint rejected (bad request, malformed response)
@@ -37,7 +38,7 @@ from pydantic import BaseModel, ValidationError
 from core.clock import Clock
 from core.config import Settings
 from core.db.store import Store
-from core.errors import LLMError, LLMSchemaError, LLMUnavailable
+from core.errors import LLMError, LLMNotConfigured, LLMSchemaError, LLMUnavailable
 from core.llm import ledger
 from core.llm.pricing import estimate_cost, estimate_tokens
 from core.llm.prompts import render_messages
@@ -162,7 +163,7 @@ class LLMClient:
     def _openai(self) -> openai.AsyncOpenAI:
         base_url = str(self.settings.get("llm.base_url") or "").strip()
         if not base_url:
-            raise LLMUnavailable("llm.base_url is not set")
+            raise LLMNotConfigured()
         loop = asyncio.get_running_loop()
         key = (
             base_url,

@@ -38,6 +38,7 @@ from core.mail.headers import (
     raw_header_text,
 )
 from core.mail.limits import cap_html, cap_text
+from core.mail.oversize import trim_oversized
 
 __all__ = [
     "ParsedAttachment",
@@ -420,9 +421,10 @@ def parse_message(raw: bytes) -> ParsedMessage:
     if not isinstance(raw, bytes | bytearray | memoryview):
         raise MessageParseError("not bytes", reason="not_bytes")
     raw = bytes(raw)
-    if not raw.strip():
+    if not raw or raw.isspace():  # not raw.strip(): that copies a 300 MB message
         raise MessageParseError("empty message", reason="empty")
     notes: list[str] = []
+    raw = trim_oversized(raw, notes)  # a 300 MB mail: headers and text only (core.mail.oversize)
     try:
         msg = email.message_from_bytes(raw, policy=policy.default)
     except Exception as exc:  # the stdlib parser is lenient; this is a last resort

@@ -85,6 +85,10 @@ ComposerFactory: TypeAlias = "Callable[[], DraftComposer | None] | None"
 log = logging.getLogger(__name__)
 
 OFFSET_CURSOR = "telegram:offset"
+# A voice note longer than this is not transcribed (a 30-minute one took 139 s and 2.2 GB of
+# Whisper): he gets one line asking for shorter pieces. Checked on Telegram's stated duration
+# before the download and on the file's own length after it.
+VOICE_MAX_SECONDS = 5 * 60
 HELP_ZH = (
     "询盘桥助手已连接。\n"
     "• 新询盘、待审批草稿、跟进提醒和同步问题会发到这里。\n"
@@ -127,6 +131,8 @@ class TelegramBot:
         self.ignored = 0  # strangers' updates dropped (figures for tests and the status page)
         # (chat, message id, text, parse mode) of the last reply, for messages that get buttons
         self.last_reply: tuple[int, int, str, str | None] | None = None
+        # transcriptions in progress: the update loop goes on (/status answers meanwhile)
+        self._voice_work: set[asyncio.Task[None]] = set()
 
     # -- offsets ------------------------------------------------------------------------------
     def offset(self) -> int | None:
@@ -350,9 +356,14 @@ class TelegramBot:
         return f"待审批草稿：{pending} 份\n未读提醒：{unread} 条\n进行中的询盘：{open_inquiries} 个"
 
     async def _on_voice(self, message: dict[str, Any]) -> None:
+        """Download and keep the note, then transcribe it in the background (Whisper on its
+        own thread), so the next update — /status, a button — is handled meanwhile."""
         media = message.get("voice") or message.get("audio") or {}
         file_id = media.get("file_id")
         if not file_id:
+            return
+        if float(media.get("duration") or 0) > VOICE_MAX_SECONDS:
+            await self.reply(_too_long(float(media["duration"])))
             return
         info = await self.client.get_file(file_id)
         if not info.file_path:
@@ -366,16 +377,35 @@ class TelegramBot:
         )
         target.parent.mkdir(parents=True, exist_ok=True)
         await asyncio.get_running_loop().run_in_executor(None, target.write_bytes, data)
+        task = asyncio.ensure_future(self._hear(target, message))
+        self._voice_work.add(task)
+        task.add_done_callback(self._voice_work.discard)
+
+    async def _hear(self, target: Path, message: dict[str, Any]) -> None:
         try:
-            async with self.typing():  # Whisper takes a moment on a long message
-                transcript = await self._transcribe(target)
-        except InquiryBridgeError as exc:
-            await self.reply(escape(exc.user_message("zh_CN")))
-            return
-        if not transcript.strip():
-            await self.reply("没有听清这条语音，请再说一遍。")
-            return
-        await self._route(transcript, message, audio_path=str(target))
+            seconds = await asyncio.to_thread(_audio_seconds, target)
+            if seconds is not None and seconds > VOICE_MAX_SECONDS:
+                await self.reply(_too_long(seconds))
+                return
+            try:
+                async with self.typing():  # Whisper takes a moment on a long message
+                    transcript = await self._transcribe(target)
+            except InquiryBridgeError as exc:
+                await self.reply(escape(exc.user_message("zh_CN")))
+                return
+            if not transcript.strip():
+                await self.reply("没有听清这条语音，请再说一遍。")
+                return
+            await self._route(transcript, message, audio_path=str(target))
+        except Exception:  # in the background: say so instead of going quiet
+            log.exception("telegram voice note failed")
+            with contextlib.suppress(Exception):
+                await self.reply("这条语音没能处理，请重发或直接打字。")
+
+    async def settle_voice(self) -> None:
+        """Wait for the voice notes still being transcribed (a round's end, closing)."""
+        while self._voice_work:
+            await asyncio.gather(*list(self._voice_work), return_exceptions=True)
 
     async def _transcribe(self, path: Path) -> str:
         transcriber = self._transcriber()
@@ -464,3 +494,22 @@ def _last_alert_inquiry(session: Session) -> int | None:
 
 def parse_datetime(value: str | None) -> datetime | None:
     return utc(datetime.fromisoformat(value)) if value else None
+
+
+def _too_long(seconds: float) -> str:
+    limit = VOICE_MAX_SECONDS // 60
+    return (
+        f"这条语音长约 {max(1, round(seconds / 60))} 分钟，超过了 {limit} 分钟的上限，没有转写。"
+        f"请分成几条不超过 {limit} 分钟的语音再发，或直接打字。"
+    )
+
+
+def _audio_seconds(path: Path) -> float | None:
+    """The file's own length (a client may state a wrong duration); None when unknown."""
+    try:
+        import av
+
+        with av.open(str(path)) as container:
+            return container.duration / 1_000_000 if container.duration else None
+    except Exception:  # not decodable here: Whisper will say so
+        return None

@@ -148,6 +148,7 @@ class TelegramRunner:
                 await mirror.deliver_now(row_id)
 
     async def aclose(self) -> None:
+        await self.bot.settle_voice()
         await self.bot.chat.settle()
         await self.client.aclose()
         if self._own_llm is not None:
@@ -180,6 +181,7 @@ class TelegramRunner:
             report.delivery = await self.deliver()
             before = pairing.owner(self.services)
             report.updates = await self.bot.poll_once(timeout=0)
+            await self.bot.settle_voice()  # one round: its voice notes answered before it ends
             report.paired = before is None and pairing.owner(self.services) is not None
             again = await self.deliver()  # alerts raised by the updates (or since pairing)
             report.delivery.sent += again.sent

@@ -28,7 +28,7 @@ from core.rhythm.briefing import MEASURE_STAGES
 
 
 class AppointmentError(InquiryBridgeError):
-    code = "config"
+    code = "bad_input"
 
 
 @dataclass(frozen=True)

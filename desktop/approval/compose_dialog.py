@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.clock import to_sydney
+from desktop import ai_needed
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.look import set_tone
@@ -79,6 +80,9 @@ class ComposeDialog(QDialog):
         self.status.setWordWrap(True)
         bottom.addWidget(self.progress)
         bottom.addWidget(self.status, 1)
+        self.ai_button = ai_needed.settings_button(self)  # 打开 AI 设置, only without a model
+        self.ai_button.clicked.connect(self.reject)
+        bottom.addWidget(self.ai_button)
         self.cancel_button = QPushButton()
         self.compose_button = QPushButton()
         self.compose_button.setDefault(True)
@@ -122,7 +126,13 @@ class ComposeDialog(QDialog):
 
     def _update(self) -> None:
         busy = self._task is not None and not self._task.done()
-        self.compose_button.setEnabled(bool(self.instruction.toPlainText().strip()) and not busy)
+        ready = ai_needed.configured(self.services)
+        if not ready:  # say so before he types an instruction nothing can turn into a draft
+            self.status.setText(ai_needed.sentence())
+        self.ai_button.setVisible(not ready and ai_needed.can_open())
+        self.compose_button.setEnabled(
+            ready and bool(self.instruction.toPlainText().strip()) and not busy
+        )
         self.instruction.setReadOnly(busy)
 
     def start(self) -> asyncio.Future[Any]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
+from desktop import ai_needed
 from desktop.approval.panels import split_addresses
 from desktop.errors_ui import message_for
 from desktop.look import set_tone
@@ -57,6 +58,8 @@ class OwnerActions:
     def _show_error(self, exc: BaseException) -> None:
         set_tone(self.status_label, "error")
         self.status_label.setText(message_for(exc))
+        if ai_needed.not_configured(exc):  # 重新翻译 / 修改 without a model: the way to one
+            ai_needed.offer(self)  # type: ignore[arg-type]
 
     def _show_ok(self, message: str) -> None:
         set_tone(self.status_label, "ok")
@@ -99,6 +102,15 @@ class OwnerActions:
         """批准并发送: approve as the owner, then send once. Returns the final status."""
         if self.view is None or self.busy:
             return "busy"
+        if self.view.is_sample:  # the demo's sample: nothing in the demo is ever sent
+            self._show_error_text(
+                QCoreApplication.translate(
+                    "ApprovalWindow",
+                    "This is a sample reply from the demo data, so it is not sent. Once your "
+                    "mailbox is connected, approving a reply sends it.",
+                )
+            )
+            return "sample"
         if self._dirty:
             if not await self.save_edits():
                 return "error"

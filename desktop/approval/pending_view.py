@@ -32,6 +32,7 @@ from core.clock import to_sydney
 from core.drafts.reader import DraftReader, build_reader
 from core.import_lock import IMPORTING
 from desktop.aio import spawn
+from desktop.reopen import alive, showing
 
 if TYPE_CHECKING:
     from core.drafts.drafting import Drafting
@@ -136,7 +137,10 @@ class PendingDraftsView(QWidget):
             await asyncio.shield(self._load_task)
 
     async def _load(self) -> None:
-        self.views = await self.reader.list(QUEUE_STATUSES, newest_first=True)
+        views = await self.reader.list(QUEUE_STATUSES, newest_first=True)
+        if not alive(self):  # the window was replaced (demo <-> real) while this read ran
+            return
+        self.views = views
         self._render()
         self.count_changed.emit(self.pending_count())
 
@@ -148,6 +152,8 @@ class PendingDraftsView(QWidget):
             "failed": self.tr("Sending failed"),
         }
         text = names.get(view.status, view.status)
+        if view.is_sample:  # the demo's code-written reply
+            text = self.tr("Sample") + " · " + text
         if view.unconfirmed_facts and view.status == "pending_approval":
             text += " · " + self.tr("%n unconfirmed", "", len(view.unconfirmed_facts))
         return text
@@ -186,7 +192,7 @@ class PendingDraftsView(QWidget):
         from desktop.approval.window import ApprovalWindow
 
         window = self.windows.get(draft_id)
-        if window is None or not window.isVisible():
+        if not showing(window):
             window = ApprovalWindow(self.services, self.drafting, draft_id)
             window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             window.destroyed.connect(lambda *_, d=draft_id: self.windows.pop(d, None))

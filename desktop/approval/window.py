@@ -390,7 +390,10 @@ class ApprovalWindow(OwnerActions, QWidget):
             "superseded": "#6e7781",
         }
         colour = colours.get(status, "#d1242f")
-        self.banner.setText(texts.get(status, status))
+        text = texts.get(status, status)
+        if self.view.is_sample:  # the demo's code-written reply, never sent
+            text = self.tr("Sample") + " · " + text
+        self.banner.setText(text)
         self.banner.setStyleSheet(
             f"QLabel#approvalBanner {{ background: {colour}; color: white; font-size: 15px;"
             " font-weight: bold; border-radius: 4px; }"

@@ -43,6 +43,7 @@ from desktop.context import AppContext
 from desktop.i18n import current_language
 from desktop.loader import Loader
 from desktop.look import ATTENTION, MUTED, OVERDUE, STAGE_COLOURS, dot_icon
+from desktop.reopen import alive
 
 log = logging.getLogger(__name__)
 
@@ -106,8 +107,8 @@ class BoardModel(QAbstractTableModel):
         fresh_counts = keep_position or self._needs_me_stale
         page = await self.inquiries.page(query, limit=limit, with_needs_me=fresh_counts)
         attention = await self.ctx.app.attention.items()
-        if not self._loader.is_current(generation):
-            return  # a newer query superseded this answer
+        if not self._loader.is_current(generation) or not alive(self):
+            return  # a newer query superseded this answer, or the window was replaced
         self.total = page.total
         self.stage_counts = page.stage_counts
         if page.needs_me_total >= 0:

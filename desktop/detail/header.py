@@ -18,7 +18,8 @@ from desktop.i18n import current_language
 
 
 class DetailHeader(QWidget):
-    """Title, one-line summary and the four action buttons (wired by the view)."""
+    """Title, one-line summary and the action buttons (wired by the view); 打开待审批草稿 shows
+    only while a draft of this inquiry waits for approval."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -32,8 +33,12 @@ class DetailHeader(QWidget):
         self.lost_button = QPushButton()
         self.draft_button = QPushButton()
         self.drive_button = QPushButton()
+        self.approval_button = QPushButton()  # 打开待审批草稿: only while one waits
+        self.approval_button.setObjectName("primary")
+        self.approval_button.hide()
         actions = QHBoxLayout()
         for button in (
+            self.approval_button,
             self.advance_button,
             self.lost_button,
             self.draft_button,
@@ -74,6 +79,7 @@ class DetailHeader(QWidget):
         self.lost_button.setEnabled(open_stage)
         self.draft_button.setEnabled(bool(d.customer_email))
         self.drive_button.setEnabled(bool(d.drive_web_url))
+        self.approval_button.setVisible(bool(d.pending_drafts))
         self.drive_button.setToolTip(
             d.drive_folder_name
             or QCoreApplication.translate("InquiryDetailView", "No OneDrive folder linked yet")
@@ -85,6 +91,9 @@ class DetailHeader(QWidget):
         )
         self.lost_button.setText(QCoreApplication.translate("InquiryDetailView", "Mark lost"))
         self.draft_button.setText(QCoreApplication.translate("InquiryDetailView", "Draft reply"))
+        self.approval_button.setText(
+            QCoreApplication.translate("InquiryDetailView", "Open the waiting draft")
+        )
         self.drive_button.setText(
             QCoreApplication.translate("InquiryDetailView", "Open OneDrive folder")
         )

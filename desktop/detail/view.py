@@ -11,6 +11,7 @@ Dialogs open with ``open()`` (never a nested ``exec()`` loop) so the qasync loop
 
 Signals:
     changed(int): the owner changed this inquiry from here.
+    approval_requested(int): 打开待审批草稿 — open that draft in the approval window.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from desktop.voice.dictation import DictationButton
 
 class InquiryDetailView(QWidget):
     changed = Signal(int)
+    approval_requested = Signal(int)  # a waiting draft's id: open it in the approval window
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -83,6 +85,7 @@ class InquiryDetailView(QWidget):
         self.advance_button.clicked.connect(self._ask_advance)
         self.lost_button.clicked.connect(self._ask_lost)
         self.draft_button.clicked.connect(self._open_compose)
+        self.header.approval_button.clicked.connect(self._open_waiting_draft)
         self.drive_button.clicked.connect(self.open_drive_folder)
         self.save_button.clicked.connect(self._save_clicked)
         self.revert_button.clicked.connect(self._revert)
@@ -280,6 +283,10 @@ class InquiryDetailView(QWidget):
         return await self.advance_stage("lost", reason)
 
     # ------------------------------------------------------------------ other actions
+
+    def _open_waiting_draft(self) -> None:
+        if self.detail is not None and self.detail.pending_drafts:
+            self.approval_requested.emit(self.detail.pending_drafts[-1])
 
     def _open_compose(self) -> None:
         if self.inquiry_id is None:

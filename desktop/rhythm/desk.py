@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 from core.app import App
 from desktop.aio import spawn
 from desktop.look import SPACE
+from desktop.reopen import alive
 from desktop.rhythm.words import reminder_line
 
 if TYPE_CHECKING:  # the windows (and the holiday tables under them) load on first use
@@ -107,8 +108,8 @@ class RhythmDesk(QObject):
     def show_briefing(self, app: App) -> BriefingWindow:
         from desktop.rhythm.briefing_window import BriefingWindow
 
-        if self.briefing is None or self.briefing.app is not app:
-            if self.briefing is not None:
+        if not alive(self.briefing) or self.briefing.app is not app:
+            if alive(self.briefing):
                 self.briefing.close()
                 self.briefing.deleteLater()
             self.briefing = BriefingWindow(app)

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from core.app import build_app
 from core.clock import FakeClock, utc
-from core.db.models import Message, StageEvent
+from core.db.models import Draft, Message, StageEvent
 from core.demo import demo_dir, load_demo, refresh_dates
 from core.inquiry.board import BoardQuery
 from core.inquiry.stages import ALL_STAGES
@@ -86,3 +86,26 @@ async def test_every_stage_move_of_the_demo_follows_its_mail(services) -> None: 
     for row in rows.values():
         if row.stage in NEEDS_OUR_REPLY:
             assert row.last_outbound_at is not None, row.customer_name
+
+
+async def test_trying_the_demo_again_neither_doubles_its_mail_nor_its_sample_drafts(
+    services,
+) -> None:  # type: ignore[no-untyped-def]
+    """试用示例数据 after 退出示例 loads the demo again a few seconds later: its messages,
+    re-dated by those seconds, used to be stored a second time under their reused Message-IDs."""
+    clock = FakeClock(services.clock.now())
+    app = await _load(services, clock)
+    try:
+        clock.advance(7)
+        second = await load_demo(app.services)
+        assert second.already_loaded
+        with app.services.store.session() as session:
+            refs = list(session.scalars(select(Message.source_ref)))
+            drafts = session.scalars(select(Draft)).all()
+        assert len(refs) == len(set(refs)) == len(list(demo_dir().glob("*.eml")))
+        assert len(drafts) == 2 and {d.batch_id for d in drafts} == {"demo"}
+        assert all(d.status == "pending_approval" and d.unconfirmed_facts == [] for d in drafts)
+        assert all(d.body_en.startswith("Hi ") and "您好" in d.body_zh for d in drafts)
+    finally:
+        await app.aclose()
+        app.close()

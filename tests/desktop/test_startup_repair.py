@@ -33,6 +33,7 @@ def test_the_damaged_database_dialog_offers_repair_in_chinese(app, tmp_path: Pat
         box.deleteLater()
 
 
+@pytest.mark.corpus
 def test_repair_from_the_dialog_starts_the_app_on_the_restored_store(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

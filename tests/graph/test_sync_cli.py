@@ -194,14 +194,12 @@ def test_a_killed_sync_resumes_without_loss_or_duplicates(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    t0 = time.monotonic()
     deadline = time.monotonic() + 60
     while len(live_graph.requests_to(r"/\$value$")) < 8 and time.monotonic() < deadline:
         time.sleep(0.01)
-    t_kill = time.monotonic()
     proc.send_signal(signal.SIGKILL)
     proc.wait(10)
-    assert t_kill - t0 < 60
+    assert len(live_graph.requests_to(r"/\$value$")) >= 8  # killed mid-round, not before it
     assert proc.returncode == -signal.SIGKILL
     fetched_before_kill = len(live_graph.requests_to(r"/\$value$"))
     assert fetched_before_kill < 25  # it really died mid-round

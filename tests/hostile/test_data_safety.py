@@ -54,6 +54,7 @@ def _corpus_halves(tmp_path: Path) -> tuple[Path, Path]:
     return first, second
 
 
+@pytest.mark.corpus
 def test_random_bytes_over_the_database_then_repair(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -88,6 +89,7 @@ def test_random_bytes_over_the_database_then_repair(
     assert _shape(after) == _shape(before)
 
 
+@pytest.mark.corpus
 def test_repair_without_any_backup_rebuilds_from_raw_mail(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -113,6 +115,7 @@ def test_a_data_folder_that_is_a_file_is_one_line(
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+@pytest.mark.corpus
 def test_data_files_are_owner_only(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -80,13 +80,15 @@ def test_rules_classify_new_messages(body: str, subject: str, expected: str) -> 
 
 def test_colleague_mail_is_internal_but_a_website_form_is_not() -> None:
     body = "Can you quote 2 awning windows 600 x 600 for the Kellyville job?"
-    colleague = view(body, from_addr="josh@aurorawindows.com.au", from_name="Josh")
+    own = ("aurorawindows.com.au",)  # the company's addresses (settings; none by default)
+    colleague = view(body, from_addr="josh@aurorawindows.com.au", from_name="Josh", own_domains=own)
     assert classify_rules(colleague).primary == "C"
     form = view(
         body + "\nAddress  4 Honeysuckle Pl, Carlingford NSW 2118",
         from_addr="no-reply@aurorawindows.com.au",
         from_name="Aurora Windows Website",
         reply_to="rebecca.lau@icloud.com",
+        own_domains=own,
     )
     assert classify_rules(form).primary in {"A", "B"}
 

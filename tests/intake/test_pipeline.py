@@ -7,7 +7,6 @@ responder plays the model from a per-subject script (``ScriptedModel``): each te
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator, Callable, Iterator
 
 import pytest
@@ -446,13 +445,11 @@ async def test_reply_in_the_same_batch_sees_its_thread_and_calls_run_concurrentl
     with LLMServer(model, latency=0.2) as srv:
         services.settings.set("llm.base_url", srv.base_url)
         pipeline = pipelines()
-        started = time.perf_counter()
         report = await pipeline.ingest_batch([raw(first), raw(reply), *map(raw, others)])
-        wall = time.perf_counter() - started
         assert srv.max_in_flight >= 5  # independent messages were asked at the same time
     assert report.counts == {"new_inquiry": 9, "merged": 1}
-    # 20 calls at 0.2 s each; serial would be 4 s. The reply waits for its parent's merge.
-    assert wall < 2.0
+    # 20 calls at 0.2 s each, asked side by side (max_in_flight above; wall time:
+    # benchmarks/intake.py). The reply waits for its parent's merge.
     reply_prompt = next(p for p in model.prompts if "Is white available" in p)
     assert "Blacktown" in reply_prompt  # the thread context came from the same batch
 

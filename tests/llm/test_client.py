@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -167,12 +166,10 @@ async def test_server_down_is_unavailable_quickly(services: Services) -> None:
         None,
         **{"llm.base_url": f"http://127.0.0.1:{_free_port()}/v1", "llm.max_retries": 0},
     )
-    started = time.perf_counter()
     with pytest.raises(LLMUnavailable) as info:
         await ask(client)
-    assert time.perf_counter() - started < 2.0
     assert "AI" in info.value.user_message()  # Chinese message for the owner
-    assert rows(services)[0].ok is False
+    assert [row.ok for row in rows(services)] == [False]  # one attempt, no hidden retry loop
 
 
 async def test_slow_endpoint_times_out_as_unavailable(services: Services) -> None:

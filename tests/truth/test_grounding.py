@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from core.intake.classify import Classification, settle_confidence
@@ -127,16 +126,4 @@ def test_confidence_follows_what_survived() -> None:
     assert settle_confidence(cls, e).confidence == "high"
 
 
-def test_grounding_costs_under_five_ms_cpu_per_message() -> None:
-    raw = answer(
-        customer_name=PLANTED, phone="0419 552 803", address="27 Quarry Road, Ryde",
-        suburb="Ryde", product_types=["sliding_door"], dimensions=["2400 x 2100 mm", PLANTED],
-        dates=["15/03", PLANTED], budget=PLANTED,
-    )  # fmt: skip
-    body = BODY + "\n" + ("We'd also like the old frames taken away, if that is possible. " * 8)
-    runs = 50
-    start = time.process_time()
-    for _ in range(runs):
-        ground_answer(raw, view(body))  # includes the rules' fallback pass
-    per_message = (time.process_time() - start) / runs
-    assert per_message < 0.005, f"{per_message * 1000:.2f} ms per message"
+# the CPU cost per message is measured by benchmarks/grounding.py (no timing in unit tests)

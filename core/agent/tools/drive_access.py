@@ -75,7 +75,7 @@ class CustomerDrive:
         """The file and its text ('' when its format has no text extractor)."""
         found = self.file(inquiry_id, item_id)
         path = await self._download(found)
-        text = read_text(path, max_chars=READ_CHARS + 1)
+        text = await read_text(path, max_chars=READ_CHARS + 1)
         if len(text) > READ_CHARS:
             text = text[:READ_CHARS] + "… [truncated: the file is longer]"
         return found, text

@@ -1,0 +1,206 @@
+"""Budgets on outside input: peak memory and event-loop stalls for the hostile cases of issue 28.
+
+    .venv/bin/python benchmarks/budgets.py [--rows 1048576] [--voice-minutes 30] [--mail-mb 300]
+                                           [--skip-mail]
+
+Every input is made here (nothing big is committed):
+
+* **xlsx**: a workbook whose sheet declares a million formatted empty rows and 16,384 columns
+  (``tests.support.big_inputs``), read by the assistant's ``read_text`` (worker process);
+* **voice**: a 30-minute Telegram voice note (sox: real Ogg audio), once with its true stated
+  duration and once claiming 3 s, handled by one ``TelegramRunner`` round against the loopback
+  Bot API together with a ``/status``;
+* **mail**: a ``--mail-mb`` MB message (a base64 attachment) through ``ingest --offline`` in a
+  child process.
+
+For each: wall time, peak RSS of this process and of its children (``ru_maxrss``), and the
+longest gap a 10 ms ticker on the event loop saw (the loop stall; target < 100 ms). Figures
+vary with the machine's load: they are printed, not asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.support.big_inputs import empty_rows_xlsx  # noqa: E402
+from tests.support.telegram_server import TelegramServer  # noqa: E402
+
+OWNER = 4242
+
+
+def _mb(kilobytes: int) -> float:
+    return kilobytes / 1024 if sys.platform != "darwin" else kilobytes / 1024 / 1024
+
+
+def _peaks() -> tuple[float, float]:
+    return (
+        _mb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss),
+        _mb(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss),
+    )
+
+
+async def _watched(work: Callable[[], Awaitable[Any]]) -> tuple[Any, float, float]:
+    """(result, seconds, longest loop gap in ms) of ``work`` with a 10 ms ticker beside it."""
+    gaps = [0.0]
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    async def ticker() -> None:
+        last = loop.time()
+        while not stop.is_set():
+            await asyncio.sleep(0.01)
+            now = loop.time()
+            gaps.append(now - last - 0.01)
+            last = now
+
+    beat = asyncio.ensure_future(ticker())
+    await asyncio.sleep(0.05)
+    start = time.perf_counter()
+    try:
+        result = await work()
+    finally:
+        elapsed = time.perf_counter() - start
+        stop.set()
+        await beat
+    return result, elapsed, max(gaps) * 1000
+
+
+def _line(name: str, seconds: float, stall_ms: float, note: str = "") -> None:
+    own, children = _peaks()
+    print(
+        f"{name:<34} {seconds:7.2f} s   loop stall max {stall_ms:6.1f} ms   "
+        f"peak RSS self {own:6.0f} MB, children {children:6.0f} MB  {note}",
+        flush=True,
+    )
+
+
+async def bench_xlsx(folder: Path, rows: int) -> None:
+    from core.drive.files import read_text
+
+    made = time.perf_counter()
+    path = empty_rows_xlsx(folder / "quote.xlsx", rows=rows)
+    size = path.stat().st_size / 1_000_000
+    print(
+        f"xlsx: {rows:,} rows declared, {size:.1f} MB on disk, made in {time.perf_counter() - made:.1f} s"
+    )
+    text, seconds, stall = await _watched(lambda: read_text(path, max_chars=20_000))
+    _line("assistant reads the xlsx", seconds, stall, f"({len(text)} chars of text)")
+    code = f"from core.drive.extract import extract_text; extract_text({str(path)!r}, 20_000)"
+    worker = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT)
+    _pid, _status, usage = os.wait4(worker.pid, 0)
+    print(f"{'  the same read, alone in a process':<34} peak RSS {_mb(usage.ru_maxrss):6.0f} MB")
+
+
+def _ogg(path: Path, seconds: int) -> bytes:
+    subprocess.run(
+        ["sox", "-n", "-r", "16000", "-c", "1", str(path), "synth", str(seconds), "pinknoise",
+         "vol", "0.05"],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    return path.read_bytes()
+
+
+async def bench_voice(folder: Path, minutes: int) -> None:
+    from core.clock import FakeClock
+    from core.notify.runner import TelegramRunner
+    from core.services import build_services
+
+    audio = _ogg(folder / "long.ogg", minutes * 60)
+    print(f"voice: {minutes} min of Ogg Vorbis, {len(audio) / 1_000_000:.1f} MB")
+    with TelegramServer() as tg:
+        os.environ["INQUIRY_BRIDGE_TELEGRAM_URL"] = tg.base_url
+        os.environ["INQUIRY_BRIDGE_TELEGRAM_TOKEN"] = tg.token
+        os.environ["INQUIRY_BRIDGE_TELEGRAM_CHAT_ID"] = str(OWNER)
+        services = build_services(folder / "home", clock=FakeClock())
+        try:
+            tg.push_message(OWNER, "/status")  # warm-up: the bot's imports, as in a running app
+            warm = TelegramRunner(services)
+            await warm.run_once()
+            await warm.aclose()
+            for name, stated in (("stated", minutes * 60), ("claims 3 s", 3)):
+                tg.push_voice(OWNER, audio, duration=stated, suffix="ogg")
+                tg.push_message(OWNER, "/status")
+                runner = TelegramRunner(services)
+
+                async def round_(r: TelegramRunner = runner) -> None:
+                    try:
+                        await r.run_once()
+                    finally:
+                        await r.aclose()
+
+                _, seconds, stall = await _watched(round_)
+                texts = [m.visible for m in tg.sent_to(OWNER)][-2:]
+                said = "; ".join(t.splitlines()[0][:40] for t in texts)
+                _line(f"telegram round, voice {name}", seconds, stall, f"replies: {said}")
+        finally:
+            services.close()
+
+
+def bench_mail(folder: Path, megabytes: int) -> None:
+    eml = folder / "eml"
+    eml.mkdir()
+    path = eml / "001.eml"
+    chunk = os.urandom(57 * 1024)
+    import base64
+
+    with path.open("wb") as out:
+        out.write(
+            b"From: Big Sender <big@example.com>\r\nTo: sales@aurorawindows.com.au\r\n"
+            b"Subject: Plans for the whole house\r\nMessage-ID: <big-1@example.com>\r\n"
+            b'MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="b1"\r\n\r\n'
+            b"--b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+            b"Please quote all windows for 3 Main St, Ryde. Plans attached.\r\n"
+            b"--b1\r\nContent-Type: application/pdf; name=plans.pdf\r\n"
+            b"Content-Disposition: attachment; filename=plans.pdf\r\n"
+            b"Content-Transfer-Encoding: base64\r\n\r\n"
+        )
+        encoded = base64.encodebytes(chunk)
+        while out.tell() < megabytes * 1_000_000:
+            out.write(encoded)
+        out.write(b"--b1--\r\n")
+    size = path.stat().st_size / 1_000_000
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "core.cli.main", "ingest", "--eml-dir", str(eml), "--offline",
+         "--home", str(folder / "mailhome")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    seconds = time.perf_counter() - start
+    result = (done.stdout or done.stderr).strip().splitlines()[-1][:90]
+    _line(f"ingest of a {size:.0f} MB mail", seconds, 0.0, f"(child process) {result}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_048_576)
+    parser.add_argument("--voice-minutes", type=int, default=30)
+    parser.add_argument("--mail-mb", type=int, default=300)
+    parser.add_argument("--skip-mail", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        asyncio.run(bench_xlsx(folder, args.rows))
+        asyncio.run(bench_voice(folder, args.voice_minutes))
+        if not args.skip_mail:
+            bench_mail(folder, args.mail_mb)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

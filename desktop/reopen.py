@@ -1,0 +1,23 @@
+"""Windows kept by an attribute must be asked whether they still exist before they are reused.
+
+A dialog with ``WA_DeleteOnClose`` (or one whose parent window was replaced, e.g. after leaving
+the demo) is deleted by Qt while the Python attribute still points at it; touching it then
+raises "Internal C++ object already deleted". Every "show it again, or make a new one" decision
+goes through ``showing`` so a closed window is simply rebuilt.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shiboken6 import isValid
+
+
+def alive(widget: Any) -> bool:
+    """The widget exists on the C++ side (not None, not deleted by Qt)."""
+    return widget is not None and isValid(widget)
+
+
+def showing(widget: Any) -> bool:
+    """The widget exists and is on screen: raise it instead of building another."""
+    return alive(widget) and bool(widget.isVisible())
