@@ -135,7 +135,7 @@ class Message(Base):
     """
 
     __tablename__ = "messages"
-    # the constraint keeps its 0001 name: migration 0006 renamed the column in place
+    # the constraint keeps its 0001 name: migration 0007_message_source_id renamed the column in place
     __table_args__ = (UniqueConstraint("source_id", name="uq_messages_graph_id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -1,7 +1,7 @@
 """messages.graph_id → messages.source_id: a message's identity at any source, not only Graph
 
-Revision ID: 0006_message_source_id
-Revises: 0005
+Revision ID: 0007_message_source_id
+Revises: 0006_owed_writes
 Create Date: 2026-12-01 20:30:00
 
 Why: the mailbox is no longer Outlook-only. An IMAP message is known by its folder, UIDVALIDITY
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0006_message_source_id"
-down_revision = "0005"
+revision = "0007_message_source_id"
+down_revision = "0006_owed_writes"
 branch_labels = None
 depends_on = None
 
