@@ -22,22 +22,31 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     stage = sub.add_parser(
         "stage",
         parents=[common],
-        help="move an inquiry to another sales stage (its OneDrive folder follows at the next sync)",
+        help="更改询盘阶段（OneDrive 文件夹在下次同步时跟着移动）/ move an inquiry to another sales stage (its OneDrive folder follows at the next sync)",
         description="更改询盘阶段 / move an inquiry's stage",
     )
     stage.add_argument("inquiry_id", type=int, metavar="INQUIRY_ID")
-    stage.add_argument("to_stage", choices=ALL_STAGES, metavar="STAGE", help=" | ".join(ALL_STAGES))
-    stage.add_argument("--reason", default="命令行更改", help="why (kept in the audit)")
+    stage.add_argument(
+        "to_stage",
+        choices=ALL_STAGES,
+        metavar="STAGE",
+        help="新阶段 / the new stage: " + " | ".join(ALL_STAGES),
+    )
+    stage.add_argument(
+        "--reason", default="命令行更改", help="原因（记入审计）/ why (kept in the audit)"
+    )
     stage.set_defaults(handler=cmd_stage, wants_app=True)
 
     owed = sub.add_parser(
         "owed",
         parents=[common],
-        help="writes owed to OneDrive (folder moves): queued and done",
+        help="欠 OneDrive 的操作（文件夹移动）：排队中和已完成 / writes owed to OneDrive (folder moves): queued and done",
         description="待同步到 OneDrive 的操作 / writes owed to OneDrive",
     )
-    owed.add_argument("--json", action="store_true", help="as a JSON array")
-    owed.add_argument("--pending", action="store_true", help="only those still waiting")
+    owed.add_argument("--json", action="store_true", help="JSON 数组 / as a JSON array")
+    owed.add_argument(
+        "--pending", action="store_true", help="只看还在等待的 / only those still waiting"
+    )
     owed.set_defaults(handler=cmd_owed, wants_app=True)
 
 
