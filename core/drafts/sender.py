@@ -59,7 +59,7 @@ from core.clock import Clock, utc
 from core.db.models import AuditEntry, Draft
 from core.drafts.send_claim import SendSnapshot, claim_for_send, refuse_unless_approved
 from core.drafts.state import STATUS_ZH, Transition, transition
-from core.drafts.submit_once import TRANSMITTED, SubmitOnce, transient
+from core.drafts.submit_once import TRANSMITTED, SubmitOnce, set_fields, transient
 from core.errors import (
     AmbiguousWriteError,
     DraftStateError,
@@ -411,15 +411,7 @@ class DraftSender:
             await self._write(record)
         return deleted
 
-    @staticmethod
-    def _set_fields(draft_id: int, **fields: Any) -> Callable[[Session], None]:
-        def do(session: Session) -> None:
-            draft = session.get(Draft, draft_id)
-            if draft is not None:
-                for key, value in fields.items():
-                    setattr(draft, key, value)
-
-        return do
+    _set_fields = staticmethod(set_fields)
 
     async def _not_sent(self, draft_id: int, exc: BaseException, *, actor: str) -> SendResult:
         reason = _reason(exc)

@@ -45,6 +45,18 @@ PREPARED = "smtp:prepared"
 TRANSMITTED = "smtp:transmitted"
 
 
+def set_fields(draft_id: int, **fields: Any) -> Callable[[Session], None]:
+    """A store write setting ``fields`` on draft ``draft_id`` (the journal's one shape)."""
+
+    def do(session: Session) -> None:
+        draft = session.get(Draft, draft_id)
+        if draft is not None:
+            for key, value in fields.items():
+                setattr(draft, key, value)
+
+    return do
+
+
 def outbox_file(cache: Path, draft_id: int) -> Path:
     return cache / "outbox" / f"draft-{draft_id}.eml"
 
@@ -74,14 +86,7 @@ class SubmitOnce:
         self.cache = cache
         self.sender_name = sender_name
 
-    def _mark(self, draft_id: int, **fields: Any) -> Callable[[Session], None]:
-        def do(session: Session) -> None:
-            draft = session.get(Draft, draft_id)
-            if draft is not None:
-                for key, value in fields.items():
-                    setattr(draft, key, value)
-
-        return do
+    _mark = staticmethod(set_fields)
 
     async def _outgoing(self, snap: SendSnapshot) -> Any:
         from core.mailbox.outgoing import Outgoing

@@ -17,6 +17,7 @@ import socket
 import ssl
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from core.errors import (
     MailAuthError,
@@ -87,32 +88,13 @@ class ImapSession:
 
     def command(self, name: str, *args: str) -> list[bytes]:
         """Run a command, raising ``MailboxError`` on NO/BAD; the untagged data of ``name``."""
-        try:
-            typ, data = self.conn._simple_command(name, *args)  # imaplib's door for any command
-        except imaplib.IMAP4.abort as exc:
-            raise MailNetworkError(error_text(exc)) from exc
-        except imaplib.IMAP4.error as exc:
-            raise MailboxError(error_text(exc)) from exc
-        except OSError as exc:
-            raise network_error(exc) from exc
-        if typ != "OK":
-            raise MailboxError(_text(data))
+        _mapped(self.conn._simple_command, name, *args)  # imaplib's door for any command
         found = self.conn.untagged_responses.pop(name, [])
         return [d if isinstance(d, bytes) else _inline(d) for d in found if d is not None]
 
     def call(self, method: str, *args: object) -> list[object]:
         """``getattr(conn, method)(*args)`` with the error map (select, uid, append…)."""
-        try:
-            typ, data = getattr(self.conn, method)(*args)
-        except imaplib.IMAP4.abort as exc:
-            raise MailNetworkError(error_text(exc)) from exc
-        except imaplib.IMAP4.error as exc:
-            raise MailboxError(error_text(exc)) from exc
-        except OSError as exc:
-            raise network_error(exc) from exc
-        if typ != "OK":
-            raise MailboxError(_text(data))
-        return list(data)
+        return list(_mapped(getattr(self.conn, method), *args))
 
     def response(self, code: str) -> list[bytes]:
         """An untagged response code left by the last command (UIDVALIDITY, PERMANENTFLAGS)."""
@@ -126,6 +108,21 @@ class ImapSession:
         except (imaplib.IMAP4.error, OSError):
             with contextlib.suppress(OSError):
                 self.conn.shutdown()
+
+
+def _mapped(fn: Any, *args: object) -> Any:
+    """``fn(*args)`` → its data; imaplib's failures as the app's errors, NO/BAD as MailboxError."""
+    try:
+        typ, data = fn(*args)
+    except imaplib.IMAP4.abort as exc:
+        raise MailNetworkError(error_text(exc)) from exc
+    except imaplib.IMAP4.error as exc:
+        raise MailboxError(error_text(exc)) from exc
+    except OSError as exc:
+        raise network_error(exc) from exc
+    if typ != "OK":
+        raise MailboxError(_text(data))
+    return data
 
 
 def _inline(item: tuple[bytes, bytes]) -> bytes:

@@ -8,6 +8,7 @@ import pytest
 
 from tests.support import dovecot as dovecot_support
 from tests.support.dovecot import DovecotServer
+from tests.support.smtp_server import SmtpServer
 
 
 @pytest.fixture
@@ -24,3 +25,13 @@ def imap_env(monkeypatch: pytest.MonkeyPatch, dovecot: DovecotServer) -> Dovecot
     monkeypatch.setenv("INQUIRY_BRIDGE_IMAP_URL", dovecot.url)
     monkeypatch.setenv("INQUIRY_BRIDGE_MAIL_PASSWORD", dovecot.password)
     return dovecot
+
+
+@pytest.fixture
+def smtp(dovecot: DovecotServer) -> Iterator[SmtpServer]:
+    """A real SMTP server (aiosmtpd) accepting the Dovecot account's user and password."""
+    server = SmtpServer(dovecot.user, dovecot.password).start()
+    try:
+        yield server
+    finally:
+        server.stop()

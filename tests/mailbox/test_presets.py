@@ -20,15 +20,6 @@ IMAP_OFF = "IMAP服务未开启,请登录网页邮箱开启IMAP/SMTP服务"
 
 
 @pytest.fixture
-def smtp(dovecot: DovecotServer) -> Iterator[SmtpServer]:
-    server = SmtpServer(dovecot.user, dovecot.password).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
 async def app(tmp_path) -> Iterator[App]:  # type: ignore[no-untyped-def]
     app = build_app(tmp_path / "home")
     yield app

@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,15 +35,6 @@ CUSTOMER_MAIL = (
     b"Content-Type: text/plain; charset=utf-8\r\n\r\n"
     b"Hi, please quote bifold doors 3600 x 2100 for 8 Park Rd, Burwood. Call 0412 555 010.\r\n"
 )
-
-
-@pytest.fixture
-def smtp(dovecot: DovecotServer) -> Iterator[SmtpServer]:
-    server = SmtpServer(dovecot.user, dovecot.password).start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
