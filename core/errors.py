@@ -8,6 +8,7 @@
     ├── BadFile                   a file the owner gave cannot be used (missing, empty, too big)
     ├── StoreError                database cannot be opened or migrated
     │   ├── DatabaseDamaged       not a database / malformed: ``repair`` restores a backup
+    │   ├── DatabaseBusy          another process is writing ("database is locked", a race)
     │   ├── DataFolderUnusable    the data folder is missing, unwritable or not a folder
     │   └── DiskFull              no space left for the database or the mail files
     ├── MessageParseError         malformed MIME (becomes disposition ``failed:<reason>``)
@@ -60,6 +61,11 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "数据库已损坏，请运行 inquiry-bridge repair（或点“修复”）从最近的备份恢复：{detail}",
         "The database is damaged; run `inquiry-bridge repair` (or click Repair) to restore the "
         "latest backup: {detail}",
+    ),
+    "store_busy": (
+        "数据库正忙：另一个询盘桥进程正在写入，请稍后再试（没有丢失任何数据）：{detail}",
+        "The database is busy: another Inquiry Bridge process is writing; try again shortly "
+        "(nothing was lost): {detail}",
     ),
     "data_folder": (
         "数据文件夹无法使用，请检查它存在且可写，或用 --home 指定其他文件夹：{detail}",
@@ -224,6 +230,12 @@ class StoreError(InquiryBridgeError):
 
 class DatabaseDamaged(StoreError):
     code = "store_damaged"
+
+
+class DatabaseBusy(StoreError):
+    """Another process holds the database: a wait ran out or two writers raced. Not damage."""
+
+    code = "store_busy"
 
 
 class DataFolderUnusable(StoreError):

@@ -47,7 +47,7 @@ from desktop.look import app_icon, apply_look
 from desktop.main_window import MainWindow
 from desktop.reopen import showing
 from desktop.settings_dialog import SettingsDialog
-from desktop.single_instance import SingleInstance, notify_running, server_name
+from desktop.single_instance import InstanceLock, SingleInstance, raise_first, server_name
 from desktop.sync import SyncController
 from desktop.system_libs import problem as xcb_problem
 from desktop.tray import TrayController
@@ -397,6 +397,7 @@ async def _log_ready(app: DesktopApp) -> None:
 
 async def _main(app: DesktopApp, single: SingleInstance) -> int:
     single.activated.connect(app.show_window)
+    single.activated.connect(lambda: log.info("another launch asked for this window: shown"))
     app.qapp.aboutToQuit.connect(app.quitting.set)
     app.start()
     spawn(_log_ready(app))
@@ -426,9 +427,24 @@ def run_app(args: argparse.Namespace, app: App) -> int:
     setup_logging(services.paths.logs)
     qapp = make_qapp()
     name = server_name(services.paths.home)
-    if notify_running(name):
-        print("inquiry-bridge: 已在运行，已切换到该窗口 / already running", file=sys.stderr)
+    instance = InstanceLock(services.paths.home)
+    if not instance.acquire():  # another tray app has this folder: bring it forward
+        if raise_first(name):
+            print("inquiry-bridge: 已在运行，已切换到该窗口 / already running", file=sys.stderr)
+        else:
+            print(
+                "inquiry-bridge: 询盘桥已在运行，但没有回应 / already running, not answering",
+                file=sys.stderr,
+            )
         return 0
+    try:
+        return _run_first(args, app, qapp, name)
+    finally:
+        instance.release()
+
+
+def _run_first(args: argparse.Namespace, app: App, qapp: QApplication, name: str) -> int:
+    """The tray app proper, once this process holds the folder's instance lock."""
     single = SingleInstance(name)
     if not single.listen():
         log.warning("single-instance server %s: %s", name, single.server.errorString())

@@ -41,6 +41,11 @@ def _local_templates() -> dict[str, str]:
             "The database is damaged. Click Repair to restore the latest backup and "
             "re-read the saved mail: %1",
         ),
+        "store_busy": QCoreApplication.translate(
+            "Errors",
+            "The database is busy: another Inquiry Bridge process is writing; try again "
+            "shortly (nothing was lost): %1",
+        ),
         "data_folder": QCoreApplication.translate(
             "Errors",
             "The data folder cannot be used; check that it exists and is writable: %1",
@@ -135,7 +140,11 @@ def _mailbox_templates() -> dict[str, str]:
 
 
 def message_for(exc: BaseException) -> str:
-    """The owner's words for an error, in the current UI language."""
+    """The owner's words for an error, in the current UI language (a full disk or read-only
+    folder met by a database write reads as that, not as SQLAlchemy's text)."""
+    from core.app import explain_error
+
+    exc = explain_error(exc)
     detail = str(getattr(exc, "detail", "") or exc)
     if isinstance(exc, InquiryBridgeError):
         templates = {**_local_templates(), **_service_templates(), **_mailbox_templates()}
@@ -199,8 +208,10 @@ class ErrorReporter:
             self.shown.append(ai_needed.sentence())
             ai_needed.offer(self.parent_getter())
             return
+        from core.app import explain_error
+
         message = message_for(exc)
-        if not isinstance(exc, InquiryBridgeError):
+        if not isinstance(explain_error(exc), InquiryBridgeError):
             message += "\n\n" + QCoreApplication.translate(
                 "Errors", "Details were written to the log in %1"
             ).replace("%1", str(self.log_folder))
@@ -260,3 +271,25 @@ def ask_startup_repair(exc: BaseException) -> bool:
     box, repair = startup_error_box(exc)
     box.exec()
     return repair is not None and box.clickedButton() is repair
+
+
+def repair_report_box(report: Any) -> QMessageBox:
+    """What ``repair`` restored and what it could not, item by item, in the UI's language."""
+    from desktop.i18n import current_language
+
+    box = QMessageBox()
+    box.setIcon(QMessageBox.Icon.Information if report.complete else QMessageBox.Icon.Warning)
+    box.setWindowTitle(QCoreApplication.translate("Errors", "Repair finished"))
+    box.setText(
+        QCoreApplication.translate(
+            "Errors", "The database was repaired. What came back, and anything that could not:"
+        )
+    )
+    box.setInformativeText(report.text(current_language()))
+    box.addButton(QCoreApplication.translate("Errors", "Close"), QMessageBox.ButtonRole.AcceptRole)
+    return box
+
+
+def show_repair_report(report: Any) -> None:
+    """Show ``repair_report_box`` modally."""
+    repair_report_box(report).exec()

@@ -11,6 +11,7 @@ import contextlib
 import multiprocessing
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from core.app import App, build_app
 from core.cli.main import main as cli_main
@@ -48,10 +49,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     return cli_main(args, extra=[_register_desktop])
 
 
-def gui_app(home: str | None = None, *, ask: Callable[[BaseException], bool] | None = None) -> App:
+def gui_app(
+    home: str | None = None,
+    *,
+    ask: Callable[[BaseException], bool] | None = None,
+    tell: Callable[[Any], None] | None = None,
+) -> App:
     """``build_app`` for the tray app: a store or data-folder failure is shown in a dialog
     (not only on a console the owner never sees); for a damaged database its Repair button runs
-    ``repair`` and the app starts on the repaired store. Closing it ends with the CLI's line."""
+    ``repair``, the owner reads what it restored and what it could not (``tell``, by default a
+    dialog), and the app starts on the repaired store. Closing it ends with the CLI's line."""
     from core.errors import StoreError
 
     try:
@@ -62,7 +69,8 @@ def gui_app(home: str | None = None, *, ask: Callable[[BaseException], bool] | N
             raise
     from core.cli.repair import repair_home
 
-    repair_home(home, offline=False)
+    report = repair_home(home, offline=False)
+    (tell or _tell_in_dialog)(report)
     return build_app(home)
 
 
@@ -76,6 +84,12 @@ def _ask_in_dialog(exc: BaseException, home: str | None = None) -> bool:
     with contextlib.suppress(Exception):  # the dialog in English beats no dialog
         LanguageManager(DataPaths(resolve_home(home)).cache).apply("zh_CN")
     return ask_startup_repair(exc)
+
+
+def _tell_in_dialog(report: Any) -> None:
+    from desktop.errors_ui import show_repair_report
+
+    show_repair_report(report)
 
 
 if __name__ == "__main__":

@@ -924,6 +924,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The database is busy: another Inquiry Bridge process is writing; try again shortly (nothing was lost): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The data folder cannot be used; check that it exists and is writable: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1057,6 +1061,14 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repair finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database was repaired. What came back, and anything that could not:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

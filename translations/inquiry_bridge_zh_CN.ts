@@ -922,6 +922,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>数据库已损坏。点“修复”从最近的备份恢复，并重新读取保存的邮件：%1</translation>
     </message>
     <message>
+        <source>The database is busy: another Inquiry Bridge process is writing; try again shortly (nothing was lost): %1</source>
+        <translation>数据库正忙：另一个询盘桥进程正在写入，请稍后再试（没有丢失任何数据）：%1</translation>
+    </message>
+    <message>
         <source>The data folder cannot be used; check that it exists and is writable: %1</source>
         <translation>数据文件夹无法使用，请检查它存在且可写：%1</translation>
     </message>
@@ -1056,6 +1060,14 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Close</source>
         <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Repair finished</source>
+        <translation>修复完成</translation>
+    </message>
+    <message>
+        <source>The database was repaired. What came back, and anything that could not:</source>
+        <translation>数据库已修复。恢复了哪些内容，以及无法恢复的内容：</translation>
     </message>
 </context>
 <context>

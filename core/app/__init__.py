@@ -12,7 +12,7 @@ services (``inquiries``, ``notifications``, ``state``, ``lazy``). It may import 
 Importing this package is cheap: the LLM client, drafting and Graph load on first use.
 """
 
-from core.app.build import build_app
+from core.app.build import build_app, explain_error
 from core.app.facade import App
 
-__all__ = ["App", "build_app"]
+__all__ = ["App", "build_app", "explain_error"]

@@ -11,6 +11,15 @@ from core.secrets import Secrets
 from core.services import build_services
 
 
+def explain_error(exc: BaseException) -> BaseException:
+    """The owner's sentence for a database or file-system failure (a full disk, a read-only
+    folder) raised anywhere, as an ``InquiryBridgeError``; anything else as it is. For front
+    ends, which may not look at SQLAlchemy or sqlite3 errors themselves."""
+    from core.db.store import explain_any
+
+    return explain_any(exc)
+
+
 def build_app(
     home: str | Path | None = None,
     *,

@@ -9,7 +9,15 @@ Thunderbird's habit: the mail store is the truth, the index can be rebuilt. Step
    comes back with it; no good backup: a new, empty database;
 3. every raw message kept under ``mail/`` that the database does not point at is ingested again
    through the normal pipeline (pending ones are retried first), oldest file first, so
-   inquiries, their merges and dispositions come back.
+   inquiries, their merges and dispositions come back;
+4. every draft the send journal (``sends.journal``) says went out is marked ``sent``, and
+   attempts without a known outcome are checked against Sent Items (when signed in) -- no
+   repaired draft can be sent twice;
+5. every piece of owner work in ``owner.journal`` is looked up in the repaired store; the report
+   names each one it could not find (``RepairReport``), item by item, in Chinese and English.
+
+Steps 1-2 hold the data folder's writer lock, so no other process writes into the file while it
+is swapped.
 
 Runs without the usual service start-up (that would fail on the damaged file).
 """
@@ -25,6 +33,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from core.cli.repair_report import RepairReport
 from core.services import Services
 
 
@@ -43,13 +52,14 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def cmd_repair(args: argparse.Namespace, _services: Services | None) -> int:
-    print(repair_home(getattr(args, "home", None), offline=bool(args.offline)))
+    print(repair_home(getattr(args, "home", None), offline=bool(args.offline)).text())
     return 0
 
 
-def repair_home(home: str | Path | None, *, offline: bool) -> str:
-    """Repair the data folder ``home`` (see the module docstring); the one-line summary."""
+def repair_home(home: str | Path | None, *, offline: bool) -> RepairReport:
+    """Repair the data folder ``home`` (see the module docstring); what it did, item by item."""
     from core.db.backup import database_is_good, restore_newest, set_aside
+    from core.db.writer_lock import WriterLock
     from core.logging_setup import setup_logging
     from core.paths import DataPaths, resolve_home
     from core.services import build_services
@@ -57,24 +67,81 @@ def repair_home(home: str | Path | None, *, offline: bool) -> str:
     paths = DataPaths(resolve_home(home)).ensure()
     setup_logging(paths.logs)
     database = paths.database
-    restored = "-"
-    aside: Path | None = None
-    if database.exists() and not database_is_good(database):
-        aside = set_aside(database)
-        backup = restore_newest(database, paths.backups)
-        restored = backup.path.name if backup else "无备份 / none"
+    report = RepairReport()
+    # no other process writes while the file is swapped (they wait, then use the restored one)
+    with WriterLock(paths.home).hold():
+        if database.exists() and not database_is_good(database):
+            aside = set_aside(database)
+            report.aside = aside.name if aside else None
+            backup = restore_newest(database, paths.backups)
+            report.backup = backup.path.name if backup else None
+            report.no_backup = backup is None
     services = build_services(paths.home)
     try:
-        report = asyncio.run(_reingest(services, offline))
+        report.reingested = asyncio.run(_reingest(services, offline)).processed
+        _settle_sends(services, report)
+        if not offline:
+            report.sends_checked = asyncio.run(_check_mailbox(services))
+        _check_owner_work(services, report)
     finally:
         services.close()
-    moved = f"，损坏的文件已保存为 {aside.name}" if aside else ""
-    moved_en = f"; the damaged file was kept as {aside.name}" if aside else ""
-    return (
-        f"修复完成：恢复备份 {restored}{moved}，重新导入邮件 {report.processed} 封 / "
-        f"repaired: backup {restored} restored{moved_en}, {report.processed} messages "
-        f"re-ingested"
-    )
+    return report
+
+
+def _settle_sends(services: Services, report: RepairReport) -> None:
+    """Drafts the send journal says went out are ``sent``, whatever the backup said."""
+    from core.drafts.send_facts import settle_from_journal
+    from core.drafts.send_journal import SendJournal
+
+    journal = SendJournal.for_home(services.paths.home)
+    result = services.store.write(lambda s: settle_from_journal(s, journal, clock=services.clock))
+    report.sends, report.sends_missing = result.settled, result.missing
+
+
+async def _check_mailbox(services: Services) -> list[tuple[str, str]]:
+    """Attempts without an outcome are checked against Sent Items now (not only at the next
+    send): each becomes ``sent``, stays free to send, or ``failed`` -- never sent here."""
+    from core.drafts.mailer_choice import build_mailer
+    from core.drafts.send_guard import SendGuard
+    from core.drafts.send_journal import ASK_MAILBOX, SendJournal
+
+    journal = SendJournal.for_home(services.paths.home)
+    asks = [k[0] for k, v in journal.latest_by_draft().items() if v.state == ASK_MAILBOX]
+    if not asks:
+        return []
+    try:
+        mailer = build_mailer(services)
+    except Exception:  # no sign-in: the sender checks before any submit
+        return []
+    if mailer is None:
+        return []
+    guard = SendGuard(services, mailer, lambda _t: None, journal)
+    lines: list[tuple[str, str]] = []
+    for draft_id in asks:
+        verdict = await guard.check(draft_id)
+        if verdict is not None:
+            zh = f"核对发送：草稿 #{draft_id}：{verdict[1]}"
+            lines.append((zh, f"checked draft #{draft_id} against Sent Items: {verdict[0]}"))
+    return lines
+
+
+def _check_owner_work(services: Services, report: RepairReport) -> None:
+    """Every journalled piece of owner work looked up in the repaired store; counts."""
+    from sqlalchemy import func
+
+    from core.db.models import Draft, Inquiry, Memory, Message
+    from core.db.owner_journal import OwnerJournal, check_restored
+
+    journal = OwnerJournal.for_home(services.paths.home)
+    with services.store.session() as session:
+        report.owner_found, report.owner_missing = check_restored(session, journal)
+        for name, model in (
+            ("inquiries", Inquiry),
+            ("messages", Message),
+            ("drafts", Draft),
+            ("memories", Memory),
+        ):
+            report.counts[name] = int(session.scalar(select(func.count(model.id))) or 0)
 
 
 def missing_raw_files(services: Services) -> list[Path]:

@@ -5,6 +5,9 @@ with SQLite's online backup API (a consistent snapshot while the app keeps runni
 included) into ``<data folder>/backups/``:
 
 * before each migration (``core.db.store.upgrade_to_head``);
+* whenever the store changed: ``core.db.backup_schedule.OwedBackup`` takes one a few seconds
+  after the last write (at most a minute after the first) and when the store closes, so the
+  owner's work is never only in the live file (``core.db.owner_journal`` checks it at repair);
 * on a schedule: ``maybe_backup`` makes one when the database changed since the newest copy and
   ``MIN_INTERVAL`` has passed (the store calls it when it closes; a long-running app calls it
   from its scheduler);
@@ -65,7 +68,15 @@ def list_backups(folder: Path) -> list[Backup]:
         if match:
             with contextlib.suppress(ValueError):
                 found.append(Backup(path, datetime.strptime(match.group(1), _STAMP)))
-    return sorted(found, key=lambda b: (b.taken_at, b.path.name), reverse=True)
+    # same second (a fixed clock, or two in a row): the file written last is the newest
+    return sorted(found, key=lambda b: (b.taken_at, _mtime_ns(b.path), b.path.name), reverse=True)
+
+
+def _mtime_ns(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
 
 
 def backup_database(
@@ -78,10 +89,20 @@ def backup_database(
     now = now or _now()
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     target = folder / f"inquiry-bridge-{now.strftime(_STAMP)}-{reason}.sqlite3"
-    with partial_file(target) as partial:  # a failed copy (disk full) leaves no .part behind
-        _copy_database(database, partial)
+    try:
+        with partial_file(target) as partial:  # a failed copy (disk full) leaves no .part behind
+            _copy_database(database, partial)
+            if not is_good(partial):  # a copy of a damaged file must not push good ones out
+                raise _DamagedCopy
+    except _DamagedCopy:
+        log.warning("backup of %s skipped: the database fails its check", database.name)
+        return None
     thin(folder, now)
     return target
+
+
+class _DamagedCopy(Exception):
+    """The fresh copy fails ``quick_check``: it is dropped, never kept as a backup."""
 
 
 def maybe_backup(database: Path, folder: Path, *, now: datetime | None = None) -> Path | None:

@@ -433,9 +433,10 @@ class AssistantTurn(Base):
 class OwedWrite(Base):
     """A write the app owes a remote service, queued with the change that causes it.
 
-    A stage changed in the app owes OneDrive a folder move (``kind="drive_move"``); the row is
-    added in the stage change's own transaction, so a crash or a process without a watcher
-    (``ask``, the CLI, the Telegram runner) cannot forget it. Whichever process next talks to
+    A stage changed in the app owes OneDrive a folder move (``kind="drive_move"``) and Outlook
+    the stage category on the customer's messages (``outlook_categories``); the row is added
+    in the stage change's own transaction, so a crash or a process without a watcher (``ask``,
+    the CLI, the Telegram runner) cannot forget it. Whichever process next talks to
     Graph claims it (``claimed_until``: a lease, so two processes never do it twice and a killed
     one's claim expires), does it, and closes it with an ``outcome``; an outage leaves it
     ``pending`` with the error for the next round. Rows are kept (the audit of what was owed).
@@ -444,7 +445,7 @@ class OwedWrite(Base):
     __tablename__ = "owed_writes"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(32))  # drive_move
+    kind: Mapped[str] = mapped_column(String(32))  # drive_move | outlook_categories
     inquiry_id: Mapped[int | None] = mapped_column(Integer, index=True)  # no FK: merges fold
     status: Mapped[str] = mapped_column(String(16), default="pending")  # pending|done|failed
     reason: Mapped[str] = mapped_column(Text, default="")  # what caused it (the stage change)

@@ -1,6 +1,8 @@
 """The queue of writes the app owes a remote service (``owed_writes``), kept in the store.
 
-Why a table and not a set in the watcher: the owner changes a stage from the board, ``ask``, the
+Kinds: ``drive_move`` (the customer's OneDrive folder follows a stage changed in the app; done by
+the drive watcher) and ``outlook_categories`` (the stage category on his Outlook messages; done
+by the mail round, ``core.graph.runtime``). Why a table and not a set in the watcher: the owner changes a stage from the board, ``ask``, the
 command line or Telegram, and only the tray app had a watcher listening, in memory. A row added
 in the same transaction as the change (``owe``) cannot be lost by a crash, a restart or a
 process that does not talk to OneDrive; whichever process next does (the tray's drive round,
@@ -23,6 +25,7 @@ from sqlalchemy.orm import Session
 from core.db.models import AuditEntry, OwedWrite
 
 DRIVE_MOVE = "drive_move"
+CATEGORIES = "outlook_categories"  # the stage's category on the customer's Outlook messages
 LEASE = timedelta(minutes=10)
 ERROR_CHARS = 500
 

@@ -1,8 +1,11 @@
 """Opening the store: SQLite in WAL mode, migrated to head by Alembic, one writer thread.
 
 SQLite allows one writer at a time; rather than fight ``database is locked``, every write from
-async code goes through ``Store.run`` which executes on a single dedicated thread. Reads may use
-``Store.session()`` from any thread (WAL lets them run beside the writer).
+async code goes through ``Store.run`` which executes on a single dedicated thread, and every write
+transaction holds the data folder's writer lock (``core.db.writer_lock``), so writers in other
+processes (the tray app beside a CLI ``ingest``) take turns and a check-then-insert cannot race.
+Schema creation and migrations hold the same lock and look again once they have it. Reads may use
+``Store.session()`` from any thread (WAL lets them run beside the writer) and take no lock.
 """
 
 from __future__ import annotations
@@ -22,7 +25,11 @@ from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from core.db import owner_journal
+from core.db.backup_schedule import OwedBackup
+from core.db.writer_lock import WriterLock
 from core.errors import (
+    DatabaseBusy,
     DatabaseDamaged,
     DataFolderUnusable,
     DiskFull,
@@ -97,10 +104,24 @@ def alembic_config(engine_url: str) -> Any:
     return cfg
 
 
-def upgrade_to_head(engine: Engine, backups: Path | None = None) -> None:
+def upgrade_to_head(
+    engine: Engine, backups: Path | None = None, lock: WriterLock | None = None
+) -> None:
     """Migrate to head; Alembic is imported only when there is something to do. An existing
-    database is backed up into ``backups`` first (``core.db.backup``)."""
+    database is backed up into ``backups`` first (``core.db.backup``). With ``lock`` the work
+    happens while holding the folder's writer lock, after looking again: a second process that
+    waited finds the schema made and does nothing."""
     heads = migration_heads()
+    if heads and current_revisions(engine) == heads:
+        return
+    if lock is None:
+        _upgrade(engine, heads, backups)
+        return
+    with lock.hold():
+        _upgrade(engine, heads, backups)
+
+
+def _upgrade(engine: Engine, heads: set[str], backups: Path | None) -> None:
     current = current_revisions(engine)
     if heads and current == heads:
         return
@@ -123,14 +144,17 @@ class Store:
     def __init__(self, path: Path, migrate: bool = True) -> None:
         self.path = path
         self.backups = path.parent / "backups"
+        self.writer_lock = WriterLock(path.parent)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.engine = make_engine(path)
             if migrate:
-                upgrade_to_head(self.engine, self.backups)
+                upgrade_to_head(self.engine, self.backups, self.writer_lock)
         except Exception as exc:  # sqlite3/alembic errors all mean "cannot open"
             raise explain(exc, path) from exc
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        owner_journal.install(self._sessions, owner_journal.OwnerJournal.for_home(path.parent))
+        self.owed_backup = OwedBackup(path, self.backups)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
         self._write_lock = threading.RLock()
 
@@ -148,9 +172,13 @@ class Store:
             session.close()
 
     def write(self, fn: Callable[[Session], T]) -> T:
-        """Run ``fn`` in one transaction, serialised with every other writer."""
-        with self._write_lock, self.session() as session:
-            return fn(session)
+        """Run ``fn`` in one transaction, serialised with every other writer (threads of this
+        process by ``_write_lock``, other processes by the folder's writer lock)."""
+        with self._write_lock, self.writer_lock.hold():
+            with self.session() as session:
+                result = fn(session)
+            self.owed_backup.owe()  # committed: a copy is owed (core.db.backup_schedule)
+            return result
 
     async def run(self, fn: Callable[[Session], T]) -> T:
         """``write`` on the writer thread, awaited from asyncio without blocking the loop.
@@ -177,19 +205,22 @@ class Store:
         return await loop.run_in_executor(None, _read)
 
     def close(self) -> None:
-        """Finish writes, then take the scheduled backup if one is due (``maybe_backup``)."""
+        """Finish writes, then take the owed backup (or the scheduled one, ``maybe_backup``,
+        for changes made outside ``write``)."""
         self._writer.shutdown(wait=True)
         self.engine.dispose()
         try:
             from core.db.backup import maybe_backup
 
-            maybe_backup(self.path, self.backups)
+            if self.owed_backup.close() is None:
+                maybe_backup(self.path, self.backups)
         except Exception:  # a failed backup must not turn a finished command into an error
             log.warning("scheduled backup of %s failed", self.path, exc_info=True)
 
 
 _DAMAGED = ("file is not a database", "malformed", "file is encrypted", "not a database")
 _FULL = ("database or disk is full", "no space left")
+_BUSY = ("database is locked", "database table is locked", "unique constraint failed")
 _FOLDER = ("unable to open database file", "readonly database", "read-only file system")
 
 
@@ -198,7 +229,8 @@ def explain(exc: BaseException, path: Path) -> InquiryBridgeError:
 
     SQLAlchemy wraps sqlite3's message with a link to its docs; the owner needs what happened
     and what to do: damaged → ``repair``; folder missing/unwritable → check it or ``--home``;
-    disk full → free space. Anything else stays a ``StoreError`` with sqlite3's own words.
+    disk full → free space; locked or a lost race with another writer → busy, try again.
+    Anything else stays a ``StoreError`` with sqlite3's own words.
     """
     if isinstance(exc, InquiryBridgeError):
         return exc
@@ -210,6 +242,8 @@ def explain(exc: BaseException, path: Path) -> InquiryBridgeError:
         return DiskFull(str(path.parent))
     if any(t in text for t in _DAMAGED):
         return DatabaseDamaged(str(path))
+    if any(t in text for t in _BUSY):  # another writer, not damage: nothing was lost
+        return DatabaseBusy(str(path))
     if isinstance(original, PermissionError | NotADirectoryError | FileNotFoundError) or any(
         t in text for t in _FOLDER
     ):

@@ -9,6 +9,7 @@ disk), so no ORM row leaves the transaction.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
@@ -36,6 +37,7 @@ class SendSnapshot:
     reply_graph_id: str | None
     # (filename, content type, path on disk, size) of each chosen file
     attachments: list[tuple[str, str, str, int]] = field(default_factory=list)
+    created_at: datetime | None = None  # keys the send journal (ids can be reused after a restore)
     # threading for a mailbox that sends raw MIME (SMTP): the customer's Message-ID and the
     # thread's References, so the reply lands in his conversation
     reply_message_id: str | None = None
@@ -102,8 +104,9 @@ def claim_for_send(
         draft.internet_message_id,
         reply_graph_id,
         _chosen_files(session, paths, draft),
-        reply_mid,
-        references,
+        draft.created_at,
+        reply_message_id=reply_mid,
+        references=references,
     )
     t = transition(session, draft, "sending", actor=actor, clock=clock, note="开始发送")
     draft.error = None

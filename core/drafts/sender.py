@@ -12,8 +12,14 @@ operations is the whole safety argument, the same for both:
    Graph, else a new message), PATCH recipients/subject/body/files in, commit its id and
    Internet Message-ID; SMTP — choose the Message-ID, write the bytes, commit the id with the
    mark ``smtp:prepared`` (``core.drafts.submit_once``).
-3. Submit once: ``send_draft`` (on 202 → ``sent``) or SMTP ``DATA`` (its last byte moves the mark
-   to ``smtp:transmitted``; the copy is filed in Sent; → ``sent``).
+3. Submit once, journalled first (``core.drafts.send_guard``: a ``submitting`` line fsynced in
+   ``sends.journal`` outside the database, ``submitted`` after the answer): ``send_draft`` (on
+   202 → ``sent``) or SMTP ``DATA`` (its last byte moves the mark to ``smtp:transmitted``; the
+   copy is filed in Sent; → ``sent``).
+
+Before step 1 the journal is asked: a draft it says went out (a restored backup forgot the send)
+is marked ``sent`` and never submitted again; an attempt without an outcome is checked against
+Sent first.
 
 If the process dies or the network drops anywhere, the draft stays ``sending`` and
 ``reconcile`` later asks the mailbox what happened instead of guessing:
@@ -28,17 +34,8 @@ If the process dies or the network drops anywhere, the draft stays ``sending`` a
 * Graph: gone and not in Sent      → ``failed`` with a Chinese message. Never resent blindly: the
   owner may have sent or deleted it in Outlook himself.
 
-Graph attachments are put on the Outlook draft in step 2, after its recipients and body
-and before step 3. A reused Outlook draft (a retry after a dropped connection) is compared with
-the choice by file name and size, so a file is never attached twice and a file the owner untick'd
-meanwhile is removed. A file that cannot be read any more fails the send (nothing went out).
-
-A rejected or superseded draft whose Outlook copy still sits in Drafts (an earlier send attempt
-made it) has that copy deleted — ``delete_abandoned``, also run after each ``send_due`` — and the
-deletion is audited (SMTP keeps no server drafts: nothing to delete).
-
-Exchange allows 30 sends a minute; ``send_due`` paces itself on the injected clock from the
-``sent_at`` times in the store, so the limit holds across restarts and processes.
+Graph attachments go on the draft in step 2, never twice; ``delete_abandoned`` removes rejected
+drafts' Outlook copies; ``send_due`` keeps Exchange's 30 sends a minute from the store's times.
 """
 
 from __future__ import annotations
@@ -57,9 +54,18 @@ from sqlalchemy.orm import Session
 
 from core.clock import Clock, utc
 from core.db.models import AuditEntry, Draft
+from core.db.store import explain_any
 from core.drafts.send_claim import SendSnapshot, claim_for_send, refuse_unless_approved
+from core.drafts.send_guard import SendGuard
+from core.drafts.send_journal import NOT_SENT, SUBMITTED
 from core.drafts.state import STATUS_ZH, Transition, transition
-from core.drafts.submit_once import TRANSMITTED, SubmitOnce, set_fields, transient
+from core.drafts.submit_once import (
+    TRANSMITTED,
+    VERDICT_WORDS,
+    SubmitOnce,
+    set_fields,
+    transient,
+)
 from core.errors import (
     AmbiguousWriteError,
     DraftStateError,
@@ -133,14 +139,16 @@ class DraftSender:
         self._publish = publish or self._publish_on_bus
         self.per_minute = per_minute or int(services.settings.get("graph.send_per_minute") or 30)
         self._lock = asyncio.Lock()
+        # the send journal (core.drafts.send_journal): checked before a claim, written around
+        # the one submit call
+        self.guard = SendGuard(services, mailer, self._publish)
 
     @property
     def clock(self) -> Clock:
         return self.services.clock
 
     @property
-    def drafts(self) -> DraftMailer:
-        """The mailer as a mailbox with server drafts (Graph); only used when ``has_drafts``."""
+    def drafts(self) -> DraftMailer:  # the mailer as a DraftMailer (Graph; when has_drafts)
         return cast(DraftMailer, self.mailer)
 
     def _publish_on_bus(self, transitions: list[Transition]) -> None:
@@ -212,6 +220,9 @@ class DraftSender:
             return SendResult(
                 draft_id, "waiting", "未发送：尚未连接 Outlook（请登录微软账户），登录后自动发送"
             )
+        settled = await self.guard.check(draft_id)  # journalled or in Sent Items: not again
+        if settled is not None:
+            return SendResult(draft_id, *settled)
         paths = self.services.paths
         snap, claimed = await self._write(
             lambda s: claim_for_send(s, draft_id, actor=actor, clock=self.clock, paths=paths)
@@ -222,8 +233,9 @@ class DraftSender:
 
         # Step 2: the Outlook draft, id committed before any send.
         try:
-            outlook_id = await self._prepare_outlook_draft(snap)
+            outlook_id, imid = await self._prepare_outlook_draft(snap)
         except _AlreadySent:
+            await self.guard.outcome_for(snap.id, SUBMITTED, note="found in Sent Items")
             await self._move_and_publish(
                 snap.id,
                 "sent",
@@ -237,12 +249,24 @@ class DraftSender:
         except Exception as exc:  # nothing was sent: send_draft has not been called
             return await self._not_sent(snap.id, exc, actor=actor)
 
-        # Step 3: the one send.
+        # Step 3: the one send, journalled (fsynced) before it is made.
+        try:
+            attempt = self.guard.submitting(
+                snap.id,
+                imid,
+                outlook_id,
+                recipients=snap.to,
+                subject=snap.subject,
+                draft_created=snap.created_at,
+            )
+        except OSError as exc:  # no journal line, no submit
+            return await self._not_sent(snap.id, explain_any(exc), actor=actor)
         try:
             await self.drafts.send_draft(outlook_id)
         except Exception as exc:
             log.warning("send of draft %s failed: %s", snap.id, exc)
             return await self._after_send_error(snap, exc, actor=actor)
+        self.guard.outcome(SUBMITTED, attempt)
         now = self.clock.now().replace(tzinfo=None)
         await self._move_and_publish(
             snap.id, "sent", actor=actor, note=f"已发送给 {', '.join(snap.to)}", sent_at=now
@@ -250,26 +274,29 @@ class DraftSender:
         return SendResult(snap.id, "sent", f"已发送给 {', '.join(snap.to)}")
 
     def _submit_once(self) -> SubmitOnce:
-        settings = self.services.settings
-        name = str(settings.get("general.company_name") or settings.get("general.owner_name"))
-        mailer = cast(SubmitMailer, self.mailer)
-        return SubmitOnce(mailer, self.services.store, self.services.paths.cache, name)
+        s, mailer = self.services, cast(SubmitMailer, self.mailer)
+        name = str(s.settings.get("general.company_name") or s.settings.get("general.owner_name"))
+        return SubmitOnce(mailer, s.store, s.paths.cache, name)
 
     async def _send_by_submission(self, snap: SendSnapshot, *, actor: str) -> SendResult:
         once = self._submit_once()
+        attempt = None
         try:
             out, message_id, raw = await once.prepare(snap)
+            attempt = self.guard.submitting(
+                snap.id, message_id, None, recipients=snap.to, subject=snap.subject,
+                draft_created=snap.created_at,
+            )  # fmt: skip
             await once.submit(snap, out, raw)
         except Exception as exc:
-            mark = await self.services.store.read(
-                lambda s: getattr(s.get(Draft, snap.id), "outlook_draft_id", None)
-            )
+            mark = await once.mark(snap.id)
             if mark == TRANSMITTED and transient(exc):  # the answer was lost, not the message
                 return await self._reconcile_one(snap.id)
             log.warning("submission of draft %s failed: %s", snap.id, exc)
             if transient(exc):
                 exc = AmbiguousWriteError(_reason(exc))  # waits for a retry (nothing left)
             return await self._not_sent(snap.id, exc, actor=actor)
+        self.guard.outcome(SUBMITTED, attempt)
         await once.file_copy(snap.id, message_id, raw)
         now = self.clock.now().replace(tzinfo=None)
         await self._move_and_publish(
@@ -281,25 +308,15 @@ class DraftSender:
         self, draft_id: int, mark: str | None, imid: str | None, to: list[str]
     ) -> SendResult:
         verdict = await self._submit_once().decide(draft_id, mark, imid)
-        if verdict == "not_sent":
-            await self._move_and_publish(
-                draft_id, "approved", actor=SYSTEM_ACTOR, note="核对：邮件未离开本机，未发送"
-            )
-            return SendResult(
-                draft_id, "waiting", "未发送（核对：邮件未离开本机），稍后自动发送一次"
-            )
-        note = (
-            "核对：已在已发送邮件中"
-            if verdict == "sent"
-            else (
-                "核对：邮件已交给发信服务器，但未收到确认；为避免重复发送，未重发（已放入已发送）"
-            )
-        )
-        now = self.clock.now().replace(tzinfo=None)
-        await self._move_and_publish(draft_id, "sent", actor=SYSTEM_ACTOR, note=note, sent_at=now)
-        return SendResult(draft_id, "sent", f"已发送给 {', '.join(to)}（{note}）")
+        went = verdict != "not_sent"
+        await self.guard.outcome_for(draft_id, SUBMITTED if went else NOT_SENT, note=verdict)
+        (note, answer), to_status = VERDICT_WORDS[verdict], "sent" if went else "approved"
+        fields = {"sent_at": self.clock.now().replace(tzinfo=None)} if went else {}
+        await self._move_and_publish(draft_id, to_status, actor=SYSTEM_ACTOR, note=note, **fields)
+        status = to_status if went else "waiting"
+        return SendResult(draft_id, status, answer.format(to=", ".join(to)))
 
-    async def _prepare_outlook_draft(self, snap: SendSnapshot) -> str:
+    async def _prepare_outlook_draft(self, snap: SendSnapshot) -> tuple[str, str | None]:
         outlook_id = snap.outlook_id
         reused = False
         if outlook_id is not None:
@@ -338,7 +355,7 @@ class DraftSender:
         await self._write(
             self._set_fields(snap.id, outlook_draft_id=outlook_id, internet_message_id=imid)
         )
-        return outlook_id
+        return outlook_id, imid
 
     async def _sync_attachments(
         self, outlook_id: str, files: list[tuple[str, str, str, int]], *, reused: bool
@@ -472,6 +489,7 @@ class DraftSender:
         if imid is None:
             imid = await self.drafts.internet_message_id(outlook_id)
         if imid and await self.drafts.find_sent(imid):
+            await self.guard.outcome_for(draft_id, SUBMITTED, note="found in Sent Items")
             now = self.clock.now().replace(tzinfo=None)
             await self._move_and_publish(
                 draft_id,
@@ -483,6 +501,7 @@ class DraftSender:
             )
             return SendResult(draft_id, "sent", f"已发送给 {', '.join(to)}")
         if await self.drafts.draft_exists(outlook_id):
+            await self.guard.outcome_for(draft_id, NOT_SENT, note="still in Drafts")
             if (
                 cause is not None
                 and not _transient(cause)
@@ -545,6 +564,7 @@ class DraftSender:
         wait for the next round)."""
         if self.mailer is None:
             return []
+        await self.guard.settle()  # journalled sends the store forgot (a restore) are ``sent``
         results = await self.reconcile()
         if any(r.status == "unknown" for r in results):
             return results

@@ -41,6 +41,19 @@ from core.mail.ports import SubmitMailer
 
 log = logging.getLogger(__name__)
 
+# reconcile verdict → (audit note, the owner's answer; {to} the recipients)
+VERDICT_WORDS = {
+    "not_sent": (
+        "核对：邮件未离开本机，未发送",
+        "未发送（核对：邮件未离开本机），稍后自动发送一次",
+    ),
+    "sent": ("核对：已在已发送邮件中", "已发送给 {to}（核对：已在已发送邮件中）"),
+    "sent_unconfirmed": (
+        "核对：邮件已交给发信服务器，但未收到确认；为避免重复发送，未重发（已放入已发送）",
+        "已发送给 {to}（邮件已交给发信服务器，但未收到确认；为避免重复发送，未重发）",
+    ),
+}
+
 PREPARED = "smtp:prepared"
 TRANSMITTED = "smtp:transmitted"
 
@@ -108,6 +121,12 @@ class SubmitOnce:
             reply_message_id=snap.reply_message_id,
             references=snap.references,
             attachments=files,
+        )
+
+    async def mark(self, draft_id: int) -> str | None:
+        """The journal mark of a draft now (``smtp:prepared`` / ``smtp:transmitted`` / None)."""
+        return await self.store.read(
+            lambda s: getattr(s.get(Draft, draft_id), "outlook_draft_id", None)
         )
 
     async def prepare(self, snap: SendSnapshot) -> tuple[Any, str, bytes]:

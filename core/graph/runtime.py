@@ -103,6 +103,7 @@ class GraphRuntime:
             retried = await retry()
         report = await self.mail.run_once()
         self._auth_ok()
+        owed = await self._owed_categories()
         if self.services.settings.get("graph.write_categories") and self.categories.dirty:
             patched = 0
             try:
@@ -117,7 +118,48 @@ class GraphRuntime:
                 report.new += echo.new
                 report.removed += echo.removed
                 report.delta_requests += echo.delta_requests
+        await self._settle_categories(owed)
         return report, retried
+
+    async def _owed_categories(self) -> list[Any]:
+        """Category writes queued by stage changes in any process (``core.db.owed``): claimed
+        and marked dirty, or closed at once when categories are switched off."""
+        from core.db.owed import CATEGORIES, claim, finish
+
+        clock = self.services.clock
+        store = self.services.store
+        claimed = await store.run(lambda s: claim(s, CATEGORIES, clock.now(), limit=500))
+        if not self.services.settings.get("graph.write_categories"):
+            now = clock.now()
+
+            def _off(session: Any) -> None:
+                for owed in claimed:
+                    finish(session, owed.id, "categories are off", now)
+
+            await store.run(_off)
+            return []
+        for owed in claimed:
+            if owed.inquiry_id is not None:
+                self.categories.mark(owed.inquiry_id)
+        return list(claimed)
+
+    async def _settle_categories(self, claimed: list[Any]) -> None:
+        """Closed when its inquiry's messages were written; back in the queue when not."""
+        from core.db.owed import finish, retry_later
+
+        if not claimed:
+            return
+        now = self.services.clock.now()
+        dirty = set(self.categories.dirty)
+
+        def _close(session: Any) -> None:
+            for owed in claimed:
+                if owed.inquiry_id in dirty:
+                    retry_later(session, owed.id, "category write not done yet")
+                else:
+                    finish(session, owed.id, "categories written", now)
+
+        await self.services.store.run(_close)
 
     async def settle_owed(self) -> int:
         """Do the writes owed to OneDrive (folder moves queued by stage changes made anywhere)

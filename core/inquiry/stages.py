@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from core.clock import Clock
 from core.db.models import ALL_STAGES, CLOSED_STAGES, STAGES, TRIGGERS, Inquiry, StageEvent
-from core.db.owed import DRIVE_MOVE, owe
+from core.db.owed import CATEGORIES, DRIVE_MOVE, owe
 from core.errors import InquiryBridgeError, NotFound
 from core.events import EventBus, StageChanged
 from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, clock_start, stage_time
@@ -100,8 +100,10 @@ def change_stage(
             triggered_by=triggered_by,
         )
     )
+    why = f"{from_stage} → {to_stage}: {reason}"
     if triggered_by != "onedrive":  # the folder follows, even if no watcher runs right now
-        owe(session, DRIVE_MOVE, inquiry.id, f"{from_stage} → {to_stage}: {reason}", now)
+        owe(session, DRIVE_MOVE, inquiry.id, why, now)
+    owe(session, CATEGORIES, inquiry.id, why, now)  # Outlook shows the new stage too
     return StageChange(inquiry.id, from_stage, to_stage, triggered_by, reason)
 
 

@@ -82,8 +82,10 @@ class DailyRhythm:
         if report_weeks(now) is None:
             return
         overdue = len(await self.reminders.due())
-        key, title, body = await self.services.store.read(lambda s: weekly_report(s, now, overdue))
-        self.center.raise_notification("weekly", title, body, None, None, key)
+        report = await self.services.store.read(lambda s: weekly_report(s, now, overdue))
+        if report is not None:  # a folder younger than the week has nothing to report
+            key, title, body = report
+            self.center.raise_notification("weekly", title, body, None, None, key)
 
     async def _backup(self) -> None:
         paths = self.services.paths

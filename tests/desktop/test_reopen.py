@@ -153,7 +153,8 @@ async def test_demo_briefing_and_reminder_windows_reopen_populated(app, services
     await briefing()
     window = desk.briefing
     assert window is not None
-    assert "草稿" in window.text.toPlainText()  # the sample drafts wait for him
+    assert window.briefing is not None and window.briefing.drafts_waiting  # the sample drafts
+    assert "草稿" in window.counts.text()  # … and the window says they wait for him
     assert window.reminder_cards  # the demo's overdue jobs, with their buttons
     await _close(window)
 

@@ -50,10 +50,12 @@ def test_repair_from_the_dialog_starts_the_app_on_the_restored_store(
         asked.append(exc)
         return True
 
-    app = gui_app(str(home), ask=choose_repair)
+    told: list[object] = []
+    app = gui_app(str(home), ask=choose_repair, tell=told.append)
     services = app.services
     try:
         assert isinstance(asked[0], DatabaseDamaged)
+        assert len(told) == 1 and "重新导入邮件" in told[0].text("zh_CN")  # type: ignore[attr-defined]
         with services.store.session() as session:
             from sqlalchemy import func, select
 
@@ -69,3 +71,19 @@ def test_closing_the_dialog_ends_with_the_one_line(home: Path) -> None:
     database.write_bytes(b"\x00not a database" * 100)
     with pytest.raises(DatabaseDamaged):
         gui_app(str(home), ask=lambda exc: False)
+
+
+def test_a_full_disk_met_while_running_is_one_chinese_sentence(app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A write that meets a full disk raises SQLAlchemy's error; the dialog says what it means."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from desktop.errors_ui import message_for
+
+    LanguageManager(tmp_path / "cache").apply("zh_CN")
+    raw = OperationalError(
+        "INSERT INTO messages …", ("Amy",), sqlite3.OperationalError("database or disk is full")
+    )
+    text = message_for(raw)
+    assert "磁盘空间已满" in text and "Amy" not in text and "INSERT" not in text

@@ -192,9 +192,9 @@ async def test_customer_files_list_download_and_read(
     files = list_customer_files(services.store, amy)
     assert [f.path for f in files] == ["plan.pdf", "quotes/v1.xlsx"]
     pdf = await download(watcher.client, files[0].item_id, tmp_path, name=files[0].name)
-    assert "Sliding door 2400 x 2100" in read_text(pdf)
+    assert "Sliding door 2400 x 2100" in await read_text(pdf)
     xlsx = await download(watcher.client, files[1].item_id, tmp_path, name=files[1].name)
-    text = read_text(xlsx)
+    text = await read_text(xlsx)
     assert "[sheet Quote]" in text and "Sliding door | 2400 | 2100 | 3200" in text
 
 

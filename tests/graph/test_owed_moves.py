@@ -65,8 +65,11 @@ def _moves(graph: GraphServer) -> list[Any]:
     return graph.requests_to(r"/me/drive/items/[^/]+$", "PATCH")
 
 
-def _owed(capsys: pytest.CaptureFixture[str], home: Path) -> list[dict[str, Any]]:
-    return list(json.loads(_run(capsys, "owed", "--json", "--home", str(home))))
+def _owed(
+    capsys: pytest.CaptureFixture[str], home: Path, kind: str = "drive_move"
+) -> list[dict[str, Any]]:
+    rows = json.loads(_run(capsys, "owed", "--json", "--home", str(home)))
+    return [r for r in rows if r["kind"] == kind]
 
 
 def _stage(capsys: pytest.CaptureFixture[str], home: Path) -> str:
@@ -108,6 +111,11 @@ def test_a_stage_changed_on_the_command_line_moves_the_folder_at_the_next_sync(
     out = _run(capsys, "sync", "--once", "--offline", "--home", str(home))  # a new process
     assert "folders_moved=1" in out and "stage_changes=0" in out
     _assert_moved_once_and_quiet_after(capsys, home, graph, folders)
+    # Outlook shows the new stage too: the category write was owed and done by the same sync
+    [owed] = _owed(capsys, home, "outlook_categories")
+    assert owed["status"] == "done"
+    [message] = graph.folder_messages("inbox")
+    assert "阶段-报价中" in message["categories"]
 
 
 def test_a_move_whose_answer_was_lost_is_not_sent_twice(

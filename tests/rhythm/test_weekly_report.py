@@ -123,3 +123,15 @@ def test_the_report_reaches_the_phone(
     assert len(weekly) == 1 and "2026-W48" in weekly[0].visible
     assert main(["telegram", "--once", "--home", str(filled)]) == 0
     assert len([m for m in owner_env.sent if "每周报告" in m.visible]) == 1
+
+
+async def test_a_fresh_folder_has_no_report_and_no_error(home: Path, caplog) -> None:  # type: ignore[no-untyped-def]
+    clock = FakeClock(datetime(2026, 11, 30, 9, 0, tzinfo=SYDNEY))
+    app = build_app(home, clock=clock, bus=RecordingBus())
+    try:
+        await app.rhythm.daily().run_once()
+        assert _weekly(app) == []
+        assert "weekly failed" not in caplog.text
+    finally:
+        await app.aclose()
+        app.close()

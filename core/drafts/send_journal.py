@@ -1,0 +1,203 @@
+"""The send journal: every attempt to submit an email, written down outside the database first.
+
+Why a file and not a table: a send is a fact about the world (the customer has the email), and
+the database can be set back by ``repair`` to a backup taken before the send. A restored draft
+that says ``approved`` would then go out a second time. The journal sits beside the database
+(``<data folder>/sends.journal``), is never replaced by a restore, and is append-only JSON lines,
+each fsynced before the call that submits the email:
+
+* ``submitting`` — written *before* the submit call (Graph ``/send``, an SMTP ``DATA``): from
+  here on the email may have gone out;
+* ``submitted``  — the mailbox accepted it (or it was found in Sent Items);
+* ``not_sent``   — the mailbox showed it did not go out (the draft still in Drafts, a refusal).
+
+The rule every send path applies (``verdict``): a ``submitted`` line means *sent*, whatever the
+database says; a ``submitting`` line without an outcome means *ask the mailbox's Sent Items* by
+its Message-ID before anything is submitted; ``not_sent`` (or no line) leaves the draft free.
+
+Keys are mailbox-agnostic: the local draft id with its creation stamp (ids can be reused after a
+restore), the RFC 5322 Message-ID, and an optional remote id (the Outlook item id; None for
+SMTP). The subject is kept only as a hash (the journal is not a second copy of the mail), the
+recipients as addresses so the owner can be told who got what.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from pathlib import Path
+
+from core.db.journal_file import append_fsynced
+
+log = logging.getLogger(__name__)
+
+JOURNAL_NAME = "sends.journal"
+SUBMITTING = "submitting"
+SUBMITTED = "submitted"
+NOT_SENT = "not_sent"
+PHASES = (SUBMITTING, SUBMITTED, NOT_SENT)
+
+# what ``verdict`` answers
+FREE = "free"
+SENT = "sent"
+ASK_MAILBOX = "ask_mailbox"
+
+
+def subject_hash(subject: str) -> str:
+    """A short, stable fingerprint of a subject line (the words themselves stay in the store)."""
+    return hashlib.sha256(subject.strip().encode("utf-8")).hexdigest()[:16]
+
+
+def stamp(moment: datetime | None) -> str | None:
+    """A draft's creation time as the journal writes it (naive ISO, to the microsecond)."""
+    return moment.replace(tzinfo=None).isoformat() if moment is not None else None
+
+
+@dataclass(frozen=True)
+class SendEntry:
+    """One journal line."""
+
+    phase: str
+    draft_id: int
+    message_id: str | None
+    at: str  # ISO 8601 with offset, from the injected clock
+    remote_id: str | None = None
+    recipients: tuple[str, ...] = ()
+    subject_hash: str = ""
+    draft_created: str | None = None  # ``stamp(draft.created_at)``: tells reused ids apart
+    note: str = ""
+
+    def matches(self, draft_id: int, draft_created: str | None) -> bool:
+        """Whether this line is about that draft (same id, and same creation when both known)."""
+        if self.draft_id != draft_id:
+            return False
+        return (
+            self.draft_created is None
+            or draft_created is None
+            or (self.draft_created == draft_created)
+        )
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the journal says about one draft, and the newest line it read."""
+
+    state: str  # FREE | SENT | ASK_MAILBOX
+    entry: SendEntry | None = None
+
+
+class SendJournal:
+    """Append-only, fsynced JSON lines; safe to append from several processes (``O_APPEND``,
+    one ``write`` per line) and to read while another appends (a torn last line is skipped)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+
+    @classmethod
+    def for_home(cls, home: Path) -> SendJournal:
+        return cls(home / JOURNAL_NAME)
+
+    # ------------------------------------------------------------------ writing
+    def record(
+        self,
+        phase: str,
+        draft_id: int,
+        message_id: str | None,
+        *,
+        at: datetime,
+        remote_id: str | None = None,
+        recipients: Iterable[str] = (),
+        subject: str = "",
+        draft_created: datetime | None = None,
+        note: str = "",
+    ) -> SendEntry:
+        """Append one line and fsync it (file and, when new, its folder) before returning.
+        An OSError (disk full, read-only folder) propagates: the caller must not submit."""
+        if phase not in PHASES:
+            raise ValueError(f"unknown send journal phase {phase!r}")
+        entry = SendEntry(
+            phase=phase,
+            draft_id=int(draft_id),
+            message_id=message_id,
+            at=at.isoformat(),
+            remote_id=remote_id,
+            recipients=tuple(recipients),
+            subject_hash=subject_hash(subject) if subject else "",
+            draft_created=stamp(draft_created),
+            note=note,
+        )
+        line = json.dumps(asdict(entry), ensure_ascii=False, separators=(",", ":")) + "\n"
+        with self._lock:
+            append_fsynced(self.path, line.encode("utf-8"))
+        return entry
+
+    # ------------------------------------------------------------------ reading
+    def entries(self) -> list[SendEntry]:
+        """Every readable line, oldest first (a torn or foreign line is skipped, not fatal)."""
+        return list(self._iter())
+
+    def _iter(self) -> Iterator[SendEntry]:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return
+        for number, line in enumerate(raw.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+                data["recipients"] = tuple(data.get("recipients") or ())
+                yield SendEntry(**data)
+            except (ValueError, TypeError) as exc:
+                log.warning("send journal line %d unreadable (%s); skipped", number, exc)
+
+    def verdict(self, draft_id: int, draft_created: datetime | str | None = None) -> Verdict:
+        """The rule of the module docstring for one draft."""
+        created = draft_created if isinstance(draft_created, str | None) else stamp(draft_created)
+        newest: SendEntry | None = None
+        for entry in self._iter():
+            if not entry.matches(draft_id, created):
+                continue
+            if entry.phase == SUBMITTED:
+                return Verdict(SENT, entry)
+            newest = entry
+        if newest is None or newest.phase == NOT_SENT:
+            return Verdict(FREE, newest)
+        return Verdict(ASK_MAILBOX, newest)
+
+    def latest_by_draft(self) -> dict[tuple[int, str | None], Verdict]:
+        """``verdict`` for every draft the journal knows, keyed by (draft id, creation stamp)."""
+        found: dict[tuple[int, str | None], list[SendEntry]] = {}
+        for entry in self._iter():
+            found.setdefault((entry.draft_id, entry.draft_created), []).append(entry)
+        result: dict[tuple[int, str | None], Verdict] = {}
+        for key, lines in found.items():
+            sent = next((e for e in lines if e.phase == SUBMITTED), None)
+            if sent is not None:
+                result[key] = Verdict(SENT, sent)
+            elif lines[-1].phase == NOT_SENT:
+                result[key] = Verdict(FREE, lines[-1])
+            else:
+                result[key] = Verdict(ASK_MAILBOX, lines[-1])
+        return result
+
+
+__all__ = [
+    "ASK_MAILBOX",
+    "FREE",
+    "JOURNAL_NAME",
+    "NOT_SENT",
+    "SENT",
+    "SUBMITTED",
+    "SUBMITTING",
+    "SendEntry",
+    "SendJournal",
+    "Verdict",
+    "subject_hash",
+]
