@@ -31,6 +31,12 @@
     │   ├── GraphNotFound         404
     │   ├── SyncStateExpired      410 / SyncStateNotFound: delta must restart
     │   └── AmbiguousWriteError   a write may or may not have happened (network error mid-write)
+    ├── MailboxError              an IMAP/SMTP mailbox failed (server said no, protocol error)
+    │   ├── MailAuthError         wrong password / 授权码 (app password) refused
+    │   ├── MailServiceDisabled   the provider's IMAP/SMTP service is switched off for the account
+    │   ├── MailNetworkError      server unreachable: no network, wrong host or port, timeout
+    │   ├── MailPasswordMissing   a mailbox is configured but no password is stored
+    │   └── InsecureMailServer    plain-text IMAP/SMTP to a host that is not this computer
     ├── DraftStateError           illegal draft transition (e.g. send before approve)
     ├── UnconfirmedFactsError     approve refused: the fact guard flagged values
     ├── TranscriptionError        missing/broken Whisper model, unreadable audio
@@ -163,6 +169,33 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "No microphone available or permission denied: {detail}",
     ),
     "telegram": ("Telegram 出错：{detail}", "Telegram error: {detail}"),
+    "mailbox": ("邮件服务器出错：{detail}", "Mail server error: {detail}"),
+    "mail_auth": (
+        "邮箱密码（授权码）不正确：请检查用户名，并使用邮箱设置里生成的授权码或应用专用密码，"
+        "不是网页登录密码（{detail}）",
+        "The mail password was refused: check the user name and use the app password "
+        "(authorisation code) from the mailbox settings, not the web login password ({detail})",
+    ),
+    "mail_disabled": (
+        "邮箱尚未开启 IMAP/SMTP 服务：请在网页邮箱的设置中开启后再试（{detail}）",
+        "IMAP/SMTP is not enabled for this mailbox: turn it on in the webmail settings and "
+        "try again ({detail})",
+    ),
+    "mail_network": (
+        "无法连接邮件服务器：请检查网络、服务器地址和端口（{detail}）",
+        "Cannot reach the mail server: check the network, server name and port ({detail})",
+    ),
+    "mail_no_password": (
+        "尚未填写邮箱授权码（应用密码）：请在 设置 → 其他邮箱 中填写，或设置 "
+        "INQUIRY_BRIDGE_MAIL_PASSWORD{detail}",
+        "No mail app password yet: enter it in Settings → Other mailbox, or set "
+        "INQUIRY_BRIDGE_MAIL_PASSWORD{detail}",
+    ),
+    "mail_insecure": (
+        "拒绝以明文连接邮件服务器（密码会被窃听）：请使用 SSL 或 STARTTLS（{detail}）",
+        "Refusing a plain-text connection to the mail server (the password could be read): "
+        "use SSL or STARTTLS ({detail})",
+    ),
 }
 
 
@@ -390,3 +423,39 @@ class AudioDeviceError(InquiryBridgeError):
 
 class TelegramError(InquiryBridgeError):
     code = "telegram"
+
+
+class MailboxError(InquiryBridgeError):
+    """An IMAP/SMTP mailbox failed: the server refused a command or broke the protocol."""
+
+    code = "mailbox"
+
+
+class MailAuthError(MailboxError):
+    """The server refused the user name or the (app) password."""
+
+    code = "mail_auth"
+
+
+class MailServiceDisabled(MailboxError):
+    """The provider answered that IMAP/SMTP is switched off for this account."""
+
+    code = "mail_disabled"
+
+
+class MailNetworkError(MailboxError):
+    """No connection: no network, a wrong host or port, a timeout, a dropped connection."""
+
+    code = "mail_network"
+
+
+class MailPasswordMissing(MailboxError):
+    """An IMAP/SMTP mailbox is configured but no password (授权码) is stored or given."""
+
+    code = "mail_no_password"
+
+
+class InsecureMailServer(MailboxError):
+    """Plain-text IMAP/SMTP to a host other than this computer (the password would be sniffable)."""
+
+    code = "mail_insecure"

@@ -46,6 +46,7 @@ from desktop.i18n import LANGUAGES, current_language
 from desktop.look import set_tone
 from desktop.settings_account import AccountSettingsPage
 from desktop.settings_llm import LLMSettingsPage
+from desktop.settings_mailbox import MailboxSettingsPage
 from desktop.settings_save import save_all
 from desktop.settings_telegram import TelegramSettingsPage
 from desktop.voice.settings_page import VoiceSettingsPage
@@ -172,12 +173,13 @@ class SettingsDialog(QDialog):
         """The page list on the left; ``pages`` are account, AI, sync and general."""
         self.telegram_page = TelegramSettingsPage(self.ctx.services, self)
         self.voice_page = VoiceSettingsPage(self.ctx.services, self)
+        self.mailbox_page = MailboxSettingsPage(self.ctx.app.mail_accounts, self)
 
         self.nav = QListWidget()
         self.nav.setFixedWidth(150)
         self.pages = QStackedWidget()
-        self._page_keys = ["account", "ai", "sync", "telegram", "voice", "general"]
-        for page in (*pages[:3], self.telegram_page, self.voice_page, pages[3]):
+        self._page_keys = ["account", "ai", "sync", "telegram", "voice", "general", "mailbox"]
+        for page in (*pages[:3], self.telegram_page, self.voice_page, pages[3], self.mailbox_page):
             self.pages.addWidget(page)
             self.nav.addItem("")
         self.nav.currentRowChanged.connect(self.pages.setCurrentIndex)
@@ -336,6 +338,7 @@ class SettingsDialog(QDialog):
             self.tr("Telegram"),
             self.tr("Voice"),
             self.tr("General"),
+            self.tr("Other mailbox"),  # Gmail, QQ, 163, iCloud… (desktop/settings_mailbox.py)
         ]
         for i, name in enumerate(names):
             self.nav.item(i).setText(name)

@@ -494,7 +494,7 @@
     </message>
     <message>
         <source>%1 km</source>
-        <translation type="unfinished">%1 km</translation>
+        <translation>%1 km</translation>
     </message>
     <message>
         <source>customer</source>
@@ -1080,6 +1080,30 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Mail server error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The mail password was refused: check the user name and use the app password (authorisation code) from the mailbox settings, not the web login password (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IMAP/SMTP is not enabled for this mailbox: turn it on in the webmail settings and try again (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot reach the mail server: check the network, server name and port (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No mail app password yet: enter it in Settings → Other mailbox, or set INQUIRY_BRIDGE_MAIL_PASSWORD%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refusing a plain-text connection to the mail server (the password could be read): use SSL or STARTTLS (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Unexpected error: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1128,6 +1152,14 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Connect your Outlook mailbox and OneDrive (Microsoft 365).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect another mailbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gmail, QQ Mail, 163/126, iCloud or any IMAP/SMTP mailbox, with an app password.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1396,6 +1428,68 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MailboxDialog</name>
+    <message>
+        <source>Connect a mailbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MailboxSettingsPage</name>
+    <message>
+        <source>Enter the mail address and the app password first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected: %1. Mail is read from INBOX and Sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSL/TLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>STARTTLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>App password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IMAP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SMTP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. mail.example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not the web login password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test and save</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1935,6 +2029,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>General</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other mailbox</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1078,6 +1078,30 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>AI 服务暂时出故障或没有响应，稍后会自动重试</translation>
     </message>
     <message>
+        <source>Mail server error: %1</source>
+        <translation>邮件服务器出错：%1</translation>
+    </message>
+    <message>
+        <source>The mail password was refused: check the user name and use the app password (authorisation code) from the mailbox settings, not the web login password (%1)</source>
+        <translation>邮箱密码（授权码）不正确：请检查用户名，并使用邮箱设置里生成的授权码或应用专用密码，不是网页登录密码（%1）</translation>
+    </message>
+    <message>
+        <source>IMAP/SMTP is not enabled for this mailbox: turn it on in the webmail settings and try again (%1)</source>
+        <translation>邮箱尚未开启 IMAP/SMTP 服务：请在网页邮箱的设置中开启后再试（%1）</translation>
+    </message>
+    <message>
+        <source>Cannot reach the mail server: check the network, server name and port (%1)</source>
+        <translation>无法连接邮件服务器：请检查网络、服务器地址和端口（%1）</translation>
+    </message>
+    <message>
+        <source>No mail app password yet: enter it in Settings → Other mailbox, or set INQUIRY_BRIDGE_MAIL_PASSWORD%1</source>
+        <translation>尚未填写邮箱授权码（应用密码）：请在 设置 → 其他邮箱 中填写，或设置 INQUIRY_BRIDGE_MAIL_PASSWORD%1</translation>
+    </message>
+    <message>
+        <source>Refusing a plain-text connection to the mail server (the password could be read): use SSL or STARTTLS (%1)</source>
+        <translation>拒绝以明文连接邮件服务器（密码会被窃听）：请使用 SSL 或 STARTTLS（%1）</translation>
+    </message>
+    <message>
         <source>Unexpected error: %1</source>
         <translation>意外错误：%1</translation>
     </message>
@@ -1127,6 +1151,14 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Connect your Outlook mailbox and OneDrive (Microsoft 365).</source>
         <translation>连接您的 Outlook 邮箱和 OneDrive（Microsoft 365）。</translation>
+    </message>
+    <message>
+        <source>Connect another mailbox</source>
+        <translation>连接其他邮箱</translation>
+    </message>
+    <message>
+        <source>Gmail, QQ Mail, 163/126, iCloud or any IMAP/SMTP mailbox, with an app password.</source>
+        <translation>Gmail、QQ邮箱、163/126、iCloud 或任何 IMAP/SMTP 邮箱，使用应用密码（授权码）。</translation>
     </message>
     <message>
         <source>Set up the AI</source>
@@ -1394,6 +1426,68 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Test connection</source>
         <translation>测试连接</translation>
+    </message>
+</context>
+<context>
+    <name>MailboxDialog</name>
+    <message>
+        <source>Connect a mailbox</source>
+        <translation>连接邮箱</translation>
+    </message>
+</context>
+<context>
+    <name>MailboxSettingsPage</name>
+    <message>
+        <source>Enter the mail address and the app password first.</source>
+        <translation>请先填写邮箱地址和授权码（应用密码）。</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>Connected: %1. Mail is read from INBOX and Sent.</source>
+        <translation>已连接：%1。将读取收件箱和已发送。</translation>
+    </message>
+    <message>
+        <source>SSL/TLS</source>
+        <translation>SSL/TLS</translation>
+    </message>
+    <message>
+        <source>STARTTLS</source>
+        <translation>STARTTLS</translation>
+    </message>
+    <message>
+        <source>Mail provider</source>
+        <translation>邮箱服务商</translation>
+    </message>
+    <message>
+        <source>Mail address</source>
+        <translation>邮箱地址</translation>
+    </message>
+    <message>
+        <source>App password</source>
+        <translation>授权码（应用密码）</translation>
+    </message>
+    <message>
+        <source>IMAP server</source>
+        <translation>IMAP 服务器</translation>
+    </message>
+    <message>
+        <source>SMTP server</source>
+        <translation>SMTP 服务器</translation>
+    </message>
+    <message>
+        <source>e.g. mail.example.com</source>
+        <translation>例如 mail.example.com</translation>
+    </message>
+    <message>
+        <source>not the web login password</source>
+        <translation>不是网页登录密码</translation>
+    </message>
+    <message>
+        <source>Test and save</source>
+        <translation>测试并保存</translation>
     </message>
 </context>
 <context>
@@ -1932,6 +2026,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>General</source>
         <translation>通用</translation>
+    </message>
+    <message>
+        <source>Other mailbox</source>
+        <translation>其他邮箱</translation>
     </message>
     <message>
         <source>Check mail every (min)</source>

@@ -237,7 +237,9 @@ def load_context(session: Session, inquiry_id: int, settings: Settings) -> Compo
         recipient_name=recipient_name,
         thread_subject=subject_source.subject if subject_source else "",
         reply_to_message_pk=latest_in.id if latest_in else None,
-        reply_graph_id=latest_in.graph_id if latest_in else None,
+        reply_graph_id=(
+            latest_in.source_id if latest_in is not None and latest_in.source == "graph" else None
+        ),
         customer_language="zh" if language == "zh" else "en",
         inquiry_text=_inquiry_text(inquiry),
         thread_text=thread or "(no messages)",

@@ -39,7 +39,7 @@ from core.intake.jobs import IngestReport, Job, Run, Understanding
 from core.intake.pump import aiter_of, pump
 from core.intake.understanding import Understander
 from core.intake.worker_pool import WorkerPool
-from core.mail.source import MessageSource, RawMessage
+from core.mail.source import MessageStream, RawMessage
 from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,7 @@ class IntakePipeline:
         return await self._pump(lambda run: self.admission.admit_all(aiter_of(raws), run))
 
     async def ingest_source(
-        self, source: MessageSource | AsyncIterable[RawMessage]
+        self, source: MessageStream | AsyncIterable[RawMessage]
     ) -> IngestReport:
         """Everything a source yields, streamed (memory stays bounded by the in-flight window).
 
@@ -130,12 +130,12 @@ class IntakePipeline:
         if close is not None:
             await close()
 
-    async def record_removed(self, graph_id: str) -> None:
+    async def record_removed(self, source_id: str) -> None:
         """Graph ``@removed``: the message is kept (nothing is lost), marked removed."""
         now = self.services.clock.now().replace(tzinfo=None)
 
         def _do(session: Session) -> tuple[int, str] | None:
-            msg = session.scalars(select(Message).where(Message.graph_id == graph_id)).first()
+            msg = session.scalars(select(Message).where(Message.source_id == source_id)).first()
             if msg is None or msg.removed_at is not None:
                 return None
             msg.removed_at = now

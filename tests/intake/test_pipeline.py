@@ -467,12 +467,12 @@ async def test_a_message_seen_again_under_a_new_graph_id_is_relinked_not_doubled
     row already holds that id."""
     pipeline = pipelines(offline=True)
     data = make_email(**ASK)
-    first = await pipeline.ingest(raw(data, graph_id="AAA-old"))
-    report = await pipeline.ingest_batch([raw(data, graph_id="AAA-new")])
+    first = await pipeline.ingest(raw(data, source_id="AAA-old"))
+    report = await pipeline.ingest_batch([raw(data, source_id="AAA-new")])
     assert report.already_known == 1 and report.message_pks == [first]
-    other = await pipeline.ingest(raw(make_email(subject="Other", body="Hi"), graph_id="BBB"))
-    again = await pipeline.ingest_batch([raw(data, graph_id="BBB")])
+    other = await pipeline.ingest(raw(make_email(subject="Other", body="Hi"), source_id="BBB"))
+    again = await pipeline.ingest_batch([raw(data, source_id="BBB")])
     assert again.already_known == 1
     with services.store.session() as s:
-        rows = {m.id: m.graph_id for m in s.scalars(select(Message))}
+        rows = {m.id: m.source_id for m in s.scalars(select(Message))}
     assert rows == {first: "AAA-new", other: "BBB"}

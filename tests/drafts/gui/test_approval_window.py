@@ -12,7 +12,7 @@ from tests.support.qt import wait_until
 
 async def _draft(services, drafting, graph, model=None, plant=None) -> int:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, _ = add_inquiry(services, graph_id=gid)
+    inquiry_id, _ = add_inquiry(services, source_id=gid)
     if model is not None and plant:
         model.plant = plant
     return await drafting.composer.compose(
@@ -191,7 +191,7 @@ async def test_attachment_checklist_updates_the_draft_and_the_customer_gets_the_
     from tests.drafts.test_attachments import add_file
 
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, msg_pk = add_inquiry(services, graph_id=gid)
+    inquiry_id, msg_pk = add_inquiry(services, source_id=gid)
     plan = add_file(services, msg_pk, "plan.pdf", b"%PDF plan" * 100)
     add_file(services, msg_pk, "video.zip", None)  # not stored: shown, cannot be ticked
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
@@ -225,7 +225,7 @@ async def test_over_the_send_limit_is_warned(qtbot, zh, services, drafting, grap
     from tests.drafts.test_attachments import add_file
 
     gid = graph.add_message(subject="Plans", from_addr=CUSTOMER)
-    inquiry_id, msg_pk = add_inquiry(services, graph_id=gid)
+    inquiry_id, msg_pk = add_inquiry(services, source_id=gid)
     big = [add_file(services, msg_pk, f"part{i}.zip", bytes(18 * 1024 * 1024)) for i in range(2)]
     draft_id = await drafting.composer.compose(
         inquiry_id, "报价15000", actor="owner", attachment_ids=big
