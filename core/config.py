@@ -68,6 +68,14 @@ SETTINGS: tuple[Setting, ...] = (
         "INQUIRY_BRIDGE_LLM_BASE_URL",
     ),
     Setting(
+        "llm.provider",
+        str,
+        "",
+        "Provider preset (openai, azure, deepseek, qwen, moonshot, zhipu, ollama, lmstudio, "
+        "llamacpp); empty = known from the address, or a generic OpenAI-compatible server",
+        "INQUIRY_BRIDGE_LLM_PROVIDER",
+    ),
+    Setting(
         "llm.tier1", str, "gpt-4o-mini", "Small model: classification", "INQUIRY_BRIDGE_LLM_TIER1"
     ),
     Setting(
@@ -105,6 +113,30 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("graph.sync_sent_items", bool, True, "Also sync Sent Items (history, 14-day warning)"),
     Setting("graph.write_categories", bool, True, "Write class/stage as Outlook categories"),
     Setting("graph.send_per_minute", int, 30, "Exchange send limit per minute"),
+    # an IMAP/SMTP mailbox instead of Graph mail (core.mailbox); the password is a secret
+    Setting("imap.provider", str, "", "Mailbox preset: gmail, qq, 163, 126, icloud, other"),
+    Setting(
+        "imap.url",
+        str,
+        "",
+        "IMAP mailbox: imap://USER@HOST:PORT (STARTTLS) or imaps://USER@HOST:PORT",
+        "INQUIRY_BRIDGE_IMAP_URL",
+    ),
+    Setting(
+        "smtp.url",
+        str,
+        "",
+        "SMTP submission: smtp://USER@HOST:PORT (STARTTLS) or smtps://USER@HOST:PORT",
+        "INQUIRY_BRIDGE_SMTP_URL",
+    ),
+    Setting(
+        "smtp.append_sent",
+        bool,
+        True,
+        "Append the sent copy to the Sent folder (off where the provider files it, e.g. Gmail)",
+    ),
+    Setting("imap.write_keywords", bool, True, "Write class/stage back as IMAP keywords"),
+    Setting("imap.idle_seconds", int, 600, "Longest IMAP IDLE wait before a poll anyway"),
     # drive
     Setting("drive.root", str, "", "OneDrive folder holding the stage folders ('' = root)"),
     Setting("drive.stage_folders", dict, GLOSSARY_STAGE_FOLDERS, "Stage folder name -> stages"),

@@ -12,9 +12,15 @@
     │   ├── DataFolderUnusable    the data folder is missing, unwritable or not a folder
     │   └── DiskFull              no space left for the database or the mail files
     ├── MessageParseError         malformed MIME (becomes disposition ``failed:<reason>``)
-    ├── LLMError
-    │   ├── LLMUnavailable        endpoint unreachable, timing out, refusing the key
-    │   │   └── LLMNotConfigured  no endpoint set up at all (say so, offer 设置 → AI 模型)
+    ├── LLMError                  (``transient``: worth asking again later)
+    │   ├── LLMUnavailable        endpoint unreachable (transient)
+    │   │   ├── LLMNotConfigured  no endpoint set up at all (say so, offer 设置 → AI 模型)
+    │   │   ├── LLMAddressWrong   nothing answers at the address (or the server is not started)
+    │   │   ├── LLMKeyRejected    401/403: the key is wrong or lacks access (not transient)
+    │   │   ├── LLMBusy           429 after the retries: the provider throttles us
+    │   │   └── LLMDown           timeouts, 5xx: the provider is down
+    │   ├── LLMModelUnknown       404 / "model not found": the model name is wrong
+    │   ├── LLMUnsupported        400/422/500 naming a request field the model cannot do
     │   └── LLMSchemaError        answer broke its JSON schema after the repair attempt
     ├── GraphError
     │   ├── GraphAuthError        sign-in needed, consent revoked, token expired
@@ -25,6 +31,12 @@
     │   ├── GraphNotFound         404
     │   ├── SyncStateExpired      410 / SyncStateNotFound: delta must restart
     │   └── AmbiguousWriteError   a write may or may not have happened (network error mid-write)
+    ├── MailboxError              an IMAP/SMTP mailbox failed (server said no, protocol error)
+    │   ├── MailAuthError         wrong password / 授权码 (app password) refused
+    │   ├── MailServiceDisabled   the provider's IMAP/SMTP service is switched off for the account
+    │   ├── MailNetworkError      server unreachable: no network, wrong host or port, timeout
+    │   ├── MailPasswordMissing   a mailbox is configured but no password is stored
+    │   └── InsecureMailServer    plain-text IMAP/SMTP to a host that is not this computer
     ├── DraftStateError           illegal draft transition (e.g. send before approve)
     ├── UnconfirmedFactsError     approve refused: the fact guard flagged values
     ├── TranscriptionError        missing/broken Whisper model, unreadable audio
@@ -85,6 +97,35 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "AI 的回答格式不正确，稍后会自动重试：{detail}",
         "The AI answer broke its format; it will be retried: {detail}",
     ),
+    # a configured endpoint that fails: one sentence with the cause, the detail only in the log
+    "llm_address": (
+        "连不上 AI 服务：地址不对，或者服务没有启动，请在设置 → AI 模型中检查地址",
+        "Cannot reach the AI service: the address is wrong or the server is not running; "
+        "check the address in Settings → AI model",
+    ),
+    "llm_key": (
+        "AI 服务拒绝了密钥：密钥不对或已失效，请在设置 → AI 模型中重新填写",
+        "The AI service refused the key: it is wrong or expired; enter it again in "
+        "Settings → AI model",
+    ),
+    "llm_model": (
+        "AI 服务不认识这个模型名称，请在设置 → AI 模型中检查模型名称",
+        "The AI service does not know this model name; check the model names in "
+        "Settings → AI model",
+    ),
+    "llm_unsupported": (
+        "这个模型不支持本软件需要的功能，请换一个模型，或在设置 → AI 模型中点“测试连接”",
+        "This model does not support what the app needs; pick another model, or press "
+        "Test connection in Settings → AI model",
+    ),
+    "llm_busy": (
+        "AI 服务繁忙（请求太多），稍后会自动重试",
+        "The AI service is busy (too many requests); it will be retried later",
+    ),
+    "llm_down": (
+        "AI 服务暂时出故障或没有响应，稍后会自动重试",
+        "The AI service is failing or not answering right now; it will be retried later",
+    ),
     "graph": ("微软邮箱服务出错：{detail}", "Microsoft 365 error: {detail}"),
     "graph_auth": (
         "需要重新登录微软账户：{detail}",
@@ -128,6 +169,33 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "No microphone available or permission denied: {detail}",
     ),
     "telegram": ("Telegram 出错：{detail}", "Telegram error: {detail}"),
+    "mailbox": ("邮件服务器出错：{detail}", "Mail server error: {detail}"),
+    "mail_auth": (
+        "邮箱密码（授权码）不正确：请检查用户名，并使用邮箱设置里生成的授权码或应用专用密码，"
+        "不是网页登录密码（{detail}）",
+        "The mail password was refused: check the user name and use the app password "
+        "(authorisation code) from the mailbox settings, not the web login password ({detail})",
+    ),
+    "mail_disabled": (
+        "邮箱尚未开启 IMAP/SMTP 服务：请在网页邮箱的设置中开启后再试（{detail}）",
+        "IMAP/SMTP is not enabled for this mailbox: turn it on in the webmail settings and "
+        "try again ({detail})",
+    ),
+    "mail_network": (
+        "无法连接邮件服务器：请检查网络、服务器地址和端口（{detail}）",
+        "Cannot reach the mail server: check the network, server name and port ({detail})",
+    ),
+    "mail_no_password": (
+        "尚未填写邮箱授权码（应用密码）：请在 设置 → 其他邮箱 中填写，或设置 "
+        "INQUIRY_BRIDGE_MAIL_PASSWORD{detail}",
+        "No mail app password yet: enter it in Settings → Other mailbox, or set "
+        "INQUIRY_BRIDGE_MAIL_PASSWORD{detail}",
+    ),
+    "mail_insecure": (
+        "拒绝以明文连接邮件服务器（密码会被窃听）：请使用 SSL 或 STARTTLS（{detail}）",
+        "Refusing a plain-text connection to the mail server (the password could be read): "
+        "use SSL or STARTTLS ({detail})",
+    ),
 }
 
 
@@ -219,10 +287,50 @@ class MessageParseError(InquiryBridgeError):
 
 class LLMError(InquiryBridgeError):
     code = "llm"
+    transient: ClassVar[bool] = False  # worth asking again later (intake retries, then rules)
 
 
 class LLMUnavailable(LLMError):
     code = "llm_unavailable"
+    transient = True
+
+
+class LLMAddressWrong(LLMUnavailable):
+    """Nothing answers at the address: wrong URL, or the local server is not started."""
+
+    code = "llm_address"
+
+
+class LLMKeyRejected(LLMUnavailable):
+    """401/403: asking again with the same key cannot help."""
+
+    code = "llm_key"
+    transient = False
+
+
+class LLMBusy(LLMUnavailable):
+    """429 still, after the client's own retries (Retry-After honoured)."""
+
+    code = "llm_busy"
+
+
+class LLMDown(LLMUnavailable):
+    """Timeouts and 5xx that name nothing in our request: the provider's own trouble."""
+
+    code = "llm_down"
+
+
+class LLMModelUnknown(LLMError):
+    """404 or "model not found": the model name in the settings is wrong."""
+
+    code = "llm_model"
+
+
+class LLMUnsupported(LLMError):
+    """The endpoint refused a request field (response_format, tools, stream_options…) and the
+    client has no plainer way left to ask."""
+
+    code = "llm_unsupported"
 
 
 class LLMNotConfigured(LLMUnavailable):
@@ -315,3 +423,39 @@ class AudioDeviceError(InquiryBridgeError):
 
 class TelegramError(InquiryBridgeError):
     code = "telegram"
+
+
+class MailboxError(InquiryBridgeError):
+    """An IMAP/SMTP mailbox failed: the server refused a command or broke the protocol."""
+
+    code = "mailbox"
+
+
+class MailAuthError(MailboxError):
+    """The server refused the user name or the (app) password."""
+
+    code = "mail_auth"
+
+
+class MailServiceDisabled(MailboxError):
+    """The provider answered that IMAP/SMTP is switched off for this account."""
+
+    code = "mail_disabled"
+
+
+class MailNetworkError(MailboxError):
+    """No connection: no network, a wrong host or port, a timeout, a dropped connection."""
+
+    code = "mail_network"
+
+
+class MailPasswordMissing(MailboxError):
+    """An IMAP/SMTP mailbox is configured but no password (授权码) is stored or given."""
+
+    code = "mail_no_password"
+
+
+class InsecureMailServer(MailboxError):
+    """Plain-text IMAP/SMTP to a host other than this computer (the password would be sniffable)."""
+
+    code = "mail_insecure"

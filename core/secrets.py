@@ -23,11 +23,13 @@ SERVICE = "inquiry-bridge"
 LLM_API_KEY = "llm_api_key"
 TELEGRAM_TOKEN = "telegram_bot_token"
 GRAPH_TOKEN = "graph_token"
+MAIL_PASSWORD = "mail_password"  # IMAP/SMTP (app) password, 授权码
 
 ENV_OVERRIDES = {
     LLM_API_KEY: "INQUIRY_BRIDGE_LLM_API_KEY",
     TELEGRAM_TOKEN: "INQUIRY_BRIDGE_TELEGRAM_TOKEN",
     GRAPH_TOKEN: "INQUIRY_BRIDGE_GRAPH_TOKEN",
+    MAIL_PASSWORD: "INQUIRY_BRIDGE_MAIL_PASSWORD",
 }
 
 

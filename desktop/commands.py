@@ -26,7 +26,7 @@ SCREENSHOT_WINDOWS = [
     "board",
     "detail",
     "settings",
-    *(f"settings-{page}" for page in ("ai", "sync", "telegram", "voice", "general")),
+    *(f"settings-{page}" for page in ("ai", "sync", "telegram", "voice", "general", "mailbox")),
     "wizard",
     "approval",
     "chat",

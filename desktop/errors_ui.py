@@ -108,6 +108,70 @@ def _service_templates() -> dict[str, str]:
     }
 
 
+def _llm_templates() -> dict[str, str]:
+    """A configured AI endpoint that fails: one sentence with the cause, no technical detail."""
+    return {
+        "llm_address": QCoreApplication.translate(
+            "Errors",
+            "Cannot reach the AI service: the address is wrong or the server is not "
+            "running; check the address in Settings → AI model",
+        ),
+        "llm_key": QCoreApplication.translate(
+            "Errors",
+            "The AI service refused the key: it is wrong or expired; enter it again in "
+            "Settings → AI model",
+        ),
+        "llm_model": QCoreApplication.translate(
+            "Errors",
+            "The AI service does not know this model name; check the model names in "
+            "Settings → AI model",
+        ),
+        "llm_unsupported": QCoreApplication.translate(
+            "Errors",
+            "This model does not support what the app needs; pick another model, or press "
+            "Test connection in Settings → AI model",
+        ),
+        "llm_busy": QCoreApplication.translate(
+            "Errors", "The AI service is busy (too many requests); it will be retried later"
+        ),
+        "llm_down": QCoreApplication.translate(
+            "Errors",
+            "The AI service is failing or not answering right now; it will be retried later",
+        ),
+    }
+
+
+def _mailbox_templates() -> dict[str, str]:
+    """The IMAP/SMTP mailbox's errors (``core.errors.MailboxError`` and its children)."""
+    return {
+        "mailbox": QCoreApplication.translate("Errors", "Mail server error: %1"),
+        "mail_auth": QCoreApplication.translate(
+            "Errors",
+            "The mail password was refused: check the user name and use the app password "
+            "(authorisation code) from the mailbox settings, not the web login password (%1)",
+        ),
+        "mail_disabled": QCoreApplication.translate(
+            "Errors",
+            "IMAP/SMTP is not enabled for this mailbox: turn it on in the webmail settings "
+            "and try again (%1)",
+        ),
+        "mail_network": QCoreApplication.translate(
+            "Errors",
+            "Cannot reach the mail server: check the network, server name and port (%1)",
+        ),
+        "mail_no_password": QCoreApplication.translate(
+            "Errors",
+            "No mail app password yet: enter it in Settings → Other mailbox, or set "
+            "INQUIRY_BRIDGE_MAIL_PASSWORD%1",
+        ),
+        "mail_insecure": QCoreApplication.translate(
+            "Errors",
+            "Refusing a plain-text connection to the mail server (the password could be "
+            "read): use SSL or STARTTLS (%1)",
+        ),
+    }
+
+
 def message_for(exc: BaseException) -> str:
     """The owner's words for an error, in the current UI language (a full disk or read-only
     folder met by a database write reads as that, not as SQLAlchemy's text)."""
@@ -116,7 +180,12 @@ def message_for(exc: BaseException) -> str:
     exc = explain_error(exc)
     detail = str(getattr(exc, "detail", "") or exc)
     if isinstance(exc, InquiryBridgeError):
-        templates = {**_local_templates(), **_service_templates()}
+        templates = {
+            **_local_templates(),
+            **_llm_templates(),
+            **_service_templates(),
+            **_mailbox_templates(),
+        }
         template = templates.get(exc.code, templates["error"])
         return template.replace("%1", detail).strip()
     return QCoreApplication.translate("Errors", "Unexpected error: %1").replace(

@@ -8,9 +8,10 @@ One place decides how the app looks, so every window and dialog agrees:
 - **One stylesheet** built from those tokens (``stylesheet()``), installed on the application by
   ``apply_look``. Widgets ask for a role, never a colour: ``objectName`` (``title``,
   ``sectionTitle``, ``muted``, ``banner``…) or ``set_tone(widget, "error")`` for a status line.
-- **The style** (``LookStyle``, Fusion underneath on every platform): no icons on dialog buttons
-  (确定/取消 read as words), no arrow on command-link choices, the spacing tokens as the default
-  margins and spacing of every layout.
+- **The style**: Fusion on every platform (the same look on Windows and Linux); the stylesheet
+  turns off the icons on dialog buttons (确定/取消 read as words) and the arrow on command-link
+  choices. No Python style subclass: Qt asks a style for metrics thousands of times a second,
+  and a Python override on that path slows the UI thread.
 
 CJK font fallback is declared explicitly: the app font lists a Latin UI face first and then the
 Chinese faces of each platform (Microsoft YaHei on Windows, PingFang SC on macOS, Noto Sans CJK /
@@ -21,8 +22,6 @@ arch bridge whose hangers are the mullions of a window (the Harbour Bridge, and 
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -36,7 +35,7 @@ from PySide6.QtGui import (
     QPen,
     QPixmap,
 )
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QWidget
+from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
 UI_FAMILIES = [
     "Segoe UI",
@@ -195,8 +194,6 @@ def stylesheet() -> str:
     """The application stylesheet, from the tokens (sizes in pt follow the type scale)."""
     c, sp, t = COLOURS, SPACE, TYPE
     return f"""
-QWidget {{ color: {c["text"]}; }}
-QMainWindow, QDialog {{ background: {c["window"]}; }}
 QLabel#title, QLabel#briefingTitle {{ font-size: {t["title"]}pt; font-weight: 600; }}
 QLabel#sectionTitle, QLabel#chatTitle {{ font-size: {t["section"]}pt; font-weight: 600;
     padding-top: {sp["s"]}px; }}
@@ -214,8 +211,9 @@ QPushButton:hover {{ border-color: {c["accent"]}; }}
 QPushButton:pressed {{ background: {c["accent_soft"]}; }}
 QPushButton:default {{ background: {c["accent"]}; color: white; border-color: {c["accent"]}; }}
 QPushButton:disabled {{ color: #8c959f; background: {c["window"]}; border-color: #e1e4e8; }}
+QDialogButtonBox {{ dialogbuttonbox-buttons-have-icons: 0; }}
 QCommandLinkButton {{ background: {c["surface"]}; border: 1px solid {c["line"]};
-    border-radius: 8px; padding: {sp["s"]}px {sp["m"]}px; }}
+    border-radius: 8px; padding: {sp["s"]}px {sp["m"]}px; qproperty-iconSize: 0px 0px; }}
 QCommandLinkButton:default {{ background: {c["surface"]}; color: {c["text"]};
     border-color: {c["line"]}; }}
 QCommandLinkButton:hover {{ border-color: {c["accent"]}; background: {c["accent_soft"]}; }}
@@ -277,37 +275,6 @@ def set_tone(widget: QWidget, tone: str) -> None:
     style.polish(widget)
 
 
-class LookStyle(QProxyStyle):
-    """Fusion with the product's habits: dialog buttons without icons, command links without the
-    arrow, and the spacing tokens as every layout's default margins and spacing."""
-
-    def styleHint(self, hint: QStyle.StyleHint, *args: Any) -> int:
-        if hint == QStyle.StyleHint.SH_DialogButtonBox_ButtonsHaveIcons:
-            return 0
-        return super().styleHint(hint, *args)
-
-    def standardIcon(self, icon: QStyle.StandardPixmap, *args: Any) -> QIcon:
-        if icon == QStyle.StandardPixmap.SP_CommandLink:
-            return QIcon()
-        return super().standardIcon(icon, *args)
-
-    def pixelMetric(self, metric: QStyle.PixelMetric, *args: Any) -> int:
-        margins = (
-            QStyle.PixelMetric.PM_LayoutLeftMargin,
-            QStyle.PixelMetric.PM_LayoutTopMargin,
-            QStyle.PixelMetric.PM_LayoutRightMargin,
-            QStyle.PixelMetric.PM_LayoutBottomMargin,
-        )
-        if metric in margins:
-            return SPACE["m"]
-        if metric in (
-            QStyle.PixelMetric.PM_LayoutHorizontalSpacing,
-            QStyle.PixelMetric.PM_LayoutVerticalSpacing,
-        ):
-            return SPACE["s"]
-        return super().pixelMetric(metric, *args)
-
-
 def _palette() -> QPalette:
     palette = QPalette()
     palette.setColor(QPalette.ColorRole.Window, QColor(COLOURS["window"]))
@@ -327,8 +294,7 @@ def _palette() -> QPalette:
 
 def apply_look(app: QApplication) -> None:
     """Install the style, palette, fonts and stylesheet on ``app`` (once, at start)."""
-    base = QStyleFactory.create("Fusion")
-    app.setStyle(LookStyle(base))
+    app.setStyle(QStyleFactory.create("Fusion"))
     app.setPalette(_palette())
     apply_fonts(app, TYPE["body"])
     app.setStyleSheet(stylesheet())

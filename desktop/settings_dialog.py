@@ -14,7 +14,6 @@ Signals:
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTime, Signal
@@ -30,7 +29,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QMessageBox,
     QPlainTextEdit,
-    QPushButton,
     QSpinBox,
     QStackedWidget,
     QTimeEdit,
@@ -40,15 +38,15 @@ from PySide6.QtWidgets import (
 
 from core import autostart
 from core.config import Settings
-from core.import_lock import IMPORTING
 from core.secrets import LLM_API_KEY, TELEGRAM_TOKEN
-from desktop.aio import spawn
 from desktop.chat.memory_page import MemoryButton
 from desktop.context import AppContext
 from desktop.errors_ui import message_for
 from desktop.i18n import LANGUAGES, current_language
 from desktop.look import set_tone
 from desktop.settings_account import AccountSettingsPage
+from desktop.settings_llm import LLMSettingsPage
+from desktop.settings_mailbox import MailboxSettingsPage
 from desktop.settings_save import save_all
 from desktop.settings_telegram import TelegramSettingsPage
 from desktop.voice.settings_page import VoiceSettingsPage
@@ -56,40 +54,18 @@ from desktop.voice.settings_page import VoiceSettingsPage
 log = logging.getLogger(__name__)
 
 
-class _FormSettings:
-    """Settings as typed in the form, falling back to the saved ones (for 测试连接)."""
-
-    def __init__(self, saved: Settings, overrides: dict[str, Any]) -> None:
-        self._saved = saved
-        self._overrides = overrides
-
-    def get(self, key: str) -> Any:
-        return self._overrides[key] if key in self._overrides else self._saved.get(key)
-
-    def __getitem__(self, key: str) -> Any:
-        return self.get(key)
-
-
-class _FormSecrets:
-    def __init__(self, saved: Any, api_key: str) -> None:
-        self._saved = saved
-        self._api_key = api_key
-
-    def get(self, name: str) -> str | None:
-        if name == LLM_API_KEY and self._api_key:
-            return self._api_key
-        return self._saved.get(name)
-
-
 def _page(*rows: tuple[QLabel | None, QWidget]) -> tuple[QWidget, QFormLayout]:
     page = QWidget()
-    form = QFormLayout(page)
+    outer = QVBoxLayout(page)
+    form = QFormLayout()
     form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
     for label, widget in rows:
         if label is None:
             form.addRow(widget)
         else:
             form.addRow(label, widget)
+    outer.addLayout(form)
+    outer.addStretch(1)  # rows stay together at the top, not spread over the page
     return page, form
 
 
@@ -135,41 +111,12 @@ class SettingsDialog(QDialog):
         return self.account_page
 
     def _ai_page(self, s: Settings) -> QWidget:
-        self.llm_url = QLineEdit(s.get("llm.base_url"))
-        self.llm_key = QLineEdit()
-        self.llm_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self._has_key = bool(self.ctx.services.secrets.get(LLM_API_KEY))
-        self.tiers = [QLineEdit(s.get(f"llm.tier{i}")) for i in (1, 2, 3)]
-        self.concurrency = QSpinBox()
-        self.concurrency.setRange(1, 50)
-        self.concurrency.setValue(int(s.get("llm.concurrency")))
-        self.test_button = QPushButton()
-        self.test_button.clicked.connect(lambda: spawn(self.test_connection()))
-        self.test_result = QLabel()
-        self.test_result.setWordWrap(True)
-        test_row = QHBoxLayout()
-        test_row.addWidget(self.test_button)
-        test_row.addWidget(self.test_result, 1)
-        test_row.addWidget(MemoryButton(self.ctx, self))  # the assistant's memories (issue 14)
-        test_box = QWidget()
-        test_box.setLayout(test_row)
-        page, _ = _page(
-            (self._label("llm_url"), self.llm_url),
-            (self._label("llm_key"), self.llm_key),
-            (self._label("tier1"), self.tiers[0]),
-            (self._label("tier2"), self.tiers[1]),
-            (self._label("tier3"), self.tiers[2]),
-            (self._label("concurrency"), self.concurrency),
-            (None, test_box),
-        )
-        for key, widget in (
-            ("llm.base_url", self.llm_url),
-            ("llm.tier1", self.tiers[0]),
-            ("llm.tier2", self.tiers[1]),
-            ("llm.tier3", self.tiers[2]),
-        ):
-            if s.overridden_by_env(key):
-                widget.setEnabled(False)
+        """设置 → AI 模型 lives in its own module (presets, 测试连接 with the probe)."""
+        self.ai_page = LLMSettingsPage(self.ctx.services, MemoryButton(self.ctx, self), self)
+        page = self.ai_page
+        self.llm_url, self.llm_key, self.tiers = page.llm_url, page.llm_key, page.tiers
+        self.concurrency, self.test_button = page.concurrency, page.test_button
+        self.test_result = page.test_result
         return page
 
     def _sync_page(self, s: Settings) -> QWidget:
@@ -226,12 +173,13 @@ class SettingsDialog(QDialog):
         """The page list on the left; ``pages`` are account, AI, sync and general."""
         self.telegram_page = TelegramSettingsPage(self.ctx.services, self)
         self.voice_page = VoiceSettingsPage(self.ctx.services, self)
+        self.mailbox_page = MailboxSettingsPage(self.ctx.app.mail_accounts, self)
 
         self.nav = QListWidget()
         self.nav.setFixedWidth(150)
         self.pages = QStackedWidget()
-        self._page_keys = ["account", "ai", "sync", "telegram", "voice", "general"]
-        for page in (*pages[:3], self.telegram_page, self.voice_page, pages[3]):
+        self._page_keys = ["account", "ai", "sync", "telegram", "voice", "general", "mailbox"]
+        for page in (*pages[:3], self.telegram_page, self.voice_page, pages[3], self.mailbox_page):
             self.pages.addWidget(page)
             self.nav.addItem("")
         self.nav.currentRowChanged.connect(self.pages.setCurrentIndex)
@@ -263,64 +211,11 @@ class SettingsDialog(QDialog):
     # ------------------------------------------------------------------ AI
 
     def _llm_values(self) -> dict[str, Any]:
-        values: dict[str, Any] = {"llm.concurrency": self.concurrency.value()}
-        for key, widget in (
-            ("llm.base_url", self.llm_url),
-            ("llm.tier1", self.tiers[0]),
-            ("llm.tier2", self.tiers[1]),
-            ("llm.tier3", self.tiers[2]),
-        ):
-            if widget.isEnabled():
-                values[key] = widget.text().strip()
-        return values
+        return self.ai_page.values()
 
     async def test_connection(self) -> bool:
-        """One tiny tier-1 call with the values in the form; the answer shows beside the button."""
-        with IMPORTING:
-            from core.llm.client import LLMClient
-
-        s = self.ctx.services
-        if not self._llm_values().get("llm.base_url", s.settings.get("llm.base_url")):
-            # nothing to test yet: say which field to fill (by its label on this page)
-            self.test_result.setText(
-                self.tr("Fill in “%1” above first, then test.").replace(
-                    "%1", self.labels["llm_url"].text()
-                )
-            )
-            set_tone(self.test_result, "error")
-            return False
-        self.test_button.setEnabled(False)
-        self.test_result.setText(self.tr("Testing…"))
-        set_tone(self.test_result, "")
-        client = LLMClient(
-            _FormSettings(s.settings, self._llm_values()),  # type: ignore[arg-type]
-            _FormSecrets(s.secrets, self.llm_key.text().strip()),  # type: ignore[arg-type]
-            s.store,
-            s.clock,
-        )
-        started = time.monotonic()
-        try:
-            await client.complete(
-                tier=1,
-                purpose="test",
-                messages=[{"role": "user", "content": "Reply with the single word: OK"}],
-            )
-        except Exception as exc:
-            self.test_result.setText(message_for(exc))
-            set_tone(self.test_result, "error")
-            ok = False
-        else:
-            set_tone(self.test_result, "ok")
-            self.test_result.setText(
-                self.tr("Connected: %1 answered in %2 ms")
-                .replace("%1", client.model_for(1))
-                .replace("%2", str(int((time.monotonic() - started) * 1000)))
-            )
-            ok = True
-        finally:
-            self.test_button.setEnabled(True)
-            await client.aclose()
-        return ok
+        """The AI page's 测试连接 (the probe, with the values in the form)."""
+        return await self.ai_page.test_connection()
 
     # ------------------------------------------------------------------ saving
 
@@ -384,7 +279,7 @@ class SettingsDialog(QDialog):
             return False
         if key:
             self.llm_key.clear()
-            self._has_key = True
+            self.ai_page.has_key = True
         self.telegram_page.saved()
         self.voice_page.refresh()
         try:
@@ -443,16 +338,11 @@ class SettingsDialog(QDialog):
             self.tr("Telegram"),
             self.tr("Voice"),
             self.tr("General"),
+            self.tr("Other mailbox"),  # Gmail, QQ, 163, iCloud… (desktop/settings_mailbox.py)
         ]
         for i, name in enumerate(names):
             self.nav.item(i).setText(name)
         texts = {
-            "llm_url": self.tr("Endpoint URL"),
-            "llm_key": self.tr("API key"),
-            "tier1": self.tr("Small model (classify)"),
-            "tier2": self.tr("Mid model (extract, draft, translate)"),
-            "tier3": self.tr("Large model (assistant)"),
-            "concurrency": self.tr("Parallel calls"),
             "mail_poll": self.tr("Check mail every (min)"),
             "drive_poll": self.tr("Check OneDrive every (min)"),
             "first_sync": self.tr("First sync fetches (days)"),
@@ -467,16 +357,7 @@ class SettingsDialog(QDialog):
         }
         for key, widget in self.labels.items():
             widget.setText(texts[key])
-        self.llm_url.setPlaceholderText("https://api.openai.com/v1")
-        where = self.ctx.services.secrets.location(LLM_API_KEY) if self._has_key else None
-        self.llm_key.setPlaceholderText(
-            self.tr("saved in %1 — leave empty to keep").replace(
-                "%1", where[0] if current_language() == "zh_CN" else where[1]
-            )
-            if where
-            else self.tr("saved in the system keyring (or an owner-only file), never in settings")
-        )
-        self.test_button.setText(self.tr("Test connection"))
+        self.ai_page.retranslate()
         self.paused.setText(self.tr("Pause sync"))
         self.start_at_login.setText(self.tr("Start when I log in"))
         self.addresses.setToolTip(self.tr("Mail from these addresses is ours, never a customer"))

@@ -39,13 +39,16 @@ class SyncController:
     @property
     def account_ready(self) -> bool:
         services = self.ctx.services
+        if self.ctx.app.uses_imap():  # an IMAP/SMTP mailbox (settings → 其他邮箱)
+            return True
         return bool(services.secrets.get(GRAPH_TOKEN)) or services.paths.token_cache.exists()
 
     def _build(self) -> Any:
         if self.scheduler is None:
             from core.schedule import SyncScheduler
 
-            self.runtime = self.ctx.app.graph()
+            app = self.ctx.app
+            self.runtime = app.mailbox() if app.uses_imap() else app.graph()
             self.scheduler = SyncScheduler(self.ctx.services, self.runtime)
         return self.scheduler
 
@@ -105,9 +108,9 @@ class SyncController:
         self._stop.set()
         self._telegram_stop.set()
         self._rhythm_stop.set()
-        runtime = self.ctx.app.take_graph()
-        if runtime is not None:
-            spawn(runtime.aclose())
+        for runtime in (self.ctx.app.take_graph(), self.ctx.app.take_mailbox()):
+            if runtime is not None:
+                spawn(runtime.aclose())
         self.runtime = None
         self.scheduler = None
 

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from desktop.context import AppContext
 from desktop.look import app_icon
+from desktop.settings_mailbox import MailboxDialog
 
 
 class FirstRunWizard(QDialog):
@@ -78,6 +79,9 @@ class FirstRunWizard(QDialog):
         self.mailbox_choices = QVBoxLayout()
         self.mailbox_choices.setContentsMargins(0, 0, 0, 0)
         self.mailbox_choices.addWidget(self.sign_in_button)
+        self.mailbox_button = QCommandLinkButton()  # Gmail, QQ, 163, iCloud… (IMAP/SMTP)
+        self.mailbox_button.clicked.connect(self.open_mailbox)
+        self.add_mailbox_choice(self.mailbox_button)
         self.sign_in_button.clicked.connect(self.sign_in_requested)
         self.ai_button.clicked.connect(self.ai_requested)
         self.demo_button.clicked.connect(self._demo_clicked)
@@ -149,6 +153,12 @@ class FirstRunWizard(QDialog):
         self.save_profile()
         super().done(result)
 
+    def open_mailbox(self) -> MailboxDialog:
+        """The mailbox page in its own dialog (kept as ``mailbox_dialog`` for tests)."""
+        self.mailbox_dialog = MailboxDialog(self.ctx.app.mail_accounts, self)
+        self.mailbox_dialog.open()
+        return self.mailbox_dialog
+
     def _demo_clicked(self) -> None:
         if self.ctx.is_demo:
             self.leave_demo_requested.emit()
@@ -180,6 +190,12 @@ class FirstRunWizard(QDialog):
         self.sign_in_button.setText(self.tr("Sign in with Microsoft"))
         self.sign_in_button.setDescription(
             self.tr("Connect your Outlook mailbox and OneDrive (Microsoft 365).")
+        )
+        self.mailbox_button.setText(self.tr("Connect another mailbox"))
+        self.mailbox_button.setDescription(
+            self.tr(
+                "Gmail, QQ Mail, 163/126, iCloud or any IMAP/SMTP mailbox, with an app password."
+            )
         )
         self.ai_button.setText(self.tr("Set up the AI"))
         self.ai_button.setDescription(

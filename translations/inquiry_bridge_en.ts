@@ -494,7 +494,7 @@
     </message>
     <message>
         <source>%1 km</source>
-        <translation type="unfinished">%1 km</translation>
+        <translation>%1 km</translation>
     </message>
     <message>
         <source>customer</source>
@@ -575,6 +575,30 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>move inquiry #%1 to the stage “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add this note to inquiry #%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>create the OneDrive folder of inquiry #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposal #%1 confirmed: done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposal #%1 dropped: nothing was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposal #%1 could not be carried out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>That file is no longer on this computer.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -624,6 +648,18 @@
     </message>
     <message>
         <source>Thinking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Proposed, not done:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confirm this change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop it</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -956,6 +992,26 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Cannot reach the AI service: the address is wrong or the server is not running; check the address in Settings → AI model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The AI service refused the key: it is wrong or expired; enter it again in Settings → AI model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The AI service does not know this model name; check the model names in Settings → AI model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This model does not support what the app needs; pick another model, or press Test connection in Settings → AI model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The AI service is busy (too many requests); it will be retried later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Please sign in to Microsoft again: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1017,6 +1073,34 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Something went wrong: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The AI service is failing or not answering right now; it will be retried later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail server error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The mail password was refused: check the user name and use the app password (authorisation code) from the mailbox settings, not the web login password (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IMAP/SMTP is not enabled for this mailbox: turn it on in the webmail settings and try again (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot reach the mail server: check the network, server name and port (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No mail app password yet: enter it in Settings → Other mailbox, or set INQUIRY_BRIDGE_MAIL_PASSWORD%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refusing a plain-text connection to the mail server (the password could be read): use SSL or STARTTLS (%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1095,6 +1179,14 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Connect your Outlook mailbox and OneDrive (Microsoft 365).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect another mailbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gmail, QQ Mail, 163/126, iCloud or any IMAP/SMTP mailbox, with an app password.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1308,6 +1400,65 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
 </context>
 <context>
+    <name>LLMSettingsPage</name>
+    <message>
+        <source>Fill in “%1” above first, then test.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing… (a few small requests)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other OpenAI-compatible server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Endpoint URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Small model (classify)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mid model (extract, draft, translate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Large model (assistant)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parallel calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No API key is needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saved in %1 — leave empty to keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saved in the system keyring (or an owner-only file), never in settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>LinkGate</name>
     <message>
         <source>Open link</source>
@@ -1323,6 +1474,68 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MailboxDialog</name>
+    <message>
+        <source>Connect a mailbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MailboxSettingsPage</name>
+    <message>
+        <source>Enter the mail address and the app password first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected: %1. Mail is read from INBOX and Sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSL/TLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>STARTTLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>App password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IMAP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SMTP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. mail.example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not the web login password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test and save</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1809,14 +2022,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 <context>
     <name>SettingsDialog</name>
     <message>
-        <source>Testing…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Connected: %1 answered in %2 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The endpoint URL must start with http:// or https://</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1873,31 +2078,7 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Fill in “%1” above first, then test.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Endpoint URL</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>API key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Small model (classify)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Mid model (extract, draft, translate)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Large model (assistant)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Parallel calls</source>
+        <source>Other mailbox</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1942,18 +2123,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Company mail addresses</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>saved in %1 — leave empty to keep</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>saved in the system keyring (or an owner-only file), never in settings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Test connection</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -573,6 +573,30 @@
         <translation>记忆</translation>
     </message>
     <message>
+        <source>move inquiry #%1 to the stage “%2”</source>
+        <translation>把询盘 #%1 改到「%2」阶段</translation>
+    </message>
+    <message>
+        <source>add this note to inquiry #%1: %2</source>
+        <translation>给询盘 #%1 添加备注：%2</translation>
+    </message>
+    <message>
+        <source>create the OneDrive folder of inquiry #%1</source>
+        <translation>为询盘 #%1 创建 OneDrive 文件夹</translation>
+    </message>
+    <message>
+        <source>Proposal #%1 confirmed: done.</source>
+        <translation>建议 #%1 已确认并执行。</translation>
+    </message>
+    <message>
+        <source>Proposal #%1 dropped: nothing was changed.</source>
+        <translation>建议 #%1 已放弃，没有任何改动。</translation>
+    </message>
+    <message>
+        <source>Proposal #%1 could not be carried out.</source>
+        <translation>建议 #%1 未能执行。</translation>
+    </message>
+    <message>
         <source>That file is no longer on this computer.</source>
         <translation>这个文件已不在本机，可能已被删除或移动。</translation>
     </message>
@@ -623,6 +647,18 @@
     <message>
         <source>Thinking…</source>
         <translation>正在思考…</translation>
+    </message>
+    <message>
+        <source>Proposed, not done:</source>
+        <translation>助手建议（未执行）：</translation>
+    </message>
+    <message>
+        <source>Confirm this change</source>
+        <translation>确认执行</translation>
+    </message>
+    <message>
+        <source>Drop it</source>
+        <translation>放弃</translation>
     </message>
 </context>
 <context>
@@ -954,6 +990,26 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>微软邮箱服务出错：%1</translation>
     </message>
     <message>
+        <source>Cannot reach the AI service: the address is wrong or the server is not running; check the address in Settings → AI model</source>
+        <translation>连不上 AI 服务：地址不对，或者服务没有启动，请在设置 → AI 模型中检查地址</translation>
+    </message>
+    <message>
+        <source>The AI service refused the key: it is wrong or expired; enter it again in Settings → AI model</source>
+        <translation>AI 服务拒绝了密钥：密钥不对或已失效，请在设置 → AI 模型中重新填写</translation>
+    </message>
+    <message>
+        <source>The AI service does not know this model name; check the model names in Settings → AI model</source>
+        <translation>AI 服务不认识这个模型名称，请在设置 → AI 模型中检查模型名称</translation>
+    </message>
+    <message>
+        <source>This model does not support what the app needs; pick another model, or press Test connection in Settings → AI model</source>
+        <translation>这个模型不支持本软件需要的功能，请换一个模型，或在设置 → AI 模型中点“测试连接”</translation>
+    </message>
+    <message>
+        <source>The AI service is busy (too many requests); it will be retried later</source>
+        <translation>AI 服务繁忙（请求太多），稍后会自动重试</translation>
+    </message>
+    <message>
         <source>Please sign in to Microsoft again: %1</source>
         <translation>需要重新登录微软账户：%1</translation>
     </message>
@@ -1016,6 +1072,34 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Something went wrong: %1</source>
         <translation>发生错误：%1</translation>
+    </message>
+    <message>
+        <source>The AI service is failing or not answering right now; it will be retried later</source>
+        <translation>AI 服务暂时出故障或没有响应，稍后会自动重试</translation>
+    </message>
+    <message>
+        <source>Mail server error: %1</source>
+        <translation>邮件服务器出错：%1</translation>
+    </message>
+    <message>
+        <source>The mail password was refused: check the user name and use the app password (authorisation code) from the mailbox settings, not the web login password (%1)</source>
+        <translation>邮箱密码（授权码）不正确：请检查用户名，并使用邮箱设置里生成的授权码或应用专用密码，不是网页登录密码（%1）</translation>
+    </message>
+    <message>
+        <source>IMAP/SMTP is not enabled for this mailbox: turn it on in the webmail settings and try again (%1)</source>
+        <translation>邮箱尚未开启 IMAP/SMTP 服务：请在网页邮箱的设置中开启后再试（%1）</translation>
+    </message>
+    <message>
+        <source>Cannot reach the mail server: check the network, server name and port (%1)</source>
+        <translation>无法连接邮件服务器：请检查网络、服务器地址和端口（%1）</translation>
+    </message>
+    <message>
+        <source>No mail app password yet: enter it in Settings → Other mailbox, or set INQUIRY_BRIDGE_MAIL_PASSWORD%1</source>
+        <translation>尚未填写邮箱授权码（应用密码）：请在 设置 → 其他邮箱 中填写，或设置 INQUIRY_BRIDGE_MAIL_PASSWORD%1</translation>
+    </message>
+    <message>
+        <source>Refusing a plain-text connection to the mail server (the password could be read): use SSL or STARTTLS (%1)</source>
+        <translation>拒绝以明文连接邮件服务器（密码会被窃听）：请使用 SSL 或 STARTTLS（%1）</translation>
     </message>
     <message>
         <source>Unexpected error: %1</source>
@@ -1094,6 +1178,14 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Connect your Outlook mailbox and OneDrive (Microsoft 365).</source>
         <translation>连接您的 Outlook 邮箱和 OneDrive（Microsoft 365）。</translation>
+    </message>
+    <message>
+        <source>Connect another mailbox</source>
+        <translation>连接其他邮箱</translation>
+    </message>
+    <message>
+        <source>Gmail, QQ Mail, 163/126, iCloud or any IMAP/SMTP mailbox, with an app password.</source>
+        <translation>Gmail、QQ邮箱、163/126、iCloud 或任何 IMAP/SMTP 邮箱，使用应用密码（授权码）。</translation>
     </message>
     <message>
         <source>Set up the AI</source>
@@ -1305,6 +1397,65 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
 </context>
 <context>
+    <name>LLMSettingsPage</name>
+    <message>
+        <source>Fill in “%1” above first, then test.</source>
+        <translation>请先在上面填写「%1」，再测试。</translation>
+    </message>
+    <message>
+        <source>Testing… (a few small requests)</source>
+        <translation>正在测试…（发几个小请求）</translation>
+    </message>
+    <message>
+        <source>Other OpenAI-compatible server</source>
+        <translation>其他 OpenAI 兼容服务器</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <source>Endpoint URL</source>
+        <translation>服务地址</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Small model (classify)</source>
+        <translation>小模型（分类）</translation>
+    </message>
+    <message>
+        <source>Mid model (extract, draft, translate)</source>
+        <translation>中模型（提取、起草、翻译）</translation>
+    </message>
+    <message>
+        <source>Large model (assistant)</source>
+        <translation>大模型（助手）</translation>
+    </message>
+    <message>
+        <source>Parallel calls</source>
+        <translation>并发调用数</translation>
+    </message>
+    <message>
+        <source>No API key is needed.</source>
+        <translation>不需要 API 密钥。</translation>
+    </message>
+    <message>
+        <source>saved in %1 — leave empty to keep</source>
+        <translation>已保存在%1——留空则保持不变</translation>
+    </message>
+    <message>
+        <source>saved in the system keyring (or an owner-only file), never in settings</source>
+        <translation>保存在系统密钥库（或仅您可读的本机文件）里，不写进设置文件</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+</context>
+<context>
     <name>LinkGate</name>
     <message>
         <source>Open link</source>
@@ -1321,6 +1472,68 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>MailboxDialog</name>
+    <message>
+        <source>Connect a mailbox</source>
+        <translation>连接邮箱</translation>
+    </message>
+</context>
+<context>
+    <name>MailboxSettingsPage</name>
+    <message>
+        <source>Enter the mail address and the app password first.</source>
+        <translation>请先填写邮箱地址和授权码（应用密码）。</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>Connected: %1. Mail is read from INBOX and Sent.</source>
+        <translation>已连接：%1。将读取收件箱和已发送。</translation>
+    </message>
+    <message>
+        <source>SSL/TLS</source>
+        <translation>SSL/TLS</translation>
+    </message>
+    <message>
+        <source>STARTTLS</source>
+        <translation>STARTTLS</translation>
+    </message>
+    <message>
+        <source>Mail provider</source>
+        <translation>邮箱服务商</translation>
+    </message>
+    <message>
+        <source>Mail address</source>
+        <translation>邮箱地址</translation>
+    </message>
+    <message>
+        <source>App password</source>
+        <translation>授权码（应用密码）</translation>
+    </message>
+    <message>
+        <source>IMAP server</source>
+        <translation>IMAP 服务器</translation>
+    </message>
+    <message>
+        <source>SMTP server</source>
+        <translation>SMTP 服务器</translation>
+    </message>
+    <message>
+        <source>e.g. mail.example.com</source>
+        <translation>例如 mail.example.com</translation>
+    </message>
+    <message>
+        <source>not the web login password</source>
+        <translation>不是网页登录密码</translation>
+    </message>
+    <message>
+        <source>Test and save</source>
+        <translation>测试并保存</translation>
     </message>
 </context>
 <context>
@@ -1805,14 +2018,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 <context>
     <name>SettingsDialog</name>
     <message>
-        <source>Testing…</source>
-        <translation>正在测试…</translation>
-    </message>
-    <message>
-        <source>Connected: %1 answered in %2 ms</source>
-        <translation>连接成功：%1 在 %2 毫秒内回答</translation>
-    </message>
-    <message>
         <source>The endpoint URL must start with http:// or https://</source>
         <translation>服务地址必须以 http:// 或 https:// 开头</translation>
     </message>
@@ -1869,32 +2074,8 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>通用</translation>
     </message>
     <message>
-        <source>Fill in “%1” above first, then test.</source>
-        <translation>请先在上面填写「%1」，再测试。</translation>
-    </message>
-    <message>
-        <source>Endpoint URL</source>
-        <translation>服务地址</translation>
-    </message>
-    <message>
-        <source>API key</source>
-        <translation>API 密钥</translation>
-    </message>
-    <message>
-        <source>Small model (classify)</source>
-        <translation>小模型（分类）</translation>
-    </message>
-    <message>
-        <source>Mid model (extract, draft, translate)</source>
-        <translation>中模型（提取、起草、翻译）</translation>
-    </message>
-    <message>
-        <source>Large model (assistant)</source>
-        <translation>大模型（助手）</translation>
-    </message>
-    <message>
-        <source>Parallel calls</source>
-        <translation>并发调用数</translation>
+        <source>Other mailbox</source>
+        <translation>其他邮箱</translation>
     </message>
     <message>
         <source>Check mail every (min)</source>
@@ -1939,18 +2120,6 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Company mail addresses</source>
         <translation>公司邮箱地址</translation>
-    </message>
-    <message>
-        <source>saved in %1 — leave empty to keep</source>
-        <translation>已保存在%1——留空则保持不变</translation>
-    </message>
-    <message>
-        <source>saved in the system keyring (or an owner-only file), never in settings</source>
-        <translation>保存在系统密钥库（或仅您可读的本机文件）里，不写进设置文件</translation>
-    </message>
-    <message>
-        <source>Test connection</source>
-        <translation>测试连接</translation>
     </message>
     <message>
         <source>Pause sync</source>

@@ -42,7 +42,7 @@ from core.agent.loop import Assistant, AssistantReply
 from core.agent.session_budget import PromptBudget, fit, prompt_chars, squeeze
 from core.agent.session_digest import fold, review
 from core.agent.session_store import SessionState, SessionStore, Turn, flatten
-from core.agent.tools import tool_labels
+from core.agent.tools import REGISTRY, tool_labels
 from core.clock import utc
 from core.llm.prompts import render_messages
 
@@ -74,6 +74,7 @@ class TurnDone:
     reply: AssistantReply
     draft_ids: tuple[int, ...] = ()
     attachment_ids: tuple[int, ...] = ()
+    proposal_ids: tuple[int, ...] = ()  # writes the owner confirms or drops (one click)
 
 
 ChatEvent = ToolActivity | TextDelta | TurnDone
@@ -197,11 +198,13 @@ class Conversation:
                 on_text=on_text if on_event is not None else None,
                 on_tool=on_tool,
                 customer_content_seen=seen,
+                owner_text=text,
+                current_inquiry_id=self.current_inquiry_id,
             )
             if not streamed:
                 emit(TextDelta(reply.text))
             await self._record(text, reply)
-        emit(TurnDone(reply, drafts_written(reply), files_found(reply)))
+        emit(TurnDone(reply, drafts_written(reply), files_found(reply), tuple(reply.proposal_ids)))
         self._arm_idle()
         return reply
 
@@ -329,7 +332,7 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
         log.error("background session work failed", exc_info=task.exception())
 
 
-DRAFTING_TOOLS = frozenset({"draft_reply", "forward_to_factory", "batch_drafts"})
+DRAFTING_TOOLS = frozenset(n for n, t in REGISTRY.items() if t.drafts)  # the records say
 
 
 def drafts_written(reply: AssistantReply) -> tuple[int, ...]:
@@ -342,7 +345,7 @@ def drafts_written(reply: AssistantReply) -> tuple[int, ...]:
     return tuple(ids)
 
 
-FILE_TOOLS = frozenset({"find_attachments"})
+FILE_TOOLS = frozenset(n for n, t in REGISTRY.items() if t.returns_files)
 MOST_FILES_SHOWN = 10  # a turn that lists 50 files shows the first ten: he asked for one or two
 
 

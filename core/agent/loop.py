@@ -7,9 +7,15 @@ the turn.
 
 The answer passes the claim guard (``core.agent.claims``) before it is returned: whatever
 channel shows it, the owner never reads "已发送" about a draft that waits for his approval.
-Memories reach the model as a delimited data message, never inside the system instructions, and
-once a turn has read customer content (``CUSTOMER_CONTENT_TOOLS``) what the model asks to
-remember becomes a proposal the owner confirms (``core.agent.memory``).
+Memories reach the model as a delimited data message, never inside the system instructions.
+
+Provenance (DESIGN.md principle 7): the owner's own words of the turn travel with it
+(``ToolContext.owner_words``) — the instruction of record of any draft it writes, and what the
+consent rule reads. Once the turn has read customer content (a tool whose record says
+``reads_customer_content``), a gated write (``Tool.gated``: stage, note, memory, folder) that his
+words did not ask for (``core.agent.consent``) is not made: it is stored as a proposal he
+confirms or drops (``core.agent.proposals``; memories as ``proposed`` memories), and the model is
+told ``PROPOSED — NOT DONE``.
 """
 
 from __future__ import annotations
@@ -20,19 +26,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.agent import consent, proposals
 from core.agent.caps import MAX_ANSWER_CHARS, cap_answer, cap_question, cap_tool_result
 from core.agent.claims import Correction, guard_answer, warm_guard, watermark
-from core.agent.tools import REGISTRY, ToolContext, active_memories
+from core.agent.tools import REGISTRY, Tool, ToolContext, active_memories
 from core.clock import to_sydney
+from core.db.models import ALL_STAGES, Inquiry
 from core.errors import InquiryBridgeError, LLMError
 from core.llm.prompts import render_messages
+from core.provenance import Text
 from core.services import Services
 
 log = logging.getLogger(__name__)
 
 MAX_ROUNDS = 6
-# Tools whose results carry text customers wrote (names, subjects, email bodies).
-CUSTOMER_CONTENT_TOOLS = frozenset({"search_inquiries", "get_inquiry", "draft_reply"})
+# Tools whose results carry text customers wrote (names, subjects, email bodies): their records say
+CUSTOMER_CONTENT_TOOLS = frozenset(n for n, t in REGISTRY.items() if t.reads_customer_content)
 
 
 @dataclass
@@ -52,10 +61,18 @@ class AssistantReply:
     # the chat messages the tool rounds added (assistant tool calls, tool results), in order:
     # a session keeps them so the next turn knows what the tools said
     messages: list[dict[str, Any]] = field(default_factory=list)
+    proposal_ids: list[int] = field(default_factory=list)  # writes waiting for the owner's word
 
 
 TextSink = Callable[[str], None]
 ToolSink = Callable[[str, dict[str, Any]], None]
+
+
+def _malformed(write: str, arguments: dict[str, Any]) -> bool:
+    """A proposal the owner could never confirm (the tool itself would refuse it)."""
+    if write == "stage":
+        return arguments.get("to_stage") not in ALL_STAGES or not str(arguments.get("reason") or "")
+    return write == "note" and not str(arguments.get("text") or "").strip()
 
 
 class Assistant:
@@ -67,6 +84,7 @@ class Assistant:
         self.channel = channel  # recorded with every corrected claim
         self.context = ToolContext.from_drafting(services, draft_service)
         warm_guard()  # the guard's converter and patterns load now, not in the first turn
+        self._proposed: list[int] = []
 
     async def system_messages(self) -> list[dict[str, Any]]:
         """The prompt's fixed start (a session measures it against its budget)."""
@@ -95,6 +113,9 @@ class Assistant:
         except ValueError as exc:
             return {}, f"ERROR: invalid arguments: {exc}"
         try:
+            proposed = await self._gate(tool, arguments)
+            if proposed is not None:
+                return arguments, proposed
             return arguments, await tool.handler(self.context, arguments)
         except InquiryBridgeError as exc:
             return arguments, f"ERROR: {exc.detail or exc.user_message('en')}"
@@ -111,19 +132,26 @@ class Assistant:
         on_text: TextSink | None = None,
         on_tool: ToolSink | None = None,
         customer_content_seen: bool = False,
+        owner_text: str | None = None,
+        current_inquiry_id: int | None = None,
     ) -> AssistantReply:
         """One turn. ``prefix`` replaces the system messages (a session adds its context to
         them); with ``on_text`` the model's text is streamed to it as it arrives (unchecked:
         the returned ``reply.text`` is what the claim guard lets the owner read); ``on_tool``
         hears each tool as it starts. ``customer_content_seen``: earlier turns, no longer in
-        ``history``, read customer content."""
+        ``history``, read customer content. ``owner_text``: the owner's own words when ``text``
+        carries more (a session's context line); ``current_inquiry_id``: the customer "他"
+        means."""
         mark = await self.services.store.read(watermark)
+        self.context.owner_words = Text.owner(text if owner_text is None else owner_text)
+        self.context.current_inquiry_id = current_inquiry_id
+        self._proposed = []
         # a session whose history holds tool results has read customer content already
         self.context.customer_content_seen = customer_content_seen or any(
             m.get("role") == "tool" for m in history or []
         )
         reply = await self._turn(text, history, prefix, _bounded(on_text), on_tool)
-        reply.raw_text = reply.text
+        reply.raw_text, reply.proposal_ids = reply.text, list(self._proposed)
         reply.text = cap_answer(reply.text)  # the guard checks what the owner will read
         checked = await guard_answer(
             self.services,
@@ -134,6 +162,54 @@ class Assistant:
         )
         reply.text, reply.corrections = checked.text, checked.corrections
         return reply
+
+    async def _gate(self, tool: Tool, arguments: dict[str, Any]) -> str | None:
+        """``None``: the call runs as asked. Else the answer for the model: the write was
+        stored as a proposal (a memory is run as a ``proposed`` memory instead)."""
+        ctx = self.context
+        ctx.propose_only = False
+        if not tool.gated or not ctx.customer_content_seen:
+            return None
+        write = sorted(tool.gated)[0]
+        target = await self._target(arguments)
+        if consent.owner_asked(
+            write, arguments, ctx.owner_words.value, target, ctx.current_inquiry_id
+        ):
+            return None
+        if write == "memory":
+            ctx.propose_only = True  # memories keep their own proposals (core.agent.memory)
+            return None
+        if target is None:
+            return f"ERROR: no inquiry {arguments.get('inquiry_id')!r}; nothing was changed"
+        if _malformed(write, arguments):
+            return f"ERROR: invalid arguments for {tool.name}; nothing was changed"
+        now = self.services.clock.now()
+        words = ctx.owner_words.value
+        proposal_id = await self.services.store.run(
+            lambda s: proposals.propose(
+                s, kind=write, tool=tool.name, inquiry_id=target.id, args=arguments,
+                owner_words=words, channel=self.channel, now=now,
+            )
+        )  # fmt: skip
+        self._proposed.append(proposal_id)
+        return (
+            f"PROPOSED id={proposal_id} — NOT DONE: this turn read customer mail and the owner's "
+            "own words did not ask for this change, so it waits for his confirmation (one click "
+            "in the chat or on Telegram). Tell him it is only a proposal."
+        )
+
+    async def _target(self, arguments: dict[str, Any]) -> consent.Target | None:
+        try:
+            inquiry_id = int(arguments.get("inquiry_id"))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return None
+
+        def read(session: Any) -> consent.Target | None:
+            row = session.get(Inquiry, inquiry_id)
+            return consent.Target(row.id, row.customer_name, row.customer_email) if row else None
+
+        found: consent.Target | None = await self.services.store.read(read)
+        return found
 
     async def _complete(self, messages: list[dict[str, Any]], on_text: TextSink | None) -> Any:
         """One model call; streamed when someone listens. An endpoint that refuses the streamed

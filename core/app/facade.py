@@ -12,6 +12,10 @@ Attributes:
     assistant: ``AssistantService`` — named conversations with the assistant (desktop chat,
         Telegram chat, ``ask --session``); none of them can approve or send.
     memories: ``MemoryService`` — the assistant's memories by kind; edit, retire, confirm.
+    proposals: ``ProposalService`` — changes the assistant proposed after reading customer mail
+        (stage, note, folder); the owner confirms or drops each with one click.
+    mail_accounts: ``MailAccountService`` — an IMAP/SMTP mailbox by provider (Gmail, QQ邮箱,
+        163/126, iCloud, other): test the connection, save (password in the keyring).
     attention: ``AttentionService`` — 需要您确认: the pipeline's guesses (low confidence, a merge
         on the phone alone, a message the model did not understand) and his one-click answers.
     rhythm: ``RhythmService`` — stage reminders, snoozes, the evening briefing, measuring
@@ -30,8 +34,10 @@ from core.app.assistant import AssistantService
 from core.app.attention import AttentionService
 from core.app.inquiries import InquiryService
 from core.app.lazy import LazyDrafts, LazyLLM
+from core.app.mail_accounts import MailAccountService
 from core.app.memories import MemoryService
 from core.app.notifications import NotificationService
+from core.app.proposals import ProposalService
 from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
 from core.app.stats import StatsService
@@ -41,6 +47,7 @@ from core.services import Services
 
 if TYPE_CHECKING:
     from core.graph.runtime import GraphRuntime
+    from core.mailbox.runtime import MailboxRuntime
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +65,8 @@ class App:
         self.drafts = LazyDrafts(services, self.llm)
         self.assistant = AssistantService(services, self.llm, self.drafts)
         self.memories = MemoryService(services)
+        self.proposals = ProposalService(services)
+        self.mail_accounts = MailAccountService(services)
         self.stats = StatsService(services)
         self.rhythm = RhythmService(
             services,
@@ -68,6 +77,7 @@ class App:
             attention_settled=self.attention.settled,
         )
         self._graph: GraphRuntime | None = None
+        self._mailbox: MailboxRuntime | None = None
         self._unsubscribe = services.bus.subscribe(StageChanged, self._folder_not_followed)
 
     def _folder_not_followed(self, event: StageChanged) -> None:
@@ -110,6 +120,27 @@ class App:
             self._graph = GraphRuntime(self.services, **overrides)
         return self._graph
 
+    def uses_imap(self) -> bool:
+        """This data folder reads an IMAP mailbox (``imap.url`` / ``INQUIRY_BRIDGE_IMAP_URL``)."""
+        from core.mailbox.runtime import configured
+
+        return configured(self.services.settings)
+
+    def mailbox(self, *, offline: bool = False) -> MailboxRuntime:
+        """The IMAP/SMTP runtime (sync of INBOX and Sent, the SMTP mailer), built on first use."""
+        if self._mailbox is None:
+            from core.intake.pipeline import build_pipeline
+            from core.mailbox.runtime import MailboxRuntime
+
+            pipeline = build_pipeline(self.services, offline=offline)
+            self._mailbox = MailboxRuntime(self.services, pipeline=pipeline)
+        return self._mailbox
+
+    def take_mailbox(self) -> MailboxRuntime | None:
+        """Hand over the IMAP/SMTP runtime for closing; ``mailbox()`` builds a fresh one."""
+        mailbox, self._mailbox = self._mailbox, None
+        return mailbox
+
     def take_graph(self) -> GraphRuntime | None:
         """Hand over the Graph runtime for closing; the next ``graph()`` builds a fresh one."""
         graph, self._graph = self._graph, None
@@ -124,6 +155,9 @@ class App:
         """Close the HTTP clients (LLM, Graph) on the loop that opened them."""
         await self.llm.aclose()
         await self.close_graph()
+        mailbox = self.take_mailbox()
+        if mailbox is not None:
+            await mailbox.aclose()
 
     def close(self) -> None:
         """Stop raising notifications and close the store (after ``aclose``)."""

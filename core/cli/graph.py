@@ -61,6 +61,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 def cmd_sync(args: argparse.Namespace, app: App) -> int:
     from core.schedule import SyncScheduler
 
+    if app.uses_imap():
+        return _sync_imap(args, app)
     runtime = app.graph(offline=bool(args.offline))
 
     async def _once() -> int:
@@ -87,6 +89,31 @@ def cmd_sync(args: argparse.Namespace, app: App) -> int:
         return 0
 
     return asyncio.run(_once() if args.once else _forever())
+
+
+def _sync_imap(args: argparse.Namespace, app: App) -> int:
+    """``sync`` over an IMAP mailbox: INBOX and Sent (no OneDrive without Microsoft 365)."""
+    runtime = app.mailbox(offline=bool(args.offline))
+
+    async def _round() -> None:
+        mail, retried = await runtime.mail_round()
+        if retried is not None and retried.retried:
+            print(f"重试待处理 / retried pending: {retried.summary()}")
+        print(f"邮件 / mail (IMAP): {mail.summary()}", flush=True)
+
+    async def _run() -> int:
+        try:
+            if args.once:
+                await _round()
+            else:
+                from core.mailbox.watch import watch_forever
+
+                await watch_forever(app.services, runtime, on_round=_round)
+            return 0
+        finally:
+            await app.aclose()
+
+    return asyncio.run(_run())
 
 
 def _auth(services: Services) -> Any:

@@ -3,6 +3,7 @@
 memories [--json] [--status proposed|active|…]
 memories confirm ID
 memories retire ID
+proposals [--json] [--all] / proposals confirm ID / proposals drop ID
 """
 
 from __future__ import annotations
@@ -48,3 +49,46 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--json", action="store_true", help="JSON array")
     p.add_argument("--status", action="append", help="only these statuses (repeatable)")
     p.set_defaults(handler=cmd_memories)
+    register_proposals(sub, common)
+
+
+def cmd_proposals(args: argparse.Namespace, services: Services) -> int:
+    """``proposals``: writes the assistant proposed after reading customer mail."""
+    import asyncio
+
+    from core.agent.proposals import apply, list_proposals
+
+    if args.action in {"confirm", "drop"}:
+        if args.id is None:
+            from core.cli.main import CliError
+
+            raise CliError(f"proposals {args.action} 需要建议编号 / needs a proposal id")
+        item = asyncio.run(
+            apply(services, int(args.id), confirm=args.action == "confirm", actor="cli")
+        )
+        print(f"建议 #{item.id}：{item.status} — {item.summary_zh} {item.result}".rstrip())
+        return 0
+    statuses = None if args.all else ("open",)
+    with services.store.session() as session:
+        items = list_proposals(session, statuses)
+    if args.json:
+        print(json.dumps([i.as_json() for i in items], ensure_ascii=False, indent=1))
+        return 0
+    for i in items:
+        print(f"#{i.id} [{i.status}] {i.summary_zh}")
+    if not items:
+        print("（没有待确认的建议）")
+    return 0
+
+
+def register_proposals(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "proposals",
+        parents=[common],
+        help="changes the assistant proposed after reading customer mail: list, confirm, drop",
+    )
+    p.add_argument("action", nargs="?", choices=["list", "confirm", "drop"], default="list")
+    p.add_argument("id", nargs="?", type=int, help="proposal id (confirm / drop)")
+    p.add_argument("--json", action="store_true", help="JSON array")
+    p.add_argument("--all", action="store_true", help="decided ones too")
+    p.set_defaults(handler=cmd_proposals)

@@ -101,9 +101,9 @@ def _settle_sends(services: Services, report: RepairReport) -> None:
 async def _check_mailbox(services: Services) -> list[tuple[str, str]]:
     """Attempts without an outcome are checked against Sent Items now (not only at the next
     send): each becomes ``sent``, stays free to send, or ``failed`` -- never sent here."""
+    from core.drafts.mailer_choice import build_mailer
     from core.drafts.send_guard import SendGuard
     from core.drafts.send_journal import ASK_MAILBOX, SendJournal
-    from core.drafts.sender import build_mailer
 
     journal = SendJournal.for_home(services.paths.home)
     asks = [k[0] for k, v in journal.latest_by_draft().items() if v.state == ASK_MAILBOX]

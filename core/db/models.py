@@ -23,6 +23,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -127,16 +128,20 @@ class Message(Base):
     """Every message the app has ever seen, with exactly one disposition.
 
     Identity: ``message_id`` (RFC 5322 Message-ID, synthesised from the raw bytes' hash when a
-    message has none) and, for Graph, ``graph_id`` (immutable id). Both are unique, so a re-ingest
-    or a Graph id change is a no-op.
+    message has none, aliased by a content fingerprint when a sender reuses one) and the id at
+    its ``source`` (``source_id``: Graph's immutable id; ``imap:<folder>:<uidvalidity>:<uid>``
+    for IMAP — each source's ids are namespaced, so one unique column serves them all). Both
+    are unique, so a re-ingest, a Graph id change or an IMAP UIDVALIDITY change is a no-op.
     """
 
     __tablename__ = "messages"
+    # the constraint keeps its 0001 name: migration 0007_message_source_id renamed the column in place
+    __table_args__ = (UniqueConstraint("source_id", name="uq_messages_graph_id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     message_id: Mapped[str] = mapped_column(String(998), unique=True)
-    graph_id: Mapped[str | None] = mapped_column(String(400), unique=True)
-    source: Mapped[str] = mapped_column(String(16), default="eml")  # eml | graph | demo
+    source_id: Mapped[str | None] = mapped_column(String(400))
+    source: Mapped[str] = mapped_column(String(16), default="eml")  # eml | graph | imap | demo
     source_ref: Mapped[str | None] = mapped_column(String(1000))  # file name / folder
     folder: Mapped[str] = mapped_column(String(16), default="inbox")  # inbox | sent
     direction: Mapped[str] = mapped_column(String(3), default="in")  # in | out
@@ -334,6 +339,27 @@ class Memory(Base):
     superseded_by: Mapped[int | None] = mapped_column(ForeignKey("memories.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class WriteProposal(Base):
+    """A write the assistant asked for in a turn that read customer mail, which the owner's own
+    words did not ask for: kept until he confirms or drops it (``core.agent.proposals``)."""
+
+    __tablename__ = "write_proposals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))  # stage | note | folder
+    tool: Mapped[str] = mapped_column(String(60))
+    inquiry_id: Mapped[int | None] = mapped_column(ForeignKey("inquiries.id"))
+    arguments: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    summary_zh: Mapped[str] = mapped_column(Text, default="")
+    owner_words: Mapped[str] = mapped_column(Text, default="")
+    channel: Mapped[str] = mapped_column(String(20), default="cli")
+    status: Mapped[str] = mapped_column(String(12), default="open", index=True)
+    result: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime)
+    decided_by: Mapped[str | None] = mapped_column(String(32))
 
 
 class Notification(Base):

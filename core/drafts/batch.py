@@ -161,7 +161,11 @@ class BatchDrafter:
             raise BatchError(f"{path} 的编码无法识别")
         return await self.run(text, instruction_zh, actor=actor)
 
-    async def run(self, csv_text: str, instruction_zh: str, *, actor: str) -> BatchReport:
+    async def run(
+        self, csv_text: str, instruction_zh: str, *, actor: str, of_record: str | None = None
+    ) -> BatchReport:
+        """One draft per usable row; ``of_record``: the owner's words when ``instruction_zh``
+        is the assistant's request (``DraftComposer.compose``)."""
         if not (instruction_zh or "").strip():
             raise BatchError("请写下群发邮件的要点（中文即可）")
         contacts, errors = parse_contacts(csv_text)
@@ -197,7 +201,11 @@ class BatchDrafter:
             """One call per contact; a failure costs that row only."""
             try:
                 draft_id = await self.composer.compose_for_contact(
-                    contact.fields, instruction_zh, actor=actor, batch_id=report.batch_id
+                    contact.fields,
+                    instruction_zh,
+                    actor=actor,
+                    batch_id=report.batch_id,
+                    of_record=of_record,
                 )
             except InquiryBridgeError as exc:
                 return RowOutcome(contact.row, contact.email, "error", exc.user_message("zh_CN"))

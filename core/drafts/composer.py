@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 from core.config import Settings
 from core.db.models import AuditEntry, Inquiry, Memory, Message
 from core.drafts.zh_times import localise_times
+from core.provenance import Text
 
 THREAD_MESSAGES = 12  # newest messages of a thread given to the model
 MESSAGE_CHARS = 4000  # per message, so one pasted spec sheet cannot crowd out the rest
@@ -87,11 +88,12 @@ class ComposeContext:
     customer_language: str
     inquiry_text: str
     thread_text: str
-    evidence: list[str] = field(default_factory=list)  # inquiry record + thread + settings
+    evidence: list[Text] = field(default_factory=list)  # people's words: owner's and thread
     memory_text: str = "(none)"  # the owner's standing memories, one per line
 
-    def sources(self, *instructions: str) -> list[str]:
-        return [*instructions, *self.evidence]
+    def sources(self, *instructions: str) -> list[Text]:
+        """The owner's instructions (his words) and the evidence, as the fact guard reads them."""
+        return [*(Text.owner(i) for i in instructions), *self.evidence]
 
 
 def reply_subject(subject: str) -> str:
@@ -162,7 +164,7 @@ def with_memories(session: Session, ctx: ComposeContext) -> ComposeContext:
         if m.text.strip()
     ]
     ctx.memory_text = "\n".join(lines) if lines else "(none)"
-    ctx.evidence = [*ctx.evidence, *(m.text for m in rows if is_owner_words(m))]
+    ctx.evidence = [*ctx.evidence, *(Text.owner(m.text) for m in rows if is_owner_words(m))]
     return ctx
 
 
@@ -220,18 +222,24 @@ def load_context(session: Session, inquiry_id: int, settings: Settings) -> Compo
     language = inquiry.language or (latest_in and "en") or "en"
     thread = "\n\n".join(_message_text(m) for m in messages[-THREAD_MESSAGES:])
     # people's words only: the owner's edits and settings, then the thread (never model fields)
-    evidence = [*owner_record_evidence(session, inquiry.id), *settings_evidence(settings)]
-    for m in messages:
-        evidence += [m.subject or "", m.body_full or "", m.body_text or "", m.from_addr or ""]
-        evidence += [m.reply_to or "", " ".join(m.to_addrs or [])]
-    evidence.append(recipient or "")
+    evidence = [
+        *map(Text.owner, owner_record_evidence(session, inquiry.id)),
+        *map(Text.owner, settings_evidence(settings)),
+    ]
+    for m in messages:  # what the customer wrote; what we sent, the owner approved word by word
+        said = Text.customer if m.direction == "in" else Text.owner
+        evidence += [said(m.subject), said(m.body_full), said(m.body_text), said(m.from_addr)]
+        evidence += [said(m.reply_to), said(" ".join(m.to_addrs or []))]
+    evidence.append(Text.customer(recipient or ""))
     ctx = ComposeContext(
         inquiry_id=inquiry.id,
         recipient_email=(recipient or None),
         recipient_name=recipient_name,
         thread_subject=subject_source.subject if subject_source else "",
         reply_to_message_pk=latest_in.id if latest_in else None,
-        reply_graph_id=latest_in.graph_id if latest_in else None,
+        reply_graph_id=(
+            latest_in.source_id if latest_in is not None and latest_in.source == "graph" else None
+        ),
         customer_language="zh" if language == "zh" else "en",
         inquiry_text=_inquiry_text(inquiry),
         thread_text=thread or "(no messages)",
@@ -256,7 +264,8 @@ def contact_context(contact: dict[str, str], settings: Settings) -> ComposeConte
         else "en",
         inquiry_text=text,
         thread_text="(no earlier messages: this is the first email to this contact)",
-        evidence=[text, *settings_evidence(settings)],
+        # the owner picked the CSV file: its rows are his words
+        evidence=[Text.owner(text), *map(Text.owner, settings_evidence(settings))],
     )
 
 

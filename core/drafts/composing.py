@@ -5,7 +5,13 @@ Whatever it writes lands in ``pending_approval``; it has no way to approve, reje
 assistant's tools may hold one: a model that composes can only add to the owner's queue.
 
 The recipient is Python's choice (the inquiry's customer, the CSV's address, the factory address
-in the settings, or the owner's edited recipients on a revision), never the model's.
+in the settings, or the owner's edited recipients on a revision), never the model's; the recipient
+rule (``core.drafts.recipients``) flags anything else.
+
+``of_record``: when the assistant drafts, its tool call's instruction is the model's *request* —
+the drafting model follows it, but the draft's ``instruction`` (what the fact guard takes as the
+owner's word) is the owner's own words of that turn, and the request is kept beside it in the
+audit log (``model_request``). Whatever the model added is checked like the body.
 """
 
 from __future__ import annotations
@@ -18,11 +24,11 @@ from sqlalchemy.orm import Session
 from core.db.models import Draft
 from core.drafts import composer
 from core.drafts.base import EDITABLE, DraftCore, not_editable, require_llm
-from core.drafts.evidence import batch_contact, phone_region
-from core.drafts.factguard import check_facts
+from core.drafts.evidence import batch_contact, run_guard
 from core.drafts.state import Transition, record_created, transition
 from core.drafts.view import DraftView, draft_view
 from core.errors import DraftStateError, NotFound
+from core.provenance import Text
 
 
 @dataclass
@@ -41,6 +47,14 @@ class _NewDraft:
     attachment_ids: list[int] = field(default_factory=list)
     to: list[str] | None = None  # the owner's recipients (a revision keeps his edits)
     cc: list[str] = field(default_factory=list)
+    request: str | None = None  # the model's instruction, when it is not the owner's words
+
+
+def _on_record(new: _NewDraft, of_record: str | None) -> _NewDraft:
+    """The owner's words become the instruction of record; the model's, a request beside it."""
+    if of_record is not None:
+        new.request, new.instruction = new.instruction, of_record.strip()
+    return new
 
 
 class DraftComposer:
@@ -58,6 +72,7 @@ class DraftComposer:
         actor: str,
         batch_id: str | None = None,
         attachment_ids: list[int] | None = None,
+        of_record: str | None = None,
     ) -> int:
         """Write a reply to an inquiry from the owner's Chinese instruction (→ pending_approval).
 
@@ -90,7 +105,7 @@ class DraftComposer:
             subject = composer.reply_subject(ctx.thread_subject)  # stay in the thread
         new = _NewDraft(instruction_zh, subject, answer.body_en, answer.body_zh, actor, batch_id)
         new.attachment_ids = files
-        return await self._create(ctx, new)
+        return await self._create(ctx, _on_record(new, of_record))
 
     async def compose_forward(
         self,
@@ -100,6 +115,7 @@ class DraftComposer:
         *,
         actor: str,
         attachment_ids: list[int] | None = None,
+        of_record: str | None = None,
     ) -> int:
         """A fresh email about an inquiry to a fixed address of the owner's (the factory in
         ``drafts.factory_address``), carrying the inquiry's chosen files (→ pending_approval).
@@ -122,7 +138,7 @@ class DraftComposer:
         files = await core.services.store.read(lambda s: core.check_files(s, inquiry_id, wanted))
         ctx.recipient_email, ctx.recipient_name = to_addr, "factory"
         ctx.reply_to_message_pk, ctx.reply_graph_id, ctx.thread_subject = None, None, ""
-        ctx.evidence.append(to_addr)
+        ctx.evidence.append(Text.owner(to_addr))  # his setting
         instruction = (
             f"这封邮件写给我们的工厂（{to_addr}），不是写给客户；附件随信发出。{instruction_zh}"
         )
@@ -133,10 +149,16 @@ class DraftComposer:
             instruction_zh, answer.subject.strip(), answer.body_en, answer.body_zh, actor
         )
         new.attachment_ids = files
-        return await self._create(ctx, new)
+        return await self._create(ctx, _on_record(new, of_record))
 
     async def compose_for_contact(
-        self, contact: dict[str, str], instruction_zh: str, *, actor: str, batch_id: str
+        self,
+        contact: dict[str, str],
+        instruction_zh: str,
+        *,
+        actor: str,
+        batch_id: str,
+        of_record: str | None = None,
     ) -> int:
         """A fresh email to one batch contact. The address is the CSV's, never the model's."""
         llm = require_llm(self._llm)
@@ -149,7 +171,7 @@ class DraftComposer:
             instruction_zh, answer.subject.strip(), answer.body_en, answer.body_zh, actor, batch_id
         )
         new.contact = contact
-        return await self._create(ctx, new)
+        return await self._create(ctx, _on_record(new, of_record))
 
     async def revise(self, draft_id: int, instruction_zh: str, *, actor: str) -> int:
         """A revised draft from a new Chinese instruction; the old one becomes superseded."""
@@ -207,7 +229,6 @@ class DraftComposer:
     async def _create(self, ctx: composer.ComposeContext, new: _NewDraft) -> int:
         """Store the draft (guarded) in pending_approval; a revision supersedes its original."""
         core = self._core
-        region = phone_region(core.services.settings)
         chosen = [ctx.recipient_email] if ctx.recipient_email else []
 
         def do(session: Session) -> tuple[int, list[Transition]]:
@@ -235,15 +256,11 @@ class DraftComposer:
             record_created(session, draft, actor=new.actor, clock=core.clock)
             if new.contact is not None:
                 core.audit(session, draft.id, "contact", new.actor, **new.contact)
-            draft.unconfirmed_facts = check_facts(
-                draft.body_en,
-                [new.instruction, *ctx.evidence, " ".join(chosen)],
-                confirmed=draft.confirmed_facts,
-                region=region,
-                body_zh=draft.body_zh,
-            )
             if new.to is not None:  # a revision keeps the owner's recipients
                 draft.to_addrs, draft.cc_addrs = list(new.to), list(new.cc)
+            if new.request is not None:  # what the model asked for: a request, kept apart
+                core.audit(session, draft.id, "model_request", new.actor, text=new.request)
+            run_guard(session, draft, core.services.settings)
             return draft.id, self._file(session, draft, new)
 
         draft_id, moves = await core.services.store.run(do)

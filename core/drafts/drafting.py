@@ -25,8 +25,9 @@ from core.drafts.base import DraftCore
 from core.drafts.composing import DraftComposer
 from core.drafts.decisions import OwnerDecisions
 from core.drafts.edits import OwnerEdits
+from core.drafts.mailer_choice import build_mailer
 from core.drafts.reader import DraftReader
-from core.drafts.sender import DraftSender, build_mailer
+from core.drafts.sender import DraftSender
 from core.services import Services
 
 log = logging.getLogger(__name__)

@@ -71,8 +71,8 @@ class OwnerEdits:
             if not changed:
                 return self._view(session, draft), []
             draft.updated_at = core.now()
+            core.audit(session, draft.id, "edit", actor, **changed)  # first: his recipients
             run_guard(session, draft, core.services.settings)
-            core.audit(session, draft.id, "edit", actor, **changed)
             move = core.back_to_review(session, draft, actor, "老板修改了草稿")
             return self._view(session, draft), [move]
 

@@ -4,6 +4,11 @@
 and the settings, so what counts as evidence (the owner's instructions, the inquiry record and
 thread, the batch contact, his standing memories, his settings, the recipients he chose) can
 change here without touching the capabilities that run the guard (edits, approval).
+
+Every source is a ``core.provenance.Text``: the draft's ``instruction`` is the instruction *of
+record* — the owner's own words (his ``draft --instruction``, or the words of the assistant turn
+that drafted it), never what the model wrote in its tool call. ``run_guard`` adds the recipient
+rule (``core.drafts.recipients``) to the fact guard's flags: one list, one confirmation.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from core.config import Settings
 from core.db.models import AuditEntry, Draft
 from core.drafts import composer
 from core.drafts.factguard import check_facts
+from core.drafts.recipients import recipient_flags
+from core.provenance import Text
 
 
 def phone_region(settings: Settings) -> str:
@@ -35,7 +42,7 @@ def batch_contact(session: Session, draft_id: int) -> dict[str, str] | None:
     return dict(detail) if detail else None
 
 
-def guard_sources(session: Session, draft: Draft, settings: Settings) -> list[str]:
+def guard_sources(session: Session, draft: Draft, settings: Settings) -> list[Text]:
     """Evidence the fact guard accepts for this draft: every owner instruction in its
     revision chain, the inquiry record and thread (or the batch contact), the owner's
     settings and the recipients he chose."""
@@ -45,20 +52,21 @@ def guard_sources(session: Session, draft: Draft, settings: Settings) -> list[st
         contact = batch_contact(session, draft.id) or {}
         ctx = composer.contact_context(contact, settings)
         evidence = composer.with_memories(session, ctx).evidence
-    return [
-        draft.instruction,
-        *evidence,
-        " ".join(draft.to_addrs or []),
-        " ".join(draft.cc_addrs or []),
-    ]
+    recipients = " ".join([*(draft.to_addrs or []), *(draft.cc_addrs or [])])
+    # the recipients are checked by recipient_flags; as evidence they back no payment detail
+    return [Text.owner(draft.instruction), *evidence, Text.customer(recipients)]
 
 
 def run_guard(session: Session, draft: Draft, settings: Settings) -> None:
-    """Re-check ``draft`` (its values may have changed, or its evidence since it was written)."""
-    draft.unconfirmed_facts = check_facts(
+    """Check ``draft`` (its values may have changed, or its evidence since it was written):
+    the fact guard's flags, then the recipient rule's."""
+    facts = check_facts(
         draft.body_en,
         guard_sources(session, draft, settings),
         confirmed=draft.confirmed_facts or [],
         region=phone_region(settings),
         body_zh=draft.body_zh,
+    )
+    draft.unconfirmed_facts = list(
+        dict.fromkeys([*facts, *recipient_flags(session, draft, settings)])
     )

@@ -13,8 +13,10 @@ and "2400" one dimension; "10am", "10:00", "上午10点" one time; "Tuesday" and
 "0412 345 678" and "+61 412 345 678" one phone (E.164 via ``phonenumbers``);
 "https://www.pay.example/inv/7" and "pay.example/inv/7" one link.
 
-Sources are people's words only: the owner's instruction, edits, confirmed facts, signature and
-settings, and the customer's thread — never a field a model filled (the caller gathers them).
+Sources are people's words only (``core.provenance``): the owner's instruction, edits, confirmed
+facts, signature and settings, and the customer's thread — a ``Text`` a model wrote is dropped
+here, never read. Payment details (``core.drafts.payment``) are whole values backed by the
+owner's words alone: a customer's mail never vouches for where his money should go.
 The Chinese rendering is compared with the English body (``rendering_mismatches``): a value the
 owner read that the customer will not get, or the reverse, is flagged.
 
@@ -29,6 +31,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import phonenumbers
+
+from core.drafts.payment import PAYMENT_KINDS, is_pay_link, payment_spans
+from core.provenance import Text, owner_words, people_words
 
 __all__ = [
     "Fact",
@@ -45,7 +50,7 @@ __all__ = [
 class Fact:
     """One checkable value found in a draft body."""
 
-    kind: str  # amount|percent|date|weekday|time|duration|phone|email|link|dimension|area|number
+    kind: str  # amount|percent|date|…|phone|email|link|paylink|payment|dimension|area|number
     text: str  # exactly as written in the body (what the window highlights)
     keys: frozenset[str]  # normalised forms; any match in the sources confirms it
     start: int = 0
@@ -153,20 +158,8 @@ def url_key(url: str) -> str | None:
     return f"url:{host.lower()}" + (f"/{rest}" if rest else "")
 
 
-_MONTHS = {
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "may": 5,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
-}
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTHS = {m: i for i, m in enumerate(_MONTH_NAMES, 1)}
 _MONTH = (
     r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
@@ -321,6 +314,11 @@ class _Scanner:
             self.taken[i] = True
         self.facts.append(Fact(kind, self.text[start:end].strip(), clean, start, end))
 
+    def add(self, kind: str, start: int, end: int, keys: frozenset[str]) -> None:
+        if self.free(start, end):
+            self.taken[start:end] = [True] * (end - start)
+            self.facts.append(Fact(kind, self.text[start:end].strip(), keys, start, end))
+
     def mask(self, pattern: re.Pattern[str]) -> None:
         for m in pattern.finditer(self.text):
             for i in range(*m.span()):
@@ -329,11 +327,14 @@ class _Scanner:
 
 def _scan_links_and_dates(s: _Scanner, text: str) -> None:
     """Links, e-mails and the unambiguous date forms, before phones take their digits."""
-    for m in _URL.finditer(text):  # links first: a payment link is a value like any other
+    for start, end, pay in payment_spans(text):  # whole payment details before any digit
+        s.add("payment", start, end, frozenset({pay}))
+    for m in _URL.finditer(text):  # links next: a pay link is a payment detail
         key = url_key(m.group(0))
         if key:
             end = m.start() + len(m.group(0).rstrip(_URL_TRAIL))
-            s.take("link", m, [key], span=(m.start(), end))
+            kind = "paylink" if is_pay_link(text, m.start(), end) else "link"
+            s.take(kind, m, [key], span=(m.start(), end))
     for m in _EMAIL.finditer(text):
         s.take("email", m, [f"email:{m.group(0).lower()}"])
 
@@ -356,12 +357,7 @@ def _scan_phones(s: _Scanner, text: str, region: str) -> None:
         )
         for pm in matcher:
             e164 = phonenumbers.format_number(pm.number, phonenumbers.PhoneNumberFormat.E164)
-            if s.free(pm.start, pm.end):
-                for i in range(pm.start, pm.end):
-                    s.taken[i] = True
-                s.facts.append(
-                    Fact("phone", pm.raw_string, frozenset({f"phone:{e164}"}), pm.start, pm.end)
-                )
+            s.add("phone", pm.start, pm.end, frozenset({f"phone:{e164}"}))
     except Exception:  # phonenumbers never should, but a guard must not crash a draft
         pass
 
@@ -545,7 +541,7 @@ def covered(fact: Fact, keys: set[str]) -> bool:
 
 def check_facts(
     body_en: str,
-    sources: Iterable[str],
+    sources: Iterable[str | Text],
     *,
     confirmed: Iterable[str] = (),
     region: str = "AU",
@@ -562,11 +558,13 @@ def check_facts(
     value is flagged as written in the English body; a value only the Chinese holds, as written
     there. Empty ``body_zh`` (no rendering yet) skips the comparison.
     """
-    confirmed = list(confirmed)
-    keys = source_keys([*sources, *confirmed], region)
+    confirmed, sources = list(confirmed), list(sources)
+    keys = source_keys([*people_words(sources), *confirmed], region)
+    owner_keys = source_keys([*owner_words(sources), *confirmed], region)  # payment: his alone
     unconfirmed: list[str] = []
     for fact in extract_facts(body_en, region):
-        if not _covered(fact, keys) and fact.text not in unconfirmed:
+        pool = owner_keys if fact.kind in PAYMENT_KINDS else keys
+        if not _covered(fact, pool) and fact.text not in unconfirmed:
             unconfirmed.append(fact.text)
     if body_zh and body_zh.strip():
         for text in rendering_mismatches(body_en, body_zh, confirmed=confirmed, region=region):

@@ -18,6 +18,7 @@ from core.db.models import Attachment, Draft, Message
 from core.drafts.attachments import resolve_path, selected_files
 from core.drafts.state import STATUS_ZH, Transition, transition
 from core.errors import DraftStateError, NotFound
+from core.intake.identity import original_message_id
 from core.paths import DataPaths
 
 
@@ -37,6 +38,10 @@ class SendSnapshot:
     # (filename, content type, path on disk, size) of each chosen file
     attachments: list[tuple[str, str, str, int]] = field(default_factory=list)
     created_at: datetime | None = None  # keys the send journal (ids can be reused after a restore)
+    # threading for a mailbox that sends raw MIME (SMTP): the customer's Message-ID and the
+    # thread's References, so the reply lands in his conversation
+    reply_message_id: str | None = None
+    references: list[str] = field(default_factory=list)
 
 
 def refuse_unless_approved(session: Session, draft_id: int) -> Draft:
@@ -80,10 +85,14 @@ def claim_for_send(
 ) -> tuple[SendSnapshot, Transition]:
     """``approved → sending`` and the snapshot of what to send (refused if not approved)."""
     draft = refuse_unless_approved(session, draft_id)
-    reply_graph_id = None
+    reply_graph_id = reply_mid = None
+    references: list[str] = []
     if draft.reply_to_message_pk is not None:
         msg = session.get(Message, draft.reply_to_message_pk)
-        reply_graph_id = msg.graph_id if msg is not None else None
+        if msg is not None:
+            reply_graph_id = msg.source_id if msg.source == "graph" else None
+            reply_mid = original_message_id(msg.message_id)
+            references = [*(msg.references or []), reply_mid][-20:]
     snap = SendSnapshot(
         draft.id,
         draft.inquiry_id,
@@ -96,6 +105,8 @@ def claim_for_send(
         reply_graph_id,
         _chosen_files(session, paths, draft),
         draft.created_at,
+        reply_message_id=reply_mid,
+        references=references,
     )
     t = transition(session, draft, "sending", actor=actor, clock=clock, note="开始发送")
     draft.error = None

@@ -1,40 +1,41 @@
-"""Sending an approved draft through Outlook, at most once, and reconciling after a crash.
+"""Sending an approved draft at most once, over the ``Mailer`` port, and reconciling after a crash.
 
-The order of operations is the whole safety argument:
+The argument is written against ``core.mail.ports``: every mailer can *submit once* and *find a
+sent message by its Message-ID*; a ``DraftMailer`` (Graph) also keeps the message as a server
+draft until it goes, a ``SubmitMailer`` (SMTP) reports when its last byte left. The order of
+operations is the whole safety argument, the same for both:
 
 1. Compare-and-set ``approved → sending`` in one SQLite write (a second process or a double click
    finds ``sending`` and is refused). Nothing has been sent yet.
-2. Create (or reuse) the Outlook draft — ``createReply`` on the customer's message when we have
-   its Graph id, else a new message — PATCH recipients/subject/body into it, and **commit its
-   Outlook id and Internet Message-ID** before anything can be sent.
-3. ``send_draft``, journalled first (``core.drafts.send_guard``: a ``submitting`` line fsynced in
-   ``sends.journal`` outside the database, ``submitted`` after the 202). On 202 → ``sent``.
+2. Fix what identifies the message and **commit it before anything can be sent**: Graph — create
+   (or reuse) the Outlook draft (``createReply`` on the customer's message when it came from
+   Graph, else a new message), PATCH recipients/subject/body/files in, commit its id and
+   Internet Message-ID; SMTP — choose the Message-ID, write the bytes, commit the id with the
+   mark ``smtp:prepared`` (``core.drafts.submit_once``).
+3. Submit once, journalled first (``core.drafts.send_guard``: a ``submitting`` line fsynced in
+   ``sends.journal`` outside the database, ``submitted`` after the answer): ``send_draft`` (on
+   202 → ``sent``) or SMTP ``DATA`` (its last byte moves the mark to ``smtp:transmitted``; the
+   copy is filed in Sent; → ``sent``).
 
 Before step 1 the journal is asked: a draft it says went out (a restored backup forgot the send)
 is marked ``sent`` and never submitted again; an attempt without an outcome is checked against
-Sent Items first.
+Sent first.
 
 If the process dies or the network drops anywhere, the draft stays ``sending`` and
-``reconcile`` later asks Outlook what happened instead of guessing:
+``reconcile`` later asks the mailbox what happened instead of guessing:
 
-* no Outlook id recorded        → step 3 never ran → back to ``approved`` (still approved once);
-* its Message-ID in Sent Items  → it went out → ``sent``;
-* the Outlook draft still there → it did not go out → back to ``approved``; ``send_due`` or the
-  owner's next ``send`` sends it — once, because step 1 applies again;
-* gone and not in Sent Items    → ``failed`` with a Chinese message. Never resent blindly: the
+* nothing committed in step 2     → step 3 never ran → back to ``approved`` (still approved once);
+* its Message-ID in Sent          → it went out → ``sent``;
+* Graph: the draft still in Drafts → it did not go out → back to ``approved``; ``send_due`` or
+  the owner's next ``send`` sends it — once, because step 1 applies again;
+* SMTP: ``smtp:prepared`` only     → no byte left → back to ``approved`` (same Message-ID);
+* SMTP: ``smtp:transmitted``       → the server may have it; never resubmitted: ``sent``, told as
+  unconfirmed, and its copy filed in Sent;
+* Graph: gone and not in Sent      → ``failed`` with a Chinese message. Never resent blindly: the
   owner may have sent or deleted it in Outlook himself.
 
-Attachments the owner chose are put on the Outlook draft in step 2, after its recipients and body
-and before step 3. A reused Outlook draft (a retry after a dropped connection) is compared with
-the choice by file name and size, so a file is never attached twice and a file the owner untick'd
-meanwhile is removed. A file that cannot be read any more fails the send (nothing went out).
-
-A rejected or superseded draft whose Outlook copy still sits in Drafts (an earlier send attempt
-made it) has that copy deleted — ``delete_abandoned``, also run after each ``send_due`` — and the
-deletion is audited.
-
-Exchange allows 30 sends a minute; ``send_due`` paces itself on the injected clock from the
-``sent_at`` times in the store, so the limit holds across restarts and processes.
+Graph attachments go on the draft in step 2, never twice; ``delete_abandoned`` removes rejected
+drafts' Outlook copies; ``send_due`` keeps Exchange's 30 sends a minute from the store's times.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 import httpx
 from sqlalchemy import select
@@ -58,6 +59,13 @@ from core.drafts.send_claim import SendSnapshot, claim_for_send, refuse_unless_a
 from core.drafts.send_guard import SendGuard
 from core.drafts.send_journal import NOT_SENT, SUBMITTED
 from core.drafts.state import STATUS_ZH, Transition, transition
+from core.drafts.submit_once import (
+    TRANSMITTED,
+    VERDICT_WORDS,
+    SubmitOnce,
+    set_fields,
+    transient,
+)
 from core.errors import (
     AmbiguousWriteError,
     DraftStateError,
@@ -68,6 +76,7 @@ from core.errors import (
     NotFound,
     Throttled,
 )
+from core.mail.ports import DraftMailer, Mailer, SubmitMailer
 from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -120,7 +129,7 @@ class DraftSender:
     def __init__(
         self,
         services: Services,
-        mailer: Any,
+        mailer: Mailer | None,
         *,
         publish: Callable[[list[Transition]], None] | None = None,
         per_minute: int | None = None,
@@ -137,6 +146,10 @@ class DraftSender:
     @property
     def clock(self) -> Clock:
         return self.services.clock
+
+    @property
+    def drafts(self) -> DraftMailer:  # the mailer as a DraftMailer (Graph; when has_drafts)
+        return cast(DraftMailer, self.mailer)
 
     def _publish_on_bus(self, transitions: list[Transition]) -> None:
         for t in transitions:
@@ -215,6 +228,8 @@ class DraftSender:
             lambda s: claim_for_send(s, draft_id, actor=actor, clock=self.clock, paths=paths)
         )
         self._publish([claimed])
+        if not getattr(self.mailer, "has_drafts", True):  # SMTP: core.drafts.submit_once
+            return await self._send_by_submission(snap, actor=actor)
 
         # Step 2: the Outlook draft, id committed before any send.
         try:
@@ -247,7 +262,7 @@ class DraftSender:
         except OSError as exc:  # no journal line, no submit
             return await self._not_sent(snap.id, explain_any(exc), actor=actor)
         try:
-            await self.mailer.send_draft(outlook_id)
+            await self.drafts.send_draft(outlook_id)
         except Exception as exc:
             log.warning("send of draft %s failed: %s", snap.id, exc)
             return await self._after_send_error(snap, exc, actor=actor)
@@ -258,18 +273,61 @@ class DraftSender:
         )
         return SendResult(snap.id, "sent", f"已发送给 {', '.join(snap.to)}")
 
+    def _submit_once(self) -> SubmitOnce:
+        s, mailer = self.services, cast(SubmitMailer, self.mailer)
+        name = str(s.settings.get("general.company_name") or s.settings.get("general.owner_name"))
+        return SubmitOnce(mailer, s.store, s.paths.cache, name)
+
+    async def _send_by_submission(self, snap: SendSnapshot, *, actor: str) -> SendResult:
+        once = self._submit_once()
+        attempt = None
+        try:
+            out, message_id, raw = await once.prepare(snap)
+            attempt = self.guard.submitting(
+                snap.id, message_id, None, recipients=snap.to, subject=snap.subject,
+                draft_created=snap.created_at,
+            )  # fmt: skip
+            await once.submit(snap, out, raw)
+        except Exception as exc:
+            mark = await once.mark(snap.id)
+            if mark == TRANSMITTED and transient(exc):  # the answer was lost, not the message
+                return await self._reconcile_one(snap.id)
+            log.warning("submission of draft %s failed: %s", snap.id, exc)
+            if transient(exc):
+                exc = AmbiguousWriteError(_reason(exc))  # waits for a retry (nothing left)
+            return await self._not_sent(snap.id, exc, actor=actor)
+        self.guard.outcome(SUBMITTED, attempt)
+        await once.file_copy(snap.id, message_id, raw)
+        now = self.clock.now().replace(tzinfo=None)
+        await self._move_and_publish(
+            snap.id, "sent", actor=actor, note=f"已发送给 {', '.join(snap.to)}", sent_at=now
+        )
+        return SendResult(snap.id, "sent", f"已发送给 {', '.join(snap.to)}")
+
+    async def _reconcile_submitted(
+        self, draft_id: int, mark: str | None, imid: str | None, to: list[str]
+    ) -> SendResult:
+        verdict = await self._submit_once().decide(draft_id, mark, imid)
+        went = verdict != "not_sent"
+        await self.guard.outcome_for(draft_id, SUBMITTED if went else NOT_SENT, note=verdict)
+        (note, answer), to_status = VERDICT_WORDS[verdict], "sent" if went else "approved"
+        fields = {"sent_at": self.clock.now().replace(tzinfo=None)} if went else {}
+        await self._move_and_publish(draft_id, to_status, actor=SYSTEM_ACTOR, note=note, **fields)
+        status = to_status if went else "waiting"
+        return SendResult(draft_id, status, answer.format(to=", ".join(to)))
+
     async def _prepare_outlook_draft(self, snap: SendSnapshot) -> tuple[str, str | None]:
         outlook_id = snap.outlook_id
         reused = False
         if outlook_id is not None:
             try:
-                exists = await self.mailer.draft_exists(outlook_id)
+                exists = await self.drafts.draft_exists(outlook_id)
             except GraphNotFound:
                 exists = False
             if not exists:
                 # gone: if it went out (sent from Outlook by hand, or by us before a crash),
                 # sending a fresh copy would be a duplicate
-                if snap.internet_message_id and await self.mailer.find_sent(
+                if snap.internet_message_id and await self.drafts.find_sent(
                     snap.internet_message_id
                 ):
                     raise _AlreadySent()
@@ -279,21 +337,21 @@ class DraftSender:
         if outlook_id is None:
             if snap.reply_graph_id:
                 try:
-                    outlook_id = await self.mailer.create_reply_draft(snap.reply_graph_id)
+                    outlook_id = await self.drafts.create_reply_draft(snap.reply_graph_id)
                 except GraphNotFound:  # the customer's message was deleted: start a new mail
                     outlook_id = None
             if outlook_id is None:
-                outlook_id = await self.mailer.create_draft(
+                outlook_id = await self.drafts.create_draft(
                     snap.to, snap.subject, snap.body, cc=snap.cc or None, marker=f"draft-{snap.id}"
                 )
             # Record the id at once, so even a crash in the PATCH below leaves a trail.
             await self._write(self._set_fields(snap.id, outlook_draft_id=outlook_id))
-        await self.mailer.update_draft(
+        await self.drafts.update_draft(
             outlook_id, to=snap.to, subject=snap.subject, body=snap.body, cc=snap.cc
         )
         if snap.attachments or reused:
             await self._sync_attachments(outlook_id, snap.attachments, reused=reused)
-        imid = await self.mailer.internet_message_id(outlook_id)
+        imid = await self.drafts.internet_message_id(outlook_id)
         await self._write(
             self._set_fields(snap.id, outlook_draft_id=outlook_id, internet_message_id=imid)
         )
@@ -305,12 +363,12 @@ class DraftSender:
         """Make the Outlook draft carry exactly the chosen files (by name and size)."""
         wanted = collections.Counter((name, size) for name, _, _, size in files)
         if reused:
-            for att in await self.mailer.list_attachments(outlook_id):
+            for att in await self.drafts.list_attachments(outlook_id):
                 key = (att.name, att.size)
                 if wanted[key] > 0:
                     wanted[key] -= 1  # already there from an earlier attempt
                 else:
-                    await self.mailer.delete_attachment(outlook_id, att.id)
+                    await self.drafts.delete_attachment(outlook_id, att.id)
         loop = asyncio.get_running_loop()
         for name, content_type, path, size in files:
             if wanted[(name, size)] <= 0:
@@ -320,7 +378,7 @@ class DraftSender:
                 data = await loop.run_in_executor(None, _read_file, path)
             except OSError as exc:
                 raise DraftStateError(f"附件「{name}」读取失败：{exc.strerror or exc}") from exc
-            await self.mailer.add_attachment(outlook_id, name, content_type, data)
+            await self.drafts.add_attachment(outlook_id, name, content_type, data)
 
     # ------------------------------------------------------------------ abandoned copies
     async def delete_abandoned(self, draft_id: int | None = None) -> int:
@@ -328,7 +386,7 @@ class DraftSender:
 
         Only a copy that is still an unsent draft is deleted (a sent message answers 404 or
         ``isDraft: false``). The local record keeps the id in the audit trail."""
-        if self.mailer is None:
+        if self.mailer is None or not getattr(self.mailer, "has_drafts", True):
             return 0
 
         def load(session: Session) -> list[tuple[int, str]]:
@@ -342,8 +400,8 @@ class DraftSender:
 
         deleted = 0
         for local_id, outlook_id in await self.services.store.read(load):
-            was_draft = await self.mailer.draft_exists(outlook_id)
-            gone = was_draft and await self.mailer.delete_draft(outlook_id)
+            was_draft = await self.drafts.draft_exists(outlook_id)
+            gone = was_draft and await self.drafts.delete_draft(outlook_id)
             deleted += int(bool(gone))
 
             def record(
@@ -370,15 +428,7 @@ class DraftSender:
             await self._write(record)
         return deleted
 
-    @staticmethod
-    def _set_fields(draft_id: int, **fields: Any) -> Callable[[Session], None]:
-        def do(session: Session) -> None:
-            draft = session.get(Draft, draft_id)
-            if draft is not None:
-                for key, value in fields.items():
-                    setattr(draft, key, value)
-
-        return do
+    _set_fields = staticmethod(set_fields)
 
     async def _not_sent(self, draft_id: int, exc: BaseException, *, actor: str) -> SendResult:
         reason = _reason(exc)
@@ -429,14 +479,16 @@ class DraftSender:
         status, outlook_id, imid, to = await self.services.store.read(load)
         if status != "sending":
             return SendResult(draft_id, status, STATUS_ZH.get(status, status))
+        if not getattr(self.mailer, "has_drafts", True):
+            return await self._reconcile_submitted(draft_id, outlook_id, imid, to)
         if outlook_id is None:
             await self._move_and_publish(
                 draft_id, "approved", actor=SYSTEM_ACTOR, note="核对：未创建 Outlook 草稿，未发送"
             )
             return SendResult(draft_id, "waiting", "未发送（核对：尚未到达 Outlook），稍后自动发送")
         if imid is None:
-            imid = await self.mailer.internet_message_id(outlook_id)
-        if imid and await self.mailer.find_sent(imid):
+            imid = await self.drafts.internet_message_id(outlook_id)
+        if imid and await self.drafts.find_sent(imid):
             await self.guard.outcome_for(draft_id, SUBMITTED, note="found in Sent Items")
             now = self.clock.now().replace(tzinfo=None)
             await self._move_and_publish(
@@ -448,7 +500,7 @@ class DraftSender:
                 internet_message_id=imid,
             )
             return SendResult(draft_id, "sent", f"已发送给 {', '.join(to)}")
-        if await self.mailer.draft_exists(outlook_id):
+        if await self.drafts.draft_exists(outlook_id):
             await self.guard.outcome_for(draft_id, NOT_SENT, note="still in Drafts")
             if (
                 cause is not None
@@ -544,22 +596,3 @@ class DraftSender:
 def _read_file(path: str) -> bytes:
     with open(path, "rb") as fh:
         return fh.read()
-
-
-def build_mailer(services: Services) -> Any:
-    """A GraphMailer for this data folder, or None when no sign-in is configured at all."""
-    from core.graph.auth import build_token_provider
-    from core.graph.client import GraphClient
-    from core.graph.mailer import GraphMailer
-    from core.secrets import GRAPH_TOKEN
-
-    settings = services.settings
-    if not services.secrets.get(GRAPH_TOKEN) and not settings.get("graph.client_id"):
-        return None
-    client = GraphClient(
-        settings.get("graph.base_url"),
-        build_token_provider(services),
-        clock=services.clock,
-        max_concurrency=int(settings.get("graph.max_concurrency") or 4),
-    )
-    return GraphMailer(client, send_per_minute=int(settings.get("graph.send_per_minute") or 30))

@@ -36,6 +36,7 @@ LLM_SETTINGS = (
     "llm.tier1",
     "llm.tier2",
     "llm.tier3",
+    "llm.provider",
     "llm.use_json_schema",
     "llm.max_retries",
     "llm.timeout_seconds",
@@ -88,11 +89,17 @@ class EvalReport:
     seconds: float = 0.0
     misses: list[str] = field(default_factory=list)
     judge: Any = None  # core.evals.judge.JudgeReport when --judge ran
+    provider: str = ""  # the preset the endpoint matched ("" for rules only)
+    structured_modes: dict[str, str] = field(
+        default_factory=dict
+    )  # model -> schema|json_object|text
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "folder": self.folder,
             "mode": self.mode,
+            "provider": self.provider,
+            "structured_modes": self.structured_modes,
             "messages": self.messages,
             "disposition": [self.disposition.right, self.disposition.total],
             "class": [self.classes.right, self.classes.total],
@@ -215,6 +222,22 @@ async def _ingest(services: Services, folder: Path, offline: bool, judge: int) -
         await llm.aclose()
 
 
+def mailbox_of(folder: Path) -> str | None:
+    """The address most of the folder's mail was sent to: the mailbox it was exported from."""
+    from collections import Counter
+    from email.parser import BytesHeaderParser
+    from email.utils import getaddresses
+
+    seen: Counter[str] = Counter()
+    for path in sorted(folder.glob("*.eml")):
+        with path.open("rb") as handle:
+            headers = BytesHeaderParser().parse(handle)
+        for _, address in getaddresses([str(v) for v in headers.get_all("To", [])]):
+            if "@" in address:
+                seen[address.lower()] += 1
+    return seen.most_common(1)[0][0] if seen else None
+
+
 def run_eval(
     folder: Path,
     *,
@@ -234,6 +257,11 @@ def run_eval(
         try:
             if settings_from is not None:
                 services.settings.update({k: settings_from.settings.get(k) for k in LLM_SETTINGS})
+            # the labelled folder is one mailbox's mail: its own address makes colleagues'
+            # mail internal and ours outgoing, as the signed-in account does for a real sync
+            mailbox = mailbox_of(folder)
+            if mailbox:
+                services.settings.update({"general.owner_addresses": [mailbox]})
             url = str(services.settings.get("llm.base_url") or "").strip()
             offline = offline or not url
             mode = (
@@ -249,6 +277,8 @@ def run_eval(
             with services.store.session() as session:
                 rows = {m.message_id: m for m in session.scalars(select(Message))}
                 score(report, labels, rows)
+                if not offline:
+                    report.provider, report.structured_modes = _modes_used(services, session)
                 for call in session.scalars(select(LLMCall)):
                     report.calls += 1
                     report.calls_by_purpose[call.purpose] += 1
@@ -261,6 +291,28 @@ def run_eval(
     return report
 
 
+def _modes_used(services: Services, session: Any) -> tuple[str, dict[str, str]]:
+    """The provider preset and, per tier model, the structured-output mode intake ended in
+    (what the capability negotiation learnt during the run, else where it starts)."""
+    from core.db.app_state import get_state
+    from core.llm import providers
+    from core.llm.capabilities import STATE_PREFIX, Capabilities, endpoint_key
+
+    settings = services.settings
+    url = str(settings.get("llm.base_url") or "").strip()
+    preset = providers.for_address(url, str(settings.get("llm.provider") or ""))
+    default = preset.capabilities if preset is not None else Capabilities()
+    if not settings.get("llm.use_json_schema") and default.structured == "schema":
+        default = Capabilities(structured="text")
+    modes = {}
+    for tier in (1, 2):
+        model = str(settings.get(f"llm.tier{tier}"))
+        learnt = Capabilities.from_json(get_state(session, STATE_PREFIX + endpoint_key(url, model)))
+        modes[f"tier{tier} {model}"] = (learnt or default).structured
+    name = f"{preset.name_en} ({preset.key})" if preset is not None else "OpenAI-compatible"
+    return name, modes
+
+
 def _pct(score: FieldScore) -> str:
     return f"{score.right}/{score.total}  {score.share * 100:5.1f} %"
 
@@ -269,6 +321,14 @@ def format_report(report: EvalReport) -> str:
     lines = [
         f"eval: {report.messages} labelled messages in {report.folder}",
         f"mode: {report.mode}   ({report.seconds:.1f} s)",
+        *(
+            [
+                f"provider: {report.provider}; structured output: "
+                + ", ".join(f"{k} {v}" for k, v in report.structured_modes.items())
+            ]
+            if report.provider
+            else []
+        ),
         f"disposition      {_pct(report.disposition)}",
         f"class (A/B/R/C)  {_pct(report.classes)}",
         "fields (A/B inquiries):",

@@ -176,7 +176,8 @@ class CategoryWriter:
                     select(Message)
                     .where(
                         Message.inquiry_id == inquiry_id,
-                        Message.graph_id.is_not(None),
+                        Message.source == "graph",
+                        Message.source_id.is_not(None),
                         Message.removed_at.is_(None),
                     )
                     .order_by(Message.received_at.desc())
@@ -186,7 +187,7 @@ class CategoryWriter:
                     current = list(row.categories or [])
                     wanted = merged_categories(current, desired)
                     if wanted != current:
-                        todo.append((row.id, str(row.graph_id), wanted))
+                        todo.append((row.id, str(row.source_id), wanted))
         return todo
 
     async def flush(self) -> int:
@@ -219,10 +220,10 @@ class CategoryWriter:
                     [
                         SubRequest(
                             "PATCH",
-                            f"/me/messages/{quote(graph_id, safe='')}",
+                            f"/me/messages/{quote(source_id, safe='')}",
                             {"categories": wanted},
                         )
-                        for _pk, graph_id, wanted in chunk
+                        for _pk, source_id, wanted in chunk
                     ],
                     idempotent=True,
                 )

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -42,7 +42,7 @@ from core.errors import GraphNotFound, SyncStateExpired
 from core.graph.batch import BATCH_MAX, SubRequest, SubResponse
 from core.graph.client import GraphClient
 from core.intake.identity import same_delivery
-from core.intake.records import relink_graph_id
+from core.intake.records import relink_source_id
 from core.mail.message_ids import normalise_message_id
 from core.mail.source import RawMessage
 
@@ -63,7 +63,7 @@ class IntakeSink(Protocol):
 
     async def ingest_batch(self, raws: list[RawMessage]) -> Any: ...
 
-    async def record_removed(self, graph_id: str) -> None: ...
+    async def record_removed(self, source_id: str) -> None: ...
 
 
 def cursor_name(folder: str) -> str:
@@ -223,11 +223,11 @@ class MailSync:
         with self.store.session() as session:
             for chunk in _chunks(ids):
                 known_gids.update(
-                    session.scalars(select(Message.graph_id).where(Message.graph_id.in_(chunk)))
+                    session.scalars(select(Message.source_id).where(Message.source_id.in_(chunk)))
                 )
             for chunk in _chunks(imids):
                 for mid, gid, received in session.execute(
-                    select(Message.message_id, Message.graph_id, Message.received_at).where(
+                    select(Message.message_id, Message.source_id, Message.received_at).where(
                         Message.message_id.in_(chunk)
                     )
                 ):
@@ -284,7 +284,7 @@ class MailSync:
             raw=raw,
             source="graph",
             source_ref=f"graph:{FOLDERS[entry['_folder']]}",
-            graph_id=gid,
+            source_id=gid,
             folder=entry["_folder"],
             conversation_id=entry.get("conversationId"),
             received_at=_received(entry),
@@ -311,14 +311,22 @@ class MailSync:
             raws.append(self._raw_message(entry, answer.content))
         return raws
 
+    # ------------------------------------------------------------------ the port
+    def new_items(self, plan: MailRoundPlan) -> list[dict[str, Any]]:
+        """``core.mail.ports.MessageSource``: the round's messages to download, oldest first."""
+        return plan.new
+
+    async def fetch(self, plan: MailRoundPlan, items: Sequence[dict[str, Any]]) -> list[RawMessage]:
+        return await self.fetch_batch(list(items))
+
     # ------------------------------------------------------------------ committing
     def _commit(self, session: Session, plan: MailRoundPlan) -> None:
         now = self.clock.now().replace(tzinfo=None)
         for imid, gid in plan.id_changes:
-            relink_graph_id(session, imid, gid)
+            relink_source_id(session, imid, gid)
         for chunk in _chunks(list(plan.categories)):
-            for row in session.scalars(select(Message).where(Message.graph_id.in_(chunk))):
-                cats = plan.categories.get(row.graph_id or "", [])
+            for row in session.scalars(select(Message).where(Message.source_id.in_(chunk))):
+                cats = plan.categories.get(row.source_id or "", [])
                 if list(row.categories or []) != cats:
                     row.categories = cats
         for listing in plan.listings:
@@ -388,22 +396,22 @@ class MailSync:
         return report
 
 
-async def list_attachments(client: GraphClient, graph_id: str) -> list[dict[str, Any]]:
+async def list_attachments(client: GraphClient, source_id: str) -> list[dict[str, Any]]:
     """Attachment metadata of a message (name, type, size, id) without the content."""
     data = await client.get_json(
-        f"/me/messages/{quote(graph_id, safe='')}/attachments",
+        f"/me/messages/{quote(source_id, safe='')}/attachments",
         params={"$select": "id,name,contentType,size,isInline"},
     )
     return list(data.get("value", []))
 
 
 async def fetch_attachment(
-    client: GraphClient, graph_id: str, attachment_id: str, *, max_mb: int
+    client: GraphClient, source_id: str, attachment_id: str, *, max_mb: int
 ) -> bytes | None:
     """An attachment's bytes on demand; None when it is over ``intake.attachment_max_mb``."""
-    for meta in await list_attachments(client, graph_id):
+    for meta in await list_attachments(client, source_id):
         if meta.get("id") == attachment_id and int(meta.get("size") or 0) > max_mb * 1024 * 1024:
             return None
     return await client.get_bytes(
-        f"/me/messages/{quote(graph_id, safe='')}/attachments/{quote(attachment_id, safe='')}/$value"
+        f"/me/messages/{quote(source_id, safe='')}/attachments/{quote(attachment_id, safe='')}/$value"
     )

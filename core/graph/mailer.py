@@ -77,6 +77,9 @@ class GraphMailer:
         internet_message_ids: outlook draft id → ``internetMessageId`` learnt at creation.
     """
 
+    kind = "graph"
+    has_drafts = True  # core.mail.ports.DraftMailer
+
     def __init__(self, client: GraphClient, *, send_per_minute: int = 30) -> None:
         self.client = client
         self.send_per_minute = max(1, send_per_minute)

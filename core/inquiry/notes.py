@@ -121,7 +121,8 @@ def _note_writer(
             text=text,
             source=source,
             audio_path=stored_audio,
-            confidence="high",
+            # the assistant's own note is not the owner's word until he confirms it
+            confidence="medium" if actor == "agent" else "high",
             status="active",
             created_at=now,
             updated_at=now,

@@ -101,10 +101,10 @@ class Admission:
     async def _record(self, fresh: list[Arrival]) -> None:
         """Known ones recognised (and relinked to a new Graph id), new ones written and inserted."""
         store = self.services.store
-        pairs = [(i.message_id, i.raw.graph_id) for i in fresh]
+        pairs = [(i.message_id, i.raw.source_id) for i in fresh]
         known = await store.read(lambda s: records.known_many(s, pairs))
         relink = [
-            (i.message_id, i.raw.graph_id) for i, k in zip(fresh, known, strict=True) if k and k[1]
+            (i.message_id, i.raw.source_id) for i, k in zip(fresh, known, strict=True) if k and k[1]
         ]
         if relink:  # same Message-ID under a new Graph id
             await store.run(lambda s: _relink_all(s, relink))
@@ -177,7 +177,7 @@ class Admission:
         chunk's identities are distinct (deduplicated by the caller) and a pending row never makes
         a customer "known" (that needs an inquiry), so batching changes no answer.
         """
-        known = records.known_many(session, [(i.message_id, i.raw.graph_id) for i in items])
+        known = records.known_many(session, [(i.message_id, i.raw.source_id) for i in items])
         emails: list[str | None] = []
         for item, found in zip(items, known, strict=True):
             parsed = item.parsed
@@ -301,9 +301,9 @@ def fail_arrival(item: Arrival, exc: Exception) -> None:
 
 
 def _relink_all(session: Session, pairs: list[tuple[str, str | None]]) -> None:
-    for message_id, graph_id in pairs:
-        if graph_id:
-            records.relink_graph_id(session, message_id, graph_id)
+    for message_id, source_id in pairs:
+        if source_id:
+            records.relink_source_id(session, message_id, source_id)
 
 
 def _first_sightings(items: list[Arrival], run: Run) -> list[Arrival]:
@@ -315,7 +315,7 @@ def _first_sightings(items: list[Arrival], run: Run) -> list[Arrival]:
         if in_flight is not None:
             item.outcome = ("known", in_flight.pk, "")
             continue
-        keys = [item.message_id] + ([f"graph:{item.raw.graph_id}"] if item.raw.graph_id else [])
+        keys = [item.message_id] + ([f"graph:{item.raw.source_id}"] if item.raw.source_id else [])
         earlier = next((first_of[k] for k in keys if k in first_of), None)
         if earlier is not None:
             item.same_as = earlier

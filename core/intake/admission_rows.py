@@ -55,7 +55,7 @@ class RowFactory:
         disposition = f"failed:{item.failure or ''}"
         msg = Message(
             message_id=item.message_id,
-            graph_id=raw.graph_id,
+            source_id=raw.source_id,
             source=raw.source,
             source_ref=raw.source_ref,
             folder=raw.folder,
@@ -76,7 +76,7 @@ class RowFactory:
         raw, now = item.raw, self.now()
         msg = Message(
             message_id=item.message_id,
-            graph_id=raw.graph_id,
+            source_id=raw.source_id,
             source=raw.source,
             source_ref=raw.source_ref,
             folder=raw.folder,

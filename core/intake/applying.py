@@ -152,6 +152,13 @@ class Applier:
         )
         msg.disposition = outcome[0]
         session.flush()  # the next message of the batch queries a clean session
+        if understanding.model_unusable and outcome is not None:
+            # the rules answered because the model could not be used: he is asked to check
+            msg.last_error = f"model unusable: {understanding.model_unusable}"
+            notice = NeedsAttention(
+                "model_unusable", "message", msg.id, understanding.model_unusable
+            )
+            return outcome[0], [*outcome[1], notice], outcome[2]
         return outcome
 
     async def _failed_internal(self, job: Job) -> tuple[str, list[Event], None]:

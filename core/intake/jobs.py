@@ -40,6 +40,7 @@ class IngestReport:
     known_pks: set[int] = field(default_factory=set)  # the already-known ones, by row
     retried: int = 0
     model_down: str | None = None  # why messages wait: the model could not be reached
+    model_unusable: str | None = None  # why the rules filed messages: the model could not be used
 
     def note(self, pk: int, disposition: str) -> None:
         self.counts[disposition] += 1
@@ -62,6 +63,7 @@ class IngestReport:
         self.known_pks |= other.known_pks
         self.retried += other.retried
         self.model_down = self.model_down or other.model_down
+        self.model_unusable = self.model_unusable or other.model_unusable
 
     @property
     def processed(self) -> int:
@@ -76,6 +78,12 @@ class IngestReport:
             f"new inquiries {len(self.new_inquiry_ids)}, already known {self.already_known}"
             + (f" ({parts})" if parts else "")
             + self._why_waiting()
+            + (
+                f"；AI 模型无法使用，已按规则归档（请确认）：{self.model_unusable}"
+                f" / the AI model could not be used; filed by the rules, please check"
+                if self.model_unusable
+                else ""
+            )
         )
 
     def _why_waiting(self) -> str:
@@ -97,6 +105,7 @@ class Understanding:
     extraction: Any = None
     error_reason: str | None = None  # schema | unavailable | error
     error_detail: str = ""
+    model_unusable: str = ""  # the rules answered: the model could not be used (error code)
 
 
 @dataclass(eq=False)
@@ -142,7 +151,9 @@ class Run:
     by_message_id: dict[str, Job] = field(default_factory=dict)
     by_email: dict[str, Job] = field(default_factory=dict)
     by_conversation: dict[str, Job] = field(default_factory=dict)
-    llm_down: str | None = None  # set after the first LLMUnavailable: skip further calls
+    llm_down: Any = None  # the first transient LLMError (LLMUnavailable): skip further calls
+    llm_unusable: Any = None  # the LLMError that made the model unusable: the rules answer
+    llm_worked: bool = False  # at least one message was understood by the model
     # the run's worker process (parsing, offline rules); inline-only unless the pump sets one
     parser: WorkerPool = field(default_factory=lambda: WorkerPool(0))
 

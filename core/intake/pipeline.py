@@ -22,6 +22,7 @@ confidence ``low``.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from typing import Any
@@ -30,7 +31,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.db.models import Message
-from core.events import Event, MessageRecorded
+from core.events import Event, MessageRecorded, SyncStatus
 from core.import_lock import IMPORTING
 from core.intake.admission import Admission
 from core.intake.applying import Applier
@@ -38,8 +39,10 @@ from core.intake.jobs import IngestReport, Job, Run, Understanding
 from core.intake.pump import aiter_of, pump
 from core.intake.understanding import Understander
 from core.intake.worker_pool import WorkerPool
-from core.mail.source import MessageSource, RawMessage
+from core.mail.source import MessageStream, RawMessage
 from core.services import Services
+
+log = logging.getLogger(__name__)
 
 
 class IntakePipeline:
@@ -85,6 +88,7 @@ class IntakePipeline:
             strip_quotes_enabled=strip_quotes_enabled,
             own_addresses=own,
             region=self.region,
+            max_attempts=self.max_attempts,
         )
         self.applying = Applier(
             services,
@@ -104,7 +108,7 @@ class IntakePipeline:
         return await self._pump(lambda run: self.admission.admit_all(aiter_of(raws), run))
 
     async def ingest_source(
-        self, source: MessageSource | AsyncIterable[RawMessage]
+        self, source: MessageStream | AsyncIterable[RawMessage]
     ) -> IngestReport:
         """Everything a source yields, streamed (memory stays bounded by the in-flight window).
 
@@ -126,12 +130,12 @@ class IntakePipeline:
         if close is not None:
             await close()
 
-    async def record_removed(self, graph_id: str) -> None:
+    async def record_removed(self, source_id: str) -> None:
         """Graph ``@removed``: the message is kept (nothing is lost), marked removed."""
         now = self.services.clock.now().replace(tzinfo=None)
 
         def _do(session: Session) -> tuple[int, str] | None:
-            msg = session.scalars(select(Message).where(Message.graph_id == graph_id)).first()
+            msg = session.scalars(select(Message).where(Message.source_id == source_id)).first()
             if msg is None or msg.removed_at is not None:
                 return None
             msg.removed_at = now
@@ -155,10 +159,24 @@ class IntakePipeline:
             )
             if run.llm_down is not None:
                 endpoint = str(self.services.settings.get("llm.base_url") or "").strip()
-                report.model_down = f"{run.llm_down} ({endpoint})" if endpoint else run.llm_down
+                down = run.llm_down.user_message("zh_CN")
+                report.model_down = f"{down} ({endpoint})" if endpoint else down
+            if run.llm_unusable is not None:
+                report.model_unusable = run.llm_unusable.user_message("zh_CN")
+            self._tell_owner(run)
             return report
         finally:  # after the last merge: late offline-rules calls still use the worker
             await run.parser.close()
+
+    def _tell_owner(self, run: Run) -> None:
+        """One notice when the model could not be used (the outbox alerts once per outage, not
+        once per message), and the all-clear when it answered again."""
+        trouble = run.llm_unusable
+        if trouble is not None:
+            log.warning("intake: the model could not be used: %s", trouble.detail)
+            self._publish([SyncStatus("llm", False, trouble.code, "")])
+        elif run.llm_worked and run.llm_down is None:
+            self._publish([SyncStatus("llm", True)])
 
     def _publish(self, events: Iterable[Event]) -> None:
         for event in events:

@@ -122,7 +122,7 @@ def mail_json(session: Session) -> list[dict[str, Any]]:
                 "folder": msg.folder,
                 "source": msg.source,
                 "source_ref": msg.source_ref,
-                "graph_id": msg.graph_id,
+                "source_id": msg.source_id,
                 "attempts": msg.attempts,
                 "last_error": msg.last_error,
                 "parse_notes": list(msg.parse_notes or []),

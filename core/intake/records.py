@@ -182,20 +182,20 @@ def attachment_rows(stored: Iterable[StoredAttachment]) -> list[Attachment]:
     ]
 
 
-def find_known(session: Session, message_id: str, graph_id: str | None) -> Message | None:
-    """The stored message with this identity (Message-ID or Graph id), if any."""
+def find_known(session: Session, message_id: str, source_id: str | None) -> Message | None:
+    """The stored message with this identity (Message-ID or id at its source), if any."""
     condition = Message.message_id == message_id
-    if graph_id:
-        condition = or_(condition, Message.graph_id == graph_id)
+    if source_id:
+        condition = or_(condition, Message.source_id == source_id)
     return session.scalars(select(Message).where(condition).limit(1)).first()
 
 
-def known_pk(session: Session, message_id: str, graph_id: str | None) -> tuple[int, bool] | None:
-    """(pk, graph id needs relinking) of a stored message with this identity, if any."""
-    msg = find_known(session, message_id, graph_id)
+def known_pk(session: Session, message_id: str, source_id: str | None) -> tuple[int, bool] | None:
+    """(pk, source id needs relinking) of a stored message with this identity, if any."""
+    msg = find_known(session, message_id, source_id)
     if msg is None:
         return None
-    return msg.id, bool(graph_id and msg.graph_id != graph_id)
+    return msg.id, bool(source_id and msg.source_id != source_id)
 
 
 def known_many(
@@ -207,8 +207,8 @@ def known_many(
     gids = [g for _, g in pairs if g]
     condition: ColumnElement[bool] = Message.message_id.in_(mids)
     if gids:
-        condition = or_(condition, Message.graph_id.in_(gids))
-    hits = session.execute(select(Message.message_id, Message.graph_id).where(condition)).all()
+        condition = or_(condition, Message.source_id.in_(gids))
+    hits = session.execute(select(Message.message_id, Message.source_id).where(condition)).all()
     if not hits:
         return [None] * len(pairs)
     hit_ids = {m for m, _ in hits}
@@ -219,19 +219,19 @@ def known_many(
     ]
 
 
-def relink_graph_id(session: Session, message_id: str, graph_id: str) -> None:
-    """The same Message-ID listed under a new Graph id: the stored row takes the new id.
+def relink_source_id(session: Session, message_id: str, source_id: str) -> None:
+    """The same Message-ID listed under a new source id: the stored row takes the new id.
 
-    Outlook can re-issue immutable ids when mail moves: keep the newest, dedup on the
-    Message-ID (STACK-NOTES). Nothing changes when another row already holds ``graph_id`` (the
+    Outlook can re-issue immutable ids when mail moves, and an IMAP server renumbers every UID
+    when its UIDVALIDITY changes: keep the newest, dedup on the Message-ID (STACK-NOTES). Nothing changes when another row already holds ``source_id`` (the
     unique constraint), or when no row has ``message_id``. Mail sync (ids seen in a delta) and
     admission (a message arriving again) both relink through here.
     """
-    if session.scalar(select(Message.id).where(Message.graph_id == graph_id)) is not None:
+    if session.scalar(select(Message.id).where(Message.source_id == source_id)) is not None:
         return
     row = session.scalar(select(Message).where(Message.message_id == message_id))
-    if row is not None and row.graph_id != graph_id:
-        row.graph_id = graph_id
+    if row is not None and row.source_id != source_id:
+        row.source_id = source_id
 
 
 __all__ = [
@@ -244,7 +244,7 @@ __all__ = [
     "message_identity",
     "normalise_many",
     "normalise_message_id",
-    "relink_graph_id",
+    "relink_source_id",
     "save_raw",
     "store_attachment_files",
     "synthetic_message_id",

@@ -8,8 +8,14 @@ merge is committed.
 
 A bad model answer costs a retry, not a message: schema break, unreachable endpoint or another
 model error become an ``Understanding`` with ``error_reason`` (applying turns that into
-``pending`` with ``attempts + 1``, or ``failed:llm_<reason>``). After the first
-``LLMUnavailable`` the run stops calling the model.
+``pending`` with ``attempts + 1``). After the first ``LLMUnavailable`` the run stops calling the
+model.
+
+No message waits forever on a model: when the model cannot be used for it — an error that is not
+transient (a refused request, an unknown model, a rejected key), or the last of
+``intake.max_attempts`` tries (unreachable, busy, a schema it keeps breaking) — the message gets
+the rules' answer at ``low`` confidence with ``model_unusable`` set, which applying turns into a
+需要您确认 item; the pipeline tells the owner once per outage (``SyncStatus`` source ``llm``).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core.db.models import Message
 from core.errors import LLMError, LLMSchemaError, LLMUnavailable
 from core.import_lock import IMPORTING
 from core.intake import budget, merge
@@ -39,7 +46,9 @@ class Understander:
         strip_quotes_enabled: bool,
         own_addresses: list[str],
         region: str,
+        max_attempts: int = 3,
     ) -> None:
+        self.max_attempts = max(1, max_attempts)
         self.services = services
         self.llm = llm
         self.offline = offline
@@ -74,15 +83,11 @@ class Understander:
             from core.intake import classify, extract
 
         if self.offline:
-            try:
-                cls, ext = await budget.within(
-                    extract.understand_by_rules, view, run_in=budget.worker_call(run.parser)
-                )
-            except TimeoutError:
-                return failed_understanding("timeout", f"over {budget.RULES_BUDGET_S:.0f} s")
-            return Understanding(cls, ext)
+            return await self._by_rules(view, run)
+        if run.llm_unusable is not None:  # this run already found the model unusable
+            return await self._fallback(view, run, run.llm_unusable)
         if run.llm_down is not None:
-            return Understanding(error_reason="unavailable", error_detail=run.llm_down)
+            return await self._trouble(job, view, run, run.llm_down)
         llm = self.llm
         assert llm is not None  # no model means offline (see IntakePipeline)
         try:
@@ -91,14 +96,50 @@ class Understander:
             if cls.primary != "C":
                 ext = await extract.extract_llm(llm, view)
                 cls = classify.settle_confidence(cls, ext)  # trust what survived grounding
+            run.llm_worked = True
             return Understanding(cls, ext)
-        except LLMSchemaError as exc:
-            return Understanding(error_reason="schema", error_detail=str(exc))
-        except LLMUnavailable as exc:
-            run.llm_down = str(exc) or "unavailable"
-            return Understanding(error_reason="unavailable", error_detail=str(exc))
         except LLMError as exc:
-            return Understanding(error_reason="error", error_detail=str(exc))
+            if isinstance(exc, LLMUnavailable) and exc.transient:
+                run.llm_down = run.llm_down or exc
+            elif not exc.transient and not isinstance(exc, LLMSchemaError):
+                run.llm_unusable = run.llm_unusable or exc
+                return await self._fallback(view, run, exc)
+            return await self._trouble(job, view, run, exc)
+
+    async def _by_rules(self, view: MessageView, run: Run) -> Understanding:
+        from core.intake import extract
+
+        try:
+            cls, ext = await budget.within(
+                extract.understand_by_rules, view, run_in=budget.worker_call(run.parser)
+            )
+        except TimeoutError:
+            return failed_understanding("timeout", f"over {budget.RULES_BUDGET_S:.0f} s")
+        return Understanding(cls, ext)
+
+    async def _trouble(self, job: Job, view: MessageView, run: Run, exc: LLMError) -> Understanding:
+        """A transient failure (or a broken schema): ``pending`` for another try, unless this
+        was the message's last try — then the rules answer it."""
+        reason = (
+            "schema"
+            if isinstance(exc, LLMSchemaError)
+            else "unavailable"
+            if isinstance(exc, LLMUnavailable)
+            else "error"
+        )
+        tried = await self.services.store.read(lambda s: _attempts(s, job.pk))
+        if tried + 1 >= self.max_attempts:
+            return await self._fallback(view, run, exc)
+        return Understanding(error_reason=reason, error_detail=str(exc))
+
+    async def _fallback(self, view: MessageView, run: Run, exc: LLMError) -> Understanding:
+        """The rules' answer at low confidence, marked: the owner is asked to check it."""
+        run.llm_unusable = run.llm_unusable or exc
+        understood = await self._by_rules(view, run)
+        if understood.classification is not None:
+            understood.classification.confidence = "low"
+            understood.model_unusable = exc.code
+        return understood
 
     def thread_context(self, session: Session, job: Job) -> tuple[dict[str, Any] | None, bool]:
         """The inquiry the thread (or, for a reply, the sender) already has; is the sender known."""
@@ -138,6 +179,11 @@ class Understander:
             message_pk=job.pk,
             inquiry_id=(thread_inquiry or {}).get("id"),
         )
+
+
+def _attempts(session: Session, pk: int) -> int:
+    msg = session.get(Message, pk)
+    return int(msg.attempts or 0) if msg is not None else 0
 
 
 def failed_understanding(reason: str, detail: str) -> Understanding:

@@ -8,12 +8,19 @@ schema, at most one repair round, then a clear error the pipeline turns into ``p
     tier 2  mid model    extraction, drafting, translation
     tier 3  large model  the interactive assistant
 
-Errors (core/errors.py):
+Errors (core/errors.py, chosen by ``core.llm.diagnosis``; each says its cause in one sentence):
     LLMNotConfigured no endpoint set up (a subclass of LLMUnavailable)
-    LLMUnavailable   endpoint unreachable, timing out, refusing the key, or still
-                     throttling/failing after the client's own retries (transient: retry later)
+    LLMUnavailable   endpoint unreachable (LLMAddressWrong), timing out or 5xx
+                     (LLMDown), throttling after the retries (LLMBusy) — transient: retry later;
+                     refusing the key (LLMKeyRejected) is not transient
+    LLMModelUnknown  the model name is wrong
+    LLMUnsupported   a request field refused and no plainer way left (core.llm.capabilities)
     LLMSchemaError   the answer broke its schema, and so did the repaired answer
-    LLMError         anything else the endpoint rejected (bad request, malformed response)
+    LLMError         anything else the endpoint rejected (malformed response)
+
+What the endpoint can do (json_schema / json_object / text, native or written tool calls,
+streaming) is negotiated per base URL and model (``core.llm.capabilities``): a refusal steps down
+one mode and the call is made again; reasoning text (``<think>``) never reaches callers.
 
 The openai client does its own retries for 429/5xx (``llm.max_retries``, honouring Retry-After);
 one logical call is one ledger row, whatever the retries underneath.
@@ -22,15 +29,14 @@ one logical call is one ledger row, whatever the retries underneath.
 from __future__ import annotations
 
 import asyncio
-import copy
-import functools
 import json
 import logging
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 import openai
 from pydantic import BaseModel, ValidationError
@@ -38,94 +44,39 @@ from pydantic import BaseModel, ValidationError
 from core.clock import Clock
 from core.config import Settings
 from core.db.store import Store
-from core.errors import LLMError, LLMNotConfigured, LLMSchemaError, LLMUnavailable
-from core.llm import ledger
-from core.llm.pricing import estimate_cost, estimate_tokens
+from core.errors import (
+    LLMError,
+    LLMNotConfigured,
+    LLMSchemaError,
+    LLMUnsupported,
+)
+from core.llm import diagnosis, ledger, providers
+from core.llm.booking import LedgerBooking
+from core.llm.capabilities import Capabilities, CapabilityBook
+from core.llm.completion import (
+    Completion,
+    _strict_json_schema,
+    parse_json_answer,
+    reduce_response,
+    strict_json_schema,
+    validation_problem,
+)
+from core.llm.pricing import estimate_tokens
 from core.llm.prompts import render_messages
+from core.llm.request_shape import build_body, tool_names
 from core.llm.stream_chunks import StreamAssembly
+from core.llm.text_tools import VisibleStream, parse_tool_calls, strip_reasoning
 from core.secrets import LLM_API_KEY, Secrets
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
 
 API_KEY_TTL = 1.0  # seconds a key read from Secrets is reused
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+MAX_STEPS = 7  # plainer ways to ask one request after refusals (schema → json_object → text…)
+__all__ = ["Completion", "LLMClient", "parse_json_answer", "strict_json_schema"]
 
 
-@dataclass
-class Completion:
-    """One chat completion, reduced to what callers use."""
-
-    content: str
-    tool_calls: list[dict[str, Any]] = field(default_factory=list)  # {id, name, arguments}
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    model: str = ""
-    finish_reason: str | None = None
-    ledger_id: int | None = None  # the llm_calls row of this call
-
-
-def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The model's JSON schema in the form OpenAI "strict" structured output accepts: every
-    object closed (``additionalProperties: false``) with all properties required, no defaults."""
-    return copy.deepcopy(_strict_json_schema(model))
-
-
-@functools.cache
-def _strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """Cached: pydantic's schema generation costs ~3 ms, and a schema class never changes.
-    Callers get a deep copy from ``strict_json_schema`` or must not mutate (``structured``)."""
-    schema = copy.deepcopy(model.model_json_schema())
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if node.get("type") == "object" and "properties" in node:
-                node["additionalProperties"] = False
-                node["required"] = list(node["properties"])
-            node.pop("default", None)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(schema)
-    return schema
-
-
-def parse_json_answer(text: str) -> Any:
-    """JSON from a model answer, tolerating ```json fences and chatter around one object."""
-    candidate = text.strip()
-    fenced = _FENCE.search(candidate)
-    if fenced:
-        candidate = fenced.group(1).strip()
-    try:
-        return json.loads(candidate)
-    except ValueError:
-        start, end = candidate.find("{"), candidate.rfind("}")
-        if 0 <= start < end:
-            return json.loads(candidate[start : end + 1])
-        raise
-
-
-def _int(value: Any) -> int:
-    try:
-        return int(value or 0)
-    except (TypeError, ValueError):
-        return 0
-
-
-def _validation_problem(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        lines = []
-        for err in exc.errors()[:12]:
-            where = ".".join(str(p) for p in err.get("loc", ())) or "(root)"
-            lines.append(f"- {where}: {err.get('msg')}")
-        return "\n".join(lines)
-    return f"- not valid JSON: {exc}"
-
-
-class LLMClient:
+class LLMClient(LedgerBooking):
     """Async client over ``openai.AsyncOpenAI``; one per Services, shared by every feature."""
 
     def __init__(
@@ -148,6 +99,9 @@ class LLMClient:
         self._semaphore_loop: asyncio.AbstractEventLoop | None = None
         self._ledger_writer = ledger.LedgerWriter(store)
         self._api_key: tuple[float, str] | None = None  # (monotonic read time, key)
+        self._book = CapabilityBook(store, clock)
+        self._settled: set[str] = set()  # models whose first call came back
+        self._gates: dict[tuple[int, str], asyncio.Lock] = {}
 
     # -- configuration ----------------------------------------------------------------
     @property
@@ -160,17 +114,46 @@ class LLMClient:
             raise ValueError(f"tier must be 1, 2 or 3, not {tier}")
         return str(self.settings.get(f"llm.tier{tier}"))
 
+    @property
+    def base_url(self) -> str:
+        return str(self.settings.get("llm.base_url") or "").strip()
+
+    @property
+    def provider(self) -> providers.Provider | None:
+        """The preset the settings name (``llm.provider``) or the address belongs to."""
+        return providers.for_address(self.base_url, str(self.settings.get("llm.provider") or ""))
+
+    def default_capabilities(self) -> Capabilities:
+        """What to try first with an endpoint never talked to: its preset's documented modes."""
+        provider = self.provider
+        caps = provider.capabilities if provider is not None else Capabilities()
+        if not self.settings.get("llm.use_json_schema") and caps.structured == "schema":
+            caps = replace(caps, structured="text")
+        return caps
+
+    async def capabilities(self, tier: int) -> Capabilities:
+        """How this tier's model is asked now (learnt, else the defaults)."""
+        return await self._book.get(
+            self.base_url, self.model_for(tier), self.default_capabilities()
+        )
+
+    async def learn(self, tier: int, caps: Capabilities) -> None:
+        """Remember how this tier's model must be asked (a probe's or a refusal's result)."""
+        await self._book.put(self.base_url, self.model_for(tier), caps)
+
     def _openai(self) -> openai.AsyncOpenAI:
-        base_url = str(self.settings.get("llm.base_url") or "").strip()
+        base_url = self.base_url
         if not base_url:
             raise LLMNotConfigured()
         loop = asyncio.get_running_loop()
+        provider = self.provider
         key = (
             base_url,
             self._current_api_key(),
             int(self.settings.get("llm.max_retries")),
             float(self.settings.get("llm.timeout_seconds")),
             id(loop),
+            provider.key if provider is not None else "",
         )
         if self._client is None or key != self._client_key:
             kwargs: dict[str, Any] = {
@@ -179,11 +162,38 @@ class LLMClient:
                 "max_retries": key[2],
                 "timeout": key[3],
             }
+            if provider is not None and provider.auth == "api-key":  # Azure: no bearer token
+                kwargs["default_headers"] = {"api-key": key[1]}
+            if provider is not None and provider.query:
+                kwargs["default_query"] = dict(provider.query)
             if self._http_client is not None:
                 kwargs["http_client"] = self._http_client
             self._client = openai.AsyncOpenAI(**kwargs)
             self._client_key = key
         return self._client
+
+    async def _post(self, body: dict[str, Any], *, stream: bool = False) -> Any:
+        """The generic ``post`` of the AsyncOpenAI client (its retries, Retry-After, timeouts
+        and error types) with the body as plain JSON and the answer as a plain dict:
+        ``chat.completions.create`` walks the request through its TypedDict transformer and
+        builds pydantic models of the answer, ~5 ms of event-loop CPU per call for nothing we
+        use. The path and the auth come from the provider (Azure: deployment path, api-key)."""
+        client = self._openai()
+        provider = self.provider
+        path = provider.path if provider is not None else "/chat/completions"
+        path = path.replace("{model}", quote(str(body["model"]), safe=""))
+        bearer = provider is None or provider.auth == "bearer"
+        options: Any = (
+            {"security": {"bearer_auth": True}}
+            if bearer
+            else {"security": {}, "headers": {"Authorization": openai.Omit()}}
+        )
+        if stream:
+            return await client.post(
+                path, body=body, cast_to=object, options=options,
+                stream=True, stream_cls=openai.AsyncStream[object],
+            )  # fmt: skip
+        return await client.post(path, body=body, cast_to=object, options=options)
 
     def _current_api_key(self) -> str:
         """The key from Secrets, re-read at most once per ``API_KEY_TTL`` seconds.
@@ -219,22 +229,89 @@ class LLMClient:
         response_format: dict[str, Any] | None = None,
         tools: list[dict[str, Any]] | None = None,
         temperature: float | None = None,
+        schema: tuple[str, dict[str, Any]] | None = None,
     ) -> Completion:
-        """One chat completion under the concurrency bound, written to the ledger.
+        """One chat completion under the concurrency bound, written to the ledger, in the
+        endpoint's modes (``schema``: ``(name, json_schema)`` of a structured answer). A refusal
+        of a request field steps down one mode, is remembered, and the call is made again.
 
         Public for callers that need raw chat (the assistant's tool loop); features normally use
         ``structured`` or ``text``. No temperature is sent unless given: several current models
-        reject anything but their default.
+        reject anything but their default. Tool calls the model wrote in its text come back in
+        ``tool_calls``; reasoning (``<think>``) never reaches ``content``.
         """
+        if not self.base_url:
+            raise LLMNotConfigured()
         model = self.model_for(tier)
-        client = self._openai()
-        body: dict[str, Any] = {"model": model, "messages": messages}
-        if response_format is not None:
-            body["response_format"] = response_format
-        if tools:
-            body["tools"] = tools
-        if temperature is not None:
-            body["temperature"] = temperature
+        if model not in self._settled:
+            # the first call to a model goes alone: a refusal is learnt once, not by every call
+            # the pipeline has in flight (ten concurrent json_schema requests all refused)
+            async with self._gate(model):
+                if model not in self._settled:
+                    result = await self._negotiated(tier, model, purpose, messages, refs,
+                                                    response_format, tools, temperature, schema)  # fmt: skip
+                    self._settled.add(model)
+                    return result
+        return await self._negotiated(tier, model, purpose, messages, refs, response_format,
+                                      tools, temperature, schema)  # fmt: skip
+
+    def _gate(self, model: str) -> asyncio.Lock:
+        loop = asyncio.get_running_loop()
+        key = (id(loop), model)
+        if key not in self._gates:
+            self._gates[key] = asyncio.Lock()
+        return self._gates[key]
+
+    async def _negotiated(
+        self,
+        tier: int,
+        model: str,
+        purpose: str,
+        messages: list[dict[str, Any]],
+        refs: dict[str, Any] | None,
+        response_format: dict[str, Any] | None,
+        tools: list[dict[str, Any]] | None,
+        temperature: float | None,
+        schema: tuple[str, dict[str, Any]] | None,
+    ) -> Completion:
+        """``complete``'s request in the endpoint's modes, stepping down on each refusal."""
+        caps = await self.capabilities(tier)
+        refused: LLMError | None = None
+        for _step in range(MAX_STEPS):
+            body = build_body(
+                model, messages, caps, response_format=response_format, schema=schema,
+                tools=tools, temperature=temperature,
+            )  # fmt: skip
+            try:
+                completion = await self._call(tier, model, purpose, body, refs)
+            except LLMError as error:
+                feature = diagnosis.feature_of(error)
+                if feature == "json_object" and "json_schema" in json.dumps(
+                    body.get("response_format")
+                ):
+                    feature = "json_schema"  # "this response_format type is unavailable"
+                lower = caps.step_down(feature)
+                if lower is None:
+                    raise
+                refused, caps = error, lower
+                log.warning("%s: %s refused %s; asking again as %s", purpose, model,
+                            feature, lower)  # fmt: skip
+                await self.learn(tier, caps)
+                continue
+            return await self._finish(tier, caps, completion, tools)
+        assert refused is not None
+        raise refused
+
+    async def _call(
+        self,
+        tier: int,
+        model: str,
+        purpose: str,
+        body: dict[str, Any],
+        refs: dict[str, Any] | None,
+    ) -> Completion:
+        """One HTTP request and its ledger row (failed or not)."""
+        messages = body["messages"]
 
         def prompt_estimate() -> int:  # only when the endpoint reports no usage
             return estimate_tokens("\n".join(str(m.get("content") or "") for m in messages))
@@ -242,47 +319,34 @@ class LLMClient:
         async with self._limit():
             started = time.perf_counter()
             try:
-                # The generic ``post`` of the same AsyncOpenAI client (its retries, Retry-After,
-                # auth, timeouts and error types) with the body as plain JSON and the answer as
-                # a plain dict: ``chat.completions.create`` walks the whole request through its
-                # TypedDict transformer and builds pydantic models of the answer, ~5 ms of
-                # event-loop CPU per call for nothing we use.
-                response = await client.post(
-                    "/chat/completions",
-                    body=body,
-                    cast_to=object,
-                    options={"security": {"bearer_auth": True}},
-                )
+                response = await self._post(body)
+                completion = reduce_response(response, model)
             except Exception as exc:
-                error = self._translate(exc)
+                error = diagnosis.translate(exc)
                 await self._ledger(
                     tier, model, purpose, prompt_estimate(), 0, started, False, str(error), refs
                 )
                 raise error from exc
-        try:
-            completion = self._reduce(response, model)
-        except LLMError as error:
-            await self._ledger(
-                tier, model, purpose, prompt_estimate(), 0, started, False, str(error), refs
-            )
-            raise
-        if not completion.prompt_tokens:
-            completion.prompt_tokens = prompt_estimate()
-        if not completion.completion_tokens:
-            completion.completion_tokens = estimate_tokens(
-                completion.content + json.dumps(completion.tool_calls)
-            )
-        completion.ledger_id = await self._ledger(
-            tier,
-            model,
-            purpose,
-            completion.prompt_tokens,
-            completion.completion_tokens,
-            started,
-            True,
-            None,
-            refs,
+        return await self._booked(
+            tier, model, purpose, completion, prompt_estimate(), started, refs
         )
+
+    async def _finish(
+        self,
+        tier: int,
+        caps: Capabilities,
+        completion: Completion,
+        tools: list[dict[str, Any]] | None,
+    ) -> Completion:
+        """Reasoning removed; tool calls written in the text moved to ``tool_calls`` (and the
+        endpoint remembered as one that writes them so)."""
+        completion.content = strip_reasoning(completion.content)
+        if tools and not completion.tool_calls:
+            calls, rest = parse_tool_calls(completion.content, tool_names(tools))
+            if calls:
+                completion.tool_calls, completion.content = calls, rest
+                if caps.tools == "native":
+                    await self.learn(tier, replace(caps, tools="text", source="refusal"))
         return completion
 
     async def stream(
@@ -299,23 +363,63 @@ class LLMClient:
         """``complete`` with the answer streamed (``stream: true``, server-sent events).
 
         ``on_text`` gets each piece of the answer's text as it arrives (the assistant's chat
-        panel shows it while the model writes); tool calls are assembled from their deltas.
-        Usage comes from the endpoint's last chunk (``stream_options.include_usage``) or is
-        estimated; one logical call is one ledger row, as for ``complete``.
+        panel shows it while the model writes) — never reasoning, never a tool call written as
+        text (such text is held back until it proves plain). Tool calls are assembled from
+        their deltas. Usage comes from the endpoint's last chunk (``stream_options``) or is
+        estimated. An endpoint that refuses streaming (or answers a streamed request in one
+        piece) gets whole-answer calls from then on; one logical call is one ledger row.
         """
+        if not self.base_url:
+            raise LLMNotConfigured()
         model = self.model_for(tier)
-        client = self._openai()
-        body: dict[str, Any] = {
-            "model": model,
-            "messages": messages,
-            "stream": True,
-            "stream_options": {"include_usage": True},
-        }
-        if tools:
-            body["tools"] = tools
-        if temperature is not None:
-            body["temperature"] = temperature
+        caps = await self.capabilities(tier)
+        for _step in range(MAX_STEPS):
+            if not caps.streaming:
+                break
+            body = build_body(
+                model, messages, caps, tools=tools, temperature=temperature, stream=True
+            )
+            visible = VisibleStream(on_text or (lambda _text: None), tools=bool(tools))
+            try:
+                streamed = await self._call_streamed(tier, model, purpose, body, refs, visible)
+            except LLMError as error:
+                feature = diagnosis.feature_of(error)
+                lower = caps.step_down(feature)
+                if lower is None and isinstance(error, LLMUnsupported):
+                    lower = caps.step_down("stream")  # refused still: the streamed form itself
+                if lower is None:
+                    raise
+                caps = lower
+                await self.learn(tier, caps)
+                continue
+            if streamed is None:  # not one event: the server does not stream
+                caps = replace(caps, streaming=False, source="refusal")
+                await self.learn(tier, caps)
+                break
+            completion = await self._finish(tier, caps, streamed, tools)
+            visible.finish(bool(completion.tool_calls))
+            return completion
+        completion = await self.complete(
+            tier=tier, purpose=purpose, messages=messages, refs=refs, tools=tools,
+            temperature=temperature,
+        )  # fmt: skip
+        if on_text is not None and completion.content and not completion.tool_calls:
+            on_text(completion.content)
+        return completion
+
+    async def _call_streamed(
+        self,
+        tier: int,
+        model: str,
+        purpose: str,
+        body: dict[str, Any],
+        refs: dict[str, Any] | None,
+        visible: VisibleStream,
+    ) -> Completion | None:
+        """One streamed request; None when not a single event came (no streaming there)."""
+        messages = body["messages"]
         assembly = StreamAssembly(model)
+        events_seen = 0
 
         def prompt_estimate() -> int:
             return estimate_tokens("\n".join(str(m.get("content") or "") for m in messages))
@@ -323,19 +427,13 @@ class LLMClient:
         async with self._limit():
             started = time.perf_counter()
             try:
-                events = await client.post(
-                    "/chat/completions",
-                    body=body,
-                    cast_to=object,
-                    options={"security": {"bearer_auth": True}},
-                    stream=True,
-                    stream_cls=openai.AsyncStream[object],
-                )
+                events = await self._post(body, stream=True)
                 try:
                     async for chunk in events:
+                        events_seen += 1
                         piece = assembly.add(chunk)
-                        if piece and on_text is not None:
-                            on_text(piece)
+                        if piece:
+                            visible.add(piece)
                 finally:
                     await events.close()
             except asyncio.CancelledError:  # the owner pressed stop: what was spent is a row
@@ -348,117 +446,19 @@ class LLMClient:
                 )  # fmt: skip
                 raise
             except Exception as exc:
-                error = self._translate(exc)
+                error = diagnosis.translate(exc)
                 await self._ledger(
                     tier, model, purpose, prompt_estimate(), 0, started, False, str(error), refs
                 )
                 raise error from exc
-        completion = Completion(**assembly.fields())
-        if not completion.prompt_tokens:
-            completion.prompt_tokens = prompt_estimate()
-        if not completion.completion_tokens:
-            completion.completion_tokens = estimate_tokens(
-                completion.content + json.dumps(completion.tool_calls)
-            )
-        completion.ledger_id = await self._ledger(
-            tier, model, purpose, completion.prompt_tokens, completion.completion_tokens,
-            started, True, None, refs,
-        )  # fmt: skip
-        return completion
-
-    @staticmethod
-    def _translate(exc: Exception) -> LLMError:
-        if isinstance(exc, openai.APITimeoutError):
-            return LLMUnavailable("timeout")
-        if isinstance(exc, openai.APIConnectionError):
-            return LLMUnavailable(f"connection failed: {exc}")
-        if isinstance(exc, openai.APIStatusError):
-            status = exc.status_code
-            detail = f"HTTP {status}: {exc.message}"[:500]
-            if status in (401, 403, 404, 408, 409, 429) or status >= 500:
-                return LLMUnavailable(detail)
-            return LLMError(detail)
-        if isinstance(exc, LLMError):
-            return exc
-        return LLMError(f"{type(exc).__name__}: {exc}"[:500])
-
-    @staticmethod
-    def _reduce(response: Any, model: str) -> Completion:
-        """The chat-completion JSON (a dict) reduced to a ``Completion``; anything not shaped
-        like one is an ``LLMError``, never an exception from deep inside."""
-        if not isinstance(response, dict):
-            raise LLMError("the endpoint answered with something that is not a chat completion")
-        choices = response.get("choices")
-        if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
-            raise LLMError("the endpoint answered without choices")
-        choice = choices[0]
-        message = choice.get("message")
-        if not isinstance(message, dict):
-            raise LLMError("the endpoint answered without a message")
-        calls = []
-        for call in message.get("tool_calls") or []:
-            function = call.get("function") if isinstance(call, dict) else None
-            if not isinstance(function, dict):
-                continue
-            calls.append(
-                {
-                    "id": call.get("id"),
-                    "name": function.get("name"),
-                    "arguments": function.get("arguments"),
-                }
-            )
-        usage = response.get("usage")
-        usage = usage if isinstance(usage, dict) else {}
-        content = message.get("content")
-        return Completion(
-            content=content if isinstance(content, str) else "",
-            tool_calls=calls,
-            prompt_tokens=_int(usage.get("prompt_tokens")),
-            completion_tokens=_int(usage.get("completion_tokens")),
-            model=str(response.get("model") or model),
-            finish_reason=choice.get("finish_reason"),
-        )
-
-    async def _ledger(
-        self,
-        tier: int,
-        model: str,
-        purpose: str,
-        prompt_tokens: int,
-        completion_tokens: int,
-        started: float,
-        ok: bool,
-        error: str | None,
-        refs: dict[str, Any] | None,
-    ) -> int | None:
-        entry = ledger.LedgerEntry(
-            at=self.clock.now(),
-            tier=tier,
-            model=model,
-            purpose=purpose,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            latency_ms=int((time.perf_counter() - started) * 1000),
-            cost_usd=estimate_cost(model, prompt_tokens, completion_tokens),
-            ok=ok,
-            error=error,
-            refs=dict(refs or {}),
-        )
-        try:
-            return await self._ledger_writer.record(entry)
-        except Exception:  # the ledger must never turn a good answer into a lost message
-            log.exception("could not write the LLM ledger row for %s", purpose)
+        if not events_seen:
+            await self._ledger(tier, model, purpose, prompt_estimate(), 0, started, False,
+                               "no stream events", refs)  # fmt: skip
             return None
-
-    async def _mark_failed(self, completion: Completion, error: str) -> None:
-        """The HTTP call worked but its answer was unusable: flip that call's ledger row to
-        ``ok = False`` with the reason, so one call stays one row and the report says so."""
-        if completion.ledger_id is None:
-            return
-        try:
-            await ledger.mark_failed(self.store, completion.ledger_id, error)
-        except Exception:
-            log.exception("could not update ledger row %s", completion.ledger_id)
+        completion = Completion(**assembly.fields())
+        return await self._booked(
+            tier, model, purpose, completion, prompt_estimate(), started, refs
+        )
 
     # -- public feature API -----------------------------------------------------------
     async def structured(
@@ -476,31 +476,14 @@ class LLMClient:
         messages: list[dict[str, Any]] = render_messages(prompt, variables)
         name = re.sub(r"[^A-Za-z0-9_-]", "_", schema.__name__.lower())[:64]
         json_schema = _strict_json_schema(schema)  # shared, read-only
-        response_format: dict[str, Any] | None
-        if self.settings.get("llm.use_json_schema"):
-            response_format = {
-                "type": "json_schema",
-                "json_schema": {"name": name, "schema": json_schema, "strict": True},
-            }
-        else:  # endpoints without structured output: describe the schema in the prompt
-            response_format = None
-            messages[0] = dict(messages[0])
-            messages[0]["content"] += "\n\nJSON schema of the answer:\n" + json.dumps(
-                json_schema, ensure_ascii=False
-            )
-
         completion = await self.complete(
-            tier=tier,
-            purpose=purpose,
-            messages=messages,
-            refs=refs,
-            response_format=response_format,
+            tier=tier, purpose=purpose, messages=messages, refs=refs, schema=(name, json_schema)
         )
         answer = self._answer_text(completion)
         try:
             return schema.model_validate(parse_json_answer(answer))
         except (ValueError, ValidationError) as exc:
-            problem = _validation_problem(exc)
+            problem = validation_problem(exc)
         await self._mark_failed(completion, f"schema: {problem}")
         log.info("%s: answer broke schema %s, asking for a repair", purpose, name)
 
@@ -510,13 +493,13 @@ class LLMClient:
             purpose=f"{purpose}:repair",
             messages=[*messages, {"role": "assistant", "content": answer[:8000]}, *repair],
             refs=refs,
-            response_format=response_format,
+            schema=(name, json_schema),
         )
         answer = self._answer_text(repaired)
         try:
             return schema.model_validate(parse_json_answer(answer))
         except (ValueError, ValidationError) as exc:
-            problem = _validation_problem(exc)
+            problem = validation_problem(exc)
         await self._mark_failed(repaired, f"schema: {problem}")
         raise LLMSchemaError(f"{purpose}: {problem}"[:500])
 

@@ -1,10 +1,14 @@
 """Rough USD prices per million tokens, to put an estimated cost on every ledger row.
 
 Why estimates: the owner wants to see what the AI costs per inquiry, and providers bill later.
-Prices are matched by model-name prefix (longest first); unknown or local models cost 0.
+Prices are matched by model-name prefix (longest first); unknown or local models cost 0. The
+providers' own models (DeepSeek, Qwen, Kimi, GLM…) are priced in their presets
+(``core.llm.providers``), the one table 设置 → AI 模型 also reads.
 """
 
 from __future__ import annotations
+
+from core.llm.providers import all_prices
 
 # model prefix -> (input USD / 1M tokens, output USD / 1M tokens)
 PRICES: dict[str, tuple[float, float]] = {
@@ -17,14 +21,10 @@ PRICES: dict[str, tuple[float, float]] = {
     "gpt-5-mini": (0.25, 2.00),
     "gpt-5": (1.25, 10.00),
     "o4-mini": (1.10, 4.40),
-    "deepseek-chat": (0.27, 1.10),
-    "deepseek-reasoner": (0.55, 2.19),
-    "qwen-turbo": (0.05, 0.20),
-    "qwen-plus": (0.40, 1.20),
-    "qwen-max": (1.60, 6.40),
     "claude-3-5-haiku": (0.80, 4.00),
     "claude-haiku": (1.00, 5.00),
     "claude-sonnet": (3.00, 15.00),
+    **all_prices(),
 }
 
 

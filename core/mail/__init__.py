@@ -1,22 +1,28 @@
 """Mail: the format — the shape raw mail arrives in and how it becomes clean text.
 
-What lives here: ``source`` (``RawMessage`` and the ``MessageSource`` protocol every source
-implements), ``parse`` / ``headers`` / ``charsets`` (one MIME parse path for every source:
+What lives here: ``source`` (``RawMessage`` and the ``MessageStream`` protocol of anything that
+yields raw mail), ``ports`` (the mailbox ports: ``MessageSource`` — list, fetch, commit cursors —
+and ``Mailer`` — submit once, find in Sent, drafts where the mailbox has them; Graph and
+IMAP/SMTP implement them), ``parse`` / ``headers`` / ``charsets`` (one MIME parse path for every source:
 ``parse_message`` → ``ParsedMessage``), ``message_ids`` (the one Message-ID normalisation),
 ``prefilter`` (the rule that skips machine mail) and ``quotes`` (``strip_quotes`` keeps only what
 the sender wrote this time).
 
 May import: the standard library and ``core.errors`` only. The sources that produce mail live in
-``core.sources`` (eml folder, Graph) and import this package, never the other way round.
+``core.sources`` (eml folder, Graph), ``core.graph`` and ``core.mailbox`` (IMAP/SMTP) and import
+this package, never the other way round.
 """
 
 from core.mail.parse import ParsedAttachment, ParsedMessage, parse_message
+from core.mail.ports import Mailer, MessageSource
 from core.mail.prefilter import prefilter
 from core.mail.quotes import strip_quotes
-from core.mail.source import MessageSource, RawMessage
+from core.mail.source import MessageStream, RawMessage
 
 __all__ = [
+    "Mailer",
     "MessageSource",
+    "MessageStream",
     "ParsedAttachment",
     "ParsedMessage",
     "RawMessage",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol, runtime_checkable
 
-SourceKind = Literal["eml", "graph", "demo"]
+SourceKind = Literal["eml", "graph", "imap", "demo"]
 FolderKind = Literal["inbox", "sent"]
 
 
@@ -29,7 +29,7 @@ class RawMessage:
     raw: bytes
     source: str
     source_ref: str
-    graph_id: str | None = None
+    source_id: str | None = None  # the id at the source (Graph id, imap:<folder>:<V>:<uid>)
     folder: str = "inbox"
     conversation_id: str | None = None
     received_at: datetime | None = None
@@ -37,7 +37,9 @@ class RawMessage:
 
 
 @runtime_checkable
-class MessageSource(Protocol):
-    """Anything that can be iterated asynchronously for :class:`RawMessage` objects."""
+class MessageStream(Protocol):
+    """Anything that can be iterated asynchronously for :class:`RawMessage` objects (a folder of
+    ``.eml``, the demo). A mailbox read by rounds with cursors is ``core.mail.ports``'s
+    ``MessageSource``."""
 
     def __aiter__(self) -> AsyncIterator[RawMessage]: ...

@@ -11,6 +11,9 @@ Drafts the turn wrote are shown right after the answer as their own approval ale
 that 发送 would send, and the 发送 / 放弃 / 在电脑上修改 buttons — through the same outbox row the
 tray sees, so nothing is alerted twice and approving stays the owner's press.
 
+Changes the turn only proposed (it read customer mail, and his words did not ask for them) follow
+as one message each with ✅ 确认 / 🗑 放弃 (``core.notify.proposal_press``).
+
 Files the turn found (``find_attachments``: "Steward 的平面图在哪") follow as documents, each
 captioned with its name, so he can open the plan on the phone. Telegram takes uploads from a bot
 up to 50 MB; a bigger file gets one Chinese line telling him to open it on the computer.
@@ -114,6 +117,12 @@ class AssistantChat:
         self._current: dict[int, int | None] = {}  # chat -> the last alert's inquiry we set
         self._used: dict[int, Any] = {}  # chat -> its conversation (to settle before closing)
 
+    def _offer_proposal(self, proposal_id: int) -> tuple[str, dict[str, Any]] | None:
+        from core.notify.proposal_press import proposal_message
+
+        services = getattr(self.chat, "services", None)
+        return proposal_message(services, proposal_id) if services is not None else None
+
     def available(self) -> bool:
         source = self._assistant()
         return bool(source is not None and source.available)
@@ -139,10 +148,12 @@ class AssistantChat:
             conversation.current_inquiry_id = alert_inquiry
         drafts: list[int] = []
         files: list[int] = []
+        proposals: list[int] = []
 
         def on_event(event: Any) -> None:
             drafts.extend(getattr(event, "draft_ids", ()) or ())
             files.extend(getattr(event, "attachment_ids", ()) or ())
+            proposals.extend(getattr(event, "proposal_ids", ()) or ())
 
         try:
             async with self.chat.typing():
@@ -171,6 +182,10 @@ class AssistantChat:
                 log.exception("showing draft %s on telegram failed", draft_id)
         for attachment_id in dict.fromkeys(files):
             await self._send_file(attachment_id)
+        for proposal_id in dict.fromkeys(proposals):
+            offer = self._offer_proposal(proposal_id)
+            if offer is not None:
+                await self.chat.reply(offer[0], markup=offer[1])
         return drafts
 
     async def _send_file(self, attachment_id: int) -> None:

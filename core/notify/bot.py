@@ -451,6 +451,12 @@ class TelegramBot:
                     self.services, self, composer=self._composer, show_draft=self.show_draft
                 )
                 answer = await press_r.handle(int(parts[1]), parts[2], parts[3], message)
+            elif parts[0] == "p" and len(parts) == 3 and parts[1].isdigit():
+                from core.notify.proposal_press import press_proposal
+
+                answer = await press_proposal(self.services, int(parts[1]), parts[2])
+                await self.drop_buttons(message)
+                await self.reply(escape(answer))
             elif parts[0] == "n" and len(parts) == 3:
                 answer = await self.notes.pressed(parts[1], parts[2])
                 await self.drop_buttons(message)

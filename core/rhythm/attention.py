@@ -3,7 +3,8 @@
 The pipeline publishes ``NeedsAttention`` when it guessed: a low-confidence classification or
 extraction (``low_confidence``, on an inquiry), a merge the rules were unsure of (``merge_unsure``:
 joined to an inquiry by phone number alone), a message the model could not understand
-(``failed``, on a message). Until now nobody listened, so those guesses looked as certain as
+(``failed``, on a message), a message the rules filed because the model could not be used
+(``model_unusable``, on a message). Until now nobody listened, so those guesses looked as certain as
 any other. ``AttentionRecorder`` writes each one down; the board marks and filters them, the
 evening briefing lists them, and one click resolves them (confirm, or correct, then the item is
 closed with an audit entry).
@@ -38,6 +39,10 @@ KINDS: dict[str, tuple[str, str]] = {  # kind -> (Chinese, English) of what he i
     "low_confidence": ("分类/提取把握不大", "Low-confidence classification or extraction"),
     "merge_unsure": ("合并不确定（仅凭电话号码）", "Merged on the phone number alone"),
     "failed": ("模型没看懂这封邮件", "The model could not understand this email"),
+    "model_unusable": (
+        "AI 模型无法使用，这封邮件已按规则归档，请确认",
+        "The AI model could not be used; this email was filed by the rules, please check",
+    ),
     "complaint": (
         "客户可能在投诉或要求退款：请您亲自处理",
         "The customer may be complaining or asking for a refund: handle it yourself",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from core.graph.mail_sync import MailRoundPlan, MailSync
+from core.mail.ports import MessageSource
 from core.mail.source import RawMessage
 
 
@@ -18,7 +19,9 @@ class GraphMessageSource:
     """Iterate once, ingest everything, then ``await source.commit()``."""
 
     def __init__(self, sync: MailSync) -> None:
+        port: MessageSource[MailRoundPlan] = sync  # MailSync is the Graph side of the port
         self.sync = sync
+        self.port = port
         self.plan: MailRoundPlan | None = None
         self.removed: list[str] = []
 

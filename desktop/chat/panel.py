@@ -47,6 +47,7 @@ from desktop.errors_ui import message_for
 from desktop.file_open import open_file
 from desktop.i18n import current_language
 from desktop.look import set_tone
+from desktop.text import stage_name
 
 if TYPE_CHECKING:
     from core.agent.conversation import Conversation
@@ -80,6 +81,7 @@ class ChatPanel(QWidget):
         self._opening = asyncio.Lock()
         self.files: dict[int, AttachmentFile] = {}  # the found files shown, by attachment id
         self.files_loading: asyncio.Future[Any] | None = None
+        self.proposals_loading: asyncio.Future[Any] | None = None
         self._build()
         self.retranslate()
 
@@ -98,6 +100,7 @@ class ChatPanel(QWidget):
         self.transcript = Transcript()
         self.transcript.draft_clicked.connect(self.draft_opened)
         self.transcript.file_clicked.connect(self.open_file)
+        self.transcript.proposal_decided.connect(self.decide_proposal)
         self.activity = QLabel()
         self.activity.setObjectName("chatActivity")
         set_tone(self.activity, "accent")
@@ -262,9 +265,46 @@ class ChatPanel(QWidget):
             if event.attachment_ids:
                 where = len(self.transcript.entries)
                 self.files_loading = spawn(self._show_files(where, event.attachment_ids))
+            if event.proposal_ids:
+                self.proposals_loading = spawn(self._show_proposals(event.proposal_ids))
             self._set_busy(False)
             for draft_id in event.draft_ids:
                 self.draft_opened.emit(draft_id)
+
+    async def _show_proposals(self, proposal_ids: tuple[int, ...]) -> None:
+        """Each change the turn only proposed, with one-click 确认 / 放弃."""
+        for proposal_id in proposal_ids:
+            item = await self.ctx.app.proposals.get(proposal_id)
+            if item is not None and item.status == "open":
+                self.transcript.add(Entry("proposal", self._proposal_text(item), (item.id,)))
+
+    def _proposal_text(self, item: Any) -> str:
+        args = item.arguments or {}
+        number = str(item.inquiry_id)
+        if item.kind == "stage":
+            text = self.tr("move inquiry #%1 to the stage “%2”")
+            return text.replace("%1", number).replace("%2", stage_name(args.get("to_stage")))
+        if item.kind == "note":
+            text = self.tr("add this note to inquiry #%1: %2")
+            return text.replace("%1", number).replace("%2", str(args.get("text") or ""))
+        return self.tr("create the OneDrive folder of inquiry #%1").replace("%1", number)
+
+    def decide_proposal(self, proposal_id: int, confirm: bool) -> None:
+        """确认 or 放弃 pressed in the transcript (the write runs off the UI thread)."""
+        self.proposals_loading = spawn(self._decide(proposal_id, confirm))
+
+    async def _decide(self, proposal_id: int, confirm: bool) -> None:
+        proposals = self.ctx.app.proposals
+        try:
+            item = await (proposals.confirm if confirm else proposals.drop)(proposal_id)
+        except Exception as exc:  # already decided elsewhere (Telegram), or the write failed
+            self.transcript.add(Entry("error", message_for(exc)))
+            return
+        said = {
+            "confirmed": self.tr("Proposal #%1 confirmed: done."),
+            "dropped": self.tr("Proposal #%1 dropped: nothing was changed."),
+        }.get(item.status, self.tr("Proposal #%1 could not be carried out."))
+        self.transcript.add(Entry("notice", said.replace("%1", str(item.id))))
 
     async def _show_files(self, where: int, attachment_ids: tuple[int, ...]) -> None:
         """The row of found files after the answer (those still on this computer)."""
@@ -359,6 +399,9 @@ class ChatPanel(QWidget):
                 "draft": self.tr("Open draft"),
                 "files": self.tr("Files found:"),
                 "thinking": self.tr("Thinking…"),
+                "proposal": self.tr("Proposed, not done:"),
+                "confirm": self.tr("Confirm this change"),
+                "drop": self.tr("Drop it"),
             }
         )
 

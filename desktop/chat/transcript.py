@@ -27,13 +27,15 @@ REPAINT_MS = 40
 USER_BG = "#e8f0fe"
 ASSISTANT_BG = "#f6f8fa"
 ERROR_BG = "#fff1f0"
+PROPOSAL_BG = "#fff8e1"  # a change waiting for his confirmation
 MUTED = "#6e7781"
 
 
 @dataclass
 class Entry:
-    """One block of the transcript: ``role`` is user, assistant, drafts, files, notice or
-    error. ``files``: (attachment id, file name) of a files row."""
+    """One block of the transcript: ``role`` is user, assistant, drafts, files, proposal,
+    notice or error. ``files``: (attachment id, file name) of a files row; a proposal's id is
+    its ``draft_ids[0]``."""
 
     role: str
     text: str
@@ -58,9 +60,13 @@ def _bubble(inner: str, background: str, *, width: str = "100%") -> str:
 class Transcript(InertBrowser):
     draft_clicked = Signal(int)
     file_clicked = Signal(int)
+    proposal_decided = Signal(int, bool)  # (proposal id, confirmed)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, internal_schemes=frozenset({"draft", "attachment"}))
+        super().__init__(
+            parent,
+            internal_schemes=frozenset({"draft", "attachment", "proposal-yes", "proposal-no"}),
+        )
         self.setObjectName("chatTranscript")
         self.internal_link.connect(self._on_internal)
         self.entries: list[Entry] = []
@@ -159,6 +165,17 @@ class Transcript(InertBrowser):
                 f'<p style="margin-bottom:10px;"><span style="color:{MUTED};">{label}</span> '
                 f"{links}</p>"
             )
+        if entry.role == "proposal":  # a write waiting for his word: 确认 / 放弃
+            pid = entry.draft_ids[0] if entry.draft_ids else 0
+            yes = html.escape(self.labels.get("confirm", "Confirm"))
+            no = html.escape(self.labels.get("drop", "Drop"))
+            head = html.escape(self.labels.get("proposal", "Proposed, not done:"))
+            return _bubble(
+                f"<p><b>{head}</b> {html.escape(entry.text)}</p>"
+                f'<p><a href="proposal-yes:{pid}">{yes}</a> · '
+                f'<a href="proposal-no:{pid}">{no}</a></p>',
+                PROPOSAL_BG,
+            )
         if entry.role == "error":
             return _bubble(f"<p>{html.escape(entry.text)}</p>", ERROR_BG)
         return f'<p style="color:{MUTED}; margin-bottom:10px;">{html.escape(entry.text)}</p>'
@@ -172,7 +189,11 @@ class Transcript(InertBrowser):
         return f'<p style="color:{MUTED};">{html.escape(self.labels.get(key, "…"))}</p>'
 
     def _on_internal(self, url: QUrl) -> None:
-        """A draft or found-file link (http(s) links go through the link gate's dialog)."""
+        """A proposal, draft or found-file link (http(s) links go through the link gate)."""
+        if url.scheme() in {"proposal-yes", "proposal-no"}:
+            if url.path().isdigit():
+                self.proposal_decided.emit(int(url.path()), url.scheme() == "proposal-yes")
+            return
         try:
             number = int(url.path())
         except ValueError:

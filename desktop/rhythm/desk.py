@@ -123,8 +123,8 @@ class RhythmDesk(QObject):
         """概览 / 成本与质量 (the weekly report's balloon opens it too)."""
         from desktop.stats.window import StatsWindow
 
-        if self.stats is None or self.stats.app is not app:
-            if self.stats is not None:
+        if not alive(self.stats) or self.stats.app is not app:
+            if alive(self.stats):
                 self.stats.close()
                 self.stats.deleteLater()
             self.stats = StatsWindow(app)

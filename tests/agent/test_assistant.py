@@ -165,6 +165,9 @@ async def test_no_tool_can_approve_or_send(services, llm) -> None:  # type: igno
         "reader",
         "drive",
         "customer_content_seen",
+        "owner_words",  # a Text: the owner's words of the turn, no capability
+        "current_inquiry_id",
+        "propose_only",
     }
     assert type(context.drive) is CustomerDrive  # OneDrive's files and folders, not Graph whole
     objects = _reachable(context)

@@ -16,7 +16,7 @@ from core.app import App
 from core.db.models import Memory
 from tests.agent.session_support import SessionModel, assistant_requests, request_chars
 from tests.drafts.support import add_inquiry
-from tests.support.llm_server import LLMServer, Reply
+from tests.support.llm_server import LLMServer, Reply, schema_name
 
 BUDGET = PromptBudget(
     total_chars=6_000, keep_whole_turns=3, summary_chars=800, tool_reserve_chars=500
@@ -67,8 +67,8 @@ async def test_notes_still_shrink_when_the_cheap_tier_fails(services) -> None:  
     answers = SessionModel(answer_chars=400)
 
     def model(request):  # type: ignore[no-untyped-def]
-        if request.get("response_format"):
-            return Reply.error(400, "no structured output here")
+        if schema_name(request):  # every structured call, in whatever mode it is asked
+            return Reply.error(503, "the small model is overloaded")
         return answers(request)
 
     srv, conversation, _ = await _long_session(services, model, turns=16)

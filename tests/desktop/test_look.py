@@ -46,8 +46,10 @@ def test_dialog_buttons_are_words_without_icons(app, languages) -> None:  # type
 def test_the_wizards_choices_have_no_arrow_markers(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     wizard = FirstRunWizard(ctx)
     qtbot.addWidget(wizard)
+    wizard.ensurePolished()
     for button in (wizard.sign_in_button, wizard.ai_button, wizard.demo_button):
-        assert button.icon().isNull(), button.text()
+        button.ensurePolished()
+        assert button.icon().isNull() or button.iconSize().isEmpty(), button.text()
 
 
 def test_one_stylesheet_with_the_tokens_is_installed(app) -> None:  # type: ignore[no-untyped-def]

@@ -27,7 +27,7 @@ def add_inquiry(
     name: str = "Jane Citizen",
     body: str = "Hi, we need a sliding door 2400 x 2100 for 12 Smith St, Ryde. Call me 0412 345 678.",
     subject: str = "Sliding door quote",
-    graph_id: str | None = None,
+    source_id: str | None = None,
     language: str = "en",
     received: datetime | None = None,
 ) -> tuple[int, int]:
@@ -54,8 +54,8 @@ def add_inquiry(
         session.flush()
         msg = Message(
             message_id=f"<{inquiry.id}-{now.timestamp()}@example.com>",
-            graph_id=graph_id,
-            source="graph" if graph_id else "eml",
+            source_id=source_id,
+            source="graph" if source_id else "eml",
             folder="inbox",
             direction="in",
             from_addr=email,

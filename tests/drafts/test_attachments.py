@@ -47,7 +47,7 @@ def add_file(
 
 async def _inquiry(services, graph):  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
-    return add_inquiry(services, graph_id=gid)
+    return add_inquiry(services, source_id=gid)
 
 
 async def test_chosen_files_reach_the_customer_once(services, drafting, graph):

@@ -26,7 +26,7 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:  # type: ignore[no-untyped
 
 def test_draft_approve_send_and_refusals(env, capsys, home, graph, model):
     gid = graph.add_message(subject="Door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, _ = add_inquiry(env, graph_id=gid, subject="Door quote")
+    inquiry_id, _ = add_inquiry(env, source_id=gid, subject="Door quote")
     model.plant = ["Installation takes 3 weeks."]
     code, out, err = _run(
         capsys, "draft", str(inquiry_id), "--instruction", "报价15000含GST", "--home", str(home)
@@ -112,7 +112,7 @@ def test_draft_with_an_attachment_and_reject_cleans_outlook(env, capsys, home, g
     from tests.drafts.test_attachments import add_file
 
     gid = graph.add_message(subject="Door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, msg_pk = add_inquiry(env, graph_id=gid, subject="Door quote")
+    inquiry_id, msg_pk = add_inquiry(env, source_id=gid, subject="Door quote")
     plan = add_file(env, msg_pk, "plan.pdf", b"%PDF plan")
     code, out, _ = _run(capsys, "draft-files", str(inquiry_id), "--home", str(home))
     assert code == 0 and f"{plan:>6}  plan.pdf  9 B" in out
@@ -169,7 +169,7 @@ def test_draft_with_an_attachment_and_reject_cleans_outlook(env, capsys, home, g
 
 def test_draft_files_add_attaches_a_file_from_this_computer(env, capsys, home, graph, tmp_path):
     gid = graph.add_message(subject="Door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, _ = add_inquiry(env, graph_id=gid, subject="Door quote")
+    inquiry_id, _ = add_inquiry(env, source_id=gid, subject="Door quote")
     assert (
         _run(capsys, "draft", str(inquiry_id), "--instruction", "报价15000", "--home", str(home))[0]
         == 0

@@ -30,7 +30,7 @@ async def test_killed_mid_send_then_reconciled_sends_exactly_once(
     services, drafting, graph, home, kill_at
 ):
     gid = graph.add_message(subject="Bifold doors", from_addr=CUSTOMER, body="Price please")
-    inquiry_id, _ = add_inquiry(services, graph_id=gid, subject="Bifold doors")
+    inquiry_id, _ = add_inquiry(services, source_id=gid, subject="Bifold doors")
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
     await drafting.decisions.approve(draft_id, actor="owner")
 

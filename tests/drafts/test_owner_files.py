@@ -31,7 +31,7 @@ def onedrive(tmp_path: Path) -> Path:
 
 async def _pending(services, drafting, graph) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, msg_pk = add_inquiry(services, graph_id=gid)
+    inquiry_id, msg_pk = add_inquiry(services, source_id=gid)
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
     return inquiry_id, msg_pk, draft_id
 

@@ -16,7 +16,7 @@ from tests.drafts.support import CUSTOMER, add_inquiry
 
 async def _composed(services, drafting, graph) -> int:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, _ = add_inquiry(services, graph_id=gid)
+    inquiry_id, _ = add_inquiry(services, source_id=gid)
     return await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
 
 

@@ -13,7 +13,7 @@ from tests.drafts.support import CUSTOMER, add_inquiry
 
 async def _approved(services, drafting, graph, *, instruction="报价15000含GST") -> int:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, _ = add_inquiry(services, graph_id=gid)
+    inquiry_id, _ = add_inquiry(services, source_id=gid)
     draft_id = await drafting.composer.compose(inquiry_id, instruction, actor="owner")
     await drafting.decisions.approve(draft_id, actor="owner")
     return draft_id
@@ -48,7 +48,7 @@ async def test_approved_draft_is_sent_once_in_thread(services, drafting, graph):
 
 async def test_unapproved_draft_is_never_sent(services, drafting, graph):
     gid = graph.add_message(subject="Q", from_addr=CUSTOMER)
-    inquiry_id, _ = add_inquiry(services, graph_id=gid)
+    inquiry_id, _ = add_inquiry(services, source_id=gid)
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
     with pytest.raises(DraftStateError) as err:
         await drafting.decisions.send(draft_id, actor="owner")

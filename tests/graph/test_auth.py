@@ -159,5 +159,5 @@ class _NullSink:
     async def ingest_batch(self, raws: list) -> None:
         raise AssertionError("nothing must be ingested")
 
-    async def record_removed(self, graph_id: str) -> None:
+    async def record_removed(self, source_id: str) -> None:
         raise AssertionError("nothing must be removed")

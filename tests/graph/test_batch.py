@@ -93,7 +93,7 @@ async def test_first_sync_through_batches_ingests_everything_exactly_once(
     assert report.new == 45
     with services.store.session() as s:
         assert s.scalar(select(func.count()).select_from(Message)) == 45
-        stored = set(s.scalars(select(Message.graph_id)))
+        stored = set(s.scalars(select(Message.source_id)))
     assert stored == set(ids)
     # every MIME came through a batch part, exactly once; no single $value GETs
     values = graph.requests_to(r"/\$value$")

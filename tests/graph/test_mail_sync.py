@@ -128,7 +128,7 @@ async def test_attachments_on_demand_with_a_size_cap(
     assert data == b"%PDF-1.4 plan" * 10
     assert await fetch_attachment(runtime.client, gid, meta["id"], max_mb=0) is None
     with services.store.session() as s:
-        assert s.scalars(select(Message)).one().graph_id == gid
+        assert s.scalars(select(Message)).one().source_id == gid
 
 
 async def test_graph_message_source_moves_the_cursor_only_on_commit(

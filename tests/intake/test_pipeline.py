@@ -258,7 +258,9 @@ async def test_attachments_over_the_cap_keep_metadata_only(services, pipeline, p
     ]
 
 
-async def test_broken_model_answers_go_pending_then_failed(services, clock, pipelines) -> None:  # type: ignore[no-untyped-def]
+async def test_a_schema_the_model_keeps_breaking_ends_in_the_rules_answer(
+    services, clock, pipelines
+) -> None:  # type: ignore[no-untyped-def]
     services.settings.update({"intake.max_attempts": 2, "llm.max_retries": 0})
     with LLMServer(lambda _r: {"nonsense": True}) as srv:
         services.settings.set("llm.base_url", srv.base_url)
@@ -271,13 +273,15 @@ async def test_broken_model_answers_go_pending_then_failed(services, clock, pipe
         pending = [e for e in services.bus.events if isinstance(e, NeedsAttention)]
         assert pending[-1].kind == "llm_pending"
 
-        report = await pipeline.retry_pending()
-        assert report.counts == {"failed:llm_schema": 1}
+        report = await pipeline.retry_pending()  # the last try: the rules answer, marked
+        assert report.counts == {"new_inquiry": 1}
         with services.store.session() as s:
             msg = s.get(Message, pk)
-            assert (msg.disposition, msg.attempts) == ("failed:llm_schema", 2)
-            assert s.scalar(select(func.count(Inquiry.id))) == 0
-        # nothing more happens to a failed message
+            assert msg.disposition == "new_inquiry" and msg.confidence == "low"
+            assert s.scalar(select(func.count(Inquiry.id))) == 1
+        asks = [e for e in services.bus.events if isinstance(e, NeedsAttention)]
+        assert (asks[-1].kind, asks[-1].ref_id) == ("model_unusable", pk)
+        # nothing more happens to a filed message
         assert (await pipeline.retry_pending()).processed == 0
 
 
@@ -463,12 +467,12 @@ async def test_a_message_seen_again_under_a_new_graph_id_is_relinked_not_doubled
     row already holds that id."""
     pipeline = pipelines(offline=True)
     data = make_email(**ASK)
-    first = await pipeline.ingest(raw(data, graph_id="AAA-old"))
-    report = await pipeline.ingest_batch([raw(data, graph_id="AAA-new")])
+    first = await pipeline.ingest(raw(data, source_id="AAA-old"))
+    report = await pipeline.ingest_batch([raw(data, source_id="AAA-new")])
     assert report.already_known == 1 and report.message_pks == [first]
-    other = await pipeline.ingest(raw(make_email(subject="Other", body="Hi"), graph_id="BBB"))
-    again = await pipeline.ingest_batch([raw(data, graph_id="BBB")])
+    other = await pipeline.ingest(raw(make_email(subject="Other", body="Hi"), source_id="BBB"))
+    again = await pipeline.ingest_batch([raw(data, source_id="BBB")])
     assert again.already_known == 1
     with services.store.session() as s:
-        rows = {m.id: m.graph_id for m in s.scalars(select(Message))}
+        rows = {m.id: m.source_id for m in s.scalars(select(Message))}
     assert rows == {first: "AAA-new", other: "BBB"}

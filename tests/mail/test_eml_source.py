@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from core.mail.source import MessageSource, RawMessage
+from core.mail.source import MessageStream, RawMessage
 from core.sources.eml import EmlFolderSource
 
 
@@ -17,14 +17,14 @@ async def test_yields_eml_files_in_name_order(tmp_path: Path) -> None:
     (tmp_path / "sub.eml").mkdir()  # a folder named like a message is not a message
 
     source = EmlFolderSource(tmp_path)
-    assert isinstance(source, MessageSource)
+    assert isinstance(source, MessageStream)
     got = [raw async for raw in source]
     assert [(r.source_ref, r.raw) for r in got] == [
         ("001.EML", b"one"),
         ("002.eml", b"two"),
         ("010.eml", b"ten"),
     ]
-    assert all(r.source == "eml" and r.folder == "inbox" and r.graph_id is None for r in got)
+    assert all(r.source == "eml" and r.folder == "inbox" and r.source_id is None for r in got)
 
 
 async def test_empty_folder_yields_nothing(tmp_path: Path) -> None:
@@ -37,6 +37,6 @@ async def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_raw_message_is_immutable() -> None:
-    raw = RawMessage(raw=b"x", source="graph", source_ref="AAMk", graph_id="AAMk", folder="sent")
+    raw = RawMessage(raw=b"x", source="graph", source_ref="AAMk", source_id="AAMk", folder="sent")
     with pytest.raises(AttributeError):
         raw.folder = "inbox"  # type: ignore[misc]

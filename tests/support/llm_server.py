@@ -31,7 +31,12 @@ Error helpers: ``Reply.error(429, retry_after=0.01)``, ``Reply.error(500)``,
 ``Reply.malformed()`` (a 200 whose body is not JSON). A "broken schema" answer is simply a dict
 (or str) that does not match the requested schema.
 
-Also served: ``GET /v1/models``; ``/chat/completions`` without the ``/v1`` prefix; streaming
+``quirks=Quirks(...)`` (``tests.support.llm_quirks``) makes the server answer as a real provider
+does where it departs from OpenAI: json_schema refused (llama.cpp 500, DeepSeek 400), tool calls
+written in the text, ``<think>`` prefixes and ``reasoning_content``, 400 on unknown parameters,
+no streaming.
+
+Also served: ``GET /v1/models``; any path ending in ``/chat/completions``; streaming
 (``"stream": true``) as server-sent ``chat.completion.chunk`` events as OpenAI sends them: one
 content chunk per word (a word longer than 8 characters, such as Chinese text without spaces, in
 8-character pieces), each tool call as deltas (index, id and name first, then its arguments in
@@ -46,6 +51,7 @@ Usage tokens are estimated as characters / 4 unless the Reply overrides them.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
 import time
@@ -54,6 +60,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.support.llm_quirks import Quirks
 
 Responder = Callable[[dict[str, Any]], Any]
 
@@ -104,11 +112,20 @@ class RecordedRequest:
 
 
 def schema_name(request: dict[str, Any]) -> str | None:
-    """The ``json_schema.name`` a request asked for (route structured calls on it)."""
+    """The schema a request asked for (route structured calls on it): the ``json_schema.name``,
+    or — json_object and text modes put the schema in the prompt — the lowercased ``title`` of
+    the schema written in the first message (the client names a schema after its class)."""
     fmt = request.get("response_format") or {}
     if fmt.get("type") == "json_schema":
         return (fmt.get("json_schema") or {}).get("name")
-    return None
+    messages = request.get("messages") or [{}]
+    first = str(messages[0].get("content") or "")
+    at = first.rfind("JSON schema")
+    found = _SCHEMA_TITLE.findall(first[at:]) if at >= 0 else []
+    return found[-1].lower() if found else None  # the top level's title comes last
+
+
+_SCHEMA_TITLE = re.compile(r'"title": "([A-Za-z0-9_]+)"')
 
 
 def last_user_text(request: dict[str, Any]) -> str:
@@ -220,10 +237,15 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, b'{"error": {"message": "request body is not JSON"}}')
             return
         self._record(body)
-        if path not in {"/v1/chat/completions", "/chat/completions"}:
+        if not path.endswith("/chat/completions"):  # /v1, DashScope's, Azure's deployments
             self._send(404, b'{"error": {"message": "not found"}}')
             return
         owner = self.server.owner
+        refused = owner.quirks.refusal(body)
+        if refused is not None:
+            error = Reply.error(refused[0], refused[1])
+            self._send(error.status, error.raw_body or b"", error.headers)
+            return
         with owner._lock:
             owner._in_flight += 1
             owner.max_in_flight = max(owner.max_in_flight, owner._in_flight)
@@ -250,6 +272,11 @@ class _Handler(BaseHTTPRequestHandler):
         content = reply.content
         if isinstance(content, dict | list):
             content = json.dumps(content, ensure_ascii=False)
+        quirks = owner.quirks
+        if quirks.text_tools and reply.tool_calls:  # the call written into the text
+            content, reply.tool_calls = quirks.content_for_calls(reply.tool_calls), None
+        if content:
+            content = quirks.dress(content)
         tool_calls = None
         if reply.tool_calls:
             tool_calls = []
@@ -279,7 +306,7 @@ class _Handler(BaseHTTPRequestHandler):
         model = body.get("model") or "test-model"
         created = int(time.time())
         completion_id = f"chatcmpl-{uuid.uuid4().hex[:16]}"
-        if body.get("stream"):
+        if body.get("stream") and quirks.streaming != "ignore":
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
             self._stream(
                 _StreamSpec(
@@ -289,6 +316,8 @@ class _Handler(BaseHTTPRequestHandler):
             )  # fmt: skip
             return
         message: dict[str, Any] = {"role": "assistant", "content": content}
+        if quirks.reasoning() is not None:
+            message["reasoning_content"] = quirks.reasoning()
         if tool_calls:
             message["tool_calls"] = tool_calls
         payload: dict[str, Any] = {
@@ -328,6 +357,10 @@ class _Handler(BaseHTTPRequestHandler):
             )
 
         chunk({"role": "assistant", "content": ""})
+        reasoning = self.server.owner.quirks.reasoning()
+        if reasoning is not None:
+            for piece in _pieces(reasoning):
+                chunk({"reasoning_content": piece})
         if spec.content:
             for piece in _pieces(spec.content):
                 chunk({"content": piece})
@@ -411,7 +444,9 @@ class LLMServer:
         *,
         latency: float = 0.0,
         models: Iterable[str] = ("test-tier1", "test-tier2", "test-tier3"),
+        quirks: Quirks | None = None,
     ) -> None:
+        self.quirks = quirks or Quirks()  # how this server departs from OpenAI (llm_quirks)
         self.responder: Responder = responder or (lambda _r: "ok")
         self.latency = latency
         self.models = list(models)

@@ -14,6 +14,11 @@ The modules, by what the tools do:
     drafting    draft_reply, forward_to_factory, batch_drafts, propose_appointment
     memories    remember, list_memories, retire_memory
 
+Each tool is one ``Tool`` record (``base``) that also says what it reads (customer content or
+not), what it writes, whether it drafts or returns files and which claims it may back; the loop
+(taint, the consent rule for gated writes), the front ends (drafts to open, files to offer) and
+the registry test read those records, never lists of names kept elsewhere.
+
 Why no tool can approve or send: a handler can only use what its ``ToolContext`` holds (see
 ``base``) — a ``DraftComposer``, a ``DraftReader`` and a ``CustomerDrive`` — and none of them
 can approve, reject or send a draft, send mail or write the calendar; a test walks the objects

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -27,12 +27,14 @@ from core.drafts.reader import DraftReader
 from core.errors import InquiryBridgeError
 from core.glossary import product_name
 from core.inquiry.stages import STAGE_NAMES_ZH
+from core.provenance import Text
 from core.services import Services
 
 if TYPE_CHECKING:
     from core.drafts.drafting import Drafting
 
 ACTOR = "agent"  # who every write of a tool is audited as
+GATED_WRITES = frozenset({"stage", "note", "memory", "folder"})  # proposals after customer text
 
 
 class ToolError(InquiryBridgeError):
@@ -48,7 +50,11 @@ class ToolContext:
     composer: DraftComposer
     reader: DraftReader
     drive: CustomerDrive = field(default=None)  # type: ignore[assignment]  # set below
-    customer_content_seen: bool = False  # this turn read customer text: memories are proposals
+    customer_content_seen: bool = False  # this turn read customer text: writes are proposals
+    # the owner's own words of this turn: the instruction of record, what he asked for
+    owner_words: Text = field(default_factory=lambda: Text.owner(""))
+    current_inquiry_id: int | None = None  # the customer "他" means (the board's selection)
+    propose_only: bool = False  # set by the loop for one call: this write is only a proposal
 
     def __post_init__(self) -> None:
         if self.drive is None:
@@ -67,9 +73,18 @@ Handler = Callable[[ToolContext, dict[str, Any]], Awaitable[str]]
 class Tool:
     """One function the model may call.
 
+    The one place a tool says what it is; the loop, the consent rule (``core.agent.consent``),
+    the front ends (drafts to open, files to offer) and the claim guard read it here, never from
+    lists of names kept elsewhere.
+
     ``label_zh`` / ``label_en``: the few words a front end shows while it runs ("正在查找客户…").
-    ``reads_customer_content``: its answer carries text customers wrote, so a memory asked for
-    later in the same turn is only a proposal (``core.agent.memory``).
+    ``reads_customer_content``: its answer carries text customers wrote, so the turn is tainted:
+    a write the owner's own words did not ask for becomes a proposal.
+    ``writes``: what it changes — ``draft`` (into the approval queue), ``stage``, ``note``,
+    ``memory``, ``folder``, ``appointment`` (a proposal already). ``stage``, ``note``, ``memory``
+    and ``folder`` are gated by the consent rule (``GATED_WRITES``).
+    ``returns_files``: its answer lists stored attachments the owner may open.
+    ``claims``: the claim kinds (``core.agent.claims.KINDS``) its success can back.
     """
 
     name: str
@@ -79,6 +94,19 @@ class Tool:
     label_zh: str = "正在处理…"
     label_en: str = "Working…"
     reads_customer_content: bool = False
+    writes: frozenset[str] = frozenset()
+    returns_files: bool = False
+    claims: frozenset[str] = frozenset()
+
+    @property
+    def drafts(self) -> bool:
+        """It writes drafts into the owner's queue (the front end opens them)."""
+        return "draft" in self.writes
+
+    @property
+    def gated(self) -> frozenset[str]:
+        """The writes of this tool that a tainted turn may only propose."""
+        return self.writes & GATED_WRITES
 
     def spec(self) -> dict[str, Any]:
         return {
@@ -102,15 +130,7 @@ def marking(tool: Tool) -> Tool:
         ctx.customer_content_seen = True
         return result
 
-    return Tool(
-        tool.name,
-        tool.description,
-        tool.parameters,
-        handler,
-        tool.label_zh,
-        tool.label_en,
-        tool.reads_customer_content,
-    )
+    return replace(tool, handler=handler)
 
 
 def obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:

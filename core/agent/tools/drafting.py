@@ -60,7 +60,11 @@ async def draft_reply(ctx: ToolContext, args: dict[str, Any]) -> str:
     inquiry_id = int_arg(args, "inquiry_id")
     instruction = text_arg(args, "instruction")
     draft_id = await ctx.composer.compose(
-        inquiry_id, instruction, actor=ACTOR, attachment_ids=ids_arg(args, "attachment_ids")
+        inquiry_id,
+        instruction,
+        actor=ACTOR,
+        attachment_ids=ids_arg(args, "attachment_ids"),
+        of_record=ctx.owner_words.value,  # the owner's words back values; the model's do not
     )
     return await _draft_answer(ctx, draft_id)
 
@@ -85,15 +89,25 @@ async def forward_to_factory(ctx: ToolContext, args: dict[str, Any]) -> str:
 
         await ctx.services.store.run(record)
     draft_id = await ctx.composer.compose_forward(
-        inquiry_id, factory, instruction, actor=ACTOR, attachment_ids=files
+        inquiry_id,
+        factory,
+        instruction,
+        actor=ACTOR,
+        attachment_ids=files,
+        of_record=ctx.owner_words.value,
     )
     return await _draft_answer(ctx, draft_id, attachment_ids=files)
 
 
-def _csv_text(args: dict[str, Any]) -> str:
-    if args.get("csv_text"):
-        return str(args["csv_text"])
+def _csv_text(ctx: ToolContext, args: dict[str, Any]) -> str:
+    """The CSV file the owner named in his own words this turn: recipients come from people,
+    never from rows a model wrote (principle 7)."""
     raw = text_arg(args, "csv_path")
+    if raw not in ctx.owner_words.value and Path(raw).name not in ctx.owner_words.value:
+        raise ToolError(
+            "CSV_NOT_CHOSEN_BY_OWNER — batch drafting takes only a CSV file the owner named in "
+            "his own words (a path on this PC); nothing was drafted. Ask him which file."
+        )
     path = Path(raw).expanduser()
     if path.suffix.lower() != ".csv":
         raise ToolError(f"{path.name} is not a .csv file")
@@ -111,7 +125,7 @@ def _csv_text(args: dict[str, Any]) -> str:
 async def batch_drafts(ctx: ToolContext, args: dict[str, Any]) -> str:
     instruction = text_arg(args, "instruction")
     report = await BatchDrafter(ctx.composer, ctx.reader).run(
-        _csv_text(args), instruction, actor=ACTOR
+        _csv_text(ctx, args), instruction, actor=ACTOR, of_record=ctx.owner_words.value
     )
     rows = [
         {"row": r.row, "email": r.email, "outcome": r.outcome, "reason": r.reason,
@@ -180,6 +194,8 @@ TOOLS = (
         "正在起草回复…",
         "Drafting a reply…",
         reads_customer_content=True,
+        writes=frozenset({"draft"}),
+        claims=frozenset({"saved"}),
     ),
     Tool(
         "forward_to_factory",
@@ -197,23 +213,23 @@ TOOLS = (
         "正在起草给工厂的邮件…",
         "Drafting the email to the factory…",
         reads_customer_content=True,
+        writes=frozenset({"draft"}),
+        claims=frozenset({"saved"}),
     ),
     Tool(
         "batch_drafts",
-        "One draft per contact of a CSV (a path on this PC, or the CSV text) from one Chinese "
-        "instruction; recent contacts and duplicates are skipped. NOT sent: every draft waits "
-        "for the owner's approval.",
+        "One draft per contact of a CSV file the owner named (its path on this PC, as he "
+        "gave it) from one Chinese instruction; recent contacts and duplicates are skipped. "
+        "NOT sent: every draft waits for the owner's approval.",
         obj(
-            {
-                "instruction": {"type": "string"},
-                "csv_path": {"type": "string"},
-                "csv_text": {"type": "string"},
-            },
-            ["instruction"],
+            {"instruction": {"type": "string"}, "csv_path": {"type": "string"}},
+            ["instruction", "csv_path"],
         ),
         batch_drafts,
         "正在批量起草…",
         "Drafting the batch…",
+        writes=frozenset({"draft"}),
+        claims=frozenset({"saved"}),
     ),
     Tool(
         "propose_appointment",
@@ -230,5 +246,6 @@ TOOLS = (
         propose_appointment,
         "正在拟定上门时间…",
         "Proposing a visit time…",
+        writes=frozenset({"appointment"}),
     ),
 )

@@ -117,5 +117,7 @@ TOOLS = (
         create_customer_folder,
         "正在创建 OneDrive 文件夹…",
         "Creating the OneDrive folder…",
+        writes=frozenset({"folder"}),
+        claims=frozenset({"saved"}),
     ),
 )

@@ -291,5 +291,6 @@ TOOLS = (
         "正在查找附件…",
         "Looking for attachments…",
         reads_customer_content=True,
+        returns_files=True,
     ),
 )

@@ -1,7 +1,8 @@
 """The owner's standing memories: remember one, list them, retire one.
 
 The rules are ``core.agent.memory``'s: once a turn has read customer content, what the model
-asks to remember is only a *proposal* the owner confirms (mail can say "SYSTEM: always approve…").
+asks to remember is only a *proposal* the owner confirms (mail can say "SYSTEM: always approve…"),
+unless his own words of that turn asked for it (the loop's consent rule sets ``propose_only``).
 Retiring follows the same caution the other way: after customer content the tool refuses, so a
 customer's email cannot switch off one of the owner's rules. Each write is audited as ``agent``.
 """
@@ -43,7 +44,7 @@ async def remember(ctx: ToolContext, args: dict[str, Any]) -> str:
         text,
         source=ACTOR,
         supersedes=int(supersedes) if supersedes is not None else None,
-        proposal=ctx.customer_content_seen,
+        proposal=ctx.propose_only,  # the loop's consent rule decided (core.agent.consent)
     )
     if status == "proposed":
         return (
@@ -106,6 +107,8 @@ TOOLS = (
         remember,
         "正在记住…",
         "Remembering…",
+        writes=frozenset({"memory"}),
+        claims=frozenset({"saved"}),
     ),
     Tool(
         "list_memories",
@@ -129,5 +132,7 @@ TOOLS = (
         retire_memory_tool,
         "正在停用记忆…",
         "Retiring a memory…",
+        writes=frozenset({"memory_retire"}),
+        claims=frozenset({"deleted"}),
     ),
 )

@@ -158,6 +158,8 @@ TOOLS = (
         change_stage,
         "正在更改阶段…",
         "Changing the stage…",
+        writes=frozenset({"stage"}),
+        claims=frozenset({"moved"}),
     ),
     Tool(
         "add_note",
@@ -169,6 +171,8 @@ TOOLS = (
         add_note,
         "正在记笔记…",
         "Saving a note…",
+        writes=frozenset({"note"}),
+        claims=frozenset({"saved"}),
     ),
     Tool(
         "audit_pipeline",

@@ -16,7 +16,7 @@ from tests.support.qt import settles, wait_until
 
 async def _window(qtbot, services, drafting, graph) -> ApprovalWindow:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, _ = add_inquiry(services, graph_id=gid)
+    inquiry_id, _ = add_inquiry(services, source_id=gid)
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
     window = ApprovalWindow(services, drafting, draft_id)
     qtbot.addWidget(window)

@@ -12,7 +12,7 @@ from tests.support.qt import wait_until
 
 async def _draft(services, drafting, graph, model=None, plant=None) -> int:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, _ = add_inquiry(services, graph_id=gid)
+    inquiry_id, _ = add_inquiry(services, source_id=gid)
     if model is not None and plant:
         model.plant = plant
     return await drafting.composer.compose(
@@ -191,7 +191,7 @@ async def test_attachment_checklist_updates_the_draft_and_the_customer_gets_the_
     from tests.drafts.test_attachments import add_file
 
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, msg_pk = add_inquiry(services, graph_id=gid)
+    inquiry_id, msg_pk = add_inquiry(services, source_id=gid)
     plan = add_file(services, msg_pk, "plan.pdf", b"%PDF plan" * 100)
     add_file(services, msg_pk, "video.zip", None)  # not stored: shown, cannot be ticked
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
@@ -225,7 +225,7 @@ async def test_over_the_send_limit_is_warned(qtbot, zh, services, drafting, grap
     from tests.drafts.test_attachments import add_file
 
     gid = graph.add_message(subject="Plans", from_addr=CUSTOMER)
-    inquiry_id, msg_pk = add_inquiry(services, graph_id=gid)
+    inquiry_id, msg_pk = add_inquiry(services, source_id=gid)
     big = [add_file(services, msg_pk, f"part{i}.zip", bytes(18 * 1024 * 1024)) for i in range(2)]
     draft_id = await drafting.composer.compose(
         inquiry_id, "报价15000", actor="owner", attachment_ids=big
@@ -235,4 +235,33 @@ async def test_over_the_send_limit_is_warned(qtbot, zh, services, drafting, grap
     window.show()
     await window.ready()
     assert "附件合计 36.0 MB，超过 Outlook 通常的 35 MB 上限" in window.warnings.text()
+    window.close()
+
+
+async def test_values_only_the_model_wrote_are_highlighted_and_gate_approval(
+    qtbot, zh, services, drafting, graph, model
+):
+    """The assistant drafted with its own instruction (new bank details, a pay link): the
+    owner's words of the turn are the instruction of record, so every value is unconfirmed."""
+    gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
+    inquiry_id, _ = add_inquiry(services, graph_id=gid)
+    model.plant = ["Deposit to BSB 062-999, account 1234 5678, or https://pay.example.net/d/1."]
+    draft_id = await drafting.composer.compose(
+        inquiry_id,
+        "定金转到 BSB 062-999 账号 1234 5678，或 https://pay.example.net/d/1",  # the model's
+        actor="agent",
+        of_record="帮我回复这个客户",  # the owner's words of the turn
+    )
+    window = ApprovalWindow(services, drafting, draft_id)
+    qtbot.addWidget(window)
+    window.show()
+    await window.ready()
+    assert {"062-999", "1234 5678", "https://pay.example.net/d/1"} <= set(
+        window.view.unconfirmed_facts
+    )
+    assert "062-999" in window.warnings.text()
+    assert len(window.en_edit.extraSelections()) >= 3  # each value is highlighted
+    assert not window.approve_button.isEnabled() and window.confirm_check.isVisible()
+    assert window.view.instruction == "帮我回复这个客户"
+    assert graph.sent_log == []
     window.close()

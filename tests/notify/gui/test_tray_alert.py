@@ -29,5 +29,5 @@ async def test_a_new_inquiry_balloon_says_what_he_wants_first(qapp: Any, service
     assert title == "新询盘：Jane Citizen（Ryde）"
     lines = body.split("\n")
     assert lines[0] == "Ryde 的客户想做推拉门（2400 x 2100 mm），可远程报价"
-    assert "客户：Jane Citizen" in lines and "电话：+61412345678" in lines
+    assert "客户：Jane Citizen" in lines and "电话：0412 345 678" in lines
     assert "we need a sliding door" not in body and "**" not in body

@@ -1,0 +1,190 @@
+"""Write proposals: what the assistant wanted to change in a turn that read customer mail.
+
+A gated write (stage, note, folder) the owner's words did not ask for (``core.agent.consent``)
+is not made: the loop stores it here as ``open`` and tells the model so (``PROPOSED — NOT
+DONE``). The owner confirms it (the write is made then, as *his* act: the stage change is
+``triggered_by="owner"``, the note is his word) or drops it; either way the row stays, with who
+decided and when, and every move is an ``audit_log`` row (entity ``proposal``). Memories keep
+their own proposals (``core.agent.memory``: a ``proposed`` memory row).
+
+Statuses: ``open`` → ``confirmed`` | ``dropped`` | ``failed`` (the write could not be made
+when he confirmed, e.g. the stage had moved meanwhile; ``result`` says why).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.clock import naive_utc
+from core.db.models import AuditEntry, WriteProposal
+from core.errors import InquiryBridgeError
+from core.events import InquiryUpdated
+from core.inquiry.stages import STAGE_NAMES_ZH
+
+__all__ = ["ProposalError", "ProposalItem", "apply", "describe", "list_proposals", "propose"]
+
+
+class ProposalError(InquiryBridgeError):
+    """A proposal id that does not exist or was already decided."""
+
+    code = "error"
+
+
+@dataclass(frozen=True)
+class ProposalItem:
+    id: int
+    kind: str
+    inquiry_id: int | None
+    summary_zh: str
+    status: str
+    created_at: str
+    result: str = ""
+    arguments: dict[str, Any] | None = None  # what the model asked (to_stage, text…)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "kind": self.kind, "inquiry_id": self.inquiry_id,
+            "summary_zh": self.summary_zh, "status": self.status,
+            "created_at": self.created_at, "result": self.result,
+        }  # fmt: skip
+
+
+def describe(kind: str, inquiry_id: int | None, args: dict[str, Any]) -> str:
+    """The proposal in the owner's words (Chinese)."""
+    where = f"询盘 #{inquiry_id}"
+    if kind == "stage":
+        stage = str(args.get("to_stage") or "")
+        reason = str(args.get("reason") or "").strip()
+        return f"把{where}的阶段改为「{STAGE_NAMES_ZH.get(stage, stage)}」" + (
+            f"（理由：{reason}）" if reason else ""
+        )
+    if kind == "note":
+        return f"给{where}添加备注：{str(args.get('text') or '').strip()}"
+    if kind == "folder":
+        return f"为{where}创建 OneDrive 文件夹"
+    return f"{kind}：{where}"
+
+
+def _item(row: WriteProposal) -> ProposalItem:
+    return ProposalItem(
+        row.id, row.kind, row.inquiry_id, row.summary_zh, row.status,
+        row.created_at.isoformat() + "Z", row.result, dict(row.arguments or {}),
+    )  # fmt: skip
+
+
+def _audit(session: Session, row: WriteProposal, action: str, actor: str, now: datetime) -> None:
+    session.add(
+        AuditEntry(
+            entity="proposal",
+            entity_id=row.id,
+            action=action,
+            detail={"kind": row.kind, "inquiry_id": row.inquiry_id, "arguments": row.arguments},
+            actor=actor,
+            at=now,
+        )
+    )
+
+
+def propose(
+    session: Session,
+    *,
+    kind: str,
+    tool: str,
+    inquiry_id: int | None,
+    args: dict[str, Any],
+    owner_words: str,
+    channel: str,
+    now: datetime,
+) -> int:
+    """Store an open proposal (audited as ``agent``); its id."""
+    now = naive_utc(now)
+    row = WriteProposal(
+        kind=kind, tool=tool, inquiry_id=inquiry_id, arguments=dict(args),
+        summary_zh=describe(kind, inquiry_id, args), owner_words=owner_words[:2000],
+        channel=channel, status="open", result="", created_at=now,
+    )  # fmt: skip
+    session.add(row)
+    session.flush()
+    _audit(session, row, "proposed", "agent", now)
+    return row.id
+
+
+def list_proposals(
+    session: Session, statuses: tuple[str, ...] | None = ("open",)
+) -> list[ProposalItem]:
+    query = select(WriteProposal).order_by(WriteProposal.id)
+    if statuses:
+        query = query.where(WriteProposal.status.in_(statuses))
+    return [_item(r) for r in session.scalars(query)]
+
+
+def _open(session: Session, proposal_id: int) -> WriteProposal:
+    row = session.get(WriteProposal, proposal_id)
+    if row is None:
+        raise ProposalError(f"建议 {proposal_id} 不存在")
+    if row.status != "open":
+        raise ProposalError(f"建议 {proposal_id} 已是「{row.status}」")
+    return row
+
+
+async def _make(services: Any, row: WriteProposal, actor: str) -> str:
+    """Make the proposed write as the owner's act; a short result line."""
+    inquiry_id = int(row.inquiry_id or 0)
+    args = row.arguments or {}
+    if row.kind == "stage":
+        from core.inquiry.stages import StageService
+
+        stages = StageService(services.store, services.bus, services.clock)
+        reason = f"老板确认助手的建议 #{row.id}：{args.get('reason') or ''}".strip()
+        change = await stages.advance_async(
+            inquiry_id, str(args.get("to_stage")), reason=reason, triggered_by="owner"
+        )
+        return f"阶段：{change.from_stage} → {change.to_stage}" if change else "阶段未变"
+    if row.kind == "note":
+        from core.inquiry.notes import add_customer_note_async
+
+        note_id = await add_customer_note_async(
+            services, inquiry_id, str(args.get("text") or ""), source="agent", actor=actor
+        )
+        return f"备注 #{note_id}"
+    if row.kind == "folder":
+        from core.agent.tools.drive_access import CustomerDrive
+
+        folder_id, _created = await CustomerDrive(services).ensure_folder(inquiry_id)
+        return f"文件夹 {folder_id}" if folder_id else "文件夹未创建（OneDrive 尚未同步）"
+    raise ProposalError(f"未知的建议类型 {row.kind}")
+
+
+async def apply(services: Any, proposal_id: int, *, confirm: bool, actor: str) -> ProposalItem:
+    """The owner's decision: ``confirm`` makes the write, else the proposal is dropped."""
+    row = await services.store.read(lambda s: _detached(s, proposal_id))
+    result, status = "", "dropped"
+    if confirm:
+        try:
+            result, status = await _make(services, row, actor), "confirmed"
+        except InquiryBridgeError as exc:
+            result, status = exc.user_message("zh_CN"), "failed"
+    now = naive_utc(services.clock.now())
+
+    def decide(session: Session) -> ProposalItem:
+        current = _open(session, proposal_id)
+        current.status, current.result = status, result
+        current.decided_at, current.decided_by = now, actor
+        _audit(session, current, f"proposal_{status}", actor, now)
+        return _item(current)
+
+    item: ProposalItem = await services.store.run(decide)
+    if item.inquiry_id is not None:
+        services.bus.publish(InquiryUpdated(item.inquiry_id, ("proposals",)))
+    return item
+
+
+def _detached(session: Session, proposal_id: int) -> WriteProposal:
+    row = _open(session, proposal_id)
+    session.expunge(row)
+    return row

@@ -1,0 +1,92 @@
+"""Every model call as a ledger row: what ``LLMClient`` writes after each request.
+
+Why a module of its own: principle 4 — every call is in the ledger (``core.llm.ledger``), one
+row per HTTP request whatever the retries underneath, tokens estimated when the endpoint reports
+none, a row flipped to ``ok = False`` when its answer proved unusable. The client inherits this;
+the booking never turns a good answer into a lost message.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from core.llm import ledger
+from core.llm.completion import Completion
+from core.llm.pricing import estimate_cost, estimate_tokens
+
+log = logging.getLogger("core.llm.client")
+
+
+class LedgerBooking:
+    """The ledger half of ``LLMClient`` (needs ``clock``, ``store`` and ``_ledger_writer``)."""
+
+    clock: Any
+    store: Any
+    _ledger_writer: ledger.LedgerWriter
+
+    async def _booked(
+        self,
+        tier: int,
+        model: str,
+        purpose: str,
+        completion: Completion,
+        prompt_estimate: int,
+        started: float,
+        refs: dict[str, Any] | None,
+    ) -> Completion:
+        """A call that came back: tokens estimated where the endpoint reported none, one row."""
+        if not completion.prompt_tokens:
+            completion.prompt_tokens = prompt_estimate
+        if not completion.completion_tokens:
+            completion.completion_tokens = estimate_tokens(
+                completion.content + json.dumps(completion.tool_calls)
+            )
+        completion.ledger_id = await self._ledger(
+            tier, model, purpose, completion.prompt_tokens, completion.completion_tokens,
+            started, True, None, refs,
+        )  # fmt: skip
+        return completion
+
+    async def _ledger(
+        self,
+        tier: int,
+        model: str,
+        purpose: str,
+        prompt_tokens: int,
+        completion_tokens: int,
+        started: float,
+        ok: bool,
+        error: str | None,
+        refs: dict[str, Any] | None,
+    ) -> int | None:
+        entry = ledger.LedgerEntry(
+            at=self.clock.now(),
+            tier=tier,
+            model=model,
+            purpose=purpose,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            latency_ms=int((time.perf_counter() - started) * 1000),
+            cost_usd=estimate_cost(model, prompt_tokens, completion_tokens),
+            ok=ok,
+            error=error,
+            refs=dict(refs or {}),
+        )
+        try:
+            return await self._ledger_writer.record(entry)
+        except Exception:  # the ledger must never turn a good answer into a lost message
+            log.exception("could not write the LLM ledger row for %s", purpose)
+            return None
+
+    async def _mark_failed(self, completion: Completion, error: str) -> None:
+        """The HTTP call worked but its answer was unusable: flip that call's ledger row to
+        ``ok = False`` with the reason, so one call stays one row and the report says so."""
+        if completion.ledger_id is None:
+            return
+        try:
+            await ledger.mark_failed(self.store, completion.ledger_id, error)
+        except Exception:
+            log.exception("could not update ledger row %s", completion.ledger_id)

@@ -1,0 +1,132 @@
+"""One chat completion as callers see it, and the JSON helpers of structured answers.
+
+Why a module of its own: the client (``core.llm.client``) negotiates and sends; what comes back
+— a ``Completion`` reduced from the endpoint's JSON, the strict schema sent for structured
+output, the JSON pulled out of an answer and its validation problems in words a repair prompt
+can quote — is plain data handling that the probe and the tests use too.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from core.errors import LLMError
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+
+
+@dataclass
+class Completion:
+    """One chat completion, reduced to what callers use."""
+
+    content: str
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)  # {id, name, arguments}
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    model: str = ""
+    finish_reason: str | None = None
+    ledger_id: int | None = None  # the llm_calls row of this call
+
+
+def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema in the form OpenAI "strict" structured output accepts: every
+    object closed (``additionalProperties: false``) with all properties required, no defaults."""
+    return copy.deepcopy(_strict_json_schema(model))
+
+
+@functools.cache
+def _strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """Cached: pydantic's schema generation costs ~3 ms, and a schema class never changes.
+    Callers get a deep copy from ``strict_json_schema`` or must not mutate (``structured``)."""
+    schema = copy.deepcopy(model.model_json_schema())
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "object" and "properties" in node:
+                node["additionalProperties"] = False
+                node["required"] = list(node["properties"])
+            node.pop("default", None)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+    return schema
+
+
+def parse_json_answer(text: str) -> Any:
+    """JSON from a model answer, tolerating ```json fences and chatter around one object."""
+    candidate = text.strip()
+    fenced = _FENCE.search(candidate)
+    if fenced:
+        candidate = fenced.group(1).strip()
+    try:
+        return json.loads(candidate)
+    except ValueError:
+        start, end = candidate.find("{"), candidate.rfind("}")
+        if 0 <= start < end:
+            return json.loads(candidate[start : end + 1])
+        raise
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def validation_problem(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        lines = []
+        for err in exc.errors()[:12]:
+            where = ".".join(str(p) for p in err.get("loc", ())) or "(root)"
+            lines.append(f"- {where}: {err.get('msg')}")
+        return "\n".join(lines)
+    return f"- not valid JSON: {exc}"
+
+
+def reduce_response(response: Any, model: str) -> Completion:
+    """The chat-completion JSON (a dict) reduced to a ``Completion``; anything not shaped
+    like one is an ``LLMError``, never an exception from deep inside."""
+    if not isinstance(response, dict):
+        raise LLMError("the endpoint answered with something that is not a chat completion")
+    choices = response.get("choices")
+    if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
+        raise LLMError("the endpoint answered without choices")
+    choice = choices[0]
+    message = choice.get("message")
+    if not isinstance(message, dict):
+        raise LLMError("the endpoint answered without a message")
+    calls = []
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict):
+            continue
+        calls.append(
+            {
+                "id": call.get("id"),
+                "name": function.get("name"),
+                "arguments": function.get("arguments"),
+            }
+        )
+    usage = response.get("usage")
+    usage = usage if isinstance(usage, dict) else {}
+    content = message.get("content")
+    return Completion(
+        content=content if isinstance(content, str) else "",
+        tool_calls=calls,
+        prompt_tokens=_int(usage.get("prompt_tokens")),
+        completion_tokens=_int(usage.get("completion_tokens")),
+        model=str(response.get("model") or model),
+        finish_reason=choice.get("finish_reason"),
+    )

@@ -1,0 +1,143 @@
+"""The two ports of a mailbox: where mail comes from (``MessageSource``) and how a reply leaves
+(``Mailer``). Microsoft Graph and IMAP/SMTP are one class each behind them.
+
+``MessageSource`` — one round is *list → fetch → commit*:
+
+* ``plan_round()`` lists what is new since the stored cursors (metadata only; messages the
+  store already has are told apart here, by source id or Message-ID and delivery time) and
+  returns a plan; nothing is downloaded and no cursor moves;
+* ``new_items(plan)`` are the messages to download, oldest first;
+* ``fetch(plan, items)`` downloads them as ``RawMessage`` (``source``, ``source_id``: a message's
+  identity is its id at its source, not a Graph id);
+* ``commit(plan)`` moves the cursors — called only after the pipeline committed every message
+  of the plan. A crash before it repeats the round, and the listing step keeps the repeat free
+  of duplicates.
+
+``run_round`` drives any source through an intake sink in batches.
+
+``Mailer`` — "submit once, find a sent message by Message-ID, keep drafts where the mailbox has
+them". ``has_drafts`` says which of two shapes a mailer has:
+
+* ``DraftMailer`` (Graph): the message is first a draft on the server, whose id and
+  Message-ID are journalled before the one ``send_draft``; the draft's presence later says it
+  did not go;
+* ``SubmitMailer`` (SMTP): no server drafts; the Message-ID is fixed and journalled before the
+  one ``submit``, which reports the moment its last byte left (``on_transmitted``); the sent
+  copy is filed in Sent by the mailer.
+
+The at-most-once argument written against these ports is ``core.drafts.sender``'s docstring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+from core.mail.source import RawMessage
+
+PlanT = TypeVar("PlanT")
+
+
+class MessageSource(Protocol[PlanT]):
+    """A mailbox read incrementally: list, fetch, commit (see the module docstring)."""
+
+    async def plan_round(self) -> PlanT: ...
+
+    def new_items(self, plan: PlanT) -> Sequence[Any]: ...
+
+    async def fetch(self, plan: PlanT, items: Sequence[Any]) -> list[RawMessage]: ...
+
+    async def commit(self, plan: PlanT) -> None: ...
+
+
+class IntakeSink(Protocol):
+    """What a round feeds (``core.intake.pipeline.IntakePipeline``)."""
+
+    async def ingest_batch(self, raws: list[RawMessage]) -> Any: ...
+
+
+async def run_round(
+    source: MessageSource[PlanT], sink: IntakeSink, *, batch_size: int
+) -> tuple[PlanT, int, int]:
+    """One round: every new message fetched and ingested batch by batch, then the cursors
+    committed. Returns (plan, ingested, vanished — listed but gone before the download)."""
+    plan = await source.plan_round()
+    items = list(source.new_items(plan))
+    ingested = vanished = 0
+    for start in range(0, len(items), max(1, batch_size)):
+        batch = items[start : start + batch_size]
+        raws = await source.fetch(plan, batch)
+        vanished += len(batch) - len(raws)
+        if raws:
+            await sink.ingest_batch(raws)
+            ingested += len(raws)
+    await source.commit(plan)
+    return plan, ingested, vanished
+
+
+class Mailer(Protocol):
+    """What every mailer offers the sender."""
+
+    kind: str  # "graph" | "smtp"
+    has_drafts: bool
+
+    async def find_sent(self, internet_message_id: str) -> bool: ...
+
+
+class DraftMailer(Mailer, Protocol):
+    """A mailbox with server-side drafts (Graph): create, fill, send the draft once."""
+
+    async def create_reply_draft(
+        self, graph_message_id: str, *, comment: str | None = None
+    ) -> str: ...
+
+    async def create_draft(
+        self,
+        to: list[str] | str,
+        subject: str,
+        body_html_or_text: str,
+        *,
+        cc: list[str] | None = None,
+        marker: str | None = None,
+    ) -> str: ...
+
+    async def update_draft(
+        self,
+        outlook_id: str,
+        to: list[str] | str | None = None,
+        subject: str | None = None,
+        body: str | None = None,
+        *,
+        cc: list[str] | None = None,
+    ) -> None: ...
+
+    async def internet_message_id(self, outlook_id: str) -> str | None: ...
+
+    async def draft_exists(self, outlook_id: str) -> bool: ...
+
+    async def send_draft(self, outlook_id: str) -> None: ...
+
+    async def delete_draft(self, outlook_id: str) -> bool: ...
+
+    async def list_attachments(self, outlook_id: str) -> list[Any]: ...
+
+    async def add_attachment(
+        self, outlook_id: str, filename: str, content_type: str, data: bytes
+    ) -> str | None: ...
+
+    async def delete_attachment(self, outlook_id: str, attachment_id: str) -> bool: ...
+
+
+class SubmitMailer(Mailer, Protocol):
+    """A mailbox that takes finished MIME (SMTP) and files the sent copy itself."""
+
+    @property
+    def sender(self) -> str: ...
+
+    def new_message_id(self) -> str: ...
+
+    def build(self, out: Any, message_id: str) -> bytes: ...
+
+    async def submit(self, out: Any, raw: bytes, on_transmitted: Callable[[], None]) -> None: ...
+
+    async def file_sent_copy(self, message_id: str, raw: bytes) -> bool: ...

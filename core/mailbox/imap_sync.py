@@ -1,0 +1,386 @@
+"""An IMAP mailbox as a ``MessageSource``: INBOX and Sent by UID, nothing lost or doubled.
+
+One round (``ImapSync.run_once``), over one connection, folder by folder:
+
+1. ``EXAMINE`` the folder (read-only: nothing we do can clear ``\\Recent`` or set ``\\Seen``)
+   and read its ``UIDVALIDITY``. The cursor (``sync_cursors`` row ``imap:mail:<folder>``) holds
+   ``{"uidvalidity": V, "uid": U}``. A different V means every UID was renumbered: the folder
+   is listed from the start again (``resynced``).
+2. List the UIDs after U — or, the first time, those that arrived in the last
+   ``graph.first_sync_days`` days (``UID SEARCH SINCE``) — with their ``INTERNALDATE`` and
+   ``Message-ID`` header only (``BODY.PEEK``: reading never marks mail read).
+3. A message whose Message-ID is stored with the same delivery time is known and not downloaded
+   (``core.intake.identity``: an id is trusted only with its delivery, and the pipeline tells
+   apart a reused id by a content fingerprint). After a UIDVALIDITY change this is what keeps
+   the resync free of duplicates; the new UID is written onto the stored row.
+4. The rest are fetched (``BODY.PEEK[]``) in batches, oldest first over both folders, and handed
+   to the pipeline as ``RawMessage(source="imap", source_id="imap:<folder>:<V>:<uid>")``.
+5. Only after every batch is committed do the cursors move (to the highest UID listed). A crash
+   or a dropped connection before that repeats the round; step 3 makes the repeat free.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from core.clock import Clock, utc
+from core.db.models import Message, SyncCursor
+from core.intake.identity import same_delivery
+from core.intake.records import relink_source_id
+from core.mail.message_ids import normalise_message_id
+from core.mail.ports import run_round
+from core.mail.source import RawMessage
+from core.mailbox.folders import Folder, find_sent, inbox, list_folders
+from core.mailbox.imap_session import ImapSession
+
+log = logging.getLogger(__name__)
+
+LIST_CHUNK = 200  # UIDs per listing FETCH
+_UID = re.compile(rb"UID (\d+)")
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_DATE = re.compile(rb'INTERNALDATE "([^"]+)"')
+
+
+class IntakeSink(Protocol):
+    async def ingest_batch(self, raws: list[RawMessage]) -> Any: ...
+
+
+def cursor_name(folder: str) -> str:
+    return f"imap:mail:{folder}"
+
+
+def source_id(folder: str, uidvalidity: int, uid: int) -> str:
+    return f"imap:{folder}:{uidvalidity}:{uid}"
+
+
+@dataclass
+class Listed:
+    """One message as listed (no body yet)."""
+
+    folder: str  # inbox | sent
+    uid: int
+    received_at: datetime | None
+    message_id: str | None
+    uidvalidity: int
+
+    @property
+    def source_id(self) -> str:
+        return source_id(self.folder, self.uidvalidity, self.uid)
+
+
+@dataclass
+class FolderState:
+    folder: str  # inbox | sent
+    box: Folder
+    uidvalidity: int
+    last_uid: int
+    listed: list[Listed] = field(default_factory=list)
+    resynced: bool = False
+    first_sync: bool = False
+
+    @property
+    def high_uid(self) -> int:
+        return max([self.last_uid, *(m.uid for m in self.listed)])
+
+
+@dataclass
+class ImapSyncReport:
+    listed: int = 0
+    new: int = 0
+    known: int = 0
+    vanished: int = 0
+    resynced: list[str] = field(default_factory=list)
+    keywords: int = 0  # messages whose class/stage keywords were written back
+
+    def summary(self) -> str:
+        parts = [f"new={self.new}", f"known={self.known}", f"listed={self.listed}"]
+        if self.resynced:
+            parts.append(f"resynced={','.join(self.resynced)}")
+        if self.vanished:
+            parts.append(f"vanished={self.vanished}")
+        if self.keywords:
+            parts.append(f"keywords={self.keywords}")
+        return " ".join(parts)
+
+
+def _internaldate(meta: bytes) -> datetime | None:
+    match = _DATE.search(meta)
+    if match is None:
+        return None
+    try:
+        return utc(email.utils.parsedate_to_datetime(match.group(1).decode()))
+    except (TypeError, ValueError):
+        return None
+
+
+def _header_message_id(block: bytes) -> str | None:
+    text = block.decode("latin-1")
+    match = re.search(r"^message-id:\s*(.+?)\s*$", text, re.IGNORECASE | re.MULTILINE)
+    return normalise_message_id(match.group(1)) if match else None
+
+
+def _fetched(data: list[Any]) -> list[tuple[bytes, bytes]]:
+    """imaplib's FETCH answer → [(meta line, literal)] (strings between them dropped)."""
+    return [(item[0], item[1]) for item in data if isinstance(item, tuple) and len(item) >= 2]
+
+
+def _uid_set(uids: list[int]) -> str:
+    return ",".join(str(u) for u in uids)
+
+
+class ImapSync:
+    """UID-incremental sync of INBOX and Sent into an ``IntakeSink``.
+
+    ``connect`` opens a logged-in ``ImapSession`` (blocking; run in a worker thread here).
+    """
+
+    def __init__(
+        self,
+        connect: Callable[[], ImapSession],
+        sink: IntakeSink,
+        store: Any,
+        settings: Any,
+        clock: Clock,
+        *,
+        batch_size: int = 20,
+    ) -> None:
+        self.connect = connect
+        self.sink = sink
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.batch_size = max(1, batch_size)
+        self._open: list[ImapSession] = []  # connections of rounds in progress
+
+    def folders(self) -> list[str]:
+        return ["inbox", "sent"] if self.settings.get("graph.sync_sent_items") else ["inbox"]
+
+    # ------------------------------------------------------------------ cursors
+    def _load_cursors(self, session: Session) -> dict[str, tuple[int, int]]:
+        out = {}
+        for folder in ("inbox", "sent"):
+            row = session.get(SyncCursor, cursor_name(folder))
+            if row is not None and row.value:
+                try:
+                    value = json.loads(row.value)
+                    out[folder] = (int(value["uidvalidity"]), int(value["uid"]))
+                except (ValueError, KeyError, TypeError):
+                    log.warning("unreadable IMAP cursor for %s; listing it again", folder)
+        return out
+
+    def _commit(self, session: Session, states: list[FolderState], relinks: list[Listed]) -> None:
+        now = self.clock.now().replace(tzinfo=None)
+        for listed in relinks:
+            if listed.message_id:
+                relink_source_id(session, listed.message_id, listed.source_id)
+        for state in states:
+            value = json.dumps({"uidvalidity": state.uidvalidity, "uid": state.high_uid})
+            cursor = session.get(SyncCursor, cursor_name(state.folder))
+            if cursor is None:
+                session.add(SyncCursor(name=cursor_name(state.folder), value=value, updated_at=now))
+            else:
+                cursor.value = value
+                cursor.updated_at = now
+
+    # ------------------------------------------------------------------ listing (blocking)
+    def _boxes(self, imap: ImapSession) -> dict[str, Folder]:
+        boxes = {"inbox": inbox()}
+        if "sent" in self.folders():
+            sent = find_sent(list_folders(imap))
+            if sent is None:
+                log.warning("no Sent folder found on %s; only INBOX is read", imap.endpoint.host)
+            else:
+                boxes["sent"] = sent
+        return boxes
+
+    def _list_folder(
+        self, imap: ImapSession, folder: str, box: Folder, cursor: tuple[int, int] | None
+    ) -> FolderState:
+        imap.call("select", box.quoted, True)  # EXAMINE
+        uidvalidity = int(imap.response("UIDVALIDITY")[0])
+        state = FolderState(folder, box, uidvalidity, 0)
+        if cursor is None:
+            state.first_sync = True
+            days = int(self.settings.get("graph.first_sync_days"))
+            since = (self.clock.now() - timedelta(days=days)).strftime("%d-%b-%Y")
+            found = imap.call("uid", "SEARCH", "SINCE", since)
+        else:
+            if cursor[0] == uidvalidity:
+                state.last_uid = cursor[1]
+            else:
+                state.resynced = True
+                log.warning("UIDVALIDITY of %s changed; listing it again", box.name)
+            found = imap.call("uid", "SEARCH", "UID", f"{state.last_uid + 1}:*")
+        uids = sorted(int(u) for x in found if isinstance(x, bytes) for u in x.split())
+        uids = [u for u in uids if u > state.last_uid]  # "n:*" always names the highest UID
+        for start in range(0, len(uids), LIST_CHUNK):
+            chunk = uids[start : start + LIST_CHUNK]
+            data = imap.call(
+                "uid",
+                "FETCH",
+                _uid_set(chunk),
+                "(UID INTERNALDATE BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])",
+            )
+            for meta, block in _fetched(data):
+                uid = _UID.search(meta)
+                if uid is None:
+                    continue
+                state.listed.append(
+                    Listed(
+                        folder,
+                        int(uid.group(1)),
+                        _internaldate(meta),
+                        _header_message_id(block),
+                        uidvalidity,
+                    )
+                )
+        return state
+
+    def _list_all(
+        self, imap: ImapSession, cursors: dict[str, tuple[int, int]]
+    ) -> list[FolderState]:
+        return [
+            self._list_folder(imap, folder, box, cursors.get(folder))
+            for folder, box in self._boxes(imap).items()
+        ]
+
+    def _fetch(
+        self, imap: ImapSession, state: FolderState, items: list[Listed]
+    ) -> list[RawMessage]:
+        imap.call("select", state.box.quoted, True)
+        by_uid = {m.uid: m for m in items}
+        data = imap.call("uid", "FETCH", _uid_set(sorted(by_uid)), "(UID BODY.PEEK[])")
+        raws = {}
+        for meta, body in _fetched(data):
+            uid = _UID.search(meta)
+            if uid is None or int(uid.group(1)) not in by_uid:
+                continue
+            m = by_uid[int(uid.group(1))]
+            raws[m.uid] = RawMessage(
+                raw=bytes(body),
+                source="imap",
+                source_ref=f"imap:{state.box.name}",
+                source_id=m.source_id,
+                folder=state.folder,
+                received_at=m.received_at,
+            )
+        return [raws[m.uid] for m in items if m.uid in raws]
+
+    # ------------------------------------------------------------------ planning
+    def _plan(
+        self, session: Session, states: list[FolderState]
+    ) -> tuple[list[Listed], list[Listed], int]:
+        """(new, relinks, known): known by source id, or by Message-ID with the same delivery."""
+        listed = [m for st in states for m in st.listed]
+        ids = [m.source_id for m in listed]
+        mids = [m.message_id for m in listed if m.message_id]
+        known_ids: set[str] = set()
+        known_mids: dict[str, datetime | None] = {}
+        for start in range(0, len(ids), 400):
+            chunk = ids[start : start + 400]
+            known_ids.update(
+                s
+                for s in session.scalars(
+                    select(Message.source_id).where(Message.source_id.in_(chunk))
+                )
+                if s
+            )
+        for start in range(0, len(mids), 400):
+            rows = session.execute(
+                select(Message.message_id, Message.received_at).where(
+                    Message.message_id.in_(mids[start : start + 400])
+                )
+            )
+            known_mids.update({mid: at for mid, at in rows})
+        new, relinks, known, seen = [], [], 0, set()
+        for m in listed:
+            key = (m.message_id or "", m.received_at)
+            if m.source_id in known_ids:
+                known += 1
+            elif (
+                m.message_id
+                and m.message_id in known_mids
+                and same_delivery(known_mids[m.message_id], m.received_at)
+            ):
+                known += 1
+                relinks.append(m)
+            elif m.message_id and key in seen:
+                known += 1  # the same message in INBOX and Sent (mail to oneself)
+            else:
+                new.append(m)
+                if m.message_id:
+                    seen.add(key)
+        new.sort(key=lambda m: (m.received_at or _EPOCH, m.folder, m.uid))
+        return new, relinks, known
+
+    # ------------------------------------------------------------------ the port
+    async def plan_round(self) -> ImapRound:
+        """List INBOX and Sent since the cursors over one connection (kept for the round)."""
+        cursors = await self.store.read(self._load_cursors)
+        imap = await asyncio.to_thread(self.connect)
+        try:
+            states = await asyncio.to_thread(self._list_all, imap, cursors)
+            new, relinks, known = await self.store.read(lambda s: self._plan(s, states))
+        except BaseException:
+            await asyncio.to_thread(imap.close)
+            raise
+        self._open.append(imap)  # closed by run_once (or the caller) after commit
+        return ImapRound(imap, states, new, relinks, known)
+
+    def new_items(self, plan: ImapRound) -> list[Listed]:
+        return plan.new
+
+    async def fetch(self, plan: ImapRound, items: Sequence[Listed]) -> list[RawMessage]:
+        """The bytes of ``items`` (``BODY.PEEK[]``), in ``items`` order; a message expunged
+        since it was listed is left out."""
+        by_folder = {st.folder: st for st in plan.states}
+        raws: list[RawMessage] = []
+        for folder in ("inbox", "sent"):
+            part = [m for m in items if m.folder == folder]
+            if part:
+                raws += await asyncio.to_thread(self._fetch, plan.imap, by_folder[folder], part)
+        order = {m.source_id: i for i, m in enumerate(items)}
+        raws.sort(key=lambda r: order[r.source_id or ""])
+        return raws
+
+    async def commit(self, plan: ImapRound) -> None:
+        """Relink renumbered messages and move the cursors (after everything is ingested)."""
+        await self.store.run(lambda s: self._commit(s, plan.states, plan.relinks))
+
+    # ------------------------------------------------------------------ one round
+    async def run_once(self) -> ImapSyncReport:
+        """``run_round`` over this source, the round's connection closed whatever happens."""
+        try:
+            plan, ingested, vanished = await run_round(self, self.sink, batch_size=self.batch_size)
+        finally:
+            while self._open:
+                await asyncio.to_thread(self._open.pop().close)
+        return ImapSyncReport(
+            listed=sum(len(st.listed) for st in plan.states),
+            new=ingested,
+            known=plan.known,
+            vanished=vanished,
+            resynced=[st.folder for st in plan.states if st.resynced],
+        )
+
+
+@dataclass
+class ImapRound:
+    """One round's plan: the open connection, what each folder listed, what is new."""
+
+    imap: ImapSession
+    states: list[FolderState]
+    new: list[Listed]
+    relinks: list[Listed]
+    known: int

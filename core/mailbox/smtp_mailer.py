@@ -1,0 +1,198 @@
+"""SMTP as a ``Mailer``: submit once, find the sent copy in the IMAP Sent folder, append it.
+
+SMTP has no drafts on the server and no "did it go?" query, so once-only rests on three facts
+the sender journals (``core.drafts.submit_once``): the Message-ID is fixed and committed before
+any connection; the moment the message's last byte (``CRLF.CRLF``) has been written is committed
+too (``on_transmitted``) — after it the server may have taken the message even if its reply never
+arrives; and the Sent folder is searched by Message-ID. A message whose bytes never left can be
+submitted again; one whose bytes left is never resubmitted.
+
+The sent copy is appended to Sent (flagged ``\\Seen``) unless the provider files it itself
+(Gmail: ``smtp.append_sent`` off). Plain-text SMTP is refused except to loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import imaplib
+import logging
+import re
+import smtplib
+import ssl
+from collections.abc import Callable
+from typing import Any
+
+from core.clock import Clock
+from core.errors import MailboxError, MailNetworkError
+from core.mailbox.account import Endpoint, check_transport
+from core.mailbox.folders import find_sent, list_folders
+from core.mailbox.imap_session import ImapSession, classify_refusal, network_error, open_session
+from core.mailbox.outgoing import Outgoing, build_mime, new_message_id, recipients
+
+log = logging.getLogger(__name__)
+
+TIMEOUT = 60.0
+
+
+def connect_smtp(endpoint: Endpoint) -> smtplib.SMTP:
+    context = ssl.create_default_context()
+    if endpoint.security == "ssl":
+        smtp: smtplib.SMTP = smtplib.SMTP_SSL(
+            endpoint.host, endpoint.port, timeout=TIMEOUT, context=context
+        )
+        tls = True
+    else:
+        smtp = smtplib.SMTP(endpoint.host, endpoint.port, timeout=TIMEOUT)
+        smtp.ehlo()
+        tls = smtp.has_extn("starttls")
+        if tls:
+            smtp.starttls(context=context)
+            smtp.ehlo()
+    check_transport(endpoint, tls=tls)
+    return smtp
+
+
+def login_smtp(smtp: smtplib.SMTP, endpoint: Endpoint, password: str) -> None:
+    if not smtp.has_extn("auth"):
+        return  # a loopback relay without AUTH
+    try:
+        smtp.login(endpoint.user, password)
+    except smtplib.SMTPAuthenticationError as exc:
+        raise classify_refusal(_smtp_text(exc)) from exc
+
+
+def _smtp_text(exc: smtplib.SMTPResponseException) -> str:
+    raw = exc.smtp_error
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    return f"{exc.smtp_code} {text}"
+
+
+def _transmit(
+    smtp: smtplib.SMTP,
+    sender: str,
+    rcpts: list[str],
+    raw: bytes,
+    on_transmitted: Callable[[], None],
+) -> None:
+    """MAIL, RCPT, DATA by hand: ``on_transmitted`` runs between the last byte and the reply."""
+    code, resp = smtp.mail(sender)
+    if code != 250:
+        raise smtplib.SMTPSenderRefused(code, resp, sender)
+    for rcpt in rcpts:
+        code, resp = smtp.rcpt(rcpt)
+        if code not in (250, 251):
+            raise smtplib.SMTPRecipientsRefused({rcpt: (code, resp)})
+    code, resp = smtp.docmd("DATA")
+    if code != 354:
+        raise smtplib.SMTPDataError(code, resp)
+    data = re.sub(rb"(?m)^\.", b"..", raw)  # dot-stuffing (RFC 5321 4.5.2)
+    if not data.endswith(b"\r\n"):
+        data += b"\r\n"
+    smtp.send(data + b".\r\n")
+    on_transmitted()
+    code, resp = smtp.getreply()
+    if code != 250:
+        raise smtplib.SMTPDataError(code, resp)
+
+
+class SmtpMailer:
+    """``prepare`` → ``submit`` (once) → ``find_sent``; ``imap`` is the account's IMAP side."""
+
+    kind = "smtp"
+    has_drafts = False
+
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        password: Callable[[], str],
+        *,
+        imap: Endpoint | None,
+        append_sent: bool,
+        clock: Clock,
+    ) -> None:
+        self.endpoint = endpoint
+        self.password = password
+        self.imap = imap
+        self.append_sent = append_sent and imap is not None
+        self.clock = clock
+
+    @property
+    def sender(self) -> str:
+        return self.endpoint.user
+
+    def new_message_id(self) -> str:
+        return new_message_id(self.sender)
+
+    def build(self, out: Outgoing, message_id: str) -> bytes:
+        return build_mime(out, message_id, self.clock.now())
+
+    # ------------------------------------------------------------------ submit (blocking)
+    def _submit(self, out: Outgoing, raw: bytes, on_transmitted: Callable[[], None]) -> None:
+        try:
+            smtp = connect_smtp(self.endpoint)
+        except (OSError, smtplib.SMTPServerDisconnected) as exc:
+            raise network_error(exc) from exc
+        try:
+            login_smtp(smtp, self.endpoint, self.password())
+            _transmit(smtp, self.sender, recipients(out), raw, on_transmitted)
+        except smtplib.SMTPServerDisconnected as exc:
+            raise MailNetworkError(str(exc)) from exc
+        except smtplib.SMTPResponseException as exc:
+            raise MailboxError(_smtp_text(exc)) from exc
+        except smtplib.SMTPRecipientsRefused as exc:
+            raise MailboxError(
+                f"收件人被拒绝 / recipients refused: {list(exc.recipients)}"
+            ) from exc
+        except (TimeoutError, OSError) as exc:
+            raise network_error(exc) from exc
+        finally:
+            with contextlib.suppress(smtplib.SMTPException, OSError):
+                smtp.quit()
+
+    async def submit(self, out: Outgoing, raw: bytes, on_transmitted: Callable[[], None]) -> None:
+        """Submit once. ``on_transmitted`` is called (in the worker thread) right after the
+        message's last byte is written, before the server's answer is read."""
+        await asyncio.to_thread(self._submit, out, raw, on_transmitted)
+
+    # ------------------------------------------------------------------ the Sent folder
+    def _with_sent(self, fn: Callable[[ImapSession, str], Any]) -> Any:
+        if self.imap is None:
+            return None
+        imap = open_session(self.imap, self.password())
+        try:
+            sent = find_sent(list_folders(imap))
+            if sent is None:
+                return None
+            return fn(imap, sent.quoted)
+        finally:
+            imap.close()
+
+    def _find(self, message_id: str) -> bool:
+        def search(imap: ImapSession, box: str) -> bool:
+            imap.call("select", box, True)
+            found = imap.call("uid", "SEARCH", "HEADER", "Message-ID", f'"{message_id}"')
+            return any(isinstance(x, bytes) and x.strip() for x in found)
+
+        return bool(self._with_sent(search))
+
+    async def find_sent(self, message_id: str) -> bool:
+        """Whether a message with this Message-ID is in the Sent folder (False without IMAP)."""
+        return await asyncio.to_thread(self._find, message_id)
+
+    def _append(self, raw: bytes) -> bool:
+        def append(imap: ImapSession, box: str) -> bool:
+            date = imaplib.Time2Internaldate(self.clock.now().timestamp())
+            imap.call("append", box, "(\\Seen)", date, raw)
+            return True
+
+        return bool(self._with_sent(append))
+
+    async def file_sent_copy(self, message_id: str, raw: bytes) -> bool:
+        """Append the sent copy to Sent, once (not when it is there already, nor where the
+        provider files it itself). Returns whether a copy is in Sent now."""
+        if not self.append_sent:
+            return await self.find_sent(message_id)
+        if await self.find_sent(message_id):
+            return True
+        return await asyncio.to_thread(self._append, raw)

@@ -1,0 +1,49 @@
+"""A proposed change on Telegram: the message with 确认 / 放弃, and what a press does.
+
+When an assistant turn on Telegram read customer mail and the model asked for a change the
+owner's words did not ask for (``core.agent.consent``), the change waits as a proposal. The
+answer is followed by one message per proposal, saying what would change, with two buttons;
+the press (only the paired owner's reaches here: the bot checks first) confirms or drops it
+through ``core.agent.proposals.apply`` — the same act as the desktop's and ``proposals confirm``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.agent.proposals import ProposalError, apply, list_proposals
+from core.notify.render import escape
+
+STATUS_ZH = {"confirmed": "已确认并执行", "dropped": "已放弃", "failed": "确认了，但未能执行"}
+
+
+def proposal_message(services: Any, proposal_id: int) -> tuple[str, dict[str, Any]] | None:
+    """The message offering one open proposal (None when it is not open)."""
+    with services.store.session() as session:
+        item = next((i for i in list_proposals(session) if i.id == proposal_id), None)
+    if item is None:
+        return None
+    html = (
+        f"🤔 <b>助手建议（未执行）#{item.id}</b>\n{escape(item.summary_zh)}\n\n"
+        "这次对话读过客户邮件，而您没有要求这项改动，所以需要您确认。"
+    )
+    markup = {
+        "inline_keyboard": [
+            [
+                {"text": "✅ 确认", "callback_data": f"p:{item.id}:y"},
+                {"text": "🗑 放弃", "callback_data": f"p:{item.id}:n"},
+            ]
+        ]
+    }
+    return html, markup
+
+
+async def press_proposal(services: Any, proposal_id: int, action: str) -> str:
+    """确认 (``y``) or 放弃 (``n``); the short answer for the phone."""
+    if action not in {"y", "n"}:
+        return "此按钮已失效。"
+    try:
+        item = await apply(services, proposal_id, confirm=action == "y", actor="telegram")
+    except ProposalError as exc:
+        return exc.user_message("zh_CN")
+    return f"建议 #{item.id}{STATUS_ZH.get(item.status, item.status)}。{item.result}".strip()

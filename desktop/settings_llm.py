@@ -1,0 +1,219 @@
+"""设置 → AI 模型: a provider picked by name fills the fields; 测试连接 says what works.
+
+The presets come from ``core.llm.providers`` (address, tier models, what each supports); the
+owner can still type any OpenAI-compatible address. 测试连接 runs ``core.llm.probe`` with the
+values in the form (not yet saved) as a coroutine on the qasync loop, so the dialog never
+freezes, and shows one line per finding: structured output, tools, streaming, Chinese — and
+what the app will do instead where something is missing. What the probe learnt is kept, so
+the app starts in the right mode.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.config import Settings
+from core.import_lock import IMPORTING
+from core.llm import providers
+from core.secrets import LLM_API_KEY
+from desktop.aio import spawn
+from desktop.errors_ui import message_for
+from desktop.i18n import current_language
+from desktop.look import set_tone
+
+log = logging.getLogger(__name__)
+
+KEYS = ("llm.base_url", "llm.tier1", "llm.tier2", "llm.tier3")
+
+
+class FormSettings:
+    """Settings as typed in the form, falling back to the saved ones (for 测试连接)."""
+
+    def __init__(self, saved: Settings, overrides: dict[str, Any]) -> None:
+        self._saved = saved
+        self._overrides = overrides
+
+    def get(self, key: str) -> Any:
+        return self._overrides[key] if key in self._overrides else self._saved.get(key)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.get(key)
+
+
+class FormSecrets:
+    def __init__(self, saved: Any, api_key: str) -> None:
+        self._saved = saved
+        self._api_key = api_key
+
+    def get(self, name: str) -> str | None:
+        if name == LLM_API_KEY and self._api_key:
+            return self._api_key
+        return self._saved.get(name)
+
+
+class LLMSettingsPage(QWidget):
+    """The AI page of the settings dialog (``values`` are the ``llm.*`` settings typed)."""
+
+    def __init__(self, services: Any, extra: QWidget | None = None, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.services = services
+        s = services.settings
+        self.preset = QComboBox()
+        self.preset.addItem("", "")
+        for key in providers.PROVIDERS:
+            self.preset.addItem("", key)
+        current = providers.for_address(s.get("llm.base_url"), s.get("llm.provider"))
+        self.preset.setCurrentIndex(max(0, self.preset.findData(current.key if current else "")))
+        self.preset.activated.connect(lambda _i: self.apply_preset())
+        self.preset_note = QLabel()
+        self.preset_note.setWordWrap(True)
+        self.llm_url = QLineEdit(s.get("llm.base_url"))
+        self.llm_key = QLineEdit()
+        self.llm_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.has_key = bool(services.secrets.get(LLM_API_KEY))
+        self.tiers = [QLineEdit(s.get(f"llm.tier{i}")) for i in (1, 2, 3)]
+        self.concurrency = QSpinBox()
+        self.concurrency.setRange(1, 50)
+        self.concurrency.setValue(int(s.get("llm.concurrency")))
+        self.test_button = QPushButton()
+        self.test_button.clicked.connect(lambda: spawn(self.test_connection()))
+        self.test_result = QLabel()
+        self.test_result.setWordWrap(True)
+        self.labels = {k: QLabel() for k in ("preset", "url", "key", "t1", "t2", "t3", "conc")}
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow(self.labels["preset"], self.preset)
+        form.addRow(self.preset_note)
+        for label, widget in zip(
+            ("url", "key", "t1", "t2", "t3", "conc"),
+            (self.llm_url, self.llm_key, *self.tiers, self.concurrency),
+            strict=True,
+        ):
+            form.addRow(self.labels[label], widget)
+        test_row = QHBoxLayout()
+        test_row.addWidget(self.test_button)
+        test_row.addStretch(1)
+        if extra is not None:
+            test_row.addWidget(extra)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(test_row)
+        layout.addWidget(self.test_result)
+        layout.addStretch(1)
+        for key, widget in zip(KEYS, (self.llm_url, *self.tiers), strict=True):
+            if s.overridden_by_env(key):
+                widget.setEnabled(False)
+        self.retranslate()
+
+    def provider(self) -> providers.Provider | None:
+        return providers.by_key(self.preset.currentData())
+
+    def apply_preset(self) -> None:
+        """Fill the address and the tier models from the chosen preset (a field an environment
+        variable sets stays as it is)."""
+        preset = self.provider()
+        if preset is not None:
+            for widget, value in zip(
+                (self.llm_url, *self.tiers), (preset.base_url, *preset.tiers), strict=True
+            ):
+                if widget.isEnabled():
+                    widget.setText(value)
+        self.retranslate()
+
+    def values(self) -> dict[str, Any]:
+        values: dict[str, Any] = {
+            "llm.concurrency": self.concurrency.value(),
+            "llm.provider": self.preset.currentData() or "",
+        }
+        for key, widget in zip(KEYS, (self.llm_url, *self.tiers), strict=True):
+            if widget.isEnabled():
+                values[key] = widget.text().strip()
+        return values
+
+    async def test_connection(self) -> bool:
+        """Probe the endpoint with the values in the form; the findings show below the button."""
+        with IMPORTING:
+            from core.llm import probe
+            from core.llm.client import LLMClient
+
+        s = self.services
+        if not self.values().get("llm.base_url", s.settings.get("llm.base_url")):
+            # nothing to test yet: say which field to fill (by its label on this page)
+            self.test_result.setText(
+                self.tr("Fill in “%1” above first, then test.").replace(
+                    "%1", self.labels["url"].text()
+                )
+            )
+            set_tone(self.test_result, "error")
+            return False
+        self.test_button.setEnabled(False)
+        self.test_result.setText(self.tr("Testing… (a few small requests)"))
+        set_tone(self.test_result, "")
+        client = LLMClient(
+            FormSettings(s.settings, self.values()),  # type: ignore[arg-type]
+            FormSecrets(s.secrets, self.llm_key.text().strip()),  # type: ignore[arg-type]
+            s.store,
+            s.clock,
+        )
+        try:
+            report = await probe.probe(client)
+            self.test_result.setText("\n".join(probe.summary(report, current_language())))
+            ok = report.ok
+            set_tone(self.test_result, "ok" if ok else "error")
+        except Exception as exc:  # not configured, a form value the client refuses…
+            log.info("test connection: %s", exc)
+            self.test_result.setText(message_for(exc))
+            set_tone(self.test_result, "error")
+            ok = False
+        finally:
+            self.test_button.setEnabled(True)
+            await client.aclose()
+        return ok
+
+    def retranslate(self) -> None:
+        lang = current_language()
+        self.preset.setItemText(0, self.tr("Other OpenAI-compatible server"))
+        for index in range(1, self.preset.count()):
+            preset = providers.by_key(self.preset.itemData(index))
+            if preset is not None:
+                self.preset.setItemText(index, preset.name(lang))
+        texts = {
+            "preset": self.tr("Provider"),
+            "url": self.tr("Endpoint URL"),
+            "key": self.tr("API key"),
+            "t1": self.tr("Small model (classify)"),
+            "t2": self.tr("Mid model (extract, draft, translate)"),
+            "t3": self.tr("Large model (assistant)"),
+            "conc": self.tr("Parallel calls"),
+        }
+        for key, label in self.labels.items():
+            label.setText(texts[key])
+        preset = self.provider()
+        note = preset.note(lang) if preset is not None else ""
+        if preset is not None and not preset.needs_key:
+            note = (note + " " + self.tr("No API key is needed.")).strip()
+        self.preset_note.setText(note)
+        self.preset_note.setVisible(bool(note))
+        self.llm_url.setPlaceholderText("https://api.openai.com/v1")
+        where = self.services.secrets.location(LLM_API_KEY) if self.has_key else None
+        self.llm_key.setPlaceholderText(
+            self.tr("saved in %1 — leave empty to keep").replace(
+                "%1", where[0] if lang == "zh_CN" else where[1]
+            )
+            if where
+            else self.tr("saved in the system keyring (or an owner-only file), never in settings")
+        )
+        self.test_button.setText(self.tr("Test connection"))
