@@ -13,6 +13,8 @@ Signals:
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -63,6 +65,8 @@ class Banner(QFrame):
         self.retranslate()
 
     def show_alert(self, title: str, body: str, ref_type: str | None, ref_id: int | None) -> None:
+        # the title and body quote customer and model text: escaped, never interpreted
+        title, body = html.escape(title), html.escape(body).replace("\n", "<br>")
         self.label.setText(f"<b>{title}</b><br>{body}" if body else f"<b>{title}</b>")
         self.ref = (ref_type, ref_id) if ref_type and ref_id is not None else None
         self.open_button.setVisible(self.ref is not None)

@@ -1133,6 +1133,33 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
 </context>
 <context>
+    <name>FileOpen</name>
+    <message>
+        <source>This file was not opened</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name of “%1” hides what it really is (hidden characters, padding or a second extension); it is a program or script of type .%2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is a program or script (.%2): opening it would run it on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inquiry Bridge never opens such files with a click. If you trust the sender and really need it, find it in its folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>FirstRunWizard</name>
     <message>
         <source>Loading the demo mailbox…</source>
@@ -1428,6 +1455,25 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LinkGate</name>
+    <message>
+        <source>Open link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open this address in the browser?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

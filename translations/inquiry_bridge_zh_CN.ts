@@ -1131,6 +1131,33 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
 </context>
 <context>
+    <name>FileOpen</name>
+    <message>
+        <source>This file was not opened</source>
+        <translation>没有打开这个文件</translation>
+    </message>
+    <message>
+        <source>The name of “%1” hides what it really is (hidden characters, padding or a second extension); it is a program or script of type .%2.</source>
+        <translation>“%1”的文件名隐藏了它的真实类型（隐藏字符、大段空格或双重扩展名）；它其实是 .%2 类型的程序或脚本。</translation>
+    </message>
+    <message>
+        <source>“%1” is a program or script (.%2): opening it would run it on this computer.</source>
+        <translation>“%1”是可执行程序或脚本（.%2）：打开它就会在这台电脑上运行它。</translation>
+    </message>
+    <message>
+        <source>Inquiry Bridge never opens such files with a click. If you trust the sender and really need it, find it in its folder.</source>
+        <translation>询盘桥不会通过点击打开这类文件。如果您信任发件人并且确实需要它，请到它所在的文件夹中自行处理。</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
     <name>FirstRunWizard</name>
     <message>
         <source>Loading the demo mailbox…</source>
@@ -1426,6 +1453,25 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Test connection</source>
         <translation>测试连接</translation>
+    </message>
+</context>
+<context>
+    <name>LinkGate</name>
+    <message>
+        <source>Open link</source>
+        <translation>打开链接</translation>
+    </message>
+    <message>
+        <source>Open this address in the browser?</source>
+        <translation>要在浏览器中打开这个地址吗？请核对完整地址：</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
 </context>
 <context>

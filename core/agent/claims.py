@@ -19,7 +19,9 @@ Plain code, no model: the guard must be cheaper and more reliable than the thing
 
 from __future__ import annotations
 
+import asyncio
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +29,9 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core.agent.claim_phrases import LANGUAGES, Language, answer_language, readable
 from core.db.models import AppState, AuditEntry, Draft, DraftEvent, Memory, StageEvent
+from core.text.reading import reading_form
 
 __all__ = [
     "Claim",
@@ -45,45 +49,14 @@ __all__ = [
 APPOINTMENT_PREFIX = "appointment.event."
 KINDS = ("sent", "approved", "scheduled", "moved", "saved", "deleted")
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")  # Chinese, or Japanese kana
 _CLAUSE = re.compile(r"[^。！？!?\n；;]+[。！？!?；;]*|\n")
 # English sentences end at ". " too (not inside "1.5" or "e.g.")
 _EN_SENTENCE = re.compile(r"[^.!?\n。！？]+(?:[.!?。！？]+(?=\s|$)|$)|\n")
 
-# "已发送", "已经发出", and with the object first: "已将询盘移到…", "已把邮件发给…"
-_YI = r"(?:已经?|已然)(?:(?:将|把)[^，。！？,.!?\n]{0,12}?)?"
-_ZH = {
-    "sent": _YI + r"(?:发送|发出|寄出|发给|发过去|发出去|送出)|(?:发送|发出|寄出)(?:了|成功|完毕)"
-    r"|(?:发|寄|送)(?:出去|过去)了|发给[^，。！？,.!?\n]{1,12}了",
-    "approved": _YI + r"(?:批准|审批|核准|通过审批)|批准(?:了|成功|完毕)",
-    "scheduled": _YI + r"(?:安排|预约|排期|约好|定好)|(?:安排|预约)(?:好了|了|成功)",
-    "moved": _YI + r"(?:移到|移至|移动到|挪到|改为|改成|更新为|推进到|转到|调整为|进入)"
-    r"|阶段已(?:更新|改变|变更|调整)|(?:移|挪|推进|转|调整|改)(?:到|至|为|成)了?[^，。！？\n]{0,8}阶段",
-    "saved": _YI + r"(?:保存|存好|记住|记下|存档|添加备注)|(?:保存|记住|记下)(?:了|成功|好了)",
-    "deleted": _YI + r"(?:删除|删掉|移除|清除)|(?:删除|删掉|移除)(?:了|成功)",
-}
-_STAGE_WORDS = r"(?:inquiry|measure|quoting|follow[_ ]up|ordered|production|install|done|lost)"
-_EN = {
-    "sent": r"\b(?:sent|emailed|mailed|delivered)\b",
-    "approved": r"\bapproved\b",
-    "scheduled": r"\b(?:scheduled|booked)\b",
-    "moved": rf"\b(?:moved|advanced|changed|updated|set)\b[^.!?\n]{{0,40}}?"
-    rf"\b(?:stage|to (?:the )?{_STAGE_WORDS})\b",
-    "saved": r"\b(?:saved|stored|remembered|noted)\b",
-    "deleted": r"\b(?:deleted|removed|erased)\b",
-}
-_ZH_RE = {k: re.compile(v) for k, v in _ZH.items()}
-_EN_RE = {k: re.compile(v, re.IGNORECASE) for k, v in _EN.items()}
 # "客户已经把尺寸发给我们了", "she sent us the plans": mail that came in, not a send of ours
 _INBOUND = re.compile(
     r"发给(?:我们|我司|我|您)|发来|\b(?:sent|emailed|mailed)\s+(?:us|me|in)\b", re.I
-)
-_ZH_NEGATION = re.compile(r"[未没不无别勿待尚]")
-_EN_NEGATION = re.compile(
-    r"\b(?:not|never|no|cannot|can't|won't|don't|didn't|isn't|wasn't|hasn't|haven't|yet|once|"
-    r"after|until|before|if|when|will|would|could|can|should|must|needs?|to be|be|awaiting|"
-    r"waiting|pending|ready to|you)\b|n't\b",
-    re.IGNORECASE,
 )
 
 
@@ -160,6 +133,7 @@ class GuardResult:
     text: str  # what the owner may read
     original: str
     corrections: list[Correction] = field(default_factory=list)
+    ledger_note: str = ""  # the ledger's truth, shown beside an answer the guard cannot read
 
 
 # ----------------------------------------------------------------------------- finding claims
@@ -173,29 +147,42 @@ def _sentences(text: str) -> Iterable[tuple[int, int]]:
 
 
 def find_claims(text: str) -> list[Claim]:
-    """Affirmative claims about actions, one per kind and sentence, in reading order."""
+    """Affirmative claims about actions, one per kind and sentence, in reading order.
+
+    Matched in the reading form (``core.text.reading``: 已發送, 已\u200b发送, &#21457;送, ѕеnt all
+    read 已发送 / sent) in every language of ``claim_phrases``; a claim's sentence and span are
+    the original text's, so a correction replaces what the owner would have read."""
+    reading = reading_form(text or "")
+    norm = reading.text
     claims: list[Claim] = []
-    for start, end in _sentences(text or ""):
-        sentence = text[start:end]
+    for start, end in _sentences(norm):
+        sentence = norm[start:end]
         seen: set[str] = set()
+        languages = [lang for lang in LANGUAGES if lang.any_claim.search(sentence)]
         for kind in KINDS:
-            for regex, negation, window in (
-                (_ZH_RE[kind], _ZH_NEGATION, 3),
-                (_EN_RE[kind], _EN_NEGATION, 40),
-            ):
-                for m in regex.finditer(sentence):
-                    before = sentence[max(0, m.start() - window) : m.start()]
-                    if kind in seen or negation.search(before):
-                        continue
-                    if negation is _EN_NEGATION and re.match(
-                        r"\s*(?:yet|later)\b", sentence[m.end() :], re.I
-                    ):
-                        continue
-                    if kind == "sent" and _INBOUND.search(m.group(0) + sentence[m.end() :][:8]):
-                        continue  # the customer sent us something: not our action
-                    seen.add(kind)
-                    claims.append(Claim(kind, m.group(0), sentence.strip(), start, end))
+            for language in languages:
+                m = _affirmative(language, kind, sentence)
+                if m is None or kind in seen:
+                    continue
+                seen.add(kind)
+                o_start, o_end = reading.span(start, end)
+                original = text[o_start:o_end]
+                claims.append(Claim(kind, m.group(0), original.strip(), o_start, o_end))
     return claims
+
+
+def _affirmative(language: Language, kind: str, sentence: str) -> re.Match[str] | None:
+    """The first match of ``kind`` in ``sentence`` that is neither negated nor conditional."""
+    for m in language.patterns[kind].finditer(sentence):
+        before = sentence[max(0, m.start() - language.window) : m.start()]
+        if language.negation.search(before):
+            continue
+        if language.after is not None and language.after.match(sentence[m.end() :]):
+            continue
+        if kind == "sent" and _INBOUND.search(m.group(0) + sentence[m.end() :][:8]):
+            continue  # the customer sent us something: not our action
+        return m
+    return None
 
 
 # ----------------------------------------------------------------------------- the ledgers
@@ -312,12 +299,17 @@ def truth_for(kind: str, facts: TurnFacts, zh: bool) -> str:
 
 
 def guard_text(text: str, facts: TurnFacts) -> GuardResult:
-    """Replace every sentence holding a claim the ledgers do not back (pure: no I/O)."""
+    """Replace every sentence holding a claim the ledgers do not back (pure: no I/O). An answer
+    the guard cannot read (``claim_phrases.readable``) gets the ledger's truth beside it."""
     result = GuardResult(text=text, original=text)
+    norm = reading_form(text).text
+    if not readable(norm):
+        result.ledger_note = ledger_note(facts)
+        result.text = f"{text.rstrip()}\n\n{result.ledger_note}"
     false_claims = [c for c in find_claims(text) if not facts.backs(c.kind)]
     if not false_claims:
         return result
-    zh = bool(_CJK.search(text))
+    zh = answer_language(norm) != "en"  # the owner reads Chinese first
     by_sentence: dict[tuple[int, int], list[Claim]] = {}
     for claim in false_claims:
         by_sentence.setdefault((claim.start, claim.end), []).append(claim)
@@ -336,7 +328,53 @@ def guard_text(text: str, facts: TurnFacts) -> GuardResult:
             result.corrections.append(Correction(claim.kind, claim.phrase, claim.sentence, truth))
     pieces.append(text[cursor:])
     result.text = "".join(pieces).strip()
+    if result.ledger_note:
+        result.text = f"{result.text}\n\n{result.ledger_note}"
     return result
+
+
+def ledger_note(facts: TurnFacts) -> str:
+    """What the ledgers say about the turn, in Chinese, for an answer the guard cannot read:
+    "（系统记录：草稿 #3 未发送，等待您审批）"."""
+    parts: list[str] = []
+    for draft_id, status in sorted(facts.drafts.items()):
+        parts.append(f"草稿 #{draft_id} " + _STATUS_ZH.get(status, status))
+    for inquiry_id, _before, after in facts.stage_moves:
+        parts.append(f"询盘 #{inquiry_id} 阶段改为 {after}")
+    if facts.memories_proposed:
+        parts.append("记忆只是待您确认的建议，尚未生效")
+    if not parts:
+        parts.append("本轮没有发送、批准或更改任何内容")
+    return "（系统记录：" + "；".join(parts) + "）"
+
+
+_STATUS_ZH = {
+    "draft": "未发送，等待您审批",
+    "pending_approval": "未发送，等待您审批",
+    "approved": "已批准，尚未发送",
+    "sending": "正在发送",
+    "sent": "已发送",
+    "rejected": "已放弃，未发送",
+    "failed": "发送失败，未发送",
+    "superseded": "已被新草稿取代，未发送",
+}
+
+
+_warmed = threading.Event()
+
+
+def warm_guard() -> None:
+    """Load the guard's converter (OpenCC) and compile its phrase tables on a daemon thread,
+    once: the first turn's answer then costs the UI loop nothing extra."""
+    if _warmed.is_set():
+        return
+    _warmed.set()
+    if threading.current_thread() is not threading.main_thread():
+        find_claims("已發送。Sent.")  # already off the UI loop
+        return
+    threading.Thread(
+        target=lambda: find_claims("已發送。Sent."), name="claim-guard-warm", daemon=True
+    ).start()
 
 
 async def guard_answer(
@@ -354,7 +392,7 @@ async def guard_answer(
     whose draft ids count as drafts the answer may be talking about."""
     named = named_drafts(text, *context)
     facts = await services.store.read(lambda s: turn_facts(s, mark, named))
-    result = guard_text(text, facts)
+    result = await asyncio.to_thread(guard_text, text, facts)  # a long answer: off the UI loop
     if result.corrections:
         now = services.clock.now().replace(tzinfo=None)
 

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.agent import consent, proposals
-from core.agent.claims import Correction, guard_answer, watermark
+from core.agent.caps import MAX_ANSWER_CHARS, cap_answer, cap_question, cap_tool_result
+from core.agent.claims import Correction, guard_answer, warm_guard, watermark
 from core.agent.tools import REGISTRY, Tool, ToolContext, active_memories
 from core.clock import to_sydney
 from core.db.models import ALL_STAGES, Inquiry
@@ -82,6 +83,7 @@ class Assistant:
         self.llm = llm
         self.channel = channel  # recorded with every corrected claim
         self.context = ToolContext.from_drafting(services, draft_service)
+        warm_guard()  # the guard's converter and patterns load now, not in the first turn
         self._proposed: list[int] = []
 
     async def system_messages(self) -> list[dict[str, Any]]:
@@ -148,8 +150,9 @@ class Assistant:
         self.context.customer_content_seen = customer_content_seen or any(
             m.get("role") == "tool" for m in history or []
         )
-        reply = await self._turn(text, history, prefix, on_text, on_tool)
+        reply = await self._turn(text, history, prefix, _bounded(on_text), on_tool)
         reply.raw_text, reply.proposal_ids = reply.text, list(self._proposed)
+        reply.text = cap_answer(reply.text)  # the guard checks what the owner will read
         checked = await guard_answer(
             self.services,
             reply.text,
@@ -236,7 +239,7 @@ class Assistant:
     ) -> AssistantReply:
         messages = list(prefix) if prefix is not None else await self._system_messages()
         messages += list(history or [])
-        messages.append({"role": "user", "content": text})
+        messages.append({"role": "user", "content": cap_question(text)})
         reply = AssistantReply(text="")
         for round_no in range(1, MAX_ROUNDS + 1):
             reply.rounds = round_no
@@ -259,6 +262,7 @@ class Assistant:
                 if on_tool is not None:
                     on_tool(call["name"], {"id": call["id"], "arguments": call["arguments"]})
                 arguments, result = await self._run_tool(call["name"], call["arguments"])
+                result = cap_tool_result(result)
                 if call["name"] in CUSTOMER_CONTENT_TOOLS and not result.startswith("ERROR"):
                     self.context.customer_content_seen = True
                 reply.tool_calls.append(ToolCallRecord(call["name"], arguments, result))
@@ -267,3 +271,20 @@ class Assistant:
             reply.messages += added
         reply.text = "（助手在多轮工具调用后仍未给出答复，请换个说法再试。）"
         return reply
+
+
+def _bounded(sink: TextSink | None) -> TextSink | None:
+    """``sink`` that stops hearing streamed text past ``MAX_ANSWER_CHARS`` (the checked,
+    capped answer replaces it at the end of the turn)."""
+    if sink is None:
+        return None
+    heard = 0
+
+    def bounded(piece: str) -> None:
+        nonlocal heard
+        room = MAX_ANSWER_CHARS - heard
+        if room > 0:
+            sink(piece[:room])
+        heard += len(piece)
+
+    return bounded

@@ -10,6 +10,7 @@ here can send.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from core.app.lazy import LazyDrafts, LazyLLM
@@ -29,12 +30,21 @@ def today_name(clock: Clock) -> str:
     return name_for(clock)
 
 
+def _warm_claim_guard() -> None:
+    """Import the claim guard and load its OpenCC converter and phrase tables off the UI loop."""
+    with IMPORTING:
+        from core.agent.claims import warm_guard
+    warm_guard()
+
+
 class AssistantService:
     def __init__(self, services: Services, llm: LazyLLM, drafts: LazyDrafts) -> None:
         self._services = services
         self._llm = llm
         self._drafts = drafts
         self._conversations: dict[tuple[str, str], Conversation] = {}
+        if self.available:  # the claim guard loads its converter before the first question
+            threading.Thread(target=_warm_claim_guard, name="claim-guard-warm", daemon=True).start()
 
     @property
     def available(self) -> bool:

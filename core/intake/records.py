@@ -25,6 +25,7 @@ from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import Session
 
 from core.db.models import Attachment, Message
+from core.mail.attachment_risk import mark_of_the_web
 from core.mail.message_ids import normalise_many, normalise_message_id
 from core.paths import DataPaths
 from core.tempfiles import partial_file
@@ -151,6 +152,7 @@ def store_attachment_files(
         digest = sha256_hex(payload)
         relative = Path(paths.attachments.name) / digest[:2] / digest / name
         _atomic_write(paths.home / relative, payload)
+        mark_of_the_web(paths.home / relative)  # it came from the internet (Windows only)
         stored.append(
             StoredAttachment(
                 filename=name,

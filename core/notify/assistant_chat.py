@@ -30,10 +30,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from core.agent.caps import telegram_summary
 from core.errors import InquiryBridgeError
 from core.inquiry.files import AttachmentFile
+from core.mail.attachment_risk import judge_file
 from core.notify.chunk import render_chunks
 from core.notify.telegram_client import UPLOAD_LIMIT_BYTES
+from core.text.inert import visible_controls
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +165,7 @@ class AssistantChat:
             log.exception("assistant turn on telegram failed")
             await self.chat.reply("⚠️ 助手这次没有答上来，请稍后再问一次。", reply_to=reply_to)
             return []
-        answer = (reply.text or "").strip() or "（助手没有给出回答。）"
+        answer = telegram_summary((reply.text or "").strip()) or "（助手没有给出回答。）"
         chunks = render_chunks(answer)
         for index, chunk in enumerate(chunks):
             last = index == len(chunks) - 1
@@ -194,6 +197,11 @@ class AssistantChat:
                 await self.chat.reply(
                     f"📎 附件 #{attachment_id} 不在这台电脑上了，请在电脑上查看原邮件。"
                 )
+            elif (verdict := judge_file(found.filename)).runnable:
+                await self.chat.reply(
+                    f"⚠️ {_escape(verdict.shown)} 是可执行程序或脚本（.{_escape(verdict.extension)}），"
+                    "点开会运行它，所以不发到手机。确需查看请在电脑上的文件夹中找到它。"
+                )
             elif found.size > UPLOAD_LIMIT_BYTES:
                 await self.chat.reply(
                     f"📎 {_escape(found.filename)}（{_megabytes(found.size)}）超过 Telegram "
@@ -203,7 +211,7 @@ class AssistantChat:
                 await self.chat.send_document(
                     found.path,
                     found.filename,
-                    caption=found.filename,
+                    caption=visible_controls(found.filename),
                     content_type=found.content_type,
                 )
         except Exception:  # the file is safe on the computer either way

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.errors import TranscriptionError
+from core.text.reading import to_simplified
 from core.voice import confidence
 from core.voice.audio import SAMPLE_RATE, load_audio
 from core.voice.chinese import to_chinese_punctuation
@@ -100,23 +101,6 @@ class Transcript:
     @property
     def real_time_factor(self) -> float:
         return self.elapsed_s / self.duration_s if self.duration_s > 0 else 0.0
-
-
-_t2s_lock = threading.Lock()
-_t2s: Any = None
-
-
-def to_simplified(text: str) -> str:
-    """Traditional → Simplified Chinese (OpenCC ``t2s``); text without CJK is returned as is."""
-    global _t2s
-    if not _CJK.search(text):
-        return text
-    with _t2s_lock:
-        if _t2s is None:
-            import opencc
-
-            _t2s = opencc.OpenCC("t2s")
-        return str(_t2s.convert(text))
 
 
 class Transcriber:

@@ -29,6 +29,7 @@ from core.clock import to_sydney
 from desktop import ai_needed
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
+from desktop.inert import plain_label
 from desktop.look import set_tone
 
 if TYPE_CHECKING:
@@ -52,10 +53,10 @@ class ComposeDialog(QDialog):
         self.resize(640, 420)
 
         layout = QVBoxLayout(self)
-        self.header = QLabel()
+        self.header = plain_label()  # names the customer as he wrote it
         self.header.setWordWrap(True)
         layout.addWidget(self.header)
-        self.recent_label = QLabel()
+        self.recent_label = plain_label()
         self.recent_label.setWordWrap(True)
         set_tone(self.recent_label, "warning")
         self.recent_label.hide()

@@ -48,7 +48,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSplitter,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -63,6 +62,7 @@ from desktop.approval.panels import (
     warning_items,
     zh_html,
 )
+from desktop.inert import InertBrowser
 
 if TYPE_CHECKING:
     from core.drafts.attachments import FileOption
@@ -160,7 +160,7 @@ class ApprovalWindow(OwnerActions, QWidget):
         left_layout.setContentsMargins(0, 0, 0, 0)
         self.zh_title = QLabel()
         self.zh_title.setStyleSheet("font-weight: bold;")
-        self.zh_preview = QTextBrowser()
+        self.zh_preview = InertBrowser()  # model-written text: no resource, no navigation
         self.zh_preview.setObjectName("zhPreview")
         self.rerender_button = QPushButton()
         left_layout.addWidget(self.zh_title)

@@ -37,6 +37,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from core.clock import to_sydney, utc
 from core.inquiry.board import COLUMNS, BoardQuery, BoardRow
 from core.phones import display_phone
+from core.text.inert import plain_tooltip
 from desktop import text
 from desktop.aio import spawn
 from desktop.context import AppContext
@@ -236,8 +237,9 @@ class BoardModel(QAbstractTableModel):
             return row.id
         if role == ROW_ROLE:
             return row
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(row, column)
+        if role == Qt.ItemDataRole.ToolTipRole:  # Qt guesses a tooltip's format: never let it
+            tip = self._tooltip(row, column)
+            return plain_tooltip(tip) if tip else None
         if role == Qt.ItemDataRole.DecorationRole and column == "stage":
             return self._stage_icons.get(row.stage)
         if role == Qt.ItemDataRole.DecorationRole and column == "customer":

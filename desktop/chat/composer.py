@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QToolButton, QWidget
+
+from desktop.inert import plain_label
 
 
 class ChatInput(QPlainTextEdit):
@@ -44,7 +46,7 @@ class CustomerBar(QWidget):
         super().__init__(parent)
         self.inquiry_id: int | None = None
         self.customer = ""
-        self.label = QLabel()
+        self.label = plain_label()  # the customer's name is his text
         self.label.setObjectName("chatCustomer")
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.clear_button = QToolButton()

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.app.memories import MemoryItem
+from core.text.inert import plain_tooltip
 from desktop import text as domain_text
 from desktop.aio import spawn
 from desktop.context import AppContext
@@ -135,7 +136,7 @@ class MemoryDialog(QDialog):
             for item in items:
                 row = QTreeWidgetItem(self._columns(item))
                 row.setData(0, ID_ROLE, item.id)
-                row.setToolTip(0, item.text)
+                row.setToolTip(0, plain_tooltip(item.text))
                 if item.status == "proposed":
                     row.setForeground(3, QBrush(QColor("#b35900")))
                 group.addChild(row)

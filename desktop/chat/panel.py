@@ -27,8 +27,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QShowEvent
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -44,6 +44,7 @@ from desktop.chat.composer import ChatInput, CustomerBar
 from desktop.chat.transcript import Entry, Transcript
 from desktop.context import AppContext
 from desktop.errors_ui import message_for
+from desktop.file_open import open_file
 from desktop.i18n import current_language
 from desktop.look import set_tone
 from desktop.text import stage_name
@@ -324,7 +325,7 @@ class ChatPanel(QWidget):
                 Entry("notice", self.tr("That file is no longer on this computer."))
             )
             return False
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(stored.path)))
+        return open_file(self, stored.path, stored.filename)
 
     def stop(self) -> None:
         """Cancel the running turn; the panel is usable again at once."""

@@ -15,12 +15,13 @@ Signals:
 from __future__ import annotations
 
 import html
-import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QTextDocument
-from PySide6.QtWidgets import QTextBrowser, QWidget
+from PySide6.QtWidgets import QWidget
+
+from core.text.inert import markdown_rich_text, visible_controls
+from desktop.inert import InertBrowser
 
 REPAINT_MS = 40
 USER_BG = "#e8f0fe"
@@ -28,7 +29,6 @@ ASSISTANT_BG = "#f6f8fa"
 ERROR_BG = "#fff1f0"
 PROPOSAL_BG = "#fff8e1"  # a change waiting for his confirmation
 MUTED = "#6e7781"
-_BODY = re.compile(r"<body[^>]*>(.*)</body>", re.S)
 
 
 @dataclass
@@ -44,11 +44,10 @@ class Entry:
 
 
 def markdown_html(text: str) -> str:
-    """The model writes Markdown (principle 6); Qt's own parser turns it into rich text."""
-    doc = QTextDocument()
-    doc.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
-    found = _BODY.search(doc.toHtml())
-    return found.group(1) if found else html.escape(text)
+    """The model writes Markdown (principle 6); our own renderer escapes it first, so raw HTML
+    in an answer (a "✅ 已发送" banner, an ``<img src=file:…>``) stays literal text. Qt's
+    Markdown parser is not used: it passes HTML through."""
+    return markdown_rich_text(text)
 
 
 def _bubble(inner: str, background: str, *, width: str = "100%") -> str:
@@ -58,16 +57,18 @@ def _bubble(inner: str, background: str, *, width: str = "100%") -> str:
     )
 
 
-class Transcript(QTextBrowser):
+class Transcript(InertBrowser):
     draft_clicked = Signal(int)
     file_clicked = Signal(int)
     proposal_decided = Signal(int, bool)  # (proposal id, confirmed)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(
+            parent,
+            internal_schemes=frozenset({"draft", "attachment", "proposal-yes", "proposal-no"}),
+        )
         self.setObjectName("chatTranscript")
-        self.setOpenLinks(False)
-        self.anchorClicked.connect(self._on_anchor)
+        self.internal_link.connect(self._on_internal)
         self.entries: list[Entry] = []
         self._cache: list[str] = []
         self.live_text: str | None = None  # the answer being streamed, None between turns
@@ -156,7 +157,8 @@ class Transcript(QTextBrowser):
             return f'<p style="margin-bottom:10px;">{links}</p>'
         if entry.role == "files":
             links = " · ".join(
-                f'<a href="attachment:{i}">{html.escape(name)}</a>' for i, name in entry.files
+                f'<a href="attachment:{i}">{html.escape(visible_controls(name))}</a>'
+                for i, name in entry.files
             )
             label = html.escape(self.labels.get("files", "Files"))
             return (
@@ -186,16 +188,15 @@ class Transcript(QTextBrowser):
     def _muted(self, key: str) -> str:
         return f'<p style="color:{MUTED};">{html.escape(self.labels.get(key, "…"))}</p>'
 
-    def _on_anchor(self, url: QUrl) -> None:
+    def _on_internal(self, url: QUrl) -> None:
+        """A proposal, draft or found-file link (http(s) links go through the link gate)."""
         if url.scheme() in {"proposal-yes", "proposal-no"}:
             if url.path().isdigit():
                 self.proposal_decided.emit(int(url.path()), url.scheme() == "proposal-yes")
-        elif url.scheme() in {"draft", "attachment"}:
-            try:
-                number = int(url.path())
-            except ValueError:
-                return
-            signal = self.draft_clicked if url.scheme() == "draft" else self.file_clicked
-            signal.emit(number)
-        elif url.scheme() in {"http", "https", "mailto"}:
-            QDesktopServices.openUrl(url)
+            return
+        try:
+            number = int(url.path())
+        except ValueError:
+            return
+        signal = self.draft_clicked if url.scheme() == "draft" else self.file_clicked
+        signal.emit(number)

@@ -1,4 +1,8 @@
-"""A message's files as a row of buttons (打开 / 另存为…), with thumbnails for images."""
+"""A message's files as a row of buttons (打开 / 另存为…), with thumbnails for images.
+
+Names are shown with their hidden characters made visible; 打开 goes through
+``desktop.file_open`` (a program or script is never opened by a click), and a copy saved with
+另存为… carries the Mark-of-the-Web on Windows, as the stored original does."""
 
 from __future__ import annotations
 
@@ -7,8 +11,8 @@ import shutil
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QUrl
-from PySide6.QtGui import QAction, QDesktopServices, QImageReader, QPixmap
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QAction, QImageReader, QPixmap
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -21,6 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from core.inquiry.detail import AttachmentInfo
+from core.mail.attachment_risk import judge_file, mark_of_the_web
+from core.text.inert import plain_tooltip
+from desktop.file_open import open_file
 
 HAS_QTPDF = importlib.util.find_spec("PySide6.QtPdf") is not None
 
@@ -66,11 +73,15 @@ class AttachmentStrip(QWidget):
             if not image.isNull():
                 thumb = QLabel()
                 thumb.setPixmap(QPixmap.fromImage(image))
-                thumb.setToolTip(attachment.filename)
+                thumb.setToolTip(plain_tooltip(judge_file(attachment.filename).shown))
                 column.addWidget(thumb)
         button = QToolButton()
-        button.setText(f"{attachment.filename} ({_size_text(attachment.size)})")
-        button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_FileIcon))
+        verdict = judge_file(attachment.filename)
+        button.setText(f"{verdict.shown} ({_size_text(attachment.size)})")
+        if verdict.runnable:
+            button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
+        else:
+            button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_FileIcon))
         button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         button.setProperty("attachment_id", attachment.id)
@@ -99,11 +110,12 @@ class AttachmentStrip(QWidget):
         return path if path.is_absolute() or self.home is None else self.home / path
 
     def open_attachment(self, attachment: AttachmentInfo) -> bool:
-        """Open with the system viewer (PDF preview too: QtPdf is not in this PySide6 build)."""
+        """Open with the system viewer (PDF preview too: QtPdf is not in this PySide6 build);
+        a program or script only gets a warning and 在文件夹中显示."""
         path = self.path_of(attachment)
         if path is None:
             return False
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+        return open_file(self, path, attachment.filename)
 
     def save_attachment(self, attachment: AttachmentInfo) -> None:
         if not attachment.stored_path:
@@ -119,6 +131,7 @@ class AttachmentStrip(QWidget):
         if source is None:
             raise FileNotFoundError(attachment.filename)
         shutil.copyfile(source, target)
+        mark_of_the_web(target)  # a copy of mail from outside is still from the internet
         return target
 
     def retranslate(self) -> None:

@@ -20,6 +20,7 @@ from core.inquiry.detail import AttachmentInfo, MessageInfo
 from core.mail.reflow import mostly_chinese, reflow
 from desktop import text
 from desktop.detail.attachments import AttachmentStrip
+from desktop.inert import make_plain, plain_label
 
 
 class OwnerFilesCard(QFrame):
@@ -32,7 +33,7 @@ class OwnerFilesCard(QFrame):
         super().__init__(parent)
         self.setObjectName("messageCard")
         self.setProperty("direction", "owner")
-        self.header = QLabel()
+        self.header = make_plain(QLabel())
         self.header.setObjectName("muted")
         self.attachments = AttachmentStrip(files, home, self)
         layout = QVBoxLayout(self)
@@ -59,19 +60,20 @@ class MessageCard(QFrame):
         self.home = home
         self.setObjectName("messageCard")
         self.setProperty("direction", message.direction)
-        self.header = QLabel()
+        # what the customer wrote (sender, subject, body) is shown as literal text, always
+        self.header = plain_label()
         self.header.setObjectName("muted")
         self.header.setWordWrap(True)  # a long sender must not widen the card past the pane
-        self.subject = QLabel(message.subject or "")
+        self.subject = plain_label(message.subject or "")
         self.subject.setWordWrap(True)
         font = self.subject.font()
         font.setBold(True)
         self.subject.setFont(font)
-        self.body = QLabel(reflow(message.body_text.strip() or message.body_full.strip()))
+        self.body = plain_label(reflow(message.body_text.strip() or message.body_full.strip()))
         self.body.setWordWrap(True)
         self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        self.translation = QLabel(message.translation_zh or "")
+        self.translation = plain_label(message.translation_zh or "")
         self.translation.setWordWrap(True)
         self.translation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.translation.setStyleSheet(

@@ -9,12 +9,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from core.inquiry.detail import InquiryDetail
 from core.inquiry.stages import CLOSED_STAGES
 from desktop import text
 from desktop.i18n import current_language
+from desktop.inert import plain_label
 
 
 class DetailHeader(QWidget):
@@ -23,10 +24,10 @@ class DetailHeader(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.title = QLabel()
+        self.title = plain_label()  # the customer's name is his text, shown literally
         self.title.setObjectName("title")
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.subtitle = QLabel()
+        self.subtitle = plain_label()
         self.subtitle.setObjectName("muted")
         self.subtitle.setWordWrap(True)
         self.advance_button = QPushButton()

@@ -22,7 +22,7 @@ import html
 from datetime import date
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -39,6 +39,7 @@ from core.phones import display_phone
 from core.rhythm.briefing import Briefing, Visit, place_of
 from desktop.aio import spawn
 from desktop.i18n import current_language
+from desktop.inert import LinkGate
 from desktop.look import SPACE
 from desktop.rhythm.cards import AttentionCard, ReminderCard
 from desktop.rhythm.route_map import MapStop, RouteMap
@@ -91,6 +92,7 @@ class BriefingWindow(QWidget):
         super().__init__(parent)
         self.app = app
         self.setObjectName("briefingWindow")
+        self.links = LinkGate(self)
         self.resize(1240, 660)  # inside 1366×768 with a taskbar and a title bar
         self.heading = _plain(name="briefingTitle")
         self.counts = _plain(name="muted")
@@ -225,8 +227,10 @@ class BriefingWindow(QWidget):
             words = self.tr("Open the route in Google Maps")
             href = html.escape(briefing.maps_url, quote=True)
             link = QLabel(f'<a href="{href}">{html.escape(words)}</a>')
+            link.setObjectName("routeLink")
             link.setTextFormat(Qt.TextFormat.RichText)
-            link.setOpenExternalLinks(True)
+            link.setOpenExternalLinks(False)  # the gate names the address before it opens
+            link.linkActivated.connect(lambda url: self.links.request(QUrl(url)))
             body.addWidget(link)
         if briefing.unknown_places:
             body.addSpacing(SPACE["s"])

@@ -33,6 +33,7 @@ class _Card(QFrame):
         self.text.setWordWrap(True)
         self.text.setTextFormat(Qt.TextFormat.PlainText)
         self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
         self.buttons = QHBoxLayout()
         layout = QVBoxLayout(self)

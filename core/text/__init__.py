@@ -1,0 +1,8 @@
+"""Text as the guards read it and as the owner is shown it.
+
+``reading``: the one normal form every guard matches against (NFKC, invisible characters gone,
+HTML entities decoded, Simplified Chinese, look-alike letters folded), with a map back to the
+original so a correction replaces the words the owner would have read. ``inert``: customer and
+model text made safe to show (escaped Markdown, control characters made visible, the link
+policy). Neither imports Qt.
+"""
