@@ -62,7 +62,7 @@ async def test_translate_without_a_model_offers_the_ai_settings(app, services) -
     dialog = desktop.settings_dialog
     assert dialog is not None and dialog.isVisible()
     assert dialog.nav.currentRow() == 1  # the AI page
-    assert dialog.labels["llm_url"].text() == "服务地址"  # the field the sentence names
+    assert dialog.ai_page.labels["url"].text() == "服务地址"  # the field the sentence names
     assert not desktop.ctx.is_demo or dialog.ctx.app is desktop.real_app  # his own folder
     # 测试连接 with nothing typed: which field to fill, by its label on this page
     assert await dialog.test_connection() is False
