@@ -61,7 +61,7 @@ def _damage(env, home: Path) -> None:  # type: ignore[no-untyped-def]
 
 def _draft_for(capsys, env, home: Path, graph, model) -> str:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, _ = add_inquiry(env, graph_id=gid, subject="Door quote")
+    inquiry_id, _ = add_inquiry(env, source_id=gid, subject="Door quote")
     model.plant = []
     code, _out, err = _run(
         capsys, "draft", str(inquiry_id), "--instruction", "报价15000含GST", "--home", str(home)

@@ -244,7 +244,7 @@ async def test_values_only_the_model_wrote_are_highlighted_and_gate_approval(
     """The assistant drafted with its own instruction (new bank details, a pay link): the
     owner's words of the turn are the instruction of record, so every value is unconfirmed."""
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
-    inquiry_id, _ = add_inquiry(services, graph_id=gid)
+    inquiry_id, _ = add_inquiry(services, source_id=gid)
     model.plant = ["Deposit to BSB 062-999, account 1234 5678, or https://pay.example.net/d/1."]
     draft_id = await drafting.composer.compose(
         inquiry_id,
