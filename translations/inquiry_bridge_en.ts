@@ -786,6 +786,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Not sure this was heard right. If you spoke Chinese: the current voice model only understands English, nothing was inserted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Not sure this was heard right — check it:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -825,6 +829,10 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download the Chinese voice model…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

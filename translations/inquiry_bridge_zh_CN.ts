@@ -784,6 +784,10 @@
         <translation>没有听到说话，请再试一次</translation>
     </message>
     <message>
+        <source>Not sure this was heard right. If you spoke Chinese: the current voice model only understands English, nothing was inserted.</source>
+        <translation>不确定是否听对了。如果您说的是中文：当前语音模型只懂英文，所以没有插入任何文字。</translation>
+    </message>
+    <message>
         <source>Not sure this was heard right — check it:</source>
         <translation>不确定是否听对了，请核对：</translation>
     </message>
@@ -826,6 +830,10 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Discard</source>
         <translation>丢弃</translation>
+    </message>
+    <message>
+        <source>Download the Chinese voice model…</source>
+        <translation>下载中文语音模型…</translation>
     </message>
 </context>
 <context>

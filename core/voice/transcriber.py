@@ -312,6 +312,14 @@ class Transcriber:
         if not result.text.strip():
             return result
         scores = _scores(result.text, list(result.segments))
+        log.info(  # the figures behind the verdict, never the words (logs hold no content)
+            "judged %.1f s: logprob %.2f, odd %.2f, compression %.2f, no-speech %.2f",
+            result.duration_s,
+            scores.avg_logprob,
+            scores.odd_ratio,
+            scores.compression,
+            scores.no_speech_prob,
+        )
         if not self.multilingual and wanted != "en" and confidence.looks_foreign(scores):
             log.info(
                 "english-only model heard non-English speech (logprob %.2f, odd %.2f)",

@@ -106,6 +106,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         self._live: LiveDictation | None = None
         self._uncertain: Transcript | None = None  # shown for confirmation, not yet inserted
         self.offer_box: Any = None  # the "download the multilingual model" dialog, when shown
+        self._maybe_chinese = False  # this recognition ran an English-only model in auto mode
 
         self.recorder = Recorder(
             services.paths.audio,
@@ -153,6 +154,8 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         self.confirm_button.setVisible(False)
         self.discard_button = QToolButton(self)
         self.discard_button.setVisible(False)
+        self.offer_button = QToolButton(self)  # "maybe Chinese": the multilingual-model offer
+        self.offer_button.setVisible(False)
 
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
@@ -161,6 +164,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         row.addWidget(self.retry_button)
         row.addWidget(self.confirm_button)
         row.addWidget(self.discard_button)
+        row.addWidget(self.offer_button)
         row.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -175,6 +179,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         self.retry_button.clicked.connect(self.retry)
         self.confirm_button.clicked.connect(self.insert_uncertain)
         self.discard_button.clicked.connect(self.discard_uncertain)
+        self.offer_button.clicked.connect(self._offer_model)
         self.recorder.pcm.connect(self._feed_live)
         self.recorder.level_changed.connect(lambda v: self.level.setValue(int(v * 100)))
         self.recorder.elapsed_changed.connect(self._show_elapsed)
@@ -292,6 +297,8 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
             self._set_state("idle")
             self._show_error(exc.user_message(_lang()), retry=True)
             return
+        # an English-only model asked for any language: an unsure result may be Chinese speech
+        self._maybe_chinese = not transcriber.multilingual and transcriber.wanted_language() != "en"
         self._set_state("transcribing")
         self._set_status(self.tr("Recognising…"))
         bridge = self._bridge
@@ -332,7 +339,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
                 self.tr("The current voice model only understands English; nothing was inserted."),
                 retry=True,
             )
-            self.offer_box = offer_multilingual_model(self.services, self.window())
+            self._offer_model()
             return
         if error is not None:
             message = (
@@ -352,12 +359,29 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
             return
         if result.uncertain:
             self._uncertain = result
-            self._set_status(self.tr("Not sure this was heard right — check it:"), error=True)
+            if self._maybe_chinese:  # the model cannot tell Chinese from unclear English
+                self._set_status(
+                    self.tr(
+                        "Not sure this was heard right. If you spoke Chinese: the current voice "
+                        "model only understands English, nothing was inserted."
+                    ),
+                    error=True,
+                )
+                self.offer_button.setVisible(True)
+            else:
+                self._set_status(self.tr("Not sure this was heard right — check it:"), error=True)
             self._show_preview(result.text)
             self.confirm_button.setVisible(True)
             self.discard_button.setVisible(True)
             return
         self._insert(result)
+
+    def _offer_model(self) -> None:
+        """The download (or import) of a model that understands Chinese; the recording is kept
+        so 重试 recognises it again with the new model."""
+        self.offer_button.setVisible(False)
+        self.retry_button.setVisible(self._pending is not None)
+        self.offer_box = offer_multilingual_model(self.services, self.window())
 
     def _insert(self, result: Transcript) -> None:
         path, self._pending = self._pending, None
@@ -398,6 +422,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         self.retry_button.setToolTip(self.tr("Recognise the kept recording again"))
         self.confirm_button.setText(self.tr("Insert anyway"))
         self.discard_button.setText(self.tr("Discard"))
+        self.offer_button.setText(self.tr("Download the Chinese voice model…"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -42,6 +42,7 @@ class LivePreview:
     preview: QLabel
     confirm_button: QToolButton
     discard_button: QToolButton
+    offer_button: QToolButton
     _live: LiveDictation | None
     _state: str
 
@@ -64,7 +65,8 @@ class LivePreview:
         self.preview.setVisible(bool(text))
 
     def _clear_uncertain(self) -> None:
-        """Hide an uncertain transcript and its "Insert anyway" / "Discard" buttons."""
+        """Hide an uncertain transcript and its "Insert anyway" / "Discard" / offer buttons."""
         self.confirm_button.setVisible(False)
         self.discard_button.setVisible(False)
+        self.offer_button.setVisible(False)
         self._show_preview("")

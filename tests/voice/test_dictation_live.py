@@ -68,6 +68,7 @@ def test_uncertain_transcript_is_shown_not_inserted(
     qtbot.waitUntil(lambda: button.state == "idle", timeout=WAIT_MS)
     assert edit.toPlainText() == ""
     assert button.status.text().startswith("Not sure this was heard right")
+    assert button.offer_box is None and button.offer_button.isHidden()  # English was his choice
     shown = button.preview.text()
     assert shown and not button.preview.isHidden() and not button.confirm_button.isHidden()
     with qtbot.waitSignal(button.transcribed):
@@ -89,9 +90,14 @@ def test_chinese_to_the_english_model_offers_the_download_which_then_serves_the_
     source.push()
     time.now += 5
     qtbot.mouseRelease(button.button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: button.offer_box is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: button.state == "idle", timeout=WAIT_MS)
     assert edit.toPlainText() == ""  # never a transcript
-    assert "only understands English" in button.status.text()
+    assert "only understands English" in button.status.text(), button.status.text()
+    if button.offer_box is None:
+        # tiny.en's noise from Mandarin differs with the CPU's kernels: when it was only unsure,
+        # the offer waits beside the shown transcript instead of popping up
+        assert not button.offer_button.isHidden() and not button.confirm_button.isHidden()
+        button.offer_button.click()
     box: QMessageBox = button.offer_box
     assert box.isVisible() and "486 MB" in box.text() and RECOMMENDED.name in box.text()
 
@@ -110,3 +116,31 @@ def test_chinese_to_the_english_model_offers_the_download_which_then_serves_the_
     assert services.settings.get("voice.model_dir") == str(installed)
     assert dialog.bar.value() == 1000 and "now used for dictation" in dialog.message.text()
     assert not button.retry_button.isHidden()  # the recording was kept for another try
+
+
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # offscreen dialogs
+def test_an_unsure_transcript_from_the_english_model_offers_the_chinese_model_beside_it(
+    qtbot: QtBot,
+    services: Services,
+    whisper: Transcriber,
+    mandarin_wav: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where tiny.en's noise is only unsure, not plainly foreign (it varies with the CPU), he
+    still learns that Chinese needs another model; the text waits unshown in the box."""
+    from core.voice import confidence
+
+    monkeypatch.setattr(confidence, "looks_foreign", lambda scores: False)
+    button, edit, source, time = _button(services, qtbot, read_pcm16k(mandarin_wav))
+    qtbot.mousePress(button.button, Qt.MouseButton.LeftButton)
+    source.push()
+    time.now += 5
+    qtbot.mouseRelease(button.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: button.state == "idle", timeout=WAIT_MS)
+    assert edit.toPlainText() == "" and button.offer_box is None  # no pop-up for an unsure one
+    assert "only understands English" in button.status.text()
+    assert not button.confirm_button.isHidden() and not button.offer_button.isHidden()
+    button.offer_button.click()
+    box: QMessageBox = button.offer_box
+    assert box.isVisible() and RECOMMENDED.name in box.text()
+    assert button.offer_button.isHidden() and not button.retry_button.isHidden()
