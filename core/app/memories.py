@@ -21,6 +21,7 @@ from core.agent.memory import (
     MemoryItem,
     MemoryStateError,
     confirm_memory,
+    item_of,
     list_memories,
     retire_memory,
 )
@@ -112,16 +113,7 @@ class MemoryService:
 
 def _item(session: Session, memory: Memory) -> MemoryItem:
     session.flush()
-    return MemoryItem(
-        memory.id,
-        memory.kind,
-        memory.text,
-        memory.source,
-        memory.status,
-        memory.confidence,
-        memory.inquiry_id,
-        memory.created_at.isoformat() if memory.created_at else "",
-    )
+    return item_of(session, memory)
 
 
 def _follow_note_copy(session: Session, memory: Memory, text: str) -> None:
