@@ -61,7 +61,9 @@ _EN_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_EN_MONTHS})\
 _EN_MD = re.compile(rf"\b({_EN_MONTHS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b")
 _ZH_WEEKDAY = re.compile(r"(下下|下个?|这个?|本|今)?(?:周|星期|礼拜|禮拜)([一二三四五六日天末])")
 _ZH_WEEK = re.compile(r"(下下|下个?|这个?|本)(?:周|星期|礼拜|禮拜)(?![一二三四五六日天末])")
-_EN_WEEKDAY = re.compile(rf"\b(?:(next|this|coming|on)\s+)?({_EN_DAYS})\b")
+_EN_FULL_DAYS = "|".join(n for n in _EN_DAY if n.endswith("day"))
+# a full day name alone ("Friday"); a short one only after next/this/on/by ("sun room" is no date)
+_EN_WEEKDAY = re.compile(rf"\b(?:(next|this|coming|on|by)\s+({_EN_DAYS})\b|({_EN_FULL_DAYS})\b)")
 _RELATIVE = (
     (re.compile(r"大后天"), 3),
     (re.compile(r"(?<!大)后天"), 2),
@@ -74,7 +76,7 @@ _NEXT_MONTH = re.compile(r"下个?月|\bnext month\b")
 _MONTH_END = re.compile(r"月底|\bend of (?:the|this) month\b")
 # words that say the fact is about a time at all (the condition for taking a model's date)
 _TIME_CUE = re.compile(
-    r"\d|[今明后昨]天|周|星期|礼拜|月|号|日|下次|这次|本次|暂时|这几天|最近|之前|以前|截止|为止|"
+    r"[今明后昨]天|周|星期|礼拜|月|号|日|下次|这次|本次|暂时|这几天|最近|之前|以前|截止|为止|"
     rf"\b(?:{_EN_DAYS}|{_EN_MONTHS}|today|tonight|tomorrow|week|month|until|till|before|by|"
     r"deadline|temporar\w*|this time|next time)\b"
 )
@@ -135,8 +137,8 @@ def _relative(text: str, today: date) -> list[date]:
     for prefix in _ZH_WEEK.findall(text):
         ahead = {"下下": 2, "下": 1, "下个": 1}.get(prefix, 0)
         found.append(_week_start(today, ahead) + timedelta(days=6))  # the week's Sunday
-    for prefix, name in _EN_WEEKDAY.findall(text):
-        weekday = _EN_DAY[name]
+    for prefix, short, full in _EN_WEEKDAY.findall(text):
+        weekday = _EN_DAY[short or full]
         if prefix == "next":
             found.append(_week_start(today, 1) + timedelta(days=weekday))
         else:
