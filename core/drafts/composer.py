@@ -132,7 +132,10 @@ def _inquiry_text(inquiry: Inquiry) -> str:
         "classification": inquiry.classification,
         "language": inquiry.language,
     }
-    notes = (inquiry.context_data or {}).get("notes") or []
+    # a note kept as a memory (it has an id) reaches the prompt as a memory — only while it is
+    # in use (not expired or retired); older notes without one are read from the record
+    notes = list((inquiry.context_data or {}).get("notes") or [])
+    notes = [n for n in notes if not (isinstance(n, dict) and n.get("id"))]
     if notes:
         fields["notes"] = [n.get("text") if isinstance(n, dict) else str(n) for n in notes][-10:]
     return json.dumps(

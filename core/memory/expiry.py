@@ -3,11 +3,12 @@
 Why in code: a memory that expires too early loses what the owner said, one that never expires
 keeps telling every draft "we visit next Tuesday" for months. So the date comes from the words
 themselves — explicit dates (``2026-12-08``, ``12月8日``, ``8/12``, ``8 December``) and the
-relative ones the owner says (今天/明天/后天, 周二, 下周二, 这周五, 下周, 下个月, tomorrow,
-next Tuesday, next week) — read against the injected clock in Sydney time. A model may *propose*
+relative ones the owner says (今天/明天/后天, 下周二, 这周五, 下周, 下个月, tomorrow,
+next Tuesday, by Friday, next week) — read against the injected clock in Sydney time. A model may *propose*
 a date (``expires_on``), but code verifies it: a date the words give wins; a proposal is taken
 only when the words carry a time cue at all (a standing fact such as "Billy 预算有限" never
-expires because a model said so) and it lies between today and a year ahead.
+expires because a model said so) and it lies between today and a year ahead. A bare weekday
+("周三不上门", "on Fridays") is left to the model: it is a weekly habit as often as one visit.
 
 A memory about an event expires at the end of the event's day (Sydney): ``expires_at`` is the
 next midnight in Sydney, stored as naive UTC like every other time in the store.
@@ -61,9 +62,8 @@ _EN_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_EN_MONTHS})\
 _EN_MD = re.compile(rf"\b({_EN_MONTHS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b")
 _ZH_WEEKDAY = re.compile(r"(下下|下个?|这个?|本|今)?(?:周|星期|礼拜|禮拜)([一二三四五六日天末])")
 _ZH_WEEK = re.compile(r"(下下|下个?|这个?|本)(?:周|星期|礼拜|禮拜)(?![一二三四五六日天末])")
-_EN_FULL_DAYS = "|".join(n for n in _EN_DAY if n.endswith("day"))
-# a full day name alone ("Friday"); a short one only after next/this/on/by ("sun room" is no date)
-_EN_WEEKDAY = re.compile(rf"\b(?:(next|this|coming|on|by)\s+({_EN_DAYS})\b|({_EN_FULL_DAYS})\b)")
+# only after next/this/coming/by: "on Friday" or "Fridays" may be a weekly habit, "sun" a room
+_EN_WEEKDAY = re.compile(rf"\b(next|this|coming|by)\s+({_EN_DAYS})\b")
 _RELATIVE = (
     (re.compile(r"大后天"), 3),
     (re.compile(r"(?<!大)后天"), 2),
@@ -132,16 +132,15 @@ def _relative(text: str, today: date) -> list[date]:
             found.append(_week_start(today, 2) + timedelta(days=weekday))
         elif prefix:  # 这周二 / 本周二: this week's
             found.append(_week_start(today, 0) + timedelta(days=weekday))
-        else:  # 周二: the next one (today counts)
-            found.append(today + timedelta(days=(weekday - today.weekday()) % 7))
+        # a bare 周三 is no date: "周三不上门" is a weekly habit as often as one visit
     for prefix in _ZH_WEEK.findall(text):
         ahead = {"下下": 2, "下": 1, "下个": 1}.get(prefix, 0)
         found.append(_week_start(today, ahead) + timedelta(days=6))  # the week's Sunday
-    for prefix, short, full in _EN_WEEKDAY.findall(text):
-        weekday = _EN_DAY[short or full]
+    for prefix, short in _EN_WEEKDAY.findall(text):
+        weekday = _EN_DAY[short]
         if prefix == "next":
             found.append(_week_start(today, 1) + timedelta(days=weekday))
-        else:
+        else:  # this / coming / by Friday: the next one (today counts)
             found.append(today + timedelta(days=(weekday - today.weekday()) % 7))
     if _NEXT_WEEK_EN.search(text):
         found.append(_week_start(today, 1) + timedelta(days=6))

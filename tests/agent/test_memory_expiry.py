@@ -20,7 +20,9 @@ TODAY = date(2026, 4, 1)  # a Wednesday
         ("下周二上门", date(2026, 4, 7)),
         ("Billy 下星期五来店里", date(2026, 4, 10)),
         ("这周五之前回复", date(2026, 4, 3)),
-        ("周一打电话给他", date(2026, 4, 6)),
+        ("周一打电话给他", None),  # a bare weekday: left to the model (a habit reads the same)
+        ("周三不上门", None),
+        ("每周三不上门", None),
         ("明天量尺", date(2026, 4, 2)),
         ("后天安装", date(2026, 4, 3)),
         ("4月20日交货", date(2026, 4, 20)),
@@ -28,7 +30,8 @@ TODAY = date(2026, 4, 1)  # a Wednesday
         ("site visit on 2026-04-15", date(2026, 4, 15)),
         ("install 15/4", date(2026, 4, 15)),  # Australian day/month
         ("Measure next Tuesday", date(2026, 4, 7)),
-        ("call him on Friday", date(2026, 4, 3)),
+        ("call him on Friday", None),
+        ("call him by Friday", date(2026, 4, 3)),
         ("away until 20 April", date(2026, 4, 20)),
         ("下周他出差", date(2026, 4, 12)),  # the end of next week
         ("Billy 预算有限", None),
@@ -50,6 +53,7 @@ def test_a_models_date_is_taken_only_when_the_words_speak_of_time() -> None:
     assert verified_expiry("Billy 这几天不在家", "next week", TODAY) is None  # not a date
     assert verified_expiry("Billy 的门宽 2400", "2026-04-05", TODAY) is None  # a size, no time
     assert verified_expiry("下周二上门", "2026-05-01", TODAY) == date(2026, 4, 7)  # the words win
+    assert verified_expiry("周一打电话给他", "2026-04-06", TODAY) == date(2026, 4, 6)
 
 
 def test_the_day_ends_at_midnight_in_sydney() -> None:
