@@ -1665,7 +1665,31 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>inquiry #%1</source>
+        <source>expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>conversation (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not used yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>draft #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>assistant (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>until %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>said %1 times</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1683,19 +1707,27 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The assistant reads these in every conversation. Proposed ones are not used until you confirm them; retired ones are kept but never used again.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Source</source>
+        <source>The assistant reads these in every conversation, and a customer&apos;s in his drafts. Proposed ones are not used until you confirm them; expired ones (past their day) and retired ones are kept but never used again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Came from</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last used in</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

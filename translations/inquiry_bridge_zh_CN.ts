@@ -1662,8 +1662,32 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>待确认</translation>
     </message>
     <message>
-        <source>inquiry #%1</source>
-        <translation>询盘 #%1</translation>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>conversation (%1)</source>
+        <translation>对话（%1）</translation>
+    </message>
+    <message>
+        <source>not used yet</source>
+        <translation>尚未用过</translation>
+    </message>
+    <message>
+        <source>draft #%1</source>
+        <translation>草稿 #%1</translation>
+    </message>
+    <message>
+        <source>assistant (%1)</source>
+        <translation>助手（%1）</translation>
+    </message>
+    <message>
+        <source>until %1</source>
+        <translation>至 %1</translation>
+    </message>
+    <message>
+        <source>said %1 times</source>
+        <translation>说过 %1 次</translation>
     </message>
 </context>
 <context>
@@ -1680,20 +1704,28 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>助手记住的事</translation>
     </message>
     <message>
-        <source>The assistant reads these in every conversation. Proposed ones are not used until you confirm them; retired ones are kept but never used again.</source>
-        <translation>助手每次对话都会读取这些记忆。“待确认”的记忆在您确认前不会使用；停用的记忆会保留，但不再使用。</translation>
-    </message>
-    <message>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <source>Source</source>
+        <source>The assistant reads these in every conversation, and a customer&apos;s in his drafts. Proposed ones are not used until you confirm them; expired ones (past their day) and retired ones are kept but never used again.</source>
+        <translation>助手每次对话都会读这些记忆，客户的记忆也会用在给他的草稿里。待确认的要您确认后才会使用；已过期的（日子已过）和已停用的会保留，但不再使用。</translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <source>Came from</source>
         <translation>来源</translation>
     </message>
     <message>
         <source>Date</source>
         <translation>日期</translation>
+    </message>
+    <message>
+        <source>Last used in</source>
+        <translation>最近用于</translation>
     </message>
     <message>
         <source>Status</source>

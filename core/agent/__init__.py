@@ -8,8 +8,8 @@ the tools are handed a ``ToolContext`` holding only the drafting composer and re
 answer passes the claim guard (``claims``) before the owner reads it; what the model wants to
 remember after reading customer mail is a proposal (``memory``).
 
-May import: core.drafts (composer, reader, batch), core.inquiry, core.llm, core.db, core.events,
-core.drive and core.rhythm.appointments (proposing only); core.graph's client and calendar
-types, never its mailer or runtime.
+May import: core.drafts (composer, reader, batch), core.inquiry, core.memory, core.llm, core.db,
+core.events, core.drive and core.rhythm.appointments (proposing only); core.graph's client and
+calendar types, never its mailer or runtime.
 Never imported by the layers it uses; front ends (cli, desktop, Telegram) call it.
 """

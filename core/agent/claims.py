@@ -243,16 +243,21 @@ def turn_facts(session: Session, mark: Watermark, named: Iterable[int] = ()) -> 
         if e.from_stage != e.to_stage
     ]
     for m in session.scalars(select(Memory).where(Memory.id > mark.memory)):
-        if m.kind == "customer_note":
-            facts.notes_saved += 1
-        elif m.status == "proposed":
+        if m.status == "proposed":  # a customer note the assistant may only propose, too
             facts.memories_proposed.append(m.id)
+        elif m.kind == "customer_note":
+            facts.notes_saved += 1
         else:
             facts.memories_active.append(m.id)
     facts.appointments_made = len(_appointment_keys(session) - mark.appointments)
     for a in session.scalars(select(AuditEntry).where(AuditEntry.id > mark.audit)):
         if a.action in {"retire", "delete", "memory_retired"}:
             facts.retired += 1
+        elif a.action == "memory_merged" and a.entity_id is not None:
+            # said again: the older memory holds it (core.agent.memory_dedupe) — remembered
+            merged = session.get(Memory, a.entity_id)
+            if merged is not None and merged.status == "active":
+                facts.memories_active.append(merged.id)
     return facts
 
 

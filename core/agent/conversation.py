@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from core.agent.loop import Assistant, AssistantReply
 from core.agent.session_budget import PromptBudget, fit, prompt_chars, squeeze
 from core.agent.session_digest import fold, review
@@ -45,6 +47,8 @@ from core.agent.session_store import SessionState, SessionStore, Turn, flatten
 from core.agent.tools import REGISTRY, tool_labels
 from core.clock import utc
 from core.llm.prompts import render_messages
+from core.memory.recall import customer_memories, mark_used
+from core.memory.recall import fit as fit_memories
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +85,7 @@ ChatEvent = ToolActivity | TextDelta | TurnDone
 EventSink = Callable[[ChatEvent], None]
 
 
+CUSTOMER_MEMORY_CHARS = 2000  # of the current customer's memories in the context message
 IDLE_SECONDS = 600.0  # a session this long without a turn has "ended": memories are reviewed
 
 
@@ -235,7 +240,25 @@ class Conversation:
                 name = await self.store.customer_name(inquiry_id)
             customer = f"inquiry #{inquiry_id}" + (f", {name}" if name else "")
         summary = self._state.summary or "(nothing yet)"
+        about = await self._customer_memories(inquiry_id)
+        if about:  # only when there are some: the context stays as short as it was without
+            customer += f"\nWhat the owner told you about this customer (JSON lines):\n{about}"
         return render_messages("session_context", {"customer": customer, "summary": summary})
+
+    async def _customer_memories(self, inquiry_id: int | None) -> str:
+        """The current customer's memories (his, not another's), most relevant first within
+        ``CUSTOMER_MEMORY_CHARS``; stamped as used by this conversation."""
+        if inquiry_id is None:
+            return ""
+        services = self.assistant.services
+        now, used_in = services.clock.now(), f"assistant:{self.channel}"
+
+        def read(session: Session) -> list[str]:
+            rows = fit_memories(customer_memories(session, inquiry_id, now), CUSTOMER_MEMORY_CHARS)
+            mark_used(session, [m.id for m in rows], used_in, now)
+            return [json.dumps(m.text, ensure_ascii=False) for m in rows]
+
+        return "\n".join(await services.store.run(read))
 
     async def _prompt(self, text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool]:
         """(system + context messages, history to send, earlier turns read customer content)."""
@@ -256,6 +279,7 @@ class Conversation:
                 self._state.summary,
                 folded,
                 max_chars=budget.summary_chars,
+                channel=self.channel,
             )
             through = folded[-1].number
             if self.store is not None and self._state.id:
@@ -271,7 +295,9 @@ class Conversation:
         turns = [t for t in self._state.turns if t.number > self._state.reviewed_through]
         if not turns:
             return []
-        proposed = await review(self.assistant.services, self.assistant.llm, turns)
+        proposed = await review(
+            self.assistant.services, self.assistant.llm, turns, channel=self.channel
+        )
         through = turns[-1].number
         self._state.reviewed_through = through
         if self.store is not None and self._state.id:

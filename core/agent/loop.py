@@ -29,7 +29,8 @@ from typing import Any
 from core.agent import consent, proposals
 from core.agent.caps import MAX_ANSWER_CHARS, cap_answer, cap_question, cap_tool_result
 from core.agent.claims import Correction, guard_answer, warm_guard, watermark
-from core.agent.tools import REGISTRY, Tool, ToolContext, active_memories
+from core.agent.memory_dedupe import DuplicateJudge
+from core.agent.tools import REGISTRY, Tool, ToolContext, assistant_memories
 from core.clock import to_sydney
 from core.db.models import ALL_STAGES, Inquiry
 from core.errors import InquiryBridgeError, LLMError
@@ -83,6 +84,7 @@ class Assistant:
         self.llm = llm
         self.channel = channel  # recorded with every corrected claim
         self.context = ToolContext.from_drafting(services, draft_service)
+        self.context.memory_judge = DuplicateJudge(llm)
         warm_guard()  # the guard's converter and patterns load now, not in the first turn
         self._proposed: list[int] = []
 
@@ -92,7 +94,9 @@ class Assistant:
 
     async def _system_messages(self) -> list[dict[str, Any]]:
         """The system instructions, then the owner's confirmed memories as a data message."""
-        memories = await self.services.store.read(active_memories)
+        now = self.services.clock.now()
+        used_in = f"assistant:{self.channel}"
+        memories = await self.services.store.run(lambda s: assistant_memories(s, now, used_in))
         variables = {
             "company": self.services.settings.get("general.company_name"),
             "today": to_sydney(self.services.clock.now()).strftime("%Y-%m-%d %A"),

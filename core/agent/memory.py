@@ -10,7 +10,12 @@ wants is ``retired`` (kept for the record, never deleted, never used). Both are 
 (``audit_log``: entity ``memory``).
 
 Statuses: ``active`` (used), ``proposed`` (waiting for the owner), ``superseded`` (replaced by a
-newer one), ``expired`` / ``retired`` (no longer used).
+newer one), ``expired`` (a short-term memory whose day has passed: ``core.memory.expiry``) /
+``retired`` (no longer used).
+
+A customer note or an experience is linked to the customer it names when saved
+(``core.memory.links``); a duplicate of what he already has is merged into the older
+memory, judged by the cheap model (``core.agent.memory_dedupe``).
 """
 
 from __future__ import annotations
@@ -27,14 +32,16 @@ from sqlalchemy.orm import Session
 from core.db.models import AuditEntry, Memory
 from core.errors import InquiryBridgeError
 from core.events import NoteAdded
+from core.memory.expiry import event_date, expires_at_for, today_in_sydney
+from core.memory.links import LINKED_KINDS, customer_label, resolve_customer
 
 __all__ = [
     "MemoryItem",
     "MemoryStateError",
     "confirm_memory",
     "is_duplicate_memory",
+    "item_of",
     "list_memories",
-    "propose_memories",
     "retire_memory",
     "save_memory",
 ]
@@ -56,15 +63,28 @@ class MemoryItem:
     confidence: str
     inquiry_id: int | None
     created_at: str
+    channel: str | None = None  # the conversation it came from: desktop | telegram | cli
+    customer: str = ""  # "Billy Smith (#3)": the customer it is linked to
+    expires_at: str | None = None  # naive UTC ISO; after it the memory is expired
+    seen_count: int = 1  # how often it was said (duplicates merged into it)
+    last_used_at: str | None = None
+    last_used_in: str | None = None  # "draft:12" | "assistant:telegram"
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def _item(m: Memory) -> MemoryItem:
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def item_of(session: Session, m: Memory) -> MemoryItem:
+    """The owner's view of one memory (with the customer it is linked to)."""
     return MemoryItem(
         m.id, m.kind, m.text, m.source, m.status, m.confidence, m.inquiry_id,
-        m.created_at.isoformat() if m.created_at else "",
+        m.created_at.isoformat() if m.created_at else "", m.channel,
+        customer_label(session, m.inquiry_id), _iso(m.expires_at), m.seen_count or 1,
+        _iso(m.last_used_at), m.last_used_in,
     )  # fmt: skip
 
 
@@ -94,19 +114,34 @@ def save_memory(
     source: str,
     supersedes: int | None = None,
     proposal: bool = False,
+    inquiry_id: int | None = None,
+    expires_at: datetime | None = None,
+    channel: str | None = None,
 ) -> tuple[int, str]:
     """Store a memory; ``proposal=True`` stores it as ``proposed`` (not used until confirmed;
-    what it would supersede is applied on confirmation). Returns (id, status)."""
+    what it would supersede is applied on confirmation). Returns (id, status).
+
+    Without ``inquiry_id`` a customer note or experience is linked to the customer its words
+    name; without ``expires_at`` a date in its words makes it short-term (both in code)."""
     now = services.clock.now().replace(tzinfo=None)
     status = "proposed" if proposal else "active"
+    if expires_at is None:
+        expires_at = expires_at_for(event_date(text, today_in_sydney(services.clock.now())))
 
     def do(session: Session) -> int:
+        linked = inquiry_id
+        if linked is None and kind in LINKED_KINDS:
+            linked = resolve_customer(session, text)
         memory = Memory(
             kind=kind,
             text=text,
             source=source,
             confidence="medium" if source == "agent" else "high",
             status=status,
+            inquiry_id=linked,
+            expires_at=expires_at,
+            channel=channel,
+            seen_count=1,
             created_at=now,
             updated_at=now,
         )
@@ -127,7 +162,7 @@ def list_memories(session: Session, statuses: tuple[str, ...] | None = None) -> 
     query = select(Memory).order_by(Memory.id)
     if statuses:
         query = query.where(Memory.status.in_(statuses))
-    return [_item(m) for m in session.scalars(query)]
+    return [item_of(session, m) for m in session.scalars(query)]
 
 
 def confirm_memory(services: Any, memory_id: int, *, actor: str = "owner") -> MemoryItem:
@@ -153,11 +188,13 @@ def confirm_memory(services: Any, memory_id: int, *, actor: str = "owner") -> Me
             supersedes = (proposed.detail or {}).get("supersedes") if proposed else None
             if supersedes is not None:
                 _supersede(session, int(supersedes), memory, now)
+        if memory.inquiry_id is None and memory.kind in LINKED_KINDS:
+            memory.inquiry_id = resolve_customer(session, memory.text)  # he may be known now
         memory.status = "active"
         memory.confidence = "high"
         memory.updated_at = now
         _audit(session, memory.id, "memory_confirmed", actor, now)
-        return _item(memory)
+        return item_of(session, memory)
 
     item = services.store.write(do)
     services.bus.publish(NoteAdded(note_id=memory_id, inquiry_id=item.inquiry_id))
@@ -173,12 +210,12 @@ def retire_memory(services: Any, memory_id: int, *, actor: str = "owner") -> Mem
         if memory is None:
             raise MemoryStateError(f"记忆 {memory_id} 不存在")
         if memory.status == "retired":
-            return _item(memory)
+            return item_of(session, memory)
         old = memory.status
         memory.status = "retired"
         memory.updated_at = now
         _audit(session, memory.id, "memory_retired", actor, now, previous=old)
-        return _item(memory)
+        return item_of(session, memory)
 
     item = services.store.write(do)
     services.bus.publish(NoteAdded(note_id=memory_id, inquiry_id=item.inquiry_id))
@@ -186,10 +223,11 @@ def retire_memory(services: Any, memory_id: int, *, actor: str = "owner") -> Mem
 
 
 # -- proposals from conversations ---------------------------------------------------------------
-# "Semantic duplicate" is judged on normalised text: NFKC, case-folded, whitespace and
-# punctuation removed (so "报价都含GST。" and "报价都含 gst" are one text); two texts are the same
-# memory when one contains the other or difflib's ratio reaches DUPLICATE_RATIO. No embedding
-# model: the owner's memories are short sentences, and a near-copy is what a model re-proposes.
+# The cheap duplicate check, on normalised text: NFKC, case-folded, whitespace and punctuation
+# removed (so "报价都含GST。" and "报价都含 gst" are one text); two texts are the same memory when
+# one contains the other or difflib's ratio reaches DUPLICATE_RATIO. It catches near-copies only
+# ("Billy has a tight budget" / "Billy's budget is limited" are two texts to it): the cheap model
+# judges paraphrases (``core.agent.memory_dedupe``), and this check stands in when it cannot.
 DUPLICATE_RATIO = 0.8
 MEMORY_KINDS = ("boss_pref", "customer_note", "business_rule", "experience")
 
@@ -213,21 +251,3 @@ def is_duplicate_memory(text: str, existing: list[str]) -> bool:
         if difflib.SequenceMatcher(None, norm, known, autojunk=False).ratio() >= DUPLICATE_RATIO:
             return True
     return False
-
-
-def propose_memories(
-    services: Any, candidates: list[tuple[str, str]], *, source: str = "agent"
-) -> list[int]:
-    """Save each ``(kind, text)`` as a proposal unless an active or proposed memory (or an
-    earlier candidate) already says it. Returns the new proposals' ids."""
-    with services.store.session() as session:
-        known = [m.text for m in list_memories(session, ("active", "proposed"))]
-    saved: list[int] = []
-    for kind, text in candidates:
-        text = text.strip()
-        if kind not in MEMORY_KINDS or is_duplicate_memory(text, known):
-            continue
-        memory_id, _status = save_memory(services, kind, text, source=source, proposal=True)
-        known.append(text)
-        saved.append(memory_id)
-    return saved

@@ -4,8 +4,10 @@ memories when a conversation ends.
 Why the cheap tier (tier 1): both are summaries of text already in hand, run in the background
 of the owner's conversation; neither needs the assistant's model. Both answers are structured
 (pydantic, one repair round through ``LLMClient.structured``). What either proposes to remember
-is saved through ``core.agent.memory.propose_memories``: a proposal the owner confirms, never a
-memory in use, and never a duplicate of one he already has.
+is saved through ``core.agent.memory_dedupe.propose_memories``: a proposal the owner confirms,
+never a memory in use, and never a second copy of one he already has (a duplicate is merged into
+it). What the model adds about a candidate — the customer it names, the day it stops being true —
+is a proposal too: code resolves the customer and verifies the date.
 
 When the model cannot be reached the notes still shrink (the owner's own lines, cut), so the
 prompt budget holds; nothing is proposed then.
@@ -19,8 +21,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from core.agent.memory import list_memories, propose_memories
+from core.agent.memory import list_memories
+from core.agent.memory_dedupe import Candidate, propose_memories
 from core.agent.session_store import Turn
+from core.clock import to_sydney
 from core.errors import InquiryBridgeError
 
 log = logging.getLogger(__name__)
@@ -32,6 +36,9 @@ TOOL_RESULT_CHARS = 300  # what of a tool result the cheap tier sees
 class MemoryCandidate(BaseModel):
     kind: MemoryKind
     text: str
+    customer: str | None = None  # the customer named (customer_note), checked by code
+    inquiry_id: int | None = None
+    expires_on: str | None = None  # YYYY-MM-DD: the last day it holds, verified by code
 
 
 class SessionDigest(BaseModel):
@@ -79,12 +86,21 @@ def fallback_summary(summary: str, turns: list[Turn], max_chars: int) -> str:
     return "\n".join(lines)[:max_chars]
 
 
-def _candidates(items: list[MemoryCandidate]) -> list[tuple[str, str]]:
-    return [(item.kind, item.text) for item in items]
+def _candidates(items: list[MemoryCandidate]) -> list[Candidate]:
+    return [
+        Candidate(item.kind, item.text, item.customer, item.inquiry_id, item.expires_on)
+        for item in items
+    ]
 
 
 async def fold(
-    services: Any, llm: Any, summary: str, turns: list[Turn], *, max_chars: int
+    services: Any,
+    llm: Any,
+    summary: str,
+    turns: list[Turn],
+    *,
+    max_chars: int,
+    channel: str | None = None,
 ) -> tuple[str, list[int]]:
     """New notes for ``summary`` plus ``turns``; the turns' lasting facts become proposals first.
     Returns (notes, ids of the proposals saved)."""
@@ -104,11 +120,13 @@ async def fold(
     except InquiryBridgeError as exc:
         log.warning("session summary failed, keeping the owner's lines: %s", exc)
         return fallback_summary(summary, turns, max_chars), []
-    proposed = propose_memories(services, _candidates(digest.facts))
+    proposed = await propose_memories(services, llm, _candidates(digest.facts), channel=channel)
     return digest.summary.strip()[:max_chars], proposed
 
 
-async def review(services: Any, llm: Any, turns: list[Turn]) -> list[int]:
+async def review(
+    services: Any, llm: Any, turns: list[Turn], *, channel: str | None = None
+) -> list[int]:
     """After a conversation: the cheap tier proposes memories; duplicates of active or proposed
     ones are skipped. Returns the ids of the proposals saved."""
     if not turns:
@@ -123,6 +141,7 @@ async def review(services: Any, llm: Any, turns: list[Turn]) -> list[int]:
                 "company": services.settings.get("general.company_name"),
                 "memories": "\n".join(json.dumps(m.text, ensure_ascii=False) for m in known)
                 or "(none yet)",
+                "today": to_sydney(services.clock.now()).strftime("%Y-%m-%d %A"),
                 "turns": transcript(turns),
             },
             schema=SessionMemories,
@@ -130,4 +149,4 @@ async def review(services: Any, llm: Any, turns: list[Turn]) -> list[int]:
     except InquiryBridgeError as exc:
         log.warning("memory review of the session failed: %s", exc)
         return []
-    return propose_memories(services, _candidates(answer.memories))
+    return await propose_memories(services, llm, _candidates(answer.memories), channel=channel)

@@ -21,18 +21,31 @@ from core.agent.memory import (
     MemoryItem,
     MemoryStateError,
     confirm_memory,
+    item_of,
     list_memories,
     retire_memory,
 )
 from core.db.models import AuditEntry, Inquiry, Memory
 from core.events import InquiryUpdated, NoteAdded
+from core.memory.expiry import expire_due
 from core.services import Services
 
-__all__ = ["KINDS", "SHOWN_STATUSES", "MemoryItem", "MemoryService", "MemoryStateError"]
+__all__ = [
+    "EDITABLE_STATUSES",
+    "KINDS",
+    "PAGE_STATUSES",
+    "SHOWN_STATUSES",
+    "MemoryItem",
+    "MemoryService",
+    "MemoryStateError",
+]
 
 KINDS: tuple[str, ...] = ("boss_pref", "customer_note", "business_rule", "experience")
 # what the memory page lists: what is used, and what waits for the owner's word
 SHOWN_STATUSES: tuple[str, ...] = ("proposed", "active")
+EDITABLE_STATUSES = SHOWN_STATUSES  # what the owner may reword
+# the memory page also lists what ran out (short-term memories past their day), greyed
+PAGE_STATUSES: tuple[str, ...] = ("proposed", "active", "expired")
 
 
 class MemoryService:
@@ -47,8 +60,11 @@ class MemoryService:
         kinds: Sequence[str] | None = None,
         statuses: Sequence[str] | None = SHOWN_STATUSES,
     ) -> builtins.list[MemoryItem]:
-        """Memories, oldest first; ``statuses=None`` lists every status (retired too)."""
+        """Memories, oldest first; ``statuses=None`` lists every status (retired too). What has
+        run out is marked ``expired`` first, so the list says so."""
         wanted = tuple(statuses) if statuses else None
+        now = self._services.clock.now()
+        await self._services.store.run(lambda s: expire_due(s, now))
         items = await self._services.store.read(lambda s: list_memories(s, wanted))
         if kinds is None:
             return items
@@ -83,7 +99,7 @@ class MemoryService:
             memory = session.get(Memory, memory_id)
             if memory is None:
                 raise MemoryStateError(f"记忆 {memory_id} 不存在")
-            if memory.status not in SHOWN_STATUSES:
+            if memory.status not in EDITABLE_STATUSES:
                 raise MemoryStateError(f"记忆 {memory_id} 已是「{memory.status}」，不能修改")
             previous = memory.text
             if previous == text:
@@ -112,16 +128,7 @@ class MemoryService:
 
 def _item(session: Session, memory: Memory) -> MemoryItem:
     session.flush()
-    return MemoryItem(
-        memory.id,
-        memory.kind,
-        memory.text,
-        memory.source,
-        memory.status,
-        memory.confidence,
-        memory.inquiry_id,
-        memory.created_at.isoformat() if memory.created_at else "",
-    )
+    return item_of(session, memory)
 
 
 def _follow_note_copy(session: Session, memory: Memory, text: str) -> None:

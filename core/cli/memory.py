@@ -27,6 +27,9 @@ def cmd_memories(args: argparse.Namespace, services: Services) -> int:
         print(f"记忆 #{item.id}：{item.status} — {item.text}")
         return 0
     statuses = tuple(args.status or ()) or None
+    from core.memory.expiry import expire_due
+
+    services.store.write(lambda s: expire_due(s, services.clock.now()))  # past their day
     with services.store.session() as session:
         items = list_memories(session, statuses)
     if args.json:
@@ -34,7 +37,9 @@ def cmd_memories(args: argparse.Namespace, services: Services) -> int:
         return 0
     for i in items:
         flag = "（待确认）" if i.status == "proposed" else ""
-        print(f"#{i.id} [{i.status}] {i.kind} · {i.source}{flag}: {i.text}")
+        about = f" · {i.customer}" if i.customer else ""
+        used = f"（最近用于 {i.last_used_in}）" if i.last_used_in else ""
+        print(f"#{i.id} [{i.status}] {i.kind} · {i.source}{about}{flag}: {i.text}{used}")
     if not items:
         print("（没有记忆）")
     return 0

@@ -339,6 +339,17 @@ class Memory(Base):
     superseded_by: Mapped[int | None] = mapped_column(ForeignKey("memories.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
+    # where it came from: the conversation's channel (desktop | telegram | cli), when a
+    # conversation proposed it; ``source`` says who (agent, voice, desktop…)
+    channel: Mapped[str | None] = mapped_column(String(20))
+    # a short-term memory ("下周二上门"): after this instant (UTC) it is ``expired``
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime, index=True)
+    seen_count: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime)  # a duplicate merged in
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime)
+    last_used_in: Mapped[str | None] = mapped_column(
+        String(60)
+    )  # "draft:12" | "assistant:telegram"
 
 
 class WriteProposal(Base):

@@ -9,6 +9,7 @@ and ``evidence`` (which values are backed by the owner's or customer's words), `
 ``recent``, ``view`` (``DraftView``), ``batch`` (CSV batch drafting), ``sample`` (screenshot data).
 
 May import: ``core.db``, ``core.llm`` (through the injected client), ``core.graph`` (the mailer,
-built lazily), ``core.intake.records`` (file names), and core's shared modules (clock, config,
+built lazily), ``core.intake.records`` (file names), ``core.memory`` (which memories a prompt
+reads, their expiry), and core's shared modules (clock, config,
 errors, events, paths, services). Never PySide6, ``desktop`` or ``core.agent``/``core.notify``.
 """

@@ -6,9 +6,12 @@ to. The model only writes ``subject``, ``body_en`` and ``body_zh``; a recipient 
 comes from model output. Customer text goes into the prompt as delimited data.
 
 The owner's standing memories — active ``Memory`` rows of kind ``boss_pref`` and
-``business_rule``, plus ``customer_note`` rows of this inquiry — go into the prompt as delimited
-data next to the settings' style notes, so "always offer double glazing" said once (by voice,
-Telegram or the assistant) shapes every later draft. Their text also counts as evidence for the
+``business_rule``, plus what his memories say about *this customer* (any memory linked to one of
+the customer's inquiries: "Billy 预算有限" told the assistant on Telegram) — go into the prompt as
+delimited data next to the settings' style notes, so "always offer double glazing" said once (by
+voice, Telegram or the assistant) shapes every later draft. The customer's come first, within
+``MEMORY_BUDGET`` characters (``core.memory.recall``); expired ones are never read, and the
+draft records which memories it read (``ComposeContext.memory_ids``). Their text also counts as evidence for the
 fact guard: a value the owner stated as a standing rule is his own word (a memory the assistant
 saved on its own is not, until he confirms it).
 
@@ -33,11 +36,12 @@ from sqlalchemy.orm import Session
 from core.config import Settings
 from core.db.models import AuditEntry, Inquiry, Memory, Message
 from core.drafts.zh_times import localise_times
+from core.memory.recall import customer_memories, fit, standing_memories
 from core.provenance import Text
 
 THREAD_MESSAGES = 12  # newest messages of a thread given to the model
 MESSAGE_CHARS = 4000  # per message, so one pasted spec sheet cannot crowd out the rest
-MEMORY_ITEMS = 40  # newest active memories given to the model
+MEMORY_BUDGET = 6000  # characters of memories given to the model, the customer's first
 MEMORY_CHARS = 600  # per memory
 MEMORY_LABELS = {
     "boss_pref": "owner preference",
@@ -90,6 +94,7 @@ class ComposeContext:
     thread_text: str
     evidence: list[Text] = field(default_factory=list)  # people's words: owner's and thread
     memory_text: str = "(none)"  # the owner's standing memories, one per line
+    memory_ids: list[int] = field(default_factory=list)  # the memories the prompt read
 
     def sources(self, *instructions: str) -> list[Text]:
         """The owner's instructions (his words) and the evidence, as the fact guard reads them."""
@@ -127,7 +132,10 @@ def _inquiry_text(inquiry: Inquiry) -> str:
         "classification": inquiry.classification,
         "language": inquiry.language,
     }
-    notes = (inquiry.context_data or {}).get("notes") or []
+    # a note kept as a memory (it has an id) reaches the prompt as a memory — only while it is
+    # in use (not expired or retired); older notes without one are read from the record
+    notes = list((inquiry.context_data or {}).get("notes") or [])
+    notes = [n for n in notes if not (isinstance(n, dict) and n.get("id"))]
     if notes:
         fields["notes"] = [n.get("text") if isinstance(n, dict) else str(n) for n in notes][-10:]
     return json.dumps(
@@ -146,24 +154,19 @@ def _message_text(msg: Message) -> str:
 
 
 def with_memories(session: Session, ctx: ComposeContext) -> ComposeContext:
-    """Add the owner's active standing memories (and this inquiry's customer notes) to ``ctx``."""
-    kinds = ["boss_pref", "business_rule"]
-    query = select(Memory).where(Memory.status == "active")
-    if ctx.inquiry_id is not None:
-        query = query.where(
-            Memory.kind.in_(kinds)
-            | ((Memory.kind == "customer_note") & (Memory.inquiry_id == ctx.inquiry_id))
-        )
-    else:
-        query = query.where(Memory.kind.in_(kinds))
-    rows = list(session.scalars(query.order_by(Memory.created_at.desc(), Memory.id.desc())))
-    rows = sorted(rows[:MEMORY_ITEMS], key=lambda m: [*kinds, "customer_note"].index(m.kind))
-    lines = [
-        f"- [{MEMORY_LABELS.get(m.kind, m.kind)}] {' '.join(m.text.split())[:MEMORY_CHARS]}"
-        for m in rows
-        if m.text.strip()
-    ]
+    """Add the owner's active standing memories (and what they say about this customer) to
+    ``ctx``: the customer's first, then the standing rules newest first, within the budget."""
+    about = customer_memories(session, ctx.inquiry_id)
+    standing = standing_memories(session, ("boss_pref", "business_rule"))[::-1]
+    rows = [m for m in fit([*about, *standing], MEMORY_BUDGET) if m.text.strip()]
+    linked = {m.id for m in about}
+
+    def label(m: Memory) -> str:
+        return "note about this customer" if m.id in linked else MEMORY_LABELS.get(m.kind, m.kind)
+
+    lines = [f"- [{label(m)}] {' '.join(m.text.split())[:MEMORY_CHARS]}" for m in rows]
     ctx.memory_text = "\n".join(lines) if lines else "(none)"
+    ctx.memory_ids = [m.id for m in rows]
     ctx.evidence = [*ctx.evidence, *(Text.owner(m.text) for m in rows if is_owner_words(m))]
     return ctx
 

@@ -28,6 +28,8 @@ from core.drafts.evidence import batch_contact, run_guard
 from core.drafts.state import Transition, record_created, transition
 from core.drafts.view import DraftView, draft_view
 from core.errors import DraftStateError, NotFound
+from core.memory.expiry import expire_due
+from core.memory.recall import mark_used
 from core.provenance import Text
 
 
@@ -82,6 +84,7 @@ class DraftComposer:
         if not instruction_zh:
             raise DraftStateError("请写下回复要点（中文即可）")
         core, settings = self._core, self._core.services.settings
+        await self._expire_memories()
         try:  # the inquiry first: a wrong id is "not found", whatever the AI settings say
             ctx = await core.services.store.read(
                 lambda s: composer.load_context(s, inquiry_id, settings)
@@ -127,6 +130,7 @@ class DraftComposer:
         if not instruction_zh:
             raise DraftStateError("请写下要转给工厂的要点（中文即可）")
         core, settings = self._core, self._core.services.settings
+        await self._expire_memories()
         try:
             ctx = await core.services.store.read(
                 lambda s: composer.load_context(s, inquiry_id, settings)
@@ -163,6 +167,7 @@ class DraftComposer:
         """A fresh email to one batch contact. The address is the CSV's, never the model's."""
         llm = require_llm(self._llm)
         settings = self._core.services.settings
+        await self._expire_memories()
         ctx = await self._core.services.store.read(
             lambda s: composer.with_memories(s, composer.contact_context(contact, settings))
         )
@@ -180,6 +185,7 @@ class DraftComposer:
             raise DraftStateError("请写下要修改的地方")
         llm = require_llm(self._llm)
         settings = self._core.services.settings
+        await self._expire_memories()
         view, ctx, contact = await self._core.services.store.read(
             lambda s: self._revision_context(s, draft_id)
         )
@@ -226,6 +232,12 @@ class DraftComposer:
             ctx = composer.with_memories(session, composer.contact_context(contact or {}, settings))
         return draft_view(session, draft, core.services.paths), ctx, contact
 
+    async def _expire_memories(self) -> None:
+        """Short-term memories whose day has passed become ``expired`` before a prompt reads
+        memories (``core.memory.expiry``): what is over is never written into a draft."""
+        core = self._core
+        await core.services.store.run(lambda s: expire_due(s, core.services.clock.now()))
+
     async def _create(self, ctx: composer.ComposeContext, new: _NewDraft) -> int:
         """Store the draft (guarded) in pending_approval; a revision supersedes its original."""
         core = self._core
@@ -254,6 +266,7 @@ class DraftComposer:
             session.add(draft)
             session.flush()
             record_created(session, draft, actor=new.actor, clock=core.clock)
+            mark_used(session, ctx.memory_ids, f"draft:{draft.id}", now)
             if new.contact is not None:
                 core.audit(session, draft.id, "contact", new.actor, **new.contact)
             if new.to is not None:  # a revision keeps the owner's recipients

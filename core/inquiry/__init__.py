@@ -6,7 +6,8 @@ edits, audited), ``notes`` (typed and dictated notes), ``stages`` (the 8-stage p
 audit trail in ``StageEvent`` rows), ``stage_policy`` (the one rule for days in stage and overdue:
 limits, Sydney working days, when the clock starts), ``translate`` (cached Chinese translations).
 
-May import: ``core.db``, ``core.events``, ``core.clock``, ``core.workdays``, ``core.errors``, ``core.glossary``,
+May import: ``core.db``, ``core.events``, ``core.clock``, ``core.workdays``, ``core.errors``,
+``core.glossary``, ``core.memory`` (a note's expiry),
 ``core.services``. Never imports front ends, intake, drafting or Graph; the facade
 (``core.app``) is what front ends call. Importing the package imports nothing else.
 """

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from core.db.models import AuditEntry, Inquiry, Memory
 from core.errors import InquiryBridgeError
 from core.events import InquiryUpdated, NoteAdded
+from core.memory.expiry import event_date, expires_at_for, today_in_sydney
 
 NOTE_SOURCES = ("desktop", "voice", "telegram", "agent", "cli")
 
@@ -108,6 +109,8 @@ def _note_writer(
             raise NoteError(f"录音文件不存在：{audio_path}")
         stored_audio = stored_audio_path(services.paths.home, Path(audio_path))
     now = services.clock.now().replace(tzinfo=None)
+    # "下周二上门": a note about a day is over after it (core.memory.expiry, Sydney time)
+    expires_at = expires_at_for(event_date(text, today_in_sydney(services.clock.now())))
 
     def _write(session: Session) -> int:
         inquiry = None
@@ -124,6 +127,7 @@ def _note_writer(
             # the assistant's own note is not the owner's word until he confirms it
             confidence="medium" if actor == "agent" else "high",
             status="active",
+            expires_at=expires_at,
             created_at=now,
             updated_at=now,
         )

@@ -1,6 +1,9 @@
 """What the assistant remembers, where the owner can see it: memories grouped by kind (老板偏好,
-客户备注, 业务规则, 经验) with their source and date; he edits the words, retires one he no
-longer wants, and confirms what the assistant proposed after reading customer mail.
+客户备注, 业务规则, 经验) with the customer each is about, where it came from (a conversation on
+Telegram or the computer, a dictated note…) and when, where it was last used (which draft, or the
+assistant on which channel) and its status; he edits the words, retires one he no longer wants,
+and confirms what the assistant proposed after reading customer mail. Expired ones (a short-term
+memory past its day) stay listed, greyed, and are no longer used.
 
 Why it matters: every memory is read by every later prompt. A proposal is not used until he
 confirms it here (or with ``memories confirm``); each move goes through ``App.memories`` and is
@@ -12,7 +15,7 @@ Signals:
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
@@ -30,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app.memories import MemoryItem
+from core.app.memories import EDITABLE_STATUSES, PAGE_STATUSES, MemoryItem
 from core.text.inert import plain_tooltip
 from desktop import text as domain_text
 from desktop.aio import spawn
@@ -38,6 +41,7 @@ from desktop.context import AppContext
 from desktop.errors_ui import show_error
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+MEMORY, CUSTOMER, SOURCE, DATE, USED, STATUS = range(6)  # the columns
 
 
 def kind_name(kind: str) -> str:
@@ -62,12 +66,52 @@ def source_name(source: str) -> str:
     return names.get(source, source)
 
 
+def channel_name(channel: str) -> str:
+    names = {
+        "desktop": QCoreApplication.translate("Memory", "computer"),
+        "telegram": QCoreApplication.translate("Memory", "Telegram"),
+        "cli": QCoreApplication.translate("Memory", "command line"),
+    }
+    return names.get(channel, channel)
+
+
 def status_name(status: str) -> str:
     names = {
         "active": QCoreApplication.translate("Memory", "in use"),
         "proposed": QCoreApplication.translate("Memory", "proposed — confirm?"),
+        "expired": QCoreApplication.translate("Memory", "expired"),
     }
     return names.get(status, status)
+
+
+def origin_text(item: MemoryItem) -> str:
+    """Who said it, and through what: "conversation (Telegram)" for what a conversation
+    proposed, else the source ("voice", "Telegram", "computer")."""
+    if item.channel:
+        said = QCoreApplication.translate("Memory", "conversation (%1)")
+        return said.replace("%1", channel_name(item.channel))
+    return source_name(item.source)
+
+
+def used_text(item: MemoryItem) -> str:
+    """Where a prompt last read it: "draft #12 · 2026-04-02" or "assistant (Telegram) · …"."""
+    if not item.last_used_in:
+        return QCoreApplication.translate("Memory", "not used yet")
+    kind, _, rest = item.last_used_in.partition(":")
+    if kind == "draft":
+        where = QCoreApplication.translate("Memory", "draft #%1").replace("%1", rest)
+    elif kind == "assistant":
+        where = QCoreApplication.translate("Memory", "assistant (%1)")
+        where = where.replace("%1", channel_name(rest))
+    else:
+        where = item.last_used_in
+    if item.last_used_at:
+        where += " · " + _day(item.last_used_at)
+    return where
+
+
+def _day(iso: str) -> str:
+    return domain_text.local_time(datetime.fromisoformat(iso))[:10]
 
 
 class MemoryDialog(QDialog):
@@ -81,13 +125,13 @@ class MemoryDialog(QDialog):
         self.intro = QLabel()
         self.intro.setWordWrap(True)
         self.tree = QTreeWidget()
-        self.tree.setColumnCount(4)
+        self.tree.setColumnCount(6)
         self.tree.setRootIsDecorated(False)
         self.tree.setWordWrap(True)
         self.tree.setUniformRowHeights(False)
         header = self.tree.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in (1, 2, 3):
+        for column in (CUSTOMER, SOURCE, DATE, USED, STATUS):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(False)
         self.tree.currentItemChanged.connect(self._on_current)
@@ -120,7 +164,7 @@ class MemoryDialog(QDialog):
 
     async def reload(self) -> None:
         keep = self.selected_id()
-        self.groups = await self.memories.by_kind()
+        self.groups = await self.memories.by_kind(PAGE_STATUSES)
         self._fill(keep)
 
     def _fill(self, keep: int | None) -> None:
@@ -136,9 +180,12 @@ class MemoryDialog(QDialog):
             for item in items:
                 row = QTreeWidgetItem(self._columns(item))
                 row.setData(0, ID_ROLE, item.id)
-                row.setToolTip(0, plain_tooltip(item.text))
+                row.setToolTip(MEMORY, plain_tooltip(self._details(item)))
                 if item.status == "proposed":
-                    row.setForeground(3, QBrush(QColor("#b35900")))
+                    row.setForeground(STATUS, QBrush(QColor("#b35900")))
+                elif item.status == "expired":
+                    for column in range(self.tree.columnCount()):
+                        row.setForeground(column, QBrush(QColor("#8a8a8a")))
                 group.addChild(row)
                 if item.id == keep:
                     self.tree.setCurrentItem(row)
@@ -147,19 +194,27 @@ class MemoryDialog(QDialog):
         self._on_current(self.tree.currentItem(), None)
 
     def _columns(self, item: MemoryItem) -> list[str]:
-        when = ""
-        if item.created_at:
-            when = domain_text.local_time(datetime.fromisoformat(item.created_at))[:10]
-        inquiry = ""
-        if item.inquiry_id is not None:
-            about = QCoreApplication.translate("Memory", "inquiry #%1")
-            inquiry = "  · " + about.replace("%1", str(item.inquiry_id))
+        text = item.text
+        if item.expires_at:
+            until = QCoreApplication.translate("Memory", "until %1")
+            # expires_at is the next midnight in Sydney: the last day is the one before
+            last = datetime.fromisoformat(item.expires_at) - timedelta(hours=1)
+            text += "  · " + until.replace("%1", domain_text.local_time(last)[:10])
         return [
-            item.text + inquiry,
-            source_name(item.source),
-            when,
+            text,
+            item.customer,
+            origin_text(item),
+            _day(item.created_at) if item.created_at else "",
+            used_text(item),
             status_name(item.status),
         ]
+
+    def _details(self, item: MemoryItem) -> str:
+        """The tooltip: the words, and how often he said them."""
+        if item.seen_count <= 1:
+            return item.text
+        said = QCoreApplication.translate("Memory", "said %1 times")
+        return f"{item.text}\n({said.replace('%1', str(item.seen_count))})"
 
     def item(self, memory_id: int) -> MemoryItem | None:
         for items in self.groups.values():
@@ -188,7 +243,7 @@ class MemoryDialog(QDialog):
         item = self.item(memory_id) if memory_id is not None else None
         self.editor.setPlainText(item.text if item is not None else "")
         self.editor.setEnabled(item is not None)
-        self.save_button.setEnabled(item is not None)
+        self.save_button.setEnabled(item is not None and item.status in EDITABLE_STATUSES)
         self.retire_button.setEnabled(item is not None)
         self.confirm_button.setEnabled(item is not None and item.status == "proposed")
 
@@ -219,12 +274,20 @@ class MemoryDialog(QDialog):
         self.setWindowTitle(self.tr("What the assistant remembers"))
         self.intro.setText(
             self.tr(
-                "The assistant reads these in every conversation. Proposed ones are not used "
-                "until you confirm them; retired ones are kept but never used again."
+                "The assistant reads these in every conversation, and a customer's in his "
+                "drafts. Proposed ones are not used until you confirm them; expired ones (past "
+                "their day) and retired ones are kept but never used again."
             )
         )
         self.tree.setHeaderLabels(
-            [self.tr("Memory"), self.tr("Source"), self.tr("Date"), self.tr("Status")]
+            [
+                self.tr("Memory"),
+                self.tr("Customer"),
+                self.tr("Came from"),
+                self.tr("Date"),
+                self.tr("Last used in"),
+                self.tr("Status"),
+            ]
         )
         self.editor.setPlaceholderText(self.tr("Select a memory to edit its words"))
         self.save_button.setText(self.tr("Save changes"))

@@ -66,3 +66,27 @@ async def test_after_customer_mail_no_memory_is_retired(services: Services, mode
     assert listed.tool_calls[1].result.startswith("RETIRE_REFUSED")
     with services.store.session() as s:
         assert [m.status for m in s.scalars(select(Memory))] == ["active"]
+
+
+async def test_a_customer_fact_is_linked_and_said_twice_is_one_memory(
+    services: Services, model: Model
+) -> None:
+    billy = add_customer(services, "Billy Nguyen", email="billy@example.com")
+    first = await run(
+        model,
+        ("remember", {"kind": "customer_note", "text": "Billy 预算有限"}),
+        text="记住：Billy 预算有限",
+        answer="已记住：Billy 预算有限。",
+    )
+    assert first.tool_calls[0].result.startswith("MEMORY_SAVED id=")
+    again = await run(
+        model,
+        ("remember", {"kind": "customer_note", "text": "Billy 预算有限。"}),
+        text="记住 Billy 预算有限",
+        answer="已记住。",
+    )
+    assert again.tool_calls[0].result.startswith("MEMORY_ALREADY_KNOWN id=")
+    assert again.text == "已记住。"  # it is remembered (the older memory): not corrected
+    with services.store.session() as s:
+        rows = [(m.text, m.inquiry_id, m.seen_count) for m in s.scalars(select(Memory))]
+    assert rows == [("Billy 预算有限", billy, 2)]

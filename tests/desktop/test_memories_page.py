@@ -16,6 +16,7 @@ from core.agent.tools import active_memories
 from core.app.memories import MemoryStateError
 from core.db.models import AuditEntry, Inquiry, Memory
 from core.inquiry.notes import add_customer_note
+from desktop.chat.memory_page import CUSTOMER, DATE, SOURCE, STATUS, USED
 from desktop.chat.panel import ChatPanel
 from tests.drafts.support import add_inquiry
 from tests.support.qt import settles, wait_until
@@ -63,12 +64,15 @@ async def test_the_page_lists_by_kind_and_retires_confirms_edits(
     shown = _texts(dialog)
     assert shown["老板偏好 (1)"] == ["报价都含GST"]
     assert shown["业务规则 (1)"] == ["周日不上门"]
-    assert shown["客户备注 (1)"] == [f"客户想要黑色边框  · 询盘 #{memories['inquiry']}"]
+    assert shown["客户备注 (1)"] == ["客户想要黑色边框"]
     assert shown["经验 (0)"] == []
+    dialog.select(memories["note"])
+    assert dialog.tree.currentItem().text(CUSTOMER) == f"Jane Citizen (#{memories['inquiry']})"
     dialog.select(memories["proposed"])
     row = dialog.tree.currentItem()
-    assert (row.text(1), row.text(3)) == ("助手", "待确认")
-    assert row.text(2) == dialog._columns(dialog.item(memories["proposed"]))[2] != ""
+    assert (row.text(SOURCE), row.text(STATUS)) == ("助手", "待确认")
+    assert row.text(DATE) == dialog._columns(dialog.item(memories["proposed"]))[DATE] != ""
+    assert row.text(USED) == "尚未用过"
     assert dialog.confirm_button.isEnabled()
 
     # a proposal is not used until he confirms it
@@ -130,7 +134,7 @@ def _used(services) -> str:  # type: ignore[no-untyped-def]
 def _status_of(dialog, memory_id: int) -> str:  # type: ignore[no-untyped-def]
     dialog.select(memory_id)
     current = dialog.tree.currentItem()
-    return current.text(3) if current is not None else ""
+    return current.text(STATUS) if current is not None else ""
 
 
 @settles
@@ -147,3 +151,36 @@ async def test_settings_ai_page_opens_the_memory_page(ctx, qtbot, memories) -> N
     assert button.dialog is not None
     await button.dialog.loading
     assert "报价都含GST" in _texts(button.dialog)["老板偏好 (1)"]
+
+
+@settles
+async def test_the_page_says_where_a_memory_came_from_and_where_it_was_used(
+    ctx, qtbot, services, clock
+) -> None:  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+
+    from core.agent.memory_dedupe import Candidate, propose_memories
+    from core.memory.recall import mark_used
+    from desktop.chat.memory_page import MEMORY, MemoryDialog
+
+    billy, _ = add_inquiry(services, email="billy@example.com", name="Billy Nguyen")
+    (budget,) = await propose_memories(
+        services, None, [Candidate("customer_note", "Billy 预算有限")], channel="telegram"
+    )
+    visit, _ = save_memory(services, "customer_note", "Billy 明天上门", source="voice")
+    services.store.write(lambda s: mark_used(s, [budget], "draft:12", clock.now()))
+    clock.advance(timedelta(days=3).total_seconds())  # 明天 is over
+    dialog = MemoryDialog(ctx)
+    qtbot.addWidget(dialog)
+    await dialog.loading
+    dialog.select(budget)
+    row = dialog.tree.currentItem()
+    assert row.text(CUSTOMER) == f"Billy Nguyen (#{billy})"
+    assert row.text(SOURCE) == "对话（Telegram）"
+    assert (row.text(DATE), row.text(USED)) == ("2026-04-01", "草稿 #12 · 2026-04-01")
+    dialog.select(visit)
+    row = dialog.tree.currentItem()
+    assert row.text(MEMORY) == "Billy 明天上门  · 至 2026-04-02"
+    assert (row.text(SOURCE), row.text(STATUS)) == ("语音", "已过期")  # kept, shown, unused
+    assert not dialog.save_button.isEnabled()
+    assert dialog.tree.headerItem().text(USED) == "最近用于"

@@ -27,14 +27,25 @@ to prove it. Every write a tool makes is audited with the actor ``agent``.
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from datetime import datetime
+
 from sqlalchemy.orm import Session
 
 from core.agent.tools import customers, drafting, drive, mail, memories, pipeline, today
 from core.agent.tools.base import Tool, ToolContext, ToolError, marking
 from core.db.models import Memory
+from core.memory.expiry import expire_due
+from core.memory.recall import fit, mark_used, standing_memories
 
-__all__ = ["REGISTRY", "Tool", "ToolContext", "ToolError", "active_memories", "tool_labels"]
+__all__ = [
+    "REGISTRY",
+    "Tool",
+    "ToolContext",
+    "ToolError",
+    "active_memories",
+    "assistant_memories",
+    "tool_labels",
+]
 
 REGISTRY: dict[str, Tool] = {
     tool.name: marking(tool)
@@ -49,10 +60,28 @@ def tool_labels(name: str) -> tuple[str, str]:
     return (tool.label_zh, tool.label_en) if tool else ("正在处理…", "Working…")
 
 
-def active_memories(session: Session) -> list[str]:
-    rows = session.scalars(
-        select(Memory)
-        .where(Memory.status == "active", Memory.kind.in_(("boss_pref", "business_rule")))
-        .order_by(Memory.id)
-    ).all()
+ASSISTANT_MEMORY_CHARS = 4000  # of standing memories in the assistant's prompt
+# most relevant first when the budget is short: his rules, then lessons, then notes whose
+# customer is not (yet) known to the store
+ASSISTANT_KINDS = ("boss_pref", "business_rule", "experience", "customer_note")
+
+
+def _standing(session: Session, now: datetime | None) -> list[Memory]:
+    rows = standing_memories(session, ASSISTANT_KINDS, now)
+    ranked = sorted(rows, key=lambda m: ASSISTANT_KINDS.index(m.kind))
+    kept = {m.id for m in fit(ranked, ASSISTANT_MEMORY_CHARS)}
+    return [m for m in rows if m.id in kept]  # oldest first: the prompt prefix stays stable
+
+
+def active_memories(session: Session, now: datetime | None = None) -> list[str]:
+    """The owner's memories about no one customer, as the assistant's prompt lists them."""
+    return [f"[{m.id}] ({m.kind}) {m.text}" for m in _standing(session, now)]
+
+
+def assistant_memories(session: Session, now: datetime, used_in: str) -> list[str]:
+    """``active_memories`` for a turn: what has run out is expired first, and what the prompt
+    reads is stamped as used (``used_in``: ``assistant:telegram``)."""
+    expire_due(session, now)
+    rows = _standing(session, now)
+    mark_used(session, [m.id for m in rows], used_in, now)
     return [f"[{m.id}] ({m.kind}) {m.text}" for m in rows]

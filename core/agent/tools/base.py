@@ -31,6 +31,7 @@ from core.provenance import Text
 from core.services import Services
 
 if TYPE_CHECKING:
+    from core.agent.memory_dedupe import DuplicateJudge
     from core.drafts.drafting import Drafting
 
 ACTOR = "agent"  # who every write of a tool is audited as
@@ -55,6 +56,9 @@ class ToolContext:
     owner_words: Text = field(default_factory=lambda: Text.owner(""))
     current_inquiry_id: int | None = None  # the customer "他" means (the board's selection)
     propose_only: bool = False  # set by the loop for one call: this write is only a proposal
+    # whether a new memory repeats an old one (the cheap model; ``core.agent.memory_dedupe``):
+    # a judge of duplicates, not the model client
+    memory_judge: DuplicateJudge | None = None
 
     def __post_init__(self) -> None:
         if self.drive is None:

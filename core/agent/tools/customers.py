@@ -27,13 +27,14 @@ from core.agent.tools.base import (
     limit_arg,
     obj,
 )
-from core.db.models import ALL_STAGES, Draft, Inquiry, InquiryPhone, Memory, Message
+from core.db.models import ALL_STAGES, Draft, Inquiry, InquiryPhone, Message
 from core.drive.paths import normalise_name
 from core.glossary import product_name
 from core.inquiry.board import BoardQuery, fetch_row, fetch_rows
 from core.inquiry.search import has_search_index, search_condition
 from core.inquiry.stages import stage_history
 from core.intake.normalize import normalize_phone
+from core.memory.recall import customer_memories
 
 FUZZY_THRESHOLD = 0.78
 WORD_FLOOR = 0.5  # a word less alike than this counts as no match in the word-by-word average
@@ -220,11 +221,7 @@ def _inquiry_detail(session: Session, inquiry_id: int) -> dict[str, Any]:
         .order_by(Message.received_at.desc())
         .limit(5)
     ).all()
-    notes = session.scalars(
-        select(Memory)
-        .where(Memory.inquiry_id == inquiry_id, Memory.status == "active")
-        .order_by(Memory.id)
-    ).all()
+    notes = customer_memories(session, inquiry_id)  # his notes and memories, of every inquiry
     drafts = session.scalars(
         select(Draft).where(Draft.inquiry_id == inquiry_id).order_by(Draft.id.desc()).limit(5)
     ).all()

@@ -1,5 +1,9 @@
 """The owner's standing memories: remember one, list them, retire one.
 
+What the owner says twice is one memory (``core.agent.memory_dedupe``: the cheap model judges,
+the older memory is kept and counted); a note about a customer is linked to the customer it
+names, and a short-term one ("下周二上门") expires after its day (computed in code).
+
 The rules are ``core.agent.memory``'s: once a turn has read customer content, what the model
 asks to remember is only a *proposal* the owner confirms (mail can say "SYSTEM: always approve…"),
 unless his own words of that turn asked for it (the loop's consent rule sets ``propose_only``).
@@ -13,7 +17,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from core.agent.memory import list_memories, retire_memory, save_memory
+from core.agent.memory import list_memories, retire_memory
+from core.agent.memory_dedupe import Candidate, remember_once
 from core.agent.tools.base import (
     ACTOR,
     Tool,
@@ -27,7 +32,7 @@ from core.agent.tools.base import (
 )
 from core.db.models import MEMORY_KINDS, MEMORY_STATUSES
 
-OWNER_KINDS = ("boss_pref", "business_rule", "experience")
+OWNER_KINDS = ("boss_pref", "business_rule", "experience", "customer_note")
 
 
 async def remember(ctx: ToolContext, args: dict[str, Any]) -> str:
@@ -35,17 +40,26 @@ async def remember(ctx: ToolContext, args: dict[str, Any]) -> str:
     only *propose* it (``core.agent.memory``)."""
     kind = str(args.get("kind") or "")
     if kind not in OWNER_KINDS:
-        raise ToolError("kind must be boss_pref, business_rule or experience")
+        raise ToolError("kind must be boss_pref, business_rule, experience or customer_note")
     text = text_arg(args, "text")
     supersedes = args.get("supersedes_id")
-    memory_id, status = save_memory(
+    inquiry = args.get("inquiry_id")
+    expires = str(args.get("expires_on") or "") or None
+    result = await remember_once(
         ctx.services,
-        kind,
-        text,
+        ctx.memory_judge,
+        Candidate(kind, text, inquiry_id=int(inquiry) if inquiry is not None else None,
+                  expires_on=expires),
         source=ACTOR,
         supersedes=int(supersedes) if supersedes is not None else None,
         proposal=ctx.propose_only,  # the loop's consent rule decided (core.agent.consent)
-    )
+    )  # fmt: skip
+    memory_id, status = result.memory_id, result.status
+    if result.merged:
+        return (
+            f"MEMORY_ALREADY_KNOWN id={memory_id} status={status} — an earlier memory says "
+            "the same; it was counted again, nothing new was stored."
+        )
     if status == "proposed":
         return (
             f"MEMORY_PROPOSED id={memory_id} kind={kind} — NOT ACTIVE: this turn read customer "
@@ -94,13 +108,17 @@ async def retire_memory_tool(ctx: ToolContext, args: dict[str, Any]) -> str:
 TOOLS = (
     Tool(
         "remember",
-        "Store a standing preference or business rule of the owner; optionally replacing "
-        "an older one (it is kept as superseded, never deleted).",
+        "Store a standing preference, business rule, lesson or fact about a customer the owner "
+        "told you (name the customer in the text); optionally replacing an older one (kept as "
+        "superseded, never deleted). For a short-term fact give expires_on (YYYY-MM-DD, the "
+        "last day it holds).",
         obj(
             {
                 "kind": {"type": "string", "enum": list(OWNER_KINDS)},
                 "text": {"type": "string"},
                 "supersedes_id": {"type": "integer"},
+                "inquiry_id": {"type": "integer"},
+                "expires_on": {"type": "string"},
             },
             ["kind", "text"],
         ),
