@@ -238,6 +238,6 @@ def _megabytes(size: int) -> str:
 
 
 def _escape(text: str) -> str:
-    from core.notify.render import escape
+    from core.text.render import escape
 
     return escape(text)

@@ -69,8 +69,8 @@ from core.notify.pacing import Pacer
 from core.notify.pairing import Owner, may_pair_from, try_pair
 from core.notify.pairing import owner as load_owner
 from core.notify.reminder_buttons import ReminderPress
-from core.notify.render import escape
 from core.notify.telegram_client import TelegramApiError, TelegramClient, TelegramError
+from core.text.render import escape
 
 if TYPE_CHECKING:
     from core.drafts.composing import DraftComposer

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.notify.render import render_html, render_plain
+from core.text.render import render_html, render_plain
 
 TELEGRAM_LIMIT = 4096
 _FENCE = re.compile(r"^\s*(```|~~~)")

@@ -24,7 +24,7 @@ from core.db.app_state import get_state, put_state
 from core.db.models import Draft
 from core.events import NeedsAttention
 from core.notify.draft_buttons import DRAFT_KEY, add_button_message, draft_fingerprint
-from core.notify.render import escape
+from core.text.render import escape
 
 if TYPE_CHECKING:
     from core.drafts.decisions import OwnerDecisions

@@ -21,8 +21,8 @@ from sqlalchemy.orm import Session
 
 from core.db.models import Inquiry, Message
 from core.glossary import product_name
-from core.notify.render import md_escape
 from core.phones import display_phone
+from core.text.render import md_escape
 
 CLASS_ZH = {"A": "A 类 · 需上门量尺", "B": "B 类 · 可远程报价", "C": "C 类 · 非询盘"}
 # what the class means for the next step, as the end of the summary line

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from core.db.models import Draft, Inquiry
 from core.events import NeedsAttention
 from core.notify.inquiry_alert import customer_label, draft_instruction, inquiry_message
-from core.notify.render import escape
+from core.text.render import escape
 
 if TYPE_CHECKING:
     from core.drafts.composing import DraftComposer

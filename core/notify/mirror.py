@@ -62,13 +62,13 @@ from core.notify.pacing import Pacer
 from core.notify.pairing import Owner
 from core.notify.quiet import quiet_until_for
 from core.notify.reminder_buttons import keyboard_for as reminder_keyboard_for
-from core.notify.render import render_html, render_plain
 from core.notify.telegram_client import (
     TelegramApiError,
     TelegramAuthError,
     TelegramClient,
     TelegramNetworkError,
 )
+from core.text.render import render_html, render_plain
 
 log = logging.getLogger(__name__)
 

@@ -47,8 +47,8 @@ from core.inquiry.stage_policy import limit_days
 from core.inquiry.stages import STAGE_NAMES_ZH
 from core.notify.draft_buttons import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
 from core.notify.inquiry_alert import customer_label, inquiry_message
-from core.notify.render import md_escape
 from core.rhythm.reminders import STAGE_ACTIONS_ZH, Reminder, digest_markdown
+from core.text.render import md_escape
 
 log = logging.getLogger(__name__)
 

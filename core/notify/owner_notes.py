@@ -25,7 +25,7 @@ from core.db.app_state import get_state, put_state
 from core.db.models import AppState, Draft, Inquiry, Notification
 from core.notify.draft_buttons import LAST_INQUIRY_KEY
 from core.notify.inquiry_alert import customer_label
-from core.notify.render import escape
+from core.text.render import escape
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.agent.proposals import ProposalError, apply, list_proposals
-from core.notify.render import escape
+from core.text.render import escape
 
 STATUS_ZH = {"confirmed": "已确认并执行", "dropped": "已放弃", "failed": "确认了，但未能执行"}
 

@@ -29,10 +29,10 @@ from core.db.models import CLOSED_STAGES, Draft, Inquiry, Notification
 from core.glossary import product_name
 from core.inquiry.stages import STAGE_NAMES_ZH, StageService
 from core.notify.draft_buttons import LAST_INQUIRY_KEY
-from core.notify.render import escape
 from core.phones import display_phone
 from core.rhythm.actions import ReminderActions
 from core.rhythm.reminders import SNOOZE_CHOICES, ReminderService
+from core.text.render import escape
 
 log = logging.getLogger(__name__)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from core.notify.render import md_escape
 from core.phones import display_phone
 from core.rhythm.briefing import WEEKDAYS_ZH, Briefing, Visit, place_of
+from core.text.render import md_escape
 
 
 def _visit_lines(number: int | None, visit: Visit, leg_km: float | None = None) -> list[str]:

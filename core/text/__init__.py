@@ -4,5 +4,6 @@
 HTML entities decoded, Simplified Chinese, look-alike letters folded), with a map back to the
 original so a correction replaces the words the owner would have read. ``inert``: customer and
 model text made safe to show (escaped Markdown, control characters made visible, the link
-policy). Neither imports Qt.
+policy). ``render``: Markdown to Telegram's HTML and to plain text, the one renderer the
+Telegram messages, the briefing and the desktop's transcript share. None imports Qt.
 """

@@ -5,7 +5,7 @@ Why: a mail whose first line is HTML must not become a green "✅ 已批准并�
 sender), hide the sender's address or turn into ``search-ms:`` / ``ms-settings:`` links; nor may
 the model's answer. So text a person outside or the model wrote is shown either as plain text or
 as Markdown rendered *by this code*: every character escaped first, then only the tags this
-code writes (``core.notify.render``, the same renderer Telegram uses), never an ``<img>``, and
+code writes (``core.text.render``, the same renderer Telegram uses), never an ``<img>``, and
 links only to ``http(s)`` targets. Rendering is a handful of linear passes over the text, so a
 mail of 18 nested tables costs what any 700 bytes cost.
 
@@ -21,7 +21,7 @@ import re
 import unicodedata
 from urllib.parse import urlsplit
 
-from core.notify.render import render_html
+from core.text.render import render_html
 
 __all__ = [
     "LINK_SCHEMES",

@@ -6,7 +6,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from core.notify.chunk import TELEGRAM_LIMIT, render_chunks, split_markdown
-from core.notify.render import md_escape, render_html, render_plain
+from core.text.render import md_escape, render_html, render_plain
 from tests.support.telegram_server import html_problem, visible_text
 
 
