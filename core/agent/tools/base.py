@@ -55,6 +55,8 @@ class ToolContext:
     owner_words: Text = field(default_factory=lambda: Text.owner(""))
     current_inquiry_id: int | None = None  # the customer "他" means (the board's selection)
     propose_only: bool = False  # set by the loop for one call: this write is only a proposal
+    proposals: list[int] = field(default_factory=list)  # proposals a tool stored this turn
+    channel: str = "cli"  # where the conversation runs (recorded with a proposal)
 
     def __post_init__(self) -> None:
         if self.drive is None:
@@ -81,8 +83,8 @@ class Tool:
     ``reads_customer_content``: its answer carries text customers wrote, so the turn is tainted:
     a write the owner's own words did not ask for becomes a proposal.
     ``writes``: what it changes — ``draft`` (into the approval queue), ``stage``, ``note``,
-    ``memory``, ``folder``, ``appointment`` (a proposal already). ``stage``, ``note``, ``memory``
-    and ``folder`` are gated by the consent rule (``GATED_WRITES``).
+    ``memory``, ``folder``, ``appointment`` and ``knowledge`` (proposals already). ``stage``,
+    ``note``, ``memory`` and ``folder`` are gated by the consent rule (``GATED_WRITES``).
     ``returns_files``: its answer lists stored attachments the owner may open.
     ``claims``: the claim kinds (``core.agent.claims.KINDS``) its success can back.
     """
