@@ -127,3 +127,13 @@ def test_the_knowledge_file_is_owner_only_and_replaced_whole(services):
         raise AssertionError("a stale save must be refused")
     assert "加急 2 周" in base.text()
     assert not [p.name for p in base.path.parent.iterdir() if p.name.startswith(".knowledge.md-")]
+
+
+def test_an_english_question_finds_his_chinese_section() -> None:
+    """A customer asks in English; the owner filed the answer in Chinese under 保修."""
+    from core.knowledge import excerpt
+
+    text = _large_knowledge() + "\n## 保修\n\n- 铝框保修 10 年，五金 2 年\n"
+    got = excerpt(text, "What warranty do you give on the frames?")
+    assert not got.whole and "铝框保修 10 年，五金 2 年" in got.text
+    assert "推拉门" not in got.text and "型号 5" not in got.text

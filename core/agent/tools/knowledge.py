@@ -15,11 +15,15 @@ from typing import Any
 
 from core.agent import proposals
 from core.agent.tools.base import Tool, ToolContext, ToolError, obj, text_arg
-from core.knowledge import SECTIONS, WHOLE_CHARS, excerpt, knowledge_for, outline
+from core.knowledge import SECTIONS, excerpt, knowledge_for, outline
 from core.knowledge.base import SECTION_NAMES
 from core.knowledge.search import clean
 
 MAX_FACT_CHARS = 300  # one fact per proposal: he reads and confirms it in one glance
+# the assistant's whole prompt has a budget (core.agent.session_budget): a file up to this size
+# is in it whole, a larger one only by its headings (the model searches it)
+PROMPT_CHARS = 2000
+SEARCH_CHARS = 1500  # what one search answers with (a tool result of the turn has a reserve)
 
 
 def knowledge_block(home: Any) -> str:
@@ -28,12 +32,12 @@ def knowledge_block(home: Any) -> str:
     on the file alone, so the prompt's start stays the same from turn to turn."""
     text = clean(knowledge_for(home).text())
     if not text:
-        return "(empty: the owner has not written his knowledge base yet)"
-    if len(text) <= WHOLE_CHARS:
+        return "(empty)"
+    if len(text) <= PROMPT_CHARS:
         return text
     return (
-        f"(large: {len(text)} characters, not shown here; use search_knowledge to read the "
-        f"part you need. Its sections: {outline(text) or '(none)'})"
+        f"(too long to show: {len(text)} characters; read it with search_knowledge. "
+        f"Sections: {outline(text)[:600] or '(none)'})"
     )
 
 
@@ -41,7 +45,7 @@ async def search_knowledge(ctx: ToolContext, args: dict[str, Any]) -> str:
     """The parts of the owner's knowledge base that match ``query`` (all of it while small)."""
     query = text_arg(args, "query")
     text = knowledge_for(ctx.services.home).text()
-    got = excerpt(text, query)
+    got = excerpt(text, query, whole_chars=PROMPT_CHARS, budget=SEARCH_CHARS)
     if not got.text:
         if not text.strip():
             return "KNOWLEDGE_EMPTY — the owner has not written his knowledge base yet."
@@ -83,9 +87,10 @@ async def propose_knowledge(ctx: ToolContext, args: dict[str, Any]) -> str:
 TOOLS = (
     Tool(
         "search_knowledge",
-        "The owner's knowledge base (知识库: products, options, glass, lead times, warranty, "
-        "price rules, standards such as AS 2047, FAQs), in his words: the parts matching the "
-        "query (English or Chinese), or all of it while it is small.",
+        "The owner's 知识库 (his products, options, glass, lead times, warranty, price rules, "
+        "standards such as AS 2047, FAQs), in his words: answer his trade questions from it. "
+        "While small it is all in the prompt's <knowledge> block; when too long to show, this "
+        "returns the parts matching the query (English or Chinese).",
         obj({"query": {"type": "string"}}, ["query"]),
         search_knowledge,
         "正在查知识库…",
@@ -93,8 +98,9 @@ TOOLS = (
     ),
     Tool(
         "propose_knowledge",
-        "Propose adding one fact of the owner's trade that he told you (e.g. a standard lead "
-        "time) to his knowledge base. Only a proposal: it is written when he confirms.",
+        "When the owner tells you a fact of his trade that his 知识库 lacks (e.g. a standard "
+        "lead time), propose adding it, then ask him: 要把「标准交货期 4 周」记进知识库吗？ Only "
+        "a proposal: it is written when he confirms; never say it was saved.",
         obj(
             {
                 "section": {"type": "string", "enum": [key for key, _name in SECTIONS]},
