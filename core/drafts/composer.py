@@ -36,6 +36,7 @@ from sqlalchemy.orm import Session
 
 from core.config import Settings
 from core.db.models import AuditEntry, Inquiry, Memory, Message
+from core.drafts.factguard import source_keys
 from core.drafts.zh_times import localise_times
 from core.knowledge import excerpt, knowledge_for
 from core.knowledge.search import clean as clean_knowledge
@@ -126,6 +127,9 @@ def with_knowledge(ctx: ComposeContext, settings: Settings) -> ComposeContext:
     ctx.knowledge = clean_knowledge(knowledge_for(settings.path.parent).text())
     if ctx.knowledge:
         ctx.evidence = [*ctx.evidence, Text.owner(ctx.knowledge)]
+        # scanned now, while the context is read: the guard, later in the single writer,
+        # then finds the file's values remembered (a long file costs a second to scan)
+        source_keys([ctx.knowledge], str(settings.get("general.phone_region") or "AU"))
     return ctx
 
 
