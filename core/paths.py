@@ -50,6 +50,11 @@ class DataPaths:
         return self.home / "secrets.bin"
 
     @property
+    def knowledge_file(self) -> Path:
+        """The owner's knowledge base (``core.knowledge``): plain Markdown he edits."""
+        return self.home / "knowledge.md"
+
+    @property
     def logs(self) -> Path:
         return self.home / "logs"
 
@@ -101,7 +106,7 @@ class DataPaths:
         if os.name == "posix":
             for folder in folders:
                 _tighten(folder, 0o700)
-            for pattern in ("*.sqlite3*", "*.bin", "*.toml", "logs/*", "backups/*"):
+            for pattern in ("*.sqlite3*", "*.bin", "*.toml", "*.md", "logs/*", "backups/*"):
                 for path in self.home.glob(pattern):
                     _tighten(path, 0o700 if path.is_dir() else 0o600)
         return self

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from core import autostart
 from core.config import Settings
 from core.secrets import LLM_API_KEY, TELEGRAM_TOKEN
+from desktop.chat.knowledge_page import KnowledgeButton
 from desktop.chat.memory_page import MemoryButton
 from desktop.context import AppContext
 from desktop.errors_ui import message_for
@@ -112,7 +113,12 @@ class SettingsDialog(QDialog):
 
     def _ai_page(self, s: Settings) -> QWidget:
         """设置 → AI 模型 lives in its own module (presets, 测试连接 with the probe)."""
-        self.ai_page = LLMSettingsPage(self.ctx.services, MemoryButton(self.ctx, self), self)
+        buttons = QWidget(self)  # what the AI reads besides the mail: his memories, his 知识库
+        row = QHBoxLayout(buttons)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(KnowledgeButton(self.ctx, buttons))
+        row.addWidget(MemoryButton(self.ctx, buttons))
+        self.ai_page = LLMSettingsPage(self.ctx.services, buttons, self)
         page = self.ai_page
         self.llm_url, self.llm_key, self.tiers = page.llm_url, page.llm_key, page.tiers
         self.concurrency, self.test_button = page.concurrency, page.test_button

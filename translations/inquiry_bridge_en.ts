@@ -583,6 +583,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>add this to your knowledge base: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>create the OneDrive folder of inquiry #%1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -604,6 +608,14 @@
     </message>
     <message>
         <source>Today&apos;s conversation · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your products, lead times, warranty and prices: drafts and the assistant read it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1404,6 +1416,84 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>By</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeButton</name>
+    <message>
+        <source>Knowledge base…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeDialog</name>
+    <message>
+        <source>Not saved: the knowledge base was changed elsewhere (for example an addition you confirmed in the chat). Copy your changes, press Reload, then add them again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty: drafts and the assistant know nothing of your trade yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 characters: drafts and the assistant read all of it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 characters: too long to send whole, so each draft gets the parts that match the customer&apos;s mail.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close without saving your changes to the knowledge base?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What you know about your trade, in your own words. Every draft and the assistant read it, and a lead time, price or warranty written here counts as yours: a draft that repeats it is not flagged as unconfirmed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write one fact per line under a heading, for example:
+## Products — the windows and doors you make, their series and limits
+## Options — colours, hardware, flyscreens
+## Glass — the glass you offer and when
+## Lead times — how long each product takes
+## Warranty — what is covered and for how long
+## Price rules — GST, deposit, what costs extra
+## Standards — e.g. AS 2047, wind ratings
+## FAQs — the questions customers keep asking, with your answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved in %1 (you can also edit it with any text editor).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Insert section headings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -581,6 +581,10 @@
         <translation>给询盘 #%1 添加备注：%2</translation>
     </message>
     <message>
+        <source>add this to your knowledge base: %1</source>
+        <translation>把这条记进知识库：%1</translation>
+    </message>
+    <message>
         <source>create the OneDrive folder of inquiry #%1</source>
         <translation>为询盘 #%1 创建 OneDrive 文件夹</translation>
     </message>
@@ -603,6 +607,14 @@
     <message>
         <source>Today&apos;s conversation · %1</source>
         <translation>今天的对话 · %1</translation>
+    </message>
+    <message>
+        <source>Knowledge</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <source>Your products, lead times, warranty and prices: drafts and the assistant read it</source>
+        <translation>您的产品、交货期、保修和价格：起草和助手都会读取</translation>
     </message>
     <message>
         <source>What the assistant remembers</source>
@@ -1402,6 +1414,92 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>By</source>
         <translation>操作者</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeButton</name>
+    <message>
+        <source>Knowledge base…</source>
+        <translation>知识库…</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeDialog</name>
+    <message>
+        <source>Not saved: the knowledge base was changed elsewhere (for example an addition you confirmed in the chat). Copy your changes, press Reload, then add them again.</source>
+        <translation>未保存：知识库已在别处修改（例如您刚在对话中确认的新增内容）。请先复制您的修改，点「重新载入」，再加回去。</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <source>Empty: drafts and the assistant know nothing of your trade yet.</source>
+        <translation>还是空的：起草和助手目前对您的业务一无所知。</translation>
+    </message>
+    <message>
+        <source>%1 characters: drafts and the assistant read all of it.</source>
+        <translation>%1 字：起草和助手会读取全部内容。</translation>
+    </message>
+    <message>
+        <source>%1 characters: too long to send whole, so each draft gets the parts that match the customer&apos;s mail.</source>
+        <translation>%1 字：内容较长，不会整份发送，每份草稿只取与客户邮件相关的部分。</translation>
+    </message>
+    <message>
+        <source>Not saved yet.</source>
+        <translation>尚未保存。</translation>
+    </message>
+    <message>
+        <source>Close without saving your changes to the knowledge base?</source>
+        <translation>不保存对知识库的修改就关闭吗？</translation>
+    </message>
+    <message>
+        <source>Knowledge base</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <source>What you know about your trade, in your own words. Every draft and the assistant read it, and a lead time, price or warranty written here counts as yours: a draft that repeats it is not flagged as unconfirmed.</source>
+        <translation>用您自己的话写下您的业务知识。每份草稿和助手都会读取；写在这里的交货期、价格或保修算作您本人的话：草稿里出现时不会被标为「未经确认」。</translation>
+    </message>
+    <message>
+        <source>Write one fact per line under a heading, for example:
+## Products — the windows and doors you make, their series and limits
+## Options — colours, hardware, flyscreens
+## Glass — the glass you offer and when
+## Lead times — how long each product takes
+## Warranty — what is covered and for how long
+## Price rules — GST, deposit, what costs extra
+## Standards — e.g. AS 2047, wind ratings
+## FAQs — the questions customers keep asking, with your answer</source>
+        <translation>在标题下每行写一条，例如：
+## 产品 — 您做的门窗、系列和尺寸限制
+## 选项与配件 — 颜色、五金、纱窗
+## 玻璃 — 提供哪些玻璃、什么情况用哪种
+## 交货期 — 每种产品要多久
+## 保修 — 保修什么、保多久
+## 价格规则 — GST、定金、哪些另外收费
+## 标准与规范 — 例如 AS 2047、抗风等级
+## 常见问题 — 客户常问的问题和您的回答</translation>
+    </message>
+    <message>
+        <source>Saved in %1 (you can also edit it with any text editor).</source>
+        <translation>保存在 %1（也可以用任何文本编辑器修改）。</translation>
+    </message>
+    <message>
+        <source>Insert section headings</source>
+        <translation>插入章节标题</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新载入</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>

@@ -31,6 +31,7 @@ from core.agent.caps import MAX_ANSWER_CHARS, cap_answer, cap_question, cap_tool
 from core.agent.claims import Correction, guard_answer, warm_guard, watermark
 from core.agent.memory_dedupe import DuplicateJudge
 from core.agent.tools import REGISTRY, Tool, ToolContext, assistant_memories
+from core.agent.tools.knowledge import knowledge_block
 from core.clock import to_sydney
 from core.db.models import ALL_STAGES, Inquiry
 from core.errors import InquiryBridgeError, LLMError
@@ -85,6 +86,7 @@ class Assistant:
         self.channel = channel  # recorded with every corrected claim
         self.context = ToolContext.from_drafting(services, draft_service)
         self.context.memory_judge = DuplicateJudge(llm)
+        self.context.channel = channel
         warm_guard()  # the guard's converter and patterns load now, not in the first turn
         self._proposed: list[int] = []
 
@@ -103,6 +105,7 @@ class Assistant:
             # one JSON string per line: a memory cannot pose as several lines or as markup
             "memories": "\n".join(json.dumps(m, ensure_ascii=False) for m in memories)
             or "(none yet)",
+            "knowledge": knowledge_block(self.services.home),
         }
         return render_messages("assistant", variables)
 
@@ -150,12 +153,14 @@ class Assistant:
         self.context.owner_words = Text.owner(text if owner_text is None else owner_text)
         self.context.current_inquiry_id = current_inquiry_id
         self._proposed = []
+        self.context.proposals = []  # what a tool proposed itself (an addition to 知识库)
         # a session whose history holds tool results has read customer content already
         self.context.customer_content_seen = customer_content_seen or any(
             m.get("role") == "tool" for m in history or []
         )
         reply = await self._turn(text, history, prefix, _bounded(on_text), on_tool)
-        reply.raw_text, reply.proposal_ids = reply.text, list(self._proposed)
+        proposed = dict.fromkeys([*self._proposed, *self.context.proposals])
+        reply.raw_text, reply.proposal_ids = reply.text, list(proposed)
         reply.text = cap_answer(reply.text)  # the guard checks what the owner will read
         checked = await guard_answer(
             self.services,

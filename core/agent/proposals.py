@@ -2,7 +2,8 @@
 
 A gated write (stage, note, folder) the owner's words did not ask for (``core.agent.consent``)
 is not made: the loop stores it here as ``open`` and tells the model so (``PROPOSED — NOT
-DONE``). The owner confirms it (the write is made then, as *his* act: the stage change is
+DONE``). An addition to his knowledge base (kind ``knowledge``, no inquiry) is always only a
+proposal (``core.agent.tools.knowledge``): the file is his word, so only his confirmation writes. The owner confirms it (the write is made then, as *his* act: the stage change is
 ``triggered_by="owner"``, the note is his word) or drops it; either way the row stays, with who
 decided and when, and every move is an ``audit_log`` row (entity ``proposal``). Memories keep
 their own proposals (``core.agent.memory``: a ``proposed`` memory row).
@@ -13,6 +14,7 @@ when he confirmed, e.g. the stage had moved meanwhile; ``result`` says why).
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -56,6 +58,12 @@ class ProposalItem:
 
 def describe(kind: str, inquiry_id: int | None, args: dict[str, Any]) -> str:
     """The proposal in the owner's words (Chinese)."""
+    if kind == "knowledge":
+        from core.knowledge.base import SECTION_NAMES
+
+        section = str(args.get("section") or "")
+        text = str(args.get("text") or "").strip()
+        return f"把「{text}」记进知识库（{SECTION_NAMES.get(section, section)}）"
     where = f"询盘 #{inquiry_id}"
     if kind == "stage":
         stage = str(args.get("to_stage") or "")
@@ -152,6 +160,13 @@ async def _make(services: Any, row: WriteProposal, actor: str) -> str:
             services, inquiry_id, str(args.get("text") or ""), source="agent", actor=actor
         )
         return f"备注 #{note_id}"
+    if row.kind == "knowledge":
+        from core.knowledge import knowledge_for
+        from core.knowledge.base import SECTION_NAMES
+
+        section = str(args.get("section") or "faq")
+        await asyncio.to_thread(knowledge_for(services.home).add, section, str(args.get("text")))
+        return f"已记进知识库「{SECTION_NAMES.get(section, section)}」"
     if row.kind == "folder":
         from core.agent.tools.drive_access import CustomerDrive
 

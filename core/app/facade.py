@@ -12,6 +12,8 @@ Attributes:
     assistant: ``AssistantService`` — named conversations with the assistant (desktop chat,
         Telegram chat, ``ask --session``); none of them can approve or send.
     memories: ``MemoryService`` — the assistant's memories by kind; edit, retire, confirm.
+    knowledge: ``KnowledgeService`` — the owner's 知识库 file (products, lead times, warranty,
+        price rules, standards, FAQs): load, save, add; drafts and the assistant read it.
     proposals: ``ProposalService`` — changes the assistant proposed after reading customer mail
         (stage, note, folder); the owner confirms or drops each with one click.
     mail_accounts: ``MailAccountService`` — an IMAP/SMTP mailbox by provider (Gmail, QQ邮箱,
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from core.app.assistant import AssistantService
 from core.app.attention import AttentionService
 from core.app.inquiries import InquiryService
+from core.app.knowledge import KnowledgeService
 from core.app.lazy import LazyDrafts, LazyLLM
 from core.app.mail_accounts import MailAccountService
 from core.app.memories import MemoryService
@@ -65,6 +68,7 @@ class App:
         self.drafts = LazyDrafts(services, self.llm)
         self.assistant = AssistantService(services, self.llm, self.drafts)
         self.memories = MemoryService(services)
+        self.knowledge = KnowledgeService(services)
         self.proposals = ProposalService(services)
         self.mail_accounts = MailAccountService(services)
         self.stats = StatsService(services)

@@ -19,6 +19,10 @@ The guard's evidence is what people wrote: the owner's instruction, his edits of
 his confirmed memories, signature and settings, and the thread. The inquiry record itself is
 *not* evidence — the pipeline (a model, maybe) filled it.
 
+The owner's knowledge base (``core.knowledge``: his products, lead times, warranty, price
+rules, standards) goes into the prompt too — whole while small, the parts matching the mail when
+large — and, being his own writing, all of it is evidence: a lead time he wrote there is his word.
+
 ``ComposeContext.sources`` is also what the fact guard checks the body against, so the model and
 the guard see the same evidence.
 """
@@ -35,7 +39,10 @@ from sqlalchemy.orm import Session
 
 from core.config import Settings
 from core.db.models import AuditEntry, Inquiry, Memory, Message
+from core.drafts.factguard import source_keys
 from core.drafts.zh_times import localise_times
+from core.knowledge import excerpt, knowledge_for
+from core.knowledge.search import clean as clean_knowledge
 from core.memory.recall import customer_memories, fit, standing_memories
 from core.provenance import Text
 
@@ -95,6 +102,7 @@ class ComposeContext:
     evidence: list[Text] = field(default_factory=list)  # people's words: owner's and thread
     memory_text: str = "(none)"  # the owner's standing memories, one per line
     memory_ids: list[int] = field(default_factory=list)  # the memories the prompt read
+    knowledge: str = ""  # the owner's knowledge file, whole (the prompt gets an excerpt)
 
     def sources(self, *instructions: str) -> list[Text]:
         """The owner's instructions (his words) and the evidence, as the fact guard reads them."""
@@ -117,6 +125,28 @@ def settings_evidence(settings: Settings) -> list[str]:
         str(settings.get("general.owner_name") or ""),
         " ".join(settings.get("general.owner_addresses") or []),
     ]
+
+
+def with_knowledge(ctx: ComposeContext, settings: Settings) -> ComposeContext:
+    """Add the owner's knowledge file to ``ctx``: all of it is his word (evidence)."""
+    ctx.knowledge = clean_knowledge(knowledge_for(settings.path.parent).text())
+    if ctx.knowledge:
+        ctx.evidence = [*ctx.evidence, Text.owner(ctx.knowledge)]
+        # scanned now, while the context is read: the guard, later in the single writer,
+        # then finds the file's values remembered (a long file costs a second to scan)
+        source_keys([ctx.knowledge], str(settings.get("general.phone_region") or "AU"))
+    return ctx
+
+
+def knowledge_text(ctx: ComposeContext, *words: str) -> str:
+    """The part of his knowledge this email's prompt gets (whole while small, else searched
+    with the instruction's, the record's and the thread's terms)."""
+    if not ctx.knowledge:
+        return "(empty: the owner has not written his knowledge base yet)"
+    got = excerpt(ctx.knowledge, "\n".join([*words, ctx.inquiry_text, ctx.thread_text]))
+    if got.whole:
+        return got.text
+    return got.text or "(nothing in the owner's knowledge base matches this email)"
 
 
 def _inquiry_text(inquiry: Inquiry) -> str:
@@ -248,14 +278,14 @@ def load_context(session: Session, inquiry_id: int, settings: Settings) -> Compo
         thread_text=thread or "(no messages)",
         evidence=evidence,
     )
-    return with_memories(session, ctx)
+    return with_knowledge(with_memories(session, ctx), settings)
 
 
 def contact_context(contact: dict[str, str], settings: Settings) -> ComposeContext:
     """The context of a batch email to one CSV contact (no thread: a fresh message)."""
     record = {k: v for k, v in contact.items() if v}
     text = json.dumps(record, ensure_ascii=False, indent=1)
-    return ComposeContext(
+    ctx = ComposeContext(
         inquiry_id=None,
         recipient_email=contact.get("email"),
         recipient_name=contact.get("name") or None,
@@ -270,10 +300,12 @@ def contact_context(contact: dict[str, str], settings: Settings) -> ComposeConte
         # the owner picked the CSV file: its rows are his words
         evidence=[Text.owner(text), *map(Text.owner, settings_evidence(settings))],
     )
+    return with_knowledge(ctx, settings)
 
 
-def _common_vars(ctx: ComposeContext, settings: Settings) -> dict[str, str]:
+def _common_vars(ctx: ComposeContext, settings: Settings, *words: str) -> dict[str, str]:
     return {
+        "knowledge": knowledge_text(ctx, *words),
         "company_name": str(settings.get("general.company_name") or "our company"),
         "style_notes": str(settings.get("drafts.style_notes") or "(none)"),
         "signature": str(
@@ -291,7 +323,7 @@ async def compose_answer(
     llm: Any, ctx: ComposeContext, instruction: str, settings: Settings, refs: dict[str, Any]
 ) -> DraftAnswer:
     variables = {
-        **_common_vars(ctx, settings),
+        **_common_vars(ctx, settings, instruction),
         "instruction": instruction,
         "recipient_name": ctx.recipient_name or "",
         "recipient_email": ctx.recipient_email or "",
@@ -319,7 +351,7 @@ async def revise_answer(
     refs: dict[str, Any],
 ) -> DraftAnswer:
     variables = {
-        **_common_vars(ctx, settings),
+        **_common_vars(ctx, settings, instruction, previous_instruction, body_en),
         "previous_instruction": previous_instruction,
         "subject": subject,
         "body_en": body_en,

@@ -29,21 +29,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import phonenumbers
 
 from core.drafts.payment import PAYMENT_KINDS, is_pay_link, payment_spans
 from core.provenance import Text, owner_words, people_words
 
-__all__ = [
-    "Fact",
-    "check_facts",
-    "covered",
-    "extract_facts",
-    "rendering_mismatches",
-    "source_keys",
-    "url_key",
-]
+__all__ = ["Fact", "check_facts", "covered", "extract_facts", "rendering_mismatches"]
+__all__ += ["source_keys", "url_key"]
 
 
 @dataclass(frozen=True)
@@ -499,23 +493,30 @@ def source_keys(sources: Iterable[str], region: str = "AU") -> set[str]:
     """
     keys: set[str] = set()
     for raw in sources:
-        if not raw:
-            continue
-        for text in {raw, _arabise(raw)}:
-            for fact in _scan(text, region, source=True):
-                keys |= fact.keys
-                for key in fact.keys:
-                    kind, _, value = key.partition(":")
-                    if kind in {"num", "dim", "pct", "area"}:
-                        keys |= {f"num:{value}", f"dim:{value}", f"pct:{value}", f"area:{value}"}
-                    elif kind == "dur":
-                        number = value.split(":")[0]
-                        keys |= {f"num:{number}", f"dim:{number}"}
-            for m in _BARE.finditer(text):  # numbers hidden inside larger tokens
-                keys.add(f"num:{_fmt(_num(m.group(1)))}")
-                keys.add(f"dim:{_fmt(_num(m.group(1)))}")
-    # durations: a number known in any unit backs the same number of weeks/days…
+        if raw:
+            keys |= _text_keys(raw, region)
     return keys
+
+
+@lru_cache(maxsize=256)
+def _text_keys(raw: str, region: str) -> frozenset[str]:
+    """The keys of one source text, remembered: the thread and the owner's knowledge file are
+    read again at every edit and approval, and a long file costs a second to scan."""
+    keys: set[str] = set()
+    for text in {raw, _arabise(raw)}:
+        for fact in _scan(text, region, source=True):
+            keys |= fact.keys
+            for key in fact.keys:
+                kind, _, value = key.partition(":")
+                if kind in {"num", "dim", "pct", "area"}:
+                    keys |= {f"num:{value}", f"dim:{value}", f"pct:{value}", f"area:{value}"}
+                elif kind == "dur":
+                    number = value.split(":")[0]
+                    keys |= {f"num:{number}", f"dim:{number}"}
+        for m in _BARE.finditer(text):  # numbers hidden inside larger tokens
+            keys.add(f"num:{_fmt(_num(m.group(1)))}")
+            keys.add(f"dim:{_fmt(_num(m.group(1)))}")
+    return frozenset(keys)
 
 
 def _covered(fact: Fact, keys: set[str]) -> bool:

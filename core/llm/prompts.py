@@ -19,7 +19,16 @@ from typing import Any
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
 
 # Tags the templates use to fence untrusted text. Keep in sync with the prompt files.
-DELIMITER_TAGS = ("email", "thread", "text", "attachment", "customer", "history", "data")
+DELIMITER_TAGS = (
+    "email",
+    "thread",
+    "text",
+    "attachment",
+    "customer",
+    "history",
+    "data",
+    "knowledge",
+)
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _SECTION = re.compile(r"^<!--\s*(system|user)\s*-->\s*$", re.MULTILINE)

@@ -23,10 +23,12 @@ def proposal_message(services: Any, proposal_id: int) -> tuple[str, dict[str, An
         item = next((i for i in list_proposals(session) if i.id == proposal_id), None)
     if item is None:
         return None
-    html = (
-        f"🤔 <b>助手建议（未执行）#{item.id}</b>\n{escape(item.summary_zh)}\n\n"
-        "这次对话读过客户邮件，而您没有要求这项改动，所以需要您确认。"
+    why = (
+        "知识库是您的原话，只有您确认后才会写入。"
+        if item.kind == "knowledge"
+        else "这次对话读过客户邮件，而您没有要求这项改动，所以需要您确认。"
     )
+    html = f"🤔 <b>助手建议（未执行）#{item.id}</b>\n{escape(item.summary_zh)}\n\n{why}"
     markup = {
         "inline_keyboard": [
             [

@@ -90,11 +90,15 @@ class ChatPanel(QWidget):
     def _build(self) -> None:
         self.title = QLabel()
         self.title.setObjectName("chatTitle")
+        self.title.setWordWrap(True)  # beside 知识库 and 记忆 in a narrow dock: wrap, never clip
         set_tone(self.title, "muted")
         self.memory_button = QPushButton()
         self.memory_button.clicked.connect(self.open_memories)
+        self.knowledge_button = QPushButton()
+        self.knowledge_button.clicked.connect(self.open_knowledge)
         header = QHBoxLayout()
         header.addWidget(self.title, 1)
+        header.addWidget(self.knowledge_button)
         header.addWidget(self.memory_button)
 
         self.transcript = Transcript()
@@ -287,6 +291,9 @@ class ChatPanel(QWidget):
         if item.kind == "note":
             text = self.tr("add this note to inquiry #%1: %2")
             return text.replace("%1", number).replace("%2", str(args.get("text") or ""))
+        if item.kind == "knowledge":  # 要把「…」记进知识库吗？
+            text = self.tr("add this to your knowledge base: %1")
+            return text.replace("%1", str(args.get("text") or ""))
         return self.tr("create the OneDrive folder of inquiry #%1").replace("%1", number)
 
     def decide_proposal(self, proposal_id: int, confirm: bool) -> None:
@@ -372,12 +379,24 @@ class ChatPanel(QWidget):
         dialog.show()
         return dialog
 
+    def open_knowledge(self) -> QWidget:
+        """The owner's 知识库 page (products, lead times, warranty…), which drafts read."""
+        from desktop.chat.knowledge_page import open_knowledge
+
+        return open_knowledge(self.ctx, self.window())
+
     # ------------------------------------------------------------------ language
 
     def retranslate(self) -> None:
         day = today_name(self.ctx.app.clock)
         self.title.setText(self.tr("Today's conversation · %1").replace("%1", day))
         self.memory_button.setText(self.tr("Memory"))
+        self.knowledge_button.setText(self.tr("Knowledge"))
+        self.knowledge_button.setToolTip(
+            self.tr(
+                "Your products, lead times, warranty and prices: drafts and the assistant read it"
+            )
+        )
         self.memory_button.setToolTip(self.tr("What the assistant remembers"))
         self.send_button.setText(self.tr("Send"))
         self.stop_button.setText(self.tr("Stop"))

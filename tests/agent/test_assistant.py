@@ -169,6 +169,8 @@ async def test_no_tool_can_approve_or_send(services, llm) -> None:  # type: igno
         "current_inquiry_id",
         "propose_only",
         "memory_judge",  # asks the cheap model one question: does a memory repeat another?
+        "proposals",  # ids of proposals a tool stored this turn, no capability
+        "channel",  # a name (desktop, telegram, cli)
     }
     assert type(context.drive) is CustomerDrive  # OneDrive's files and folders, not Graph whole
     objects = _reachable(context)

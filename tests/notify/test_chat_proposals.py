@@ -111,3 +111,32 @@ async def test_an_obedient_models_draft_needs_the_second_press_on_telegram(
     assert _stage(services, inquiry) == "inquiry"
     offers = [m for m in owner_env.sent_to(OWNER) if "助手建议" in m.text]
     assert len(offers) == 3  # the note, the stage and the folder wait for his press
+
+
+async def test_an_addition_to_his_knowledge_base_is_one_press_on_telegram(
+    services: Any, owner_env: TelegramServer, app: Any
+) -> None:
+    """He tells the assistant his standard lead time on the phone; it asks to record it, and the
+    line is in his 知识库 only after his ✅ 确认."""
+    from core.knowledge import knowledge_for
+
+    steps = sequence(
+        [
+            [{"name": "propose_knowledge",
+              "arguments": {"section": "lead_times", "text": "标准交货期 4 周"}}],
+            "要把「标准交货期 4 周」记进知识库吗？",
+        ]
+    )  # fmt: skip
+    with LLMServer(steps) as server:
+        services.settings.update({"llm.base_url": server.base_url, "llm.max_retries": 0})
+        owner_env.push_message(OWNER, "我们标准交货期 4 周")
+        await once(services, app)
+    offer = next(m for m in owner_env.sent_to(OWNER) if "助手建议" in m.text)
+    assert "把「标准交货期 4 周」记进知识库（交货期）" in offer.visible
+    assert "只有您确认后才会写入" in offer.visible and "读过客户邮件" not in offer.visible
+    assert knowledge_for(services.home).text() == ""
+
+    owner_env.press(offer, "确认")
+    await once(services, app)
+    assert knowledge_for(services.home).text() == "## 交货期\n\n- 标准交货期 4 周\n"
+    assert any("已记进知识库" in m.visible for m in owner_env.sent_to(OWNER))

@@ -13,6 +13,7 @@ The modules, by what the tools do:
     pipeline    change_stage (audited as agent), add_note, audit_pipeline
     drafting    draft_reply, forward_to_factory, batch_drafts, propose_appointment
     memories    remember, list_memories, retire_memory
+    knowledge   search_knowledge, propose_knowledge (a proposal: written when he confirms)
 
 Each tool is one ``Tool`` record (``base``) that also says what it reads (customer content or
 not), what it writes, whether it drafts or returns files and which claims it may back; the loop
@@ -31,7 +32,16 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from core.agent.tools import customers, drafting, drive, mail, memories, pipeline, today
+from core.agent.tools import (
+    customers,
+    drafting,
+    drive,
+    knowledge,
+    mail,
+    memories,
+    pipeline,
+    today,
+)
 from core.agent.tools.base import Tool, ToolContext, ToolError, marking
 from core.db.models import Memory
 from core.memory.expiry import expire_due
@@ -49,7 +59,7 @@ __all__ = [
 
 REGISTRY: dict[str, Tool] = {
     tool.name: marking(tool)
-    for module in (customers, mail, today, drive, pipeline, drafting, memories)
+    for module in (customers, mail, today, drive, pipeline, drafting, memories, knowledge)
     for tool in module.TOOLS
 }
 

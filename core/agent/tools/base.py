@@ -59,6 +59,8 @@ class ToolContext:
     # whether a new memory repeats an old one (the cheap model; ``core.agent.memory_dedupe``):
     # a judge of duplicates, not the model client
     memory_judge: DuplicateJudge | None = None
+    proposals: list[int] = field(default_factory=list)  # proposals a tool stored this turn
+    channel: str = "cli"  # where the conversation runs (recorded with a proposal)
 
     def __post_init__(self) -> None:
         if self.drive is None:
@@ -85,8 +87,8 @@ class Tool:
     ``reads_customer_content``: its answer carries text customers wrote, so the turn is tainted:
     a write the owner's own words did not ask for becomes a proposal.
     ``writes``: what it changes — ``draft`` (into the approval queue), ``stage``, ``note``,
-    ``memory``, ``folder``, ``appointment`` (a proposal already). ``stage``, ``note``, ``memory``
-    and ``folder`` are gated by the consent rule (``GATED_WRITES``).
+    ``memory``, ``folder``, ``appointment`` and ``knowledge`` (proposals already). ``stage``,
+    ``note``, ``memory`` and ``folder`` are gated by the consent rule (``GATED_WRITES``).
     ``returns_files``: its answer lists stored attachments the owner may open.
     ``claims``: the claim kinds (``core.agent.claims.KINDS``) its success can back.
     """
