@@ -71,6 +71,12 @@ class DataPaths:
         return self.home / "cache"
 
     @property
+    def spool(self) -> Path:
+        """Decoded attachments of a big mail between its parse and its stored row (the same
+        disk as ``attachments``, so storing one is a rename)."""
+        return self.cache / "spool"
+
+    @property
     def token_cache(self) -> Path:
         """MSAL token cache (encrypted where the platform allows; never in SQLite)."""
         return self.home / "msal_token_cache.bin"

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from core.mail.parse import ParseOutcome, parse_for_intake, stripped_text, watch_parent
+from core.mail.oversize import OVERSIZE_BYTES
+from core.mail.parse import ParseBudget, ParseOutcome, parse_for_intake, stripped_text
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -30,13 +31,15 @@ class WorkerPool:
     """One run's worker process (see the module docstring): ``submit`` parses a message,
     ``call`` runs any pure module-level function there; both run inline until it is warm."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, budget: ParseBudget | None = None) -> None:
         self.workers = workers
+        self.budget = budget or ParseBudget()
         self.seen = 0
         self.pool: ProcessPoolExecutor | None = None
         self.warm: asyncio.Future[Any] | None = None
 
-    def submit(self, raw: bytes) -> asyncio.Future[ParseOutcome] | ParseOutcome:
+    def submit(self, raw: bytes | str) -> asyncio.Future[ParseOutcome] | ParseOutcome:
+        """Start parsing ``raw`` (bytes, or the path of a big mail streamed from disk)."""
         self.seen += 1
         loop = asyncio.get_running_loop()
         if self.pool is None and self.workers > 0 and self.seen >= PARSE_IN_WORKER_AFTER:
@@ -54,8 +57,10 @@ class WorkerPool:
         warm = self.warm
         if warm is not None and warm.done() and not warm.cancelled() and not warm.exception():
             assert self.pool is not None
-            return loop.run_in_executor(self.pool, parse_for_intake, raw)
-        return parse_for_intake(raw)
+            return loop.run_in_executor(self.pool, parse_for_intake, raw, self.budget)
+        if isinstance(raw, str) or len(raw) > OVERSIZE_BYTES:  # seconds of work: not on the loop
+            return loop.run_in_executor(None, parse_for_intake, raw, self.budget)
+        return parse_for_intake(raw, self.budget)
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the worker process once it is warm, else here. ``fn`` must be a
@@ -74,7 +79,7 @@ class WorkerPool:
             return fn(*args)
 
     async def result(
-        self, parsing: asyncio.Future[ParseOutcome] | ParseOutcome, raw: bytes
+        self, parsing: asyncio.Future[ParseOutcome] | ParseOutcome, raw: bytes | str
     ) -> ParseOutcome:
         if not isinstance(parsing, asyncio.Future):
             return parsing
@@ -86,7 +91,7 @@ class WorkerPool:
             if not isinstance(exc, BrokenProcessPool | OSError):
                 raise
             log.warning("parser process failed (%s); parsing inline", exc)
-            return parse_for_intake(raw)
+            return await asyncio.to_thread(parse_for_intake, raw, self.budget)
 
     async def close(self) -> None:
         if self.warm is not None and not self.warm.done():
@@ -94,3 +99,19 @@ class WorkerPool:
         if self.pool is not None:
             pool, self.pool = self.pool, None
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+
+def watch_parent(parent_pid: int) -> None:
+    """Worker-process initializer: exit when the parent dies (a killed ingest must not leave
+    orphaned parser processes waiting forever on their task queue)."""
+    import os
+    import threading
+    import time
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent_pid:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
