@@ -20,11 +20,13 @@ Reads are untouched, so a command that only reads still works.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import errno
 import io
 import os
 import sqlite3
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,23 @@ def _inside(path: Any, home: str) -> bool:
 
 def _fail(code: int, path: Any) -> OSError:
     return OSError(code, os.strerror(code), os.fsdecode(path))
+
+
+@contextlib.contextmanager
+def failing(mode: str, home: Path) -> Iterator[None]:
+    """``install`` for the duration of a block in this process (a GUI test), then undone."""
+    saved = [(builtins, "open"), (io, "open"), (sqlite3, "connect")]
+    saved += [(os, name) for name in ("open", *_PATH_CALLS)]
+    values = [(owner, name, getattr(owner, name)) for owner, name in saved]
+    install(mode, str(home))
+    try:
+        yield
+    finally:
+        for owner, name, value in values:
+            setattr(owner, name, value)
+
+
+_PATH_CALLS = ("mkdir", "makedirs", "replace", "rename", "unlink", "rmdir")
 
 
 def install(mode: str, home: str) -> None:
@@ -77,7 +96,7 @@ def install(mode: str, home: str) -> None:
     os.open = guarded_os_open
     sqlite3.connect = guarded_connect  # type: ignore[assignment]
     if mode == "readonly":
-        for name in ("mkdir", "makedirs", "replace", "rename", "unlink", "rmdir"):
+        for name in _PATH_CALLS:
             _guard_path_call(name, home, code)
 
 
