@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 PARSE_IN_WORKER_AFTER = 24  # a run that reaches this many messages parses in a worker process
+# (and a big mail, streamed from its file, always does: its parse would hold the GIL for seconds)
 
 
 class WorkerPool:
@@ -42,25 +43,29 @@ class WorkerPool:
         """Start parsing ``raw`` (bytes, or the path of a big mail streamed from disk)."""
         self.seen += 1
         loop = asyncio.get_running_loop()
-        if self.pool is None and self.workers > 0 and self.seen >= PARSE_IN_WORKER_AFTER:
-            try:
-                self.pool = ProcessPoolExecutor(
-                    max_workers=self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=watch_parent,
-                    initargs=(os.getpid(),),
-                )
-                self.warm = loop.run_in_executor(self.pool, stripped_text, "")
-            except Exception:  # no processes allowed here: stay on the loop
-                log.warning("cannot start a parser process; parsing inline", exc_info=True)
-                self.workers = 0
+        big = isinstance(raw, str)  # a file: seconds of pure-Python line work
+        if self.pool is None and self.workers > 0 and (big or self.seen >= PARSE_IN_WORKER_AFTER):
+            self._start(loop)
         warm = self.warm
-        if warm is not None and warm.done() and not warm.cancelled() and not warm.exception():
-            assert self.pool is not None
+        ready = warm is not None and warm.done() and not warm.cancelled() and not warm.exception()
+        if self.pool is not None and (ready or big):  # a big mail waits for the spawn, the loop not
             return loop.run_in_executor(self.pool, parse_for_intake, raw, self.budget)
-        if isinstance(raw, str) or len(raw) > OVERSIZE_BYTES:  # seconds of work: not on the loop
+        if big or len(raw) > OVERSIZE_BYTES:  # big bytes are not pickled over: a thread
             return loop.run_in_executor(None, parse_for_intake, raw, self.budget)
         return parse_for_intake(raw, self.budget)
+
+    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
+            )
+            self.warm = loop.run_in_executor(self.pool, stripped_text, "")
+        except Exception:  # no processes allowed here: stay on the loop
+            log.warning("cannot start a parser process; parsing inline", exc_info=True)
+            self.workers = 0
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the worker process once it is warm, else here. ``fn`` must be a
