@@ -158,7 +158,9 @@ class _Trim:
             return self._multipart(boundary.encode("latin-1", "replace"), depth)
         disposition = info.get_content_disposition()
         named_txt = kind == "text/plain" and disposition is not None and info.get_filename()
-        if kind in ("text/plain", "text/html") and disposition != "attachment" and not named_txt:
+        is_text = kind in ("text/plain", "text/html") and disposition != "attachment"
+        no_parts = kind.startswith("multipart/") and not boundary  # the parser reads it as text
+        if (is_text and not named_txt) or no_parts:
             self.out += head
             stop, kept = self._skip(self.text_left)
             self.text_left -= kept

@@ -156,3 +156,36 @@ def test_a_big_mail_file_is_never_held_in_memory_whole(tmp_path: Path) -> None:
         tracemalloc.stop()
     assert parsed.attachments[0].size == len(plans)
     assert peak < path.stat().st_size / 4, f"peak {peak / MB:.1f} MB"
+
+
+_HEAD = b'From: a@example.com\nSubject: x\nContent-Type: multipart/mixed; boundary="z"\n\n'
+_TEXT = b"--z\nContent-Type: text/plain\n\nHi there\n"
+_ZIP = b"--z\nContent-Type: application/zip\nContent-Transfer-Encoding: base64\n\n"
+
+
+@pytest.mark.parametrize(
+    ("raw", "text", "sizes"),
+    [
+        pytest.param(
+            _HEAD + _TEXT + _ZIP + b"QUJD\n" * 4 * MB, "Hi there", [12 * MB], id="unclosed"
+        ),
+        pytest.param(
+            _HEAD + _TEXT + _ZIP + b"QU=J*D\n" * 3 * MB + b"--z--\n", "Hi there", None, id="bad-b64"
+        ),
+        pytest.param(
+            b"From: a@example.com\nContent-Type: multipart/mixed\n\nHi there\n" + b"q" * 17 * MB,
+            "Hi there",
+            [],
+            id="no-boundary",
+        ),
+    ],
+)
+def test_damaged_big_mail_still_gives_its_text_and_leaves_only_its_parts(
+    tmp_path: Path, raw: bytes, text: str, sizes: list[int] | None
+) -> None:
+    parsed = parse_message(raw, ParseBudget(spool_dir=str(tmp_path), keep_max=30 * MB))
+    assert parsed.text.startswith(text)
+    if sizes is not None:
+        assert [a.size for a in parsed.attachments] == sizes
+    kept = {Path(a.spooled) for a in parsed.attachments if a.spooled}
+    assert set(tmp_path.iterdir()) == kept  # no spool file that nothing points at
