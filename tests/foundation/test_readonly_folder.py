@@ -1,4 +1,4 @@
-"""A read-only data folder: one Chinese line and no traceback, readers still work; backups leave
+"""A read-only or full data folder: one Chinese line and no traceback, readers still work; backups leave
 nothing beside them.
 
 The folder is made read-only for a child process by ``tests.support.failing_fs`` (writes inside
@@ -77,3 +77,17 @@ def test_a_read_only_folder_can_still_be_read(filled: Path) -> None:
 def test_a_backup_leaves_nothing_beside_it(filled: Path) -> None:
     backups = sorted((filled / "backups").iterdir())
     assert backups and all(p.name.endswith(".sqlite3") for p in backups), backups
+
+
+def test_a_full_disk_gives_one_chinese_line_and_no_part_file(filled: Path, tmp_path: Path) -> None:
+    """ENOSPC at every write (files still get created, 0 bytes, as on a real full disk); the
+    store's closing backup meets it too. One line, and no 0-byte ``backups/*.part`` stays."""
+    for old in (filled / "backups").iterdir():
+        old.unlink()  # so the closing backup is owed and runs into the full disk
+    mail = _mail(tmp_path, sorted(p.name for p in DEMO.glob("0[1-3]*.eml")))
+    done = _run("full", filled, "ingest", "--offline", "--eml-dir", str(mail))
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert "磁盘空间已满" in done.stderr
+    assert [p.name for p in (filled / "backups").iterdir()] == []
+    assert [p for p in filled.rglob("*") if ".part" in p.name or p.name.endswith(".tmp")] == []
