@@ -58,6 +58,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("general.timezone", str, "Australia/Sydney", "Business time zone for display/schedule"),
     # intake
     Setting("intake.attachment_max_mb", int, 25, "Largest attachment stored, in MB"),
+    Setting(
+        "intake.mail_max_mb",
+        int,
+        1024,
+        "Largest mail read, in MB; a larger one is kept on disk and recorded failed:too_large",
+    ),
     Setting("intake.max_attempts", int, 3, "LLM attempts for a pending message before failed"),
     # llm
     Setting(

@@ -74,3 +74,24 @@ def setup_logging(folder: Path, level: int = logging.INFO) -> None:
     root.setLevel(min(root.level or level, level) if root.handlers[:-1] else level)
     for noisy in ("httpx", "httpx2", "httpcore", "openai", "faster_whisper", "alembic"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def setup_logging_or_none(folder: Path, level: int = logging.INFO) -> bool:
+    """``setup_logging``, or (a read-only or full folder) no log file at all: False then.
+
+    Why: the command goes on and says what is wrong in its own one line; without any handler
+    logging's ``lastResort`` would print every logged traceback on stderr before that line.
+    """
+    try:
+        setup_logging(folder, level)
+        return True
+    except OSError:
+        silence_stderr_logging()
+        return False
+
+
+def silence_stderr_logging() -> None:
+    """A handler that drops records, so logging never falls back to printing on stderr."""
+    root = logging.getLogger()
+    if not root.handlers:
+        root.addHandler(logging.NullHandler())

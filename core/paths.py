@@ -6,6 +6,7 @@ lives in a sibling folder so trying the demo never touches the owner's real stor
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 from dataclasses import dataclass
@@ -76,6 +77,12 @@ class DataPaths:
         return self.home / "cache"
 
     @property
+    def spool(self) -> Path:
+        """Decoded attachments of a big mail between its parse and its stored row (the same
+        disk as ``attachments``, so storing one is a rename)."""
+        return self.cache / "spool"
+
+    @property
     def token_cache(self) -> Path:
         """MSAL token cache (encrypted where the platform allows; never in SQLite)."""
         return self.home / "msal_token_cache.bin"
@@ -110,6 +117,29 @@ class DataPaths:
                 for path in self.home.glob(pattern):
                     _tighten(path, 0o700 if path.is_dir() else 0o600)
         return self
+
+    def check_writable(self) -> None:
+        """Raise ``DataFolderUnusable`` / ``DiskFull`` unless a file can be written here.
+
+        Why: a folder that became read-only (or full) still opens and reads, so the tray app
+        would start and then fail at its first write; it asks once, at start, and says so.
+        """
+        probe = self.home / f".write-probe-{os.getpid()}"
+        try:
+            handle = os.open(probe, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+            try:
+                os.write(handle, b"\n")
+            finally:
+                os.close(handle)
+            os.unlink(probe)
+        except OSError as exc:
+            from core.errors import DataFolderUnusable, DiskFull
+
+            with contextlib.suppress(OSError):
+                os.unlink(probe)
+            if exc.errno in (errno.ENOSPC, errno.EFBIG):
+                raise DiskFull(str(self.home)) from exc
+            raise DataFolderUnusable(f"{self.home} ({exc.strerror or exc})") from exc
 
     @property
     def backups(self) -> Path:

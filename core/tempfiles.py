@@ -22,6 +22,11 @@ def partial_file(target: Path, suffix: str = ".part") -> Iterator[Path]:
         yield tmp
         os.replace(tmp, target)
     except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        for leftover in (tmp, *(tmp.with_name(tmp.name + s) for s in _SQLITE_SIDES)):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
         raise
+
+
+# what SQLite may create beside a database file it was writing (a backup's copy)
+_SQLITE_SIDES = ("-wal", "-shm", "-journal")

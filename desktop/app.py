@@ -33,7 +33,7 @@ from PySide6.QtWidgets import QApplication
 
 from core.app import App, build_app
 from core.app.lazy import warm as warm_imports
-from core.logging_setup import setup_logging
+from core.logging_setup import setup_logging_or_none
 from core.secrets import GRAPH_TOKEN
 from core.services import Services
 from desktop import ai_needed
@@ -424,7 +424,7 @@ def run_app(args: argparse.Namespace, app: App) -> int:
     if blocked:  # Qt would abort (exit 134) naming only xcb-cursor
         print(blocked, file=sys.stderr)
         return 1
-    setup_logging(services.paths.logs)
+    setup_logging_or_none(services.paths.logs)  # a full disk must not stop the app here
     qapp = make_qapp()
     name = server_name(services.paths.home)
     instance = InstanceLock(services.paths.home)

@@ -62,7 +62,13 @@ def gui_app(
     from core.errors import StoreError
 
     try:
-        return build_app(home)
+        app = build_app(home)
+        try:  # a folder turned read-only (or full) still opens: ask before the first write
+            app.services.paths.check_writable()
+        except StoreError:
+            app.close()
+            raise
+        return app
     except StoreError as exc:
         chose_repair = ask(exc) if ask else _ask_in_dialog(exc, home)
         if exc.code != "store_damaged" or not chose_repair:

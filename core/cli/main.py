@@ -20,7 +20,7 @@ from typing import Any
 from core.app import App, build_app
 from core.cli.help_text import bilingual
 from core.errors import InquiryBridgeError
-from core.logging_setup import setup_logging
+from core.logging_setup import setup_logging_or_none, silence_stderr_logging
 from core.mail.charsets import utf8_stdio
 
 log = logging.getLogger(__name__)
@@ -121,12 +121,7 @@ def run_command(args: argparse.Namespace, app_factory: Callable[..., App] = buil
         raise CliError("no command given")
     if getattr(args, "needs_services", True):
         app = app_factory(getattr(args, "home", None))
-        try:
-            setup_logging(app.services.paths.logs)
-        except OSError as exc:  # a read-only or full folder: the command still says so itself,
-            # and no handler at all would let logging print tracebacks on stderr (lastResort)
-            logging.getLogger().addHandler(logging.NullHandler())
-            log.debug("no log file: %s", exc)
+        setup_logging_or_none(app.services.paths.logs)  # read-only/full: the command says so
         try:
             given = app if getattr(args, "wants_app", False) else app.services
             return int(handler(args, given) or 0)
@@ -158,6 +153,7 @@ def main(
         print(one_line(exc), file=sys.stderr)
         return 1
     except Exception as exc:  # last resort: one line, the traceback goes to the log only
+        silence_stderr_logging()  # no log file (yet): the traceback goes nowhere, not stderr
         log.exception("command crashed")
         print(one_line(exc), file=sys.stderr)
         return 1

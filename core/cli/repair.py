@@ -60,12 +60,12 @@ def repair_home(home: str | Path | None, *, offline: bool) -> RepairReport:
     """Repair the data folder ``home`` (see the module docstring); what it did, item by item."""
     from core.db.backup import database_is_good, restore_newest, set_aside
     from core.db.writer_lock import WriterLock
-    from core.logging_setup import setup_logging
+    from core.logging_setup import setup_logging_or_none
     from core.paths import DataPaths, resolve_home
     from core.services import build_services
 
     paths = DataPaths(resolve_home(home)).ensure()
-    setup_logging(paths.logs)
+    setup_logging_or_none(paths.logs)
     database = paths.database
     report = RepairReport()
     # no other process writes while the file is swapped (they wait, then use the restored one)
@@ -169,14 +169,14 @@ def _mtime(path: Path) -> float:
 async def _reingest(services: Services, offline: bool) -> Any:
     from core.intake.pipeline import build_pipeline
     from core.mail.source import RawMessage
+    from core.sources.eml import read_eml
 
     files = missing_raw_files(services)
     pipeline = build_pipeline(services, offline=offline)
 
     async def raws() -> AsyncIterator[RawMessage]:
         for path in files:
-            data = await asyncio.to_thread(path.read_bytes)
-            yield RawMessage(raw=data, source="eml", source_ref=f"repair:{path.name}")
+            yield await asyncio.to_thread(read_eml, path, f"repair:{path.name}")
 
     try:
         report = await pipeline.retry_pending()

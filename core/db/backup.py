@@ -91,7 +91,7 @@ def backup_database(
     target = folder / f"inquiry-bridge-{now.strftime(_STAMP)}-{reason}.sqlite3"
     try:
         with partial_file(target) as partial:  # a failed copy (disk full) leaves no .part behind
-            _copy_database(database, partial)
+            _copy_database(database, partial, single_file=True)
             if not is_good(partial):  # a copy of a damaged file must not push good ones out
                 raise _DamagedCopy
     except _DamagedCopy:
@@ -203,14 +203,18 @@ def restore_newest(database: Path, folder: Path) -> Backup | None:
     return None
 
 
-def _copy_database(source_path: Path, target_path: Path) -> None:
+def _copy_database(source_path: Path, target_path: Path, *, single_file: bool = False) -> None:
     """SQLite's online backup from ``source_path`` (opened read-only) into ``target_path``:
-    consistent even while another connection writes the source."""
+    consistent even while another connection writes the source. ``single_file``: the copy is
+    switched out of WAL mode, so checking it read-only later leaves no ``-wal``/``-shm``
+    beside it (every backup used to leave a 0-byte ``.part-wal`` and a ``.part-shm``)."""
     source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True)
     try:
         target = sqlite3.connect(target_path)
         try:
             source.backup(target)
+            if single_file:
+                target.execute("PRAGMA journal_mode=DELETE")
         finally:
             target.close()
     finally:

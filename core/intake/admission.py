@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -29,7 +31,7 @@ from core.intake.jobs import PENDING, Arrival, Job, Run
 from core.intake.pump import arrival_chunks
 from core.intake.view import view_from_parsed
 from core.intake.worker_pool import WorkerPool
-from core.mail.parse import ParsedMessage, parse_message, stripped_text
+from core.mail.parse import ParsedMessage, parse_file, parse_message, stripped_text
 from core.mail.source import RawMessage
 from core.services import Services
 
@@ -68,11 +70,14 @@ class Admission:
     async def admit_chunk(self, chunk: list[tuple[RawMessage, Any]], run: Run) -> list[Job]:
         """Identify and record a few arrived messages; returns the jobs for the merge loop."""
         items = [await self._identify(raw, parsing, run.parser) for raw, parsing in chunk]
-        # one Message-ID, different content: a different message (core.intake.identity)
-        await self._resolve_identities(items)
-        fresh = _first_sightings(items, run)
-        if fresh:
-            await self._record(fresh)
+        try:
+            # one Message-ID, different content: a different message (core.intake.identity)
+            await self._resolve_identities(items)
+            fresh = _first_sightings(items, run)
+            if fresh:
+                await self._record(fresh)
+        finally:  # a big mail's parts not stored by now never will be (known, raced, failed)
+            await asyncio.to_thread(_discard_spools, items)
         jobs: list[Job] = []
         for item in items:
             job = self._settle(item, run)
@@ -81,18 +86,19 @@ class Admission:
         return jobs
 
     async def _identify(self, raw: RawMessage, parsing: Any, parser: WorkerPool) -> Arrival:
-        parsed, failure, detail, body_text = await parser.result(parsing, raw.raw)
+        parsed, failure, detail, body_text = await parser.result(parsing, raw.parse_input)
+        digest = raw.sha256 if raw.path is None else await asyncio.to_thread(lambda: raw.sha256)
         return Arrival(
             raw=raw,
             parsed=parsed,
             failure=failure,
             detail=detail,
             body_text=body_text,
-            message_id=records.message_identity(parsed.message_id if parsed else None, raw.raw),
+            message_id=records.identity_of(parsed.message_id if parsed else None, digest),
         )
 
     async def _resolve_identities(self, items: list[Arrival]) -> None:
-        keys = [(i.message_id, identity.fingerprint_of(i.parsed), i.raw.raw) for i in items]
+        keys = [(i.message_id, identity.fingerprint_of(i.parsed), i.raw.sha256) for i in items]
         paths = self.services.paths
         resolved = await self.services.store.read(lambda s: identity.resolve_many(s, paths, keys))
         for item, message_id in zip(items, resolved, strict=True):
@@ -161,7 +167,10 @@ class Admission:
         """Raw bytes and attachment files, before the rows that point at them are committed."""
         paths = self.services.paths
         for item in items:
-            item.raw_path = records.save_raw(paths, item.raw.raw)
+            if item.raw.path is not None:  # a big mail: copied file to file
+                item.raw_path = records.save_raw_file(paths, item.raw.path, item.raw.sha256)
+            else:
+                item.raw_path = records.save_raw(paths, item.raw.raw)
             if item.parsed is not None:
                 item.stored = records.store_attachment_files(
                     paths, item.parsed.attachments, self.attachment_max_mb
@@ -223,14 +232,14 @@ class Admission:
         self, pk: int, raw_path: str | None, direction: str, conversation_id: str | None, run: Run
     ) -> Job | None:
         """A ``pending`` row from an earlier run: re-parse its saved bytes and queue it."""
-        raw = await asyncio.to_thread(records.load_raw, self.services.paths, raw_path)
+        raw = await asyncio.to_thread(records.load_raw, self.services.paths, raw_path, big=True)
         failure: str | None = None
         parsed: ParsedMessage | None = None
         if raw is None:
             failure = "raw_missing"
         else:
             try:
-                parsed = parse_message(raw)
+                parsed = await asyncio.to_thread(self._reparse, raw, run)
             except MessageParseError as exc:
                 failure = str(exc.params.get("reason") or "unparseable")
             except Exception:  # a parser bug on hostile bytes: this message only
@@ -247,13 +256,21 @@ class Admission:
                 ]
             )
             return None
-        message_id = records.message_identity(parsed.message_id, raw or b"")
+        digest = Path(raw_path or "").stem  # raw files are named by their sha256
+        message_id = records.identity_of(parsed.message_id, digest)
         body_text = stripped_text(parsed.text or "")
         customer_email = self.customer_email(parsed, body_text)
         outgoing = direction == "out"
         return self.new_job(
             pk, message_id, parsed, outgoing, customer_email, body_text, conversation_id, run
         )
+
+    @staticmethod
+    def _reparse(raw: bytes | Path, run: Run) -> ParsedMessage:
+        """Parse saved bytes again (a big mail: its file, streamed). Its attachments were
+        stored when it was admitted, so no part is decoded to disk now."""
+        budget = dataclasses.replace(run.parser.budget, spool_dir=None)
+        return parse_file(raw, budget) if isinstance(raw, Path) else parse_message(raw, budget)
 
     # ------------------------------------------------------------------ shared
     def new_job(
@@ -298,6 +315,12 @@ def fail_arrival(item: Arrival, exc: Exception) -> None:
     log.exception("admission of %s failed", item.raw.source_ref or item.message_id)
     item.parsed, item.failure = None, "internal"
     item.detail = f"{type(exc).__name__}: {exc}"
+
+
+def _discard_spools(items: list[Arrival]) -> None:
+    for item in items:
+        if item.parsed is not None:
+            records.discard_spooled(item.parsed.attachments)
 
 
 def _relink_all(session: Session, pairs: list[tuple[str, str | None]]) -> None:

@@ -93,9 +93,10 @@ def _stored_print(paths: DataPaths, row: Message) -> str:
 def resolve_many(
     session: Session,
     paths: DataPaths,
-    items: Sequence[tuple[str, str | None, bytes]],
+    items: Sequence[tuple[str, str | None, str]],
 ) -> list[str]:
-    """The stored identity for each ``(message_id, fingerprint, raw bytes)`` of one chunk, in order.
+    """The stored identity for each ``(message_id, fingerprint, sha256 of the raw bytes)`` of one
+    chunk, in order.
 
     An item whose id nobody has (in the store or earlier in the chunk) keeps it. An item whose
     content matches the holder of its id (or of its alias) resolves to that identity (known).
@@ -110,13 +111,13 @@ def resolve_many(
     claimed: dict[str, str] = {}  # id → fingerprint of its first holder in this chunk
     prints: dict[str, str] = {}
     out: list[str] = []
-    for message_id, print_, raw in items:
+    for message_id, print_, digest in items:
         if not print_:
             out.append(message_id)
             continue
         row = holders.get(message_id)
         if row is not None:
-            if row.raw_path and row.raw_path.endswith(f"/{hashlib.sha256(raw).hexdigest()}.eml"):
+            if row.raw_path and row.raw_path.endswith(f"/{digest}.eml"):
                 out.append(message_id)  # the very same bytes
                 continue
             if message_id not in prints:

@@ -33,12 +33,14 @@ from sqlalchemy.orm import Session
 from core.db.models import Message
 from core.events import Event, MessageRecorded, SyncStatus
 from core.import_lock import IMPORTING
+from core.intake import records
 from core.intake.admission import Admission
 from core.intake.applying import Applier
 from core.intake.jobs import IngestReport, Job, Run, Understanding
 from core.intake.pump import aiter_of, pump
 from core.intake.understanding import Understander
 from core.intake.worker_pool import WorkerPool
+from core.mail.parse import ParseBudget
 from core.mail.source import MessageStream, RawMessage
 from core.services import Services
 
@@ -74,6 +76,14 @@ class IntakePipeline:
         self.window = max(32, concurrency * 4)  # messages admitted but not yet merged
         # worker processes for parsing long runs (0: always on the event loop)
         self.parse_workers = max(1, min(2, (os.cpu_count() or 2) - 1))
+        # a big mail: parts decoded into the spool (core.mail.oversize), too big ones not read
+        self.budget = ParseBudget(
+            spool_dir=str(services.paths.spool),
+            keep_max=self.attachment_max_mb * 1024 * 1024,
+            max_bytes=max(1, int(settings.get("intake.mail_max_mb"))) * 1024 * 1024,
+        )
+        now = services.clock.now().timestamp()
+        records.sweep_spool(services.paths, older_than_s=6 * 3600, now=now)
         self.admission = Admission(
             services,
             own_addresses=own,
@@ -148,7 +158,7 @@ class IntakePipeline:
 
     async def _pump(self, admit: Callable[[Run], AsyncIterator[Job | None]]) -> IngestReport:
         """One run: its own worker pool, admission feeding the pump, the pool closed after."""
-        run = Run(IngestReport(), parser=WorkerPool(self.parse_workers))
+        run = Run(IngestReport(), parser=WorkerPool(self.parse_workers, self.budget))
         try:
             report = await pump(
                 admit(run),

@@ -133,7 +133,7 @@ async def _read_ahead(
 ) -> None:
     try:
         async for raw in raws:
-            await out.put((raw, parser.submit(raw.raw)))
+            await out.put((raw, parser.submit(raw.parse_input)))
     except asyncio.CancelledError:
         raise
     except BaseException as exc:  # the source failed: admission re-raises it in order

@@ -13,9 +13,11 @@ Attachments are stored the same way under ``DataPaths.attachments``; anything la
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
+import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +29,7 @@ from sqlalchemy.orm import Session
 from core.db.models import Attachment, Message
 from core.mail.attachment_risk import mark_of_the_web
 from core.mail.message_ids import normalise_many, normalise_message_id
+from core.mail.oversize import OVERSIZE_BYTES
 from core.paths import DataPaths
 from core.tempfiles import partial_file
 
@@ -41,6 +44,7 @@ class AttachmentLike(Protocol):
     size: int
     payload: bytes
     is_inline: bool
+    # and maybe ``spooled``: a streamed mail's decoded part, in a file (core.mail.oversize)
 
 
 def sha256_hex(data: bytes) -> str:
@@ -54,6 +58,12 @@ def synthetic_message_id(raw: bytes) -> str:
 
 def message_identity(message_id: str | None, raw: bytes) -> str:
     return normalise_message_id(message_id) or synthetic_message_id(raw)
+
+
+def identity_of(message_id: str | None, digest: str) -> str:
+    """``message_identity`` from the sha256 hex digest of the bytes (a big mail is not read
+    into memory to hash it again)."""
+    return normalise_message_id(message_id) or f"<{digest}@{SYNTHETIC_DOMAIN}>"
 
 
 def _atomic_write(target: Path, data: bytes) -> None:
@@ -75,11 +85,25 @@ def save_raw(paths: DataPaths, raw: bytes) -> str:
     return relative.as_posix()
 
 
-def load_raw(paths: DataPaths, raw_path: str | None) -> bytes | None:
+def save_raw_file(paths: DataPaths, source: Path, digest: str) -> str:
+    """``save_raw`` of a big mail that is in a file: copied a block at a time, never read whole."""
+    relative = Path(paths.raw_mail.name) / digest[:2] / f"{digest}.eml"
+    target = paths.home / relative
+    if not (target.exists() and target.stat().st_size == source.stat().st_size):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with partial_file(target, f".{os.getpid()}.tmp") as tmp:
+            shutil.copyfile(source, tmp)
+    return relative.as_posix()
+
+
+def load_raw(paths: DataPaths, raw_path: str | None, *, big: bool = False) -> bytes | Path | None:
+    """The saved bytes; with ``big``, a mail over ``OVERSIZE_BYTES`` as its path (streamed)."""
     if not raw_path:
         return None
     target = paths.home / raw_path
     try:
+        if big and target.stat().st_size > OVERSIZE_BYTES:
+            return target
         return target.read_bytes()
     except OSError:
         return None
@@ -136,7 +160,16 @@ def store_attachment_files(
         size = int(item.size or len(payload))
         name = safe_filename(item.filename, f"attachment-{index}")
         content_type = item.content_type or "application/octet-stream"
-        if size > limit:
+        spooled = getattr(item, "spooled", None)
+        if spooled and size <= limit:
+            stored.append(_store_spooled(paths, Path(spooled), name, content_type, item))
+            continue
+        if size > limit or (size and not payload):  # over the cap, or a part not read
+            reason = (
+                f"over_size_cap:{size} bytes > {max_mb} MB"
+                if size > limit
+                else "not_read:in the raw mail on disk"
+            )
             stored.append(
                 StoredAttachment(
                     filename=name,
@@ -144,7 +177,7 @@ def store_attachment_files(
                     size=size,
                     sha256=sha256_hex(payload) if payload else None,
                     stored_path=None,
-                    skipped_reason=f"over_size_cap:{size} bytes > {max_mb} MB",
+                    skipped_reason=reason,
                     is_inline=bool(item.is_inline),
                 )
             )
@@ -165,6 +198,53 @@ def store_attachment_files(
             )
         )
     return stored
+
+
+def _store_spooled(
+    paths: DataPaths, spooled: Path, name: str, content_type: str, item: AttachmentLike
+) -> StoredAttachment:
+    """A decoded part already on disk: hashed a block at a time and renamed into place."""
+    digest = hashlib.sha256()
+    with spooled.open("rb") as stream:
+        while block := stream.read(1 << 20):
+            digest.update(block)
+    sha = digest.hexdigest()
+    relative = Path(paths.attachments.name) / sha[:2] / sha / name
+    target = paths.home / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        with contextlib.suppress(OSError):
+            spooled.unlink()
+    else:
+        os.replace(spooled, target)
+    mark_of_the_web(target)
+    return StoredAttachment(
+        filename=name,
+        content_type=content_type,
+        size=target.stat().st_size,
+        sha256=sha,
+        stored_path=relative.as_posix(),
+        skipped_reason=None,
+        is_inline=bool(item.is_inline),
+    )
+
+
+def discard_spooled(attachments: Iterable[AttachmentLike]) -> None:
+    """Delete the spool files of a parse whose message was not stored (known, raced, failed)."""
+    for item in attachments:
+        spooled = getattr(item, "spooled", None)
+        if spooled:
+            with contextlib.suppress(OSError):
+                os.unlink(spooled)
+
+
+def sweep_spool(paths: DataPaths, older_than_s: float, now: float) -> None:
+    """Spool files a killed run left behind (a live run's are minutes old at most)."""
+    with contextlib.suppress(OSError):
+        for path in paths.spool.glob("part-*.spool"):
+            with contextlib.suppress(OSError):
+                if now - path.stat().st_mtime > older_than_s:
+                    path.unlink()
 
 
 def attachment_rows(stored: Iterable[StoredAttachment]) -> list[Attachment]:
@@ -237,7 +317,9 @@ def relink_source_id(session: Session, message_id: str, source_id: str) -> None:
 __all__ = [
     "StoredAttachment",
     "attachment_rows",
+    "discard_spooled",
     "find_known",
+    "identity_of",
     "known_many",
     "known_pk",
     "load_raw",
@@ -246,6 +328,8 @@ __all__ = [
     "normalise_message_id",
     "relink_source_id",
     "save_raw",
+    "save_raw_file",
     "store_attachment_files",
+    "sweep_spool",
     "synthetic_message_id",
 ]

@@ -18,44 +18,54 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from core.mail.parse import ParseOutcome, parse_for_intake, stripped_text, watch_parent
+from core.mail.oversize import OVERSIZE_BYTES
+from core.mail.parse import ParseBudget, ParseOutcome, parse_for_intake, stripped_text
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 PARSE_IN_WORKER_AFTER = 24  # a run that reaches this many messages parses in a worker process
+# (and a big mail, streamed from its file, always does: its parse would hold the GIL for seconds)
 
 
 class WorkerPool:
     """One run's worker process (see the module docstring): ``submit`` parses a message,
     ``call`` runs any pure module-level function there; both run inline until it is warm."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, budget: ParseBudget | None = None) -> None:
         self.workers = workers
+        self.budget = budget or ParseBudget()
         self.seen = 0
         self.pool: ProcessPoolExecutor | None = None
         self.warm: asyncio.Future[Any] | None = None
 
-    def submit(self, raw: bytes) -> asyncio.Future[ParseOutcome] | ParseOutcome:
+    def submit(self, raw: bytes | str) -> asyncio.Future[ParseOutcome] | ParseOutcome:
+        """Start parsing ``raw`` (bytes, or the path of a big mail streamed from disk)."""
         self.seen += 1
         loop = asyncio.get_running_loop()
-        if self.pool is None and self.workers > 0 and self.seen >= PARSE_IN_WORKER_AFTER:
-            try:
-                self.pool = ProcessPoolExecutor(
-                    max_workers=self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=watch_parent,
-                    initargs=(os.getpid(),),
-                )
-                self.warm = loop.run_in_executor(self.pool, stripped_text, "")
-            except Exception:  # no processes allowed here: stay on the loop
-                log.warning("cannot start a parser process; parsing inline", exc_info=True)
-                self.workers = 0
+        big = isinstance(raw, str)  # a file: seconds of pure-Python line work
+        if self.pool is None and self.workers > 0 and (big or self.seen >= PARSE_IN_WORKER_AFTER):
+            self._start(loop)
         warm = self.warm
-        if warm is not None and warm.done() and not warm.cancelled() and not warm.exception():
-            assert self.pool is not None
-            return loop.run_in_executor(self.pool, parse_for_intake, raw)
-        return parse_for_intake(raw)
+        ready = warm is not None and warm.done() and not warm.cancelled() and not warm.exception()
+        if self.pool is not None and (ready or big):  # a big mail waits for the spawn, the loop not
+            return loop.run_in_executor(self.pool, parse_for_intake, raw, self.budget)
+        if big or len(raw) > OVERSIZE_BYTES:  # big bytes are not pickled over: a thread
+            return loop.run_in_executor(None, parse_for_intake, raw, self.budget)
+        return parse_for_intake(raw, self.budget)
+
+    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
+            )
+            self.warm = loop.run_in_executor(self.pool, stripped_text, "")
+        except Exception:  # no processes allowed here: stay on the loop
+            log.warning("cannot start a parser process; parsing inline", exc_info=True)
+            self.workers = 0
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the worker process once it is warm, else here. ``fn`` must be a
@@ -74,7 +84,7 @@ class WorkerPool:
             return fn(*args)
 
     async def result(
-        self, parsing: asyncio.Future[ParseOutcome] | ParseOutcome, raw: bytes
+        self, parsing: asyncio.Future[ParseOutcome] | ParseOutcome, raw: bytes | str
     ) -> ParseOutcome:
         if not isinstance(parsing, asyncio.Future):
             return parsing
@@ -86,7 +96,7 @@ class WorkerPool:
             if not isinstance(exc, BrokenProcessPool | OSError):
                 raise
             log.warning("parser process failed (%s); parsing inline", exc)
-            return parse_for_intake(raw)
+            return await asyncio.to_thread(parse_for_intake, raw, self.budget)
 
     async def close(self) -> None:
         if self.warm is not None and not self.warm.done():
@@ -94,3 +104,19 @@ class WorkerPool:
         if self.pool is not None:
             pool, self.pool = self.pool, None
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+
+def watch_parent(parent_pid: int) -> None:
+    """Worker-process initializer: exit when the parent dies (a killed ingest must not leave
+    orphaned parser processes waiting forever on their task queue)."""
+    import os
+    import threading
+    import time
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent_pid:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()

@@ -21,11 +21,14 @@ from __future__ import annotations
 import email
 import email.utils
 import functools
+import io
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import policy
 from email.message import EmailMessage, Message
+from pathlib import Path
+from typing import BinaryIO
 
 from core.errors import MessageParseError
 from core.mail.charsets import add_note, decode_bytes
@@ -38,13 +41,26 @@ from core.mail.headers import (
     raw_header_text,
 )
 from core.mail.limits import cap_html, cap_text
-from core.mail.oversize import trim_oversized
+from core.mail.oversize import OMITTED, OVERSIZE_BYTES, Trimmed, trim_stream
 
 __all__ = [
+    "ParseBudget",
     "ParsedAttachment",
     "ParsedMessage",
+    "parse_file",
     "parse_message",
 ]
+
+
+@dataclass(frozen=True)
+class ParseBudget:
+    """A big mail's budget (picklable, for the parser process): ``spool_dir`` gets its decoded
+    attachments up to ``keep_max`` bytes each (None: sizes only); over ``max_bytes`` it is not
+    read at all and ends ``failed:too_large``, its raw bytes kept on disk."""
+
+    spool_dir: str | None = None
+    keep_max: int = 0
+    max_bytes: int = 0
 
 
 @dataclass
@@ -57,6 +73,7 @@ class ParsedAttachment:
     size: int
     payload: bytes = field(repr=False)
     is_inline: bool = False
+    spooled: str | None = None  # a streamed mail's part: its decoded bytes are in this file
 
 
 @dataclass
@@ -187,8 +204,9 @@ def _squeeze_blank_lines(text: str) -> str:
 class _Walker:
     """Walks the MIME tree once, sorting parts into body text and attachments."""
 
-    def __init__(self, notes: list[str]) -> None:
+    def __init__(self, notes: list[str], omitted: Trimmed | None = None) -> None:
         self.notes = notes
+        self.omitted = omitted
         self.attachments: list[ParsedAttachment] = []
         self.content_types: list[str] = []
         self.report_type: str | None = None
@@ -202,6 +220,10 @@ class _Walker:
         self.content_types.append(ctype)
         maintype = ctype.split("/", 1)[0]
         disposition = _disposition(part)
+
+        markers = part.get_all(OMITTED.decode(), []) if self.omitted is not None else []
+        if any(self._omitted(part, ctype, disposition, str(m)) for m in markers):
+            return body
 
         if ctype == "multipart/report" and self.report_type is None:
             rt = _header_param(part, "content-type", "report-type")
@@ -256,6 +278,29 @@ class _Walker:
             )
         )
         return body
+
+    def _omitted(self, part: Message, ctype: str, disposition: str | None, marker: str) -> bool:
+        """A part a streamed read left out (``core.mail.oversize``): an attachment whose bytes
+        are in a spool file, or only its size when it was over the keep cap."""
+        token, _, index = marker.strip().partition(" ")
+        omitted = self.omitted
+        if omitted is None or token != omitted.token or not index.isdigit():
+            return False
+        if int(index) >= len(omitted.parts):
+            return False
+        kept = omitted.parts[int(index)]
+        has_cid = bool(part.get("content-id", None)) if not disposition else False
+        self.attachments.append(
+            ParsedAttachment(
+                filename=_filename(part, self.notes),
+                content_type=ctype,
+                size=kept.size,
+                payload=b"",
+                is_inline=disposition == "inline" or has_cid,
+                spooled=kept.spooled,
+            )
+        )
+        return True
 
     def _alternative(self, children: list[Message], depth: int) -> _Body:
         results = [self.walk(child, depth + 1) for child in children]
@@ -415,7 +460,7 @@ def _body_text(
     return _squeeze_blank_lines(text).strip("\n"), html
 
 
-def parse_message(raw: bytes) -> ParsedMessage:
+def parse_message(raw: bytes, budget: ParseBudget | None = None) -> ParsedMessage:
     """Parse one message. Never raises for damaged mail; raises ``MessageParseError`` only for
     bytes that contain no email at all (empty, or binary data without a single header)."""
     if not isinstance(raw, bytes | bytearray | memoryview):
@@ -423,8 +468,40 @@ def parse_message(raw: bytes) -> ParsedMessage:
     raw = bytes(raw)
     if not raw or raw.isspace():  # not raw.strip(): that copies a 300 MB message
         raise MessageParseError("empty message", reason="empty")
+    if len(raw) <= OVERSIZE_BYTES:
+        return _parse(raw, [], None)
+    return _parse_stream(io.BytesIO(raw), len(raw), budget or ParseBudget())
+
+
+def parse_file(path: Path, budget: ParseBudget | None = None) -> ParsedMessage:
+    """``parse_message`` of a file, streamed when it is big: the whole mail is never in memory."""
+    budget = budget or ParseBudget()
+    size = path.stat().st_size
+    if size <= OVERSIZE_BYTES:
+        return parse_message(path.read_bytes(), budget)
+    with path.open("rb") as stream:
+        return _parse_stream(stream, size, budget)
+
+
+def _parse_stream(stream: BinaryIO, size: int, budget: ParseBudget) -> ParsedMessage:
+    """A big mail: headers and text through the parser, the other parts to disk (oversize)."""
+    if budget.max_bytes and size > budget.max_bytes:
+        raise MessageParseError(
+            f"message of {size / 1_000_000:.0f} MB is over the "
+            f"{budget.max_bytes / 1_000_000:.0f} MB limit",
+            reason="too_large",
+        )
     notes: list[str] = []
-    raw = trim_oversized(raw, notes)  # a 300 MB mail: headers and text only (core.mail.oversize)
+    spool = Path(budget.spool_dir) if budget.spool_dir else None
+    trimmed = trim_stream(stream, notes, spool_dir=spool, keep_max=budget.keep_max, total=size)
+    try:
+        return _parse(trimmed.raw, notes, trimmed)
+    except BaseException:
+        trimmed.discard()
+        raise
+
+
+def _parse(raw: bytes, notes: list[str], omitted: Trimmed | None) -> ParsedMessage:
     try:
         msg = email.message_from_bytes(raw, policy=policy.default)
     except Exception as exc:  # the stdlib parser is lenient; this is a last resort
@@ -439,7 +516,7 @@ def parse_message(raw: bytes) -> ParsedMessage:
     def first(name: str) -> str:
         return headers.get(name, "")
 
-    walker = _Walker(notes)
+    walker = _Walker(notes, omitted)
     text, html = _body_text(raw, msg, walker, notes)
 
     from_pairs = parse_addresses(raw_headers.get("from", []), notes) or parse_addresses(
@@ -502,33 +579,21 @@ def stripped_text(text: str) -> str:
 ParseOutcome = tuple[ParsedMessage | None, str | None, str, str]
 
 
-def parse_for_intake(raw: bytes) -> ParseOutcome:
+def parse_for_intake(raw: bytes | str, budget: ParseBudget | None = None) -> ParseOutcome:
     """``(parsed, failure_reason, failure_detail, stripped_text)``; unusable bytes are a
-    failure reason, not a ``MessageParseError``.
+    failure reason, not a ``MessageParseError``. ``raw`` is the bytes or the path of a file
+    holding them (a big mail, streamed from disk).
 
     The intake pipeline runs this in a worker process (so it returns plain picklable values
     instead of raising) to keep parsing and quote stripping off the event loop's thread.
     """
     try:
-        parsed = parse_message(raw)
+        if isinstance(raw, str):
+            parsed = parse_file(Path(raw), budget)
+        else:
+            parsed = parse_message(raw, budget)
         return parsed, None, "", stripped_text(parsed.text or "")
     except MessageParseError as exc:
         return None, str(exc.params.get("reason") or "unparseable"), exc.detail, ""
     except Exception as exc:  # any bug on hostile mail costs this message only (raw kept)
         return None, "parse_error", f"{type(exc).__name__}: {exc}"[:500], ""
-
-
-def watch_parent(parent_pid: int) -> None:
-    """Worker-process initializer: exit when the parent dies (a killed ingest must not leave
-    orphaned parser processes waiting forever on their task queue)."""
-    import os
-    import threading
-    import time
-
-    def watch() -> None:
-        while True:
-            time.sleep(0.5)
-            if os.getppid() != parent_pid:
-                os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()

@@ -8,9 +8,12 @@ there is exactly one MIME parser in the app, so a Graph message and the same mes
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Literal, Protocol, runtime_checkable
 
 SourceKind = Literal["eml", "graph", "imap", "demo"]
@@ -24,6 +27,8 @@ class RawMessage:
     ``received_at`` (aware UTC) is authoritative when the source knows it (Graph's
     ``receivedDateTime``); otherwise the pipeline falls back to the ``Date`` header.
     ``folder`` is ``"sent"`` for the owner's own Sent Items, which the pipeline records as outgoing.
+    A big mail comes as ``path`` (a file holding the bytes, ``raw`` left empty) so that it is
+    streamed from disk and never held in memory whole.
     """
 
     raw: bytes
@@ -34,6 +39,27 @@ class RawMessage:
     conversation_id: str | None = None
     received_at: datetime | None = None
     is_read: bool | None = None
+    path: Path | None = None
+
+    @property
+    def size(self) -> int:
+        return self.path.stat().st_size if self.path is not None else len(self.raw)
+
+    @functools.cached_property
+    def sha256(self) -> str:
+        """Hex digest of the bytes (read from ``path`` a MB at a time when it is set)."""
+        if self.path is None:
+            return hashlib.sha256(self.raw).hexdigest()
+        digest = hashlib.sha256()
+        with self.path.open("rb") as stream:
+            while block := stream.read(1 << 20):
+                digest.update(block)
+        return digest.hexdigest()
+
+    @property
+    def parse_input(self) -> bytes | str:
+        """What the parser takes: the bytes, or the path of the file that holds them."""
+        return str(self.path) if self.path is not None else self.raw
 
 
 @runtime_checkable

@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from core.mail.oversize import OVERSIZE_BYTES
 from core.mail.source import RawMessage
 
 
@@ -30,5 +31,11 @@ class EmlFolderSource:
 
     async def __aiter__(self) -> AsyncIterator[RawMessage]:
         for path in self.files():
-            raw = await asyncio.to_thread(path.read_bytes)
-            yield RawMessage(raw=raw, source="eml", source_ref=path.name)
+            yield await asyncio.to_thread(read_eml, path, path.name)
+
+
+def read_eml(path: Path, source_ref: str) -> RawMessage:
+    """The file's bytes, or (a big mail) the file itself, streamed later without a whole copy."""
+    if path.stat().st_size > OVERSIZE_BYTES:
+        return RawMessage(raw=b"", source="eml", source_ref=source_ref, path=path)
+    return RawMessage(raw=path.read_bytes(), source="eml", source_ref=source_ref)

@@ -15,6 +15,8 @@ from desktop.i18n import LanguageManager
 from desktop.launcher import gui_app
 from tests.conftest import CORPUS
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def test_the_damaged_database_dialog_offers_repair_in_chinese(app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     LanguageManager(tmp_path / "cache").apply("zh_CN")
@@ -87,3 +89,36 @@ def test_a_full_disk_met_while_running_is_one_chinese_sentence(app, tmp_path: Pa
     )
     text = message_for(raw)
     assert "磁盘空间已满" in text and "Amy" not in text and "INSERT" not in text
+
+
+def test_a_read_only_folder_at_start_is_a_chinese_dialog_not_a_crash(
+    app, home: Path, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The folder opens and reads, but nothing can be written: the owner reads why in a dialog
+    (no Repair: there is nothing to repair), and closing it ends with the CLI's one line."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from tests.support.failing_fs import failing
+
+    folder = tmp_path / "eml"
+    folder.mkdir()
+    shutil.copy(ROOT / "resources" / "demo" / "13-li-na-utf8.eml", folder)
+    assert main(["ingest", "--eml-dir", str(folder), "--offline", "--home", str(home)]) == 0
+    LanguageManager(home / "cache").apply("zh_CN")
+    shown: list[tuple[str, list[str]]] = []
+
+    def read_and_close() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, read_and_close)
+            return
+        shown.append((box.text(), [b.text() for b in box.buttons()]))
+        box.reject()
+
+    QTimer.singleShot(0, read_and_close)
+    with failing("readonly", home), pytest.raises(DataFolderUnusable):
+        gui_app(str(home))  # the real dialog, shown modally
+    [(text, buttons)] = shown
+    assert "数据文件夹无法使用" in text and str(home) in text
+    assert "修复" not in buttons

@@ -6,13 +6,14 @@ import base64
 import os
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 from core.errors import MessageParseError
 from core.mail.charsets import decode_bytes
 from core.mail.headers import decode_header_value
-from core.mail.parse import parse_message
+from core.mail.parse import ParseBudget, parse_message
 from tests.mail.builders import build_raw
 
 Load = Callable[[str], bytes]
@@ -221,7 +222,7 @@ def test_unparseable_date_is_none_with_note() -> None:
     assert "unparseable Date header" in msg.notes
 
 
-def test_huge_attachment_is_extracted_whole() -> None:
+def test_huge_attachment_is_extracted_whole(tmp_path: Path) -> None:
     payload = os.urandom(30 * 1024 * 1024)
     body = (
         b"--zz\r\nContent-Type: text/plain\r\n\r\nPlans attached.\r\n"
@@ -232,12 +233,13 @@ def test_huge_attachment_is_extracted_whole() -> None:
         + b"\r\n--zz--\r\n"
     )
     raw = build_raw({}, "", content_type='multipart/mixed; boundary="zz"') + body
-    msg = parse_message(raw)
+    msg = parse_message(raw, ParseBudget(spool_dir=str(tmp_path), keep_max=len(payload)))
     assert msg.text == "Plans attached."
     (attachment,) = msg.attachments
     assert attachment.filename == "site-survey.bin"
     assert attachment.size == len(payload)
-    assert attachment.payload == payload
+    assert attachment.spooled is not None  # a big mail's part is decoded to disk, not memory
+    assert Path(attachment.spooled).read_bytes() == payload
 
 
 @pytest.mark.parametrize(
