@@ -62,6 +62,10 @@ class AssistantReply:
     # a session keeps them so the next turn knows what the tools said
     messages: list[dict[str, Any]] = field(default_factory=list)
     proposal_ids: list[int] = field(default_factory=list)  # writes waiting for the owner's word
+    # the customer the turn's tools settled on (one search hit, a read, a draft), or None when
+    # a lookup found several; ``customer_moved`` False: no tool said anything about who
+    customer_id: int | None = None
+    customer_moved: bool = False
 
 
 TextSink = Callable[[str], None]
@@ -145,6 +149,7 @@ class Assistant:
         mark = await self.services.store.read(watermark)
         self.context.owner_words = Text.owner(text if owner_text is None else owner_text)
         self.context.current_inquiry_id = current_inquiry_id
+        self.context.focus, self.context.focus_moved = current_inquiry_id, False
         self._proposed = []
         # a session whose history holds tool results has read customer content already
         self.context.customer_content_seen = customer_content_seen or any(
@@ -152,6 +157,7 @@ class Assistant:
         )
         reply = await self._turn(text, history, prefix, _bounded(on_text), on_tool)
         reply.raw_text, reply.proposal_ids = reply.text, list(self._proposed)
+        reply.customer_id, reply.customer_moved = self.context.focus, self.context.focus_moved
         reply.text = cap_answer(reply.text)  # the guard checks what the owner will read
         checked = await guard_answer(
             self.services,

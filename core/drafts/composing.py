@@ -19,9 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.db.models import Draft
+from core.db.models import Draft, DraftEvent
 from core.drafts import composer
 from core.drafts.base import EDITABLE, DraftCore, not_editable, require_llm
 from core.drafts.evidence import batch_contact, run_guard
@@ -48,6 +49,7 @@ class _NewDraft:
     to: list[str] | None = None  # the owner's recipients (a revision keeps his edits)
     cc: list[str] = field(default_factory=list)
     request: str | None = None  # the model's instruction, when it is not the owner's words
+    reply: bool = False  # a reply to the inquiry's customer: the one live draft of the thread
 
 
 def _on_record(new: _NewDraft, of_record: str | None) -> _NewDraft:
@@ -104,7 +106,7 @@ class DraftComposer:
         if ctx.thread_subject and ctx.reply_to_message_pk is not None:
             subject = composer.reply_subject(ctx.thread_subject)  # stay in the thread
         new = _NewDraft(instruction_zh, subject, answer.body_en, answer.body_zh, actor, batch_id)
-        new.attachment_ids = files
+        new.attachment_ids, new.reply = files, True
         return await self._create(ctx, _on_record(new, of_record))
 
     async def compose_forward(
@@ -173,8 +175,12 @@ class DraftComposer:
         new.contact = contact
         return await self._create(ctx, _on_record(new, of_record))
 
-    async def revise(self, draft_id: int, instruction_zh: str, *, actor: str) -> int:
-        """A revised draft from a new Chinese instruction; the old one becomes superseded."""
+    async def revise(
+        self, draft_id: int, instruction_zh: str, *, actor: str, of_record: str | None = None
+    ) -> int:
+        """A revised draft from a new Chinese instruction; the old one becomes superseded in
+        the same transaction (the desktop's 修改 and the assistant's ``revise_draft``).
+        ``of_record``: the owner's own words, when the instruction is the model's request."""
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
             raise DraftStateError("请写下要修改的地方")
@@ -195,8 +201,9 @@ class DraftComposer:
             refs={"inquiry_id": view.inquiry_id, "draft_id": draft_id},
         )
         keep_subject = view.reply_to_message_pk is not None
+        asked = instruction_zh if of_record is None else of_record.strip()
         new = _NewDraft(
-            instruction=f"{view.instruction}\n修改：{instruction_zh}",
+            instruction=f"{view.instruction}\n修改：{asked}",
             subject=view.subject if keep_subject else (answer.subject.strip() or view.subject),
             body_en=answer.body_en,
             body_zh=answer.body_zh,
@@ -207,6 +214,8 @@ class DraftComposer:
             confirmed=list(view.confirmed_facts),
             attachment_ids=list(view.attachment_ids),
         )
+        if of_record is not None:  # what the model asked for: a request, kept apart
+            new.request = instruction_zh
         if view.to or view.cc:
             new.to, new.cc = list(view.to), list(view.cc)
         return await self._create(ctx, new)
@@ -277,8 +286,10 @@ class DraftComposer:
                 session, draft, "pending_approval", actor=new.actor, clock=core.clock, note=note
             )
         ]
-        if new.revision_of is not None:
-            old = core.get(session, new.revision_of)
+        older = [core.get(session, new.revision_of)] if new.revision_of is not None else []
+        if new.reply:
+            older += live_replies(session, draft)
+        for old in older:
             moves.append(
                 transition(
                     session,
@@ -290,3 +301,35 @@ class DraftComposer:
                 )
             )
         return moves
+
+
+def replaced_by(session: Session, draft_id: int) -> list[int]:
+    """The drafts ``draft_id`` superseded when it was written (their trail says so)."""
+    rows = session.scalars(
+        select(DraftEvent.draft_id).where(
+            DraftEvent.to_status == "superseded", DraftEvent.note == f"被草稿 {draft_id} 取代"
+        )
+    )
+    return sorted(set(rows))
+
+
+LIVE = ("draft", "pending_approval", "approved", "failed")  # may still be approved or sent
+
+
+def live_replies(session: Session, draft: Draft) -> list[Draft]:
+    """The other drafts still able to reach this draft's customer in the same thread (the
+    inquiry, to the same address): a new reply replaces them, so he never has two versions of
+    one answer waiting, each with its own 发送 button. A forward to the factory or a batch
+    mail is another thread; a draft already sending is past replacing."""
+    if draft.inquiry_id is None:
+        return []
+    wanted = {a.lower() for a in draft.to_addrs or []}
+    rows = session.scalars(
+        select(Draft).where(
+            Draft.inquiry_id == draft.inquiry_id,
+            Draft.id != draft.id,
+            Draft.status.in_(LIVE),
+            Draft.batch_id.is_(None),
+        )
+    )
+    return [d for d in rows if wanted & {a.lower() for a in d.to_addrs or []}]

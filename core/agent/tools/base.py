@@ -53,8 +53,22 @@ class ToolContext:
     customer_content_seen: bool = False  # this turn read customer text: writes are proposals
     # the owner's own words of this turn: the instruction of record, what he asked for
     owner_words: Text = field(default_factory=lambda: Text.owner(""))
-    current_inquiry_id: int | None = None  # the customer "他" means (the board's selection)
+    current_inquiry_id: int | None = None  # the customer "他" meant when the owner wrote
     propose_only: bool = False  # set by the loop for one call: this write is only a proposal
+    # the customer this turn's tools settled on (``resolved``) or found ambiguous (``ambiguous``):
+    # it becomes the conversation's current customer after the turn. ``current_inquiry_id``
+    # stays what "他" meant when he wrote, so the consent rule never follows a lookup the
+    # model was steered into.
+    focus: int | None = None
+    focus_moved: bool = False
+
+    def resolved(self, inquiry_id: int) -> None:
+        """A tool acted on exactly one customer (a search with one hit, a read, a draft)."""
+        self.focus, self.focus_moved = inquiry_id, True
+
+    def ambiguous(self) -> None:
+        """A lookup found several customers: "他" means none of them until the owner says."""
+        self.focus, self.focus_moved = None, True
 
     def __post_init__(self) -> None:
         if self.drive is None:
