@@ -313,14 +313,15 @@ def replaced_by(session: Session, draft_id: int) -> list[int]:
     return sorted(set(rows))
 
 
-LIVE = ("draft", "pending_approval", "approved", "failed")  # may still be approved or sent
+LIVE = ("draft", "pending_approval")  # waiting for his decision (approved ones he decided on)
 
 
 def live_replies(session: Session, draft: Draft) -> list[Draft]:
-    """The other drafts still able to reach this draft's customer in the same thread (the
-    inquiry, to the same address): a new reply replaces them, so he never has two versions of
-    one answer waiting, each with its own 发送 button. A forward to the factory or a batch
-    mail is another thread; a draft already sending is past replacing."""
+    """The other drafts of this draft's thread (the inquiry, to the same address) still
+    waiting for his decision: a new reply replaces them, so he never has two versions of one
+    answer waiting, each with its own 发送 button. A forward to the factory or a batch mail is
+    another thread; a draft he already approved (or that is sending) is his decision made, and
+    stays as it is."""
     if draft.inquiry_id is None:
         return []
     wanted = {a.lower() for a in draft.to_addrs or []}
