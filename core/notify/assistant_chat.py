@@ -118,6 +118,7 @@ class AssistantChat:
         self._show_draft = show_draft
         self._find_file = find_file or _no_files
         self._used: dict[int, Any] = {}  # chat -> its conversation (to settle before closing)
+        self.customer: dict[int, int | None] = {}  # chat -> its current customer after a turn
 
     def _offer_proposal(self, proposal_id: int) -> tuple[str, dict[str, Any]] | None:
         from core.notify.proposal_press import proposal_message
@@ -166,6 +167,8 @@ class AssistantChat:
             log.exception("assistant turn on telegram failed")
             await self.chat.reply("⚠️ 助手这次没有答上来，请稍后再问一次。", reply_to=reply_to)
             return []
+        finally:
+            self.customer[chat_id] = getattr(conversation, "current_inquiry_id", None)
         answer = telegram_summary((reply.text or "").strip()) or "（助手没有给出回答。）"
         chunks = render_chunks(answer)
         for index, chunk in enumerate(chunks):

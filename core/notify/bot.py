@@ -341,6 +341,9 @@ class TelegramBot:
             about=alert_inquiry,  # a reply to an alert is about its customer
             reply_to=None if spoken else message.get("message_id"),
         )
+        customer = self.chat.customer.get(owner.chat_id)
+        if alert_inquiry is None and customer is not None:  # 存为备注: the one it was about
+            await self.notes.retarget(nonce, customer)
 
     def _status_text(self, session: Session) -> str:
         pending = session.scalar(

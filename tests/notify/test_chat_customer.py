@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from core.db.models import Draft, Inquiry
+from core.db.models import Draft, Inquiry, Memory
 from core.events import InquiryCreated
 from core.inquiry.search import refresh_search_text
 from core.notify.runner import TelegramRunner
@@ -120,7 +120,13 @@ async def test_after_asking_about_bob_reply_to_him_drafts_to_bob(
     await once(services)  # Amy's alert came last
     owner_env.push_message(OWNER, "Bob Steward 的电话是多少")
     await once(services)
-    assert "0412 345 678" in owner_env.sent_to(OWNER)[-1].visible
+    answer = owner_env.sent_to(OWNER)[-1]
+    assert "0412 345 678" in answer.visible
+    owner_env.press(answer, "存为备注")  # his words go on the customer they were about
+    await once(services)
+    with services.store.session() as session:
+        [note] = session.scalars(select(Memory)).all()
+        assert (note.inquiry_id, note.text) == (bob, "Bob Steward 的电话是多少")
     owner_env.push_message(OWNER, "给他回复，说下周二上门量尺")
     await once(services)
     [(draft_id, inquiry_id, to, status)] = drafts(services)
