@@ -8,6 +8,12 @@ The recipient is Python's choice (the inquiry's customer, the CSV's address, the
 in the settings, or the owner's edited recipients on a revision), never the model's; the recipient
 rule (``core.drafts.recipients``) flags anything else.
 
+One live draft per reply thread: a revision supersedes the draft it revises, and a new reply
+to an inquiry's customer supersedes that thread's drafts still waiting for a decision — in the
+same transaction that files the new one, so there is never a moment with two 发送 buttons for
+one answer (``live_replies``). Superseded is final: the state machine lets no surface approve or
+send it.
+
 ``of_record``: when the assistant drafts, its tool call's instruction is the model's *request* —
 the drafting model follows it, but the draft's ``instruction`` (what the fact guard takes as the
 owner's word) is the owner's own words of that turn, and the request is kept beside it in the
