@@ -19,9 +19,9 @@ the model writes it, and the Telegram bot can stay quiet until the answer is who
 
 The current customer is the conversation's, not the turn's: whoever the conversation is about.
 A front end may set it (the board's selection, a Telegram reply to an alert, ``ask --inquiry``);
-a tool that settles on exactly one customer (a search with one exact hit, ``get_inquiry``, a
-draft) makes that customer current when the turn ends, and a lookup that finds several leaves
-nobody current, so "他" makes the assistant ask. "回复他" in the next turn still means him (a data
+when the turn ends, the customer its tools settled on becomes current (``tools.base.Focus``:
+the one it drafted for, else the one a search found exactly or ``get_inquiry`` read), and a turn
+whose lookups found several leaves nobody current, so "他" makes the assistant ask. "回复他" in the next turn still means him (a data
 message names him in every prompt; the session row keeps him across restarts). Cancelling a turn
 (the stop button) leaves the history — and the current customer — as they were before the turn.
 

@@ -30,6 +30,7 @@ from core.agent import consent, proposals
 from core.agent.caps import MAX_ANSWER_CHARS, cap_answer, cap_question, cap_tool_result
 from core.agent.claims import Correction, guard_answer, warm_guard, watermark
 from core.agent.tools import REGISTRY, Tool, ToolContext, active_memories
+from core.agent.tools.base import Focus
 from core.clock import to_sydney
 from core.db.models import ALL_STAGES, Inquiry
 from core.errors import InquiryBridgeError, LLMError
@@ -149,7 +150,7 @@ class Assistant:
         mark = await self.services.store.read(watermark)
         self.context.owner_words = Text.owner(text if owner_text is None else owner_text)
         self.context.current_inquiry_id = current_inquiry_id
-        self.context.focus, self.context.focus_moved = current_inquiry_id, False
+        self.context.focus = Focus()
         self._proposed = []
         # a session whose history holds tool results has read customer content already
         self.context.customer_content_seen = customer_content_seen or any(
@@ -157,7 +158,7 @@ class Assistant:
         )
         reply = await self._turn(text, history, prefix, _bounded(on_text), on_tool)
         reply.raw_text, reply.proposal_ids = reply.text, list(self._proposed)
-        reply.customer_id, reply.customer_moved = self.context.focus, self.context.focus_moved
+        reply.customer_moved, reply.customer_id = self.context.focus.customer()
         reply.text = cap_answer(reply.text)  # the guard checks what the owner will read
         checked = await guard_answer(
             self.services,

@@ -168,8 +168,7 @@ async def test_no_tool_can_approve_or_send(services, llm) -> None:  # type: igno
         "owner_words",  # a Text: the owner's words of the turn, no capability
         "current_inquiry_id",
         "propose_only",
-        "focus",  # an inquiry id the turn's tools settled on, no capability
-        "focus_moved",
+        "focus",  # inquiry ids the turn's tools settled on, no capability
     }
     assert type(context.drive) is CustomerDrive  # OneDrive's files and folders, not Graph whole
     objects = _reachable(context)

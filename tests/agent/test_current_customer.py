@@ -155,3 +155,25 @@ async def test_a_second_reply_to_the_same_customer_supersedes_the_first(
     with services.store.session() as s:
         [event] = s.scalars(select(DraftEvent).where(DraftEvent.to_status == "superseded"))
         assert (event.draft_id, event.note) == (first, f"被草稿 {second} 取代")
+
+
+async def test_reading_two_customers_leaves_nobody_current_but_a_draft_decides(
+    services: Services, model: Model
+) -> None:
+    amy = add_customer(services, "Amy Lee", email="amy@example.com")
+    bob = add_customer(services, "Bob Steward", email="bob@example.com")
+    talk = Conversation("t", "desktop", model.assistant, current_inquiry_id=amy)
+    model.steps = [
+        [{"name": "get_inquiry", "arguments": {"inquiry_id": amy}}],
+        [{"name": "get_inquiry", "arguments": {"inquiry_id": bob}}],
+        "两位都在等报价。",
+    ]
+    await talk.ask("Amy 和 Bob 谁先报价？")
+    assert talk.current_inquiry_id is None  # "他" after comparing two is a question
+    model.steps = [
+        [{"name": "get_inquiry", "arguments": {"inquiry_id": amy}}],
+        [{"name": "draft_reply", "arguments": {"inquiry_id": bob, "instruction": "报价"}}],
+        "已为 Bob Steward 起草。",
+    ]
+    await talk.ask("先给 Bob 报价")
+    assert talk.current_inquiry_id == bob  # the one it wrote for

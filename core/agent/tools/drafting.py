@@ -46,7 +46,7 @@ async def _draft_answer(ctx: ToolContext, draft_id: int, **extra: Any) -> str:
     """The new draft as the model reports it; its customer becomes the conversation's."""
     view = await ctx.reader.get(draft_id)
     if view.inquiry_id is not None:
-        ctx.resolved(view.inquiry_id)
+        ctx.resolved(view.inquiry_id, acted=True)
     replaced = await ctx.services.store.read(lambda s: replaced_by(s, draft_id))
     if replaced:  # one live draft per thread: the older versions can no longer be sent
         extra.setdefault(
