@@ -171,6 +171,7 @@ async def test_no_tool_can_approve_or_send(services, llm) -> None:  # type: igno
         "memory_judge",  # asks the cheap model one question: does a memory repeat another?
         "proposals",  # ids of proposals a tool stored this turn, no capability
         "channel",  # a name (desktop, telegram, cli)
+        "focus",  # inquiry ids the turn's tools settled on, no capability
     }
     assert type(context.drive) is CustomerDrive  # OneDrive's files and folders, not Graph whole
     objects = _reachable(context)
