@@ -120,8 +120,8 @@ def _ogg(path: Path, seconds: int) -> bytes:
 
 async def bench_voice(folder: Path, minutes: int) -> None:
     from core.clock import FakeClock
-    from core.notify.runner import TelegramRunner
     from core.services import build_services
+    from core.telegram.runner import TelegramRunner
 
     audio = _ogg(folder / "long.ogg", minutes * 60)
     print(f"voice: {minutes} min of Ogg Vorbis, {len(audio) / 1_000_000:.1f} MB")

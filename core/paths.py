@@ -37,6 +37,14 @@ class DataPaths:
 
     home: Path
 
+    def stored(self, stored_path: str | None) -> Path | None:
+        """The file on disk for a path the store keeps (relative to the data folder, or an
+        absolute one from an older version); None when nothing was stored."""
+        if not stored_path:
+            return None
+        path = Path(stored_path)
+        return path if path.is_absolute() else self.home / path
+
     @property
     def settings_file(self) -> Path:
         return self.home / "settings.toml"

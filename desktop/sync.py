@@ -67,7 +67,7 @@ class SyncController:
 
     async def _serve_telegram(self, stop: asyncio.Event) -> None:
         # the mirror's modules (httpx, the bot) load on a worker thread, not during start-up
-        runner = await asyncio.to_thread(importlib.import_module, "core.notify.runner")
+        runner = await asyncio.to_thread(importlib.import_module, "core.telegram.runner")
         drafting = self.ctx.draft_service  # the owner's decisions for his buttons; the composer
         app = self.ctx.app  # for 起草回复; the assistant is the App's, shared with the chat panel
         await runner.serve(

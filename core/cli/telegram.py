@@ -21,7 +21,7 @@ from core.app import App
 from core.clock import to_sydney
 from core.db.models import Notification
 from core.notify import pairing
-from core.notify.runner import TelegramRunner
+from core.telegram.runner import TelegramRunner
 
 log = logging.getLogger(__name__)
 

@@ -65,14 +65,6 @@ class FileOption:
         }
 
 
-def resolve_path(paths: DataPaths, stored_path: str | None) -> Path | None:
-    """The file on disk for a stored path (relative to the data folder, or absolute)."""
-    if not stored_path:
-        return None
-    path = Path(stored_path)
-    return path if path.is_absolute() else paths.home / path
-
-
 def human_size(size: int) -> str:
     if size >= 1024 * 1024:
         return f"{size / (1024 * 1024):.1f} MB"
@@ -83,7 +75,7 @@ def human_size(size: int) -> str:
 
 def _option(paths: DataPaths, att: Attachment, msg: Message | None) -> FileOption:
     reason = ""
-    path = resolve_path(paths, att.stored_path)
+    path = paths.stored(att.stored_path)
     if path is None:
         reason = "文件未保存在本机（超过收件大小上限），请在 Outlook 中转发原邮件"
     elif not path.is_file():

@@ -39,12 +39,12 @@ from sqlalchemy.orm import Session
 
 from core.config import Settings
 from core.db.models import AuditEntry, Inquiry, Memory, Message
-from core.drafts.factguard import source_keys
 from core.drafts.zh_times import localise_times
 from core.knowledge import excerpt, knowledge_for
 from core.knowledge.search import clean as clean_knowledge
 from core.memory.recall import customer_memories, fit, standing_memories
 from core.provenance import Text
+from core.text.facts import source_keys
 
 THREAD_MESSAGES = 12  # newest messages of a thread given to the model
 MESSAGE_CHARS = 4000  # per message, so one pasted spec sheet cannot crowd out the rest

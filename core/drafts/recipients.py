@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from core.config import Settings
 from core.db.models import AuditEntry, Draft, Inquiry, Message
-from core.drafts.factguard import extract_facts
+from core.text.facts import extract_facts
 
 __all__ = ["people_addresses", "recipient_flags"]
 

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from core.clock import Clock
 from core.db.models import Attachment, Draft, Message
-from core.drafts.attachments import resolve_path, selected_files
+from core.drafts.attachments import selected_files
 from core.drafts.state import STATUS_ZH, Transition, transition
 from core.errors import DraftStateError, NotFound
 from core.mail.message_ids import original_message_id
@@ -75,7 +75,7 @@ def _chosen_files(
     files = []
     for f in chosen:
         row = session.get(Attachment, f.id)
-        path = resolve_path(paths, row.stored_path if row is not None else None)
+        path = paths.stored(row.stored_path if row is not None else None)
         files.append((f.filename, f.content_type, str(path), f.size))
     return files
 

@@ -14,7 +14,6 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from core.db.models import Attachment
-from core.drafts.attachments import resolve_path
 from core.paths import DataPaths
 
 
@@ -37,7 +36,7 @@ def load_attachment_file(
     row = session.get(Attachment, attachment_id)
     if row is None:
         return None
-    path = resolve_path(paths, row.stored_path)
+    path = paths.stored(row.stored_path)
     if path is None or not path.is_file():
         return None
     return AttachmentFile(

@@ -11,7 +11,7 @@ with a reason (``GroundingDrop``) the accuracy report counts, and the rules' val
 Normalisation is per field: words are compared case-folded with punctuation and line breaks
 collapsed and street types abbreviated ("Road" = "Rd"); a name's words may come in any order
 ("Smith, Jo"); a phone by its subscriber digits; dimensions, dates and amounts through the fact
-guard's normaliser (``core.drafts.factguard``), so "2.4 m" in the mail grounds "2400 x …" and
+guard's normaliser (``core.text.facts``), so "2.4 m" in the mail grounds "2400 x …" and
 "3/3" grounds "3 March".
 
 Inference that is not copying — product type from a description, urgency, language — stays,
@@ -142,7 +142,7 @@ class Evidence:
         """The fact guard's keys of the lines that can hold a date, time or amount (a line
         with no digit, Chinese numeral, month, weekday or noon holds none: skipping it keeps a
         long mail cheap)."""
-        from core.drafts.factguard import source_keys
+        from core.text.facts import source_keys
 
         lines = [line for line in self.text.splitlines() if _FACT_LINE.search(line)]
         return source_keys(["\n".join(lines)], self.view.region) if lines else set()
@@ -189,7 +189,7 @@ class Evidence:
         """A date or amount: each checkable value in it is one the mail states (fact-guard
         normalisation: "3 March" = "3/3", "$15k" = "15,000"); a value with none must appear as
         written."""
-        from core.drafts.factguard import covered, extract_facts
+        from core.text.facts import covered, extract_facts
 
         facts = extract_facts(value, self.view.region)
         if not facts:

@@ -2,11 +2,12 @@
 
 ``outbox``          NotificationCenter: bus events -> Notification rows -> NotificationRaised
 ``quiet``           quiet hours in Sydney time
-``render``/``chunk`` Markdown -> Telegram HTML / plain text, split under 4,096 characters
+``chunk``           Telegram HTML (``core.text.render``) split under 4,096 characters
 ``telegram_client`` the Bot API over httpx
 ``mirror``          outbox delivery to the owner's chat (status, retry, pacing, quiet hours)
 ``bot``             pairing, updates, approve buttons, voice/text notes
-``runner``          one round (``telegram --once``) or the long-poll loop of the tray app
+(the runner that drives them is the front end ``core.telegram.runner``; this package never
+imports ``core.app``)
 
 May import: core.db, core.events, core.inquiry, core.rhythm (reminder texts), core.drafts (only
 the owner's decisions, handed in for the paired owner's buttons), core.voice (notes).

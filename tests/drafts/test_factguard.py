@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.drafts.factguard import check_facts, extract_facts
+from core.drafts.factguard import check_facts
+from core.text.facts import extract_facts
 
 SIG = "Kind regards,\nMichael Chen\nAurora Windows & Doors\nPh (02) 9876 5432 · sales@aurorawindows.com.au"
 CUSTOMER = (

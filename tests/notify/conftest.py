@@ -13,7 +13,7 @@ from core.drafts.drafting import build_drafting
 from core.inquiry.stages import record_initial_stage
 from core.llm.client import LLMClient
 from core.notify.outbox import NotificationCenter
-from core.notify.runner import TelegramRunner
+from core.telegram.runner import TelegramRunner
 from tests.drafts.support import DraftingModel
 from tests.support.graph_server import GraphServer
 from tests.support.llm_server import LLMServer

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from core.events import DraftChanged
-from core.notify.runner import TelegramRunner
+from core.telegram.runner import TelegramRunner
 from tests.drafts.support import CUSTOMER, add_inquiry
 from tests.notify.conftest import OWNER, STRANGER
 from tests.support.graph_server import GraphServer

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from core.db.models import Memory, SyncCursor
 from core.events import InquiryCreated
 from core.notify import pairing
-from core.notify.runner import TelegramRunner
+from core.telegram.runner import TelegramRunner
 from tests.notify.conftest import OWNER, STRANGER, add_inquiry
 from tests.support.telegram_server import TelegramServer
 
@@ -213,7 +213,7 @@ async def test_serve_answers_while_running_and_stops_when_told(
     """The tray app's loop: long polling on the real event loop, stopped by its event."""
     import asyncio
 
-    from core.notify.runner import serve
+    from core.telegram.runner import serve
 
     services.settings.set("telegram.poll_timeout", 1)
     stop = asyncio.Event()

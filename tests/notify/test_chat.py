@@ -19,7 +19,7 @@ from sqlalchemy import select
 
 from core.db.models import Draft, Memory
 from core.events import InquiryCreated
-from core.notify.runner import TelegramRunner
+from core.telegram.runner import TelegramRunner
 from tests.drafts.support import DraftingModel
 from tests.notify.conftest import OWNER, STRANGER, add_inquiry
 from tests.support.graph_server import GraphServer

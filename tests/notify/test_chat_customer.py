@@ -20,7 +20,7 @@ from sqlalchemy import select
 from core.db.models import Draft, Inquiry, Memory
 from core.events import InquiryCreated
 from core.inquiry.search import refresh_search_text
-from core.notify.runner import TelegramRunner
+from core.telegram.runner import TelegramRunner
 from tests.drafts.support import DraftingModel
 from tests.notify.conftest import OWNER, add_inquiry
 from tests.support.llm_server import LLMServer, last_user_text, schema_name

@@ -101,7 +101,7 @@ def llm(services: Any, file_model: FileModel) -> Iterator[LLMServer]:
 
 
 async def once(services: Any, app: Any) -> Any:
-    from core.notify.runner import TelegramRunner
+    from core.telegram.runner import TelegramRunner
 
     runner = TelegramRunner(services, assistant=app.assistant, composer=lambda: app.drafts.composer)
     try:

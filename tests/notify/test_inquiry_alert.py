@@ -17,7 +17,7 @@ from sqlalchemy import select
 from core.db.models import Draft, Inquiry, Message, Notification
 from core.events import InquiryCreated, NeedsAttention, NotificationRaised
 from core.notify.inquiry_alert import tray_text
-from core.notify.runner import TelegramRunner
+from core.telegram.runner import TelegramRunner
 from tests.drafts.support import DraftingModel
 from tests.drafts.support import add_inquiry as add_inquiry_with_mail
 from tests.notify.conftest import OWNER, sydney

@@ -10,8 +10,8 @@ from core.clock import utc
 from core.db.models import Notification
 from core.events import InquiryCreated, NotificationRaised, StageOverdue, SyncStatus
 from core.notify.chunk import TELEGRAM_LIMIT
-from core.notify.runner import TelegramRunner
 from core.services import build_services
+from core.telegram.runner import TelegramRunner
 from tests.notify.conftest import OWNER, add_inquiry, sydney
 from tests.support.telegram_server import TelegramServer, html_problem
 

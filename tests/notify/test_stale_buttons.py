@@ -11,8 +11,8 @@ from sqlalchemy import select
 
 from core.db.models import Notification
 from core.notify.outbox import NotificationCenter
-from core.notify.runner import TelegramRunner
 from core.services import build_services
+from core.telegram.runner import TelegramRunner
 from tests.drafts.support import add_inquiry
 from tests.notify.conftest import OWNER, sydney
 from tests.support.graph_server import GraphServer

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from core.notify.bot import VOICE_MAX_SECONDS
-from core.notify.runner import TelegramRunner
+from core.telegram.runner import TelegramRunner
 from tests.notify.conftest import OWNER
 from tests.support.telegram_server import TelegramServer
 
