@@ -3,7 +3,6 @@ transfer leaves nothing behind and the mail comes in once on the next round."""
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import tracemalloc
 from datetime import timedelta
@@ -19,36 +18,10 @@ from core.graph.client import StaticToken
 from core.graph.runtime import GraphRuntime
 from core.intake.pipeline import build_pipeline
 from core.services import Services
+from tests.support.big_inputs import plans_mail
 from tests.support.graph_server import GraphServer
 
 MB = 1_000_000
-
-
-def _big_mail(path: Path, megabytes: int, clock: FakeClock) -> bytes:
-    """A customer mail with a ``megabytes`` MIME: a short text and one PDF of plans (base64),
-    written to ``path`` a MB at a time; returns the PDF's sha256."""
-    block = bytes(range(256)) * 3 * 1024  # 786,432 bytes: base64 lines without padding
-    count = megabytes * MB * 3 // 4 // len(block)
-    digest = hashlib.sha256()
-    when = (clock.now() - timedelta(hours=1)).strftime("%a, %d %b %Y %H:%M:%S +0000")
-    with path.open("wb") as out:
-        out.write(
-            b"From: Amy Lee <amy@example.com>\r\nTo: sales@aurorawindows.com.au\r\n"
-            b"Subject: Plans for 5 George St\r\nMessage-ID: <plans-1@example.com>\r\n"
-            b"Date: " + when.encode() + b"\r\nMIME-Version: 1.0\r\n"
-            b'Content-Type: multipart/mixed; boundary="b1"\r\n\r\n'
-            b"--b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
-            b"Hi, please quote the windows for 5 George St, Ryde. Plans attached.\r\n"
-            b"--b1\r\nContent-Type: application/pdf; name=plans.pdf\r\n"
-            b"Content-Disposition: attachment; filename=plans.pdf\r\n"
-            b"Content-Transfer-Encoding: base64\r\n\r\n"
-        )
-        for index in range(count):
-            chunk = block[:-1] + bytes([index % 256])  # no two MB alike
-            digest.update(chunk)
-            out.write(base64.encodebytes(chunk).replace(b"\n", b"\r\n"))
-        out.write(b"--b1--\r\n")
-    return digest.digest()
 
 
 @pytest.fixture
@@ -86,7 +59,7 @@ async def test_a_40_mb_mail_is_streamed_to_disk_and_its_plans_stored_whole(
     graph.add_message(subject="Door", body="Quote a door for 9 High St.")
     await runtime.mail_round()  # a running app: its modules loaded, its first sync done
     source = tmp_path / "big.eml"
-    plans = _big_mail(source, 40, clock)
+    plans = plans_mail(source, 40, clock.now() - timedelta(hours=1))
     gid = graph.add_message(raw_path=source, received_at=clock.now() - timedelta(hours=1))
     small = graph.add_message(subject="Flyscreen", body="Quote a flyscreen please, 2 Elm St.")
     tracemalloc.start()
@@ -121,7 +94,7 @@ async def test_a_transfer_cut_mid_mail_leaves_no_file_and_the_next_round_takes_i
     tmp_path: Path,
 ) -> None:
     source = tmp_path / "big.eml"
-    plans = _big_mail(source, 20, clock)
+    plans = plans_mail(source, 20, clock.now() - timedelta(hours=1))
     gid = graph.add_message(raw_path=source, received_at=clock.now() - timedelta(hours=1))
     attempts = runtime.client.max_attempts
     graph.fail(rf"/{gid}/\$value$", cut_after=5 * MB, times=attempts)  # every try breaks off
