@@ -1,7 +1,7 @@
 """Budgets on outside input: peak memory and event-loop stalls for the hostile cases of issue 28.
 
     .venv/bin/python benchmarks/budgets.py [--rows 1048576] [--voice-minutes 30] [--mail-mb 300]
-                                           [--skip-mail] [--only xlsx|voice|mail|graph]
+                                           [--skip-mail] [--only xlsx|voice|mail|graph|imap]
 
 Every input is made here (nothing big is committed):
 
@@ -22,7 +22,11 @@ Every input is made here (nothing big is committed):
   is the figure, with the loop stall its ticker saw (the server's thread shares that process and
   its GIL, so the stall is an upper bound). For scale, a smaller mail is also synced the old way
   (``$batch``, base64 inside JSON, held whole) with streaming switched off; that figure includes
-  the loopback server building the same JSON in the process, so it overstates the client's share.
+  the loopback server building the same JSON in the process, so it overstates the client's share;
+* **imap**: the same mail appended to a real Dovecot (``tests.support.dovecot``, skipped where it
+  is not installed) and synced by ``sync --once --offline`` in a child process: listed with its
+  ``RFC822.SIZE`` and fetched in ``BODY.PEEK[]<offset.length>`` pieces to the spool. The child's
+  peak RSS is the figure.
 
 For each: wall time, peak RSS of this process and of its children (``ru_maxrss``), and the
 longest gap a 10 ms ticker on the event loop saw (the loop stall; target < 100 ms). Figures
@@ -286,6 +290,57 @@ def bench_graph_mail(folder: Path, megabytes: int, batch_megabytes: int) -> None
         path.unlink()
 
 
+def bench_imap_mail(folder: Path, megabytes: int) -> None:
+    """Sync a big mail from a real Dovecot in a child ``sync --once``; print its peak RSS."""
+    from tests.support import dovecot
+
+    if not dovecot.available():
+        print("imap: dovecot is not installed, skipped", flush=True)
+        return
+    path = folder / f"imap-{megabytes}.eml"
+    _write_mail(path, megabytes)
+    home = folder / "imaphome"
+    home.mkdir()
+    (home / "settings.toml").write_text(f"[intake]\nattachment_max_mb = {megabytes + 10}\n")
+    with dovecot.running() as server:
+        # appended by a process of its own: this one must not grow by the mail, since a child
+        # forked from it starts with its resident size (and ru_maxrss keeps that across exec)
+        append = (
+            "import sys, time; from pathlib import Path; from tests.support.dovecot import "
+            "DovecotServer; s = DovecotServer.__new__(DovecotServer); s.port = int(sys.argv[1]); "
+            "s.user, s.password = sys.argv[2], sys.argv[3]; "
+            "s.append(Path(sys.argv[4]).read_bytes(), when=time.time() - 3600)"
+        )
+        subprocess.run(
+            [sys.executable, "-c", append, str(server.port), server.user, server.password,
+             str(path)],
+            cwd=ROOT, check=True,
+        )  # fmt: skip
+        env = {
+            **os.environ,
+            "INQUIRY_BRIDGE_IMAP_URL": server.url,
+            "INQUIRY_BRIDGE_MAIL_PASSWORD": server.password,
+        }
+        start = time.perf_counter()
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "core.cli.main", "sync", "--once", "--offline",
+             "--home", str(home)],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        assert worker.stdout is not None
+        output = worker.stdout.read().strip()
+        _pid, status, usage = os.wait4(worker.pid, 0)
+        seconds = time.perf_counter() - start
+    stored = sum(p.stat().st_size for p in (home / "attachments").rglob("*") if p.is_file())
+    print(
+        f"imap sync of a {path.stat().st_size / 1e6:.0f} MB mail (pieces) {seconds:7.2f} s   "
+        f"peak RSS {_mb(usage.ru_maxrss):6.0f} MB (exit {os.waitstatus_to_exitcode(status)})   "
+        f"attachment bytes stored {stored / 1e6:.0f} MB  {output.splitlines()[-1:]}",
+        flush=True,
+    )
+    path.unlink()
+
+
 async def _graph_child(mail: Path, home: Path, mode: str) -> None:
     from core.clock import FakeClock
     from core.graph.client import StaticToken
@@ -327,7 +382,7 @@ def main() -> int:
     parser.add_argument("--voice-minutes", type=int, default=30)
     parser.add_argument("--mail-mb", type=int, default=300)
     parser.add_argument("--skip-mail", action="store_true")
-    parser.add_argument("--only", choices=("xlsx", "voice", "mail", "graph"))
+    parser.add_argument("--only", choices=("xlsx", "voice", "mail", "graph", "imap"))
     parser.add_argument("--graph-batch-mb", type=int, default=60, help="0: skip the $batch run")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -341,6 +396,8 @@ def main() -> int:
             asyncio.run(bench_mail_in_process(folder))
         if args.only == "graph" or (args.only is None and not args.skip_mail):
             bench_graph_mail(folder, args.mail_mb, args.graph_batch_mb)
+        if args.only == "imap" or (args.only is None and not args.skip_mail):
+            bench_imap_mail(folder, args.mail_mb)
     return 0
 
 
