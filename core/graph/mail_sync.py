@@ -309,12 +309,18 @@ class MailSync:
         return self.spool is not None and mime_stream.is_big(entry)
 
     def batches(self, entries: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-        """``entries`` in order, cut at ``batch_size`` and at ``BATCH_BYTES`` of ``$batch`` MIME."""
+        """``entries`` in order, cut at ``batch_size`` and at ``BATCH_BYTES`` of ``$batch`` MIME;
+        a streamed message is a batch of its own (at most two big files wait on disk: the one
+        being ingested and the next one downloading)."""
         out: list[list[dict[str, Any]]] = []
         current: list[dict[str, Any]] = []
         weight = 0
         for entry in entries:
-            size = 0 if self.streams(entry) else mime_stream.listed_size(entry) or 0
+            if self.streams(entry):
+                out += [current, [entry]] if current else [[entry]]
+                current, weight = [], 0
+                continue
+            size = mime_stream.listed_size(entry) or 0
             if current and (len(current) >= self.batch_size or weight + size > BATCH_BYTES):
                 out.append(current)
                 current, weight = [], 0

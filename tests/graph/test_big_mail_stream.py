@@ -133,3 +133,24 @@ def test_the_listed_size_is_read_as_graph_spells_it(
     from core.graph.mime_stream import listed_size
 
     assert listed_size({"id": "x", "singleValueExtendedProperties": props}) == size
+
+
+def test_no_batch_envelope_carries_more_than_12_mb_and_a_big_mail_goes_alone(
+    tmp_path: Path,
+) -> None:
+    """Twenty 5 MB mails through one $batch would be 130 MB of base64 JSON in memory at once."""
+    from core.graph.mail_sync import MailSync
+
+    def entry(name: str, size: int) -> dict[str, object]:
+        return {
+            "id": name,
+            "singleValueExtendedProperties": [{"id": "Integer 0xe08", "value": size}],
+        }
+
+    sync = MailSync(None, None, None, None, FakeClock(), spool=tmp_path)  # type: ignore[arg-type]
+    entries = [entry(f"m{i}", 5 * MB) for i in range(5)] + [entry("big", 300 * MB)]
+    entries += [entry(f"s{i}", 10_000) for i in range(25)]
+    cuts = [[str(e["id"]) for e in batch] for batch in sync.batches(entries)]
+    assert cuts[:4] == [["m0", "m1"], ["m2", "m3"], ["m4"], ["big"]]
+    assert [len(c) for c in cuts[4:]] == [20, 5]
+    assert [e for c in cuts for e in c] == [str(e["id"]) for e in entries]  # order kept
