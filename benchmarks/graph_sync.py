@@ -33,10 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import func, select
 
+from core.app.graph_runtime import GraphRuntime
 from core.db.models import Inquiry, LLMCall, Message
 from core.events import InquiryCreated, InquiryUpdated, RecordingBus, StageChanged
 from core.graph.client import RequestBudget, StaticToken
-from core.graph.runtime import GraphRuntime
 from core.intake.pipeline import build_pipeline
 from core.services import Services, build_services
 from tests.support.graph_server import GraphServer

@@ -3,7 +3,7 @@
 Also the daily rhythm (``core.rhythm.daily``: stage reminders, the evening briefing, backups),
 which runs for the real data folder with or without an account.
 
-The pollers (``core.schedule.SyncScheduler`` over ``core.graph.runtime.GraphRuntime``: Graph mail
+The pollers (``core.schedule.SyncScheduler`` over ``core.app.graph_runtime.GraphRuntime``: Graph mail
 and OneDrive) run as coroutines on the qasync loop; this controller starts them when a Microsoft
 account is set up, stops them with the window's data folder, and forwards the owner's clicks.
 Pause is a setting the pollers read on every tick (``schedule.paused``); 立即同步 pokes them. The

@@ -17,9 +17,13 @@ the model writes it, and the Telegram bot can stay quiet until the answer is who
   (the panel shows them as links to open, the Telegram bot sends them as documents). Exactly
   one per finished turn, none for a cancelled one.
 
-The current customer is the conversation's, not the turn's: the board's selection sets it, and
-"回复他" in the next turn still means him (a data message names him in every prompt). Cancelling
-a turn (the stop button) leaves the history as it was before the turn began.
+The current customer is the conversation's, not the turn's: whoever the conversation is about.
+A front end may set it (the board's selection, a Telegram reply to an alert, ``ask --inquiry``);
+when the turn ends, the customer its tools settled on becomes current (``tools.base.Focus``:
+the one it drafted for, else the one a search found exactly or ``get_inquiry`` read), and a turn
+whose lookups found several leaves nobody current, so "他" makes the assistant ask. "回复他" in the next turn still means him (a data
+message names him in every prompt; the session row keeps him across restarts). Cancelling a turn
+(the stop button) leaves the history — and the current customer — as they were before the turn.
 
 A conversation made by ``App.assistant`` is a session in SQLite (``core.agent.session_store``):
 its turns, current customer and summary survive a restart. A long one is compressed to a fixed
@@ -79,6 +83,10 @@ class TurnDone:
     draft_ids: tuple[int, ...] = ()
     attachment_ids: tuple[int, ...] = ()
     proposal_ids: tuple[int, ...] = ()  # writes the owner confirms or drops (one click)
+    # the turn's tools moved the current customer: to (id, name), or to nobody (a search found
+    # several); ``customer_moved`` False: he is who he was (the panel's bar follows this)
+    customer: tuple[int, str] | None = None
+    customer_moved: bool = False
 
 
 ChatEvent = ToolActivity | TextDelta | TurnDone
@@ -209,7 +217,16 @@ class Conversation:
             if not streamed:
                 emit(TextDelta(reply.text))
             await self._record(text, reply)
-        emit(TurnDone(reply, drafts_written(reply), files_found(reply), tuple(reply.proposal_ids)))
+            customer = None
+            if reply.customer_moved:  # whoever the tools acted on is "他" from now on
+                self.current_inquiry_id = reply.customer_id
+                customer = await self._named(reply.customer_id)
+        emit(
+            TurnDone(
+                reply, drafts_written(reply), files_found(reply), tuple(reply.proposal_ids),
+                customer=customer, customer_moved=reply.customer_moved,
+            )
+        )  # fmt: skip
         self._arm_idle()
         return reply
 
@@ -226,6 +243,12 @@ class Conversation:
         if self.store is not None and self._state.id:
             # shielded: a stop pressed while the finished turn is written does not lose it
             await asyncio.shield(self.store.append_turn(self._state.id, turn))
+
+    async def _named(self, inquiry_id: int | None) -> tuple[int, str] | None:
+        if inquiry_id is None:
+            return None
+        name = await self.store.customer_name(inquiry_id) if self.store is not None else None
+        return inquiry_id, name or f"#{inquiry_id}"
 
     # -- the prompt: context, budget, compression -------------------------------------
     async def _context(self) -> list[dict[str, Any]]:

@@ -31,6 +31,7 @@ from core.agent.caps import MAX_ANSWER_CHARS, cap_answer, cap_question, cap_tool
 from core.agent.claims import Correction, guard_answer, warm_guard, watermark
 from core.agent.memory_dedupe import DuplicateJudge
 from core.agent.tools import REGISTRY, Tool, ToolContext, assistant_memories
+from core.agent.tools.base import Focus
 from core.agent.tools.knowledge import knowledge_block
 from core.clock import to_sydney
 from core.db.models import ALL_STAGES, Inquiry
@@ -64,6 +65,10 @@ class AssistantReply:
     # a session keeps them so the next turn knows what the tools said
     messages: list[dict[str, Any]] = field(default_factory=list)
     proposal_ids: list[int] = field(default_factory=list)  # writes waiting for the owner's word
+    # the customer the turn's tools settled on (one search hit, a read, a draft), or None when
+    # a lookup found several; ``customer_moved`` False: no tool said anything about who
+    customer_id: int | None = None
+    customer_moved: bool = False
 
 
 TextSink = Callable[[str], None]
@@ -152,6 +157,7 @@ class Assistant:
         mark = await self.services.store.read(watermark)
         self.context.owner_words = Text.owner(text if owner_text is None else owner_text)
         self.context.current_inquiry_id = current_inquiry_id
+        self.context.focus = Focus()
         self._proposed = []
         self.context.proposals = []  # what a tool proposed itself (an addition to 知识库)
         # a session whose history holds tool results has read customer content already
@@ -161,6 +167,7 @@ class Assistant:
         reply = await self._turn(text, history, prefix, _bounded(on_text), on_tool)
         proposed = dict.fromkeys([*self._proposed, *self.context.proposals])
         reply.raw_text, reply.proposal_ids = reply.text, list(proposed)
+        reply.customer_moved, reply.customer_id = self.context.focus.customer()
         reply.text = cap_answer(reply.text)  # the guard checks what the owner will read
         checked = await guard_answer(
             self.services,

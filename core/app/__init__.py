@@ -7,7 +7,8 @@ Store writes go through the single writer (``Store.run``) and reads through ``St
 every coroutine is safe to await on the qasync loop.
 
 What lives here: the builder (``build``), the facade (``facade``) and its capability-shaped
-services (``inquiries``, ``notifications``, ``state``, ``lazy``). It may import anything in
+services (``inquiries``, ``notifications``, ``state``, ``lazy``), and ``graph_runtime`` (the
+Graph side of one data folder: client, mail sync, OneDrive watcher, categories, mailer). It may import anything in
 ``core``; nothing in ``core`` imports it except the CLI front end, and it never imports Qt.
 Importing this package is cheap: the LLM client, drafting and Graph load on first use.
 """

@@ -49,7 +49,7 @@ from core.events import StageChanged
 from core.services import Services
 
 if TYPE_CHECKING:
-    from core.graph.runtime import GraphRuntime
+    from core.app.graph_runtime import GraphRuntime
     from core.mailbox.runtime import MailboxRuntime
 
 log = logging.getLogger(__name__)
@@ -115,7 +115,7 @@ class App:
         ``overrides`` go to ``GraphRuntime`` (a pipeline, token provider or transport in tests).
         """
         if self._graph is None:
-            from core.graph.runtime import GraphRuntime
+            from core.app.graph_runtime import GraphRuntime
 
             if "pipeline" not in overrides:  # the one place the system is wired together
                 from core.intake.pipeline import build_pipeline

@@ -14,7 +14,7 @@ from core.app.notifications import NotificationService
 from core.services import Services
 
 if TYPE_CHECKING:
-    from core.graph.runtime import GraphRuntime
+    from core.app.graph_runtime import GraphRuntime
     from core.rhythm.actions import ReminderActions
     from core.rhythm.appointments import Appointments
     from core.rhythm.briefing import Briefing

@@ -150,7 +150,7 @@ async def _run(app: App, *, once: bool) -> int:
 async def _settle_owed(app: App) -> int:
     """The folder moves owed to OneDrive (a stage changed from Telegram, ``ask``, the CLI…),
     done here too: this runner may be the only process on the PC that talks to Graph."""
-    from core.graph.runtime import graph_configured
+    from core.app.graph_runtime import graph_configured
 
     if app.is_demo or not graph_configured(app.services):
         return 0

@@ -2,7 +2,7 @@
 
 Kinds: ``drive_move`` (the customer's OneDrive folder follows a stage changed in the app; done by
 the drive watcher) and ``outlook_categories`` (the stage category on his Outlook messages; done
-by the mail round, ``core.graph.runtime``). Why a table and not a set in the watcher: the owner changes a stage from the board, ``ask``, the
+by the mail round, ``core.app.graph_runtime``). Why a table and not a set in the watcher: the owner changes a stage from the board, ``ask``, the
 command line or Telegram, and only the tray app had a watcher listening, in memory. A row added
 in the same transaction as the change (``owe``) cannot be lost by a crash, a restart or a
 process that does not talk to OneDrive; whichever process next does (the tray's drive round,

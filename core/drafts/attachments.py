@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 
 from core.db.models import Attachment, Message
 from core.errors import BadFile
-from core.intake.records import safe_filename
+from core.mail.filenames import safe_filename
 from core.paths import DataPaths
 
 MAX_ATTACHMENT_BYTES = 150 * 1024 * 1024  # Graph's ceiling for one file

@@ -8,6 +8,12 @@ The recipient is Python's choice (the inquiry's customer, the CSV's address, the
 in the settings, or the owner's edited recipients on a revision), never the model's; the recipient
 rule (``core.drafts.recipients``) flags anything else.
 
+One live draft per reply thread: a revision supersedes the draft it revises, and a new reply
+to an inquiry's customer supersedes that thread's drafts still waiting for a decision — in the
+same transaction that files the new one, so there is never a moment with two 发送 buttons for
+one answer (``live_replies``). Superseded is final: the state machine lets no surface approve or
+send it.
+
 ``of_record``: when the assistant drafts, its tool call's instruction is the model's *request* —
 the drafting model follows it, but the draft's ``instruction`` (what the fact guard takes as the
 owner's word) is the owner's own words of that turn, and the request is kept beside it in the
@@ -19,9 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.db.models import Draft
+from core.db.models import Draft, DraftEvent
 from core.drafts import composer
 from core.drafts.base import EDITABLE, DraftCore, not_editable, require_llm
 from core.drafts.evidence import batch_contact, run_guard
@@ -50,6 +57,7 @@ class _NewDraft:
     to: list[str] | None = None  # the owner's recipients (a revision keeps his edits)
     cc: list[str] = field(default_factory=list)
     request: str | None = None  # the model's instruction, when it is not the owner's words
+    reply: bool = False  # a reply to the inquiry's customer: the one live draft of the thread
 
 
 def _on_record(new: _NewDraft, of_record: str | None) -> _NewDraft:
@@ -107,7 +115,7 @@ class DraftComposer:
         if ctx.thread_subject and ctx.reply_to_message_pk is not None:
             subject = composer.reply_subject(ctx.thread_subject)  # stay in the thread
         new = _NewDraft(instruction_zh, subject, answer.body_en, answer.body_zh, actor, batch_id)
-        new.attachment_ids = files
+        new.attachment_ids, new.reply = files, True
         return await self._create(ctx, _on_record(new, of_record))
 
     async def compose_forward(
@@ -178,8 +186,12 @@ class DraftComposer:
         new.contact = contact
         return await self._create(ctx, _on_record(new, of_record))
 
-    async def revise(self, draft_id: int, instruction_zh: str, *, actor: str) -> int:
-        """A revised draft from a new Chinese instruction; the old one becomes superseded."""
+    async def revise(
+        self, draft_id: int, instruction_zh: str, *, actor: str, of_record: str | None = None
+    ) -> int:
+        """A revised draft from a new Chinese instruction; the old one becomes superseded in
+        the same transaction (the desktop's 修改 and the assistant's ``revise_draft``).
+        ``of_record``: the owner's own words, when the instruction is the model's request."""
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
             raise DraftStateError("请写下要修改的地方")
@@ -201,8 +213,9 @@ class DraftComposer:
             refs={"inquiry_id": view.inquiry_id, "draft_id": draft_id},
         )
         keep_subject = view.reply_to_message_pk is not None
+        asked = instruction_zh if of_record is None else of_record.strip()
         new = _NewDraft(
-            instruction=f"{view.instruction}\n修改：{instruction_zh}",
+            instruction=f"{view.instruction}\n修改：{asked}",
             subject=view.subject if keep_subject else (answer.subject.strip() or view.subject),
             body_en=answer.body_en,
             body_zh=answer.body_zh,
@@ -213,6 +226,8 @@ class DraftComposer:
             confirmed=list(view.confirmed_facts),
             attachment_ids=list(view.attachment_ids),
         )
+        if of_record is not None:  # what the model asked for: a request, kept apart
+            new.request = instruction_zh
         if view.to or view.cc:
             new.to, new.cc = list(view.to), list(view.cc)
         return await self._create(ctx, new)
@@ -290,8 +305,10 @@ class DraftComposer:
                 session, draft, "pending_approval", actor=new.actor, clock=core.clock, note=note
             )
         ]
-        if new.revision_of is not None:
-            old = core.get(session, new.revision_of)
+        older = [core.get(session, new.revision_of)] if new.revision_of is not None else []
+        if new.reply:
+            older += live_replies(session, draft)
+        for old in older:
             moves.append(
                 transition(
                     session,
@@ -303,3 +320,36 @@ class DraftComposer:
                 )
             )
         return moves
+
+
+def replaced_by(session: Session, draft_id: int) -> list[int]:
+    """The drafts ``draft_id`` superseded when it was written (their trail says so)."""
+    rows = session.scalars(
+        select(DraftEvent.draft_id).where(
+            DraftEvent.to_status == "superseded", DraftEvent.note == f"被草稿 {draft_id} 取代"
+        )
+    )
+    return sorted(set(rows))
+
+
+LIVE = ("draft", "pending_approval")  # waiting for his decision (approved ones he decided on)
+
+
+def live_replies(session: Session, draft: Draft) -> list[Draft]:
+    """The other drafts of this draft's thread (the inquiry, to the same address) still
+    waiting for his decision: a new reply replaces them, so he never has two versions of one
+    answer waiting, each with its own 发送 button. A forward to the factory or a batch mail is
+    another thread; a draft he already approved (or that is sending) is his decision made, and
+    stays as it is."""
+    if draft.inquiry_id is None:
+        return []
+    wanted = {a.lower() for a in draft.to_addrs or []}
+    rows = session.scalars(
+        select(Draft).where(
+            Draft.inquiry_id == draft.inquiry_id,
+            Draft.id != draft.id,
+            Draft.status.in_(LIVE),
+            Draft.batch_id.is_(None),
+        )
+    )
+    return [d for d in rows if wanted & {a.lower() for a in d.to_addrs or []}]

@@ -18,7 +18,7 @@ from core.db.models import Attachment, Draft, Message
 from core.drafts.attachments import resolve_path, selected_files
 from core.drafts.state import STATUS_ZH, Transition, transition
 from core.errors import DraftStateError, NotFound
-from core.intake.identity import original_message_id
+from core.mail.message_ids import original_message_id
 from core.paths import DataPaths
 
 

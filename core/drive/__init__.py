@@ -5,5 +5,5 @@ inquiry's files), ``watcher`` (``DriveWatcher``: delta sync of the customer fold
 folder for a new inquiry, stage moves from folder moves).
 
 May import: ``core.graph.client``, ``core.db``, ``core.inquiry.stages``, ``core.events``,
-``core.clock``, ``core.errors``. Not the intake pipeline, not ``core.graph.runtime``.
+``core.clock``, ``core.errors``. Not the intake pipeline, not ``core.app.graph_runtime``.
 """

@@ -3,12 +3,11 @@
 What lives here: ``client`` (the one ``GraphClient``: headers, mailbox concurrency, retries,
 request budget), ``errors`` (Graph responses → ``core.errors``), ``batch`` (``$batch``), ``auth``
 (sign-in, tokens), ``mail_sync`` (delta sync of Inbox/Sent Items into an ``IntakeSink``),
-``mailer`` (sending), ``categories`` (Outlook categories), and ``runtime`` (``GraphRuntime``:
-the Graph side of one data folder, handed its pipeline by whoever builds the system).
+``mailer`` (sending) and ``categories`` (Outlook categories). The pieces are put together for a
+data folder by ``core.app.graph_runtime`` (the composition root), not here.
 
 May import: ``core.mail`` (RawMessage, Message-ID normalisation), ``core.intake.records`` (the
-stored message identity and the Graph-id relink), ``core.drive`` (the OneDrive watcher, in
-``runtime`` only), ``core.db``, ``core.events``, ``core.clock``, ``core.errors``, ``core.secrets``,
+stored message identity and the Graph-id relink), ``core.db``, ``core.events``, ``core.clock``, ``core.errors``, ``core.secrets``,
 ``core.inquiry.stages`` (category names). Never the intake pipeline itself: mail sync talks to it
 through the ``IntakeSink`` protocol.
 """

@@ -26,6 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
+from core.db.attention_rows import open_complaint_ids_select, open_inquiry_ids_select
 from core.db.models import (
     ALL_STAGES,
     CLOSED_STAGES,
@@ -35,7 +36,6 @@ from core.db.models import (
 )
 from core.inquiry.search import has_search_index, search_condition
 from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, overdue_before, stage_time
-from core.rhythm.attention import open_complaint_ids_select, open_inquiry_ids_select
 
 # Column keys of the board, in display order. Every one is sortable in SQL.
 COLUMNS: tuple[str, ...] = (
@@ -57,7 +57,7 @@ class BoardQuery:
     stages: tuple[str, ...] = ()  # empty: every stage
     classes: tuple[str, ...] = ()  # empty: every class
     needs_me: bool = False
-    attention: bool = False  # only inquiries with an open 需要您确认 item (core.rhythm.attention)
+    attention: bool = False  # only inquiries with an open 需要您确认 item (core.rhythm.attention; rows in core.db.attention_rows)
     search: str = ""
     sort: str = "last_contact"
     descending: bool = True

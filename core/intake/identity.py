@@ -30,9 +30,8 @@ from sqlalchemy.orm import Session
 
 from core.db.models import Message
 from core.mail.headers import parse_date
+from core.mail.message_ids import original_message_id
 from core.paths import DataPaths
-
-ALIAS_MARK = ">#"
 
 
 class ParsedLike(Protocol):
@@ -70,12 +69,6 @@ def same_delivery(stored: datetime | None, listed: datetime | None) -> bool:
 def alias(message_id: str, print_: str) -> str:
     """The stored identity of a different message that reuses ``message_id``."""
     return f"{message_id}#{print_}"
-
-
-def original_message_id(stored: str) -> str:
-    """The Message-ID as the sender wrote it (``<id>#fp`` → ``<id>``)."""
-    head, mark, _tail = stored.partition(ALIAS_MARK)
-    return head + ">" if mark else stored
 
 
 def _stored_print(paths: DataPaths, row: Message) -> str:

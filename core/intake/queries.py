@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from core.db.models import Attachment, Inquiry, Message
 from core.inquiry.stage_policy import stage_time
-from core.intake.identity import original_message_id
+from core.mail.message_ids import original_message_id
 
 INBOUND_MERGED = ("new_inquiry", "merged")
 

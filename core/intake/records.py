@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import re
 import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from core.db.models import Attachment, Message
 from core.mail.attachment_risk import mark_of_the_web
+from core.mail.filenames import safe_filename
 from core.mail.message_ids import normalise_many, normalise_message_id
 from core.mail.oversize import OVERSIZE_BYTES
 from core.paths import DataPaths
@@ -107,30 +107,6 @@ def load_raw(paths: DataPaths, raw_path: str | None, *, big: bool = False) -> by
         return target.read_bytes()
     except OSError:
         return None
-
-
-_UNSAFE = re.compile(r"[^\w.\- ()\[\]\u4e00-\u9fff]+")
-
-
-_RESERVED = re.compile(r"^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])\s*(?:\..*)?$", re.IGNORECASE)
-MAX_NAME = 120  # characters: the stored path stays far below Windows' 260 (MAX_PATH)
-
-
-def safe_filename(name: str | None, fallback: str) -> str:
-    """A file name that is safe on Windows and Linux: no folders, no reserved characters, not a
-    device name Windows reserves (``CON``, ``aux.pdf``, ``LPT1.txt``), at most ``MAX_NAME``
-    characters with its extension kept."""
-    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1].strip().strip(".")
-    base = _UNSAFE.sub("_", base).strip(" .")
-    if len(base) > MAX_NAME:
-        stem, dot, ext = base.rpartition(".")
-        if dot and 0 < len(ext) <= 10 and stem:
-            base = stem[: MAX_NAME - len(ext) - 1].rstrip(" .") + "." + ext
-        else:
-            base = base[:MAX_NAME].rstrip(" .")
-    if _RESERVED.match(base):
-        base = "_" + base
-    return base or fallback
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,10 @@ from collections.abc import Iterable
 
 from core.mail.headers import first_message_id
 
+# A second delivery under a reused Message-ID is stored as ``<id>#<fingerprint>`` (an alias,
+# ``core.intake.identity``); the sender's id is the part before this mark.
+ALIAS_MARK = ">#"
+
 
 def normalise_message_id(value: object) -> str | None:
     """``<id>`` form of a Message-ID from any source; None when there is nothing usable."""
@@ -33,3 +37,9 @@ def normalise_many(values: Iterable[object] | None) -> list[str]:
     """A ``References`` list normalised, the unusable ones dropped, order kept."""
     found = (normalise_message_id(v) for v in (values or []))
     return [v for v in found if v]
+
+
+def original_message_id(stored: str) -> str:
+    """The Message-ID as the sender wrote it (``<id>#fp`` → ``<id>``)."""
+    head, mark, _tail = stored.partition(ALIAS_MARK)
+    return head + ">" if mark else stored

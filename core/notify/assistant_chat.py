@@ -1,7 +1,10 @@
 """The owner's words on Telegram, answered by the assistant in his chat.
 
 One conversation per owner chat (``App.assistant.conversation(str(chat_id), channel="telegram")``),
-so "回复他" in the next message still means the customer of the last one. While the model works
+so "回复他" in the next message still means the customer the last one was about: the one the
+assistant's tools settled on (``core.agent.conversation``), never merely the last alert's. A
+message that *replies to an alert* is about that alert's customer: he becomes the current
+customer before the turn (``about=``), whatever the conversation was about. While the model works
 the chat shows "typing…" (``sendChatAction`` every few seconds: Telegram clears it after five).
 The answer is the claim-guarded ``reply.text``, Markdown rendered to Telegram HTML in pieces under
 4,096 characters; its last piece carries 📝 存为备注, which files the owner's own message as a
@@ -114,8 +117,8 @@ class AssistantChat:
         self._assistant = assistant
         self._show_draft = show_draft
         self._find_file = find_file or _no_files
-        self._current: dict[int, int | None] = {}  # chat -> the last alert's inquiry we set
         self._used: dict[int, Any] = {}  # chat -> its conversation (to settle before closing)
+        self.customer: dict[int, int | None] = {}  # chat -> its current customer after a turn
 
     def _offer_proposal(self, proposal_id: int) -> tuple[str, dict[str, Any]] | None:
         from core.notify.proposal_press import proposal_message
@@ -133,19 +136,18 @@ class AssistantChat:
         text: str,
         *,
         note_button: dict[str, Any] | None = None,
-        alert_inquiry: int | None = None,
+        about: int | None = None,
         reply_to: int | None = None,
     ) -> list[int]:
-        """One turn for ``text``; returns the draft ids the turn wrote."""
+        """One turn for ``text``; returns the draft ids the turn wrote. ``about``: the inquiry
+        of the alert the message replies to ("给他回复" under Amy's alert means Amy)."""
         source = self._assistant()
         if source is None:
             return []
         conversation = source.conversation(str(chat_id), channel="telegram")
         self._used[chat_id] = conversation
-        if alert_inquiry is not None and self._current.get(chat_id) != alert_inquiry:
-            # a newer alert makes its customer the one "he" means (until the next alert)
-            self._current[chat_id] = alert_inquiry
-            conversation.current_inquiry_id = alert_inquiry
+        if about is not None:
+            conversation.current_inquiry_id = about
         drafts: list[int] = []
         files: list[int] = []
         proposals: list[int] = []
@@ -165,6 +167,8 @@ class AssistantChat:
             log.exception("assistant turn on telegram failed")
             await self.chat.reply("⚠️ 助手这次没有答上来，请稍后再问一次。", reply_to=reply_to)
             return []
+        finally:
+            self.customer[chat_id] = getattr(conversation, "current_inquiry_id", None)
         answer = telegram_summary((reply.text or "").strip()) or "（助手没有给出回答。）"
         chunks = render_chunks(answer)
         for index, chunk in enumerate(chunks):

@@ -18,13 +18,16 @@ transcribed locally (Whisper on its worker thread, never the event loop) — goe
 (``core.notify.assistant_chat``: one conversation per chat, "typing…" while the model works) and
 its answer comes back in his chat. A stranger's words reach no model.
 
-Notes are explicit: a message (typed or spoken) that *replies to an alert* is offered as a note
-on that alert's inquiry with 保存 / 放弃; ``/note TEXT`` files one at once on the inquiry of the
-last alert (``/note 12 TEXT``: on inquiry #12); 📝 存为备注 under an answer files the question
-itself. Without an AI address every message is offered as a note (as before the assistant
-existed) and the owner is told once, in Chinese, what the assistant needs. A note goes to the
-inquiry of the alert it replies to, otherwise to the inquiry the bot last messaged about,
-otherwise to the notes inbox (no inquiry).
+A message (typed or spoken) that *replies to an alert* goes to the assistant about that alert's
+customer ("给他回复" under Amy's alert drafts to Amy); any other message is about the
+conversation's current customer (whoever its tools last settled on), not the last alert's.
+
+Notes are explicit: 📝 存为备注 under an answer files the question itself (on the inquiry of the
+alert it replied to, if any); ``/note TEXT`` files one at once on the inquiry of the last alert
+(``/note 12 TEXT``: on inquiry #12). Without an AI address every message is offered as a note
+with 保存 / 放弃 (as before the assistant existed) and the owner is told once, in Chinese, what
+the assistant needs. A note goes to the inquiry of the alert it replies to, otherwise to the
+inquiry the bot last messaged about, otherwise to the notes inbox (no inquiry).
 
 A new-inquiry alert's buttons (起草回复 / 在电脑上打开 / 稍后提醒) are handled by
 ``core.notify.inquiry_press.InquiryPress``, made after the same owner check.
@@ -54,14 +57,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core.clock import naive_utc, utc
-from core.db.app_state import get_state
 from core.db.models import Draft, Inquiry, Notification, SyncCursor
 from core.errors import InquiryBridgeError
 from core.inquiry.files import AttachmentFile, load_attachment_file
 from core.notify.assistant_chat import AssistantChat, AssistantSource, typing_while
-from core.notify.draft_buttons import (
-    LAST_INQUIRY_KEY,
-)
 from core.notify.draft_press import DraftPress
 from core.notify.inquiry_press import InquiryPress
 from core.notify.owner_notes import OwnerNotes, note_preview
@@ -94,7 +93,8 @@ HELP_ZH = (
     "• 新询盘、待审批草稿、跟进提醒和同步问题会发到这里。\n"
     "• 草稿下方的按钮可以直接发送或放弃；打字不会发送任何邮件。\n"
     "• 直接打字或发语音提问，助手会在这里回答（需在电脑上设置 AI 服务）。\n"
-    "• 记备注：回复某条提醒，或发送 /note 内容（/note 12 内容 记在询盘 #12）。\n"
+    "• 回复某条提醒提问，助手就针对那位客户回答；答复下的「存为备注」可记为备注。\n"
+    "• 记备注：发送 /note 内容（/note 12 内容 记在询盘 #12）。\n"
     "• /status 查看待办数量。"
 )
 
@@ -316,7 +316,7 @@ class TelegramBot:
             alert_inquiry = await self.services.store.read(
                 lambda s: self.notes.inquiry_of_message(s, int(replied))
             )
-        if alert_inquiry is not None or not self.chat.available():
+        if not self.chat.available():
             notice = None if alert_inquiry is not None else await self.notes.ai_notice_once()
             heading = "语音转写如下，要存为备注吗？" if spoken else "要把这段文字存为备注吗？"
             await self.notes.offer(
@@ -334,14 +334,16 @@ class TelegramBot:
             )
         nonce, _where = await self.notes.store(text, audio_path, message)
         button = {"inline_keyboard": [[{"text": "📝 存为备注", "callback_data": f"n:{nonce}:s"}]]}
-        last_alert = await self.services.store.read(_last_alert_inquiry)
         await self.chat.answer(
             owner.chat_id,
             text,
             note_button=button,
-            alert_inquiry=last_alert,
+            about=alert_inquiry,  # a reply to an alert is about its customer
             reply_to=None if spoken else message.get("message_id"),
         )
+        customer = self.chat.customer.get(owner.chat_id)
+        if alert_inquiry is None and customer is not None:  # 存为备注: the one it was about
+            await self.notes.retarget(nonce, customer)
 
     def _status_text(self, session: Session) -> str:
         pending = session.scalar(
@@ -490,12 +492,6 @@ class TelegramBot:
 
 async def _no_draft_shown(_draft_id: int) -> None:
     """Without a runner the draft's alert goes out with the next delivery round."""
-
-
-def _last_alert_inquiry(session: Session) -> int | None:
-    state = get_state(session, LAST_INQUIRY_KEY) or {}
-    value = state.get("inquiry_id") if isinstance(state, dict) else None
-    return int(value) if value else None
 
 
 def parse_datetime(value: str | None) -> datetime | None:

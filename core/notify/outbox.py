@@ -483,7 +483,9 @@ def draft_message(
     who = customer_label(inquiry) if inquiry else (", ".join(draft.to_addrs or []) or "客户")
     title = f"草稿待审批：回复 {who}"
     to = ", ".join(draft.to_addrs or [])
-    lines = [f"**待审批草稿 #{draft.id}**" + (f"（询盘 #{inquiry.id}）" if inquiry else "")]
+    # the card names whom it answers: "给他回复" on the phone must show which "他" it drafted to
+    about = f"：回复 {md_escape(who)}" + (f"（询盘 #{inquiry.id}）" if inquiry else "")
+    lines = [f"**待审批草稿 #{draft.id}**{about}"]
     recent = recently_mailed(session, draft) if session is not None else None
     if recent:
         when = describe_time(datetime.fromisoformat(recent["at"].replace("Z", "+00:00")))

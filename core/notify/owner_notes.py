@@ -1,10 +1,11 @@
 """Notes from the owner's Telegram chat: offered, filed at once, or filed by a button.
 
-A note is always an explicit act of the owner's: a message that replies to an alert is *offered*
+A note is always an explicit act of the owner's: without an assistant a message is *offered*
 (保存 / 放弃, the nonce's pending state in ``app_state telegram.note.<nonce>``; one press decides),
 ``/note [ID] TEXT`` files one at once, and 📝 存为备注 under an assistant's answer presses the same
-kind of pending note. Where a note goes: the inquiry of the alert it replies to, otherwise the
-inquiry the bot last messaged about, otherwise the notes inbox (no inquiry). Offers nobody pressed
+kind of pending note. Where a note goes: the inquiry of the alert it replies to, otherwise (under
+an answer) the conversation's current customer, otherwise the inquiry the bot last messaged
+about, otherwise the notes inbox (no inquiry). Offers nobody pressed
 are forgotten after two weeks.
 """
 
@@ -182,6 +183,19 @@ class OwnerNotes:
             return where
 
         return nonce, await self.services.store.run(_do)
+
+    async def retarget(self, nonce: str, inquiry_id: int) -> None:
+        """The pending 存为备注 of an answer goes to the customer the conversation turned out
+        to be about ("Bob 预算有限" after asking about Bob), not the last alert's."""
+        key = NOTE_KEY.format(nonce)
+        now = self.services.clock.now()
+
+        def _do(session: Session) -> None:
+            pending = get_state(session, key)
+            if isinstance(pending, dict) and session.get(Inquiry, inquiry_id) is not None:
+                put_state(session, key, {**pending, "inquiry_id": inquiry_id}, now)
+
+        await self.services.store.run(_do)
 
     async def offer(
         self,

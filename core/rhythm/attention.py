@@ -24,17 +24,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.clock import Clock, naive_utc
 from core.db.app_state import get_state, put_state
+from core.db.attention_rows import PREFIX
 from core.db.models import AppState, AuditEntry, Inquiry, Message
 from core.events import EventBus, InquiryUpdated, NeedsAttention
 
 log = logging.getLogger(__name__)
 
-PREFIX = "attention:"
 KINDS: dict[str, tuple[str, str]] = {  # kind -> (Chinese, English) of what he is asked to check
     "low_confidence": ("分类/提取把握不大", "Low-confidence classification or extraction"),
     "merge_unsure": ("合并不确定（仅凭电话号码）", "Merged on the phone number alone"),
@@ -157,26 +157,6 @@ def items(session: Session, *, open_only: bool = True) -> list[AttentionItem]:
 def open_inquiry_ids(session: Session) -> set[int]:
     """Inquiries with at least one open item (the board's 需要您确认 marker and filter)."""
     return {i.inquiry_id for i in items(session) if i.inquiry_id is not None}
-
-
-def open_complaint_ids_select() -> Select[Any]:
-    """Inquiries with an open complaint item: the board puts them first."""
-    inquiry_id = func.json_extract(AppState.value, "$.inquiry_id")
-    return select(inquiry_id).where(
-        AppState.key.startswith(PREFIX + "complaint:"),
-        func.json_extract(AppState.value, "$.status") == "open",
-        inquiry_id.is_not(None),
-    )
-
-
-def open_inquiry_ids_select() -> Select[Any]:
-    """The same set in SQL, for the board's 需要您确认 filter (one query with its page)."""
-    inquiry_id = func.json_extract(AppState.value, "$.inquiry_id")
-    return select(inquiry_id).where(
-        AppState.key.startswith(PREFIX),
-        func.json_extract(AppState.value, "$.status") == "open",
-        inquiry_id.is_not(None),
-    )
 
 
 def resolve(

@@ -109,6 +109,7 @@ class ChatPanel(QWidget):
         self.activity.setObjectName("chatActivity")
         set_tone(self.activity, "accent")
         self.customer_bar = CustomerBar()
+        self.customer_bar.cleared.connect(self._customer_cleared)
         self.input = ChatInput()
         self.input.submitted.connect(self.send)
         self.send_button = QPushButton()
@@ -205,6 +206,11 @@ class ChatPanel(QWidget):
     def set_customer(self, inquiry_id: int, name: str) -> None:
         self.customer_bar.set_customer(inquiry_id, name)
 
+    def _customer_cleared(self) -> None:
+        """✕ on the bar: "他" means nobody until he selects or names a customer."""
+        if self.conversation is not None:
+            self.conversation.current_inquiry_id = None
+
     def focus_input(self) -> None:
         self.input.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
@@ -245,7 +251,8 @@ class ChatPanel(QWidget):
                 entries = history_entries(conversation)
                 self.transcript.set_entries([*entries, Entry("user", text)])
                 self.transcript.begin_live()
-            conversation.current_inquiry_id = self.customer_bar.inquiry_id
+            if self.customer_bar.inquiry_id is not None:  # his selection is "他"
+                conversation.current_inquiry_id = self.customer_bar.inquiry_id
             await conversation.ask(text, on_event=self.on_event)
         finally:
             if self.task is task:  # not already stopped (stop resets at once)
@@ -264,6 +271,10 @@ class ChatPanel(QWidget):
             self.transcript.append_live(event.text)
         elif isinstance(event, TurnDone):
             self.transcript.end_live(Entry("assistant", event.reply.text))
+            if event.customer is not None:  # the tools settled on a customer: he is "他" now
+                self.customer_bar.set_customer(*event.customer)
+            elif event.customer_moved:  # several matched: nobody until he says
+                self.customer_bar.clear()
             if event.draft_ids:
                 self.transcript.add(Entry("drafts", "", tuple(event.draft_ids)))
             if event.attachment_ids:

@@ -19,6 +19,7 @@ from sqlalchemy import select
 from core.agent import tools as agent_tools
 from core.agent.loop import Assistant
 from core.agent.tools.drive_access import CustomerDrive
+from core.app.graph_runtime import GraphRuntime
 from core.db.models import Draft, DraftEvent, Inquiry, LLMCall, Memory
 from core.drafts.decisions import OwnerDecisions
 from core.drafts.drafting import Drafting, build_drafting
@@ -26,7 +27,6 @@ from core.drafts.edits import OwnerEdits
 from core.drafts.sender import DraftSender
 from core.graph.calendar import OutlookCalendar
 from core.graph.mailer import GraphMailer
-from core.graph.runtime import GraphRuntime
 from core.inquiry.search import refresh_search_text
 from core.llm.client import LLMClient
 from core.rhythm.appointments import Appointments
@@ -150,7 +150,7 @@ async def test_no_tool_can_approve_or_send(services, llm) -> None:  # type: igno
         source = module.read_text(encoding="utf-8")
         assert ".approve(" not in source and ".send(" not in source, module.name
         assert "send_due" not in source and ".confirm(" not in source, module.name
-        for owner_only in ("core.graph.mailer", "core.graph.runtime", "core.drafts.decisions",
+        for owner_only in ("core.graph.mailer", "core.app.graph_runtime", "core.drafts.decisions",
                            "core.drafts.sender", "core.drafts.edits"):  # fmt: skip
             assert owner_only not in source, (module.name, owner_only)
     # by construction: the tools' context holds a composer and a reader, and nothing reachable
@@ -171,6 +171,7 @@ async def test_no_tool_can_approve_or_send(services, llm) -> None:  # type: igno
         "memory_judge",  # asks the cheap model one question: does a memory repeat another?
         "proposals",  # ids of proposals a tool stored this turn, no capability
         "channel",  # a name (desktop, telegram, cli)
+        "focus",  # inquiry ids the turn's tools settled on, no capability
     }
     assert type(context.drive) is CustomerDrive  # OneDrive's files and folders, not Graph whole
     objects = _reachable(context)

@@ -19,7 +19,7 @@ from tests.drafts.support import add_inquiry
 from tests.support.llm_server import LLMServer, Reply, schema_name
 
 BUDGET = PromptBudget(
-    total_chars=6_000, keep_whole_turns=3, summary_chars=800, tool_reserve_chars=500
+    total_chars=6_500, keep_whole_turns=3, summary_chars=800, tool_reserve_chars=500
 )
 FACT = "记住：Billy 的推拉门宽 2400 mm，报价含 GST"
 

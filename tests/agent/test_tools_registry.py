@@ -58,7 +58,7 @@ def test_each_tool_declares_what_it_reads_writes_and_may_claim_in_one_record() -
 
     # the lists the loop and the front ends use are read off the records, not kept beside them
     assert {n for n, t in REGISTRY.items() if t.drafts} == DRAFTING_TOOLS == {
-        "draft_reply", "forward_to_factory", "batch_drafts",
+        "draft_reply", "revise_draft", "forward_to_factory", "batch_drafts",
     }  # fmt: skip
     assert {"find_attachments"} == FILE_TOOLS
     assert {n for n, t in REGISTRY.items() if t.reads_customer_content} == CUSTOMER_CONTENT_TOOLS

@@ -116,6 +116,35 @@ async def test_reply_to_the_selected_customer_opens_the_approval_window(
 
 
 @settles
+async def test_the_customer_the_assistant_reads_about_becomes_the_current_one(
+    ctx, qtbot, two_customers
+) -> None:  # type: ignore[no-untyped-def]
+    jane, billy = two_customers
+
+    def model(request: dict[str, Any]) -> Any:
+        if schema_name(request):
+            return drafting_model(request)
+        if not _tool_results(request):  # he asks about Jane while Billy is selected
+            return [{"name": "get_inquiry", "arguments": {"inquiry_id": jane}}]
+        return "Jane Citizen 在等报价。"
+
+    with LLMServer(model) as server:
+        window = await _window(ctx, qtbot, server.base_url)
+        window.board.select_inquiry(billy)
+        window.show_assistant()
+        panel = window.chat.panel
+        panel.input.setPlainText("Jane 那边怎么样了")
+        panel.send_button.click()
+        await wait_until(lambda: not panel.busy and len(panel.conversation.transcript()) == 2, 30)
+        # "他" is now Jane: the bar says so, and the conversation keeps her for the next turn
+        assert panel.customer_bar.label.text() == f"当前客户：Jane Citizen #{jane}"
+        assert panel.conversation.current_inquiry_id == jane
+        panel.customer_bar.clear_button.click()  # ✕: nobody, until he picks or names one
+        assert panel.conversation.current_inquiry_id is None
+        await ctx.app.aclose()
+
+
+@settles
 async def test_stop_cancels_a_slow_turn_and_the_panel_stays_usable(ctx, qtbot, services) -> None:  # type: ignore[no-untyped-def]
     with LLMServer(drafting_model) as server:
         window = await _window(ctx, qtbot, server.base_url)

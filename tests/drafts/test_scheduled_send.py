@@ -6,9 +6,9 @@ import asyncio
 
 from sqlalchemy import update
 
+from core.app.graph_runtime import GraphRuntime
 from core.db.models import Draft
 from core.graph.client import StaticToken
-from core.graph.runtime import GraphRuntime
 from core.intake.pipeline import build_pipeline
 from core.schedule import SyncScheduler
 from tests.drafts.support import CUSTOMER, add_inquiry

@@ -57,10 +57,11 @@ async def test_accept_unconfirmed_and_edit_away(services, drafting, model):
     inquiry_id, _ = add_inquiry(services)
     model.plant = ["Call me on 0499 111 222."]
     first = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
-    second = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
     assert (await drafting.reader.get(first)).unconfirmed_facts == ["0499 111 222"]
     view = await drafting.decisions.approve(first, actor="cli", accept_unconfirmed=True)
     assert view.status == "approved" and "0499 111 222" in view.confirmed_facts
+    # (approved first: a new reply to the same customer replaces a draft still pending)
+    second = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
     # editing the invented number away clears the flag
     body = (await drafting.reader.get(second)).body_en.replace(" Call me on 0499 111 222.", "")
     edited = await drafting.edits.update_body(second, body, actor="owner")

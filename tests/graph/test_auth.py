@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from core.app.graph_runtime import GraphRuntime
 from core.errors import GraphAuthError, NotSignedIn
 from core.events import RecordingBus, SyncStatus
 from core.graph.auth import SCOPES, MsalAuth, build_persistence, build_token_provider
 from core.graph.client import StaticToken
-from core.graph.runtime import GraphRuntime
 from core.services import Services
 from tests.support.graph_server import GraphServer
 

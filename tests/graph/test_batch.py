@@ -15,13 +15,13 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
+from core.app.graph_runtime import GraphRuntime
 from core.clock import FakeClock
 from core.db.models import Message
 from core.errors import AmbiguousWriteError
 from core.graph.batch import SubRequest
 from core.graph.categories import BUDGET_RESERVE
 from core.graph.client import GraphClient, RequestBudget, StaticToken
-from core.graph.runtime import GraphRuntime
 from core.intake.pipeline import build_pipeline
 from core.services import Services
 from tests.support.graph_server import GraphServer, Request

@@ -7,13 +7,13 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from core.app.graph_runtime import GraphRuntime
 from core.clock import FakeClock
 from core.db.app_state import get_state
 from core.db.models import Inquiry, Message
 from core.graph.categories import MASTER_DENIED_KEY
 from core.graph.client import StaticToken
 from core.graph.mail_sync import fetch_attachment, list_attachments
-from core.graph.runtime import GraphRuntime
 from core.inquiry.stages import StageService
 from core.intake.pipeline import build_pipeline
 from core.services import Services

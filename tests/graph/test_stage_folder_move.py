@@ -8,10 +8,10 @@ import pytest
 from sqlalchemy import select
 
 from core.app import App
+from core.app.graph_runtime import GraphRuntime
 from core.db.models import DriveItem, Inquiry, StageEvent
 from core.drive.stage_move import folder_for_stage
 from core.graph.client import StaticToken
-from core.graph.runtime import GraphRuntime
 from core.services import Services
 from tests.graph.test_drive import _inquiry  # one way to add an inquiry at a stage
 from tests.support.graph_server import GraphServer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.intake.records import MAX_NAME, safe_filename
+from core.mail.filenames import MAX_NAME, safe_filename
 
 
 @pytest.mark.parametrize(

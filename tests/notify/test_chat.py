@@ -145,7 +145,7 @@ async def test_a_strangers_text_gets_nothing_and_reaches_no_model(
     assert notes(services) == []
 
 
-async def test_a_reply_to_an_alert_still_files_a_note_and_asks_no_model(
+async def test_a_reply_to_an_alert_asks_about_its_customer_and_files_on_it(
     services: Any, center: Any, owner_env: TelegramServer, llm: LLMServer
 ) -> None:
     inquiry_id = add_inquiry(services, customer_name="Amy")
@@ -154,13 +154,16 @@ async def test_a_reply_to_an_alert_still_files_a_note_and_asks_no_model(
     [alert] = owner_env.sent_to(OWNER)
     owner_env.push_message(OWNER, "Amy 要白色边框", reply_to=alert)
     await once(services)
-    offer = owner_env.sent_to(OWNER)[-1]
-    assert "要把这段文字存为备注吗？" in offer.visible
-    assert f"将记在：询盘 #{inquiry_id} Amy" in offer.visible
-    owner_env.press(offer, "保存")
+    # the assistant answered with Amy as the customer the message is about
+    last = llm.chat_requests[-1].body["messages"]
+    assert any(
+        f"Current customer: inquiry #{inquiry_id}, Amy" in str(m.get("content")) for m in last
+    )
+    answer = owner_env.sent_to(OWNER)[-1]
+    assert notes(services) == []  # nothing is filed without his press
+    owner_env.press(answer, "存为备注")
     await once(services)
     assert [(n.inquiry_id, n.text) for n in notes(services)] == [(inquiry_id, "Amy 要白色边框")]
-    assert llm.requests == []
 
 
 async def test_note_command_files_on_the_last_alert_or_the_given_inquiry(
@@ -211,8 +214,9 @@ async def test_a_draft_the_assistant_writes_comes_with_its_buttons_and_waits(
 ) -> None:
     inquiry_id = add_inquiry(services)
     services.bus.publish(InquiryCreated(inquiry_id))
-    await once(services)  # the alert makes John the customer "he" means
-    owner_env.push_message(OWNER, "给他回复，说下周二上门量尺")
+    await once(services)
+    [alert] = owner_env.sent_to(OWNER)  # a reply to it makes John the customer "he" means
+    owner_env.push_message(OWNER, "给他回复，说下周二上门量尺", reply_to=alert)
     await once(services)
     [(draft_id, drafted_for, status)] = drafts(services)
     assert (drafted_for, status) == (inquiry_id, "pending_approval")
@@ -253,21 +257,19 @@ async def test_a_voice_question_is_transcribed_locally_and_answered(
     assert "今天有 1 个新询盘" in answer.visible
     assert notes(services) == []
 
-    # the same voice as a reply to an alert is a note on that alert's inquiry
+    # the same voice as a reply to an alert is about that alert's customer; 存为备注 files it
     inquiry_id = add_inquiry(services, customer_name="Amy")
     services.bus.publish(InquiryCreated(inquiry_id))
     await once(services)
     alert = owner_env.sent_to(OWNER)[-1]
-    asked = len(owner_model.questions)
     owner_env.push_voice(OWNER, ogg.read_bytes(), reply_to=alert)
     await once(services)
-    offer = owner_env.sent_to(OWNER)[-1]
-    assert "语音转写如下" in offer.visible and f"询盘 #{inquiry_id} Amy" in offer.visible
-    owner_env.press(offer, "保存")
+    answer = owner_env.sent_to(OWNER)[-1]
+    assert "kitchen window" in owner_model.questions[-1].lower()
+    owner_env.press(answer, "存为备注")
     await once(services)
     [note] = notes(services)
     assert note.inquiry_id == inquiry_id and "kitchen window" in note.text.lower()
-    assert len(owner_model.questions) == asked  # no model was asked about a note
 
 
 async def test_a_long_answer_arrives_in_pieces_and_a_false_claim_never_reaches_him(

@@ -11,9 +11,13 @@ The modules, by what the tools do:
     today       today_numbers, pending_items, pipeline_summary
     drive       list_customer_files, read_customer_file, create_customer_folder
     pipeline    change_stage (audited as agent), add_note, audit_pipeline
-    drafting    draft_reply, forward_to_factory, batch_drafts, propose_appointment
+    drafting    draft_reply, revise_draft, forward_to_factory, batch_drafts, propose_appointment
     memories    remember, list_memories, retire_memory
     knowledge   search_knowledge, propose_knowledge (a proposal: written when he confirms)
+
+A tool that settles on exactly one customer (a search with one exact hit, ``get_inquiry``, a
+draft) says so through ``ToolContext.resolved``; a lookup with several hits through
+``ambiguous``. The conversation makes that customer its current one ("他") after the turn.
 
 Each tool is one ``Tool`` record (``base``) that also says what it reads (customer content or
 not), what it writes, whether it drafts or returns files and which claims it may back; the loop

@@ -43,6 +43,30 @@ class ToolError(InquiryBridgeError):
 
 
 @dataclass
+class Focus:
+    """Whom one turn's tools were about, to make him the conversation's current customer.
+
+    The customer a tool wrote for (the last draft) wins; else the one customer the lookups
+    found and read; several (a search with several hits, near spellings only, or reads of two
+    different customers) leave nobody current, so "他" next time makes the assistant ask.
+    """
+
+    acted: int | None = None
+    looked: set[int] = field(default_factory=set)
+    several: bool = False
+
+    def customer(self) -> tuple[bool, int | None]:
+        """(whether the turn said anything about whom, the customer it settled on)."""
+        if self.acted is not None:
+            return True, self.acted
+        if self.several or len(self.looked) > 1:
+            return True, None
+        if self.looked:
+            return True, next(iter(self.looked))
+        return False, None
+
+
+@dataclass
 class ToolContext:
     """What the tools may use: the data folder's services, of drafting only the composer and
     the reader (never the owner's decisions), and of OneDrive only the customer-file view."""
@@ -54,13 +78,28 @@ class ToolContext:
     customer_content_seen: bool = False  # this turn read customer text: writes are proposals
     # the owner's own words of this turn: the instruction of record, what he asked for
     owner_words: Text = field(default_factory=lambda: Text.owner(""))
-    current_inquiry_id: int | None = None  # the customer "他" means (the board's selection)
+    current_inquiry_id: int | None = None  # the customer "他" meant when the owner wrote
     propose_only: bool = False  # set by the loop for one call: this write is only a proposal
     # whether a new memory repeats an old one (the cheap model; ``core.agent.memory_dedupe``):
     # a judge of duplicates, not the model client
     memory_judge: DuplicateJudge | None = None
     proposals: list[int] = field(default_factory=list)  # proposals a tool stored this turn
     channel: str = "cli"  # where the conversation runs (recorded with a proposal)
+    # whom this turn's tools settled on: the conversation's current customer after the turn.
+    # ``current_inquiry_id`` stays what "他" meant when he wrote, so the consent rule never
+    # follows a lookup the model was steered into.
+    focus: Focus = field(default_factory=lambda: Focus())
+
+    def resolved(self, inquiry_id: int, *, acted: bool = False) -> None:
+        """A tool found or read exactly one customer; ``acted``: it wrote for him (a draft)."""
+        if acted:
+            self.focus.acted = inquiry_id
+        else:
+            self.focus.looked.add(inquiry_id)
+
+    def ambiguous(self) -> None:
+        """A lookup found several customers: "他" means none of them until the owner says."""
+        self.focus.several = True
 
     def __post_init__(self) -> None:
         if self.drive is None:

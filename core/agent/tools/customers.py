@@ -39,6 +39,10 @@ from core.memory.recall import customer_memories
 FUZZY_THRESHOLD = 0.78
 WORD_FLOOR = 0.5  # a word less alike than this counts as no match in the word-by-word average
 FUZZY_SCAN = 20_000  # newest inquiries a fuzzy pass compares (a few ms each thousand)
+SEVERAL = (
+    "SEVERAL_CUSTOMERS — more than one customer matches: ask the owner which one he means "
+    "(name, suburb or email) before acting on any of them"
+)
 
 
 async def search_inquiries(ctx: ToolContext, args: dict[str, Any]) -> str:
@@ -53,9 +57,13 @@ async def search_inquiries(ctx: ToolContext, args: dict[str, Any]) -> str:
     )
     now = ctx.services.clock.now()
     rows = await ctx.services.store.read(lambda s: fetch_rows(s, query, now, limit=limit))
-    return json.dumps(
-        {"count": len(rows), "inquiries": [inquiry_line(r) for r in rows]}, ensure_ascii=False
-    )
+    payload: dict[str, Any] = {"count": len(rows), "inquiries": [inquiry_line(r) for r in rows]}
+    if query.search.strip() and len(rows) == 1:
+        ctx.resolved(rows[0].id)
+    elif query.search.strip() and len(rows) > 1:
+        ctx.ambiguous()
+        payload["note"] = SEVERAL
+    return json.dumps(payload, ensure_ascii=False)
 
 
 def _phone_condition(phone: str, region: str, indexed: bool) -> Any:
@@ -179,26 +187,41 @@ def _fuzzy_ids(session: Session, args: dict[str, str], limit: int) -> list[tuple
     return scored[:limit]
 
 
-def _search_customers(session: Session, args: dict[str, str], region: str, limit: int) -> str:
+def _search_customers(
+    session: Session, args: dict[str, str], region: str, limit: int
+) -> tuple[str, list[int], bool]:
+    """The answer for the model, the ids it found and whether they are exact hits (a near
+    spelling is only a guess: it is never "the" customer until he says so)."""
     exact = _exact_ids(session, args, region, limit)
     if exact:
         rows = [fetch_row(session, i) for i in exact]
         found = [dict(inquiry_line(r), match="exact") for r in rows if r is not None]
-        return data_block(f"FOUND {len(found)} matching inquiries", {"inquiries": found})
+        status = f"FOUND {len(found)} matching inquiries"
+        if len(found) > 1:
+            status += f" — {SEVERAL}"
+        return data_block(status, {"inquiries": found}), [f["id"] for f in found], True
     if args.get("phone") and not any(args.get(k) for k in ("query", "name", "suburb", "email")):
-        return "NO_MATCH — no customer has this phone number. Do not guess another customer."
+        return (
+            "NO_MATCH — no customer has this phone number. Do not guess another customer.",
+            [],
+            True,
+        )
     fuzzy = _fuzzy_ids(session, args, limit)
     if not fuzzy:
-        return "NO_MATCH — no customer matches, not even approximately. Do not guess."
+        return "NO_MATCH — no customer matches, not even approximately. Do not guess.", [], True
     found = []
     for inquiry_id, score in fuzzy:
         row = fetch_row(session, inquiry_id)
         if row is not None:
             found.append(dict(inquiry_line(row), match="fuzzy", similarity=score))
-    return data_block(
-        f"NO_EXACT_MATCH — {len(found)} SIMILAR (fuzzy) customers: ask the owner which one "
-        "he means before acting on any of them",
-        {"inquiries": found},
+    return (
+        data_block(
+            f"NO_EXACT_MATCH — {len(found)} SIMILAR (fuzzy) customers: ask the owner which one "
+            "he means before acting on any of them",
+            {"inquiries": found},
+        ),
+        [f["id"] for f in found],
+        False,
     )
 
 
@@ -208,7 +231,14 @@ async def search_customers(ctx: ToolContext, args: dict[str, Any]) -> str:
     }
     region = str(ctx.services.settings.get("general.phone_region") or "AU")
     limit = limit_arg(args)
-    return await ctx.services.store.read(lambda s: _search_customers(s, wanted, region, limit))
+    text, found, exact = await ctx.services.store.read(
+        lambda s: _search_customers(s, wanted, region, limit)
+    )
+    if exact and len(found) == 1:  # the one he asked about: "他" in the next message
+        ctx.resolved(found[0])
+    elif found:  # several, or only near spellings: he is asked, "他" means nobody yet
+        ctx.ambiguous()
+    return text
 
 
 def _inquiry_detail(session: Session, inquiry_id: int) -> dict[str, Any]:
@@ -255,6 +285,7 @@ def _inquiry_detail(session: Session, inquiry_id: int) -> dict[str, Any]:
 async def get_inquiry(ctx: ToolContext, args: dict[str, Any]) -> str:
     inquiry_id = int_arg(args, "inquiry_id")
     detail = await ctx.services.store.read(lambda s: _inquiry_detail(s, inquiry_id))
+    ctx.resolved(inquiry_id)
     return "<data>\n" + json.dumps(detail, ensure_ascii=False, default=str) + "\n</data>"
 
 

@@ -32,25 +32,39 @@ from core.agent.tools.base import (
 )
 from core.clock import SYDNEY
 from core.drafts.batch import BatchDrafter
+from core.drafts.composing import replaced_by
 from core.drafts.reader import describe
 from core.drafts.view import valid_email
 from core.graph.calendar import OutlookCalendar
 from core.rhythm.appointments import Appointments
 
 PENDING_NOTE = "The owner must approve it in 待审批; you cannot send it."
+NAME_NOTE = "Name the customer it is for in your answer (已为 <customer> 起草…)."
 
 
 async def _draft_answer(ctx: ToolContext, draft_id: int, **extra: Any) -> str:
+    """The new draft as the model reports it; its customer becomes the conversation's."""
     view = await ctx.reader.get(draft_id)
+    if view.inquiry_id is not None:
+        ctx.resolved(view.inquiry_id, acted=True)
+    replaced = await ctx.services.store.read(lambda s: replaced_by(s, draft_id))
+    if replaced:  # one live draft per thread: the older versions can no longer be sent
+        extra.setdefault(
+            "superseded_drafts",
+            f"SUPERSEDED {replaced} — replaced by draft {draft_id}; they can no longer be "
+            "approved or sent",
+        )
     return json.dumps(
         {
             "draft_id": draft_id,
             "status": describe(view),
+            "inquiry_id": view.inquiry_id,
+            "customer": view.customer_name or view.customer_email,
             "to": view.to,
             "subject": view.subject,
             "unconfirmed_facts": view.unconfirmed_facts,
             **extra,
-            "note": PENDING_NOTE,
+            "note": f"{PENDING_NOTE} {NAME_NOTE}",
         },
         ensure_ascii=False,
     )
@@ -97,6 +111,16 @@ async def forward_to_factory(ctx: ToolContext, args: dict[str, Any]) -> str:
         of_record=ctx.owner_words.value,
     )
     return await _draft_answer(ctx, draft_id, attachment_ids=files)
+
+
+async def revise_draft(ctx: ToolContext, args: dict[str, Any]) -> str:
+    """A new version of a draft; the old one is superseded in the same step (one live draft)."""
+    old_id = int_arg(args, "draft_id")
+    instruction = text_arg(args, "instruction")
+    draft_id = await ctx.composer.revise(
+        old_id, instruction, actor=ACTOR, of_record=ctx.owner_words.value
+    )
+    return await _draft_answer(ctx, draft_id, replaces=old_id)
 
 
 def _csv_text(ctx: ToolContext, args: dict[str, Any]) -> str:
@@ -193,6 +217,25 @@ TOOLS = (
         draft_reply,
         "正在起草回复…",
         "Drafting a reply…",
+        reads_customer_content=True,
+        writes=frozenset({"draft"}),
+        claims=frozenset({"saved"}),
+    ),
+    Tool(
+        "revise_draft",
+        "Change a draft that waits for approval ('改一下', '改成 $750'): writes the new version "
+        "from a Chinese instruction and supersedes the old draft, so only the new one can be "
+        "approved. Use this, not draft_reply, to change an existing draft. NOT sent.",
+        obj(
+            {
+                "draft_id": {"type": "integer", "description": "the draft to change"},
+                "instruction": {"type": "string", "description": "what to change"},
+            },
+            ["draft_id", "instruction"],
+        ),
+        revise_draft,
+        "正在修改草稿…",
+        "Revising the draft…",
         reads_customer_content=True,
         writes=frozenset({"draft"}),
         claims=frozenset({"saved"}),

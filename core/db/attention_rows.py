@@ -1,0 +1,36 @@
+"""Where 需要您确认 items live: ``app_state`` rows keyed ``attention:<kind>:<ref>``.
+
+The items themselves (kinds, recording, resolving) are ``core.rhythm.attention``; the board's
+filter and its complaints-first order only need to find the open rows in SQL, so those queries
+sit here, beside the table, where the inquiry package may reach them without importing rhythm.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Select, func, select
+
+from core.db.models import AppState
+
+PREFIX = "attention:"
+
+
+def open_complaint_ids_select() -> Select[Any]:
+    """Inquiries with an open complaint item: the board puts them first."""
+    inquiry_id = func.json_extract(AppState.value, "$.inquiry_id")
+    return select(inquiry_id).where(
+        AppState.key.startswith(PREFIX + "complaint:"),
+        func.json_extract(AppState.value, "$.status") == "open",
+        inquiry_id.is_not(None),
+    )
+
+
+def open_inquiry_ids_select() -> Select[Any]:
+    """The same set in SQL, for the board's 需要您确认 filter (one query with its page)."""
+    inquiry_id = func.json_extract(AppState.value, "$.inquiry_id")
+    return select(inquiry_id).where(
+        AppState.key.startswith(PREFIX),
+        func.json_extract(AppState.value, "$.status") == "open",
+        inquiry_id.is_not(None),
+    )
