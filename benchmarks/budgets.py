@@ -342,9 +342,9 @@ def bench_imap_mail(folder: Path, megabytes: int) -> None:
 
 
 async def _graph_child(mail: Path, home: Path, mode: str) -> None:
+    from core.app.graph_runtime import GraphRuntime
     from core.clock import FakeClock
     from core.graph.client import StaticToken
-    from core.graph.runtime import GraphRuntime
     from core.intake.pipeline import build_pipeline
     from core.services import build_services
     from tests.support.graph_server import GraphServer

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from core.app.graph_runtime import GraphRuntime
 from core.clock import FakeClock
 from core.db.models import Attachment, Message, SyncCursor
 from core.errors import GraphError
 from core.graph.client import StaticToken
-from core.graph.runtime import GraphRuntime
 from core.intake.pipeline import build_pipeline
 from core.services import Services
 from tests.support.big_inputs import plans_mail
