@@ -1,7 +1,7 @@
 """Budgets on outside input: peak memory and event-loop stalls for the hostile cases of issue 28.
 
     .venv/bin/python benchmarks/budgets.py [--rows 1048576] [--voice-minutes 30] [--mail-mb 300]
-                                           [--skip-mail] [--only xlsx|voice|mail]
+                                           [--skip-mail] [--only xlsx|voice|mail|graph|imap]
 
 Every input is made here (nothing big is committed):
 
@@ -15,7 +15,18 @@ Every input is made here (nothing big is committed):
   once with ``attachment_max_mb`` raised so the attachment is decoded to disk and stored. The
   child's peak RSS is the figure (its parser process included); the loop stall is not measured
   there (n/a), so the mail is then ingested once more on this process's own event loop, with
-  the ticker beside it (as in the tray app).
+  the ticker beside it (as in the tray app);
+* **graph**: the same mail synced from the loopback Graph server (``tests.support.graph_server``
+  serving it from its file) by one ``GraphRuntime.mail_round`` in a child process: listed with
+  its size, streamed from ``$value`` to the spool and ingested from there. The child's peak RSS
+  is the figure, with the loop stall its ticker saw (the server's thread shares that process and
+  its GIL, so the stall is an upper bound). For scale, a smaller mail is also synced the old way
+  (``$batch``, base64 inside JSON, held whole) with streaming switched off; that figure includes
+  the loopback server building the same JSON in the process, so it overstates the client's share;
+* **imap**: the same mail appended to a real Dovecot (``tests.support.dovecot``, skipped where it
+  is not installed) and synced by ``sync --once --offline`` in a child process: listed with its
+  ``RFC822.SIZE`` and fetched in ``BODY.PEEK[]<offset.length>`` pieces to the spool. The child's
+  peak RSS is the figure.
 
 For each: wall time, peak RSS of this process and of its children (``ru_maxrss``), and the
 longest gap a 10 ms ticker on the event loop saw (the loop stall; target < 100 ms). Figures
@@ -230,13 +241,149 @@ async def bench_mail_in_process(folder: Path) -> None:
         services.close()
 
 
+def _write_mail(path: Path, megabytes: int) -> None:
+    import base64
+
+    chunk = os.urandom(57 * 1024)
+    encoded = base64.encodebytes(chunk)
+    with path.open("wb") as out:
+        out.write(
+            b"From: Big Sender <big@example.com>\r\nTo: sales@aurorawindows.com.au\r\n"
+            b"Subject: Plans for the whole house\r\nMessage-ID: <big-g@example.com>\r\n"
+            b'MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="b1"\r\n\r\n'
+            b"--b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+            b"Please quote all windows for 3 Main St, Ryde. Plans attached.\r\n"
+            b"--b1\r\nContent-Type: application/pdf; name=plans.pdf\r\n"
+            b"Content-Disposition: attachment; filename=plans.pdf\r\n"
+            b"Content-Transfer-Encoding: base64\r\n\r\n"
+        )
+        while out.tell() < megabytes * 1_000_000:
+            out.write(encoded)
+        out.write(b"--b1--\r\n")
+
+
+def bench_graph_mail(folder: Path, megabytes: int, batch_megabytes: int) -> None:
+    """Sync a big mail from loopback Graph in a child process; print its peak RSS."""
+    runs = [("streamed", megabytes, "stream")]
+    if batch_megabytes:
+        runs.append(("$batch, the old way", batch_megabytes, "batch"))
+    for name, size_mb, mode in runs:
+        path = folder / f"graph-{size_mb}.eml"
+        _write_mail(path, size_mb)
+        home = folder / f"graphhome-{mode}"
+        home.mkdir()
+        (home / "settings.toml").write_text(f"[intake]\nattachment_max_mb = {size_mb + 10}\n")
+        worker = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--graph-child", str(path),
+             str(home), mode],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        assert worker.stdout is not None
+        output = worker.stdout.read().strip()
+        _pid, status, usage = os.wait4(worker.pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        print(
+            f"graph sync of a {path.stat().st_size / 1e6:.0f} MB mail ({name}) "
+            f"peak RSS {_mb(usage.ru_maxrss):6.0f} MB (exit {code})   {output.splitlines()[-1:]}",
+            flush=True,
+        )
+        path.unlink()
+
+
+def bench_imap_mail(folder: Path, megabytes: int) -> None:
+    """Sync a big mail from a real Dovecot in a child ``sync --once``; print its peak RSS."""
+    from tests.support import dovecot
+
+    if not dovecot.available():
+        print("imap: dovecot is not installed, skipped", flush=True)
+        return
+    path = folder / f"imap-{megabytes}.eml"
+    _write_mail(path, megabytes)
+    home = folder / "imaphome"
+    home.mkdir()
+    (home / "settings.toml").write_text(f"[intake]\nattachment_max_mb = {megabytes + 10}\n")
+    with dovecot.running() as server:
+        # appended by a process of its own: this one must not grow by the mail, since a child
+        # forked from it starts with its resident size (and ru_maxrss keeps that across exec)
+        append = (
+            "import sys, time; from pathlib import Path; from tests.support.dovecot import "
+            "DovecotServer; s = DovecotServer.__new__(DovecotServer); s.port = int(sys.argv[1]); "
+            "s.user, s.password = sys.argv[2], sys.argv[3]; "
+            "s.append(Path(sys.argv[4]).read_bytes(), when=time.time() - 3600)"
+        )
+        subprocess.run(
+            [sys.executable, "-c", append, str(server.port), server.user, server.password,
+             str(path)],
+            cwd=ROOT, check=True,
+        )  # fmt: skip
+        env = {
+            **os.environ,
+            "INQUIRY_BRIDGE_IMAP_URL": server.url,
+            "INQUIRY_BRIDGE_MAIL_PASSWORD": server.password,
+        }
+        start = time.perf_counter()
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "core.cli.main", "sync", "--once", "--offline",
+             "--home", str(home)],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        assert worker.stdout is not None
+        output = worker.stdout.read().strip()
+        _pid, status, usage = os.wait4(worker.pid, 0)
+        seconds = time.perf_counter() - start
+    stored = sum(p.stat().st_size for p in (home / "attachments").rglob("*") if p.is_file())
+    print(
+        f"imap sync of a {path.stat().st_size / 1e6:.0f} MB mail (pieces) {seconds:7.2f} s   "
+        f"peak RSS {_mb(usage.ru_maxrss):6.0f} MB (exit {os.waitstatus_to_exitcode(status)})   "
+        f"attachment bytes stored {stored / 1e6:.0f} MB  {output.splitlines()[-1:]}",
+        flush=True,
+    )
+    path.unlink()
+
+
+async def _graph_child(mail: Path, home: Path, mode: str) -> None:
+    from core.app.graph_runtime import GraphRuntime
+    from core.clock import FakeClock
+    from core.graph.client import StaticToken
+    from core.intake.pipeline import build_pipeline
+    from core.services import build_services
+    from tests.support.graph_server import GraphServer
+
+    clock = FakeClock()
+    services = build_services(home, clock=clock)
+    with GraphServer(now=clock.now) as srv:
+        services.settings.set("graph.base_url", srv.base_url)
+        runtime = GraphRuntime(
+            services,
+            pipeline=build_pipeline(services, offline=True),
+            token_provider=StaticToken(srv.token or ""),
+        )
+        if mode == "batch":
+            runtime.mail.spool = None
+        srv.add_message(subject="Door", body="Quote a door for 9 High St.")
+        await runtime.mail_round()  # warm-up: a running app
+        srv.add_message(raw_path=mail)
+        (report, _), seconds, stall = await _watched(runtime.mail_round)
+        stored = sum(p.stat().st_size for p in (home / "attachments").rglob("*") if p.is_file())
+        await runtime.aclose()
+    services.close()
+    print(
+        f"{seconds:.2f} s, loop stall max {stall:.0f} ms, new={report.new}, "
+        f"attachment bytes stored {stored / 1e6:.0f} MB"
+    )
+
+
 def main() -> int:
+    if len(sys.argv) == 5 and sys.argv[1] == "--graph-child":
+        asyncio.run(_graph_child(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4]))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_048_576)
     parser.add_argument("--voice-minutes", type=int, default=30)
     parser.add_argument("--mail-mb", type=int, default=300)
     parser.add_argument("--skip-mail", action="store_true")
-    parser.add_argument("--only", choices=("xlsx", "voice", "mail"))
+    parser.add_argument("--only", choices=("xlsx", "voice", "mail", "graph", "imap"))
+    parser.add_argument("--graph-batch-mb", type=int, default=60, help="0: skip the $batch run")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -247,6 +394,10 @@ def main() -> int:
         if args.only == "mail" or (args.only is None and not args.skip_mail):
             bench_mail(folder, args.mail_mb)
             asyncio.run(bench_mail_in_process(folder))
+        if args.only == "graph" or (args.only is None and not args.skip_mail):
+            bench_graph_mail(folder, args.mail_mb, args.graph_batch_mb)
+        if args.only == "imap" or (args.only is None and not args.skip_mail):
+            bench_imap_mail(folder, args.mail_mb)
     return 0
 
 

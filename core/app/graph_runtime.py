@@ -52,7 +52,14 @@ class GraphRuntime:
             on_auth_error=self._auth_failed,
         )
         self.pipeline = pipeline
-        self.mail = MailSync(self.client, self.pipeline, services.store, settings, services.clock)
+        self.mail = MailSync(
+            self.client,
+            self.pipeline,
+            services.store,
+            settings,
+            services.clock,
+            spool=services.paths.spool,
+        )
         self.drive = DriveWatcher(
             self.client, services.store, settings, services.bus, services.clock
         )

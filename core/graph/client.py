@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import httpx
 
@@ -48,6 +49,7 @@ from core.graph.errors import (
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 READ_METHODS = frozenset({"GET", "HEAD"})
 MAX_BACKOFF = 120.0
 
@@ -312,6 +314,12 @@ class GraphClient:
         operations: int,
     ) -> httpx.Response:
         """One HTTP exchange inside the request budget and the mailbox slots."""
+        async with self._slot(weight, operations):
+            return await self._http.request(method, url, params=params, json=json, headers=headers)
+
+    @contextlib.asynccontextmanager
+    async def _slot(self, weight: int, operations: int) -> AsyncIterator[None]:
+        """Hold the request budget and ``weight`` mailbox slots for the block (one exchange)."""
         await self.budget.take(operations)
         taken = await self._slots.acquire(weight)
         try:
@@ -320,13 +328,49 @@ class GraphClient:
             self.request_count += 1
             self.operation_count += operations
             try:
-                return await self._http.request(
-                    method, url, params=params, json=json, headers=headers
-                )
+                yield
             finally:
                 self._in_flight -= taken
         finally:
             self._slots.release(taken)
+
+    async def stream(
+        self, path_or_url: str, consume: Callable[[httpx.Response], Awaitable[T]]
+    ) -> T:
+        """GET a body too big to hold: ``consume`` reads the 2xx response as a stream.
+
+        The same rules as a read through ``request``: one mailbox slot for the whole transfer,
+        429/503/504 waited out after ``Retry-After``, a network error (also one mid-body) retried
+        from the start. ``consume`` starts afresh on every attempt and must leave nothing behind
+        when it raises (``core.graph.mime_stream`` writes through a temporary file).
+        """
+        url = self.url(path_or_url)
+        attempt = 0
+        while True:
+            attempt += 1
+            send_headers = await self._headers(None)
+            try:
+                async with (
+                    self._slot(1, 1),
+                    self._http.stream("GET", url, headers=send_headers) as response,
+                ):
+                    if response.status_code < 400:
+                        return await consume(response)
+                    await response.aread()  # an error body is small
+            except NOT_SENT_ERRORS as exc:
+                if attempt >= self.max_attempts:
+                    raise GraphError(f"GET {url}: network unreachable: {exc}") from exc
+                await self.clock.sleep(self._backoff(attempt))
+                continue
+            except httpx.TransportError as exc:
+                self._check_transport_retry("GET", url, exc, True, attempt)
+                await self.clock.sleep(self._backoff(attempt))
+                continue
+            if response.status_code not in THROTTLE_STATUSES:
+                error = map_error(response)
+                await self.notify_auth_error(error)
+                raise error
+            await self.clock.sleep(self._throttle_wait("GET", url, response, True, attempt))
 
     def _check_transport_retry(
         self, method: str, url: str, exc: httpx.TransportError, is_read: bool, attempt: int

@@ -15,7 +15,9 @@ One round (``MailSync.run_once``):
    email it answers, whatever page it was on), their MIME is fetched from ``/me/messages/{id}/$value``
    — 20 at a time in one ``POST /$batch`` (``core.graph.batch``: one round trip instead of 20; a
    part throttled on its own is retried alone after its Retry-After) — and handed to
-   ``pipeline.ingest_batch`` in batches, as ``RawMessage(source="graph", …)``.
+   ``pipeline.ingest_batch`` in batches, as ``RawMessage(source="graph", …)``. The listing asks
+   each message's size; a big one (``core.graph.mime_stream``) is streamed alone to a file in the
+   spool and handed over as its path, and an envelope carries at most ``BATCH_BYTES`` of MIME.
 5. Only after every batch is committed are the new delta links written to ``sync_cursors``. A
    crash anywhere before that repeats the round; step 3 makes the repeat free of duplicates.
 
@@ -30,6 +32,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import quote
 
@@ -39,6 +42,7 @@ from sqlalchemy.orm import Session
 from core.clock import Clock, utc
 from core.db.models import Message, SyncCursor
 from core.errors import GraphNotFound, SyncStateExpired
+from core.graph import mime_stream
 from core.graph.batch import BATCH_MAX, SubRequest, SubResponse
 from core.graph.client import GraphClient
 from core.intake.identity import same_delivery
@@ -55,6 +59,8 @@ SELECT = (
     "hasAttachments,categories,parentFolderId"
 )
 FILTER_CAP = 5000
+# MIME (by listed size) in one $batch envelope: its JSON holds every part base64-encoded at once
+BATCH_BYTES = mime_stream.STREAM_ABOVE
 _CHUNK = 400  # ids per SQL IN (SQLite variable limits)
 
 
@@ -150,6 +156,7 @@ class MailSync:
         *,
         batch_size: int = BATCH_MAX,
         page_size: int = 50,
+        spool: Path | None = None,
     ) -> None:
         self.client = client
         self.sink = sink
@@ -158,6 +165,8 @@ class MailSync:
         self.clock = clock
         self.batch_size = max(1, batch_size)
         self.page_size = page_size
+        self.spool = spool  # where big MIME is streamed to; None: everything through $batch
+        self.downloaded: set[Path] = set()  # streamed files not yet deleted (see ``commit``)
 
     def folders(self) -> list[str]:
         return ["inbox", "sent"] if self.settings.get("graph.sync_sent_items") else ["inbox"]
@@ -172,6 +181,7 @@ class MailSync:
         since = self.clock.now() - timedelta(days=int(self.settings.get("graph.first_sync_days")))
         return {
             "$select": SELECT,
+            "$expand": mime_stream.SIZE_EXPAND,  # the size, so a big mail is streamed
             "$filter": f"receivedDateTime ge {utc(since).strftime('%Y-%m-%dT%H:%M:%SZ')}",
         }
 
@@ -278,10 +288,13 @@ class MailSync:
             return None
         return self._raw_message(entry, raw)
 
-    def _raw_message(self, entry: dict[str, Any], raw: bytes) -> RawMessage:
+    def _raw_message(
+        self, entry: dict[str, Any], raw: bytes, path: Path | None = None
+    ) -> RawMessage:
         gid = str(entry["id"])
         return RawMessage(
             raw=raw,
+            path=path,
             source="graph",
             source_ref=f"graph:{FOLDERS[entry['_folder']]}",
             source_id=gid,
@@ -291,25 +304,94 @@ class MailSync:
             is_read=entry.get("isRead"),
         )
 
+    def streams(self, entry: dict[str, Any]) -> bool:
+        """Whether ``entry`` is fetched alone to a file rather than inside a ``$batch``."""
+        return self.spool is not None and mime_stream.is_big(entry)
+
+    def batches(self, entries: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+        """``entries`` in order, cut at ``batch_size`` and at ``BATCH_BYTES`` of ``$batch`` MIME;
+        a streamed message is a batch of its own (at most two big files wait on disk: the one
+        being ingested and the next one downloading)."""
+        out: list[list[dict[str, Any]]] = []
+        current: list[dict[str, Any]] = []
+        weight = 0
+        for entry in entries:
+            if self.streams(entry):
+                out += [current, [entry]] if current else [[entry]]
+                current, weight = [], 0
+                continue
+            size = mime_stream.listed_size(entry) or 0
+            if current and (len(current) >= self.batch_size or weight + size > BATCH_BYTES):
+                out.append(current)
+                current, weight = [], 0
+            current.append(entry)
+            weight += size
+        if current:
+            out.append(current)
+        return out
+
     async def fetch_batch(self, entries: list[dict[str, Any]]) -> list[RawMessage]:
         """The MIME of ``entries`` via ``$batch`` (≤ 20 per envelope), in ``entries`` order.
 
-        A message deleted since it was listed (404) is skipped; any other failed part raises its
-        mapped error, like a single request would, so the round stops before its cursor moves.
+        A big message is streamed to a file on its own (``core.graph.mime_stream``). A message
+        deleted since it was listed (404) is skipped; any other failure raises its mapped error,
+        like a single request would, so the round stops before its cursor moves — and the files
+        already downloaded for this batch are deleted.
         """
         if not entries:
             return []
-        answers: list[SubResponse] = await self.client.batch(
-            [SubRequest("GET", self._value_url(e)) for e in entries]
-        )
+        small = [e for e in entries if not self.streams(e)]
+        big = [e for e in entries if self.streams(e)]
+        tasks = [asyncio.ensure_future(self._download(e)) for e in big]
+        try:
+            answers: list[SubResponse] = (
+                await self.client.batch([SubRequest("GET", self._value_url(e)) for e in small])
+                if small
+                else []
+            )
+            files = dict(zip((id(e) for e in big), await asyncio.gather(*tasks), strict=True))
+        except BaseException:
+            for task in tasks:
+                task.cancel()
+            done = await asyncio.gather(*tasks, return_exceptions=True)
+            self.discard_files([r for r in done if isinstance(r, RawMessage)])
+            raise
+        by_small = dict(zip((id(e) for e in small), answers, strict=True))
         raws: list[RawMessage] = []
-        for entry, answer in zip(entries, answers, strict=True):
+        for entry in entries:
+            if id(entry) in files:
+                raw = files[id(entry)]
+                if raw is not None:
+                    raws.append(raw)
+                continue
+            answer = by_small[id(entry)]
             if isinstance(answer.error, GraphNotFound):
                 continue
             if answer.error is not None:
+                self.discard_files([r for r in files.values() if r is not None])
                 raise answer.error
             raws.append(self._raw_message(entry, answer.content))
         return raws
+
+    async def _download(self, entry: dict[str, Any]) -> RawMessage | None:
+        """A big message streamed to the spool; None if it vanished since it was listed."""
+        assert self.spool is not None
+        try:
+            path, digest = await mime_stream.download_mime(
+                self.client, self._value_url(entry), self.spool
+            )
+        except GraphNotFound:
+            return None
+        self.downloaded.add(path)
+        raw = self._raw_message(entry, b"", path)
+        raw.__dict__["sha256"] = digest  # RawMessage.sha256's cache: the file is not read again
+        return raw
+
+    def discard_files(self, raws: list[RawMessage]) -> None:
+        """Delete the spool files of streamed messages (``RawMessage.path``)."""
+        paths = [raw.path for raw in raws if raw.path is not None]
+        self.downloaded.difference_update(paths)
+        mime_stream.discard(paths)
 
     # ------------------------------------------------------------------ the port
     def new_items(self, plan: MailRoundPlan) -> list[dict[str, Any]]:
@@ -344,8 +426,12 @@ class MailSync:
                 cursor.updated_at = now
 
     async def commit(self, plan: MailRoundPlan) -> None:
-        """Advance the cursors — call only once every message of ``plan`` is ingested."""
+        """Advance the cursors — call only once every message of ``plan`` is ingested. Files
+        streamed for it (a port consumer such as ``GraphMessageSource``) are deleted now."""
         await self.store.run(lambda s: self._commit(s, plan))
+        if self.downloaded:
+            left, self.downloaded = list(self.downloaded), set()
+            await asyncio.to_thread(mime_stream.discard, left)
 
     # ------------------------------------------------------------------ one round
     async def run_once(self) -> MailSyncReport:
@@ -365,10 +451,9 @@ class MailSync:
             for gid in listing.removed:
                 await self.sink.record_removed(gid)
                 report.removed += 1
-        batches = [
-            plan.new[start : start + self.batch_size]
-            for start in range(0, len(plan.new), self.batch_size)
-        ]
+        if self.spool is not None:
+            await asyncio.to_thread(mime_stream.sweep, self.spool, self.clock.now().timestamp())
+        batches = self.batches(plan.new)
         # Download batch k+1 while the pipeline works on batch k (ingest order is unchanged).
         pending = asyncio.ensure_future(self.fetch_batch(batches[0])) if batches else None
         try:
@@ -381,13 +466,19 @@ class MailSync:
                     else None
                 )
                 report.vanished += len(batch) - len(raws)
-                if raws:
-                    await self.sink.ingest_batch(raws)
-                    report.new += len(raws)
+                try:
+                    if raws:
+                        await self.sink.ingest_batch(raws)
+                        report.new += len(raws)
+                finally:  # a streamed mail's file: its raw copy is stored by now, or never
+                    await asyncio.to_thread(self.discard_files, raws)
         finally:
-            if pending is not None and not pending.done():
-                pending.cancel()
+            if pending is not None:
+                if not pending.done():
+                    pending.cancel()
                 await asyncio.gather(pending, return_exceptions=True)
+                if not pending.cancelled() and pending.exception() is None:
+                    self.discard_files(pending.result())  # fetched for a round that stopped
         await self.commit(plan)
         if report.capped:
             log.warning(

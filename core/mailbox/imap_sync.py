@@ -14,7 +14,10 @@ One round (``ImapSync.run_once``), over one connection, folder by folder:
    apart a reused id by a content fingerprint). After a UIDVALIDITY change this is what keeps
    the resync free of duplicates; the new UID is written onto the stored row.
 4. The rest are fetched (``BODY.PEEK[]``) in batches, oldest first over both folders, and handed
-   to the pipeline as ``RawMessage(source="imap", source_id="imap:<folder>:<V>:<uid>")``.
+   to the pipeline as ``RawMessage(source="imap", source_id="imap:<folder>:<V>:<uid>")``. The
+   listing reads ``RFC822.SIZE``: a message over 16 MB is fetched in partial pieces to a file in
+   the spool (``core.mailbox.imap_big``) and handed over as its path; such a file lives until the
+   next batch is fetched or the round ends.
 5. Only after every batch is committed do the cursors move (to the highest UID listed). A crash
    or a dropped connection before that repeats the round; step 3 makes the repeat free.
 """
@@ -29,6 +32,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any, Protocol
 
 from sqlalchemy import select
@@ -41,6 +45,7 @@ from core.intake.records import relink_source_id
 from core.mail.message_ids import normalise_message_id
 from core.mail.ports import run_round
 from core.mail.source import RawMessage
+from core.mailbox import imap_big
 from core.mailbox.folders import Folder, find_sent, inbox, list_folders
 from core.mailbox.imap_session import ImapSession
 
@@ -73,6 +78,7 @@ class Listed:
     received_at: datetime | None
     message_id: str | None
     uidvalidity: int
+    size: int | None = None  # RFC822.SIZE
 
     @property
     def source_id(self) -> str:
@@ -154,6 +160,7 @@ class ImapSync:
         clock: Clock,
         *,
         batch_size: int = 20,
+        spool: Path | None = None,
     ) -> None:
         self.connect = connect
         self.sink = sink
@@ -162,6 +169,8 @@ class ImapSync:
         self.clock = clock
         self.batch_size = max(1, batch_size)
         self._open: list[ImapSession] = []  # connections of rounds in progress
+        self.spool = spool  # where big messages are fetched to; None: all in memory
+        self.downloaded: list[Path] = []  # files of the last fetch (deleted by the next one)
 
     def folders(self) -> list[str]:
         return ["inbox", "sent"] if self.settings.get("graph.sync_sent_items") else ["inbox"]
@@ -230,7 +239,7 @@ class ImapSync:
                 "uid",
                 "FETCH",
                 _uid_set(chunk),
-                "(UID INTERNALDATE BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])",
+                "(UID INTERNALDATE RFC822.SIZE BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])",
             )
             for meta, block in _fetched(data):
                 uid = _UID.search(meta)
@@ -243,6 +252,7 @@ class ImapSync:
                         _internaldate(meta),
                         _header_message_id(block),
                         uidvalidity,
+                        imap_big.listed_size(meta),
                     )
                 )
         return state
@@ -259,23 +269,44 @@ class ImapSync:
         self, imap: ImapSession, state: FolderState, items: list[Listed]
     ) -> list[RawMessage]:
         imap.call("select", state.box.quoted, True)
-        by_uid = {m.uid: m for m in items}
-        data = imap.call("uid", "FETCH", _uid_set(sorted(by_uid)), "(UID BODY.PEEK[])")
-        raws = {}
+        raws: dict[int, RawMessage] = {}
+        big = [m for m in items if self.spool is not None and imap_big.is_big(m.size)]
+        for m in big:
+            assert self.spool is not None
+            got = imap_big.download(imap, m.uid, self.spool)
+            if got is not None:
+                self.downloaded.append(got[0])
+                raws[m.uid] = self._raw(state, m, b"", got[0])
+                raws[m.uid].__dict__["sha256"] = got[1]  # RawMessage.sha256's cache
+        by_uid = {m.uid: m for m in items if m not in big}
+        data = (
+            imap.call("uid", "FETCH", _uid_set(sorted(by_uid)), "(UID BODY.PEEK[])")
+            if by_uid
+            else []
+        )
         for meta, body in _fetched(data):
             uid = _UID.search(meta)
             if uid is None or int(uid.group(1)) not in by_uid:
                 continue
             m = by_uid[int(uid.group(1))]
-            raws[m.uid] = RawMessage(
-                raw=bytes(body),
-                source="imap",
-                source_ref=f"imap:{state.box.name}",
-                source_id=m.source_id,
-                folder=state.folder,
-                received_at=m.received_at,
-            )
+            raws[m.uid] = self._raw(state, m, bytes(body))
         return [raws[m.uid] for m in items if m.uid in raws]
+
+    @staticmethod
+    def _raw(state: FolderState, m: Listed, raw: bytes, path: Path | None = None) -> RawMessage:
+        return RawMessage(
+            raw=raw,
+            path=path,
+            source="imap",
+            source_ref=f"imap:{state.box.name}",
+            source_id=m.source_id,
+            folder=state.folder,
+            received_at=m.received_at,
+        )
+
+    def _discard(self) -> None:
+        left, self.downloaded = self.downloaded, []
+        imap_big.discard(left)
 
     # ------------------------------------------------------------------ planning
     def _plan(
@@ -344,6 +375,8 @@ class ImapSync:
     async def fetch(self, plan: ImapRound, items: Sequence[Listed]) -> list[RawMessage]:
         """The bytes of ``items`` (``BODY.PEEK[]``), in ``items`` order; a message expunged
         since it was listed is left out."""
+        # run_round ingests each batch before it fetches the next: the last files are done with
+        await asyncio.to_thread(self._discard)
         by_folder = {st.folder: st for st in plan.states}
         raws: list[RawMessage] = []
         for folder in ("inbox", "sent"):
@@ -361,9 +394,13 @@ class ImapSync:
     # ------------------------------------------------------------------ one round
     async def run_once(self) -> ImapSyncReport:
         """``run_round`` over this source, the round's connection closed whatever happens."""
+        if self.spool is not None:
+            spool, now = self.spool, self.clock.now().timestamp()
+            await asyncio.to_thread(imap_big.sweep, spool, now)
         try:
             plan, ingested, vanished = await run_round(self, self.sink, batch_size=self.batch_size)
         finally:
+            await asyncio.to_thread(self._discard)
             while self._open:
                 await asyncio.to_thread(self._open.pop().close)
         return ImapSyncReport(

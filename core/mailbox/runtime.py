@@ -59,7 +59,14 @@ class MailboxRuntime:
         settings = services.settings
         self.endpoint = imap_endpoint(settings)
         self.pipeline = pipeline
-        self.mail = ImapSync(self.connect, pipeline, services.store, settings, services.clock)
+        self.mail = ImapSync(
+            self.connect,
+            pipeline,
+            services.store,
+            settings,
+            services.clock,
+            spool=services.paths.spool,
+        )
         self.mailer: SmtpMailer | None = (
             build_smtp_mailer(services) if smtp_configured(settings) else None
         )

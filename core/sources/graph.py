@@ -28,10 +28,9 @@ class GraphMessageSource:
     async def __aiter__(self) -> AsyncIterator[RawMessage]:
         self.plan = await self.sync.plan_round()
         self.removed = [gid for lst in self.plan.listings for gid in lst.removed]
-        batch = self.sync.batch_size
-        for start in range(0, len(self.plan.new), batch):
-            for raw in await self.sync.fetch_batch(self.plan.new[start : start + batch]):
-                yield raw
+        for batch in self.sync.batches(self.plan.new):
+            for raw in await self.sync.fetch_batch(batch):
+                yield raw  # a streamed mail's file stays until commit() (MailSync.commit)
 
     async def commit(self) -> None:
         """Record removals and advance the delta links (after the consumer committed all)."""

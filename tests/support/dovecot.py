@@ -4,7 +4,8 @@ Each ``DovecotServer`` owns a temporary folder (config, passwd-file, maildir, lo
 a free 127.0.0.1 port, plain text (loopback is the one place the app allows that). Dovecot's
 login processes refuse to run as root, so under root (CI) they run as Debian's ``dovenull`` /
 ``dovecot`` users and the folder is handed to them; as any other user everything runs as that
-user. Faults for tests: ``stop``/``start`` (the server going away mid-round) and
+user. Faults for tests: ``stop``/``start`` (the server going away mid-round),
+``drop_connections`` (open connections cut, the server still up) and
 ``reset_uidvalidity`` (the mailbox renumbered, as after a server migration).
 """
 
@@ -208,6 +209,16 @@ class DovecotServer:
             self.proc = None
             for pid in started:
                 with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+
+    def drop_connections(self) -> None:
+        """Every open IMAP connection is cut (its ``imap`` process killed), the server stays up:
+        a connection lost in the middle of a command."""
+        if self.proc is None:
+            return
+        for pid in self._descendants(self.proc.pid):
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{pid}/comm").read_text().strip() == "imap":
                     os.kill(pid, signal.SIGKILL)
 
     def log(self) -> str:

@@ -16,6 +16,11 @@ API (used by graph, drafts and benchmark tests)::
         srv.token                       # bearer token the server accepts ("test-token")
         mid = srv.add_message(subject=..., from_addr=..., body=..., received_at=..., is_read=True,
                               folder="inbox", raw=None, attachments=[(name, ctype, bytes)])
+        mid = srv.add_message(raw_path=Path("big.eml"))   # a big mail, kept on disk: $value
+                                        # streams it in 256 KB blocks (text/plain, as Graph answers)
+        # a delta with $expand=singleValueExtendedProperties($filter=id eq 'Integer 0x0E08')
+        # lists each message's size (PidTagMessageSize) as {"id": "Integer 0xe08", "value": "…"}
+        srv.fail(path=r"/\\$value$", cut_after=1_000_000)  # 200, then the socket closes mid-body
         srv.remove_message(mid)         # next mail delta carries {"id": mid, "@removed": {...}}
         srv.update_message(mid, isRead=True)   # next delta lists it as changed
         srv.expire_sync_state()         # every delta/skip token issued so far answers 410
@@ -73,6 +78,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 from zoneinfo import ZoneInfo
@@ -101,7 +107,8 @@ class Fault:
 
     ``status`` answers with that code (``retry_after`` header, ``code`` in the Graph error body);
     ``drop`` closes the socket without processing; ``drop_after`` processes the request, then
-    closes the socket without answering (the ambiguous write).
+    closes the socket without answering (the ambiguous write); ``cut_after`` processes it and
+    sends the status, the headers and that many bytes of the body, then closes the socket.
     """
 
     path: str
@@ -111,6 +118,7 @@ class Fault:
     code: str | None = None
     drop: bool = False
     drop_after: bool = False
+    cut_after: int | None = None
     times: int = 1
     headers: dict[str, str] = field(default_factory=dict)
     fired: int = 0
@@ -274,10 +282,15 @@ class GraphServer:
         conversation_id: str | None = None,
         attachments: list[tuple[str, str, bytes]] | None = None,
         categories: list[str] | None = None,
+        raw_path: Path | None = None,
     ) -> str:
-        """Put a message in a folder; returns its (immutable) id."""
+        """Put a message in a folder; returns its (immutable) id. With ``raw_path`` the MIME
+        stays in that file (only its header block is read here), so a 300 MB mail is served
+        without the server holding it."""
         received = received_at or self.now()
-        if raw is None:
+        if raw_path is not None:
+            raw = _header_block(raw_path)
+        elif raw is None:
             msg = EmailMessage()
             msg["From"] = email.utils.formataddr((from_name, from_addr))
             msg["To"] = ", ".join(to or [self.user_email])
@@ -295,7 +308,7 @@ class GraphServer:
         parsed = email.message_from_bytes(raw, policy=email.policy.default)
         mid = str(parsed.get("Message-ID") or message_id or f"<{uuid.uuid4().hex}@generated>")
         sender = email.utils.parseaddr(str(parsed.get("From", "")))
-        has_attachments = (
+        has_attachments = raw_path is not None or (
             any(True for _ in parsed.iter_attachments()) if parsed.is_multipart() else False
         )
         gid = self._new_id()
@@ -321,7 +334,9 @@ class GraphServer:
                 "body": {"contentType": "text", "content": body},
                 "internetMessageHeaders": [],
                 "_folder": folder,
-                "_raw": raw,
+                "_raw": b"" if raw_path is not None else raw,
+                "_raw_path": raw_path,
+                "_size": raw_path.stat().st_size if raw_path is not None else len(raw),
                 "_seq": self._next_seq(),
                 "_removed": False,
             }
@@ -367,6 +382,8 @@ class GraphServer:
         return out
 
     def _mime_of(self, msg: dict[str, Any]) -> bytes:
+        if msg.get("_raw_path") is not None:
+            return Path(msg["_raw_path"]).read_bytes()
         if msg.get("_raw") and not msg.get("isDraft") and not msg.get("_rebuilt"):
             return msg["_raw"]
         out = EmailMessage()
@@ -547,7 +564,11 @@ class GraphServer:
                         entries.append({"id": m["id"], "@removed": {"reason": "deleted"}})
                     continue
                 entries.append(self._public(m))
-            meta = {"folder": folder, "generation": self._generation}
+            meta = {
+                "folder": folder,
+                "generation": self._generation,
+                "expand_size": state.get("expand_size", False),
+            }
             return self._page(req, _Round(entries, self._last_seq, page, meta))
         # a fresh enumeration, optionally filtered on receivedDateTime
         since_dt = None
@@ -572,7 +593,7 @@ class GraphServer:
         live.sort(key=lambda m: m["receivedDateTime"], reverse=True)  # newest first, like Graph
         if since_dt:
             live = live[:FILTER_CAP]
-        meta = {"folder": folder, "generation": self._generation}
+        meta = {"folder": folder, "generation": self._generation, "expand_size": _wants_size(req)}
         return self._page(req, _Round([self._public(m) for m in live], self._last_seq, page, meta))
 
     def _page_size(self, req: Request) -> int:
@@ -591,6 +612,8 @@ class GraphServer:
             if "@removed" not in entry and entry["id"] in self._messages:
                 self._messages[entry["id"]].setdefault("_seen_in", {})[folder] = True
         base = f"{self.base_url}/me/mailFolders/{folder}/messages/delta"
+        if rnd.meta.get("expand_size"):  # the query options live on in the tokens, as in Graph
+            chunk = [self._with_size(e) for e in chunk]
         body: dict[str, Any] = {"value": chunk}
         if rest:
             token = uuid.uuid4().hex
@@ -598,9 +621,20 @@ class GraphServer:
             body["@odata.nextLink"] = f"{base}?$skiptoken={token}"
         else:
             token = uuid.uuid4().hex
-            self._delta_tokens[token] = {"seq": rnd.seq, "generation": rnd.meta["generation"]}
+            self._delta_tokens[token] = {
+                "seq": rnd.seq,
+                "generation": rnd.meta["generation"],
+                "expand_size": rnd.meta.get("expand_size", False),
+            }
             body["@odata.deltaLink"] = f"{base}?$deltatoken={token}"
         return _json(200, body)
+
+    def _with_size(self, entry: dict[str, Any]) -> dict[str, Any]:
+        msg = self._messages.get(entry.get("id", ""))
+        if "@removed" in entry or msg is None:
+            return entry
+        prop = {"id": "Integer 0xe08", "value": str(msg["_size"])}
+        return {**entry, "singleValueExtendedProperties": [prop]}
 
     # --- messages
     def _get_message(self, req: Request, gid: str) -> tuple[int, dict[str, str], bytes]:
@@ -613,6 +647,8 @@ class GraphServer:
         msg = self._messages.get(gid)
         if msg is None or msg["_removed"]:
             return _error(404, "ErrorItemNotFound", "The specified object was not found")
+        if msg.get("_raw_path") is not None:  # streamed by the handler, in blocks
+            return 200, {"Content-Type": "text/plain", "X-Stream-File": str(msg["_raw_path"])}, b""
         return 200, {"Content-Type": "text/plain"}, self._mime_of(msg)
 
     def _list_folder(self, req: Request, folder: str) -> tuple[int, dict[str, str], bytes]:
@@ -1238,7 +1274,7 @@ class _Handler(BaseHTTPRequestHandler):
                 req.status = -1
                 self.close_connection = True
                 return
-            if fault is not None and not fault.drop_after:
+            if fault is not None and not fault.drop_after and fault.cut_after is None:
                 headers = dict(fault.headers)
                 if fault.retry_after is not None:
                     headers["Retry-After"] = fault.retry_after
@@ -1254,13 +1290,23 @@ class _Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 return
             req.status = status
+            stream = base_headers.pop("X-Stream-File", None)
+            length = Path(stream).stat().st_size if stream else len(payload)
             self.send_response(status)
             for key, value in base_headers.items():
                 self.send_header(key, value)
-            self.send_header("Content-Length", str(len(payload)))
+            self.send_header("Content-Length", str(length))
             self.end_headers()
-            if payload and self.command != "HEAD":
-                self.wfile.write(payload)
+            if self.command == "HEAD":
+                return
+            cut = fault.cut_after if fault is not None else None
+            if stream:
+                _send_file(self.wfile, Path(stream), length if cut is None else cut)
+            elif payload:
+                self.wfile.write(payload if cut is None else payload[:cut])
+            if cut is not None:
+                self.wfile.flush()
+                self.close_connection = True
         finally:
             with srv._lock:
                 srv._in_flight -= weight
@@ -1397,6 +1443,9 @@ def _run_part(
                 out_headers["Retry-After"] = fault.retry_after
         else:
             status, out_headers, payload = srv._handle(req)
+            stream = out_headers.pop("X-Stream-File", None)
+            if stream:  # inside a batch the MIME goes whole into the JSON, as Graph does
+                payload = Path(stream).read_bytes()
     finally:
         with srv._lock:
             srv._in_flight -= 1
@@ -1414,6 +1463,31 @@ def _part_answer(
         else:
             answer["body"] = base64.b64encode(payload).decode()
     return answer
+
+
+def _wants_size(req: Request) -> bool:
+    """A listing that expands PidTagMessageSize (``Integer 0x0E08``), in any spelling."""
+    expand = req.query.get("$expand", "").lower().replace(" ", "")
+    return "singlevalueextendedproperties" in expand and "integer0x0e08" in expand
+
+
+def _header_block(path: Path) -> bytes:
+    """A mail file's header block, read line by line (the body is never loaded)."""
+    lines: list[bytes] = []
+    with path.open("rb") as stream:
+        for line in stream:
+            if line in (b"\r\n", b"\n"):
+                break
+            lines.append(line)
+    return b"".join(lines) + b"\r\n"
+
+
+def _send_file(out: Any, path: Path, length: int) -> None:
+    """``length`` bytes of ``path`` to the socket, 256 KB at a time."""
+    with path.open("rb") as stream:
+        while length > 0 and (block := stream.read(min(1 << 18, length))):
+            out.write(block)
+            length -= len(block)
 
 
 def http_date(dt: datetime) -> str:
