@@ -122,6 +122,7 @@ class Conversation:
         state: SessionState | None = None,
         budget: PromptBudget | None = None,
         idle_seconds: float | None = None,
+        carry: SessionState | None = None,
     ) -> None:
         self.name = name
         self.channel = channel
@@ -142,6 +143,10 @@ class Conversation:
         # the stable start of every request, read at the first turn and again at each fold
         self._prefix: list[dict[str, Any]] | None = None
         self._prefix_day: date | None = None  # the Sydney day it was read (memories expire)
+        # yesterday's session of a daily conversation (Telegram): folded into this one's notes
+        # before its first turn, so a new day starts short but knows what was going on
+        fresh = not self._state.turns and not self._state.summary
+        self._carry = carry if carry is not None and fresh else None
         self._lock = asyncio.Lock()
         self._idle: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -291,6 +296,8 @@ class Conversation:
         budget demands a fold: then, in one step, the oldest turns become notes and the prefix
         is read afresh (new memories and knowledge come in with it)."""
         budget, state = self.budget, self._state
+        if self._carry is not None:
+            await self._carry_on(self._carry)
         today = to_sydney(self.assistant.services.clock.now()).date()
         if self._prefix is None or self._prefix_day != today:  # a new day: memories expire
             self._prefix, self._prefix_day = await self._fresh_prefix(), today
@@ -319,6 +326,31 @@ class Conversation:
             self._prefix, self._prefix_day = await self._fresh_prefix(), today
             wire = await self._question(text, kept)  # his memories again if they were folded
         return list(self._prefix), flatten(kept), bool(state.summary), wire
+
+    async def _carry_on(self, earlier: SessionState) -> None:
+        """A new day's first turn: the earlier session's notes and its turns not folded yet
+        become this one's notes (one cheap-tier call; the owner's lines if it fails), and its
+        current customer stays current unless one was set today."""
+        self._carry = None
+        state = self._state
+        if state.current_inquiry_id is None and earlier.current_inquiry_id is not None:
+            self.current_inquiry_id = earlier.current_inquiry_id
+        turns = [t for t in earlier.turns if t.number > earlier.summarised_through]
+        summary = earlier.summary
+        if turns:
+            summary, _proposed = await fold(
+                self.assistant.services,
+                self.assistant.llm,
+                earlier.summary,
+                turns,
+                max_chars=self.budget.summary_chars,
+                channel=self.channel,
+            )
+        if not summary:
+            return
+        state.summary = summary
+        if self.store is not None and state.id:
+            await asyncio.shield(self.store.save_summary(state.id, summary, 0))
 
     # -- after the conversation: memories ---------------------------------------------
     async def review_memories(self) -> list[int]:
