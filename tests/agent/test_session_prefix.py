@@ -8,6 +8,7 @@ price, and the assistant still sees every earlier turn whole (tool output includ
 from __future__ import annotations
 
 import itertools
+import json
 from typing import Any
 
 from core.agent.session_budget import PromptBudget
@@ -30,12 +31,16 @@ class ToolModel(SessionModel):
         return super().__call__(request)
 
 
+def _bytes(messages: list[dict[str, Any]]) -> str:
+    return json.dumps(messages, ensure_ascii=False)
+
+
 def _first_requests(srv: LLMServer) -> list[list[dict[str, Any]]]:
     """The messages of each turn's first assistant request (the one ending in his message)."""
     return [b["messages"] for b in assistant_requests(srv) if b["messages"][-1]["role"] == "user"]
 
 
-async def _session(services, budget: PromptBudget, turns: int):  # type: ignore[no-untyped-def]
+async def _session(services, budget: PromptBudget, turns: int, restart: bool = False):  # type: ignore[no-untyped-def]
     inquiry_id, _ = add_inquiry(services, name="Bob Steward")
     model = ToolModel(answer_chars=300)
     with LLMServer(model) as srv:
@@ -50,19 +55,25 @@ async def _session(services, budget: PromptBudget, turns: int):  # type: ignore[
                 conversation.current_inquiry_id = None  # the owner clears the customer
             await conversation.ask(f"第{n}个问题：{ask}" + "这位客户的窗户怎么选？" * 5)
         await app.aclose()
+        if restart:  # the app restarts; the session is read back from SQLite
+            app = App(services)
+            again = app.assistant.conversation("cache", channel="desktop")
+            again.budget = budget
+            await again.ask("重启之后的问题")
+            await app.aclose()
     return srv, conversation, model
 
 
 async def test_each_turn_starts_with_exactly_what_the_last_one_sent(services) -> None:  # type: ignore[no-untyped-def]
-    srv, conversation, model = await _session(services, PromptBudget(total_chars=60_000), 8)
+    srv, conversation, model = await _session(services, PromptBudget(total_chars=60_000), 8, True)
     sent = _first_requests(srv)
-    assert len(sent) == 8 and model.folds == 0
+    assert len(sent) == 9 and model.folds == 0  # the ninth after a restart: same bytes too
     for before, after in itertools.pairwise(sent):
         # the whole previous request, then its tool rounds and answer, then the new question
-        assert after[: len(before)] == before
+        assert _bytes(after[: len(before)]) == _bytes(before)  # key order and all
         assert after[-1]["role"] == "user" and after[len(before)]["role"] == "assistant"
     # the history stored is what was sent, byte for byte (tool calls and results included)
-    last = sent[-1]
+    last = sent[-2]
     assert conversation.history[: len(last) - 3] == last[2:-1]
     assert any(m["role"] == "tool" for m in last)
     # what changes per turn rides in the newest message: the customer, then none
