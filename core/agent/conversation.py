@@ -143,6 +143,7 @@ class Conversation:
         # the stable start of every request, read at the first turn and again at each fold
         self._prefix: list[dict[str, Any]] | None = None
         self._prefix_day: date | None = None  # the Sydney day it was read (memories expire)
+        self._prefix_memories: set[str] = set()  # the memories it holds (JSON lines)
         # yesterday's session of a daily conversation (Telegram): folded into this one's notes
         # before its first turn, so a new day starts short but knows what was going on
         fresh = not self._state.turns and not self._state.summary
@@ -251,7 +252,15 @@ class Conversation:
     async def _fresh_prefix(self) -> list[dict[str, Any]]:
         """System instructions, memories, knowledge and notes as of now. Read once per
         conversation and once per fold: between folds every request starts with these bytes."""
+        self._prefix_memories = set(await self.assistant.standing_memories())
         return [*await self.assistant.system_messages(), *await self._notes()]
+
+    async def _new_memories(self, sent: list[dict[str, Any]]) -> str:
+        """Memories confirmed since the prefix was read (on the 记忆 page, by a tool) that no
+        message of ``sent`` carries yet: the newest message brings them, once."""
+        said = "\n".join(str(m.get("content") or "") for m in sent if m.get("role") == "user")
+        lines = await self.assistant.standing_memories()
+        return "\n".join(m for m in lines if m not in self._prefix_memories and m not in said)
 
     async def _question(self, text: str, kept: list[Turn]) -> str:
         """The newest user message (``core.agent.turn_context``): the time, the current
@@ -270,7 +279,8 @@ class Conversation:
             )
             about = "" if told else await self._customer_memories(inquiry_id)
         now = self.assistant.services.clock.now()
-        return turn_context.question(text, now=now, customer=customer, memories=about)
+        rules = await self._new_memories(flatten(kept))
+        return turn_context.question(text, now=now, customer=customer, memories=about, rules=rules)
 
     async def _customer_memories(self, inquiry_id: int | None) -> str:
         """The current customer's memories (his, not another's), most relevant first within

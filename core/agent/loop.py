@@ -103,16 +103,20 @@ class Assistant:
         """The prompt's fixed start (a session measures it against its budget)."""
         return await self._system_messages()
 
-    async def _system_messages(self) -> list[dict[str, Any]]:
-        """The system instructions, then the owner's confirmed memories as a data message."""
+    async def standing_memories(self) -> list[str]:
+        """The owner's confirmed memories as the prompt shows them (one per line, JSON)."""
         now = self.services.clock.now()
         used_in = f"assistant:{self.channel}"
-        memories = await self.services.store.run(lambda s: assistant_memories(s, now, used_in))
+        rows = await self.services.store.run(lambda s: assistant_memories(s, now, used_in))
+        return [json.dumps(m, ensure_ascii=False) for m in rows]
+
+    async def _system_messages(self) -> list[dict[str, Any]]:
+        """The system instructions, then the owner's confirmed memories as a data message."""
+        memories = await self.standing_memories()
         variables = {
             "company": self.services.settings.get("general.company_name"),
             # one JSON string per line: a memory cannot pose as several lines or as markup
-            "memories": "\n".join(json.dumps(m, ensure_ascii=False) for m in memories)
-            or "(none yet)",
+            "memories": "\n".join(memories) or "(none yet)",
             "knowledge": knowledge_block(self.services.home),
         }
         return render_messages("assistant", variables)

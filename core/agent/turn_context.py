@@ -13,6 +13,7 @@ The message as sent (and stored)::
     Now: 2026-12-02 Wednesday 14:05 (Sydney time). Current customer: inquiry #12, Bob Steward
     What the owner told you about Bob Steward (…):   (once, while no kept turn carries them)
     "预算有限"
+    Standing preferences the owner confirmed since …:   (once, when he confirmed one today)
     </context>
     the owner's own words
 
@@ -53,6 +54,7 @@ def question(
     now: datetime,
     customer: Customer | None,
     memories: str = "",
+    rules: str = "",
 ) -> str:
     """The newest user message: the marker line, the context block, then the owner's words."""
     when = to_sydney(now).strftime("%Y-%m-%d %A %H:%M")
@@ -60,6 +62,8 @@ def question(
     body = render("turn_context", now=when, customer=shown)
     if customer is not None and memories:
         body += "\n" + render("turn_memories", customer=customer.line(), memories=memories)
+    if rules:
+        body += "\n" + render("turn_rules", memories=rules)
     head = f"[current inquiry: #{customer.inquiry_id}]\n" if customer is not None else ""
     return f"{head}{OPEN}{body}{CLOSE}{text}"
 

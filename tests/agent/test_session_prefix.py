@@ -89,3 +89,26 @@ async def test_a_fold_is_one_step_then_the_prefix_is_stable_again(services) -> N
     changed = [n for n, (a, b) in enumerate(itertools.pairwise(sent), 2) if b[: len(a)] != a]
     assert 1 <= model.folds == len(changed) < 10  # each fold breaks the prefix once, no more
     assert changed[0] > 2 and all(b - a > 1 for a, b in itertools.pairwise(changed))
+
+
+async def test_a_memory_confirmed_mid_conversation_comes_in_the_newest_message_once(
+    services,
+) -> None:  # type: ignore[no-untyped-def]
+    from core.agent.memory import save_memory
+
+    with LLMServer(SessionModel(answer_chars=100)) as srv:
+        services.settings.update({"llm.base_url": srv.base_url, "llm.max_retries": 0})
+        app = App(services)
+        conversation = app.assistant.conversation("rules", channel="desktop")
+        await conversation.ask("第一个问题")
+        save_memory(services, "boss_pref", "报价单一律发 PDF", source="desktop")  # the 记忆 page
+        await conversation.ask("第二个问题")
+        await conversation.ask("第三个问题")
+        await app.aclose()
+    first, second, third = _first_requests(srv)
+    assert _bytes(second[: len(first)]) == _bytes(first)  # the prefix did not change for it
+    assert "报价单一律发 PDF" not in _bytes(first)
+    assert (
+        "报价单一律发 PDF" in second[-1]["content"]
+        and "报价单一律发 PDF" not in third[-1]["content"]
+    )
