@@ -6,11 +6,14 @@ prompt budget.
 The owner picks a customer at turn 1, states a fact at turn 2 ("记住：…2400 mm…"), then asks 58
 long questions, some of which make the model call a tool that returns a long result. The
 loopback server plays the assistant (tier 3) and the cheap tier that keeps the session's notes
-(``tests/agent/session_support.py``). Printed: the prompt size of every assistant request as the
-server received it (characters of message contents and tool-call arguments: the budget's
-measure), its max and p95 against the budget, how often the notes were folded, whether the
-current customer and the turn-2 fact are in the prompt at the last turn, and the memory
-proposals. Exit status 1 when a check fails.
+(``tests/agent/session_support.py``). Printed per turn: the prompt size of its largest
+assistant request as the server received it (characters of message contents and tool-call
+arguments: the budget's measure), how many characters it added to the previous turn's first
+request, and whether it starts with that request byte for byte (``same prefix``: the provider's
+prompt cache can serve it) or a fold replaced the oldest part (``FOLD``). Then: max and p95
+against the budget, the folds, the share of prompt characters a prefix cache could serve,
+whether the current customer and the turn-2 fact are in the prompt at the last turn, and the
+memory proposals. Exit status 1 when a check fails (including a changed prefix without a fold).
 """
 
 from __future__ import annotations
@@ -69,6 +72,8 @@ async def run(turns: int, budget: PromptBudget, home: Path) -> int:
     inquiry_id, _ = add_inquiry(services, name="Billy Nguyen")
     model = Model(answer_chars=600)
     per_turn: list[int] = []
+    previous: list[dict[str, Any]] = []
+    broken = cached = total = folds_seen = 0
     started = time.perf_counter()
     with LLMServer(model) as srv:
         services.settings.update({"llm.base_url": srv.base_url, "llm.max_retries": 0})
@@ -83,7 +88,21 @@ async def run(turns: int, budget: PromptBudget, home: Path) -> int:
                 request_chars(r.body) for r in srv.chat_requests[before:] if r.body.get("tools")
             ]
             per_turn.append(max(sizes))
-            print(f"turn {n:3d}: prompt {max(sizes):6d} chars ({len(sizes)} request(s))")
+            asks = [r.body for r in srv.chat_requests[before:] if r.body.get("tools")]
+            first = asks[0]["messages"]
+            same = first[: len(previous)] == previous
+            added = request_chars({"messages": first}) - request_chars({"messages": previous})
+            folded = n > 1 and not same
+            broken += int(folded and model.folds == folds_seen)
+            folds_seen = model.folds
+            total += request_chars({"messages": first})
+            cached += request_chars({"messages": previous}) if same else 0
+            state = "first" if n == 1 else "same prefix" if same else "FOLD"
+            print(
+                f"turn {n:3d}: prompt {max(sizes):6d} chars ({len(sizes)} request(s)); "
+                f"{state}; {added:+d} chars"
+            )
+            previous = first
         last = [r.body for r in srv.chat_requests if r.body.get("tools")][-1]
         await app.aclose()
     elapsed = time.perf_counter() - started
@@ -97,9 +116,14 @@ async def run(turns: int, budget: PromptBudget, home: Path) -> int:
     fact = "2400 mm" in text or any("2400 mm" in p for p in proposals)
     print(f"budget {budget.total_chars} chars; max {max(per_turn)}; p95 {p95:.0f}")
     print(f"notes folded {model.folds} times in {turns} turns; {elapsed:.1f} s in all")
+    print(
+        f"prefix changed without a fold: {broken} times; prompt characters a prefix cache "
+        f"could serve: {cached / max(total, 1):.0%}"
+    )
     print(f"current customer in the last prompt: {customer}")
     print(f"turn-2 fact in the last prompt: {'2400 mm' in text}; memory proposals: {proposals}")
     ok = max(per_turn) <= budget.total_chars and customer and fact and "2400 mm" in text
+    ok = ok and broken == 0
     print("OK" if ok else "FAILED")
     return 0 if ok else 1
 

@@ -35,7 +35,7 @@ TICK = 0.01
 
 
 def six_round_model(request: dict[str, Any]) -> Any:
-    """Five rounds of tool calls, then the answer (``MAX_ROUNDS`` is six)."""
+    """Five rounds of tool calls, then the answer (well within ``MAX_TOOL_ROUNDS``, 15)."""
     if schema_name(request):
         return {
             "subject": "Re: your enquiry",

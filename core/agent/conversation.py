@@ -21,15 +21,23 @@ The current customer is the conversation's, not the turn's: whoever the conversa
 A front end may set it (the board's selection, a Telegram reply to an alert, ``ask --inquiry``);
 when the turn ends, the customer its tools settled on becomes current (``tools.base.Focus``:
 the one it drafted for, else the one a search found exactly or ``get_inquiry`` read), and a turn
-whose lookups found several leaves nobody current, so "他" makes the assistant ask. "回复他" in the next turn still means him (a data
-message names him in every prompt; the session row keeps him across restarts). Cancelling a turn
+whose lookups found several leaves nobody current, so "他" makes the assistant ask. "回复他" in
+the next turn still means him (the newest message names him; the session row keeps him across
+restarts). Cancelling a turn
 (the stop button) leaves the history — and the current customer — as they were before the turn.
 
-A conversation made by ``App.assistant`` is a session in SQLite (``core.agent.session_store``):
-its turns, current customer and summary survive a restart. A long one is compressed to a fixed
-prompt budget (``core.agent.session_budget``); facts about to be compressed away become memory
+Cache-friendly by construction (the provider caches the longest prefix it has seen): every
+request of a conversation starts with the same bytes — the system prompt, memories and
+knowledge read once (again only on a new Sydney day or a fold), the notes of folded turns, then
+every earlier turn **exactly as it was sent and stored**. What changes per turn (the time, the
+current customer and, once, his memories) is the head of the newest owner message
+(``core.agent.turn_context``), stored as sent. A long conversation is folded only when the budget
+demands (``core.agent.session_budget``), in one step; facts about to be folded away become memory
 proposals first, and after the conversation (idle, or ``close()``) a cheap-tier pass proposes
 new memories (``core.agent.session_digest``).
+
+A conversation made by ``App.assistant`` is a session in SQLite (``core.agent.session_store``):
+its turns, current customer and summary survive a restart.
 """
 
 from __future__ import annotations
@@ -39,17 +47,18 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core.agent import turn_context
 from core.agent.loop import Assistant, AssistantReply
-from core.agent.session_budget import PromptBudget, fit, prompt_chars, squeeze
+from core.agent.session_budget import PromptBudget, fit, prompt_chars
 from core.agent.session_digest import fold, review
 from core.agent.session_store import SessionState, SessionStore, Turn, flatten
 from core.agent.tools import REGISTRY, tool_labels
-from core.clock import utc
+from core.clock import to_sydney, utc
 from core.llm.prompts import render_messages
 from core.memory.recall import customer_memories, mark_used
 from core.memory.recall import fit as fit_memories
@@ -122,6 +131,7 @@ class Conversation:
         state: SessionState | None = None,
         budget: PromptBudget | None = None,
         idle_seconds: float | None = None,
+        carry: SessionState | None = None,
     ) -> None:
         self.name = name
         self.channel = channel
@@ -138,6 +148,15 @@ class Conversation:
         if current_inquiry_id is not None:
             self._state.current_inquiry_id = current_inquiry_id
         self.last_prompt_chars = 0  # the budget's measure of the last turn's first request
+        self.folds = 0  # how often this object folded old turns into notes
+        # the stable start of every request, read at the first turn and again at each fold
+        self._prefix: list[dict[str, Any]] | None = None
+        self._prefix_day: date | None = None  # the Sydney day it was read (memories expire)
+        self._prefix_memories: set[str] = set()  # the memories it holds (JSON lines)
+        # yesterday's session of a daily conversation (Telegram): folded into this one's notes
+        # before its first turn, so a new day starts short but knows what was going on
+        fresh = not self._state.turns and not self._state.summary
+        self._carry = carry if carry is not None and fresh else None
         self._lock = asyncio.Lock()
         self._idle: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -177,7 +196,7 @@ class Conversation:
         """``(role, text)`` of what the owner saw: his messages ("user") and the checked
         answers ("assistant"), oldest first (a panel reopened the same day shows these)."""
         return [
-            (str(m["role"]), str(m.get("content") or ""))
+            (str(m["role"]), _shown(m))
             for m in self.history
             if m.get("role") in {"user", "assistant"} and not m.get("tool_calls")
         ]
@@ -190,10 +209,7 @@ class Conversation:
         if self._went_idle():
             self._spawn(self.review_memories())
         async with self._lock:
-            prefix, history, seen = await self._prompt(text)
-            wire_text = text
-            if self.current_inquiry_id is not None:
-                wire_text = f"[current inquiry: #{self.current_inquiry_id}]\n{text}"
+            prefix, history, seen, wire_text = await self._prompt(text)
             self.last_prompt_chars = prompt_chars([*prefix, *history]) + len(wire_text)
             streamed: list[str] = []
 
@@ -233,8 +249,8 @@ class Conversation:
     async def _record(self, text: str, reply: AssistantReply) -> None:
         number = (self._state.turns[-1].number if self._state.turns else 0) + 1
         now = self.assistant.services.clock.now()
-        messages = [
-            {"role": "user", "content": text},
+        messages = [  # exactly what the model got: the next turn sends these bytes again
+            reply.question or {"role": "user", "content": text},
             *reply.messages,
             {"role": "assistant", "content": reply.text},
         ]
@@ -250,23 +266,45 @@ class Conversation:
         name = await self.store.customer_name(inquiry_id) if self.store is not None else None
         return inquiry_id, name or f"#{inquiry_id}"
 
-    # -- the prompt: context, budget, compression -------------------------------------
-    async def _context(self) -> list[dict[str, Any]]:
-        """The data message naming the current customer and holding the summary (if any)."""
-        inquiry_id = self.current_inquiry_id
-        if inquiry_id is None and not self._state.summary:
+    # -- the prompt: a stable prefix, the history as sent, the turn's context at the end --
+    async def _notes(self) -> list[dict[str, Any]]:
+        """The data message holding the notes of folded turns (none before the first fold)."""
+        if not self._state.summary:
             return []
-        customer = "(none selected)"
+        return render_messages("session_context", {"summary": self._state.summary})
+
+    async def _fresh_prefix(self) -> list[dict[str, Any]]:
+        """System instructions, memories, knowledge and notes as of now. Read once per
+        conversation and once per fold: between folds every request starts with these bytes."""
+        self._prefix_memories = set(await self.assistant.standing_memories())
+        return [*await self.assistant.system_messages(), *await self._notes()]
+
+    async def _new_memories(self, sent: list[dict[str, Any]]) -> str:
+        """Memories confirmed since the prefix was read (on the 记忆 page, by a tool) that no
+        message of ``sent`` carries yet: the newest message brings them, once."""
+        said = "\n".join(str(m.get("content") or "") for m in sent if m.get("role") == "user")
+        lines = await self.assistant.standing_memories()
+        return "\n".join(m for m in lines if m not in self._prefix_memories and m not in said)
+
+    async def _question(self, text: str, kept: list[Turn]) -> str:
+        """The newest user message (``core.agent.turn_context``): the time, the current
+        customer, and his memories unless a message still in the history carries them."""
+        inquiry_id = self.current_inquiry_id
+        customer = None
         if inquiry_id is not None:
-            name = None
-            if self.store is not None:
-                name = await self.store.customer_name(inquiry_id)
-            customer = f"inquiry #{inquiry_id}" + (f", {name}" if name else "")
-        summary = self._state.summary or "(nothing yet)"
-        about = await self._customer_memories(inquiry_id)
-        if about:  # only when there are some: the context stays as short as it was without
-            customer += f"\nWhat the owner told you about this customer (JSON lines):\n{about}"
-        return render_messages("session_context", {"customer": customer, "summary": summary})
+            name = await self.store.customer_name(inquiry_id) if self.store is not None else None
+            customer = turn_context.Customer(inquiry_id, name)
+        about = ""
+        if customer is not None:
+            marker = turn_context.memories_marker(customer)
+            told = any(
+                m.get("role") == "user" and marker in str(m.get("content") or "")
+                for m in flatten(kept)
+            )
+            about = "" if told else await self._customer_memories(inquiry_id)
+        now = self.assistant.services.clock.now()
+        rules = await self._new_memories(flatten(kept))
+        return turn_context.question(text, now=now, customer=customer, memories=about, rules=rules)
 
     async def _customer_memories(self, inquiry_id: int | None) -> str:
         """The current customer's memories (his, not another's), most relevant first within
@@ -283,33 +321,70 @@ class Conversation:
 
         return "\n".join(await services.store.run(read))
 
-    async def _prompt(self, text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool]:
-        """(system + context messages, history to send, earlier turns read customer content)."""
-        budget = self.budget
-        system = await self.assistant.system_messages()
-        context = await self._context()
-        pending = [t for t in self._state.turns if t.number > self._state.summarised_through]
+    async def _prompt(
+        self, text: str
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool, str]:
+        """(prefix, history to send, earlier turns read customer content, the new message).
+
+        The prefix and the history are what the previous turn sent, unchanged, unless the
+        budget demands a fold: then, in one step, the oldest turns become notes and the prefix
+        is read afresh (new memories and knowledge come in with it)."""
+        budget, state = self.budget, self._state
+        if self._carry is not None:
+            await self._carry_on(self._carry)
+        today = to_sydney(self.assistant.services.clock.now()).date()
+        if self._prefix is None or self._prefix_day != today:  # a new day: memories expire
+            self._prefix, self._prefix_day = await self._fresh_prefix(), today
+        pending = [t for t in state.turns if t.number > state.summarised_through]
+        wire = await self._question(text, pending)
 
         def room() -> int:
-            extra = len(text) + 40 + budget.tool_reserve_chars  # 40: the current-inquiry line
-            return budget.total_chars - prompt_chars([*system, *context]) - extra
+            fixed = prompt_chars(self._prefix or []) + len(wire) + budget.tool_reserve_chars
+            return budget.total_chars - fixed
 
         folded, kept = fit(pending, room(), budget)
         if folded:
             summary, _proposed = await fold(
                 self.assistant.services,
                 self.assistant.llm,
-                self._state.summary,
+                state.summary,
                 folded,
                 max_chars=budget.summary_chars,
                 channel=self.channel,
             )
             through = folded[-1].number
-            if self.store is not None and self._state.id:
-                await asyncio.shield(self.store.save_summary(self._state.id, summary, through))
-            self._state.summary, self._state.summarised_through = summary, through
-            context = await self._context()
-        return [*system, *context], squeeze(kept, room(), budget), bool(self._state.summary)
+            if self.store is not None and state.id:
+                await asyncio.shield(self.store.save_summary(state.id, summary, through))
+            state.summary, state.summarised_through = summary, through
+            self.folds += 1
+            self._prefix, self._prefix_day = await self._fresh_prefix(), today
+            wire = await self._question(text, kept)  # his memories again if they were folded
+        return list(self._prefix), flatten(kept), bool(state.summary), wire
+
+    async def _carry_on(self, earlier: SessionState) -> None:
+        """A new day's first turn: the earlier session's notes and its turns not folded yet
+        become this one's notes (one cheap-tier call; the owner's lines if it fails), and its
+        current customer stays current unless one was set today."""
+        self._carry = None
+        state = self._state
+        if state.current_inquiry_id is None and earlier.current_inquiry_id is not None:
+            self.current_inquiry_id = earlier.current_inquiry_id
+        turns = [t for t in earlier.turns if t.number > earlier.summarised_through]
+        summary = earlier.summary
+        if turns:
+            summary, _proposed = await fold(
+                self.assistant.services,
+                self.assistant.llm,
+                earlier.summary,
+                turns,
+                max_chars=self.budget.summary_chars,
+                channel=self.channel,
+            )
+        if not summary:
+            return
+        state.summary = summary
+        if self.store is not None and state.id:
+            await asyncio.shield(self.store.save_summary(state.id, summary, 0))
 
     # -- after the conversation: memories ---------------------------------------------
     async def review_memories(self) -> list[int]:
@@ -374,6 +449,11 @@ class Conversation:
         if self._idle is not None:
             self._idle.cancel()
             self._idle = None
+
+
+def _shown(message: dict[str, Any]) -> str:
+    content = str(message.get("content") or "")
+    return turn_context.owner_words(content) if message.get("role") == "user" else content
 
 
 def _log_failure(task: asyncio.Task[Any]) -> None:

@@ -1,6 +1,9 @@
 """The assistant's turn: the model may call tools for a bounded number of rounds, then answers.
 
-Bounded (``MAX_ROUNDS``) so a confused model costs a few calls, not a loop; every call goes
+Bounded so a confused model costs some calls, not a loop: up to ``MAX_TOOL_ROUNDS`` rounds of
+tool calls (the seed's 15: a real chain — find, read, check the files, draft — takes seven or
+more), then one more request for the answer; tool calls asked for in that last round are not run
+and the owner reads one Chinese line saying so. Every call goes
 through ``LLMClient.complete`` and so into the ledger (tier 3, purpose ``assistant``). Bad tool
 arguments or a tool's refusal go back to the model as an ``ERROR:`` result rather than failing
 the turn.
@@ -33,7 +36,6 @@ from core.agent.memory_dedupe import DuplicateJudge
 from core.agent.tools import REGISTRY, Tool, ToolContext, assistant_memories
 from core.agent.tools.base import Focus
 from core.agent.tools.knowledge import knowledge_block
-from core.clock import to_sydney
 from core.db.models import ALL_STAGES, Inquiry
 from core.errors import InquiryBridgeError, LLMError
 from core.llm.prompts import render_messages
@@ -42,7 +44,12 @@ from core.services import Services
 
 log = logging.getLogger(__name__)
 
-MAX_ROUNDS = 6
+MAX_TOOL_ROUNDS = 15  # rounds that may run tools; one answer round follows
+MAX_ROUNDS = MAX_TOOL_ROUNDS + 1
+TOO_MANY_ROUNDS = (
+    f"（助手连续调用了 {MAX_TOOL_ROUNDS} 轮工具仍未给出答复，已停下，没有再执行更多操作。"
+    "请把问题拆小一点再问。）"
+)
 # Tools whose results carry text customers wrote (names, subjects, email bodies): their records say
 CUSTOMER_CONTENT_TOOLS = frozenset(n for n, t in REGISTRY.items() if t.reads_customer_content)
 
@@ -69,6 +76,8 @@ class AssistantReply:
     # a lookup found several; ``customer_moved`` False: no tool said anything about who
     customer_id: int | None = None
     customer_moved: bool = False
+    # the owner's message exactly as the model got it (a session stores this, byte for byte)
+    question: dict[str, Any] = field(default_factory=dict)
 
 
 TextSink = Callable[[str], None]
@@ -99,17 +108,20 @@ class Assistant:
         """The prompt's fixed start (a session measures it against its budget)."""
         return await self._system_messages()
 
-    async def _system_messages(self) -> list[dict[str, Any]]:
-        """The system instructions, then the owner's confirmed memories as a data message."""
+    async def standing_memories(self) -> list[str]:
+        """The owner's confirmed memories as the prompt shows them (one per line, JSON)."""
         now = self.services.clock.now()
         used_in = f"assistant:{self.channel}"
-        memories = await self.services.store.run(lambda s: assistant_memories(s, now, used_in))
+        rows = await self.services.store.run(lambda s: assistant_memories(s, now, used_in))
+        return [json.dumps(m, ensure_ascii=False) for m in rows]
+
+    async def _system_messages(self) -> list[dict[str, Any]]:
+        """The system instructions, then the owner's confirmed memories as a data message."""
+        memories = await self.standing_memories()
         variables = {
             "company": self.services.settings.get("general.company_name"),
-            "today": to_sydney(self.services.clock.now()).strftime("%Y-%m-%d %A"),
             # one JSON string per line: a memory cannot pose as several lines or as markup
-            "memories": "\n".join(json.dumps(m, ensure_ascii=False) for m in memories)
-            or "(none yet)",
+            "memories": "\n".join(memories) or "(none yet)",
             "knowledge": knowledge_block(self.services.home),
         }
         return render_messages("assistant", variables)
@@ -255,14 +267,18 @@ class Assistant:
     ) -> AssistantReply:
         messages = list(prefix) if prefix is not None else await self._system_messages()
         messages += list(history or [])
-        messages.append({"role": "user", "content": cap_question(text)})
-        reply = AssistantReply(text="")
+        question = {"role": "user", "content": cap_question(text)}
+        messages.append(question)
+        reply = AssistantReply(text="", question=dict(question))
         for round_no in range(1, MAX_ROUNDS + 1):
             reply.rounds = round_no
             completion = await self._complete(messages, on_text)
             if not completion.tool_calls:
                 reply.text = completion.content.strip()
                 return reply
+            if round_no == MAX_ROUNDS:  # the answer round asked for more tools: none run
+                log.warning("assistant turn stopped after %d tool rounds", MAX_TOOL_ROUNDS)
+                break
             calls = [
                 {
                     "id": call["id"],
@@ -285,7 +301,7 @@ class Assistant:
                 added.append({"role": "tool", "tool_call_id": call["id"], "content": result})
             messages += added
             reply.messages += added
-        reply.text = "（助手在多轮工具调用后仍未给出答复，请换个说法再试。）"
+        reply.text = TOO_MANY_ROUNDS
         return reply
 
 

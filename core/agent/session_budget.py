@@ -1,15 +1,15 @@
-"""The prompt budget of a long conversation: what of the history still goes to the model.
+"""The prompt budget of a long conversation, kept so the provider's prompt cache keeps working.
 
-Why: a day of questions would otherwise send every earlier turn (and every email a tool read)
-with each new question, until the prompt costs more than the answer is worth or no longer fits.
-Compression is progressive:
-
-1. the newest ``keep_whole_turns`` turns go whole;
-2. older turns go with their tool results cut to ``tool_result_chars``;
-3. when that still does not fit, the oldest turns are folded into the session's summary (a
-   cheap-tier call, ``core.agent.session_digest``), after their key facts became memory
-   proposals. Folding goes down to ``refill_ratio`` of the room, so it happens every few turns,
-   not on every one.
+Why this shape: a provider caches the longest prompt prefix it has seen before, so a turn costs
+little when its request starts with exactly the bytes of the previous one. The history therefore
+goes to the model **whole and unchanged**, as it was sent (never re-shortened turn by turn), and
+grows by one turn per question. Only when it would no longer fit the budget is it **folded, in
+one step**: the oldest turns are replaced by notes (a cheap-tier call,
+``core.agent.session_digest``) after their key facts became memory proposals. Folding goes down
+to ``refill_ratio`` of the room — so it happens every few turns, not on every one — but keeps at
+least the newest ``keep_whole_messages`` messages whole as long as they leave room for one more
+turn (a budget too small for them folds to ``refill_ratio`` rather than refold every turn).
+After a fold the prefix is stable again until the next one.
 
 The size is counted in **characters** (message contents plus tool-call names and arguments),
 not tokens: no tokenizer ships with the app, and for this mix of Chinese (about one token per
@@ -24,15 +24,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.agent.session_store import Turn, flatten
+from core.agent.session_store import Turn
 
 
 @dataclass(frozen=True)
 class PromptBudget:
-    total_chars: int = 16_000  # system, memories, context, history and the new question
-    keep_whole_turns: int = 4
-    tool_result_chars: int = 400  # a tool result of an older turn is cut to this
-    summary_chars: int = 2_000  # the summary of the folded turns, at most
+    # system, memories, notes, history and the new question. 32,000 (not the 16,000 of the
+    # shortening days): the newest 20 messages go whole, tool output included, and at 16,000
+    # they left room for only a turn or two between folds (benchmarks/assistant_session.py:
+    # 20 folds in 60 turns, 61% of prompt characters cacheable; at 32,000: 3 folds, 91%)
+    total_chars: int = 32_000
+    keep_whole_messages: int = 20  # the newest messages a fold leaves whole (the seed's 20)
+    summary_chars: int = 2_000  # the notes of the folded turns, at most
     refill_ratio: float = 0.6  # folding leaves the history this full
     # kept free for the current turn's own tool calls and results (its later rounds)
     tool_reserve_chars: int = 2_000
@@ -51,55 +54,33 @@ def prompt_chars(messages: list[dict[str, Any]]) -> int:
     return sum(message_chars(m) for m in messages)
 
 
-def _cut(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… [cut: {len(text) - limit} more characters; ask the tool again]"
+def _chars(turns: list[Turn]) -> int:
+    return sum(prompt_chars(t.messages) for t in turns)
 
 
-def shortened(turn: Turn, limit: int) -> list[dict[str, Any]]:
-    """The turn's messages with each tool result cut to ``limit`` characters."""
-    out = []
-    for message in turn.messages:
-        if message.get("role") == "tool":
-            message = {**message, "content": _cut(str(message.get("content") or ""), limit)}
-        out.append(message)
-    return out
-
-
-def render(turns: list[Turn], budget: PromptBudget) -> list[dict[str, Any]]:
-    """The history as it goes into the prompt: newest turns whole, older ones shortened."""
-    whole_from = max(0, len(turns) - budget.keep_whole_turns)
-    messages: list[dict[str, Any]] = []
-    for index, turn in enumerate(turns):
-        if index >= whole_from:
-            messages += turn.messages
-        else:
-            messages += shortened(turn, budget.tool_result_chars)
-    return messages
+def _messages(turns: list[Turn]) -> int:
+    return sum(len(t.messages) for t in turns)
 
 
 def fit(turns: list[Turn], room: int, budget: PromptBudget) -> tuple[list[Turn], list[Turn]]:
-    """Split the turns not yet summarised into (to fold into the summary, to keep).
+    """Split the turns not yet folded into (to fold into the notes, to send whole).
 
-    Nothing is folded while the rendered history fits ``room``. Otherwise the oldest turns are
-    folded until the rest fits ``refill_ratio * room``; the newest turn is always kept.
+    Nothing is folded while the whole history fits ``room`` (the prefix stays byte-identical).
+    Otherwise the oldest turns are folded until the rest fits ``refill_ratio * room``, except
+    that a fold stops early rather than leave fewer than ``keep_whole_messages`` messages, as
+    long as what is left plus one more turn like the newest fits ``room``. A turn that alone
+    overflows ``room`` is folded too.
     """
-    if prompt_chars(render(turns, budget)) <= room:
+    if _chars(turns) <= room:
         return [], turns
     target = int(room * budget.refill_ratio)
     cut = 0
-    while cut < len(turns) - 1 and prompt_chars(render(turns[cut:], budget)) > target:
+    while cut < len(turns) and _chars(turns[cut:]) > target:
+        rest = turns[cut:]
+        # the newest messages stay whole if they leave room for another turn before a refold
+        if _messages(rest[1:]) < budget.keep_whole_messages and (
+            _chars(rest) + _chars(turns[-1:]) <= room
+        ):
+            break
         cut += 1
     return turns[:cut], turns[cut:]
-
-
-def squeeze(turns: list[Turn], room: int, budget: PromptBudget) -> list[dict[str, Any]]:
-    """The kept turns' messages; if even they overflow (one huge tool result in the newest
-    turn), every tool result is shortened, then halved until the history fits."""
-    messages = render(turns, budget)
-    limit = budget.tool_result_chars
-    while prompt_chars(messages) > room and limit > 40:
-        messages = flatten(Turn(t.number, shortened(t, limit)) for t in turns)
-        limit //= 2
-    return messages

@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from core.agent.memory import list_memories
 from core.agent.memory_dedupe import Candidate, propose_memories
 from core.agent.session_store import Turn
+from core.agent.turn_context import owner_words
 from core.clock import to_sydney
 from core.errors import InquiryBridgeError
 
@@ -58,6 +59,7 @@ def transcript(turns: list[Turn]) -> str:
             role = message.get("role")
             content = str(message.get("content") or "").strip()
             if role == "user":
+                content = owner_words(content).strip()
                 lines.append(f"[turn {turn.number}] Owner: {content}")
             elif role == "tool":
                 lines.append(f"  tool result: {content[:TOOL_RESULT_CHARS]}")
@@ -76,7 +78,7 @@ def fallback_summary(summary: str, turns: list[Turn], max_chars: int) -> str:
     usually sets its subject, its end is what is being worked on."""
     lines = [line for line in summary.splitlines() if line]
     lines += [
-        f"[turn {t.number}] {str(m.get('content') or '')[:80]}"
+        f"[turn {t.number}] {owner_words(str(m.get('content') or ''))[:80]}"
         for t in turns
         for m in t.messages
         if m.get("role") == "user"

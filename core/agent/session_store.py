@@ -166,6 +166,32 @@ class SessionStore:
 
         await self.services.store.run(do)
 
+    def earlier(self, channel: str, name: str, before: str) -> SessionState | None:
+        """The newest other session of ``name`` on ``channel`` — ``name`` itself (as it was
+        named before days) or ``name@<day>`` — that is not ``before`` and has turns or notes:
+        what a new day's conversation carries on from."""
+
+        def find(session: Session) -> str | None:
+            rows = session.scalars(
+                select(AssistantSession)
+                .where(
+                    AssistantSession.channel == channel,
+                    (AssistantSession.name == name) | AssistantSession.name.like(f"{name}@%"),
+                    AssistantSession.name != before,
+                )
+                .order_by(AssistantSession.updated_at.desc(), AssistantSession.id.desc())
+            )
+            for row in rows:
+                if row.summary or session.scalar(
+                    select(func.count(AssistantTurn.id)).where(AssistantTurn.session_id == row.id)
+                ):
+                    return row.name
+            return None
+
+        with self.services.store.session() as session:
+            found = find(session)
+        return self.open(channel, found) if found is not None else None
+
     def set_current_inquiry(self, session_id: int, inquiry_id: int | None) -> None:
         self._update(session_id, current_inquiry_id=inquiry_id)
 

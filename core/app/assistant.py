@@ -4,12 +4,16 @@ Front ends ask ``App.assistant.conversation(name, channel=...)`` and keep the ob
 name on the same channel is the same conversation for the life of the ``App``, and, being a
 session stored in SQLite, after a restart too (its turns, current customer and summary are read
 back). The desktop names its conversation ``today_name(clock)`` (the Sydney date: history per
-day). The assistant's drafting is the composer and reader only (``core.agent.tools``): nothing
+day). A Telegram chat is one conversation per Sydney day (``DAILY_CHANNELS``): the first message
+of a new day (by the injected clock) starts a session ``<chat>@<date>`` that carries the previous
+day's notes (folded from its turns) and current customer; the old day is closed (its memories
+reviewed). A new day also keeps the prompt short and its cached prefix fresh. The assistant's drafting is the composer and reader only (``core.agent.tools``): nothing
 here can send.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import TYPE_CHECKING
 
@@ -37,12 +41,16 @@ def _warm_claim_guard() -> None:
     warm_guard()
 
 
+DAILY_CHANNELS = frozenset({"telegram"})  # a new Sydney day starts a new conversation
+
+
 class AssistantService:
     def __init__(self, services: Services, llm: LazyLLM, drafts: LazyDrafts) -> None:
         self._services = services
         self._llm = llm
         self._drafts = drafts
         self._conversations: dict[tuple[str, str], Conversation] = {}
+        self._closing: set[asyncio.Task[object]] = set()  # yesterday's, reviewing memories
         if self.available:  # the claim guard loads its converter before the first question
             threading.Thread(target=_warm_claim_guard, name="claim-guard-warm", daemon=True).start()
 
@@ -56,9 +64,13 @@ class AssistantService:
         from the database when it exists. ``persist=False``: a throwaway conversation in memory
         (the one-shot ``ask``), not kept and not shared."""
         key = (channel, name)
+        daily = persist and channel in DAILY_CHANNELS
+        session_name = f"{name}@{today_name(self._services.clock)}" if daily else name
         found = self._conversations.get(key)
-        if found is not None and persist:
+        if found is not None and persist and found.name == session_name:
             return found
+        if found is not None and persist:  # the day turned: the old one ends
+            self._end(self._conversations.pop(key))
         if not self.available:
             raise LLMNotConfigured()
         with IMPORTING:
@@ -71,19 +83,32 @@ class AssistantService:
         if not persist:
             return Conversation(name=name, channel=channel, assistant=assistant)
         store = SessionStore(self._services)
+        carry = store.earlier(channel, name, session_name) if daily else None
         conversation = Conversation(
-            name=name,
+            name=session_name,
             channel=channel,
             assistant=assistant,
             store=store,
-            state=store.open(channel, name),
+            state=store.open(channel, session_name),
             idle_seconds=IDLE_SECONDS,
+            carry=carry,
         )
         self._conversations[key] = conversation
         return conversation
 
+    def _end(self, conversation: Conversation) -> None:
+        """Close a conversation whose day is over, in the background (``aclose`` awaits it)."""
+        try:
+            task = asyncio.get_running_loop().create_task(conversation.close())
+        except RuntimeError:  # no loop (a synchronous caller): its review waits for next time
+            return
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
     async def aclose(self) -> None:
         """Close every open conversation (each reviews its memories), e.g. when the app quits."""
+        if self._closing:
+            await asyncio.gather(*list(self._closing), return_exceptions=True)
         conversations, self._conversations = list(self._conversations.values()), {}
         for conversation in conversations:
             await conversation.close()

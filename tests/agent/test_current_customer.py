@@ -29,10 +29,14 @@ def _statuses(services: Services) -> dict[int, str]:
 
 
 def _context_of(model: Model) -> str:
-    """The data message of the last assistant request that names the current customer."""
+    """The current customer the last assistant request names (in its newest owner message,
+    ``core.agent.turn_context``); "" when it names nobody."""
     bodies = [r.body for r in model.server.chat_requests if r.body.get("tools")]
-    texts = [str(m.get("content") or "") for m in bodies[-1]["messages"]]
-    return "\n".join(t for t in texts if "Current customer" in t)
+    users = [m for m in bodies[-1]["messages"] if m.get("role") == "user"]
+    newest = str(users[-1].get("content") or "")
+    line = next((x for x in newest.splitlines() if "Current customer: " in x), "")
+    customer = line.partition("Current customer: ")[2]
+    return "" if customer in ("", "(none selected)") else customer
 
 
 async def test_the_customer_a_search_finds_is_current_and_survives_a_restart(

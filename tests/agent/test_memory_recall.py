@@ -42,8 +42,13 @@ async def test_the_current_customers_memories_reach_the_assistant_and_no_one_els
         clock.advance(timedelta(days=2).total_seconds())  # 明天 is over
         await conversation.ask("那她呢？")
         second = _last_turn(srv)
+        asked = [r.body for r in srv.chat_requests if r.body and r.body.get("tools")]
+        about_amy = json.dumps(asked[-1]["messages"][-1], ensure_ascii=False)
         await app.aclose()
-    assert "Billy 预算有限" in first and "Billy 预算有限" not in second
+    # Billy's note came with the turn about him (it stays in that turn, as sent: the history
+    # is never rewritten); the turn about Amy carries none of it
+    assert "Billy 预算有限" in first and "Amy Lee" in about_amy
+    assert "Billy 预算有限" not in about_amy
     assert "Ryde 市政审批很慢" in first and "Ryde 市政审批很慢" in second  # a lesson: always
     assert "明天不上门" in first and "明天不上门" not in second
     with services.store.session() as s:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from core.agent.session_budget import PromptBudget, fit, prompt_chars, render, squeeze
+from core.agent.session_budget import PromptBudget, fit
 from core.agent.session_store import Turn
 from core.app import App
 from core.db.models import Memory
@@ -18,9 +18,7 @@ from tests.agent.session_support import SessionModel, assistant_requests, reques
 from tests.drafts.support import add_inquiry
 from tests.support.llm_server import LLMServer, Reply, schema_name
 
-BUDGET = PromptBudget(
-    total_chars=6_500, keep_whole_turns=3, summary_chars=800, tool_reserve_chars=500
-)
+BUDGET = PromptBudget(total_chars=6_000, summary_chars=800, tool_reserve_chars=500)
 FACT = "记住：Billy 的推拉门宽 2400 mm，报价含 GST"
 
 
@@ -92,15 +90,17 @@ def _turn(number: int, result_chars: int) -> Turn:
     )
 
 
-def test_older_tool_results_are_cut_newest_turns_whole() -> None:
-    budget = PromptBudget(keep_whole_turns=2, tool_result_chars=100)
-    turns = [_turn(n, 3_000) for n in range(1, 5)]
-    results = [m["content"] for m in render(turns, budget) if m["role"] == "tool"]
-    assert [len(r) >= 3_000 for r in results] == [False, False, True, True]
-    assert results[0].startswith("邮" * 100) and "cut: 2900 more characters" in results[0]
-    # fits: nothing folded; too big: the oldest folded, the newest always kept
+def test_history_goes_whole_and_folds_keep_the_newest_twenty_messages() -> None:
+    budget = PromptBudget(keep_whole_messages=8)  # two turns of four messages
+    turns = [_turn(n, 1_000) for n in range(1, 7)]
+    # fits: nothing folded, nothing cut (every tool result goes as it was sent)
     assert fit(turns, 10_000, budget) == ([], turns)
-    folded, kept = fit(turns, 4_000, budget)
-    assert folded == turns[:3] and kept == turns[3:]
-    # one huge newest turn is shortened until it fits
-    assert prompt_chars(squeeze([_turn(9, 50_000)], 1_000, budget)) <= 1_000
+    # too big: the oldest are folded, but the newest 8 messages stay whole while they leave
+    # room for one more turn; a room too small for that folds down to the refill ratio
+    folded, kept = fit(turns, 3_200, budget)
+    assert folded == turns[:4] and kept == turns[4:]
+    folded, kept = fit(turns, 2_500, budget)
+    assert folded == turns[:5] and kept == turns[5:]
+    # a turn that alone overflows the room is folded too: nothing is sent half
+    folded, kept = fit([_turn(9, 50_000)], 1_000, budget)
+    assert kept == []

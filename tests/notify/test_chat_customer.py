@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from core.agent.turn_context import owner_words
 from core.db.models import Draft, Inquiry, Memory
 from core.events import InquiryCreated
 from core.inquiry.search import refresh_search_text
@@ -30,7 +31,7 @@ CURRENT = re.compile(r"Current customer: inquiry #(\d+)")
 
 
 class CustomerModel:
-    """Looks customers up by name, drafts to the current customer the conversation's data
+    """Looks customers up by name, drafts to the current customer the newest owner
     message names, revises the last draft it wrote, and names the customer it drafted for."""
 
     def __init__(self) -> None:
@@ -43,7 +44,7 @@ class CustomerModel:
         last_user = max(i for i, m in enumerate(messages) if m.get("role") == "user")
         earlier = [m["content"] for m in messages[:last_user] if m.get("role") == "tool"]
         results = [m["content"] for m in messages[last_user:] if m.get("role") == "tool"]
-        user = last_user_text(request)
+        user = owner_words(last_user_text(request))  # his words, not the context above them
         if results:
             last = results[-1]
             if last.startswith("{"):
@@ -64,8 +65,8 @@ class CustomerModel:
                 }
             ]
         if "给他回复" in user:
-            context = "\n".join(str(m.get("content") or "") for m in messages)
-            current = CURRENT.search(context)
+            # the newest owner message names the current customer (core.agent.turn_context)
+            current = CURRENT.search(str(messages[last_user].get("content") or ""))
             if current is None:
                 return "请问是哪位客户？"
             return [

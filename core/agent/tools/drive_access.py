@@ -27,7 +27,7 @@ from core.errors import NotFound, NotSignedIn
 from core.graph.client import GraphClient
 from core.rhythm.outlook import graph_client, has_account
 
-READ_CHARS = 6_000  # what one file may put in front of the model (a session budgets 16,000)
+READ_CHARS = 6_000  # what one file may put in front of the model (a session budgets 32,000)
 
 
 def _default_client(services: Any) -> GraphClient:

@@ -35,7 +35,7 @@ from core.inquiry.stages import stage_history
 
 SNIPPET = 240
 # the whole thread in front of the model, newest first: within a session's prompt budget
-# (core.agent.session_budget: 16,000 characters in all), an older message shrinks to a head
+# (core.agent.session_budget: 32,000 characters in all), an older message shrinks to a head
 THREAD_CHARS = 8_000
 MESSAGE_CHARS = 2_000
 
