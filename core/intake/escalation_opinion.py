@@ -40,8 +40,9 @@ MIN_QUOTE_CHARS = 4  # "bad" alone proves nothing; a real quote is a phrase
 # only decide whether the model is worth asking.
 _NEGATIVE = re.compile(
     r"\b(disappoint\w*|dissatisf\w*|unhappy|not (happy|impressed|good enough)|upset|annoy\w*|"
-    r"frustrat\w*|scratch\w*|damag\w*|dent(ed|s)?|chipped|wrong|poor(ly)?|worst|awful|horrible|"
-    r"rude|ignor\w*|still waiting|no one|nobody|never (came|arrived|called|replied|turned up)|"
+    r"frustrat\w*|scratch\w*|damag\w*|dent(ed|s)?|chipped|wrong|poorly|worst|awful|horrible|"
+    r"poor (service|workmanship|quality|communication|job|finish)|rude|ignored|ignoring (us|me)|"
+    r"still waiting|(no ?one|nobody|never) (came|arrived|called|rang|replied|turned up|got back)|"
     r"waste|what we paid|paid for|cancel\w*|mess(ed)? up|let down|not what we)\b"
     r"|失望|不满|生气|划痕|刮花|损坏|等了|没人|太慢|取消|不行|糟糕|差劲",
     re.IGNORECASE,
