@@ -4,8 +4,10 @@ The ceramics seed learned it: a cheerful reply drafted to a customer who threate
 worse than no reply. The draft tools put ``escalation`` in their result, but the model may leave
 it out of its answer, so, like the claim guard's corrections, code adds the line after the
 model's answer: for every draft a tool of this turn wrote whose inquiry has an open complaint
-item (需要您确认 "complaint"), "⚠ 该客户在投诉：<reason>，请先看一下再批准" ends the answer unless
-the answer already carries that exact line.
+item (需要您确认 "complaint"), "⚠ 该客户在投诉：<reason>，请先看一下再批准" opens the answer
+unless the answer already carries that line. First, not last: Telegram sends only the head of a
+long answer, and he should read the flag before the draft's news. The reason quotes the
+customer, so it is Markdown-escaped (customer text never becomes markup).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from sqlalchemy.orm import Session
 from core.db.attention_rows import open_complaint
 from core.db.models import Draft
 from core.drafts.view import escalation_line
+from core.text.render import md_escape
 
 _DRAFT_ID = re.compile(r'"draft_id":\s*(\d+)')
 
@@ -45,10 +48,12 @@ def flag_lines(session: Session, draft_ids: Iterable[int]) -> list[str]:
 
 
 async def with_flags(services: Any, text: str, results: Iterable[str]) -> str:
-    """``text`` with every missing flag appended (the line the owner must read)."""
+    """``text`` with every missing flag put before it (the line the owner must read)."""
     ids = drafted_ids(results)
     if not ids:
         return text
     lines = await services.store.read(lambda s: flag_lines(s, ids))
-    missing = [line for line in lines if line not in text]
-    return "\n\n".join([text.rstrip(), *missing]) if missing else text
+    missing = [
+        md_escape(line) for line in lines if line not in text and md_escape(line) not in text
+    ]
+    return "\n\n".join([*missing, text.strip()]) if missing else text

@@ -37,7 +37,7 @@ async def test_the_answer_shows_the_flag_the_model_left_out(
     result = json.loads(reply.tool_calls[0].result)
     assert result["escalation"] == FLAG
     assert reply.raw_text == "已为 Cathy Wu 起草回复，等待您审批。"
-    assert reply.text.endswith(FLAG) and reply.text.count(FLAG) == 1
+    assert reply.text.startswith(FLAG) and reply.text.count(FLAG) == 1  # first: read first
 
 
 async def test_an_answer_that_already_says_it_is_not_doubled(
@@ -67,6 +67,21 @@ async def test_a_calm_customer_or_a_handled_complaint_has_no_flag(
         assert "该客户在投诉" not in reply.text
     with services.store.session() as s:
         assert s.get(AppState, key).value["status"] == "dismissed"
+
+
+async def test_a_long_answer_cut_for_telegram_keeps_the_flag(
+    services: Services, model: Model
+) -> None:
+    from core.agent.caps import telegram_summary
+
+    cathy = add_customer(services, "Cathy Wu", email="cathy@example.com")
+    _complaint(services, cathy)
+    reply = await run(
+        model,
+        ("draft_reply", {"inquiry_id": cathy, "instruction": "道歉"}),
+        answer="草稿等待您审批。" + "这是很长的说明。" * 400,
+    )
+    assert FLAG in telegram_summary(reply.text)
 
 
 def test_draft_ids_are_read_from_every_result_shape() -> None:
