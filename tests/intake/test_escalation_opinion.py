@@ -190,3 +190,47 @@ async def test_with_no_endpoint_the_rules_still_flag(services, pipelines, body, 
     )
     [flag] = complaints(services)
     assert said in flag.detail
+
+
+@pytest.mark.parametrize("order", ["karen_first", "karen_last"])
+def test_the_models_flag_leads_the_board_through_the_cli(
+    home, tmp_path, monkeypatch, capsys, model, order
+) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    from core.app import build_app
+    from core.cli.main import main
+    from core.clock import FakeClock
+    from core.inquiry.board import BoardQuery, fetch_rows
+    from core.services import build_services
+
+    model.script["sliding door"] = Verdict(["A"], name="Amy Lee", products=["sliding_door"])
+    folder = tmp_path / "eml"
+    folder.mkdir()
+    mails = [  # Karen first and Amy second, and the other way round: Karen leads both times
+        ("Karen Hill <k@example.com>", "Our frames", SCRATCHED),
+        ("Amy Lee <amy@example.com>", "Sliding door", CALM.replace("Karen", "Amy")),
+    ]
+    if order == "karen_last":
+        mails.reverse()
+    for n, (sender, subject, body) in enumerate(mails, 1):
+        data = make_email(subject=subject, body=body, sender=sender, minutes=n)
+        (folder / f"{n:03d}.eml").write_bytes(data)
+    model.escalation = {"escalate": True, "reason": "angry", "quote": "we are disappointed"}
+    with LLMServer(model) as srv:
+        monkeypatch.setenv("INQUIRY_BRIDGE_LLM_BASE_URL", srv.base_url)
+        assert main(["ingest", "--eml-dir", str(folder), "--home", str(home)]) == 0
+    app = build_app(home, clock=FakeClock())
+    try:
+        items = [i.as_json() for i in asyncio.run(app.attention.items())]
+    finally:
+        app.close()
+    [flag] = [i for i in items if i["kind"] == "complaint"]
+    assert flag["label"] == "Karen Hill" and "“we are disappointed”" in flag["detail"]
+    services = build_services(home, clock=FakeClock())
+    try:
+        with services.store.session() as session:
+            rows = fetch_rows(session, BoardQuery(), services.clock.now())
+    finally:
+        services.close()
+    assert [r.customer_name for r in rows] == ["Karen Hill", "Amy Lee"]
