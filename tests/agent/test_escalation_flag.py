@@ -40,6 +40,22 @@ async def test_the_answer_shows_the_flag_the_model_left_out(
     assert reply.text.startswith(FLAG) and reply.text.count(FLAG) == 1  # first: read first
 
 
+async def test_a_revised_draft_shows_the_flag_too(services: Services, model: Model) -> None:
+    cathy = add_customer(services, "Cathy Wu", email="cathy@example.com")
+    first = await run(model, ("draft_reply", {"inquiry_id": cathy, "instruction": "报价 $800"}))
+    assert "该客户在投诉" not in first.text  # no complaint yet
+    _complaint(services, cathy)  # her angry mail arrives
+    draft_id = json.loads(first.tool_calls[0].result)["draft_id"]
+    reply = await run(
+        model,
+        ("revise_draft", {"draft_id": draft_id, "instruction": "改成 $750"}),
+        text="改一下，改成 $750",
+        answer="已改好，新草稿等待您审批。",
+    )
+    assert json.loads(reply.tool_calls[0].result)["escalation"] == FLAG
+    assert reply.text.startswith(FLAG)
+
+
 async def test_an_answer_that_already_says_it_is_not_doubled(
     services: Services, model: Model
 ) -> None:
