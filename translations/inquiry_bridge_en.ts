@@ -137,6 +137,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>This customer is complaining: %1 — please look first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The file %1 cannot be attached: %2</source>
         <translation type="unfinished"></translation>
     </message>

@@ -137,6 +137,10 @@
         <translation>已选 %1 个附件，共 %2</translation>
     </message>
     <message>
+        <source>This customer is complaining: %1 — please look first</source>
+        <translation>该客户在投诉：%1，请先看一下再批准</translation>
+    </message>
+    <message>
         <source>The file %1 cannot be attached: %2</source>
         <translation>文件 %1 无法附加：%2</translation>
     </message>

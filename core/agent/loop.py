@@ -32,6 +32,7 @@ from typing import Any
 from core.agent import consent, proposals
 from core.agent.caps import MAX_ANSWER_CHARS, cap_answer, cap_question, cap_tool_result
 from core.agent.claims import Correction, guard_answer, warm_guard, watermark
+from core.agent.escalation_flag import with_flags
 from core.agent.memory_dedupe import DuplicateJudge
 from core.agent.tools import REGISTRY, Tool, ToolContext, assistant_memories
 from core.agent.tools.base import Focus
@@ -189,6 +190,8 @@ class Assistant:
             context=[c.result for c in reply.tool_calls],
         )
         reply.text, reply.corrections = checked.text, checked.corrections
+        drafted = [c.result for c in reply.tool_calls if "draft" in _writes(c.name)]
+        reply.text = await with_flags(self.services, reply.text, drafted)  # code, not the model
         return reply
 
     async def _gate(self, tool: Tool, arguments: dict[str, Any]) -> str | None:
@@ -303,6 +306,11 @@ class Assistant:
             reply.messages += added
         reply.text = TOO_MANY_ROUNDS
         return reply
+
+
+def _writes(name: str) -> frozenset[str]:
+    tool = REGISTRY.get(name)
+    return tool.writes if tool is not None else frozenset()
 
 
 def _bounded(sink: TextSink | None) -> TextSink | None:

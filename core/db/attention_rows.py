@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import Select, func, select
+from sqlalchemy.orm import Session
 
+from core.db.app_state import get_state
 from core.db.models import AppState
 
 PREFIX = "attention:"
@@ -24,6 +26,18 @@ def open_complaint_ids_select() -> Select[Any]:
         func.json_extract(AppState.value, "$.status") == "open",
         inquiry_id.is_not(None),
     )
+
+
+def open_complaint(session: Session, inquiry_id: int | None) -> str | None:
+    """The reason of the inquiry's open complaint item (what every draft to that customer must
+    show), or None: no complaint, or the owner has already dealt with it. Here, not in rhythm,
+    so drafts and notify read it without importing the attention package."""
+    if inquiry_id is None:
+        return None
+    value = get_state(session, f"{PREFIX}complaint:inquiry:{inquiry_id}") or {}
+    if value.get("status") != "open":
+        return None
+    return str(value.get("detail") or "") or "客户可能在投诉或要求退款"
 
 
 def open_inquiry_ids_select() -> Select[Any]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core.db.attention_rows import open_complaint
 from core.db.models import Draft, Inquiry
 from core.drafts.attachments import FileOption, selected_files, size_warnings
 from core.paths import DataPaths
@@ -54,6 +55,9 @@ class DraftView:
     # the newest email that went to this customer in the 14 days before the draft was last
     # changed, other than this draft itself: {"at": ISO UTC, "subject": …}, or None
     recently_mailed: dict[str, str] | None = None
+    # the reason of the inquiry's open complaint item (需要您确认 "complaint"), or None: every
+    # surface that shows the draft shows ``escalation_line`` with it
+    escalation: str | None = None
 
     @property
     def attachment_warnings(self) -> list[str]:
@@ -86,6 +90,7 @@ class DraftView:
             "sent_at": iso_utc(self.sent_at),
             "attachments": [f.as_json() for f in self.attachments],
             "recently_mailed": self.recently_mailed,
+            "escalation": self.escalation,
         }
 
     @property
@@ -136,7 +141,13 @@ def draft_view(session: Session, d: Draft, paths: DataPaths | None = None) -> Dr
         attachment_ids=ids,
         attachments=files,
         recently_mailed=recently_mailed(session, d),
+        escalation=open_complaint(session, d.inquiry_id),
     )
+
+
+def escalation_line(reason: str) -> str:
+    """The flag a draft to a complaining customer carries wherever it is shown (Chinese)."""
+    return f"⚠ 该客户在投诉：{reason}，请先看一下再批准"
 
 
 def recently_mailed(session: Session, d: Draft) -> dict[str, str] | None:

@@ -149,6 +149,7 @@ class Applier:
             clock=self.services.clock,
             region=self.region,
             language_hint=job.parsed.language,
+            opinion=understanding.escalation,
         )
         msg.disposition = outcome[0]
         session.flush()  # the next message of the batch queries a clean session

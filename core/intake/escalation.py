@@ -30,6 +30,8 @@ _SIGNALS: tuple[tuple[str, str], ...] = (
     ),
     ("defect", r"坏了|漏水|裂了|质量问题|关不上|锁不上"),
 )
+# stages of a job we ordered or installed: only there does "broken" or "leaking" mean our work
+AFTER_SALE = ("ordered", "production", "install", "done")
 _COMPILED = tuple((reason, re.compile(p, re.IGNORECASE)) for reason, p in _SIGNALS)
 
 REASONS_ZH = {

@@ -106,6 +106,7 @@ class Understanding:
     error_reason: str | None = None  # schema | unavailable | error
     error_detail: str = ""
     model_unusable: str = ""  # the rules answered: the model could not be used (error code)
+    escalation: Any = None  # the model's verified complaint opinion (escalation_opinion.Opinion)
 
 
 @dataclass(eq=False)

@@ -24,6 +24,7 @@ the owner edited by hand (``audit_log`` rows ``edit_field``, see ``core.inquiry.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -37,7 +38,7 @@ from core.events import (
     MessageRecorded,
     NeedsAttention,
 )
-from core.intake.escalation import escalation_in
+from core.intake.escalation import AFTER_SALE, escalation_in
 from core.intake.inquiry_writes import (
     CONFIDENCE_RANK,
     OWNER_EDITED_KEY,
@@ -177,8 +178,10 @@ def apply_understood(
     clock: Clock,
     region: str,
     language_hint: str | None,
+    opinion: Any = None,
 ) -> Outcome:
-    """Decide, write the decision, and name the events it makes (published after the commit)."""
+    """Decide, write the decision, and name the events it makes (published after the commit).
+    ``opinion``: the model's verified view on a complaint (``escalation_opinion.Opinion``)."""
     decision = decide(
         session, message, classification, extraction, customer_email=customer_email, offline=offline
     )
@@ -197,7 +200,7 @@ def apply_understood(
             language_hint=language_hint,
         )
         created = _created_events(pk, applied, classification)
-        created += _escalated(message, applied.inquiry_id, after_sale=False)
+        created += _escalated(message, applied.inquiry_id, after_sale=False, opinion=opinion)
         return applied.disposition, created, applied.inquiry_id
     if decision.disposition == "merged" and decision.target is not None:
         target = decision.target
@@ -219,20 +222,30 @@ def apply_understood(
         if decision.matched_by == "phone":  # no thread, no e-mail: the rules were not sure
             detail = f"message {pk} merged into #{target.id} on the phone number alone"
             events.append(NeedsAttention("merge_unsure", "message", pk, detail))
-        events += _escalated(message, target.id, after_sale=target.stage in AFTER_SALE)
+        after_sale = target.stage in AFTER_SALE
+        events += _escalated(message, target.id, after_sale=after_sale, opinion=opinion)
         return applied.disposition, events, None
     return "not_inquiry", [MessageRecorded(pk, "not_inquiry")], None
 
 
-AFTER_SALE = ("ordered", "production", "install", "done")
-
-
-def _escalated(message: Message, inquiry_id: int | None, *, after_sale: bool) -> list[Event]:
-    """需要您确认 for a complaint, refund, legal or angry message (core.intake.escalation)."""
-    found = escalation_in(message.body_text, after_sale=after_sale)
-    if found is None or inquiry_id is None:
+def _escalated(
+    message: Message, inquiry_id: int | None, *, after_sale: bool, opinion: Any = None
+) -> list[Event]:
+    """需要您确认 for a complaint, refund, legal or angry message: the phrase rules first
+    (core.intake.escalation), then the model's verified opinion (core.intake.escalation_opinion),
+    which can add a flag the rules missed but never clear one they raised."""
+    if inquiry_id is None:
         return []
-    return [NeedsAttention("complaint", "inquiry", inquiry_id, found.detail())]
+    found = escalation_in(message.body_text, after_sale=after_sale)
+    says = opinion is not None and opinion.escalate and (opinion.reason != "defect" or after_sale)
+    parts = [found.detail()] if found is not None else []
+    if says:
+        parts.append(opinion.detail())
+    elif found is not None and opinion is not None and not opinion.escalate:
+        parts.append("AI 复核认为未必是投诉")
+    if not parts:
+        return []
+    return [NeedsAttention("complaint", "inquiry", inquiry_id, "；".join(parts))]
 
 
 def _created_events(pk: int, applied: Applied, classification: ClassificationLike) -> list[Event]:

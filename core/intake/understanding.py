@@ -97,7 +97,7 @@ class Understander:
                 ext = await extract.extract_llm(llm, view)
                 cls = classify.settle_confidence(cls, ext)  # trust what survived grounding
             run.llm_worked = True
-            return Understanding(cls, ext)
+            return Understanding(cls, ext, escalation=await _opinion(llm, view, cls.primary))
         except LLMError as exc:
             if isinstance(exc, LLMUnavailable) and exc.transient:
                 run.llm_down = run.llm_down or exc
@@ -179,6 +179,17 @@ class Understander:
             message_pk=job.pk,
             inquiry_id=(thread_inquiry or {}).get("id"),
         )
+
+
+async def _opinion(llm: Any, view: MessageView, primary: str) -> Any:
+    """The model's second opinion on a complaint (never raises: the rules decide without it).
+    Asked only for mail that lands on an inquiry: a customer's, or one in a customer's thread."""
+    if primary == "C" and view.thread_inquiry is None and not view.known_customer:
+        return None
+    with IMPORTING:
+        from core.intake import escalation_opinion
+
+    return await escalation_opinion.second_opinion(llm, view)
 
 
 def _attempts(session: Session, pk: int) -> int:

@@ -32,8 +32,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from core.clock import naive_utc, to_sydney
+from core.db.attention_rows import open_complaint
 from core.db.models import AppState, Draft, Inquiry, Notification
-from core.drafts.view import recently_mailed
+from core.drafts.view import escalation_line, recently_mailed
 from core.errors import USER_MESSAGES
 from core.events import (
     DraftChanged,
@@ -486,6 +487,9 @@ def draft_message(
     # the card names whom it answers: "给他回复" on the phone must show which "他" it drafted to
     about = f"：回复 {md_escape(who)}" + (f"（询盘 #{inquiry.id}）" if inquiry else "")
     lines = [f"**待审批草稿 #{draft.id}**{about}"]
+    complaint = open_complaint(session, draft.inquiry_id) if session is not None else None
+    if complaint:
+        lines.append(md_escape(escalation_line(complaint)))
     recent = recently_mailed(session, draft) if session is not None else None
     if recent:
         when = describe_time(datetime.fromisoformat(recent["at"].replace("Z", "+00:00")))

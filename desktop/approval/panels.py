@@ -180,9 +180,20 @@ class AttachmentsPanel(QWidget):
 def warning_items(
     view: DraftView, recent: list[RecentContact], days: int, file_warnings: list[str]
 ) -> list[str]:
-    """The warnings above the text, as HTML: recent mail to this customer, a recipient other
-    than the inquiry's customer, unconfirmed values, file problems, a send error."""
+    """The warnings above the text, as HTML: an open complaint, recent mail to this customer, a
+    recipient other than the inquiry's customer, unconfirmed values, file problems, a send
+    error."""
     items: list[str] = []
+    if view.escalation:  # a complaining customer: first, before he reads any text
+        items.append(
+            "<b>"
+            + html.escape(
+                QCoreApplication.translate(
+                    "ApprovalWindow", "This customer is complaining: %1 — please look first"
+                ).replace("%1", view.escalation)
+            )
+            + "</b>"
+        )
     for r in recent[:3]:
         when = to_sydney(r.at).strftime("%Y-%m-%d %H:%M")
         items.append(

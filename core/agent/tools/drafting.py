@@ -34,7 +34,7 @@ from core.clock import SYDNEY
 from core.drafts.batch import BatchDrafter
 from core.drafts.composing import replaced_by
 from core.drafts.reader import describe
-from core.drafts.view import valid_email
+from core.drafts.view import escalation_line, valid_email
 from core.graph.calendar import OutlookCalendar
 from core.rhythm.appointments import Appointments
 
@@ -64,6 +64,8 @@ async def _draft_answer(ctx: ToolContext, draft_id: int, **extra: Any) -> str:
             "subject": view.subject,
             "unconfirmed_facts": view.unconfirmed_facts,
             **extra,
+            # the customer is complaining: the owner must see this line with the draft
+            **({"escalation": escalation_line(view.escalation)} if view.escalation else {}),
             "note": f"{PENDING_NOTE} {NAME_NOTE}",
         },
         ensure_ascii=False,

@@ -1,0 +1,32 @@
+"""The approval window puts a complaining customer's flag first, in Chinese, before he approves."""
+
+from __future__ import annotations
+
+from core.events import NeedsAttention
+from core.rhythm import attention
+from desktop.approval.window import ApprovalWindow
+from tests.drafts.support import CUSTOMER, add_inquiry
+
+
+async def test_the_window_shows_the_complaint_first(qtbot, zh, services, drafting, graph):
+    gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
+    inquiry_id, _ = add_inquiry(services, source_id=gid)
+    calm_id, _ = add_inquiry(services, email="bob@example.com", name="Bob Steward")
+    event = NeedsAttention("complaint", "inquiry", inquiry_id, "要求退款或赔偿：“refund”")
+    now = services.clock.now()
+    services.store.write(lambda s: attention.record(s, event, now))
+    shown: list[str] = []
+    windows: list[ApprovalWindow] = []
+    for target in (inquiry_id, calm_id):
+        draft_id = await drafting.composer.compose(target, "报价15000含GST", actor="owner")
+        window = ApprovalWindow(services, drafting, draft_id)
+        qtbot.addWidget(window)
+        window.show()
+        await window.ready()
+        shown.append(window.warnings.text() if window.warnings.isVisibleTo(window) else "")
+        windows.append(window)
+    flagged, calm = shown
+    assert flagged.startswith("⚠ <b>该客户在投诉：要求退款或赔偿：“refund”，请先看一下再批准</b>")
+    assert "该客户在投诉" not in calm
+    for window in windows:  # closing the last window earlier would stop the loop
+        window.close()
