@@ -8,8 +8,11 @@ the tools are handed a ``ToolContext`` holding only the drafting composer and re
 answer passes the claim guard (``claims``) before the owner reads it; what the model wants to
 remember after reading customer mail is a proposal (``memory``).
 
-May import: core.drafts (composer, reader, batch), core.inquiry, core.memory, core.llm, core.db,
-core.events, core.drive and core.rhythm.appointments (proposing only); core.graph's client and
-calendar types, never its mailer or runtime.
-Never imported by the layers it uses; front ends (cli, desktop, Telegram) call it.
+Imports, and why (the layer row below is the rule): core.drafts (composer, reader, batch),
+core.inquiry, core.memory, core.llm, core.db, core.events, core.drive and core.rhythm.appointments
+(proposing only); core.graph's client and calendar types, never its mailer or runtime. Never
+imported by the layers it uses; front ends (cli, desktop, Telegram) call it.
+
+Layer row: clock, db, drafts, drive, errors, events, glossary, graph, inquiry, intake, knowledge,
+llm, memory, provenance, rhythm, services, text.
 """

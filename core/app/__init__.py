@@ -8,9 +8,13 @@ every coroutine is safe to await on the qasync loop.
 
 What lives here: the builder (``build``), the facade (``facade``) and its capability-shaped
 services (``inquiries``, ``notifications``, ``state``, ``lazy``), and ``graph_runtime`` (the
-Graph side of one data folder: client, mail sync, OneDrive watcher, categories, mailer). It may import anything in
-``core``; nothing in ``core`` imports it except the CLI front end, and it never imports Qt.
+Graph side of one data folder: client, mail sync, OneDrive watcher, categories, mailer). It may
+import anything in ``core`` below it; only the front ends (``core.cli``, ``core.telegram``, the
+desktop) import it, and it never imports Qt.
 Importing this package is cheap: the LLM client, drafting and Graph load on first use.
+
+Layer row: agent, clock, db, drafts, drive, errors, events, graph, import_lock, inquiry, intake,
+knowledge, llm, mailbox, memory, notify, rhythm, secrets, services, stats.
 """
 
 from core.app.build import build_app, explain_error

@@ -1,4 +1,7 @@
-"""The local SQLite store: models, migrations and the single-writer ``Store``."""
+"""The local SQLite store: models, migrations and the single-writer ``Store``.
+
+Layer row: clock, errors, tempfiles.
+"""
 
 from core.db.store import Store
 

@@ -8,8 +8,12 @@ at-most-once send through Outlook), ``composer`` (the model's context and calls)
 and ``evidence`` (which values are backed by the owner's or customer's words), ``attachments``,
 ``recent``, ``view`` (``DraftView``), ``batch`` (CSV batch drafting), ``sample`` (screenshot data).
 
-May import: ``core.db``, ``core.llm`` (through the injected client), ``core.graph`` (the mailer,
-built lazily), ``core.intake.records`` (file names), ``core.memory`` (which memories a prompt
-reads, their expiry), and core's shared modules (clock, config,
-errors, events, paths, services). Never PySide6, ``desktop`` or ``core.agent``/``core.notify``.
+Imports, and why (the layer row below is the rule): ``core.db``, ``core.llm`` (through the injected
+client), ``core.graph`` (the mailer, built lazily), ``core.mail`` (safe file names, Message-IDs),
+``core.memory`` (which memories a prompt reads, their expiry), and core's shared modules (clock,
+config, errors, events, paths, services). Never PySide6, ``desktop`` or
+``core.agent``/``core.notify``.
+
+Layer row: clock, config, db, errors, events, graph, knowledge, mail, mailbox, memory, paths,
+provenance, secrets, services, text.
 """

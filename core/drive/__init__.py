@@ -4,6 +4,9 @@ What lives here: ``paths`` (folder names and matching, pure), ``files`` (listing
 inquiry's files), ``watcher`` (``DriveWatcher``: delta sync of the customer folders, creating a
 folder for a new inquiry, stage moves from folder moves).
 
-May import: ``core.graph.client``, ``core.db``, ``core.inquiry.stages``, ``core.events``,
-``core.clock``, ``core.errors``. Not the intake pipeline, not ``core.app.graph_runtime``.
+Imports, and why (the layer row below is the rule): ``core.graph.client``, ``core.db``,
+``core.inquiry.stages``, ``core.events``, ``core.clock``, ``core.errors``. Not the intake pipeline,
+not ``core.app.graph_runtime``.
+
+Layer row: clock, db, errors, events, graph, inquiry, tempfiles.
 """

@@ -2,6 +2,8 @@
 
 Runs the real pipeline into a temporary data folder (rules only, or the configured model) and
 compares with ``labels.json``: dispositions, classes, fields, grounding drops, calls and cost.
-May import core.intake, core.sources, core.llm, core.drafts (the optional judge); read-only
-towards the owner's own data folder.
+Imports, and why (the layer row below is the rule): core.intake, core.sources, core.llm,
+core.drafts (the optional judge); read-only towards the owner's own data folder.
+
+Layer row: db, drafts, intake, llm, services, sources.
 """

@@ -6,8 +6,11 @@ request budget), ``errors`` (Graph responses → ``core.errors``), ``batch`` (``
 ``mailer`` (sending) and ``categories`` (Outlook categories). The pieces are put together for a
 data folder by ``core.app.graph_runtime`` (the composition root), not here.
 
-May import: ``core.mail`` (RawMessage, Message-ID normalisation), ``core.intake.records`` (the
-stored message identity and the Graph-id relink), ``core.db``, ``core.events``, ``core.clock``, ``core.errors``, ``core.secrets``,
+Imports, and why (the layer row below is the rule): ``core.mail`` (RawMessage, Message-ID
+normalisation), ``core.intake.records`` (the stored message identity and the Graph-id relink),
+``core.db``, ``core.events``, ``core.clock``, ``core.errors``, ``core.secrets``,
 ``core.inquiry.stages`` (category names). Never the intake pipeline itself: mail sync talks to it
 through the ``IntakeSink`` protocol.
+
+Layer row: clock, db, errors, events, glossary, inquiry, intake, mail, secrets.
 """

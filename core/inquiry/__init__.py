@@ -6,8 +6,10 @@ edits, audited), ``notes`` (typed and dictated notes), ``stages`` (the 8-stage p
 audit trail in ``StageEvent`` rows), ``stage_policy`` (the one rule for days in stage and overdue:
 limits, Sydney working days, when the clock starts), ``translate`` (cached Chinese translations).
 
-May import: ``core.db``, ``core.events``, ``core.clock``, ``core.workdays``, ``core.errors``,
-``core.glossary``, ``core.memory`` (a note's expiry),
-``core.services``. Never imports front ends, intake, drafting or Graph; the facade
-(``core.app``) is what front ends call. Importing the package imports nothing else.
+Imports, and why (the layer row below is the rule): ``core.db``, ``core.events``, ``core.clock``,
+``core.workdays``, ``core.errors``, ``core.glossary``, ``core.memory`` (a note's expiry),
+``core.services``. Never imports front ends, intake, drafting or Graph; the facade (``core.app``)
+is what front ends call. Importing the package imports nothing else.
+
+Layer row: clock, db, errors, events, glossary, memory, paths, services, workdays.
 """

@@ -15,8 +15,12 @@ What lives here, by layer:
   ``matching`` (finding the inquiry), ``inquiry_writes`` (creating / merging into an inquiry);
 * read models for the CLI: ``queries``.
 
-May import: ``core.mail``, ``core.llm``, ``core.db``, ``core.events``, ``core.clock``,
-``core.config``, ``core.errors``, ``core.paths``, ``core.services`` (the type), ``core.glossary``,
-``core.inquiry.search`` (search text) and ``core.inquiry.stages``. Never ``core.graph`` or
-``core.sources``: sources hand it ``RawMessage`` objects.
+Imports, and why (the layer row below is the rule): ``core.mail``, ``core.llm``, ``core.db``,
+``core.events``, ``core.clock``, ``core.config``, ``core.errors``, ``core.paths``,
+``core.services`` (the type), ``core.glossary``, ``core.inquiry.search`` (search text) and
+``core.inquiry.stages``. Never ``core.graph`` or ``core.sources``: sources hand it ``RawMessage``
+objects.
+
+Layer row: clock, config, db, errors, events, glossary, import_lock, inquiry, llm, mail, paths,
+services, tempfiles, text.
 """

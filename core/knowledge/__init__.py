@@ -13,6 +13,8 @@ section says 4 周, and still is when it does not.
 
 Modules: ``base`` (the file: load, save atomically and owner-only, add one line to a section),
 ``search`` (what a prompt gets: the whole text while small, the matching paragraphs when large).
+
+Layer row: errors, glossary.
 """
 
 from core.knowledge.base import (

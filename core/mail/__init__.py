@@ -8,9 +8,11 @@ IMAP/SMTP implement them), ``parse`` / ``headers`` / ``charsets`` (one MIME pars
 ``prefilter`` (the rule that skips machine mail) and ``quotes`` (``strip_quotes`` keeps only what
 the sender wrote this time).
 
-May import: the standard library and ``core.errors`` only. The sources that produce mail live in
-``core.sources`` (eml folder, Graph), ``core.graph`` and ``core.mailbox`` (IMAP/SMTP) and import
-this package, never the other way round.
+Imports, and why (the layer row below is the rule): the standard library and ``core.errors`` only.
+The sources that produce mail live in ``core.sources`` (eml folder, Graph), ``core.graph`` and
+``core.mailbox`` (IMAP/SMTP) and import this package, never the other way round.
+
+Layer row: errors, text.
 """
 
 from core.mail.parse import ParsedAttachment, ParsedMessage, parse_message

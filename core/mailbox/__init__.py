@@ -14,6 +14,9 @@ the network. Why the standard library and not an async IMAP package: it is maint
 Python, speaks every extension we need through ``xatom``/``_simple_command`` (``ID``, ``IDLE``,
 ``LIST (SPECIAL-USE)``), and adds no dependency to the bundle.
 
-May import: ``core.mail`` (RawMessage, Message-IDs), ``core.db``, ``core.intake`` (identity),
-``core.errors``, ``core.clock``, ``core.config``, ``core.secrets``.
+Imports, and why (the layer row below is the rule): ``core.mail`` (RawMessage, Message-IDs),
+``core.db``, ``core.intake`` (identity), ``core.errors``, ``core.clock``, ``core.config``,
+``core.secrets``.
+
+Layer row: clock, db, errors, intake, mail, secrets.
 """

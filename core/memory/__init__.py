@@ -7,5 +7,8 @@ its budget, most relevant first, and the stamp of where they were used).
 
 Why a package of its own: the drafting prompt (``core.drafts``) and the assistant
 (``core.agent``) must agree on these rules, and drafting may not import the assistant.
-May import: ``core.db`` and ``core.clock`` only. Importing the package imports nothing else.
+Imports, and why (the layer row below is the rule): ``core.db`` and ``core.clock`` only. Importing
+the package imports nothing else.
+
+Layer row: clock, db.
 """

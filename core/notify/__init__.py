@@ -9,6 +9,10 @@
 (the runner that drives them is the front end ``core.telegram.runner``; this package never
 imports ``core.app``)
 
-May import: core.db, core.events, core.inquiry, core.rhythm (reminder texts), core.drafts (only
-the owner's decisions, handed in for the paired owner's buttons), core.voice (notes).
+Imports, and why (the layer row below is the rule): core.db, core.events, core.inquiry, core.rhythm
+(reminder texts), core.drafts (only the owner's decisions, handed in for the paired owner's
+buttons), core.voice (notes).
+
+Layer row: agent, clock, db, drafts, errors, events, glossary, inquiry, mail, phones, rhythm,
+secrets, text, voice.
 """

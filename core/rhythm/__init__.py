@@ -5,5 +5,10 @@ counts Sydney working days with ``core.workdays``.
 
 Lives in core (no Qt). Reads inquiries through the store; raises reminders as ``StageOverdue``
 events, which the notification outbox turns into tray and Telegram alerts (quiet hours included).
-May import core.db, core.inquiry.stages, core.inquiry.stage_policy, core.workdays, core.events, core.clock; nothing above them.
+Imports, and why (the layer row below is the rule): core.db, core.inquiry (stages, the stage
+policy), core.workdays, core.events, core.clock; core.graph for the calendar the briefing reads,
+core.stats for the Monday report, core.text for the briefing's Markdown.
+
+Layer row: clock, db, errors, events, glossary, graph, inquiry, phones, secrets, stats, text,
+workdays.
 """

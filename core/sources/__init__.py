@@ -5,6 +5,9 @@ What lives here: ``eml`` (a folder of ``.eml`` files, ``inquiry-bridge ingest --
 Graph adapter's ``core.graph.mail_sync``). The bundled demo mailbox (``core.demo``) replays
 ``.eml`` files through the same pipeline.
 
-May import: ``core.mail`` (the RawMessage shape) and ``core.graph`` (the Graph client and mail
-sync). Nothing below imports this package, so sources never form a circle with what they use.
+Imports, and why (the layer row below is the rule): ``core.mail`` (the RawMessage shape) and
+``core.graph`` (the Graph client and mail sync). Nothing below imports this package, so sources
+never form a circle with what they use.
+
+Layer row: graph, mail.
 """

@@ -6,5 +6,8 @@ purpose and model; cost per inquiry), ``corrections`` (accuracy from what he cha
 fields, drafts rewritten before approval as an edit distance), ``periods`` (Sydney calendar
 weeks and days).
 
-May import: ``core.db``, ``core.clock``, ``core.llm.pricing``. Nothing imports it but the facade.
+Imports, and why (the layer row below is the rule): ``core.db``, ``core.clock``,
+``core.llm.pricing``. Nothing imports it but the facade.
+
+Layer row: clock, db, inquiry, llm.
 """

@@ -6,5 +6,7 @@ beside the CLI, above ``core.app``, because it is a front end: it is handed the 
 composer and decisions. The pieces it drives (client, bot, mirror, presses, rendering) are
 ``core.notify``, which never imports ``core.app``.
 
-May import: ``core.app`` and anything below it; never Qt.
+Imports, and why (the layer row below is the rule): ``core.app`` and anything below it; never Qt.
+
+Layer row: app, db, drafts, errors, events, import_lock, notify.
 """

@@ -6,4 +6,6 @@ original so a correction replaces the words the owner would have read. ``inert``
 model text made safe to show (escaped Markdown, control characters made visible, the link
 policy). ``render``: Markdown to Telegram's HTML and to plain text, the one renderer the
 Telegram messages, the briefing and the desktop's transcript share. None imports Qt.
+
+Layer row: nothing.
 """

@@ -5,6 +5,9 @@ package) without ever downloading; ``transcriber`` loads it once, keeps it warm 
 the UI thread; ``audio`` holds the WAV/PCM helpers and the file decoder the recorder, the
 transcriber and the tests share. A dictated customer note is stored by ``core.inquiry.notes``.
 
-May import: ``core.errors`` (and numpy / faster-whisper on use). ``audio`` imports nothing of
-this package; ``transcriber`` uses ``audio`` and ``models``. Never Qt.
+Imports, and why (the layer row below is the rule): ``core.errors`` (and numpy / faster-whisper on
+use). ``audio`` imports nothing of this package; ``transcriber`` uses ``audio`` and ``models``.
+Never Qt.
+
+Layer row: errors, text.
 """

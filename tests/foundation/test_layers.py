@@ -1,0 +1,365 @@
+"""The layer table: which ``core`` packages each package may import, checked on the source.
+
+One row per package (or top-level module) of ``core``; a package imports only what its row
+names (``ast``, so function-local and ``TYPE_CHECKING`` imports count). The table has no cycle,
+so the packages stack: ``text``/``clock``/``errors`` at the bottom, then ``db``, ``mail``,
+``llm``, the domain (``inquiry``, ``intake``, ``graph``, ``drafts``, ``rhythm``…), then the
+composition root ``app`` and the front ends ``telegram`` and ``cli`` on top. Each package's
+docstring quotes its row ("Layer row: …"), and this test keeps the two the same.
+
+Adding an import outside the row fails here: widen the row (and the docstring) only when the
+dependency points down the stack; an import that would close a cycle means the shared piece
+belongs in a lower package (as the fact scanner moved to ``core.text.facts``).
+"""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CORE = ROOT / "core"
+DESKTOP = ROOT / "desktop"
+
+LAYERS: dict[str, set[str]] = {
+    "agent": {
+        "clock",
+        "db",
+        "drafts",
+        "drive",
+        "errors",
+        "events",
+        "glossary",
+        "graph",
+        "inquiry",
+        "intake",
+        "knowledge",
+        "llm",
+        "memory",
+        "provenance",
+        "rhythm",
+        "services",
+        "text",
+    },
+    "app": {
+        "agent",
+        "clock",
+        "db",
+        "drafts",
+        "drive",
+        "errors",
+        "events",
+        "graph",
+        "import_lock",
+        "inquiry",
+        "intake",
+        "knowledge",
+        "llm",
+        "mailbox",
+        "memory",
+        "notify",
+        "rhythm",
+        "secrets",
+        "services",
+        "stats",
+    },
+    "autostart": set(),
+    "cli": {
+        "agent",
+        "app",
+        "clock",
+        "db",
+        "drafts",
+        "errors",
+        "evals",
+        "events",
+        "graph",
+        "inquiry",
+        "intake",
+        "llm",
+        "logging_setup",
+        "mail",
+        "mailbox",
+        "memory",
+        "notify",
+        "paths",
+        "rhythm",
+        "schedule",
+        "secrets",
+        "services",
+        "sources",
+        "telegram",
+        "voice",
+    },
+    "clock": set(),
+    "config": {"errors", "tempfiles"},
+    "db": {"clock", "errors", "tempfiles"},
+    "demo": {"clock", "db", "demo_drafts", "glossary", "inquiry", "intake", "mail", "services"},
+    "demo_drafts": {"clock", "db", "drafts", "glossary"},
+    "drafts": {
+        "clock",
+        "config",
+        "db",
+        "errors",
+        "events",
+        "graph",
+        "knowledge",
+        "mail",
+        "mailbox",
+        "memory",
+        "paths",
+        "provenance",
+        "secrets",
+        "services",
+        "text",
+    },
+    "drive": {"clock", "db", "errors", "events", "graph", "inquiry", "tempfiles"},
+    "errors": set(),
+    "evals": {"db", "drafts", "intake", "llm", "services", "sources"},
+    "events": set(),
+    "glossary": set(),
+    "graph": {
+        "clock",
+        "db",
+        "errors",
+        "events",
+        "glossary",
+        "inquiry",
+        "intake",
+        "mail",
+        "secrets",
+    },
+    "import_lock": set(),
+    "inquiry": {
+        "clock",
+        "db",
+        "errors",
+        "events",
+        "glossary",
+        "memory",
+        "paths",
+        "services",
+        "workdays",
+    },
+    "intake": {
+        "clock",
+        "config",
+        "db",
+        "errors",
+        "events",
+        "glossary",
+        "import_lock",
+        "inquiry",
+        "llm",
+        "mail",
+        "paths",
+        "services",
+        "tempfiles",
+        "text",
+    },
+    "knowledge": {"errors", "glossary"},
+    "llm": {"clock", "config", "db", "errors", "secrets"},
+    "log_redact": set(),
+    "logging_setup": {"log_redact"},
+    "mail": {"errors", "text"},
+    "mailbox": {"clock", "db", "errors", "intake", "mail", "secrets"},
+    "memory": {"clock", "db"},
+    "notify": {
+        "agent",
+        "clock",
+        "db",
+        "drafts",
+        "errors",
+        "events",
+        "glossary",
+        "inquiry",
+        "mail",
+        "phones",
+        "rhythm",
+        "secrets",
+        "text",
+        "voice",
+    },
+    "paths": {"errors"},
+    "phones": set(),
+    "provenance": set(),
+    "rhythm": {
+        "clock",
+        "db",
+        "errors",
+        "events",
+        "glossary",
+        "graph",
+        "inquiry",
+        "phones",
+        "secrets",
+        "stats",
+        "text",
+        "workdays",
+    },
+    "schedule": {"clock", "drafts", "errors", "events", "import_lock"},
+    "secret_file": set(),
+    "secrets": {"errors", "secret_file"},
+    "services": {"clock", "config", "db", "errors", "events", "paths", "secrets"},
+    "sources": {"graph", "mail"},
+    "stats": {"clock", "db", "inquiry", "llm"},
+    "telegram": {"app", "db", "drafts", "errors", "events", "import_lock", "notify"},
+    "tempfiles": set(),
+    "text": set(),
+    "voice": {"errors", "text"},
+    "workdays": {"clock"},
+}
+
+# What the desktop imports from core today. #23 wants only ``core.app`` and a module of the
+# types it returns; until then this list may only shrink (a new entry fails the test).
+DESKTOP_IMPORTS = frozenset(
+    {
+        "core.agent.conversation",
+        "core.app",
+        "core.app.assistant",
+        "core.app.knowledge",
+        "core.app.lazy",
+        "core.app.memories",
+        "core.app.stats",
+        "core.autostart",
+        "core.cli.main",
+        "core.cli.repair",
+        "core.clock",
+        "core.config",
+        "core.demo",
+        "core.drafts.attachments",
+        "core.drafts.drafting",
+        "core.drafts.reader",
+        "core.drafts.recent",
+        "core.drafts.sample",
+        "core.drafts.view",
+        "core.drafts.zh_times",
+        "core.errors",
+        "core.events",
+        "core.glossary",
+        "core.graph.app_id",
+        "core.graph.auth",
+        "core.import_lock",
+        "core.inquiry.board",
+        "core.inquiry.detail",
+        "core.inquiry.edit",
+        "core.inquiry.files",
+        "core.inquiry.stages",
+        "core.llm",
+        "core.llm.client",
+        "core.logging_setup",
+        "core.mail.attachment_risk",
+        "core.mail.reflow",
+        "core.notify",
+        "core.notify.inquiry_alert",
+        "core.notify.outbox",
+        "core.notify.telegram_client",
+        "core.paths",
+        "core.phones",
+        "core.rhythm.briefing",
+        "core.rhythm.reminders",
+        "core.schedule",
+        "core.secrets",
+        "core.services",
+        "core.stats.trade",
+        "core.text.inert",
+        "core.voice.audio",
+        "core.voice.download",
+        "core.voice.live",
+        "core.voice.models",
+        "core.voice.transcriber",
+    }
+)
+
+ROW_LINE = re.compile(r"Layer row:\s*(.*?)\.\s*$", re.S)
+
+
+def unit_of(path: Path) -> str:
+    """The row a file of ``core`` belongs to: its package, or the top-level module."""
+    return path.relative_to(CORE).parts[0].removesuffix(".py")
+
+
+def core_imports(path: Path) -> set[str]:
+    """The ``core`` rows ``path`` imports (``from core import x`` counts as ``x``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "core":
+                names = [f"core.{alias.name}" for alias in node.names]
+            else:
+                names = [node.module]
+        found |= {n.split(".")[1] for n in names if n.startswith("core.")}
+    return found
+
+
+def _imported_modules(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("core")}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "core":
+                found |= {f"core.{a.name}" for a in node.names}
+            elif node.module.startswith("core."):
+                found.add(node.module)
+    return found
+
+
+def test_every_package_has_a_row() -> None:
+    units = {unit_of(p) for p in CORE.rglob("*.py") if p.name != "__init__.py" or p.parent != CORE}
+    assert sorted(units - set(LAYERS)) == []  # a new package needs its row
+    assert sorted(set(LAYERS) - units) == []  # a row for something gone
+
+
+def test_each_package_imports_only_its_row() -> None:
+    offenders = []
+    for path in sorted(CORE.rglob("*.py")):
+        if path.parent == CORE and path.name == "__init__.py":
+            continue
+        unit = unit_of(path)
+        for name in sorted(core_imports(path) - LAYERS[unit] - {unit}):
+            offenders.append(f"{path.relative_to(ROOT)} imports core.{name} (row {unit})")
+    assert offenders == []
+
+
+def test_the_table_has_no_cycle() -> None:
+    graphlib.TopologicalSorter(LAYERS).prepare()  # raises CycleError naming the loop
+
+
+def test_each_package_docstring_quotes_its_row() -> None:
+    wrong = []
+    for unit, row in sorted(LAYERS.items()):
+        init = CORE / unit / "__init__.py"
+        if not init.exists():
+            continue  # a top-level module: its row is here only
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        found = ROW_LINE.search(doc)
+        said = set(re.findall(r"[a-z_]+", found.group(1))) - {"nothing"} if found else None
+        if said != row:
+            wrong.append(f"core/{unit}: docstring says {sorted(said or [])}, table {sorted(row)}")
+    assert wrong == []
+
+
+def test_the_desktop_imports_no_more_of_core_than_it_did() -> None:
+    used: set[str] = set()
+    for path in DESKTOP.rglob("*.py"):
+        used |= _imported_modules(path)
+    assert sorted(used - DESKTOP_IMPORTS) == []
+
+
+def test_the_scan_sees_late_and_from_core_imports(tmp_path: Path) -> None:
+    bad = tmp_path / "x.py"
+    bad.write_text("from core import db\ndef f():\n    import core.graph.client\n")
+    assert core_imports(bad) == {"db", "graph"}
+    cyclic = {"a": {"b"}, "b": {"a"}}
+    try:
+        graphlib.TopologicalSorter(cyclic).prepare()
+    except graphlib.CycleError:
+        pass
+    else:  # pragma: no cover - the check above would be worthless
+        raise AssertionError("a two-package loop was not seen")
