@@ -21,6 +21,7 @@ the rules' answer at ``low`` confidence with ``model_unusable`` set, which apply
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -32,6 +33,23 @@ from core.intake import budget, merge
 from core.intake.jobs import Job, Run, Understanding, is_reply
 from core.intake.view import MessageView, view_from_parsed
 from core.services import Services
+
+_HELPERS_LOADED = threading.Event()
+
+
+def _load_model_helpers() -> None:
+    with IMPORTING:
+        import core.intake.classify
+        import core.intake.extract  # noqa: F401
+    _HELPERS_LOADED.set()
+
+
+async def model_helpers_loaded() -> None:
+    """classify/extract load on first use, on a worker thread: importing them (pydantic, the
+    rules' compiled patterns) took 0.2 s, and done on the loop it froze the tray app's window
+    for the first mail of a run."""
+    if not _HELPERS_LOADED.is_set():
+        await asyncio.to_thread(_load_model_helpers)
 
 
 class Understander:
@@ -79,8 +97,8 @@ class Understander:
             job, thread_inquiry, known_customer, earlier
         )
         view = self.view(job, thread_inquiry, known_customer)
-        with IMPORTING:  # the model's helpers load on first use
-            from core.intake import classify, extract
+        await model_helpers_loaded()
+        from core.intake import classify, extract  # loaded: a dictionary lookup
 
         if self.offline:
             return await self._by_rules(view, run)
