@@ -16,7 +16,7 @@ import asyncio
 import logging
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QUrl
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
@@ -30,6 +30,7 @@ from core.graph.app_id import publisher_client_id
 from core.secrets import GRAPH_TOKEN
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
+from desktop.inert import LinkGate
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,11 @@ class AccountSettingsPage(QWidget):
         self.guide.setObjectName("azureGuide")
         self.guide.setWordWrap(True)
         self.guide.setTextFormat(Qt.TextFormat.RichText)
-        self.guide.setOpenExternalLinks(True)
+        # its links (portal.azure.com) open through the gate that shows the real target first,
+        # like every other link in the app
+        self.links = LinkGate(self)
+        self.guide.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.guide.linkActivated.connect(lambda href: self.links.request(QUrl(href)))
         self.guide.setVisible(not self.packaged_id)
         self.client_id = QLineEdit(own)
         self.sign_in_button = QPushButton()

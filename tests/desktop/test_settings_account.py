@@ -37,6 +37,14 @@ async def test_a_source_checkout_shows_the_azure_steps_and_says_what_to_do(ctx, 
                  "offline_access", "应用程序(客户端) ID"):  # fmt: skip
         assert step in guide
     assert page.id_label.text() == "应用程序(客户端) ID"  # the name the guide uses
+    assert not page.guide.openExternalLinks()  # a click asks first, showing the real address
+    page.guide.linkActivated.emit("https://portal.azure.com")
+    assert page.links.dialog is not None and "https://portal.azure.com" in page.links.dialog.text()
+    page.links.dialog.reject()
+    page.guide.linkActivated.emit("file:///C:/Windows/system32/calc.exe")
+    assert page.links.dialog is None and page.links.refused == [
+        "file:///C:/Windows/system32/calc.exe"
+    ]
     assert await page.sign_in() is False
     assert page.status.text() == "请先填入第 6 步复制的「应用程序(客户端) ID」。"
 
