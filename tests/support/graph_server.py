@@ -633,7 +633,11 @@ class GraphServer:
         msg = self._messages.get(entry.get("id", ""))
         if "@removed" in entry or msg is None:
             return entry
-        prop = {"id": "Integer 0xe08", "value": str(msg["_size"])}
+        # drafts and sent copies made through the API carry no upload size: their MIME's length
+        size = msg.get("_size")
+        if size is None:
+            size = len(msg.get("_raw") or b"")
+        prop = {"id": "Integer 0xe08", "value": str(size)}
         return {**entry, "singleValueExtendedProperties": [prop]}
 
     # --- messages
