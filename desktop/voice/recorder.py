@@ -210,7 +210,8 @@ def _check_permission() -> None:
             )
         )
     if status == Qt.PermissionStatus.Undetermined:
-        app.requestPermission(QMicrophonePermission(), lambda _p: None)
+        # PySide6 wants a context object: the two-argument form raised TypeError here
+        app.requestPermission(QMicrophonePermission(), app, lambda _p: None)
         raise AudioDeviceError(
             QCoreApplication.translate(
                 "Recorder", "Allow microphone access in the system prompt, then try again."
