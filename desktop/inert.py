@@ -89,9 +89,9 @@ class InertBrowser(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.anchorClicked.connect(self._on_anchor)
 
-    def loadResource(self, kind: int, name: QUrl) -> Any:
+    def loadResource(self, kind: int, name: QUrl | str) -> Any:
         """No image, style sheet or anything else is ever fetched: local, UNC or remote."""
-        self.refused_resources.append(name.toString())
+        self.refused_resources.append(QUrl(name).toString())
         return None
 
     def _on_anchor(self, url: QUrl) -> None:

@@ -23,6 +23,8 @@ arch bridge whose hangers are the mullions of a window (the Harbour Bridge, and 
 
 from __future__ import annotations
 
+from typing import cast
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
@@ -35,7 +37,7 @@ from PySide6.QtGui import (
     QPen,
     QPixmap,
 )
-from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
+from PySide6.QtWidgets import QApplication, QFormLayout, QStyleFactory, QWidget
 
 UI_FAMILIES = [
     "Segoe UI",
@@ -178,7 +180,7 @@ def app_icon(attention: int = 0) -> QIcon:
     return icon
 
 
-def dot_icon(colour: str, size: int = 12) -> QIcon:
+def dot_icon(colour: str | QColor, size: int = 12) -> QIcon:
     pixmap = QPixmap(size, size)
     pixmap.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pixmap)
@@ -301,3 +303,11 @@ def apply_look(app: QApplication) -> None:
 
 
 APP_STYLESHEET = stylesheet()
+
+
+def add_field_row(form: QFormLayout, field: QWidget) -> None:
+    """A row with no label, its widget in the field column under the labelled fields above.
+
+    Qt takes a null label here (``addRow(nullptr, field)``); PySide6's stubs omit ``None``.
+    """
+    form.addRow(cast(QWidget, None), field)

@@ -8,16 +8,25 @@ goes through ``showing`` so a closed window is simply rebuilt.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeGuard, TypeVar
 
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QWidget
 from shiboken6 import isValid
 
+_O = TypeVar("_O", bound=QObject)
+_W = TypeVar("_W", bound=QWidget)
 
-def alive(widget: Any) -> bool:
-    """The widget exists on the C++ side (not None, not deleted by Qt)."""
+
+def alive(widget: _O | None) -> TypeGuard[_O]:
+    """The widget exists on the C++ side (not None, not deleted by Qt).
+
+    A ``TypeGuard`` (not ``TypeIs``): a false answer does not mean ``None`` — the Python
+    wrapper may still exist after Qt deleted the C++ object.
+    """
     return widget is not None and isValid(widget)
 
 
-def showing(widget: Any) -> bool:
+def showing(widget: _W | None) -> TypeGuard[_W]:
     """The widget exists and is on screen: raise it instead of building another."""
     return alive(widget) and bool(widget.isVisible())

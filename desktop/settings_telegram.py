@@ -35,6 +35,7 @@ from core.errors import InquiryBridgeError
 from core.notify import pairing
 from core.secrets import TELEGRAM_TOKEN
 from desktop.aio import spawn
+from desktop.look import add_field_row
 
 log = logging.getLogger(__name__)
 _TOKEN_SHAPE = re.compile(r"^\d+:\S+$")
@@ -134,11 +135,11 @@ class TelegramSettingsPage(QWidget):
     def _form(self, token_box: QWidget, code_box: QWidget, pair_box: QWidget) -> QFormLayout:
         self.labels = {key: QLabel() for key in ("token", "status", "code", "paired")}
         form = QFormLayout()
-        form.addRow(None, self.enabled)
+        add_field_row(form, self.enabled)
         form.addRow(self.labels["token"], token_box)
         form.addRow(self.labels["status"], self.status)
         form.addRow(self.labels["code"], code_box)
-        form.addRow(None, self.code_hint)
+        add_field_row(form, self.code_hint)
         form.addRow(self.labels["paired"], pair_box)
         return form
 

@@ -27,7 +27,7 @@ import asyncio
 import logging
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtGui import QAction, QActionGroup, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
 from core.app import App
@@ -63,7 +63,7 @@ class TrayController(QObject):
         self.rhythm = RhythmDesk(self)
         self.rhythm.open_item.connect(self.open_item)
         self.shown: list[tuple[str, str]] = []
-        self._icons = {False: app_icon(0)}
+        self._icons: dict[int, QIcon] = {False: app_icon(0)}  # False == 0: the no-count icon
         self.menu = QMenu()
         self.open_action = QAction(self.menu)
         self.open_action.triggered.connect(self.open_requested)

@@ -33,14 +33,14 @@ from desktop.inert import plain_label
 from desktop.look import set_tone
 
 if TYPE_CHECKING:
-    from core.drafts.drafting import Drafting
+    from desktop.approval.parts import DraftingParts
 
 
 class ComposeDialog(QDialog):
     drafted = Signal(int)
 
     def __init__(
-        self, services: Any, drafting: Drafting, inquiry_id: int, parent: QWidget | None = None
+        self, services: Any, drafting: DraftingParts, inquiry_id: int, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.services = services

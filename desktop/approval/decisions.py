@@ -20,14 +20,14 @@ from desktop.look import set_tone
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QPlainTextEdit, QProgressBar
 
-    from core.drafts.drafting import Drafting
     from core.drafts.view import DraftView
+    from desktop.approval.parts import DraftingParts
 
 
 class OwnerActions:
     """What the owner's buttons do (the window provides the widgets and ``_load``)."""
 
-    drafting: Drafting
+    drafting: DraftingParts
     draft_id: int
     view: DraftView | None
     busy: bool

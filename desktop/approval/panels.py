@@ -129,7 +129,7 @@ class AttachmentsPanel(QWidget):
             )
         )
 
-    def render(self, files: list[FileOption], chosen: set[int]) -> None:
+    def show_files(self, files: list[FileOption], chosen: set[int]) -> None:
         """Show ``files`` with the ``chosen`` ids ticked; files that cannot go are greyed."""
         self.files_list.blockSignals(True)
         self.files_list.clear()

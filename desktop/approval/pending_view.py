@@ -35,8 +35,8 @@ from desktop.aio import spawn
 from desktop.reopen import alive, showing
 
 if TYPE_CHECKING:
-    from core.drafts.drafting import Drafting
     from core.drafts.view import DraftView
+    from desktop.approval.parts import DraftingParts
 
 QUEUE_STATUSES = ("pending_approval", "approved", "sending", "failed")
 
@@ -50,7 +50,7 @@ class PendingDraftsView(QWidget):
         hub: Any,
         parent: QWidget | None = None,
         *,
-        drafting: Drafting | None = None,
+        drafting: DraftingParts | None = None,
     ) -> None:
         super().__init__(parent)
         self.services = services
@@ -94,7 +94,7 @@ class PendingDraftsView(QWidget):
         self.refresh()
 
     @property
-    def drafting(self) -> Drafting:
+    def drafting(self) -> DraftingParts:
         """The app's drafting (from the window's context when not given)."""
         if self._drafting is None:
             widget: Any = self.parent()

@@ -66,9 +66,9 @@ from desktop.inert import InertBrowser
 
 if TYPE_CHECKING:
     from core.drafts.attachments import FileOption
-    from core.drafts.drafting import Drafting
     from core.drafts.recent import RecentContact
     from core.drafts.view import DraftView
+    from desktop.approval.parts import DraftingParts
 
 __all__ = ["ApprovalWindow", "highlight_facts"]
 
@@ -78,7 +78,7 @@ class ApprovalWindow(OwnerActions, QWidget):
     finished = Signal(int, str)
 
     def __init__(
-        self, services: Any, drafting: Drafting, draft_id: int, parent: QWidget | None = None
+        self, services: Any, drafting: DraftingParts, draft_id: int, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.services = services
@@ -303,13 +303,13 @@ class ApprovalWindow(OwnerActions, QWidget):
             )
         highlight_facts(self.en_edit, view.unconfirmed_facts)
         self._render_files()
-        self._render_banner()
-        self._render_warnings()
+        self._render_banner(view)
+        self._render_warnings(view)
         self._update_buttons()
 
     def _render_files(self) -> None:
         chosen = set(self.view.attachment_ids) if self.view is not None else set()
-        self.attachments.render(self.files, chosen)
+        self.attachments.show_files(self.files, chosen)
 
     def attachment_warnings(self) -> list[str]:
         """Warnings about the chosen files, in the UI language."""
@@ -371,8 +371,8 @@ class ApprovalWindow(OwnerActions, QWidget):
         self._show_ok(self.tr("Added %1").replace("%1", Path(path).name))
         return True
 
-    def _render_banner(self) -> None:
-        status = self.view.status
+    def _render_banner(self, view: DraftView) -> None:
+        status = view.status
         texts = {
             "draft": self.tr("NOT SENT — draft"),
             "pending_approval": self.tr("NOT SENT — waiting for your approval"),
@@ -391,7 +391,7 @@ class ApprovalWindow(OwnerActions, QWidget):
         }
         colour = colours.get(status, "#d1242f")
         text = texts.get(status, status)
-        if self.view.is_sample:  # the demo's code-written reply, never sent
+        if view.is_sample:  # the demo's code-written reply, never sent
             text = self.tr("Sample") + " · " + text
         self.banner.setText(text)
         self.banner.setStyleSheet(
@@ -399,8 +399,7 @@ class ApprovalWindow(OwnerActions, QWidget):
             " font-weight: bold; border-radius: 4px; }"
         )
 
-    def _render_warnings(self) -> None:
-        view = self.view
+    def _render_warnings(self, view: DraftView) -> None:
         days = self.drafting.reader.recent_contact_days()
         items = warning_items(view, self.recent, days, self.attachment_warnings())
         self.warnings.setText("<br>".join("⚠ " + i for i in items))
@@ -434,8 +433,14 @@ class ApprovalWindow(OwnerActions, QWidget):
         self.approve_button.setEnabled(bool(can_approve))
         for w in (self.reject_button, self.revise_button, self.save_button, self.rerender_button):
             w.setEnabled(bool(editable) and not self.busy)
-        for w in (self.en_edit, self.to_edit, self.subject_edit, self.revise_edit):
-            w.setReadOnly(not editable or self.busy)
+        edits: tuple[QPlainTextEdit | QLineEdit, ...] = (
+            self.en_edit,
+            self.to_edit,
+            self.subject_edit,
+            self.revise_edit,
+        )
+        for edit in edits:
+            edit.setReadOnly(not editable or self.busy)
         self.attachments.set_enabled(
             bool(editable) and not self.busy,
             bool(editable) and not self.busy and view is not None and view.inquiry_id is not None,

@@ -231,9 +231,12 @@ class MemoryDialog(QDialog):
     def select(self, memory_id: int) -> None:
         for i in range(self.tree.topLevelItemCount()):
             group = self.tree.topLevelItem(i)
+            if group is None:  # only past the last row; i stays below topLevelItemCount()
+                continue
             for j in range(group.childCount()):
-                if group.child(j).data(0, ID_ROLE) == memory_id:
-                    self.tree.setCurrentItem(group.child(j))
+                child = group.child(j)
+                if child is not None and child.data(0, ID_ROLE) == memory_id:
+                    self.tree.setCurrentItem(child)
                     return
 
     # ------------------------------------------------------------------ actions

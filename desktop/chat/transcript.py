@@ -76,7 +76,7 @@ class Transcript(InertBrowser):
         self._repaint = QTimer(self)
         self._repaint.setSingleShot(True)
         self._repaint.setInterval(REPAINT_MS)
-        self._repaint.timeout.connect(self.render)
+        self._repaint.timeout.connect(self.redraw)
 
     # ------------------------------------------------------------------ content
 
@@ -84,12 +84,12 @@ class Transcript(InertBrowser):
         self.entries = list(entries)
         self._cache = [self._entry_html(e) for e in self.entries]
         self.live_text = None
-        self.render()
+        self.redraw()
 
     def add(self, entry: Entry) -> None:
         self.entries.append(entry)
         self._cache.append(self._entry_html(entry))
-        self.render()
+        self.redraw()
 
     def insert(self, index: int, entry: Entry) -> None:
         """Put an entry at ``index`` (a turn's files row, looked up after the turn ended, goes
@@ -97,11 +97,11 @@ class Transcript(InertBrowser):
         index = max(0, min(index, len(self.entries)))
         self.entries.insert(index, entry)
         self._cache.insert(index, self._entry_html(entry))
-        self.render()
+        self.redraw()
 
     def begin_live(self) -> None:
         self.live_text = ""
-        self.render()
+        self.redraw()
 
     def append_live(self, text: str) -> None:
         """More streamed text: shown within ``REPAINT_MS``."""
@@ -116,18 +116,18 @@ class Transcript(InertBrowser):
         if final is not None:
             self.entries.append(final)
             self._cache.append(self._entry_html(final))
-        self.render()
+        self.redraw()
 
     def set_labels(self, labels: dict[str, str]) -> None:
         """Role names and link texts in the UI language (``you``, ``assistant``, ``draft``,
         ``thinking``); everything cached is rebuilt with them."""
         self.labels = labels
         self._cache = [self._entry_html(e) for e in self.entries]
-        self.render()
+        self.redraw()
 
     # ------------------------------------------------------------------ rendering
 
-    def render(self) -> None:
+    def redraw(self) -> None:
         bar = self.verticalScrollBar()
         at_end = bar.value() >= bar.maximum() - 4
         parts = list(self._cache)

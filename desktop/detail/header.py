@@ -53,7 +53,7 @@ class DetailHeader(QWidget):
         layout.addWidget(self.subtitle)
         layout.addLayout(actions)
 
-    def render(self, d: InquiryDetail, now: datetime, drafts_note: str = "") -> None:
+    def show_detail(self, d: InquiryDetail, now: datetime, drafts_note: str = "") -> None:
         """``drafts_note`` is the view's "%n draft(s) waiting" text (a plural lupdate finds there)."""
         self.title.setText(
             d.customer_name

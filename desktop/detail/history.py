@@ -18,7 +18,7 @@ class HistoryPanel(QTreeWidget):
         self.setColumnCount(5)
         self.setWordWrap(True)
 
-    def render(self, d: InquiryDetail) -> None:
+    def show_detail(self, d: InquiryDetail) -> None:
         self.clear()
         for e in d.stage_events:
             QTreeWidgetItem(

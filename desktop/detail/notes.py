@@ -35,7 +35,7 @@ class NotesPanel(QWidget):
         self.note_row.addWidget(self.note_button)
         layout.addLayout(self.note_row)
 
-    def render(self, d: InquiryDetail) -> None:
+    def show_detail(self, d: InquiryDetail) -> None:
         self.notes.clear()
         for note in d.notes:
             item = QListWidgetItem(f"{text.local_time(note.created_at)}  {note.text}")

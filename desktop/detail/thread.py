@@ -28,7 +28,7 @@ class ThreadPanel(QScrollArea):
         self.setWidget(self.thread_box)
         self.setFrameShape(QFrame.Shape.NoFrame)
 
-    def render(self, d: InquiryDetail, home: Path | None) -> None:
+    def show_detail(self, d: InquiryDetail, home: Path | None) -> None:
         for card in self.cards.values():
             card.setParent(None)
             card.deleteLater()

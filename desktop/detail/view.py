@@ -62,7 +62,7 @@ class InquiryDetailView(QWidget):
     def _build_panels(self) -> None:
         """Create the panels and keep the short names tests and callers use for their parts."""
         self.header = DetailHeader()
-        self.thread = ThreadPanel()
+        self.thread_panel = ThreadPanel()
         self.customer_form = CustomerForm()
         self.history = HistoryPanel()
         self.notes_panel = NotesPanel()
@@ -79,7 +79,7 @@ class InquiryDetailView(QWidget):
         self.note_edit = self.notes_panel.note_edit
         self.note_button = self.notes_panel.note_button
         self.note_row = self.notes_panel.note_row
-        self.thread_scroll = self.thread
+        self.thread_scroll = self.thread_panel
 
     def _wire_panels(self) -> None:
         self.advance_button.clicked.connect(self._ask_advance)
@@ -90,11 +90,11 @@ class InquiryDetailView(QWidget):
         self.save_button.clicked.connect(self._save_clicked)
         self.revert_button.clicked.connect(self._revert)
         self.note_button.clicked.connect(self._add_note_clicked)
-        self.thread.translate_requested.connect(self._translate_clicked)
+        self.thread_panel.translate_requested.connect(self._translate_clicked)
 
     def _build_layout(self) -> None:
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.thread, "")
+        self.tabs.addTab(self.thread_panel, "")
         self.tabs.addTab(self.customer_form, "")
         self.tabs.addTab(self.history, "")
         self.tabs.addTab(self.notes_panel, "")
@@ -115,7 +115,7 @@ class InquiryDetailView(QWidget):
 
     @property
     def _cards(self) -> dict[int, MessageCard]:
-        return self.thread.cards
+        return self.thread_panel.cards
 
     def _install_dictation(self) -> None:
         self.dictation = DictationButton(self.ctx.services, self.note_edit, self)
@@ -152,9 +152,9 @@ class InquiryDetailView(QWidget):
         self._render_header()
         if not self.customer_form.dirty:
             self.customer_form.fill(d)
-        self.thread.render(d, self.ctx.services.paths.home)
-        self.history.render(d)
-        self.notes_panel.render(d)
+        self.thread_panel.show_detail(d, self.ctx.services.paths.home)
+        self.history.show_detail(d)
+        self.notes_panel.show_detail(d)
 
     def _render_header(self) -> None:
         d = self.detail
@@ -162,7 +162,7 @@ class InquiryDetailView(QWidget):
             return
         drafts = len(d.pending_drafts)
         note = self.tr("%n draft(s) waiting for approval", "", drafts) if drafts else ""
-        self.header.render(d, self.ctx.app.clock.now(), note)
+        self.header.show_detail(d, self.ctx.app.clock.now(), note)
 
     # ------------------------------------------------------------------ editing fields
 
@@ -315,8 +315,8 @@ class InquiryDetailView(QWidget):
         self.history.retranslate()
         if self.detail is not None:
             self._render_header()
-            self.history.render(self.detail)
-        self.thread.retranslate()
+            self.history.show_detail(self.detail)
+        self.thread_panel.retranslate()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -295,9 +295,11 @@ class BriefingWindow(QWidget):
         if not self.attention_cards:
             self.attention.body.addWidget(_plain(self.tr("Nothing to confirm"), "muted"))
         for reminder in briefing.overdue[:MAX_CARDS]:
-            card = ReminderCard(self.app, int(reminder["inquiry_id"]), reminder_line(reminder))
-            self._hold(card, self.overdue.body)
-            self.reminder_cards.append(card)
+            reminder_card = ReminderCard(
+                self.app, int(reminder["inquiry_id"]), reminder_line(reminder)
+            )
+            self._hold(reminder_card, self.overdue.body)
+            self.reminder_cards.append(reminder_card)
         if not self.reminder_cards:
             self.overdue.body.addWidget(_plain(self.tr("Nothing overdue"), "muted"))
 

@@ -122,7 +122,12 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         target.installEventFilter(self)
         # closing the window mid-transcription stops the worker at the next segment
         box = self._cancel_box
-        self.destroyed.connect(lambda *_: box[0] is not None and box[0].set())
+
+        def cancel_worker(*_: object) -> None:
+            if box[0] is not None:
+                box[0].set()
+
+        self.destroyed.connect(cancel_worker)
 
         self._state = "idle"
         self.retranslate()

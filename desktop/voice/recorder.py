@@ -28,13 +28,16 @@ import logging
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QIODevice, QObject, QTimer, Signal, SignalInstance
 
 from core.clock import Clock, SystemClock, to_sydney
 from core.errors import AudioDeviceError
 from core.voice.audio import BYTES_PER_SECOND, SAMPLE_RATE, WavWriter, pcm_level, pcm_seconds
+
+if TYPE_CHECKING:
+    from PySide6.QtMultimedia import QAudioSource
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +48,15 @@ CHUNK_SECONDS = 0.1
 class AudioInput(Protocol):
     """What the recorder needs from a microphone (a QObject with these signals)."""
 
-    chunk: Signal  # (bytes) 16 kHz mono s16le PCM
-    failed: Signal  # (str) the device stopped with an error mid-recording
+    # read-only properties: a class-level ``Signal`` reads as a ``SignalInstance`` on the object
+
+    @property
+    def chunk(self) -> SignalInstance:
+        """(bytes) 16 kHz mono s16le PCM."""
+
+    @property
+    def failed(self) -> SignalInstance:
+        """(str) the device stopped with an error mid-recording."""
 
     def start(self) -> None:
         """Begin capture; raise ``AudioDeviceError`` (Chinese detail) when it cannot."""
@@ -112,8 +122,8 @@ class QtAudioInput(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._source = None
-        self._io = None
+        self._source: QAudioSource | None = None
+        self._io: QIODevice | None = None
         self._convert: Callable[[bytes], bytes] | None = None
 
     def start(self) -> None:
@@ -200,7 +210,8 @@ def _check_permission() -> None:
             )
         )
     if status == Qt.PermissionStatus.Undetermined:
-        app.requestPermission(QMicrophonePermission(), lambda _p: None)
+        # PySide6 wants a context object: the two-argument form raised TypeError here
+        app.requestPermission(QMicrophonePermission(), app, lambda _p: None)
         raise AudioDeviceError(
             QCoreApplication.translate(
                 "Recorder", "Allow microphone access in the system prompt, then try again."

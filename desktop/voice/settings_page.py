@@ -41,7 +41,7 @@ from core.voice.download import RECOMMENDED
 from core.voice.models import ENV_VAR, ModelChoice, check_model_dir, format_size, is_multilingual
 from core.voice.models import resolve_model_dir as resolve
 from desktop.i18n import current_language
-from desktop.look import set_tone
+from desktop.look import add_field_row, set_tone
 from desktop.voice.model_download import ModelDownloadDialog, import_from_disk, start_download
 
 LANGUAGE_KEYS = ("auto", "zh", "en")
@@ -69,7 +69,7 @@ class VoiceSettingsPage(QWidget):
         form = QFormLayout()
         form.addRow(self.labels["mirror"], self.mirror)
         form.addRow(self.labels["folder"], folder_box)
-        form.addRow(None, self.folder_check)
+        add_field_row(form, self.folder_check)
         form.addRow(self.labels["language"], self.language)
         form.addRow(self.labels["max"], self.max_seconds)
         form.addRow(self.labels["device"], self.device)

@@ -100,7 +100,7 @@ async def test_with_the_assistant_docked_a_long_sender_line_wraps_inside_the_det
     detail = window.board.detail
     detail.show_inquiry(1)
     await detail.ready()
-    thread = detail.thread
+    thread = detail.thread_panel
     await wait_until(lambda: bool(thread.cards))
     card = next(iter(thread.cards.values()))
     assert address in card.header.text()

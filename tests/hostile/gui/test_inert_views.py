@@ -133,7 +133,7 @@ async def test_crafted_mail_is_literal_text_in_the_detail_view(  # type: ignore[
     view.show_inquiry(inquiry_id)
     await view.ready()
     qtbot.wait(50)
-    card = next(iter(view.thread.cards.values()))
+    card = next(iter(view.thread_panel.cards.values()))
     assert card.body.text().startswith(BANNER)  # the banner is shown as the text it is
     assert "<table><tr><td>" * 18 in card.body.text()
     assert SENDER in card.header.text()  # the sender's address is not hidden
@@ -153,7 +153,7 @@ async def test_a_program_attachment_is_never_opened_by_a_click(  # type: ignore[
     qtbot.addWidget(view)
     view.show_inquiry(inquiry_id)
     await view.ready()
-    card = next(iter(view.thread.cards.values()))
+    card = next(iter(view.thread_panel.cards.values()))
     strip = card.attachments
     shown = [b.text() for b in strip.attachment_buttons]
     assert not any("\u202e" in t for t in shown), shown  # the override is never rendered
@@ -209,7 +209,7 @@ async def test_model_text_in_the_chat_is_literal_and_links_ask_first(  # type: i
     transcript.add(Entry("assistant", answer))
     transcript.begin_live()
     transcript.append_live(answer)
-    transcript.render()
+    transcript.redraw()
     qtbot.wait(60)
     shown = transcript.toPlainText()
     assert BANNER in shown and '<img src="file:///etc/hostname">' in shown
