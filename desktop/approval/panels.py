@@ -33,6 +33,7 @@ from core.drafts.recent import RecentContact
 from core.drafts.view import DraftView
 from core.drafts.zh_times import localise_times
 from core.events import DraftChanged
+from core.text.inert import visible_controls
 from desktop.look import set_tone
 
 HIGHLIGHT = QColor("#ffd8a8")
@@ -190,7 +191,7 @@ def warning_items(
             + html.escape(
                 QCoreApplication.translate(
                     "ApprovalWindow", "This customer is complaining: %1 — please look first"
-                ).replace("%1", view.escalation)
+                ).replace("%1", visible_controls(view.escalation))  # it quotes the customer
             )
             + "</b>"
         )
