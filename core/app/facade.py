@@ -30,6 +30,7 @@ Attributes:
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.app.assistant import AssistantService
@@ -45,7 +46,10 @@ from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
 from core.app.stats import StatsService
 from core.clock import Clock
-from core.events import StageChanged
+from core.config import Settings
+from core.events import EventBus, StageChanged
+from core.paths import DataPaths
+from core.secrets import Secrets
 from core.services import Services
 
 if TYPE_CHECKING:
@@ -108,6 +112,30 @@ class App:
     @property
     def clock(self) -> Clock:
         return self.services.clock
+
+    @property
+    def settings(self) -> Settings:
+        """The data folder's settings file (front ends read and change settings here)."""
+        return self.services.settings
+
+    @property
+    def secrets(self) -> Secrets:
+        """The keyring (or its owner-only fallback file) for tokens and API keys."""
+        return self.services.secrets
+
+    @property
+    def paths(self) -> DataPaths:
+        """Where this data folder keeps its database, logs, backups, cache and models."""
+        return self.services.paths
+
+    @property
+    def home(self) -> Path:
+        return self.services.paths.home
+
+    @property
+    def bus(self) -> EventBus:
+        """The core's events (stage changed, draft changed, …) the front ends subscribe to."""
+        return self.services.bus
 
     def graph(self, *, offline: bool = False, **overrides: Any) -> GraphRuntime:
         """The Graph runtime (client, mail sync, OneDrive, mailer), built on first use.

@@ -46,6 +46,7 @@ LAYERS: dict[str, set[str]] = {
     "app": {
         "agent",
         "clock",
+        "config",
         "db",
         "drafts",
         "drive",
@@ -60,6 +61,7 @@ LAYERS: dict[str, set[str]] = {
         "mailbox",
         "memory",
         "notify",
+        "paths",
         "rhythm",
         "secrets",
         "services",
