@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCommandLinkButton,
     QDialog,
@@ -226,6 +227,15 @@ class FirstRunWizard(QDialog):
                 "where the evening briefing's measuring route starts, e.g. 5 Factory Rd, Penrith"
             )
         )
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Open tall enough for every row. The dialog took its height from the layout's
+        height-for-width at 640 px, which the command buttons' wrapped descriptions understate:
+        the group box was squeezed and the 落款 box ran under 办公室地址."""
+        super().showEvent(event)
+        wanted = max(self.sizeHint().height(), self.minimumSizeHint().height())
+        if self.height() < wanted:
+            self.resize(self.width(), wanted)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
