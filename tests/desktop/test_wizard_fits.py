@@ -6,6 +6,8 @@ because the dialog took its height before the command buttons' wrapped descripti
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from desktop.wizard import FirstRunWizard
 
 
@@ -15,7 +17,7 @@ def test_no_profile_field_overlaps_the_next(ctx, qtbot) -> None:  # type: ignore
     wizard.show()
     qtbot.waitExposed(wizard)
     fields = [wizard.company, wizard.signature, wizard.office]
-    for upper, lower in zip(fields, fields[1:], strict=False):
+    for upper, lower in pairwise(fields):
         assert upper.geometry().bottom() < lower.geometry().top(), (upper, lower)
     assert wizard.signature.height() >= wizard.fontMetrics().lineSpacing() * 3
     for button in (wizard.sign_in_button, wizard.ai_button, wizard.demo_button):
