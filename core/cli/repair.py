@@ -33,6 +33,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from core import tasks
 from core.cli.repair_report import RepairReport
 from core.services import Services
 
@@ -176,7 +177,7 @@ async def _reingest(services: Services, offline: bool) -> Any:
 
     async def raws() -> AsyncIterator[RawMessage]:
         for path in files:
-            yield await asyncio.to_thread(read_eml, path, f"repair:{path.name}")
+            yield await tasks.io(read_eml, path, f"repair:{path.name}")
 
     try:
         report = await pipeline.retry_pending()

@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.clock import naive_utc, utc
 from core.db.models import Draft, Inquiry, Notification, SyncCursor
 from core.errors import InquiryBridgeError
@@ -245,7 +246,7 @@ class TelegramBot:
         if current is None:
             return None
         chat = current.chat_id
-        data = await asyncio.to_thread(path.read_bytes)  # never read a file on the loop
+        data = await tasks.io(path.read_bytes)  # never read a file on the loop
         for attempt in range(4):
             await self.pacer.wait(chat)
             with contextlib.suppress(TelegramError):  # cosmetic: "sending a file…"
@@ -378,14 +379,14 @@ class TelegramBot:
             self.services.paths.audio / f"telegram-{stamp}-{message.get('message_id', 0)}{suffix}"
         )
         target.parent.mkdir(parents=True, exist_ok=True)
-        await asyncio.get_running_loop().run_in_executor(None, target.write_bytes, data)
+        await tasks.io(target.write_bytes, data)
         task = asyncio.ensure_future(self._hear(target, message))
         self._voice_work.add(task)
         task.add_done_callback(self._voice_work.discard)
 
     async def _hear(self, target: Path, message: dict[str, Any]) -> None:
         try:
-            seconds = await asyncio.to_thread(_audio_seconds, target)
+            seconds = await tasks.io(_audio_seconds, target)
             if seconds is not None and seconds > VOICE_MAX_SECONDS:
                 await self.reply(_too_long(seconds))
                 return

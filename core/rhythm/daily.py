@@ -17,6 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from core import tasks
 from core.db.backup import maybe_backup
 from core.rhythm.calendar_read import NO_ACCOUNT_ZH, CalendarRead
 from core.rhythm.evening import EveningBriefing
@@ -89,7 +90,7 @@ class DailyRhythm:
 
     async def _backup(self) -> None:
         paths = self.services.paths
-        await asyncio.to_thread(maybe_backup, paths.database, paths.backups)
+        await tasks.io(maybe_backup, paths.database, paths.backups)
 
     async def run_forever(self, stop: asyncio.Event, interval: float = INTERVAL_S) -> None:
         while not stop.is_set():

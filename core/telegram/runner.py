@@ -26,6 +26,7 @@ import httpx
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.db.models import Notification
 from core.errors import TelegramError
 from core.events import DraftChanged, NotificationRaised, SyncStatus
@@ -135,9 +136,8 @@ class TelegramRunner:
         from core.notify.outbox import NotificationCenter
 
         center = NotificationCenter(self.services)
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(
-            None, lambda: center.on_draft_changed(DraftChanged(draft_id, None, "pending_approval"))
+        await tasks.io(
+            lambda: center.on_draft_changed(DraftChanged(draft_id, None, "pending_approval"))
         )
         mirror = self.mirror()
         if mirror is None:
