@@ -172,7 +172,7 @@ async def _reingest(services: Services, offline: bool) -> Any:
     from core.mail.source import RawMessage
     from core.sources.eml import read_eml
 
-    files = missing_raw_files(services)
+    files = await tasks.io(missing_raw_files, services)
     pipeline = build_pipeline(services, offline=offline)
 
     async def raws() -> AsyncIterator[RawMessage]:

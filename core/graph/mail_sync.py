@@ -173,10 +173,10 @@ class MailSync:
         return ["inbox", "sent"] if self.settings.get("graph.sync_sent_items") else ["inbox"]
 
     # ------------------------------------------------------------------ listing
-    def _load_cursor(self, folder: str) -> str | None:
-        with self.store.session() as session:
-            row = session.get(SyncCursor, cursor_name(folder))
-            return row.value if row and row.value else None
+    @staticmethod
+    def _load_cursor(session: Session, folder: str) -> str | None:
+        row = session.get(SyncCursor, cursor_name(folder))
+        return row.value if row and row.value else None
 
     def _initial_params(self) -> dict[str, str]:
         since = self.clock.now() - timedelta(days=int(self.settings.get("graph.first_sync_days")))
@@ -189,7 +189,7 @@ class MailSync:
     async def list_folder(self, folder: str) -> FolderListing:
         """Page through one folder's delta to its new deltaLink (metadata only)."""
         listing = FolderListing(folder)
-        url: str | None = self._load_cursor(folder)
+        url = await self.store.read(lambda s: self._load_cursor(s, folder))  # not on the loop
         try:
             await self._page_through(listing, url)
         except SyncStateExpired:

@@ -151,7 +151,7 @@ class TelegramBot:
 
     async def poll_once(self, timeout: int = 0) -> int:
         """One ``getUpdates`` call; each update handled, then its offset committed."""
-        updates = await self.client.get_updates(self.offset(), timeout=timeout)
+        updates = await self.client.get_updates(await tasks.io(self.offset), timeout=timeout)
         for update in sorted(updates, key=lambda u: int(u.get("update_id", 0))):
             update_id = int(update["update_id"])
             try:
@@ -167,9 +167,13 @@ class TelegramBot:
     def owner(self) -> Owner | None:
         return load_owner(self.services)
 
-    def _is_owner(self, chat: dict[str, Any], user: dict[str, Any] | None) -> bool:
+    async def _owner(self) -> Owner | None:
+        """``owner()`` from a coroutine: it reads the store, so off the loop."""
+        return await tasks.io(load_owner, self.services)
+
+    async def _is_owner(self, chat: dict[str, Any], user: dict[str, Any] | None) -> bool:
         """The chat *and* the sender must be the owner's: in a group only he may act."""
-        current = self.owner()
+        current = await self._owner()
         if current is None or user is None:
             return False
         return current.is_owner(int(chat.get("id", 0)), int(user.get("id", 0)))
@@ -195,7 +199,7 @@ class TelegramBot:
         reply_to: int | None = None,
     ) -> int | None:
         """Send to the owner, paced; HTML refused -> plain text. Returns the message id."""
-        current = self.owner()
+        current = await self._owner()
         if current is None:
             return None
         chat = current.chat_id
@@ -223,9 +227,9 @@ class TelegramBot:
 
     def typing(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Show "typing…" in the owner's chat while the body of the ``async with`` runs."""
-        current = self.owner()
 
         async def send() -> None:
+            current = await self._owner()
             if current is not None:
                 await self.client.send_chat_action(current.chat_id, "typing")
 
@@ -242,7 +246,7 @@ class TelegramBot:
         self, path: Path, filename: str, *, caption: str, content_type: str
     ) -> int | None:
         """Upload a file to the owner's chat, paced like replies. Returns the message id."""
-        current = self.owner()
+        current = await self._owner()
         if current is None:
             return None
         chat = current.chat_id
@@ -276,7 +280,7 @@ class TelegramBot:
         text = (message.get("text") or "").strip()
         command, _, argument = text.partition(" ")
         command = command.split("@", 1)[0]  # "/start@my_bot CODE" in a group
-        if not self._is_owner(chat, user):
+        if not await self._is_owner(chat, user):
             if (
                 command == "/start"
                 and user is not None
@@ -284,8 +288,8 @@ class TelegramBot:
             ):
                 code = argument.strip()
                 name = " ".join(p for p in (user.get("first_name"), user.get("username")) if p)
-                if code and try_pair(
-                    self.services, code, int(chat["id"]), name, user_id=int(user["id"])
+                if code and await tasks.io(
+                    try_pair, self.services, code, int(chat["id"]), name, user_id=int(user["id"])
                 ):
                     log.info("telegram: paired with chat %s user %s", chat["id"], user["id"])
                     await self.reply("✅ <b>配对成功。</b>\n\n" + escape(HELP_ZH))
@@ -324,7 +328,7 @@ class TelegramBot:
                 text, audio_path=audio_path, heading=heading, message=message, notice=notice
             )
             return
-        owner = self.owner()
+        owner = await self._owner()
         if owner is None:
             return
         if spoken:
@@ -428,8 +432,8 @@ class TelegramBot:
         message = query.get("message") or {}
         chat = message.get("chat") or {}
         user = query.get("from")
-        owner = self.owner()
-        if owner is None or not self._is_owner(chat, user):
+        owner = await self._owner()
+        if owner is None or not await self._is_owner(chat, user):
             self._ignore("button press", chat, user)
             await self.client.answer_callback_query(query["id"])
             return

@@ -64,7 +64,7 @@ class InquiryPress:
 
     async def handle(self, inquiry_id: int, action: str) -> str:
         """Do what the button says; returns the short answer shown on the phone."""
-        found = self._alert_text(inquiry_id)
+        found = await tasks.io(self._alert_text, inquiry_id)
         if found is None:
             return "这个询盘已不存在。"
         who, title, body = found

@@ -86,7 +86,7 @@ class DailyRhythm:
         report = await self.services.store.read(lambda s: weekly_report(s, now, overdue))
         if report is not None:  # a folder younger than the week has nothing to report
             key, title, body = report
-            self.center.raise_notification("weekly", title, body, None, None, key)
+            await tasks.io(self.center.raise_notification, "weekly", title, body, None, None, key)
 
     async def _backup(self) -> None:
         paths = self.services.paths

@@ -101,7 +101,17 @@ LAYERS: dict[str, set[str]] = {
     "clock": set(),
     "config": {"errors", "tempfiles"},
     "db": {"clock", "errors", "tasks", "tempfiles"},
-    "demo": {"clock", "db", "demo_drafts", "glossary", "inquiry", "intake", "mail", "services"},
+    "demo": {
+        "clock",
+        "db",
+        "demo_drafts",
+        "glossary",
+        "inquiry",
+        "intake",
+        "mail",
+        "services",
+        "tasks",
+    },
     "demo_drafts": {"clock", "db", "drafts", "glossary"},
     "drafts": {
         "clock",

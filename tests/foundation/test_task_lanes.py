@@ -101,6 +101,62 @@ def test_every_allowance_gives_a_reason() -> None:
     assert all(count > 0 and reason.strip() for count, reason in ALLOWED.values())
 
 
+def _direct(node: ast.AST) -> list[ast.AST]:
+    """``node``'s descendants outside nested functions, lambdas and classes (their bodies run
+    wherever they are sent: ``store.read(lambda s: …)`` is the point)."""
+    found: list[ast.AST] = []
+    for child in ast.iter_child_nodes(node):
+        if not isinstance(
+            child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+        ):
+            found += [child, *_direct(child)]
+    return found
+
+
+def sync_store_calls(source: str) -> list[int]:
+    """Lines where a coroutine itself calls ``….store.session()`` / ``….store.write(…)``."""
+    lines = []
+    for fn in ast.walk(ast.parse(source)):
+        if not isinstance(fn, ast.AsyncFunctionDef):
+            continue
+        for node in _direct(fn):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("session", "write")
+                and "store" in ast.unparse(node.func.value).lower()
+            ):
+                lines.append(node.lineno)
+    return sorted(lines)
+
+
+def test_no_coroutine_opens_the_store_on_the_loop() -> None:
+    """``Store.read`` / ``Store.run`` from coroutines: a session opened on the loop's thread
+    waits for SQLite (and, writing, for every other writer) with the UI frozen."""
+    found = {}
+    for top in ("core", "desktop"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            lines = sync_store_calls(path.read_text(encoding="utf-8"))
+            if lines:
+                found[path.relative_to(ROOT).as_posix()] = lines
+    assert found == {}
+
+
+def test_the_store_scan_sees_a_session_in_a_coroutine() -> None:
+    planted = (
+        "async def f(self):\n"
+        "    with self.services.store.session() as s:\n"
+        "        pass\n"
+        "    self.store.write(lambda s: None)\n"
+        "    await self.store.read(lambda s: s.get(X, 1))\n"
+        "    await self.store.run(lambda s: self.store.write(g))  # inside the lambda: fine\n"
+        "def g(store):\n"
+        "    with store.session() as s:  # not a coroutine\n"
+        "        pass\n"
+    )
+    assert sync_store_calls(planted) == [2, 4]
+
+
 # -- the lanes ---------------------------------------------------------------------------------
 
 
