@@ -18,7 +18,8 @@ here. ``tests/foundation/test_task_lanes.py`` fails on an offload anywhere else.
 Semantics are ``asyncio.to_thread``'s: the call sees the caller's context variables, its
 exception is raised in the awaiting coroutine, and cancelling the await cancels a call not yet
 started (one already running finishes on its thread; its result is dropped). ``shutdown()``
-(``App.close``) joins the I/O lane; a later ``io`` starts a fresh one (tests, a second command).
+joins the I/O lane (``App.close`` passes ``wait=False``: an IMAP IDLE in flight may take minutes);
+a later ``io`` starts a fresh one (tests, another data folder's App, a second command).
 """
 
 from __future__ import annotations
