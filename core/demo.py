@@ -25,6 +25,7 @@ from pathlib import Path
 from sqlalchemy import DateTime, func, select, update
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.clock import Clock, utc
 from core.db.models import AppState, Base, Inquiry, Message, StageEvent
 from core.demo_drafts import write_sample_drafts
@@ -242,7 +243,7 @@ async def load_demo(services: Services, *, folder: Path | None = None) -> DemoRe
         manifest = source / "stages.json"
         if manifest.exists():
             moves = json.loads(manifest.read_text(encoding="utf-8")).get("moves", [])
-            _replay_stages(services, moves, services.clock)
+            await tasks.io(_replay_stages, services, moves, services.clock)
         await services.store.run(_waiting_since_first_mail)
         now = services.clock.now().replace(tzinfo=None)
 

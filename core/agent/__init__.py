@@ -14,5 +14,5 @@ core.inquiry, core.memory, core.llm, core.db, core.events, core.drive and core.r
 imported by the layers it uses; front ends (cli, desktop, Telegram) call it.
 
 Layer row: clock, db, drafts, drive, errors, events, glossary, graph, inquiry, intake, knowledge,
-llm, memory, provenance, rhythm, services, text.
+llm, memory, provenance, rhythm, services, tasks, text.
 """

@@ -19,7 +19,6 @@ Plain code, no model: the guard must be cheaper and more reliable than the thing
 
 from __future__ import annotations
 
-import asyncio
 import re
 import threading
 from collections.abc import Iterable
@@ -29,6 +28,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.agent.claim_phrases import LANGUAGES, Language, answer_language, readable
 from core.db.models import AppState, AuditEntry, Draft, DraftEvent, Memory, StageEvent
 from core.text.reading import reading_form
@@ -377,9 +377,7 @@ def warm_guard() -> None:
     if threading.current_thread() is not threading.main_thread():
         find_claims("已發送。Sent.")  # already off the UI loop
         return
-    threading.Thread(
-        target=lambda: find_claims("已發送。Sent."), name="claim-guard-warm", daemon=True
-    ).start()
+    tasks.daemon(lambda: find_claims("已發送。Sent."), "claim-guard-warm")
 
 
 async def guard_answer(
@@ -397,7 +395,7 @@ async def guard_answer(
     whose draft ids count as drafts the answer may be talking about."""
     named = named_drafts(text, *context)
     facts = await services.store.read(lambda s: turn_facts(s, mark, named))
-    result = await asyncio.to_thread(guard_text, text, facts)  # a long answer: off the UI loop
+    result = await tasks.io(guard_text, text, facts)  # a long answer: off the UI loop
     if result.corrections:
         now = services.clock.now().replace(tzinfo=None)
 

@@ -32,6 +32,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.agent.memory import MEMORY_KINDS, is_duplicate_memory, normalise_memory_text, save_memory
 from core.db.models import AuditEntry, Inquiry, Memory
 from core.errors import InquiryBridgeError
@@ -254,8 +255,8 @@ async def remember_once(
     if supersedes is None:  # replacing one on purpose is not repeating it
         duplicate = await find_duplicate(services, llm, text, inquiry_id)
     if duplicate is None:
-        memory_id, status = save_memory(
-            services, candidate.kind, text, source=source, supersedes=supersedes,
+        memory_id, status = await tasks.io(  # the write waits off the loop
+            save_memory, services, candidate.kind, text, source=source, supersedes=supersedes,
             proposal=proposal, inquiry_id=inquiry_id, expires_at=expires_at, channel=channel,
         )  # fmt: skip
         return SaveResult(memory_id, status, merged=False)

@@ -14,7 +14,6 @@ when he confirmed, e.g. the stage had moved meanwhile; ``result`` says why).
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -22,6 +21,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.clock import naive_utc
 from core.db.models import AuditEntry, WriteProposal
 from core.errors import InquiryBridgeError
@@ -165,7 +165,7 @@ async def _make(services: Any, row: WriteProposal, actor: str) -> str:
         from core.knowledge.base import SECTION_NAMES
 
         section = str(args.get("section") or "faq")
-        await asyncio.to_thread(knowledge_for(services.home).add, section, str(args.get("text")))
+        await tasks.io(knowledge_for(services.home).add, section, str(args.get("text")))
         return f"已记进知识库「{SECTION_NAMES.get(section, section)}」"
     if row.kind == "folder":
         from core.agent.tools.drive_access import CustomerDrive

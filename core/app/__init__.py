@@ -14,7 +14,7 @@ desktop) import it, and it never imports Qt.
 Importing this package is cheap: the LLM client, drafting and Graph load on first use.
 
 Layer row: agent, clock, config, db, drafts, drive, errors, events, graph, import_lock, inquiry,
-intake, knowledge, llm, mailbox, memory, notify, paths, rhythm, secrets, services, stats.
+intake, knowledge, llm, mailbox, memory, notify, paths, rhythm, secrets, services, stats, tasks.
 """
 
 from core.app.build import build_app, explain_error

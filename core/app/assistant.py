@@ -14,9 +14,9 @@ here can send.
 from __future__ import annotations
 
 import asyncio
-import threading
 from typing import TYPE_CHECKING
 
+from core import tasks
 from core.app.lazy import LazyDrafts, LazyLLM
 from core.errors import LLMNotConfigured
 from core.import_lock import IMPORTING
@@ -52,7 +52,7 @@ class AssistantService:
         self._conversations: dict[tuple[str, str], Conversation] = {}
         self._closing: set[asyncio.Task[object]] = set()  # yesterday's, reviewing memories
         if self.available:  # the claim guard loads its converter before the first question
-            threading.Thread(target=_warm_claim_guard, name="claim-guard-warm", daemon=True).start()
+            tasks.daemon(_warm_claim_guard, "claim-guard-warm")
 
     @property
     def available(self) -> bool:

@@ -33,6 +33,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core import tasks
 from core.app.assistant import AssistantService
 from core.app.attention import AttentionService
 from core.app.inquiries import InquiryService
@@ -192,8 +193,13 @@ class App:
             await mailbox.aclose()
 
     def close(self) -> None:
-        """Stop raising notifications and close the store (after ``aclose``)."""
+        """Stop raising notifications, close the store (after ``aclose``) and the I/O lane.
+
+        The lane closes without waiting: an IMAP IDLE in flight may take minutes to return (its
+        thread ends then; interpreter exit joins it, as it did asyncio's default executor), and
+        the next ``core.tasks.io`` -- another data folder's App -- starts a fresh lane."""
         self._unsubscribe()
         self.attention.detach()
         self.notifications.detach()
         self.services.close()
+        tasks.shutdown(wait=False)

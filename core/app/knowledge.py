@@ -8,8 +8,7 @@ is never overwritten (``KnowledgeChanged``: reload, then save).
 
 from __future__ import annotations
 
-import asyncio
-
+from core import tasks
 from core.knowledge import (
     SECTIONS,
     WHOLE_CHARS,
@@ -46,16 +45,16 @@ class KnowledgeService:
         return skeleton()
 
     async def load(self) -> KnowledgeDoc:
-        return await asyncio.to_thread(self._base.load)
+        return await tasks.io(self._base.load)
 
     async def save(self, text: str, version: str | None = None) -> KnowledgeDoc:
         """Save his text whole (atomic, owner-only); refused when the file changed since
         ``version`` was loaded."""
-        return await asyncio.to_thread(self._base.save, text, version)
+        return await tasks.io(self._base.save, text, version)
 
     async def add(self, section: str, line: str) -> KnowledgeDoc:
         """One line added to a section (what confirming an assistant proposal does)."""
-        return await asyncio.to_thread(self._base.add, section, line)
+        return await tasks.io(self._base.add, section, line)
 
     async def search(self, query: str) -> str:
         """What a prompt about ``query`` would get of the file."""

@@ -7,9 +7,9 @@ file, the password (授权码) in the keyring. Nothing is saved before a test su
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
+from core import tasks
 from core.mailbox.account import Endpoint, Security
 from core.mailbox.check import CheckResult, check_account
 from core.mailbox.presets import PRESETS, Preset, endpoints
@@ -70,7 +70,7 @@ class MailAccountService:
         """Log in once to both servers; raises ``MailAuthError`` / ``MailServiceDisabled`` /
         ``MailNetworkError`` / ``InsecureMailServer`` (Chinese ``user_message``)."""
         i, s = self._endpoints(key, user, imap, smtp)
-        return await asyncio.to_thread(check_account, i, s, password)
+        return await tasks.io(check_account, i, s, password)
 
     async def save(
         self,

@@ -10,13 +10,13 @@ Every method is a coroutine: writes go through the store's writer lock off the e
 
 from __future__ import annotations
 
-import asyncio
 import builtins
 from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.agent.memory import (
     MemoryItem,
     MemoryStateError,
@@ -82,11 +82,11 @@ class MemoryService:
 
     async def confirm(self, memory_id: int, *, actor: str = "owner") -> MemoryItem:
         """A proposed memory becomes active (the owner's word: high confidence)."""
-        return await asyncio.to_thread(confirm_memory, self._services, memory_id, actor=actor)
+        return await tasks.io(confirm_memory, self._services, memory_id, actor=actor)
 
     async def retire(self, memory_id: int, *, actor: str = "owner") -> MemoryItem:
         """The memory stops being used; it stays in the store with who retired it."""
-        return await asyncio.to_thread(retire_memory, self._services, memory_id, actor=actor)
+        return await tasks.io(retire_memory, self._services, memory_id, actor=actor)
 
     async def edit(self, memory_id: int, text: str, *, actor: str = "owner") -> MemoryItem:
         """New words for a memory; the audit entry keeps the old ones."""

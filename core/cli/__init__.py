@@ -8,5 +8,5 @@ own commands through ``extra``).
 
 Layer row: agent, app, clock, db, drafts, errors, evals, events, graph, inquiry, intake, llm,
 logging_setup, mail, mailbox, memory, notify, paths, rhythm, schedule, secrets, services, sources,
-telegram, voice.
+tasks, telegram, voice.
 """

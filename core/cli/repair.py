@@ -33,6 +33,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from core import tasks
 from core.cli.repair_report import RepairReport
 from core.services import Services
 
@@ -171,12 +172,12 @@ async def _reingest(services: Services, offline: bool) -> Any:
     from core.mail.source import RawMessage
     from core.sources.eml import read_eml
 
-    files = missing_raw_files(services)
+    files = await tasks.io(missing_raw_files, services)
     pipeline = build_pipeline(services, offline=offline)
 
     async def raws() -> AsyncIterator[RawMessage]:
         for path in files:
-            yield await asyncio.to_thread(read_eml, path, f"repair:{path.name}")
+            yield await tasks.io(read_eml, path, f"repair:{path.name}")
 
     try:
         report = await pipeline.retry_pending()

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from core import tasks
 from core.app import App
 from core.clock import to_sydney
 from core.db.models import Notification
@@ -123,7 +124,7 @@ async def _run(app: App, *, once: bool) -> int:
                 line += f"；已更新 {d.edited} 条消息的按钮 / closed buttons on {d.edited} messages"
             if d.held_until is not None:
                 line += f"；免打扰至 {to_sydney(d.held_until):%H:%M}"
-            if pairing.owner(services) is None:
+            if await tasks.io(pairing.owner, services) is None:
                 line += "；尚未配对 / not paired yet (telegram pair)"
             print(line)
             if report.error:

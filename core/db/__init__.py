@@ -1,6 +1,6 @@
 """The local SQLite store: models, migrations and the single-writer ``Store``.
 
-Layer row: clock, errors, tempfiles.
+Layer row: clock, errors, tasks, tempfiles.
 """
 
 from core.db.store import Store

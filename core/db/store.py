@@ -1,11 +1,13 @@
 """Opening the store: SQLite in WAL mode, migrated to head by Alembic, one writer thread.
 
 SQLite allows one writer at a time; rather than fight ``database is locked``, every write from
-async code goes through ``Store.run`` which executes on a single dedicated thread, and every write
+async code goes through ``Store.run`` which executes on the store's database lane (one thread,
+``core.tasks.db_lane``), and every write
 transaction holds the data folder's writer lock (``core.db.writer_lock``), so writers in other
 processes (the tray app beside a CLI ``ingest``) take turns and a check-then-insert cannot race.
 Schema creation and migrations hold the same lock and look again once they have it. Reads may use
-``Store.session()`` from any thread (WAL lets them run beside the writer) and take no lock.
+``Store.session()`` from any thread (WAL lets them run beside the writer) and take no lock; from
+async code, ``Store.read`` runs them on the I/O lane (``core.tasks.io``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ import logging
 import re
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,6 +26,7 @@ from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from core import tasks
 from core.db import owner_journal
 from core.db.backup_schedule import OwedBackup
 from core.db.writer_lock import WriterLock
@@ -155,7 +157,7 @@ class Store:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         owner_journal.install(self._sessions, owner_journal.OwnerJournal.for_home(path.parent))
         self.owed_backup = OwedBackup(path, self.backups)
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
+        self.lane = tasks.db_lane()  # the one writer thread of this database
         self._write_lock = threading.RLock()
 
     @contextlib.contextmanager
@@ -180,8 +182,13 @@ class Store:
             self.owed_backup.owe()  # committed: a copy is owed (core.db.backup_schedule)
             return result
 
-    async def run(self, fn: Callable[[Session], T]) -> T:
+    async def run(self, fn: Callable[[Session], T], *, queued: bool = True) -> T:
         """``write`` on the writer thread, awaited from asyncio without blocking the loop.
+
+        ``queued=False`` runs it on the I/O lane instead: still serialised with every writer by
+        ``write``'s locks, but waiting for at most the one transaction in progress rather than
+        behind every batch queued on the writer thread (the LLM ledger's rows, which intake
+        messages await between their classify and extract calls).
 
         A coroutine stepped while no loop runs (qasync finishing the tasks a closing window
         spawned, after its loop stopped) writes in place instead of failing: the owner's last
@@ -190,7 +197,9 @@ class Store:
         loop = _running_loop()
         if loop is None:
             return self.write(fn)
-        return await loop.run_in_executor(self._writer, self.write, fn)
+        if not queued:
+            return await tasks.io(self.write, fn)
+        return await self.lane.run(self.write, fn)
 
     async def read(self, fn: Callable[[Session], T]) -> T:
         """A read off the event loop thread (long queries never block the UI)."""
@@ -202,12 +211,12 @@ class Store:
         loop = _running_loop()
         if loop is None:
             return _read()
-        return await loop.run_in_executor(None, _read)
+        return await tasks.io(_read)
 
     def close(self) -> None:
         """Finish writes, then take the owed backup (or the scheduled one, ``maybe_backup``,
         for changes made outside ``write``)."""
-        self._writer.shutdown(wait=True)
+        self.lane.close(wait=True)
         self.engine.dispose()
         try:
             from core.db.backup import maybe_backup

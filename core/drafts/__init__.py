@@ -15,5 +15,5 @@ config, errors, events, paths, services). Never PySide6, ``desktop`` or
 ``core.agent``/``core.notify``.
 
 Layer row: clock, config, db, errors, events, graph, knowledge, mail, mailbox, memory, paths,
-provenance, secrets, services, text.
+provenance, secrets, services, tasks, text.
 """

@@ -7,13 +7,13 @@ methods can approve or send: an edit can only ever move a draft *back* into revi
 
 from __future__ import annotations
 
-import asyncio
 import difflib
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.db.app_state import put_state
 from core.db.models import Draft
 from core.drafts import composer
@@ -134,7 +134,7 @@ class OwnerEdits:
             return draft.inquiry_id
 
         inquiry_id = await core.services.store.read(check)
-        copied = await asyncio.to_thread(copy_owner_file, core.services.paths, path)
+        copied = await tasks.io(copy_owner_file, core.services.paths, path)
 
         def do(session: Session) -> Change:
             draft = core.get(session, draft_id)

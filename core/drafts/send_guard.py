@@ -18,7 +18,6 @@ so an SMTP mailer (remote id None) fits the same rule.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -26,6 +25,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.db.models import Draft
 from core.drafts.send_facts import force_status, mark_sent, settle_from_journal
 from core.drafts.send_journal import (
@@ -87,7 +87,7 @@ class SendGuard:
         if status == "sent":
             return None  # the store knows: the claim refuses as for any sent draft
         try:
-            verdict = await asyncio.to_thread(self.journal.verdict, draft_id, created)
+            verdict = await tasks.io(self.journal.verdict, draft_id, created)
         except OSError as exc:  # cannot tell whether it went out: send nothing
             return (
                 "waiting",
@@ -210,7 +210,7 @@ class SendGuard:
         info = await self.services.store.read(lambda s: _info(s, draft_id))
         if info is None:
             return
-        verdict = await asyncio.to_thread(self.journal.verdict, draft_id, info[0])
+        verdict = await tasks.io(self.journal.verdict, draft_id, info[0])
         if verdict.entry is not None and verdict.entry.phase == SUBMITTING:
             self.outcome(phase, verdict.entry, note=note)
 

@@ -52,6 +52,7 @@ import httpx
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.clock import Clock, utc
 from core.db.models import AuditEntry, Draft
 from core.db.store import explain_any
@@ -369,13 +370,12 @@ class DraftSender:
                     wanted[key] -= 1  # already there from an earlier attempt
                 else:
                     await self.drafts.delete_attachment(outlook_id, att.id)
-        loop = asyncio.get_running_loop()
         for name, content_type, path, size in files:
             if wanted[(name, size)] <= 0:
                 continue
             wanted[(name, size)] -= 1
             try:
-                data = await loop.run_in_executor(None, _read_file, path)
+                data = await tasks.io(_read_file, path)
             except OSError as exc:
                 raise DraftStateError(f"附件「{name}」读取失败：{exc.strerror or exc}") from exc
             await self.drafts.add_attachment(outlook_id, name, content_type, data)

@@ -34,6 +34,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.db.models import Draft
 from core.drafts.send_claim import SendSnapshot
 from core.errors import DraftStateError, MailAuthError, MailNetworkError
@@ -107,7 +108,7 @@ class SubmitOnce:
         files = []
         for name, content_type, path, _size in snap.attachments:
             try:
-                files.append((name, content_type, await asyncio.to_thread(_read, Path(path))))
+                files.append((name, content_type, await tasks.io(_read, Path(path))))
             except OSError as exc:
                 raise DraftStateError(f"附件「{name}」读取失败：{exc.strerror or exc}") from exc
         return Outgoing(
@@ -134,7 +135,7 @@ class SubmitOnce:
         out = await self._outgoing(snap)
         message_id = snap.internet_message_id or self.mailer.new_message_id()
         raw = self.mailer.build(out, message_id)
-        await asyncio.to_thread(_write, outbox_file(self.cache, snap.id), raw)
+        await tasks.io(_write, outbox_file(self.cache, snap.id), raw)
         await self.store.run(
             self._mark(snap.id, internet_message_id=message_id, outlook_draft_id=PREPARED)
         )
@@ -152,7 +153,7 @@ class SubmitOnce:
         """Step 3's Sent copy; a failure is logged (the message went; the copy is cosmetic)."""
         try:
             if raw is None:
-                raw = await asyncio.to_thread(_read, outbox_file(self.cache, draft_id))
+                raw = await tasks.io(_read, outbox_file(self.cache, draft_id))
             return await self.mailer.file_sent_copy(message_id, raw)
         except Exception as exc:
             log.warning("draft %s: filing the sent copy failed: %s", draft_id, exc)

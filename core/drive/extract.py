@@ -22,6 +22,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
+from core import tasks
+
 TEXT_SUFFIXES = {".txt", ".md", ".csv", ".log", ".json", ".eml"}
 EXCEL_SUFFIXES = {".xlsx", ".xlsm"}
 EXTRACT_SECONDS = 20.0
@@ -153,7 +155,7 @@ async def read_text_bounded(path: Path, max_chars: int, *, seconds: float = EXTR
     )
     try:
         # the first submit starts the process: do that on a thread, not on the loop
-        future = await asyncio.to_thread(pool.submit, extract_text, str(path), max_chars)
+        future = await tasks.io(pool.submit, extract_text, str(path), max_chars)
         return await asyncio.wait_for(asyncio.wrap_future(future), seconds)
     except TimeoutError:
         raise ExtractError(f"{path.name}: not read within {seconds:g} s (stopped)") from None

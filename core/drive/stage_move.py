@@ -130,8 +130,7 @@ class StageFolderMover:
 
     async def move(self, inquiry_id: int) -> FolderMove:
         """Move the folder of ``inquiry_id`` to its stage's folder (the caller holds the lock)."""
-        with self.store.session() as session:
-            plan = self._plan(session, inquiry_id)
+        plan = await self.store.read(lambda s: self._plan(s, inquiry_id))
         if isinstance(plan, str):
             log.info("OneDrive folder of inquiry %s not moved: %s", inquiry_id, plan)
             return FolderMove(inquiry_id, False, plan)

@@ -160,7 +160,7 @@ class DriveWatcher:
             return await self._move_pending()
 
     async def _move_pending(self) -> list[FolderMove]:
-        done = await self.mover.move_owed(drive_known=self._cursor() is not None)
+        done = await self.mover.move_owed(drive_known=await self._cursor() is not None)
         for move in done:
             if move.moved:
                 self.bus.publish(InquiryUpdated(move.inquiry_id, ("drive_folder_name",)))
@@ -170,13 +170,15 @@ class DriveWatcher:
         return dict(self.settings.get("drive.stage_folders"))
 
     # ------------------------------------------------------------------ listing
-    def _cursor(self) -> str | None:
-        with self.store.session() as session:
+    async def _cursor(self) -> str | None:
+        def look(session: Session) -> str | None:
             row = session.get(SyncCursor, CURSOR)
             return row.value if row and row.value else None
 
+        return await self.store.read(look)
+
     async def _list(self, report: DriveSyncReport) -> tuple[list[dict[str, Any]], str, bool]:
-        url = self._cursor()
+        url = await self._cursor()
         full = url is None
         try:
             entries, link = await self._page_through(url or DELTA_START, report)
@@ -275,9 +277,10 @@ class DriveWatcher:
         return report
 
     # ------------------------------------------------------------------ folders for new inquiries
-    def _layout_now(self) -> tuple[dict[str, Node], StageLayout]:
-        with self.store.session() as session:
-            tree = _tree({r.id: r for r in session.scalars(select(DriveItem))})
+    async def _layout_now(self) -> tuple[dict[str, Node], StageLayout]:
+        tree = await self.store.read(
+            lambda s: _tree({r.id: r for r in s.scalars(select(DriveItem))})
+        )
         drive_root = str(self.settings.get("drive.root") or "")
         return tree, stage_layout(tree, drive_root, self._stage_folders())
 
@@ -299,15 +302,23 @@ class DriveWatcher:
 
     async def ensure_customer_folder(self, inquiry_id: int) -> str | None:
         """The inquiry's folder id, creating ``<name> <suburb>`` in its stage folder if needed."""
-        with self.store.session() as session:
+
+        def look(session: Session) -> tuple[str | None, str, str] | None:
+            """(its folder id, or None and the name and stage a new folder gets)"""
             inquiry = session.get(Inquiry, inquiry_id)
             if inquiry is None or inquiry.classification == "C":
                 return None
             if inquiry.drive_folder_id:
-                return inquiry.drive_folder_id
-            name = folder_name_for(inquiry)
-            stage = inquiry.stage
-        _, layout = self._layout_now()
+                return inquiry.drive_folder_id, "", ""
+            return None, folder_name_for(inquiry), inquiry.stage
+
+        found = await self.store.read(look)
+        if found is None:
+            return None
+        if found[0]:
+            return found[0]
+        _, name, stage = found
+        _, layout = await self._layout_now()
         if not layout.folders or not name:
             return None
         target = next(

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from core import tasks
 from core.errors import (
     ConfigError,
     GraphAuthError,
@@ -193,7 +194,7 @@ class MsalAuth:
 
     async def token(self) -> str:
         async with self._lock:  # one refresh at a time; MSAL's HTTP is blocking → thread
-            return await asyncio.to_thread(self.acquire_silent)
+            return await tasks.io(self.acquire_silent)
 
     # ----------------------------------------------------------------- sign-in / out
     def sign_in_interactive(self, *, timeout: int = 300) -> str:

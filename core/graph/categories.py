@@ -22,6 +22,7 @@ from urllib.parse import quote
 
 from sqlalchemy import select
 
+from core import tasks
 from core.clock import Clock
 from core.db.app_state import put_state
 from core.db.models import Inquiry, Message
@@ -201,7 +202,7 @@ class CategoryWriter:
         if room <= 0 and self.deferred:  # still no room: skip the query until the window moves
             self.dirty.update(ids)
             return 0
-        work = self._work(ids)
+        work = await tasks.io(self._work, ids)
         # ~1 delta page per 50 patches comes back as the echo of our own writes
         room = max(0, room - room // 50)
         self.deferred = max(0, len(work) - room)

@@ -39,6 +39,7 @@ from urllib.parse import quote
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.clock import Clock, utc
 from core.db.models import Message, SyncCursor
 from core.errors import GraphNotFound, SyncStateExpired
@@ -172,10 +173,10 @@ class MailSync:
         return ["inbox", "sent"] if self.settings.get("graph.sync_sent_items") else ["inbox"]
 
     # ------------------------------------------------------------------ listing
-    def _load_cursor(self, folder: str) -> str | None:
-        with self.store.session() as session:
-            row = session.get(SyncCursor, cursor_name(folder))
-            return row.value if row and row.value else None
+    @staticmethod
+    def _load_cursor(session: Session, folder: str) -> str | None:
+        row = session.get(SyncCursor, cursor_name(folder))
+        return row.value if row and row.value else None
 
     def _initial_params(self) -> dict[str, str]:
         since = self.clock.now() - timedelta(days=int(self.settings.get("graph.first_sync_days")))
@@ -188,7 +189,7 @@ class MailSync:
     async def list_folder(self, folder: str) -> FolderListing:
         """Page through one folder's delta to its new deltaLink (metadata only)."""
         listing = FolderListing(folder)
-        url: str | None = self._load_cursor(folder)
+        url = await self.store.read(lambda s: self._load_cursor(s, folder))  # not on the loop
         try:
             await self._page_through(listing, url)
         except SyncStateExpired:
@@ -273,7 +274,7 @@ class MailSync:
 
     async def plan_round(self) -> MailRoundPlan:
         listings = await asyncio.gather(*(self.list_folder(f) for f in self.folders()))
-        return await asyncio.to_thread(self._plan, list(listings))
+        return await tasks.io(self._plan, list(listings))
 
     # ------------------------------------------------------------------ fetching
     @staticmethod
@@ -431,7 +432,7 @@ class MailSync:
         await self.store.run(lambda s: self._commit(s, plan))
         if self.downloaded:
             left, self.downloaded = list(self.downloaded), set()
-            await asyncio.to_thread(mime_stream.discard, left)
+            await tasks.io(mime_stream.discard, left)
 
     # ------------------------------------------------------------------ one round
     async def run_once(self) -> MailSyncReport:
@@ -452,7 +453,7 @@ class MailSync:
                 await self.sink.record_removed(gid)
                 report.removed += 1
         if self.spool is not None:
-            await asyncio.to_thread(mime_stream.sweep, self.spool, self.clock.now().timestamp())
+            await tasks.io(mime_stream.sweep, self.spool, self.clock.now().timestamp())
         batches = self.batches(plan.new)
         # Download batch k+1 while the pipeline works on batch k (ingest order is unchanged).
         pending = asyncio.ensure_future(self.fetch_batch(batches[0])) if batches else None
@@ -471,7 +472,7 @@ class MailSync:
                         await self.sink.ingest_batch(raws)
                         report.new += len(raws)
                 finally:  # a streamed mail's file: its raw copy is stored by now, or never
-                    await asyncio.to_thread(self.discard_files, raws)
+                    await tasks.io(self.discard_files, raws)
         finally:
             if pending is not None:
                 if not pending.done():

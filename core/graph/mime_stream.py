@@ -13,7 +13,6 @@ retry or the error, so a round that gives up repeats cleanly next time.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import os
@@ -23,6 +22,7 @@ from typing import Any
 
 import httpx
 
+from core import tasks
 from core.graph.client import GraphClient
 from core.mail.oversize import OVERSIZE_BYTES
 
@@ -79,7 +79,7 @@ async def _write(response: httpx.Response, target: Path) -> str:
                 out.write(block)  # to the page cache: microseconds
                 digest.update(block)
             out.flush()
-            await asyncio.to_thread(os.fsync, out.fileno())  # the disk may take seconds
+            await tasks.io(os.fsync, out.fileno())  # the disk may take seconds
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):

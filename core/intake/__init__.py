@@ -22,5 +22,5 @@ Imports, and why (the layer row below is the rule): ``core.mail``, ``core.llm``,
 objects.
 
 Layer row: clock, config, db, errors, events, glossary, import_lock, inquiry, llm, mail, paths,
-services, tempfiles, text.
+services, tasks, tempfiles, text.
 """

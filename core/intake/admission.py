@@ -13,7 +13,6 @@ reach a model; everything else leaves as a ``Job`` for understanding.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import logging
@@ -23,6 +22,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.errors import MessageParseError
 from core.events import Event, MessageRecorded, NeedsAttention
 from core.intake import identity, merge, records
@@ -77,7 +77,7 @@ class Admission:
             if fresh:
                 await self._record(fresh)
         finally:  # a big mail's parts not stored by now never will be (known, raced, failed)
-            await asyncio.to_thread(_discard_spools, items)
+            await tasks.io(_discard_spools, items)
         jobs: list[Job] = []
         for item in items:
             job = self._settle(item, run)
@@ -87,7 +87,7 @@ class Admission:
 
     async def _identify(self, raw: RawMessage, parsing: Any, parser: WorkerPool) -> Arrival:
         parsed, failure, detail, body_text = await parser.result(parsing, raw.parse_input)
-        digest = raw.sha256 if raw.path is None else await asyncio.to_thread(lambda: raw.sha256)
+        digest = raw.sha256 if raw.path is None else await tasks.io(lambda: raw.sha256)
         return Arrival(
             raw=raw,
             parsed=parsed,
@@ -121,7 +121,7 @@ class Admission:
             else:
                 new.append(item)
         if new:
-            await asyncio.to_thread(self._save_files, new)
+            await tasks.io(self._save_files, new)
             outcomes = await store.run(lambda s: self._insert_many(s, new))
             for item, outcome in zip(new, outcomes, strict=True):
                 item.outcome = outcome
@@ -232,14 +232,14 @@ class Admission:
         self, pk: int, raw_path: str | None, direction: str, conversation_id: str | None, run: Run
     ) -> Job | None:
         """A ``pending`` row from an earlier run: re-parse its saved bytes and queue it."""
-        raw = await asyncio.to_thread(records.load_raw, self.services.paths, raw_path, big=True)
+        raw = await tasks.io(records.load_raw, self.services.paths, raw_path, big=True)
         failure: str | None = None
         parsed: ParsedMessage | None = None
         if raw is None:
             failure = "raw_missing"
         else:
             try:
-                parsed = await asyncio.to_thread(self._reparse, raw, run)
+                parsed = await tasks.io(self._reparse, raw, run)
             except MessageParseError as exc:
                 failure = str(exc.params.get("reason") or "unparseable")
             except Exception:  # a parser bug on hostile bytes: this message only

@@ -14,6 +14,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from core import tasks
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -47,7 +49,7 @@ async def within(
     if run_in is not None:
         work: Awaitable[T] = run_in(fn, *args)
     else:
-        work = asyncio.to_thread(fn, *args)
+        work = tasks.io(fn, *args)
     return await asyncio.wait_for(work, timeout=seconds)
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.db.models import Message
 from core.errors import LLMError, LLMSchemaError, LLMUnavailable
 from core.import_lock import IMPORTING
@@ -49,7 +50,7 @@ async def model_helpers_loaded() -> None:
     rules' compiled patterns) took 0.2 s, and done on the loop it froze the tray app's window
     for the first mail of a run."""
     if not _HELPERS_LOADED.is_set():
-        await asyncio.to_thread(_load_model_helpers)
+        await tasks.io(_load_model_helpers)
 
 
 class Understander:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from core import tasks
 from core.mail.oversize import OVERSIZE_BYTES
 from core.mail.parse import ParseBudget, ParseOutcome, parse_for_intake, stripped_text
 
@@ -51,7 +52,9 @@ class WorkerPool:
         if self.pool is not None and (ready or big):  # a big mail waits for the spawn, the loop not
             return loop.run_in_executor(self.pool, parse_for_intake, raw, self.budget)
         if big or len(raw) > OVERSIZE_BYTES:  # big bytes are not pickled over: a thread
-            return loop.run_in_executor(None, parse_for_intake, raw, self.budget)
+            return asyncio.wrap_future(
+                tasks.io_lane().submit(parse_for_intake, raw, self.budget), loop=loop
+            )
         return parse_for_intake(raw, self.budget)
 
     def _start(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -96,22 +99,23 @@ class WorkerPool:
             if not isinstance(exc, BrokenProcessPool | OSError):
                 raise
             log.warning("parser process failed (%s); parsing inline", exc)
-            return await asyncio.to_thread(parse_for_intake, raw, self.budget)
+            return await tasks.io(parse_for_intake, raw, self.budget)
 
     async def close(self) -> None:
         if self.warm is not None and not self.warm.done():
             self.warm.cancel()
         if self.pool is not None:
             pool, self.pool = self.pool, None
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+            await tasks.io(pool.shutdown, wait=True, cancel_futures=True)
 
 
 def watch_parent(parent_pid: int) -> None:
     """Worker-process initializer: exit when the parent dies (a killed ingest must not leave
     orphaned parser processes waiting forever on their task queue)."""
     import os
-    import threading
     import time
+
+    from core import tasks
 
     def watch() -> None:
         while True:
@@ -119,4 +123,4 @@ def watch_parent(parent_pid: int) -> None:
             if os.getppid() != parent_pid:
                 os._exit(0)
 
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    tasks.daemon(watch, "parent-watch")

@@ -99,11 +99,10 @@ class LedgerWriter:
                 return [row.id for row in rows]
 
             try:
-                # ``Store.write`` (serialised with every writer by the store's lock) from a pool
-                # thread rather than ``Store.run``: a ledger row then waits for at most the one
-                # transaction in progress, not behind every merge batch queued on the writer
-                # thread; intake messages await their row between the classify and extract calls.
-                ids = await asyncio.to_thread(self.store.write, write)
+                # not queued on the writer thread: a ledger row then waits for at most the one
+                # transaction in progress, not behind every merge batch queued there; intake
+                # messages await their row between the classify and extract calls.
+                ids = await self.store.run(write, queued=False)
             except Exception as exc:
                 for _, future in batch:
                     if not future.done():

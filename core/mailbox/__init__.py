@@ -8,9 +8,8 @@ UIDVALIDITY), ``outgoing`` (the MIME of a reply), ``smtp_mailer`` (the ``Mailer`
 find in Sent, append the copy), ``keywords`` (class and stage as IMAP keywords), ``presets``
 (providers by name) and ``runtime`` (the pieces assembled for one data folder).
 
-``imaplib`` and ``smtplib`` are blocking; every call runs in a worker thread
-(``asyncio.to_thread``), one connection per thread at a time, so the event loop never waits on
-the network. Why the standard library and not an async IMAP package: it is maintained with
+``imaplib`` and ``smtplib`` are blocking; every call runs on the I/O lane (``core.tasks.io``),
+one connection per thread at a time, so the event loop never waits on the network. Why the standard library and not an async IMAP package: it is maintained with
 Python, speaks every extension we need through ``xatom``/``_simple_command`` (``ID``, ``IDLE``,
 ``LIST (SPECIAL-USE)``), and adds no dependency to the bundle.
 
@@ -18,5 +17,5 @@ Imports, and why (the layer row below is the rule): ``core.mail`` (RawMessage, M
 ``core.db``, ``core.intake`` (identity), ``core.errors``, ``core.clock``, ``core.config``,
 ``core.secrets``.
 
-Layer row: clock, db, errors, intake, mail, secrets.
+Layer row: clock, db, errors, intake, mail, secrets, tasks.
 """

@@ -24,7 +24,6 @@ One round (``ImapSync.run_once``), over one connection, folder by folder:
 
 from __future__ import annotations
 
-import asyncio
 import email.utils
 import json
 import logging
@@ -38,6 +37,7 @@ from typing import Any, Protocol
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.clock import Clock, utc
 from core.db.models import Message, SyncCursor
 from core.intake.identity import same_delivery
@@ -359,12 +359,12 @@ class ImapSync:
     async def plan_round(self) -> ImapRound:
         """List INBOX and Sent since the cursors over one connection (kept for the round)."""
         cursors = await self.store.read(self._load_cursors)
-        imap = await asyncio.to_thread(self.connect)
+        imap = await tasks.io(self.connect)
         try:
-            states = await asyncio.to_thread(self._list_all, imap, cursors)
+            states = await tasks.io(self._list_all, imap, cursors)
             new, relinks, known = await self.store.read(lambda s: self._plan(s, states))
         except BaseException:
-            await asyncio.to_thread(imap.close)
+            await tasks.io(imap.close)
             raise
         self._open.append(imap)  # closed by run_once (or the caller) after commit
         return ImapRound(imap, states, new, relinks, known)
@@ -376,13 +376,13 @@ class ImapSync:
         """The bytes of ``items`` (``BODY.PEEK[]``), in ``items`` order; a message expunged
         since it was listed is left out."""
         # run_round ingests each batch before it fetches the next: the last files are done with
-        await asyncio.to_thread(self._discard)
+        await tasks.io(self._discard)
         by_folder = {st.folder: st for st in plan.states}
         raws: list[RawMessage] = []
         for folder in ("inbox", "sent"):
             part = [m for m in items if m.folder == folder]
             if part:
-                raws += await asyncio.to_thread(self._fetch, plan.imap, by_folder[folder], part)
+                raws += await tasks.io(self._fetch, plan.imap, by_folder[folder], part)
         order = {m.source_id: i for i, m in enumerate(items)}
         raws.sort(key=lambda r: order[r.source_id or ""])
         return raws
@@ -396,13 +396,13 @@ class ImapSync:
         """``run_round`` over this source, the round's connection closed whatever happens."""
         if self.spool is not None:
             spool, now = self.spool, self.clock.now().timestamp()
-            await asyncio.to_thread(imap_big.sweep, spool, now)
+            await tasks.io(imap_big.sweep, spool, now)
         try:
             plan, ingested, vanished = await run_round(self, self.sink, batch_size=self.batch_size)
         finally:
-            await asyncio.to_thread(self._discard)
+            await tasks.io(self._discard)
             while self._open:
-                await asyncio.to_thread(self._open.pop().close)
+                await tasks.io(self._open.pop().close)
         return ImapSyncReport(
             listed=sum(len(st.listed) for st in plan.states),
             new=ingested,

@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.db.models import Inquiry, Message
 from core.errors import MailboxError
 from core.mailbox.folders import Folder, find_sent, inbox, list_folders
@@ -141,20 +142,19 @@ def record(session: Session, written: dict[int, list[str]]) -> None:
 
 async def write_back(store: Any, connect: Any) -> int:
     """One pass: plan, write over a fresh connection, record. Returns messages written."""
-    import asyncio
 
     todo = await store.read(plan)
     if not todo:
         return 0
     try:
-        imap = await asyncio.to_thread(connect)
+        imap = await tasks.io(connect)
     except (MailboxError, OSError) as exc:
         log.warning("IMAP keywords postponed: %s", exc)
         return 0
     try:
-        written = await asyncio.to_thread(write_keywords, imap, todo)
+        written = await tasks.io(write_keywords, imap, todo)
     finally:
-        await asyncio.to_thread(imap.close)
+        await tasks.io(imap.close)
     if written:
         await store.run(lambda s: record(s, written))
     return len(written)

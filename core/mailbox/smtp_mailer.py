@@ -13,7 +13,6 @@ The sent copy is appended to Sent (flagged ``\\Seen``) unless the provider files
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import imaplib
 import logging
@@ -23,6 +22,7 @@ import ssl
 from collections.abc import Callable
 from typing import Any
 
+from core import tasks
 from core.clock import Clock
 from core.errors import MailboxError, MailNetworkError
 from core.mailbox.account import Endpoint, check_transport
@@ -153,7 +153,7 @@ class SmtpMailer:
     async def submit(self, out: Outgoing, raw: bytes, on_transmitted: Callable[[], None]) -> None:
         """Submit once. ``on_transmitted`` is called (in the worker thread) right after the
         message's last byte is written, before the server's answer is read."""
-        await asyncio.to_thread(self._submit, out, raw, on_transmitted)
+        await tasks.io(self._submit, out, raw, on_transmitted)
 
     # ------------------------------------------------------------------ the Sent folder
     def _with_sent(self, fn: Callable[[ImapSession, str], Any]) -> Any:
@@ -178,7 +178,7 @@ class SmtpMailer:
 
     async def find_sent(self, message_id: str) -> bool:
         """Whether a message with this Message-ID is in the Sent folder (False without IMAP)."""
-        return await asyncio.to_thread(self._find, message_id)
+        return await tasks.io(self._find, message_id)
 
     def _append(self, raw: bytes) -> bool:
         def append(imap: ImapSession, box: str) -> bool:
@@ -195,4 +195,4 @@ class SmtpMailer:
             return await self.find_sent(message_id)
         if await self.find_sent(message_id):
             return True
-        return await asyncio.to_thread(self._append, raw)
+        return await tasks.io(self._append, raw)

@@ -18,6 +18,7 @@ import ssl
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from core import tasks
 from core.errors import MailAuthError, MailboxError, MailServiceDisabled
 from core.mailbox.imap_session import TIMEOUT, ImapSession
 
@@ -65,7 +66,6 @@ async def watch_forever(
     services: Any, runtime: Any, *, on_round: Callable[[], Awaitable[None]]
 ) -> None:
     """Rounds until cancelled (Ctrl-C): IDLE or poll between them, backoff after failures."""
-    import asyncio
 
     clock = services.clock
     poll = 60.0 * float(services.settings.get("graph.mail_poll_minutes"))
@@ -85,15 +85,15 @@ async def watch_forever(
             await clock.sleep(backoff)
             continue
         try:
-            imap = await asyncio.to_thread(runtime.connect)
+            imap = await tasks.io(runtime.connect)
         except (MailboxError, OSError):
             continue  # the next round reports and backs off
         try:
-            changed = await asyncio.to_thread(idle_once, imap, idle_for)
+            changed = await tasks.io(idle_once, imap, idle_for)
         except (MailboxError, OSError):
             changed = False
         finally:
             with contextlib.suppress(Exception):
-                await asyncio.to_thread(imap.close)
+                await tasks.io(imap.close)
         if not changed and not imap.has("IDLE"):
             await clock.sleep(poll)

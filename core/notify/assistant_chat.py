@@ -33,6 +33,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from core import tasks
 from core.agent.caps import telegram_summary
 from core.errors import InquiryBridgeError
 from core.inquiry.files import AttachmentFile
@@ -187,7 +188,7 @@ class AssistantChat:
         for attachment_id in dict.fromkeys(files):
             await self._send_file(attachment_id)
         for proposal_id in dict.fromkeys(proposals):
-            offer = self._offer_proposal(proposal_id)
+            offer = await tasks.io(self._offer_proposal, proposal_id)
             if offer is not None:
                 await self.chat.reply(offer[0], markup=offer[1])
         return drafts

@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.clock import naive_utc, utc
 from core.db.models import Draft, Inquiry, Notification, SyncCursor
 from core.errors import InquiryBridgeError
@@ -150,7 +151,7 @@ class TelegramBot:
 
     async def poll_once(self, timeout: int = 0) -> int:
         """One ``getUpdates`` call; each update handled, then its offset committed."""
-        updates = await self.client.get_updates(self.offset(), timeout=timeout)
+        updates = await self.client.get_updates(await tasks.io(self.offset), timeout=timeout)
         for update in sorted(updates, key=lambda u: int(u.get("update_id", 0))):
             update_id = int(update["update_id"])
             try:
@@ -166,9 +167,13 @@ class TelegramBot:
     def owner(self) -> Owner | None:
         return load_owner(self.services)
 
-    def _is_owner(self, chat: dict[str, Any], user: dict[str, Any] | None) -> bool:
+    async def _owner(self) -> Owner | None:
+        """``owner()`` from a coroutine: it reads the store, so off the loop."""
+        return await tasks.io(load_owner, self.services)
+
+    async def _is_owner(self, chat: dict[str, Any], user: dict[str, Any] | None) -> bool:
         """The chat *and* the sender must be the owner's: in a group only he may act."""
-        current = self.owner()
+        current = await self._owner()
         if current is None or user is None:
             return False
         return current.is_owner(int(chat.get("id", 0)), int(user.get("id", 0)))
@@ -194,7 +199,7 @@ class TelegramBot:
         reply_to: int | None = None,
     ) -> int | None:
         """Send to the owner, paced; HTML refused -> plain text. Returns the message id."""
-        current = self.owner()
+        current = await self._owner()
         if current is None:
             return None
         chat = current.chat_id
@@ -222,9 +227,9 @@ class TelegramBot:
 
     def typing(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Show "typing…" in the owner's chat while the body of the ``async with`` runs."""
-        current = self.owner()
 
         async def send() -> None:
+            current = await self._owner()
             if current is not None:
                 await self.client.send_chat_action(current.chat_id, "typing")
 
@@ -241,11 +246,11 @@ class TelegramBot:
         self, path: Path, filename: str, *, caption: str, content_type: str
     ) -> int | None:
         """Upload a file to the owner's chat, paced like replies. Returns the message id."""
-        current = self.owner()
+        current = await self._owner()
         if current is None:
             return None
         chat = current.chat_id
-        data = await asyncio.to_thread(path.read_bytes)  # never read a file on the loop
+        data = await tasks.io(path.read_bytes)  # never read a file on the loop
         for attempt in range(4):
             await self.pacer.wait(chat)
             with contextlib.suppress(TelegramError):  # cosmetic: "sending a file…"
@@ -275,7 +280,7 @@ class TelegramBot:
         text = (message.get("text") or "").strip()
         command, _, argument = text.partition(" ")
         command = command.split("@", 1)[0]  # "/start@my_bot CODE" in a group
-        if not self._is_owner(chat, user):
+        if not await self._is_owner(chat, user):
             if (
                 command == "/start"
                 and user is not None
@@ -283,8 +288,8 @@ class TelegramBot:
             ):
                 code = argument.strip()
                 name = " ".join(p for p in (user.get("first_name"), user.get("username")) if p)
-                if code and try_pair(
-                    self.services, code, int(chat["id"]), name, user_id=int(user["id"])
+                if code and await tasks.io(
+                    try_pair, self.services, code, int(chat["id"]), name, user_id=int(user["id"])
                 ):
                     log.info("telegram: paired with chat %s user %s", chat["id"], user["id"])
                     await self.reply("✅ <b>配对成功。</b>\n\n" + escape(HELP_ZH))
@@ -323,7 +328,7 @@ class TelegramBot:
                 text, audio_path=audio_path, heading=heading, message=message, notice=notice
             )
             return
-        owner = self.owner()
+        owner = await self._owner()
         if owner is None:
             return
         if spoken:
@@ -378,14 +383,14 @@ class TelegramBot:
             self.services.paths.audio / f"telegram-{stamp}-{message.get('message_id', 0)}{suffix}"
         )
         target.parent.mkdir(parents=True, exist_ok=True)
-        await asyncio.get_running_loop().run_in_executor(None, target.write_bytes, data)
+        await tasks.io(target.write_bytes, data)
         task = asyncio.ensure_future(self._hear(target, message))
         self._voice_work.add(task)
         task.add_done_callback(self._voice_work.discard)
 
     async def _hear(self, target: Path, message: dict[str, Any]) -> None:
         try:
-            seconds = await asyncio.to_thread(_audio_seconds, target)
+            seconds = await tasks.io(_audio_seconds, target)
             if seconds is not None and seconds > VOICE_MAX_SECONDS:
                 await self.reply(_too_long(seconds))
                 return
@@ -427,8 +432,8 @@ class TelegramBot:
         message = query.get("message") or {}
         chat = message.get("chat") or {}
         user = query.get("from")
-        owner = self.owner()
-        if owner is None or not self._is_owner(chat, user):
+        owner = await self._owner()
+        if owner is None or not await self._is_owner(chat, user):
             self._ignore("button press", chat, user)
             await self.client.answer_callback_query(query["id"])
             return

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.db.app_state import get_state, put_state
 from core.db.models import Draft
 from core.events import NeedsAttention
@@ -76,7 +77,7 @@ class DraftPress:
 
     async def handle(self, draft_id: int, action: str, nonce: str, message: dict[str, Any]) -> str:
         """What the press does; returns the short answer shown on the phone."""
-        state, draft = self._draft_state(draft_id)
+        state, draft = await tasks.io(self._draft_state, draft_id)
         valid = {state.get("nonce"), state.get("confirm_nonce")} - {None}
         if not nonce or nonce not in valid or draft is None:
             log.warning("telegram: stale or forged draft button for draft %s", draft_id)
@@ -160,7 +161,7 @@ class DraftPress:
                 draft_id, actor="telegram", accept_unconfirmed=accept_unconfirmed
             )
         result = await decisions.send(draft_id, actor="telegram")
-        _, after = self._draft_state(draft_id)  # the ledger decides what we say
+        _, after = await tasks.io(self._draft_state, draft_id)  # the ledger decides what we say
         if after is not None and after.status == "sent":
             to = ", ".join(after.to_addrs or [])
             await self.chat.reply(f"✅ <b>已发送</b>：草稿 #{draft_id} 已发给 {escape(to)}。")

@@ -16,7 +16,6 @@ and a way to show a draft's alert (with its 发送 / 放弃 buttons) right away.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.db.models import Draft, Inquiry
 from core.events import NeedsAttention
 from core.notify.inquiry_alert import customer_label, draft_instruction, inquiry_message
@@ -64,7 +64,7 @@ class InquiryPress:
 
     async def handle(self, inquiry_id: int, action: str) -> str:
         """Do what the button says; returns the short answer shown on the phone."""
-        found = self._alert_text(inquiry_id)
+        found = await tasks.io(self._alert_text, inquiry_id)
         if found is None:
             return "这个询盘已不存在。"
         who, title, body = found
@@ -116,9 +116,7 @@ class InquiryPress:
         from core.notify.outbox import NotificationCenter
 
         center = NotificationCenter(self.services)
-        return await asyncio.get_running_loop().run_in_executor(
-            None, lambda: center.raise_notification(*args, **kwargs)
-        )
+        return await tasks.io(lambda: center.raise_notification(*args, **kwargs))
 
     async def _open_on_pc(self, inquiry_id: int, who: str, title: str, body: str) -> str:
         stamp = self.services.clock.now().strftime("%Y%m%d%H%M%S%f")

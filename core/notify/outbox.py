@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -31,6 +30,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.clock import naive_utc, to_sydney
 from core.db.attention_rows import open_complaint
 from core.db.models import AppState, Draft, Inquiry, Notification
@@ -97,7 +97,7 @@ class NotificationCenter:
         self.services = services
         self._unsubscribe: list[Callable[[], None]] = []
         self._raised = 0
-        self._worker: ThreadPoolExecutor | None = None
+        self._worker: tasks.Lane | None = None
 
     # -- wiring -------------------------------------------------------------------------------
     def attach(
@@ -113,7 +113,7 @@ class NotificationCenter:
         """
         bus = bus or self.services.bus
         if background and self._worker is None:
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="notify")
+            self._worker = tasks.Lane("notify", 1)
         if catch_up:
             self._dispatch(self.catch_up)
         self._unsubscribe += [
@@ -149,7 +149,7 @@ class NotificationCenter:
             unsubscribe()
         self._unsubscribe.clear()
         if self._worker is not None:
-            self._worker.shutdown(wait=True)
+            self._worker.close(wait=True)
             self._worker = None
 
     # -- the one write path -------------------------------------------------------------------

@@ -11,7 +11,6 @@ are forgotten after two weeks.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets as pysecrets
 from datetime import timedelta
@@ -21,6 +20,7 @@ from typing import Any, Protocol
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.clock import naive_utc, utc
 from core.db.app_state import get_state, put_state
 from core.db.models import AppState, Draft, Inquiry, Notification
@@ -102,9 +102,8 @@ class OwnerNotes:
         inquiry_id, where = found
         from core.inquiry.notes import add_customer_note
 
-        await asyncio.get_running_loop().run_in_executor(
-            None,
-            lambda: add_customer_note(self.services, inquiry_id, text, source="telegram"),
+        await tasks.io(
+            lambda: add_customer_note(self.services, inquiry_id, text, source="telegram")
         )
         await self.chat.reply(f"📝 已保存备注，记在：{escape(where)}。")
 
@@ -245,8 +244,7 @@ class OwnerNotes:
 
         audio = Path(pending["audio_path"]) if pending.get("audio_path") else None
         inquiry_id = pending.get("inquiry_id")
-        note_id = await asyncio.get_running_loop().run_in_executor(
-            None,
+        note_id = await tasks.io(
             lambda: add_customer_note(
                 self.services, inquiry_id, pending["text"], source="telegram", audio_path=audio
             ),

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from core import tasks
 from core.db.backup import maybe_backup
 from core.rhythm.calendar_read import NO_ACCOUNT_ZH, CalendarRead
 from core.rhythm.evening import EveningBriefing
@@ -85,11 +86,11 @@ class DailyRhythm:
         report = await self.services.store.read(lambda s: weekly_report(s, now, overdue))
         if report is not None:  # a folder younger than the week has nothing to report
             key, title, body = report
-            self.center.raise_notification("weekly", title, body, None, None, key)
+            await tasks.io(self.center.raise_notification, "weekly", title, body, None, None, key)
 
     async def _backup(self) -> None:
         paths = self.services.paths
-        await asyncio.to_thread(maybe_backup, paths.database, paths.backups)
+        await tasks.io(maybe_backup, paths.database, paths.backups)
 
     async def run_forever(self, stop: asyncio.Event, interval: float = INTERVAL_S) -> None:
         while not stop.is_set():

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import datetime, time
 from typing import Any
 
+from core import tasks
 from core.clock import Clock, to_sydney
 from core.rhythm.briefing import Briefing, build_briefing
 from core.rhythm.briefing_text import render_markdown
@@ -63,6 +64,6 @@ class EveningBriefing:
             return None
         briefing = await self.build(now, appointments, calendar_note)
         title, body = render_markdown(briefing)
-        return raise_notification(
-            "briefing", title, body, None, None, f"briefing:{briefing.for_date}"
+        return await tasks.io(  # the outbox write waits off the loop
+            raise_notification, "briefing", title, body, None, None, f"briefing:{briefing.for_date}"
         )

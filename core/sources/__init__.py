@@ -9,5 +9,5 @@ Imports, and why (the layer row below is the rule): ``core.mail`` (the RawMessag
 ``core.graph`` (the Graph client and mail sync). Nothing below imports this package, so sources
 never form a circle with what they use.
 
-Layer row: graph, mail.
+Layer row: graph, mail, tasks.
 """

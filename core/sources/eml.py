@@ -8,10 +8,10 @@ event loop or sits in memory all at once.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from core import tasks
 from core.mail.oversize import OVERSIZE_BYTES
 from core.mail.source import RawMessage
 
@@ -31,7 +31,7 @@ class EmlFolderSource:
 
     async def __aiter__(self) -> AsyncIterator[RawMessage]:
         for path in self.files():
-            yield await asyncio.to_thread(read_eml, path, path.name)
+            yield await tasks.io(read_eml, path, path.name)
 
 
 def read_eml(path: Path, source_ref: str) -> RawMessage:

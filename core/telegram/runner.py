@@ -26,6 +26,7 @@ import httpx
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.db.models import Notification
 from core.errors import TelegramError
 from core.events import DraftChanged, NotificationRaised, SyncStatus
@@ -135,11 +136,10 @@ class TelegramRunner:
         from core.notify.outbox import NotificationCenter
 
         center = NotificationCenter(self.services)
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(
-            None, lambda: center.on_draft_changed(DraftChanged(draft_id, None, "pending_approval"))
+        await tasks.io(
+            lambda: center.on_draft_changed(DraftChanged(draft_id, None, "pending_approval"))
         )
-        mirror = self.mirror()
+        mirror = await tasks.io(self.mirror)  # reads the owner from the store
         if mirror is None:
             return
         async with self.delivery_lock:
@@ -168,7 +168,7 @@ class TelegramRunner:
         return TelegramMirror(self.services, self.client, owner, pacer=self.pacer)
 
     async def deliver(self) -> DeliveryReport:
-        mirror = self.mirror()
+        mirror = await tasks.io(self.mirror)  # reads the owner from the store
         if mirror is None:
             return DeliveryReport()
         async with self.delivery_lock:
@@ -179,10 +179,11 @@ class TelegramRunner:
         report = RoundReport()
         try:
             report.delivery = await self.deliver()
-            before = pairing.owner(self.services)
+            before = await tasks.io(pairing.owner, self.services)
             report.updates = await self.bot.poll_once(timeout=0)
             await self.bot.settle_voice()  # one round: its voice notes answered before it ends
-            report.paired = before is None and pairing.owner(self.services) is not None
+            after = await tasks.io(pairing.owner, self.services)
+            report.paired = before is None and after is not None
             again = await self.deliver()  # alerts raised by the updates (or since pairing)
             report.delivery.sent += again.sent
             report.delivery.messages += again.messages

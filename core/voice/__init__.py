@@ -9,5 +9,5 @@ Imports, and why (the layer row below is the rule): ``core.errors`` (and numpy /
 use). ``audio`` imports nothing of this package; ``transcriber`` uses ``audio`` and ``models``.
 Never Qt.
 
-Layer row: errors, text.
+Layer row: errors, tasks, text.
 """

@@ -29,11 +29,12 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from core import tasks
 from core.errors import TranscriptionError
 from core.text.reading import to_simplified
 from core.voice import confidence
@@ -114,7 +115,7 @@ class Transcriber:
         self._model: Any = None
         self._load_lock = threading.Lock()
         self._run_lock = threading.Lock()
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: tasks.Lane | None = None
         self.load_seconds: float | None = None
 
     # -- model ---------------------------------------------------------------------------------
@@ -346,11 +347,11 @@ class Transcriber:
         return ("zh", zh) if zh >= en else ("en", en)
 
     # -- worker thread -------------------------------------------------------------------------
-    def _worker(self) -> ThreadPoolExecutor:
+    def _worker(self) -> tasks.Lane:
         if self._executor is None:
             with self._load_lock:
                 if self._executor is None:
-                    self._executor = ThreadPoolExecutor(1, thread_name_prefix="whisper")
+                    self._executor = tasks.Lane("whisper", 1)
         return self._executor
 
     def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
@@ -376,7 +377,7 @@ class Transcriber:
 
     def close(self) -> None:
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.close(wait=False, cancel_futures=True)
             self._executor = None
 
 

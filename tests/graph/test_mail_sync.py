@@ -148,3 +148,27 @@ async def test_graph_message_source_moves_the_cursor_only_on_commit(
         assert "deltatoken" in s.get(SyncCursor, "graph:mail:inbox").value
     again = await runtime.pipeline.ingest_source(GraphMessageSource(runtime.mail))
     assert again.processed == 0
+
+
+async def test_listing_a_folder_reads_its_delta_cursor_off_the_event_loop(
+    runtime: GraphRuntime, graph: GraphServer, clock: FakeClock, services: Services
+) -> None:
+    """#23: ``list_folder`` opened a session on the loop's thread to read the cursor."""
+    import contextlib
+    import threading
+
+    _inquiry_message(graph, clock)
+    opened_on: list[str] = []
+    session = services.store.session
+
+    @contextlib.contextmanager
+    def watched():  # type: ignore[no-untyped-def]
+        opened_on.append(threading.current_thread().name)
+        with session() as s:
+            yield s
+
+    services.store.session = watched  # type: ignore[method-assign]
+    listing = await runtime.mail.list_folder("inbox")
+    assert listing.folder == "inbox"
+    assert opened_on  # the cursor was read …
+    assert threading.current_thread().name not in opened_on  # … but not here, on the loop

@@ -27,13 +27,13 @@ from core.drafts.attachments import human_size
 
 async def list_customer_files(ctx: ToolContext, args: dict[str, Any]) -> str:
     inquiry_id = int_arg(args, "inquiry_id")
-    folder_id, folder_name = ctx.drive.folder_of(inquiry_id)
+    folder_id, folder_name = await ctx.drive.folder_of(inquiry_id)
     if not folder_id:
         return (
             f"NO_FOLDER — inquiry {inquiry_id} has no OneDrive folder linked. "
             "create_customer_folder can make one if the owner wants."
         )
-    files = ctx.drive.files(inquiry_id)
+    files = await ctx.drive.files(inquiry_id)
     listed = [
         {
             "item_id": f.item_id,
@@ -72,7 +72,7 @@ async def create_customer_folder(ctx: ToolContext, args: dict[str, Any]) -> str:
             "FOLDER_NOT_CREATED — no stage folder is known yet (OneDrive not synced) or the "
             "inquiry is not a customer with a name"
         )
-    _id, name = ctx.drive.folder_of(inquiry_id)
+    _id, name = await ctx.drive.folder_of(inquiry_id)
     if not created:
         return f"FOLDER_EXISTS — inquiry {inquiry_id} already has the folder 「{name}」; nothing created"
     now = ctx.services.clock.now()

@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.db.models import Inquiry
 from core.drafts.attachments import copy_owner_file, owner_file_row
 from core.drive.files import CustomerFile, download, list_customer_files, read_text
@@ -45,20 +46,24 @@ class CustomerDrive:
         self._services = services
         self._client_factory = client_factory
 
-    def files(self, inquiry_id: int) -> list[CustomerFile]:
+    async def files(self, inquiry_id: int) -> list[CustomerFile]:
         """Every file below the inquiry's linked folder (offline, from the last sync)."""
-        return list_customer_files(self._services.store, inquiry_id)
+        return await tasks.io(list_customer_files, self._services.store, inquiry_id)
 
-    def folder_of(self, inquiry_id: int) -> tuple[str | None, str | None]:
+    async def folder_of(self, inquiry_id: int) -> tuple[str | None, str | None]:
         """(folder id, folder name) linked to the inquiry; NotFound for an unknown inquiry."""
-        with self._services.store.session() as session:
+
+        def look(session: Session) -> tuple[str | None, str | None]:
             inquiry = session.get(Inquiry, inquiry_id)
             if inquiry is None:
                 raise NotFound(f"no inquiry {inquiry_id}")
             return inquiry.drive_folder_id, inquiry.drive_folder_name
 
-    def file(self, inquiry_id: int, item_id: str) -> CustomerFile:
-        for found in self.files(inquiry_id):
+        found: tuple[str | None, str | None] = await self._services.store.read(look)
+        return found
+
+    async def file(self, inquiry_id: int, item_id: str) -> CustomerFile:
+        for found in await self.files(inquiry_id):
             if found.item_id == item_id or found.path == item_id or found.name == item_id:
                 return found
         raise NotFound(f"no file {item_id!r} in the OneDrive folder of inquiry {inquiry_id}")
@@ -73,7 +78,7 @@ class CustomerDrive:
 
     async def read(self, inquiry_id: int, item_id: str) -> tuple[CustomerFile, str]:
         """The file and its text ('' when its format has no text extractor)."""
-        found = self.file(inquiry_id, item_id)
+        found = await self.file(inquiry_id, item_id)
         path = await self._download(found)
         text = await read_text(path, max_chars=READ_CHARS + 1)
         if len(text) > READ_CHARS:
@@ -83,22 +88,22 @@ class CustomerDrive:
     async def attach(self, inquiry_id: int, item_id: str, now: datetime) -> int:
         """Download a customer file and make it one of the inquiry's attachable files (its
         ``Attachment`` id), so a draft can carry it through the usual approval."""
-        found = self.file(inquiry_id, item_id)
+        found = await self.file(inquiry_id, item_id)
         path = await self._download(found)
-        copied = copy_owner_file(self._services.paths, path)
+        copied = await tasks.io(copy_owner_file, self._services.paths, path)
 
         def do(session: Session) -> int:
             row = owner_file_row(session, inquiry_id, copied, now.replace(tzinfo=None))
             row.added_by = "onedrive"
             return row.id
 
-        result: int = self._services.store.write(do)
+        result: int = await self._services.store.run(do)
         return result
 
     async def ensure_folder(self, inquiry_id: int) -> tuple[str | None, bool]:
         """(folder id, created now) — None when no stage folder is known or the inquiry is
         not a customer (class C, no name)."""
-        before, _name = self.folder_of(inquiry_id)
+        before, _name = await self.folder_of(inquiry_id)
         if before:
             return before, False
         services = self._services

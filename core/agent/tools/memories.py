@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.agent.memory import list_memories, retire_memory
 from core.agent.memory_dedupe import Candidate, remember_once
 from core.agent.tools.base import (
@@ -101,7 +102,7 @@ async def retire_memory_tool(ctx: ToolContext, args: dict[str, Any]) -> str:
             f"RETIRE_REFUSED memory {memory_id} — NOT RETIRED: this turn read customer mail, so "
             "only the owner can retire it (settings → memories, or ask again in a new question)."
         )
-    item = retire_memory(ctx.services, memory_id, actor=ACTOR)
+    item = await tasks.io(retire_memory, ctx.services, memory_id, actor=ACTOR)
     return f"MEMORY_RETIRED id={item.id} — kept for the record, no longer used: {item.text}"
 
 
