@@ -25,13 +25,16 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from core.clock import Clock, utc
 from core.errors import GraphAuthError, InquiryBridgeError
 from core.events import EventBus, SyncStatus
 from core.import_lock import IMPORTING
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +177,7 @@ class Poller:
             await self.wait(self.next_delay(quiet()))
 
 
-def _default_drafts(services: Any, runtime: Any) -> Any:
+def _default_drafts(services: Services, runtime: Any) -> Any:
     """The owner's decisions, sending through the runtime's mailer (no model needed to send)."""
     mailer = getattr(runtime, "mailer", None)
     if mailer is None:
@@ -193,7 +196,7 @@ class SyncScheduler:
     ``runtime.mailer``; ``False`` for none.
     """
 
-    def __init__(self, services: Any, runtime: Any, *, drafts: Any = None) -> None:
+    def __init__(self, services: Services, runtime: Any, *, drafts: Any = None) -> None:
         self.services = services
         self.runtime = runtime
         settings = services.settings

@@ -26,7 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 from sqlalchemy import select
@@ -38,6 +38,9 @@ from core.errors import InquiryBridgeError
 from core.events import NoteAdded
 from core.memory.expiry import expires_at_for, today_in_sydney, verified_expiry
 from core.memory.links import LINKED_KINDS, customer_inquiry_ids, resolve_customer
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +179,9 @@ def judge_of(llm: Any) -> DuplicateJudge:
     return llm if isinstance(llm, DuplicateJudge) else DuplicateJudge(llm)
 
 
-async def find_duplicate(services: Any, llm: Any, text: str, inquiry_id: int | None) -> int | None:
+async def find_duplicate(
+    services: Services, llm: Any, text: str, inquiry_id: int | None
+) -> int | None:
     """The older memory ``text`` repeats, or ``None``: the model judges the plausible pairs;
     the cheap check when it cannot."""
     candidates = await services.store.read(
@@ -224,7 +229,7 @@ def _merge(
 
 
 async def remember_once(
-    services: Any,
+    services: Services,
     llm: Any,
     candidate: Candidate,
     *,
@@ -272,7 +277,7 @@ async def remember_once(
 
 
 async def propose_memories(
-    services: Any,
+    services: Services,
     llm: Any,
     candidates: list[Candidate],
     *,

@@ -22,7 +22,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import (
     ConfigError,
@@ -35,6 +35,9 @@ from core.errors import (
 from core.events import EventBus, SyncStatus
 from core.graph.client import StaticToken, TokenProvider
 from core.secrets import GRAPH_TOKEN
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -245,7 +248,7 @@ class MsalAuth:
             self.bus.publish(SyncStatus(source="auth", ok=False, code="signed_out"))
 
 
-def build_token_provider(services: Any) -> TokenProvider:
+def build_token_provider(services: Services) -> TokenProvider:
     """``INQUIRY_BRIDGE_GRAPH_TOKEN`` (or a saved token) if present, else MSAL."""
     static = services.secrets.get(GRAPH_TOKEN)
     if static:
@@ -253,7 +256,7 @@ def build_token_provider(services: Any) -> TokenProvider:
     return build_msal(services)
 
 
-def build_msal(services: Any) -> MsalAuth:
+def build_msal(services: Services) -> MsalAuth:
     from core.graph.app_id import client_id
 
     settings = services.settings

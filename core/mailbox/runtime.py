@@ -9,7 +9,7 @@ core/app is the builder; the CLI's ``sync`` and ``send`` and the desktop's polle
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import MailPasswordMissing
 from core.mailbox.account import Endpoint, parse_url
@@ -17,6 +17,9 @@ from core.mailbox.imap_session import ImapSession, open_session
 from core.mailbox.imap_sync import ImapSync, ImapSyncReport, IntakeSink
 from core.mailbox.smtp_mailer import SmtpMailer
 from core.secrets import MAIL_PASSWORD
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +40,7 @@ def smtp_endpoint(settings: Any) -> Endpoint:
     return parse_url(str(settings.get("smtp.url")), "smtp")
 
 
-def mail_password(services: Any) -> str:
+def mail_password(services: Services) -> str:
     password = services.secrets.get(MAIL_PASSWORD)
     if not password:
         raise MailPasswordMissing()
@@ -54,7 +57,7 @@ class NoDrive:
 class MailboxRuntime:
     """Attributes: endpoint (IMAP), pipeline, mail (ImapSync), mailer (SMTP, or None)."""
 
-    def __init__(self, services: Any, *, pipeline: IntakeSink) -> None:
+    def __init__(self, services: Services, *, pipeline: IntakeSink) -> None:
         self.services = services
         settings = services.settings
         self.endpoint = imap_endpoint(settings)
@@ -106,7 +109,7 @@ class MailboxRuntime:
             await close()
 
 
-def build_smtp_mailer(services: Any) -> SmtpMailer:
+def build_smtp_mailer(services: Services) -> SmtpMailer:
     """The SMTP mailer of this data folder (its sent copies go to the IMAP Sent folder)."""
     settings = services.settings
     imap = imap_endpoint(settings) if configured(settings) else None

@@ -16,10 +16,13 @@ import logging
 import select
 import ssl
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import MailAuthError, MailboxError, MailServiceDisabled
 from core.mailbox.imap_session import TIMEOUT, ImapSession
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +65,7 @@ def next_backoff(current: float) -> float:
 
 
 async def watch_forever(
-    services: Any, runtime: Any, *, on_round: Callable[[], Awaitable[None]]
+    services: Services, runtime: Any, *, on_round: Callable[[], Awaitable[None]]
 ) -> None:
     """Rounds until cancelled (Ctrl-C): IDLE or poll between them, backoff after failures."""
     import asyncio

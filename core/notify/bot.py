@@ -74,6 +74,7 @@ from core.text.render import escape
 if TYPE_CHECKING:
     from core.drafts.composing import DraftComposer
     from core.drafts.decisions import OwnerDecisions
+    from core.services import Services
 
 # the owner's decisions, or a function that builds them on first use (drafting loads lazily)
 DecisionsSource: TypeAlias = "OwnerDecisions | Callable[[], OwnerDecisions | None] | None"
@@ -104,7 +105,7 @@ class TelegramBot:
 
     def __init__(
         self,
-        services: Any,
+        services: Services,
         client: TelegramClient,
         *,
         drafts: DecisionsSource = None,
@@ -159,7 +160,11 @@ class TelegramBot:
                 log.warning("telegram update %s: %s", update_id, exc.detail)
             except Exception:  # one bad update must not wedge the queue forever
                 log.exception("telegram update %s failed", update_id)
-            await self.services.store.run(lambda s, v=update_id + 1: self._save_offset(s, v))
+
+            def save_offset(s: Session, v: int = update_id + 1) -> None:
+                self._save_offset(s, v)
+
+            await self.services.store.run(save_offset)
         return len(updates)
 
     # -- dispatch -----------------------------------------------------------------------------

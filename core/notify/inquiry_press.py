@@ -31,6 +31,7 @@ from core.text.render import escape
 
 if TYPE_CHECKING:
     from core.drafts.composing import DraftComposer
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ class InquiryPress:
 
     def __init__(
         self,
-        services: Any,
+        services: Services,
         chat: Any,
         *,
         composer: Callable[[], DraftComposer | None],

@@ -15,12 +15,15 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.db.backup import maybe_backup
 from core.rhythm.calendar_read import NO_ACCOUNT_ZH, CalendarRead
 from core.rhythm.evening import EveningBriefing
 from core.rhythm.reminders import ReminderService
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +34,7 @@ CalendarSource = Callable[[], Awaitable[CalendarRead]]
 class DailyRhythm:
     def __init__(
         self,
-        services: Any,
+        services: Services,
         center: Any,
         *,
         tomorrows_calendar: CalendarSource | None = None,
