@@ -13,6 +13,6 @@ core.inquiry, core.memory, core.llm, core.db, core.events, core.drive and core.r
 (proposing only); core.graph's client and calendar types, never its mailer or runtime. Never
 imported by the layers it uses; front ends (cli, desktop, Telegram) call it.
 
-Layer row: clock, db, drafts, drive, errors, events, glossary, graph, inquiry, intake, knowledge,
-llm, memory, provenance, rhythm, services, text.
+Layer row: clock, config, db, drafts, drive, errors, events, glossary, graph, inquiry, intake,
+knowledge, llm, memory, provenance, rhythm, services, text.
 """

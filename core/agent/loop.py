@@ -27,7 +27,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.agent import consent, proposals
 from core.agent.caps import MAX_ANSWER_CHARS, cap_answer, cap_question, cap_tool_result
@@ -42,6 +42,9 @@ from core.errors import InquiryBridgeError, LLMError
 from core.llm.prompts import render_messages
 from core.provenance import Text
 from core.services import Services
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 log = logging.getLogger(__name__)
 
@@ -235,7 +238,7 @@ class Assistant:
         except (TypeError, ValueError):
             return None
 
-        def read(session: Any) -> consent.Target | None:
+        def read(session: Session) -> consent.Target | None:
             row = session.get(Inquiry, inquiry_id)
             return consent.Target(row.id, row.customer_name, row.customer_email) if row else None
 

@@ -30,7 +30,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
@@ -38,6 +38,9 @@ from core.db.models import Draft
 from core.drafts.send_claim import SendSnapshot
 from core.errors import DraftStateError, MailAuthError, MailNetworkError
 from core.mail.ports import SubmitMailer
+
+if TYPE_CHECKING:
+    from core.db.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +96,7 @@ def transient(exc: BaseException) -> bool:
 class SubmitOnce:
     """Steps 1–3 and the reconcile rules above, over ``mailer``; ``store`` writes the journal."""
 
-    def __init__(self, mailer: SubmitMailer, store: Any, cache: Path, sender_name: str):
+    def __init__(self, mailer: SubmitMailer, store: Store, cache: Path, sender_name: str):
         self.mailer = mailer
         self.store = store
         self.cache = cache

@@ -8,5 +8,5 @@ Imports, and why (the layer row below is the rule): ``core.graph.client``, ``cor
 ``core.inquiry.stages``, ``core.events``, ``core.clock``, ``core.errors``. Not the intake pipeline,
 not ``core.app.graph_runtime``.
 
-Layer row: clock, db, errors, events, graph, inquiry, tempfiles.
+Layer row: clock, config, db, errors, events, graph, inquiry, tempfiles.
 """

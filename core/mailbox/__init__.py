@@ -18,5 +18,5 @@ Imports, and why (the layer row below is the rule): ``core.mail`` (RawMessage, M
 ``core.db``, ``core.intake`` (identity), ``core.errors``, ``core.clock``, ``core.config``,
 ``core.secrets``.
 
-Layer row: clock, db, errors, intake, mail, secrets, services.
+Layer row: clock, config, db, errors, intake, mail, secrets, services.
 """

@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -48,6 +48,10 @@ from core.mail.source import RawMessage
 from core.mailbox import imap_big
 from core.mailbox.folders import Folder, find_sent, inbox, list_folders
 from core.mailbox.imap_session import ImapSession
+
+if TYPE_CHECKING:
+    from core.config import Settings
+    from core.db.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -155,8 +159,8 @@ class ImapSync:
         self,
         connect: Callable[[], ImapSession],
         sink: IntakeSink,
-        store: Any,
-        settings: Any,
+        store: Store,
+        settings: Settings,
         clock: Clock,
         *,
         batch_size: int = 20,

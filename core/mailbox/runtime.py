@@ -19,24 +19,25 @@ from core.mailbox.smtp_mailer import SmtpMailer
 from core.secrets import MAIL_PASSWORD
 
 if TYPE_CHECKING:
+    from core.config import Settings
     from core.services import Services
 
 log = logging.getLogger(__name__)
 
 
-def configured(settings: Any) -> bool:
+def configured(settings: Settings) -> bool:
     return bool(str(settings.get("imap.url") or "").strip())
 
 
-def smtp_configured(settings: Any) -> bool:
+def smtp_configured(settings: Settings) -> bool:
     return bool(str(settings.get("smtp.url") or "").strip())
 
 
-def imap_endpoint(settings: Any) -> Endpoint:
+def imap_endpoint(settings: Settings) -> Endpoint:
     return parse_url(str(settings.get("imap.url")), "imap")
 
 
-def smtp_endpoint(settings: Any) -> Endpoint:
+def smtp_endpoint(settings: Settings) -> Endpoint:
     return parse_url(str(settings.get("smtp.url")), "smtp")
 
 

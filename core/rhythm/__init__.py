@@ -9,6 +9,6 @@ Imports, and why (the layer row below is the rule): core.db, core.inquiry (stage
 policy), core.workdays, core.events, core.clock; core.graph for the calendar the briefing reads,
 core.stats for the Monday report, core.text for the briefing's Markdown.
 
-Layer row: clock, db, errors, events, glossary, graph, inquiry, phones, secrets, services, stats,
-text, workdays.
+Layer row: clock, config, db, errors, events, glossary, graph, inquiry, phones, secrets, services,
+stats, text, workdays.
 """

@@ -16,11 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.db.models import Inquiry
 from core.inquiry.stages import StageChange, StageService
 from core.rhythm.reminders import SNOOZE_CHOICES, ReminderService
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from core.db.store import Store
 
 # What the follow-up email should say, per stage (the composer turns it into English).
 FOLLOW_UP_ZH: dict[str, str] = {
@@ -44,7 +49,7 @@ class ReminderActions:
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         reminders: ReminderService,
         stages: StageService,
         composer: Callable[[], Any],
@@ -67,7 +72,7 @@ class ReminderActions:
         )
 
     async def stage_of(self, inquiry_id: int) -> str | None:
-        def _read(session: Any) -> str | None:
+        def _read(session: Session) -> str | None:
             inquiry = session.get(Inquiry, inquiry_id)
             return inquiry.stage if inquiry is not None else None
 

@@ -26,6 +26,7 @@ DESKTOP = ROOT / "desktop"
 LAYERS: dict[str, set[str]] = {
     "agent": {
         "clock",
+        "config",
         "db",
         "drafts",
         "drive",
@@ -117,13 +118,14 @@ LAYERS: dict[str, set[str]] = {
         "services",
         "text",
     },
-    "drive": {"clock", "db", "errors", "events", "graph", "inquiry", "tempfiles"},
+    "drive": {"clock", "config", "db", "errors", "events", "graph", "inquiry", "tempfiles"},
     "errors": set(),
     "evals": {"db", "drafts", "intake", "llm", "services", "sources"},
     "events": set(),
     "glossary": set(),
     "graph": {
         "clock",
+        "config",
         "db",
         "errors",
         "events",
@@ -167,7 +169,7 @@ LAYERS: dict[str, set[str]] = {
     "log_redact": set(),
     "logging_setup": {"log_redact"},
     "mail": {"errors", "text"},
-    "mailbox": {"clock", "db", "errors", "intake", "mail", "secrets", "services"},
+    "mailbox": {"clock", "config", "db", "errors", "intake", "mail", "secrets", "services"},
     "memory": {"clock", "db"},
     "notify": {
         "agent",
@@ -191,6 +193,7 @@ LAYERS: dict[str, set[str]] = {
     "provenance": set(),
     "rhythm": {
         "clock",
+        "config",
         "db",
         "errors",
         "events",
