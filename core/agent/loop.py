@@ -46,6 +46,8 @@ from core.services import Services
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
+    from core.llm.model import ModelClient
+
 log = logging.getLogger(__name__)
 
 MAX_TOOL_ROUNDS = 15  # rounds that may run tools; one answer round follows
@@ -97,7 +99,7 @@ def _malformed(write: str, arguments: dict[str, Any]) -> bool:
 
 class Assistant:
     def __init__(
-        self, services: Services, llm: Any, draft_service: Any, *, channel: str = "cli"
+        self, services: Services, llm: ModelClient, draft_service: Any, *, channel: str = "cli"
     ) -> None:
         self.services = services
         self.llm = llm

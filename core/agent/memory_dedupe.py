@@ -40,6 +40,7 @@ from core.memory.expiry import expires_at_for, today_in_sydney, verified_expiry
 from core.memory.links import LINKED_KINDS, customer_inquiry_ids, resolve_customer
 
 if TYPE_CHECKING:
+    from core.llm.model import ModelClient
     from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -145,7 +146,7 @@ class DuplicateJudge:
     of a few shown memories (tier 1, prompt ``memory_duplicate``). Nothing else of the client
     is reachable through it — the assistant's tools hold this, not the client."""
 
-    def __init__(self, llm: Any) -> None:
+    def __init__(self, llm: ModelClient | None) -> None:
         self._llm = llm
 
     @property
@@ -155,7 +156,7 @@ class DuplicateJudge:
     async def same_as(self, text: str, candidates: list[tuple[int, str]]) -> int | None:
         """The id among ``candidates`` that says what ``text`` says (the model's word, checked),
         or ``None``. Raises InquiryBridgeError when the model cannot answer."""
-        if not self.available:
+        if self._llm is None or not self.available:
             raise InquiryBridgeError("no AI endpoint: the cheap check decides")
         shown = "\n".join(
             json.dumps({"id": i, "text": t}, ensure_ascii=False) for i, t in candidates
@@ -174,13 +175,13 @@ class DuplicateJudge:
         return int(answer.same_as)
 
 
-def judge_of(llm: Any) -> DuplicateJudge:
+def judge_of(llm: ModelClient | DuplicateJudge | None) -> DuplicateJudge:
     """A judge over ``llm`` (itself when it is one already; ``None`` judges nothing)."""
     return llm if isinstance(llm, DuplicateJudge) else DuplicateJudge(llm)
 
 
 async def find_duplicate(
-    services: Services, llm: Any, text: str, inquiry_id: int | None
+    services: Services, llm: ModelClient | DuplicateJudge | None, text: str, inquiry_id: int | None
 ) -> int | None:
     """The older memory ``text`` repeats, or ``None``: the model judges the plausible pairs;
     the cheap check when it cannot."""
@@ -230,7 +231,7 @@ def _merge(
 
 async def remember_once(
     services: Services,
-    llm: Any,
+    llm: ModelClient | DuplicateJudge | None,
     candidate: Candidate,
     *,
     source: str,
@@ -278,7 +279,7 @@ async def remember_once(
 
 async def propose_memories(
     services: Services,
-    llm: Any,
+    llm: ModelClient | DuplicateJudge | None,
     candidates: list[Candidate],
     *,
     source: str = "agent",

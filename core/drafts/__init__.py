@@ -14,6 +14,6 @@ client), ``core.graph`` (the mailer, built lazily), ``core.mail`` (safe file nam
 config, errors, events, paths, services). Never PySide6, ``desktop`` or
 ``core.agent``/``core.notify``.
 
-Layer row: clock, config, db, errors, events, graph, knowledge, mail, mailbox, memory, paths,
+Layer row: clock, config, db, errors, events, graph, knowledge, llm, mail, mailbox, memory, paths,
 provenance, secrets, services, text.
 """

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.drafts.base import DraftCore
 from core.drafts.composing import DraftComposer
@@ -29,6 +29,9 @@ from core.drafts.mailer_choice import build_mailer
 from core.drafts.reader import DraftReader
 from core.drafts.sender import DraftSender
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.llm.model import ModelClient
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +63,7 @@ def default_mailer(services: Services) -> Any:
 
 
 def build_drafting(
-    services: Services, llm: Any, mailer: Any = None, *, find_mailer: bool = True
+    services: Services, llm: ModelClient | None, mailer: Any = None, *, find_mailer: bool = True
 ) -> Drafting:
     """Drafting over ``llm`` and ``mailer``; without a mailer (and ``find_mailer``), one over
     Graph when sign-in is configured (desktop, CLI), else none (sending answers 'waiting')."""

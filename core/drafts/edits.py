@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
@@ -25,13 +25,16 @@ from core.drafts.state import Transition
 from core.drafts.view import DraftView, draft_view, valid_email
 from core.errors import DraftStateError
 
+if TYPE_CHECKING:
+    from core.llm.model import ModelClient
+
 Change = tuple[DraftView, list[Transition]]
 
 
 class OwnerEdits:
     """Body, subject, recipients, attachments, confirmed facts and the Chinese rendering."""
 
-    def __init__(self, core: DraftCore, llm: Any) -> None:
+    def __init__(self, core: DraftCore, llm: ModelClient | None) -> None:
         self._core = core
         self._llm = llm
 

@@ -23,7 +23,7 @@ from core.intake.rules_classify import RuleFacts, rule_facts
 from core.intake.view import MessageView
 
 if TYPE_CHECKING:
-    from core.llm.client import LLMClient
+    from core.llm.model import ModelClient
 
 CLASSES = ("A", "B", "R", "C")
 CONFIDENCES = ("high", "medium", "low")
@@ -148,7 +148,7 @@ def _refs(view: MessageView) -> dict[str, int | None]:
     return {"message_pk": view.message_pk, "inquiry_id": view.inquiry_id}
 
 
-async def classify_llm(llm: LLMClient, view: MessageView) -> Classification:
+async def classify_llm(llm: ModelClient, view: MessageView) -> Classification:
     """Tier-1 classification; raises LLMUnavailable / LLMSchemaError for the pipeline."""
     answer = await llm.structured(
         tier=1,

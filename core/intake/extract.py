@@ -35,7 +35,7 @@ from core.intake.rules_extract import extract_fields
 from core.intake.view import MessageView, guess_language
 
 if TYPE_CHECKING:
-    from core.llm.client import LLMClient
+    from core.llm.model import ModelClient
 
 URGENCIES = ("high", "normal", "low")
 LANGUAGES = ("zh", "en")
@@ -348,7 +348,7 @@ def _prompt_variables(view: MessageView) -> dict[str, str]:
     }
 
 
-async def extract_llm(llm: LLMClient, view: MessageView) -> Extraction:
+async def extract_llm(llm: ModelClient, view: MessageView) -> Extraction:
     """Tier-2 extraction; raises LLMUnavailable / LLMSchemaError for the pipeline."""
     answer = await llm.structured(
         tier=2,

@@ -109,6 +109,7 @@ LAYERS: dict[str, set[str]] = {
         "events",
         "graph",
         "knowledge",
+        "llm",
         "mail",
         "mailbox",
         "memory",
