@@ -12,5 +12,6 @@ normalisation), ``core.intake.records`` (the stored message identity and the Gra
 ``core.inquiry.stages`` (category names). Never the intake pipeline itself: mail sync talks to it
 through the ``IntakeSink`` protocol.
 
-Layer row: clock, config, db, errors, events, glossary, inquiry, intake, mail, secrets, services.
+Layer row: clock, config, db, errors, events, glossary, inquiry, intake, mail, paths, secrets,
+services.
 """

@@ -37,6 +37,7 @@ from core.graph.client import StaticToken, TokenProvider
 from core.secrets import GRAPH_TOKEN
 
 if TYPE_CHECKING:
+    from core.paths import DataPaths
     from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ SIGN_IN_AGAIN_ERRORS = frozenset(
 )
 
 
-def token_cache_location(paths: Any) -> Path:
+def token_cache_location(paths: DataPaths) -> Path:
     """Where the MSAL cache lives: ``<data folder>/msal_token_cache.bin`` (see README)."""
     return Path(paths.token_cache)
 

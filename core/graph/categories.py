@@ -17,7 +17,8 @@ categories is safe to repeat).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from sqlalchemy import select
@@ -99,7 +100,7 @@ class CategoryWriter:
         self.dirty: set[int] = set()
         self._master_done = False
         self.master_denied = False
-        self._unsubscribe: list[Any] = []
+        self._unsubscribe: list[Callable[[], None]] = []
         self.patches = 0
         self.deferred = 0  # patches left for a later round by the request budget
 

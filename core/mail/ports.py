@@ -53,7 +53,7 @@ class MessageSource(Protocol[PlanT]):
 class IntakeSink(Protocol):
     """What a round feeds (``core.intake.pipeline.IntakePipeline``)."""
 
-    async def ingest_batch(self, raws: list[RawMessage]) -> Any: ...
+    async def ingest_batch(self, raws: list[RawMessage]) -> object: ...
 
 
 async def run_round(

@@ -62,7 +62,7 @@ _DATE = re.compile(rb'INTERNALDATE "([^"]+)"')
 
 
 class IntakeSink(Protocol):
-    async def ingest_batch(self, raws: list[RawMessage]) -> Any: ...
+    async def ingest_batch(self, raws: list[RawMessage]) -> object: ...
 
 
 def cursor_name(folder: str) -> str:

@@ -75,6 +75,7 @@ if TYPE_CHECKING:
     from core.drafts.composing import DraftComposer
     from core.drafts.decisions import OwnerDecisions
     from core.services import Services
+    from core.voice.transcriber import Transcriber
 
 # the owner's decisions, or a function that builds them on first use (drafting loads lazily)
 DecisionsSource: TypeAlias = "OwnerDecisions | Callable[[], OwnerDecisions | None] | None"
@@ -109,7 +110,7 @@ class TelegramBot:
         client: TelegramClient,
         *,
         drafts: DecisionsSource = None,
-        transcriber_factory: Callable[[], Any] | None = None,
+        transcriber_factory: Callable[[], Transcriber] | None = None,
         pacer: Pacer | None = None,
         assistant: AssistantFactory = None,
         composer: ComposerFactory = None,
@@ -420,7 +421,7 @@ class TelegramBot:
         result = await asyncio.wrap_future(future)
         return str(result.text)
 
-    def _transcriber(self) -> Any:
+    def _transcriber(self) -> Transcriber:
         if self._transcriber_factory is not None:
             return self._transcriber_factory()
         from core.voice.transcriber import shared_transcriber

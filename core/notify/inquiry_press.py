@@ -31,6 +31,7 @@ from core.text.render import escape
 
 if TYPE_CHECKING:
     from core.drafts.composing import DraftComposer
+    from core.notify.assistant_chat import ChatSide
     from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,7 @@ class InquiryPress:
     def __init__(
         self,
         services: Services,
-        chat: Any,
+        chat: ChatSide,
         *,
         composer: Callable[[], DraftComposer | None],
         show_draft: Callable[[int], Awaitable[None]],

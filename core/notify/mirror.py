@@ -71,6 +71,7 @@ from core.notify.telegram_client import (
 from core.text.render import render_html, render_plain
 
 if TYPE_CHECKING:
+    from core.clock import Clock
     from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -110,7 +111,7 @@ class TelegramMirror:
         self.max_inline_wait = max_inline_wait
 
     @property
-    def clock(self) -> Any:
+    def clock(self) -> Clock:
         return self.services.clock
 
     # -- one round ----------------------------------------------------------------------------

@@ -35,6 +35,8 @@ from core.rhythm.reminders import SNOOZE_CHOICES, ReminderService
 from core.text.render import escape
 
 if TYPE_CHECKING:
+    from core.drafts.composing import DraftComposer
+    from core.notify.draft_press import OwnerChat
     from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -80,9 +82,9 @@ class ReminderPress:
     def __init__(
         self,
         services: Services,
-        bot: Any,
+        bot: OwnerChat,
         *,
-        composer: Callable[[], Any] = lambda: None,
+        composer: Callable[[], DraftComposer | None] = lambda: None,
         show_draft: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
         self.services = services

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from core.db.models import Inquiry
 from core.inquiry.stages import StageChange, StageService
@@ -44,6 +44,12 @@ def follow_up_instruction(stage: str) -> str:
     return FOLLOW_UP_ZH.get(stage, "礼貌地跟进客户，询问是否还有需要。")
 
 
+class FollowUpComposer(Protocol):
+    """What the follow-up needs of ``core.drafts.composing.DraftComposer`` (not in the row)."""
+
+    async def compose(self, inquiry_id: int, instruction_zh: str, *, actor: str) -> int: ...
+
+
 class ReminderActions:
     """Snooze, mark lost and draft the follow-up for one data folder."""
 
@@ -52,7 +58,7 @@ class ReminderActions:
         store: Store,
         reminders: ReminderService,
         stages: StageService,
-        composer: Callable[[], Any],
+        composer: Callable[[], FollowUpComposer],
     ) -> None:
         self.store = store
         self.reminders = reminders

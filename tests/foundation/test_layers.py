@@ -134,6 +134,7 @@ LAYERS: dict[str, set[str]] = {
         "inquiry",
         "intake",
         "mail",
+        "paths",
         "secrets",
         "services",
     },
