@@ -41,6 +41,7 @@ from core.mail.ports import SubmitMailer
 
 if TYPE_CHECKING:
     from core.db.store import Store
+    from core.mailbox.outgoing import Outgoing
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +105,7 @@ class SubmitOnce:
 
     _mark = staticmethod(set_fields)
 
-    async def _outgoing(self, snap: SendSnapshot) -> Any:
+    async def _outgoing(self, snap: SendSnapshot) -> Outgoing:
         from core.mailbox.outgoing import Outgoing
 
         files = []
@@ -132,7 +133,7 @@ class SubmitOnce:
             lambda s: getattr(s.get(Draft, draft_id), "outlook_draft_id", None)
         )
 
-    async def prepare(self, snap: SendSnapshot) -> tuple[Any, str, bytes]:
+    async def prepare(self, snap: SendSnapshot) -> tuple[Outgoing, str, bytes]:
         """Step 1: the Message-ID (reused on a retry) and the bytes, journalled."""
         out = await self._outgoing(snap)
         message_id = snap.internet_message_id or self.mailer.new_message_id()
@@ -143,7 +144,7 @@ class SubmitOnce:
         )
         return out, message_id, raw
 
-    async def submit(self, snap: SendSnapshot, out: Any, raw: bytes) -> None:
+    async def submit(self, snap: SendSnapshot, out: Outgoing, raw: bytes) -> None:
         """Step 2: the one submission; the journal mark moves when the last byte is out."""
 
         def transmitted() -> None:  # runs in the SMTP worker thread: a direct write
