@@ -15,7 +15,7 @@ testable. Rules always report confidence "low".
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,6 +23,7 @@ from core.intake.rules_classify import RuleFacts, rule_facts
 from core.intake.view import MessageView
 
 if TYPE_CHECKING:
+    from core.intake.extract import Extraction
     from core.llm.model import ModelClient
 
 CLASSES = ("A", "B", "R", "C")
@@ -99,7 +100,9 @@ def classify_rules(view: MessageView) -> Classification:
     )
 
 
-def settle_confidence(classification: Classification, extraction: Any) -> Classification:
+def settle_confidence(
+    classification: Classification, extraction: Extraction | None
+) -> Classification:
     """Cap the classifier's confidence by what survived grounding (``Extraction.confidence``).
 
     A model whose copied values were not in the mail is not trusted on the class either: the

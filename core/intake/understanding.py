@@ -35,6 +35,7 @@ from core.intake.view import MessageView, view_from_parsed
 from core.services import Services
 
 if TYPE_CHECKING:
+    from core.intake.escalation_opinion import Opinion
     from core.llm.model import ModelClient
 
 _HELPERS_LOADED = threading.Event()
@@ -202,7 +203,7 @@ class Understander:
         )
 
 
-async def _opinion(llm: ModelClient, view: MessageView, primary: str) -> Any:
+async def _opinion(llm: ModelClient, view: MessageView, primary: str) -> Opinion | None:
     """The model's second opinion on a complaint (never raises: the rules decide without it).
     Asked only for mail that lands on an inquiry: a customer's, or one in a customer's thread."""
     if primary == "C" and view.thread_inquiry is None and not view.known_customer:
