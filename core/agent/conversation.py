@@ -45,7 +45,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -429,7 +429,7 @@ class Conversation:
         now = utc(self.assistant.services.clock.now())
         return now - utc(last.created_at) >= timedelta(seconds=self.idle_seconds)
 
-    def _spawn(self, job: Any) -> None:
+    def _spawn(self, job: Awaitable[object]) -> None:
         task = asyncio.ensure_future(job)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -46,6 +46,7 @@ from core.services import Services
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
+    from core.drafts.drafting import Drafting
     from core.llm.model import ModelClient
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,7 @@ def _malformed(write: str, arguments: dict[str, Any]) -> bool:
 
 class Assistant:
     def __init__(
-        self, services: Services, llm: ModelClient, draft_service: Any, *, channel: str = "cli"
+        self, services: Services, llm: ModelClient, draft_service: Drafting, *, channel: str = "cli"
     ) -> None:
         self.services = services
         self.llm = llm

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
@@ -43,7 +43,9 @@ class CustomerDrive:
     """List, read, fetch and create customers' OneDrive items — nothing else."""
 
     def __init__(
-        self, services: Services, client_factory: Callable[[Any], GraphClient] = _default_client
+        self,
+        services: Services,
+        client_factory: Callable[[Services], GraphClient] = _default_client,
     ) -> None:
         self._services = services
         self._client_factory = client_factory
