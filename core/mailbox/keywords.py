@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -142,7 +143,7 @@ def record(session: Session, written: dict[int, list[str]]) -> None:
             ] + keywords
 
 
-async def write_back(store: Store, connect: Any) -> int:
+async def write_back(store: Store, connect: Callable[[], ImapSession]) -> int:
     """One pass: plan, write over a fresh connection, record. Returns messages written."""
     import asyncio
 
