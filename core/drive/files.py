@@ -13,8 +13,9 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from sqlalchemy import select
@@ -43,7 +44,7 @@ class CustomerFile:
     size: int
     mime_type: str | None
     web_url: str | None
-    last_modified: Any
+    last_modified: datetime | None
 
 
 def list_customer_files(store: Store, inquiry_id: int) -> list[CustomerFile]:

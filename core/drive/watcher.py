@@ -88,7 +88,7 @@ def _tree(rows: dict[str, DriveItem]) -> dict[str, Node]:
     return {i: Node(r.name, r.parent_id, r.is_folder, r.deleted) for i, r in rows.items()}
 
 
-def _parse_time(value: Any) -> datetime | None:
+def _parse_time(value: object) -> datetime | None:
     if not value:
         return None
     try:

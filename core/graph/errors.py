@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import email.utils
 from datetime import UTC
-from typing import Any
+from typing import TYPE_CHECKING
 
 import httpx
 
 from core.clock import Clock
 from core.errors import GraphAuthError, GraphError, GraphNotFound, SyncStateExpired, Throttled
+
+if TYPE_CHECKING:
+    from core.graph.batch import SubResponse
 
 THROTTLE_STATUSES = frozenset({429, 503, 504})
 # Failures where the request provably never reached the server: safe to retry even a write.
@@ -60,7 +63,7 @@ def map_error(response: httpx.Response) -> GraphError:
     )
 
 
-def sub_error(method: str, url: str, response: Any) -> GraphError:
+def sub_error(method: str, url: str, response: SubResponse) -> GraphError:
     """The same mapping for a failed part of a ``$batch`` (a ``SubResponse``)."""
     body = response.body if isinstance(response.body, dict) else {}
     err = body.get("error", {}) if isinstance(body.get("error"), dict) else {}

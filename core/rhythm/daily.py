@@ -15,12 +15,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from core.db.backup import maybe_backup
 from core.rhythm.calendar_read import NO_ACCOUNT_ZH, CalendarRead
 from core.rhythm.evening import EveningBriefing
-from core.rhythm.reminders import ReminderService
+from core.rhythm.reminders import Reminder, ReminderService
 
 if TYPE_CHECKING:
     from core.services import Services
@@ -31,11 +31,28 @@ INTERVAL_S = 300.0
 CalendarSource = Callable[[], Awaitable[CalendarRead]]
 
 
+class AlertCenter(Protocol):
+    """What the rhythm raises through: ``core.notify.outbox.NotificationCenter`` (notify sits
+    above rhythm, so a shape)."""
+
+    def raise_notification(
+        self,
+        kind: str,
+        title: str,
+        body_md: str,
+        ref_type: str | None,
+        ref_id: int | None,
+        dedup_key: str,
+    ) -> int | None: ...
+
+    def raise_overdue_digest(self, reminders: list[Reminder]) -> int | None: ...
+
+
 class DailyRhythm:
     def __init__(
         self,
         services: Services,
-        center: Any,
+        center: AlertCenter,
         *,
         tomorrows_calendar: CalendarSource | None = None,
     ) -> None:
