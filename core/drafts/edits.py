@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +39,7 @@ class OwnerEdits:
         self._core = core
         self._llm = llm
 
-    async def _change(self, fn: Any) -> DraftView:
+    async def _change(self, fn: Callable[[Session], Change]) -> DraftView:
         view, moves = await self._core.services.store.run(fn)
         self._core.publish(moves)
         return view

@@ -30,7 +30,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
@@ -62,7 +62,7 @@ PREPARED = "smtp:prepared"
 TRANSMITTED = "smtp:transmitted"
 
 
-def set_fields(draft_id: int, **fields: Any) -> Callable[[Session], None]:
+def set_fields(draft_id: int, **fields: object) -> Callable[[Session], None]:
     """A store write setting ``fields`` on draft ``draft_id`` (the journal's one shape)."""
 
     def do(session: Session) -> None:
@@ -97,7 +97,7 @@ def transient(exc: BaseException) -> bool:
 class SubmitOnce:
     """Steps 1–3 and the reconcile rules above, over ``mailer``; ``store`` writes the journal."""
 
-    def __init__(self, mailer: SubmitMailer, store: Store, cache: Path, sender_name: str):
+    def __init__(self, mailer: SubmitMailer[Outgoing], store: Store, cache: Path, sender_name: str):
         self.mailer = mailer
         self.store = store
         self.cache = cache

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
@@ -169,7 +169,7 @@ _LINES: dict[str, tuple[str, str]] = {
 }
 
 
-def _line(key: str, lang: str, **values: Any) -> str:
+def _line(key: str, lang: str, **values: object) -> str:
     zh, en = _LINES[key]
     return (zh if lang.startswith("zh") else en).format(**values)
 
