@@ -97,7 +97,7 @@ class LLMClient(LedgerBooking):
         self.clock = clock
         self._http_client = http_client
         self._client: openai.AsyncOpenAI | None = None
-        self._client_key: tuple[Any, ...] | None = None
+        self._client_key: tuple[str, str, int, float, int, str] | None = None
         self._semaphore: asyncio.Semaphore | None = None
         self._semaphore_loop: asyncio.AbstractEventLoop | None = None
         self._ledger_writer = ledger.LedgerWriter(store)
