@@ -159,7 +159,7 @@ class Conversation:
         self._carry = carry if carry is not None and fresh else None
         self._lock = asyncio.Lock()
         self._idle: asyncio.TimerHandle | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Future[object]] = set()
 
     # -- what front ends read and set -------------------------------------------------
     @property
@@ -456,7 +456,7 @@ def _shown(message: dict[str, Any]) -> str:
     return turn_context.owner_words(content) if message.get("role") == "user" else content
 
 
-def _log_failure(task: asyncio.Task[Any]) -> None:
+def _log_failure(task: asyncio.Future[object]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("background session work failed", exc_info=task.exception())
 

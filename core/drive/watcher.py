@@ -119,7 +119,7 @@ class DriveWatcher:
         self._want_folder: set[int] = set()
         self._unsubscribe: list[Callable[[], None]] = []
         self._lock = asyncio.Lock()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[list[FolderMove]]] = set()
         self.mover = StageFolderMover(client, store, settings, clock)
 
     # ------------------------------------------------------------------ wiring

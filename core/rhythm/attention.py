@@ -210,7 +210,7 @@ class AttentionRecorder:
         self.clock = clock
         self.bus = bus
         self._unsubscribe: Callable[[], None] | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self.background = False
 
     def attach(self, bus: EventBus, *, background: bool = False) -> AttentionRecorder:
