@@ -19,7 +19,7 @@ import dataclasses
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
@@ -36,6 +36,7 @@ from core.mail.source import RawMessage
 from core.services import Services
 
 if TYPE_CHECKING:
+    from core.db.models import Message
     from core.intake.worker_pool import Parsing
 
 log = logging.getLogger(__name__)
@@ -205,7 +206,7 @@ class Admission:
             if not item.outgoing:
                 emails.append(item.customer_email)
         customers = merge.known_customers(session, emails)
-        rows: list[tuple[str, Any, str]] = []
+        rows: list[tuple[str, int | Message, str]] = []
         for item, found in zip(items, known, strict=True):
             if found is not None:
                 rows.append(("raced", found[0], ""))

@@ -287,7 +287,7 @@ def merge_into(
     locked = owner_edited_fields(session, inquiry)
     changed: list[str] = []
 
-    def fill(name: str, value: Any) -> None:
+    def fill(name: str, value: object) -> None:
         if value in (None, "", []) or name in locked:
             return
         if getattr(inquiry, name) in (None, ""):
@@ -329,7 +329,7 @@ def _merge_extraction(
     ext: ExtractionLike,
     context: dict[str, Any],
     locked: set[str],
-    fill: Callable[[str, Any], None],
+    fill: Callable[[str, object], None],
     changed: list[str],
 ) -> None:
     """What the model extracted: empty fields filled, products and sizes appended."""
