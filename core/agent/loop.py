@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from core.drafts.drafting import Drafting
+    from core.llm.completion import Completion
     from core.llm.model import ModelClient
 
 log = logging.getLogger(__name__)
@@ -248,7 +249,9 @@ class Assistant:
         found: consent.Target | None = await self.services.store.read(read)
         return found
 
-    async def _complete(self, messages: list[dict[str, Any]], on_text: TextSink | None) -> Any:
+    async def _complete(
+        self, messages: list[dict[str, Any]], on_text: TextSink | None
+    ) -> Completion:
         """One model call; streamed when someone listens. An endpoint that refuses the streamed
         request itself (HTTP 400: no SSE, no ``stream_options``) is asked again plainly: the
         owner gets his answer in one piece rather than an error."""
