@@ -9,7 +9,7 @@ core/app is the builder; the CLI's ``sync`` and ``send`` and the desktop's polle
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.errors import MailPasswordMissing
 from core.mailbox.account import Endpoint, parse_url
@@ -20,6 +20,7 @@ from core.secrets import MAIL_PASSWORD
 
 if TYPE_CHECKING:
     from core.config import Settings
+    from core.intake.jobs import IngestReport
     from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,7 @@ class MailboxRuntime:
         """A logged-in IMAP session (blocking: call from a worker thread)."""
         return open_session(self.endpoint, mail_password(self.services))
 
-    async def mail_round(self) -> tuple[ImapSyncReport, Any]:
+    async def mail_round(self) -> tuple[ImapSyncReport, IngestReport | None]:
         """Pending messages first (a killed run's leftovers), then one round of INBOX and Sent."""
         retried = None
         retry = getattr(self.pipeline, "retry_pending", None)
