@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import email.utils
 from datetime import UTC
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import httpx
 
 from core.clock import Clock
 from core.errors import GraphAuthError, GraphError, GraphNotFound, SyncStateExpired, Throttled
-
-if TYPE_CHECKING:
-    from core.graph.batch import SubResponse
 
 THROTTLE_STATUSES = frozenset({429, 503, 504})
 # Failures where the request provably never reached the server: safe to retry even a write.
@@ -63,7 +60,16 @@ def map_error(response: httpx.Response) -> GraphError:
     )
 
 
-def sub_error(method: str, url: str, response: SubResponse) -> GraphError:
+class FailedPart(Protocol):
+    """What ``sub_error`` reads of a ``core.graph.batch.SubResponse`` (batch imports this
+    module, so a shape rather than the class)."""
+
+    status: int
+    headers: dict[str, str]
+    body: object
+
+
+def sub_error(method: str, url: str, response: FailedPart) -> GraphError:
     """The same mapping for a failed part of a ``$batch`` (a ``SubResponse``)."""
     body = response.body if isinstance(response.body, dict) else {}
     err = body.get("error", {}) if isinstance(body.get("error"), dict) else {}

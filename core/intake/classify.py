@@ -23,7 +23,6 @@ from core.intake.rules_classify import RuleFacts, rule_facts
 from core.intake.view import MessageView
 
 if TYPE_CHECKING:
-    from core.intake.extract import Extraction
     from core.llm.model import ModelClient
 
 CLASSES = ("A", "B", "R", "C")
@@ -100,9 +99,7 @@ def classify_rules(view: MessageView) -> Classification:
     )
 
 
-def settle_confidence(
-    classification: Classification, extraction: Extraction | None
-) -> Classification:
+def settle_confidence(classification: Classification, extraction: object) -> Classification:
     """Cap the classifier's confidence by what survived grounding (``Extraction.confidence``).
 
     A model whose copied values were not in the mail is not trusted on the class either: the
