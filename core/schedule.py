@@ -25,13 +25,18 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, time
-from typing import Any
+from typing import TYPE_CHECKING, Literal, Protocol
 from zoneinfo import ZoneInfo
 
 from core.clock import Clock, utc
 from core.errors import GraphAuthError, InquiryBridgeError
 from core.events import EventBus, SyncStatus
 from core.import_lock import IMPORTING
+
+if TYPE_CHECKING:
+    from core.drafts.decisions import OwnerDecisions
+    from core.drafts.sender import SendResult
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +69,7 @@ class Poller:
     def __init__(
         self,
         name: str,
-        job: Callable[[], Awaitable[Any]],
+        job: Callable[[], Awaitable[object]],
         interval_s: Callable[[], float],
         clock: Clock,
         *,
@@ -82,7 +87,7 @@ class Poller:
         self.failures = 0
         self.parked = False
         self.last_ok: datetime | None = None
-        self.last_result: Any = None
+        self.last_result: object = None
         self.last_error: InquiryBridgeError | None = None
         self._wake = asyncio.Event()
 
@@ -174,7 +179,7 @@ class Poller:
             await self.wait(self.next_delay(quiet()))
 
 
-def _default_drafts(services: Any, runtime: Any) -> Any:
+def _default_drafts(services: Services, runtime: SyncRuntime) -> OwnerDecisions | None:
     """The owner's decisions, sending through the runtime's mailer (no model needed to send)."""
     mailer = getattr(runtime, "mailer", None)
     if mailer is None:
@@ -185,6 +190,19 @@ def _default_drafts(services: Any, runtime: Any) -> Any:
     return build_owner_decisions(services, mailer)
 
 
+class SyncRuntime(Protocol):
+    """What the scheduler drives: ``core.app.graph_runtime.GraphRuntime`` or the IMAP one
+    (``core.mailbox.runtime.MailboxRuntime``); its ``mailer``, when it has one, sends drafts."""
+
+    async def mail_round(self) -> object: ...
+
+    async def drive_round(self) -> object: ...
+
+    def attach(self) -> None: ...
+
+    def detach(self) -> None: ...
+
+
 class SyncScheduler:
     """Mail every ``graph.mail_poll_minutes``, OneDrive every ``graph.drive_poll_minutes``;
     approved drafts after each successful mail round.
@@ -193,13 +211,19 @@ class SyncScheduler:
     ``runtime.mailer``; ``False`` for none.
     """
 
-    def __init__(self, services: Any, runtime: Any, *, drafts: Any = None) -> None:
+    def __init__(
+        self,
+        services: Services,
+        runtime: SyncRuntime,
+        *,
+        drafts: OwnerDecisions | Literal[False] | None = None,
+    ) -> None:
         self.services = services
         self.runtime = runtime
         settings = services.settings
         self.drafts = _default_drafts(services, runtime) if drafts is None else (drafts or None)
         self.reconciled = False
-        self.last_sends: list[Any] = []
+        self.last_sends: list[SendResult] = []
 
         def paused() -> bool:
             return bool(settings.get("schedule.paused"))
@@ -221,7 +245,7 @@ class SyncScheduler:
             paused=paused,
         )
 
-    async def _mail_round(self) -> Any:
+    async def _mail_round(self) -> object:
         result = await self.runtime.mail_round()
         await self.send_due_drafts()  # only reached when the round succeeded
         return result

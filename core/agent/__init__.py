@@ -12,7 +12,8 @@ Imports, and why (the layer row below is the rule): core.drafts (composer, reade
 core.inquiry, core.memory, core.llm, core.db, core.events, core.drive and core.rhythm.appointments
 (proposing only); core.graph's client and calendar types, never its mailer or runtime. Never
 imported by the layers it uses; front ends (cli, desktop, Telegram) call it.
+``core.config`` names the settings a tool is handed (annotations only).
 
-Layer row: clock, db, drafts, drive, errors, events, glossary, graph, inquiry, intake, knowledge,
-llm, memory, provenance, rhythm, services, tasks, text.
+Layer row: clock, config, db, drafts, drive, errors, events, glossary, graph, inquiry, intake,
+knowledge, llm, memory, provenance, rhythm, services, tasks, text.
 """

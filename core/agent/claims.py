@@ -23,7 +23,7 @@ import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -32,6 +32,9 @@ from core import tasks
 from core.agent.claim_phrases import LANGUAGES, Language, answer_language, readable
 from core.db.models import AppState, AuditEntry, Draft, DraftEvent, Memory, StageEvent
 from core.text.reading import reading_form
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 __all__ = [
     "Claim",
@@ -381,7 +384,7 @@ def warm_guard() -> None:
 
 
 async def guard_answer(
-    services: Any,
+    services: Services,
     text: str,
     mark: Watermark,
     *,

@@ -45,7 +45,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -159,7 +159,7 @@ class Conversation:
         self._carry = carry if carry is not None and fresh else None
         self._lock = asyncio.Lock()
         self._idle: asyncio.TimerHandle | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Future[object]] = set()
 
     # -- what front ends read and set -------------------------------------------------
     @property
@@ -429,7 +429,7 @@ class Conversation:
         now = utc(self.assistant.services.clock.now())
         return now - utc(last.created_at) >= timedelta(seconds=self.idle_seconds)
 
-    def _spawn(self, job: Any) -> None:
+    def _spawn(self, job: Awaitable[object]) -> None:
         task = asyncio.ensure_future(job)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -456,7 +456,7 @@ def _shown(message: dict[str, Any]) -> str:
     return turn_context.owner_words(content) if message.get("role") == "user" else content
 
 
-def _log_failure(task: asyncio.Task[Any]) -> None:
+def _log_failure(task: asyncio.Future[object]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("background session work failed", exc_info=task.exception())
 

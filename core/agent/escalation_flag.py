@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
@@ -22,6 +22,9 @@ from core.db.attention_rows import open_complaint
 from core.db.models import Draft
 from core.drafts.view import escalation_line
 from core.text.render import md_escape
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 _DRAFT_ID = re.compile(r'"draft_id":\s*(\d+)')
 
@@ -47,7 +50,7 @@ def flag_lines(session: Session, draft_ids: Iterable[int]) -> list[str]:
     return lines
 
 
-async def with_flags(services: Any, text: str, results: Iterable[str]) -> str:
+async def with_flags(services: Services, text: str, results: Iterable[str]) -> str:
     """``text`` with every missing flag put before it (the line the owner must read)."""
     ids = drafted_ids(results)
     if not ids:

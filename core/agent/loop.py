@@ -27,7 +27,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.agent import consent, proposals
 from core.agent.caps import MAX_ANSWER_CHARS, cap_answer, cap_question, cap_tool_result
@@ -42,6 +42,13 @@ from core.errors import InquiryBridgeError, LLMError
 from core.llm.prompts import render_messages
 from core.provenance import Text
 from core.services import Services
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from core.drafts.drafting import Drafting
+    from core.llm.completion import Completion
+    from core.llm.model import ModelClient
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +101,7 @@ def _malformed(write: str, arguments: dict[str, Any]) -> bool:
 
 class Assistant:
     def __init__(
-        self, services: Services, llm: Any, draft_service: Any, *, channel: str = "cli"
+        self, services: Services, llm: ModelClient, draft_service: Drafting, *, channel: str = "cli"
     ) -> None:
         self.services = services
         self.llm = llm
@@ -235,14 +242,16 @@ class Assistant:
         except (TypeError, ValueError):
             return None
 
-        def read(session: Any) -> consent.Target | None:
+        def read(session: Session) -> consent.Target | None:
             row = session.get(Inquiry, inquiry_id)
             return consent.Target(row.id, row.customer_name, row.customer_email) if row else None
 
         found: consent.Target | None = await self.services.store.read(read)
         return found
 
-    async def _complete(self, messages: list[dict[str, Any]], on_text: TextSink | None) -> Any:
+    async def _complete(
+        self, messages: list[dict[str, Any]], on_text: TextSink | None
+    ) -> Completion:
         """One model call; streamed when someone listens. An endpoint that refuses the streamed
         request itself (HTTP 400: no SSE, no ``stream_options``) is asked again plainly: the
         owner gets his answer in one piece rather than an error."""

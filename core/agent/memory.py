@@ -24,7 +24,7 @@ import difflib
 import unicodedata
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -34,6 +34,9 @@ from core.errors import InquiryBridgeError
 from core.events import NoteAdded
 from core.memory.expiry import event_date, expires_at_for, today_in_sydney
 from core.memory.links import LINKED_KINDS, customer_label, resolve_customer
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 __all__ = [
     "MemoryItem",
@@ -107,7 +110,7 @@ def _supersede(session: Session, old_id: int, new: Memory, now: datetime) -> Non
 
 
 def save_memory(
-    services: Any,
+    services: Services,
     kind: str,
     text: str,
     *,
@@ -165,7 +168,7 @@ def list_memories(session: Session, statuses: tuple[str, ...] | None = None) -> 
     return [item_of(session, m) for m in session.scalars(query)]
 
 
-def confirm_memory(services: Any, memory_id: int, *, actor: str = "owner") -> MemoryItem:
+def confirm_memory(services: Services, memory_id: int, *, actor: str = "owner") -> MemoryItem:
     """The owner confirms a proposal: it becomes active (his word: ``confidence="high"``)."""
     now = services.clock.now().replace(tzinfo=None)
 
@@ -201,7 +204,7 @@ def confirm_memory(services: Any, memory_id: int, *, actor: str = "owner") -> Me
     return item
 
 
-def retire_memory(services: Any, memory_id: int, *, actor: str = "owner") -> MemoryItem:
+def retire_memory(services: Services, memory_id: int, *, actor: str = "owner") -> MemoryItem:
     """The memory stops being used (kept, with who retired it and when)."""
     now = services.clock.now().replace(tzinfo=None)
 

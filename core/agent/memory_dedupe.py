@@ -26,7 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 from sqlalchemy import select
@@ -39,6 +39,10 @@ from core.errors import InquiryBridgeError
 from core.events import NoteAdded
 from core.memory.expiry import expires_at_for, today_in_sydney, verified_expiry
 from core.memory.links import LINKED_KINDS, customer_inquiry_ids, resolve_customer
+
+if TYPE_CHECKING:
+    from core.llm.model import ModelClient
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +147,7 @@ class DuplicateJudge:
     of a few shown memories (tier 1, prompt ``memory_duplicate``). Nothing else of the client
     is reachable through it — the assistant's tools hold this, not the client."""
 
-    def __init__(self, llm: Any) -> None:
+    def __init__(self, llm: ModelClient | None) -> None:
         self._llm = llm
 
     @property
@@ -153,7 +157,7 @@ class DuplicateJudge:
     async def same_as(self, text: str, candidates: list[tuple[int, str]]) -> int | None:
         """The id among ``candidates`` that says what ``text`` says (the model's word, checked),
         or ``None``. Raises InquiryBridgeError when the model cannot answer."""
-        if not self.available:
+        if self._llm is None or not self.available:
             raise InquiryBridgeError("no AI endpoint: the cheap check decides")
         shown = "\n".join(
             json.dumps({"id": i, "text": t}, ensure_ascii=False) for i, t in candidates
@@ -172,12 +176,14 @@ class DuplicateJudge:
         return int(answer.same_as)
 
 
-def judge_of(llm: Any) -> DuplicateJudge:
+def judge_of(llm: ModelClient | DuplicateJudge | None) -> DuplicateJudge:
     """A judge over ``llm`` (itself when it is one already; ``None`` judges nothing)."""
     return llm if isinstance(llm, DuplicateJudge) else DuplicateJudge(llm)
 
 
-async def find_duplicate(services: Any, llm: Any, text: str, inquiry_id: int | None) -> int | None:
+async def find_duplicate(
+    services: Services, llm: ModelClient | DuplicateJudge | None, text: str, inquiry_id: int | None
+) -> int | None:
     """The older memory ``text`` repeats, or ``None``: the model judges the plausible pairs;
     the cheap check when it cannot."""
     candidates = await services.store.read(
@@ -225,8 +231,8 @@ def _merge(
 
 
 async def remember_once(
-    services: Any,
-    llm: Any,
+    services: Services,
+    llm: ModelClient | DuplicateJudge | None,
     candidate: Candidate,
     *,
     source: str,
@@ -273,8 +279,8 @@ async def remember_once(
 
 
 async def propose_memories(
-    services: Any,
-    llm: Any,
+    services: Services,
+    llm: ModelClient | DuplicateJudge | None,
     candidates: list[Candidate],
     *,
     source: str = "agent",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -27,6 +27,9 @@ from core.db.models import AuditEntry, WriteProposal
 from core.errors import InquiryBridgeError
 from core.events import InquiryUpdated
 from core.inquiry.stages import STAGE_NAMES_ZH
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 __all__ = ["ProposalError", "ProposalItem", "apply", "describe", "list_proposals", "propose"]
 
@@ -140,7 +143,7 @@ def _open(session: Session, proposal_id: int) -> WriteProposal:
     return row
 
 
-async def _make(services: Any, row: WriteProposal, actor: str) -> str:
+async def _make(services: Services, row: WriteProposal, actor: str) -> str:
     """Make the proposed write as the owner's act; a short result line."""
     inquiry_id = int(row.inquiry_id or 0)
     args = row.arguments or {}
@@ -175,7 +178,7 @@ async def _make(services: Any, row: WriteProposal, actor: str) -> str:
     raise ProposalError(f"未知的建议类型 {row.kind}")
 
 
-async def apply(services: Any, proposal_id: int, *, confirm: bool, actor: str) -> ProposalItem:
+async def apply(services: Services, proposal_id: int, *, confirm: bool, actor: str) -> ProposalItem:
     """The owner's decision: ``confirm`` makes the write, else the proposal is dropped."""
     row = await services.store.read(lambda s: _detached(s, proposal_id))
     result, status = "", "dropped"

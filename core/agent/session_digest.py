@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
 
@@ -27,6 +27,10 @@ from core.agent.session_store import Turn
 from core.agent.turn_context import owner_words
 from core.clock import to_sydney
 from core.errors import InquiryBridgeError
+
+if TYPE_CHECKING:
+    from core.llm.model import ModelClient
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +100,8 @@ def _candidates(items: list[MemoryCandidate]) -> list[Candidate]:
 
 
 async def fold(
-    services: Any,
-    llm: Any,
+    services: Services,
+    llm: ModelClient,
     summary: str,
     turns: list[Turn],
     *,
@@ -127,7 +131,7 @@ async def fold(
 
 
 async def review(
-    services: Any, llm: Any, turns: list[Turn], *, channel: str | None = None
+    services: Services, llm: ModelClient, turns: list[Turn], *, channel: str | None = None
 ) -> list[int]:
     """After a conversation: the cheap tier proposes memories; duplicates of active or proposed
     ones are skipped. Returns the ids of the proposals saved."""

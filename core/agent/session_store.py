@@ -205,10 +205,10 @@ class SessionStore:
             lambda s: self._apply(s, session_id, reviewed_through=through)
         )
 
-    def _update(self, session_id: int, **values: Any) -> None:
+    def _update(self, session_id: int, **values: object) -> None:
         self.services.store.write(lambda s: self._apply(s, session_id, **values))
 
-    def _apply(self, session: Session, session_id: int, **values: Any) -> None:
+    def _apply(self, session: Session, session_id: int, **values: object) -> None:
         row = session.get(AssistantSession, session_id)
         if row is None:
             return

@@ -67,7 +67,7 @@ def _snippet(text: str, size: int = 30) -> str:
     return text if len(text) <= size else text[: size - 1] + "…"
 
 
-def _item_of(obj: Any) -> OwnerItem | None:
+def _item_of(obj: object) -> OwnerItem | None:
     """The journal item for a new row, or None when a machine made it (raw mail rebuilds it)."""
     if isinstance(obj, DraftEvent) and obj.actor not in MACHINE_ACTORS:
         key = {"draft_id": obj.draft_id, "to_status": obj.to_status, "at": obj.at.isoformat()}

@@ -13,7 +13,8 @@ client), ``core.graph`` (the mailer, built lazily), ``core.mail`` (safe file nam
 ``core.memory`` (which memories a prompt reads, their expiry), and core's shared modules (clock,
 config, errors, events, paths, services). Never PySide6, ``desktop`` or
 ``core.agent``/``core.notify``.
+``core.llm`` gives the model client's shape (``core.llm.model.ModelClient``, annotations only).
 
-Layer row: clock, config, db, errors, events, graph, knowledge, mail, mailbox, memory, paths,
+Layer row: clock, config, db, errors, events, graph, knowledge, llm, mail, mailbox, memory, paths,
 provenance, secrets, services, tasks, text.
 """

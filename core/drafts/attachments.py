@@ -50,7 +50,7 @@ class FileOption:
     available: bool
     reason: str  # why it cannot be attached (Chinese), "" when available
     from_addr: str | None
-    received_at: Any  # when its message arrived, or when the owner added it
+    received_at: datetime | None  # when its message arrived, or when the owner added it
     direction: str  # in | out | owner: the customer sent it, we did, or the owner added it
 
     def as_json(self) -> dict[str, Any]:

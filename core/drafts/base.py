@@ -10,7 +10,7 @@ handed (see ``core.drafts.drafting``).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
@@ -20,6 +20,9 @@ from core.drafts.attachments import inquiry_files
 from core.drafts.state import STATUS_ZH, Transition, transition
 from core.errors import DraftStateError, LLMNotConfigured, NotFound
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.llm.model import ModelClient
 
 # Statuses in which the owner may still change a draft.
 EDITABLE = frozenset({"draft", "pending_approval", "approved", "failed"})
@@ -97,7 +100,7 @@ class DraftCore:
         return out
 
 
-def require_llm(llm: Any) -> Any:
+def require_llm(llm: ModelClient | None) -> ModelClient:
     """The model client, or the Chinese refusal when no AI endpoint is configured."""
     if llm is None or not getattr(llm, "available", False):
         raise LLMNotConfigured()

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy import select
@@ -45,6 +45,9 @@ from core.knowledge.search import clean as clean_knowledge
 from core.memory.recall import customer_memories, fit, standing_memories
 from core.provenance import Text
 from core.text.facts import source_keys
+
+if TYPE_CHECKING:
+    from core.llm.model import ModelClient
 
 THREAD_MESSAGES = 12  # newest messages of a thread given to the model
 MESSAGE_CHARS = 4000  # per message, so one pasted spec sheet cannot crowd out the rest
@@ -320,7 +323,11 @@ def _common_vars(ctx: ComposeContext, settings: Settings, *words: str) -> dict[s
 
 
 async def compose_answer(
-    llm: Any, ctx: ComposeContext, instruction: str, settings: Settings, refs: dict[str, Any]
+    llm: ModelClient,
+    ctx: ComposeContext,
+    instruction: str,
+    settings: Settings,
+    refs: dict[str, Any],
 ) -> DraftAnswer:
     variables = {
         **_common_vars(ctx, settings, instruction),
@@ -340,7 +347,7 @@ async def compose_answer(
 
 
 async def revise_answer(
-    llm: Any,
+    llm: ModelClient,
     ctx: ComposeContext,
     *,
     previous_instruction: str,
@@ -367,7 +374,7 @@ async def revise_answer(
     )
 
 
-async def render_zh(llm: Any, subject: str, body_en: str, refs: dict[str, Any]) -> str:
+async def render_zh(llm: ModelClient, subject: str, body_en: str, refs: dict[str, Any]) -> str:
     answer = await llm.structured(
         tier=2,
         purpose="draft_render_zh",

@@ -23,7 +23,7 @@ audit log (``model_request``). Whatever the model added is checked like the body
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -38,6 +38,9 @@ from core.errors import DraftStateError, NotFound
 from core.memory.expiry import expire_due
 from core.memory.recall import mark_used
 from core.provenance import Text
+
+if TYPE_CHECKING:
+    from core.llm.model import ModelClient
 
 
 @dataclass
@@ -70,7 +73,7 @@ def _on_record(new: _NewDraft, of_record: str | None) -> _NewDraft:
 class DraftComposer:
     """Compose → ``pending_approval``. Never approves, rejects or sends."""
 
-    def __init__(self, core: DraftCore, llm: Any) -> None:
+    def __init__(self, core: DraftCore, llm: ModelClient | None) -> None:
         self._core = core
         self._llm = llm
 

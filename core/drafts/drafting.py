@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.drafts.base import DraftCore
 from core.drafts.composing import DraftComposer
@@ -29,6 +29,10 @@ from core.drafts.mailer_choice import build_mailer
 from core.drafts.reader import DraftReader
 from core.drafts.sender import DraftSender
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.llm.model import ModelClient
+    from core.mail.ports import Mailer
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +54,7 @@ class Drafting:
             await client.aclose()
 
 
-def default_mailer(services: Services) -> Any:
+def default_mailer(services: Services) -> Mailer | None:
     """A Graph mailer when sign-in is configured, else None (drafts still compose and wait)."""
     try:
         return build_mailer(services)
@@ -60,7 +64,11 @@ def default_mailer(services: Services) -> Any:
 
 
 def build_drafting(
-    services: Services, llm: Any, mailer: Any = None, *, find_mailer: bool = True
+    services: Services,
+    llm: ModelClient | None,
+    mailer: Mailer | None = None,
+    *,
+    find_mailer: bool = True,
 ) -> Drafting:
     """Drafting over ``llm`` and ``mailer``; without a mailer (and ``find_mailer``), one over
     Graph when sign-in is configured (desktop, CLI), else none (sending answers 'waiting')."""
@@ -75,7 +83,7 @@ def build_drafting(
     )
 
 
-def build_owner_decisions(services: Services, mailer: Any = None) -> OwnerDecisions:
+def build_owner_decisions(services: Services, mailer: Mailer | None = None) -> OwnerDecisions:
     """Only the decisions (Telegram buttons, the scheduler's sends): no model needed."""
     core = DraftCore(services)
     if mailer is None:

@@ -8,8 +8,9 @@ methods can approve or send: an edit can only ever move a draft *back* into revi
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
@@ -25,17 +26,20 @@ from core.drafts.state import Transition
 from core.drafts.view import DraftView, draft_view, valid_email
 from core.errors import DraftStateError
 
+if TYPE_CHECKING:
+    from core.llm.model import ModelClient
+
 Change = tuple[DraftView, list[Transition]]
 
 
 class OwnerEdits:
     """Body, subject, recipients, attachments, confirmed facts and the Chinese rendering."""
 
-    def __init__(self, core: DraftCore, llm: Any) -> None:
+    def __init__(self, core: DraftCore, llm: ModelClient | None) -> None:
         self._core = core
         self._llm = llm
 
-    async def _change(self, fn: Any) -> DraftView:
+    async def _change(self, fn: Callable[[Session], Change]) -> DraftView:
         view, moves = await self._core.services.store.run(fn)
         self._core.publish(moves)
         return view

@@ -45,8 +45,8 @@ import collections
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any, cast
+from datetime import datetime, timedelta
+from typing import Any, TypeVar, cast
 
 import httpx
 from sqlalchemy import select
@@ -81,6 +81,7 @@ from core.mail.ports import DraftMailer, Mailer, SubmitMailer
 from core.services import Services
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SYSTEM_ACTOR = "system"
 
@@ -157,7 +158,7 @@ class DraftSender:
             self.services.bus.publish(t.event())
 
     # ------------------------------------------------------------------ store helpers
-    async def _write(self, fn: Callable[[Session], Any]) -> Any:
+    async def _write(self, fn: Callable[[Session], T]) -> T:
         return await self.services.store.run(fn)
 
     def _move(
@@ -193,7 +194,7 @@ class DraftSender:
             now = self.clock.now()
             since = (utc(now) - timedelta(seconds=60)).replace(tzinfo=None)
 
-            def recent(session: Session, since: Any = since) -> list[Any]:
+            def recent(session: Session, since: datetime = since) -> list[Any]:
                 return list(
                     session.scalars(
                         select(Draft.sent_at)

@@ -30,7 +30,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
@@ -39,6 +39,10 @@ from core.db.models import Draft
 from core.drafts.send_claim import SendSnapshot
 from core.errors import DraftStateError, MailAuthError, MailNetworkError
 from core.mail.ports import SubmitMailer
+
+if TYPE_CHECKING:
+    from core.db.store import Store
+    from core.mailbox.outgoing import Outgoing
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +63,7 @@ PREPARED = "smtp:prepared"
 TRANSMITTED = "smtp:transmitted"
 
 
-def set_fields(draft_id: int, **fields: Any) -> Callable[[Session], None]:
+def set_fields(draft_id: int, **fields: object) -> Callable[[Session], None]:
     """A store write setting ``fields`` on draft ``draft_id`` (the journal's one shape)."""
 
     def do(session: Session) -> None:
@@ -94,7 +98,7 @@ def transient(exc: BaseException) -> bool:
 class SubmitOnce:
     """Steps 1–3 and the reconcile rules above, over ``mailer``; ``store`` writes the journal."""
 
-    def __init__(self, mailer: SubmitMailer, store: Any, cache: Path, sender_name: str):
+    def __init__(self, mailer: SubmitMailer[Outgoing], store: Store, cache: Path, sender_name: str):
         self.mailer = mailer
         self.store = store
         self.cache = cache
@@ -102,7 +106,7 @@ class SubmitOnce:
 
     _mark = staticmethod(set_fields)
 
-    async def _outgoing(self, snap: SendSnapshot) -> Any:
+    async def _outgoing(self, snap: SendSnapshot) -> Outgoing:
         from core.mailbox.outgoing import Outgoing
 
         files = []
@@ -130,7 +134,7 @@ class SubmitOnce:
             lambda s: getattr(s.get(Draft, draft_id), "outlook_draft_id", None)
         )
 
-    async def prepare(self, snap: SendSnapshot) -> tuple[Any, str, bytes]:
+    async def prepare(self, snap: SendSnapshot) -> tuple[Outgoing, str, bytes]:
         """Step 1: the Message-ID (reused on a retry) and the bytes, journalled."""
         out = await self._outgoing(snap)
         message_id = snap.internet_message_id or self.mailer.new_message_id()
@@ -141,7 +145,7 @@ class SubmitOnce:
         )
         return out, message_id, raw
 
-    async def submit(self, snap: SendSnapshot, out: Any, raw: bytes) -> None:
+    async def submit(self, snap: SendSnapshot, out: Outgoing, raw: bytes) -> None:
         """Step 2: the one submission; the journal mark moves when the last byte is out."""
 
         def transmitted() -> None:  # runs in the SMTP worker thread: a direct write

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -46,10 +47,10 @@ class DraftView:
     error: str | None
     customer_name: str | None
     customer_email: str | None
-    created_at: Any
-    updated_at: Any
+    created_at: datetime
+    updated_at: datetime
     approved_by: str | None
-    sent_at: Any
+    sent_at: datetime | None
     attachment_ids: list[int] = field(default_factory=list)
     attachments: list[FileOption] = field(default_factory=list)  # the chosen files
     # the newest email that went to this customer in the 14 days before the draft was last
@@ -106,7 +107,7 @@ class DraftView:
         return self.customer_email.lower() not in {a.lower() for a in self.to}
 
 
-def iso_utc(value: Any) -> str | None:
+def iso_utc(value: datetime | None) -> str | None:
     """A naive-UTC datetime from the store as ISO 8601 with Z (None stays None)."""
     return None if value is None else value.isoformat() + "Z"
 

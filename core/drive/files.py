@@ -13,8 +13,9 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from sqlalchemy import select
@@ -24,6 +25,9 @@ from core.drive.paths import Node, path_of
 from core.errors import InquiryBridgeError
 from core.graph.client import GraphClient
 from core.tempfiles import partial_file
+
+if TYPE_CHECKING:
+    from core.db.store import Store
 
 MAX_DOWNLOAD_MB = 100
 
@@ -40,10 +44,10 @@ class CustomerFile:
     size: int
     mime_type: str | None
     web_url: str | None
-    last_modified: Any
+    last_modified: datetime | None
 
 
-def list_customer_files(store: Any, inquiry_id: int) -> list[CustomerFile]:
+def list_customer_files(store: Store, inquiry_id: int) -> list[CustomerFile]:
     """Every live file below the inquiry's linked folder, by path."""
     with store.session() as session:
         inquiry = session.get(Inquiry, inquiry_id)

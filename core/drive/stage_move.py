@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from sqlalchemy import select
@@ -40,6 +40,10 @@ from core.db.owed import DRIVE_MOVE, Claimed, claim, finish, retry_later
 from core.drive.paths import Node, StageLayout, stage_layout
 from core.errors import AmbiguousWriteError, GraphAuthError, GraphError, Throttled
 from core.graph.client import GraphClient
+
+if TYPE_CHECKING:
+    from core.config import Settings
+    from core.db.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +89,7 @@ class _Plan:
 class StageFolderMover:
     """Moves an inquiry's customer folder to the stage folder of its stage (see module doc)."""
 
-    def __init__(self, client: GraphClient, store: Any, settings: Any, clock: Clock) -> None:
+    def __init__(self, client: GraphClient, store: Store, settings: Settings, clock: Clock) -> None:
         self.client = client
         self.store = store
         self.settings = settings

@@ -37,7 +37,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from sqlalchemy import select
@@ -51,6 +51,10 @@ from core.errors import AmbiguousWriteError, GraphError, SyncStateExpired
 from core.events import EventBus, InquiryCreated, InquiryUpdated, StageChanged
 from core.graph.client import GraphClient
 from core.inquiry.stages import STAGE_NAMES_ZH, StageChange, change_stage
+
+if TYPE_CHECKING:
+    from core.config import Settings
+    from core.db.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +88,7 @@ def _tree(rows: dict[str, DriveItem]) -> dict[str, Node]:
     return {i: Node(r.name, r.parent_id, r.is_folder, r.deleted) for i, r in rows.items()}
 
 
-def _parse_time(value: Any) -> datetime | None:
+def _parse_time(value: object) -> datetime | None:
     if not value:
         return None
     try:
@@ -99,8 +103,8 @@ class DriveWatcher:
     def __init__(
         self,
         client: GraphClient,
-        store: Any,
-        settings: Any,
+        store: Store,
+        settings: Settings,
         bus: EventBus,
         clock: Clock,
         *,
@@ -115,7 +119,7 @@ class DriveWatcher:
         self._want_folder: set[int] = set()
         self._unsubscribe: list[Callable[[], None]] = []
         self._lock = asyncio.Lock()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[list[FolderMove]]] = set()
         self.mover = StageFolderMover(client, store, settings, clock)
 
     # ------------------------------------------------------------------ wiring

@@ -11,6 +11,9 @@ normalisation), ``core.intake.records`` (the stored message identity and the Gra
 ``core.db``, ``core.events``, ``core.clock``, ``core.errors``, ``core.secrets``,
 ``core.inquiry.stages`` (category names). Never the intake pipeline itself: mail sync talks to it
 through the ``IntakeSink`` protocol.
+``core.services``, ``core.config`` and ``core.paths`` name the types it is handed (annotations
+only).
 
-Layer row: clock, db, errors, events, glossary, inquiry, intake, mail, secrets, tasks.
+Layer row: clock, config, db, errors, events, glossary, inquiry, intake, mail, paths, secrets,
+services, tasks.
 """

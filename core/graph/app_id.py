@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.glossary import resources_dir
+
+if TYPE_CHECKING:
+    from core.config import Settings
 
 APP_FILE = "microsoft_app.toml"
 BUILD_ENV = "INQUIRY_BRIDGE_PUBLISHER_CLIENT_ID"
@@ -30,7 +33,7 @@ def publisher_client_id(resources: Path | None = None) -> str:
     return str(data.get("client_id") or "").strip()
 
 
-def client_id(settings: Any, resources: Path | None = None) -> str:
+def client_id(settings: Settings, resources: Path | None = None) -> str:
     """The id sign-in uses: ``graph.client_id`` when he (or his IT) set one, else the publisher's."""
     own = str(settings.get("graph.client_id") or "").strip()
     return own or publisher_client_id(resources)

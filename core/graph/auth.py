@@ -22,7 +22,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import tasks
 from core.errors import (
@@ -36,6 +36,10 @@ from core.errors import (
 from core.events import EventBus, SyncStatus
 from core.graph.client import StaticToken, TokenProvider
 from core.secrets import GRAPH_TOKEN
+
+if TYPE_CHECKING:
+    from core.paths import DataPaths
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +59,7 @@ SIGN_IN_AGAIN_ERRORS = frozenset(
 )
 
 
-def token_cache_location(paths: Any) -> Path:
+def token_cache_location(paths: DataPaths) -> Path:
     """Where the MSAL cache lives: ``<data folder>/msal_token_cache.bin`` (see README)."""
     return Path(paths.token_cache)
 
@@ -246,7 +250,7 @@ class MsalAuth:
             self.bus.publish(SyncStatus(source="auth", ok=False, code="signed_out"))
 
 
-def build_token_provider(services: Any) -> TokenProvider:
+def build_token_provider(services: Services) -> TokenProvider:
     """``INQUIRY_BRIDGE_GRAPH_TOKEN`` (or a saved token) if present, else MSAL."""
     static = services.secrets.get(GRAPH_TOKEN)
     if static:
@@ -254,7 +258,7 @@ def build_token_provider(services: Any) -> TokenProvider:
     return build_msal(services)
 
 
-def build_msal(services: Any) -> MsalAuth:
+def build_msal(services: Services) -> MsalAuth:
     from core.graph.app_id import client_id
 
     settings = services.settings

@@ -38,7 +38,7 @@ import binascii
 import json as jsonlib
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import httpx
 
@@ -49,6 +49,7 @@ from core.graph.errors import THROTTLE_STATUSES, parse_retry_after, sub_error
 log = logging.getLogger(__name__)
 
 BATCH_MAX = 20  # Graph's limit of sub-requests per $batch
+T = TypeVar("T")
 OUTLOOK_PARALLEL = 4  # parts of one batch Outlook runs at once (= MailboxConcurrency)
 IMMUTABLE = 'IdType="ImmutableId"'
 
@@ -170,7 +171,7 @@ def _wire(client: BatchClient, sub_id: str, req: SubRequest) -> dict[str, Any]:
     return out
 
 
-def chunks(items: list[Any], size: int = BATCH_MAX) -> list[list[Any]]:
+def chunks(items: list[T], size: int = BATCH_MAX) -> list[list[T]]:
     return [items[start : start + size] for start in range(0, len(items), size)]
 
 

@@ -17,7 +17,8 @@ categories is safe to repeat).
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from sqlalchemy import select
@@ -31,6 +32,11 @@ from core.events import EventBus, InquiryCreated, InquiryUpdated, StageChanged
 from core.graph.batch import BATCH_MAX, SubRequest
 from core.graph.client import GraphClient
 from core.inquiry.stages import STAGE_NAMES_ZH
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from core.db.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +87,7 @@ class CategoryWriter:
     def __init__(
         self,
         client: GraphClient,
-        store: Any,
+        store: Store,
         bus: EventBus | None = None,
         *,
         max_messages: int = 20,
@@ -95,7 +101,7 @@ class CategoryWriter:
         self.dirty: set[int] = set()
         self._master_done = False
         self.master_denied = False
-        self._unsubscribe: list[Any] = []
+        self._unsubscribe: list[Callable[[], None]] = []
         self.patches = 0
         self.deferred = 0  # patches left for a later round by the request budget
 
@@ -242,7 +248,7 @@ class CategoryWriter:
                 self.dirty.update(ids)  # idempotent: the next round finishes the job
                 break
 
-        def _save(session: Any) -> None:
+        def _save(session: Session) -> None:
             for pk, wanted in done:
                 row = session.get(Message, pk)
                 if row is not None:

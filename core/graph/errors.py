@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import email.utils
 from datetime import UTC
-from typing import Any
+from typing import Protocol
 
 import httpx
 
@@ -60,7 +60,16 @@ def map_error(response: httpx.Response) -> GraphError:
     )
 
 
-def sub_error(method: str, url: str, response: Any) -> GraphError:
+class FailedPart(Protocol):
+    """What ``sub_error`` reads of a ``core.graph.batch.SubResponse`` (batch imports this
+    module, so a shape rather than the class)."""
+
+    status: int
+    headers: dict[str, str]
+    body: object
+
+
+def sub_error(method: str, url: str, response: FailedPart) -> GraphError:
     """The same mapping for a failed part of a ``$batch`` (a ``SubResponse``)."""
     body = response.body if isinstance(response.body, dict) else {}
     err = body.get("error", {}) if isinstance(body.get("error"), dict) else {}

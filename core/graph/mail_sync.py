@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
 from sqlalchemy import select
@@ -50,6 +50,10 @@ from core.intake.identity import same_delivery
 from core.intake.records import relink_source_id
 from core.mail.message_ids import normalise_message_id
 from core.mail.source import RawMessage
+
+if TYPE_CHECKING:
+    from core.config import Settings
+    from core.db.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +72,7 @@ _CHUNK = 400  # ids per SQL IN (SQLite variable limits)
 class IntakeSink(Protocol):
     """What mail sync needs from the intake pipeline (``core.intake.pipeline.IntakePipeline``)."""
 
-    async def ingest_batch(self, raws: list[RawMessage]) -> Any: ...
+    async def ingest_batch(self, raws: list[RawMessage]) -> object: ...
 
     async def record_removed(self, source_id: str) -> None: ...
 
@@ -151,8 +155,8 @@ class MailSync:
         self,
         client: GraphClient,
         sink: IntakeSink,
-        store: Any,
-        settings: Any,
+        store: Store,
+        settings: Settings,
         clock: Clock,
         *,
         batch_size: int = BATCH_MAX,

@@ -136,9 +136,9 @@ def needs_me_condition(now: datetime) -> ColumnElement[bool]:
 
 def _conditions(
     session: Session, query: BoardQuery, now: datetime, *, with_stage: bool = True
-) -> list[Any]:
+) -> list[ColumnElement[bool]]:
     indexed = bool(query.search.strip()) and has_search_index(session)
-    conditions: list[Any] = []
+    conditions: list[ColumnElement[bool]] = []
     if with_stage and query.stages:
         conditions.append(Inquiry.stage.in_(query.stages))
     if query.classes:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
@@ -22,6 +22,9 @@ from core.db.models import AuditEntry, Inquiry, Memory
 from core.errors import InquiryBridgeError
 from core.events import InquiryUpdated, NoteAdded
 from core.memory.expiry import event_date, expires_at_for, today_in_sydney
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 NOTE_SOURCES = ("desktop", "voice", "telegram", "agent", "cli")
 
@@ -48,7 +51,7 @@ def resolve_audio_path(home: Path, stored: str | None) -> Path | None:
 
 
 def add_customer_note(
-    services: Any,
+    services: Services,
     inquiry_id: int | None,
     text: str,
     *,
@@ -68,7 +71,7 @@ def add_customer_note(
 
 
 async def add_customer_note_async(
-    services: Any,
+    services: Services,
     inquiry_id: int | None,
     text: str,
     *,
@@ -83,14 +86,14 @@ async def add_customer_note_async(
     return note_id
 
 
-def _publish_note(services: Any, note_id: int, inquiry_id: int | None) -> None:
+def _publish_note(services: Services, note_id: int, inquiry_id: int | None) -> None:
     services.bus.publish(NoteAdded(note_id=note_id, inquiry_id=inquiry_id))
     if inquiry_id is not None:
         services.bus.publish(InquiryUpdated(inquiry_id, ("notes",)))
 
 
 def _note_writer(
-    services: Any,
+    services: Services,
     inquiry_id: int | None,
     text: str,
     source: str,
@@ -158,7 +161,7 @@ def _note_writer(
 
 
 def add_voice_note(
-    services: Any,
+    services: Services,
     inquiry_id: int | None,
     transcript: str,
     audio_path: Path,
@@ -171,7 +174,7 @@ def add_voice_note(
     )
 
 
-def notes_for(services: Any, inquiry_id: int) -> list[Memory]:
+def notes_for(services: Services, inquiry_id: int) -> list[Memory]:
     """Active customer notes of an inquiry, oldest first."""
     with services.store.session() as session:
         rows = (

@@ -18,7 +18,7 @@ import dataclasses
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
@@ -34,6 +34,10 @@ from core.intake.worker_pool import WorkerPool
 from core.mail.parse import ParsedMessage, parse_file, parse_message, stripped_text
 from core.mail.source import RawMessage
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.db.models import Message
+    from core.intake.worker_pool import Parsing
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +71,7 @@ class Admission:
                 for job in await self.admit_chunk(chunk, run):
                     yield job
 
-    async def admit_chunk(self, chunk: list[tuple[RawMessage, Any]], run: Run) -> list[Job]:
+    async def admit_chunk(self, chunk: list[tuple[RawMessage, Parsing]], run: Run) -> list[Job]:
         """Identify and record a few arrived messages; returns the jobs for the merge loop."""
         items = [await self._identify(raw, parsing, run.parser) for raw, parsing in chunk]
         try:
@@ -85,7 +89,7 @@ class Admission:
                 jobs.append(job)
         return jobs
 
-    async def _identify(self, raw: RawMessage, parsing: Any, parser: WorkerPool) -> Arrival:
+    async def _identify(self, raw: RawMessage, parsing: Parsing, parser: WorkerPool) -> Arrival:
         parsed, failure, detail, body_text = await parser.result(parsing, raw.parse_input)
         digest = raw.sha256 if raw.path is None else await tasks.io(lambda: raw.sha256)
         return Arrival(
@@ -202,7 +206,7 @@ class Admission:
             if not item.outgoing:
                 emails.append(item.customer_email)
         customers = merge.known_customers(session, emails)
-        rows: list[tuple[str, Any, str]] = []
+        rows: list[tuple[str, int | Message, str]] = []
         for item, found in zip(items, known, strict=True):
             if found is not None:
                 rows.append(("raced", found[0], ""))

@@ -15,7 +15,7 @@ testable. Rules always report confidence "low".
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,7 +23,7 @@ from core.intake.rules_classify import RuleFacts, rule_facts
 from core.intake.view import MessageView
 
 if TYPE_CHECKING:
-    from core.llm.client import LLMClient
+    from core.llm.model import ModelClient
 
 CLASSES = ("A", "B", "R", "C")
 CONFIDENCES = ("high", "medium", "low")
@@ -99,7 +99,7 @@ def classify_rules(view: MessageView) -> Classification:
     )
 
 
-def settle_confidence(classification: Classification, extraction: Any) -> Classification:
+def settle_confidence(classification: Classification, extraction: object) -> Classification:
     """Cap the classifier's confidence by what survived grounding (``Extraction.confidence``).
 
     A model whose copied values were not in the mail is not trusted on the class either: the
@@ -148,7 +148,7 @@ def _refs(view: MessageView) -> dict[str, int | None]:
     return {"message_pk": view.message_pk, "inquiry_id": view.inquiry_id}
 
 
-async def classify_llm(llm: LLMClient, view: MessageView) -> Classification:
+async def classify_llm(llm: ModelClient, view: MessageView) -> Classification:
     """Tier-1 classification; raises LLMUnavailable / LLMSchemaError for the pipeline."""
     answer = await llm.structured(
         tier=1,

@@ -29,7 +29,7 @@ from core.intake.escalation import AFTER_SALE, REASONS_ZH, Escalation, escalatio
 
 if TYPE_CHECKING:
     from core.intake.view import MessageView
-    from core.llm.client import LLMClient
+    from core.llm.model import ModelClient
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +120,7 @@ def worth_asking(view: MessageView) -> bool:
     return plausibly_negative(view.body_text)
 
 
-async def second_opinion(llm: LLMClient, view: MessageView) -> Opinion | None:
+async def second_opinion(llm: ModelClient, view: MessageView) -> Opinion | None:
     """The verified opinion, or None (not asked, call failed, answer rejected)."""
     if not worth_asking(view):
         return None

@@ -35,7 +35,8 @@ from core.intake.rules_extract import extract_fields
 from core.intake.view import MessageView, guess_language
 
 if TYPE_CHECKING:
-    from core.llm.client import LLMClient
+    from core.intake.classify import Classification
+    from core.llm.model import ModelClient
 
 URGENCIES = ("high", "normal", "low")
 LANGUAGES = ("zh", "en")
@@ -96,7 +97,7 @@ def _digits(text: str) -> str:
     return re.sub(r"\D", "", text or "")
 
 
-def _clean_text(value: Any, limit: int) -> str | None:
+def _clean_text(value: object, limit: int) -> str | None:
     if not isinstance(value, str):
         return None
     text = " ".join(value.split()).strip(" ,;")
@@ -120,11 +121,11 @@ class _FieldCheck:
     model_made: list[str] = field(default_factory=list)
     offered: int = 0
 
-    def drop(self, name: str, value: Any, why: str, label: str | None = None) -> None:
+    def drop(self, name: str, value: object, why: str, label: str | None = None) -> None:
         self.dropped.append(label or name)
         self.drops.append(GroundingDrop(name, str(value), why))
 
-    def offer(self, value: Any) -> None:
+    def offer(self, value: object) -> None:
         if value not in (None, "", []):
             self.offered += 1
 
@@ -322,7 +323,7 @@ def extract_rules(view: MessageView) -> Extraction:
     return validate_fields(extract_fields(view), view, source="rules")
 
 
-def understand_by_rules(view: MessageView) -> tuple[Any, Extraction | None]:
+def understand_by_rules(view: MessageView) -> tuple[Classification, Extraction | None]:
     """The offline classifier and extractor in one call (a pure function of the view, so the
     pipeline can run it in its worker process, away from the UI's event loop)."""
     from core.intake.classify import classify_rules
@@ -348,7 +349,7 @@ def _prompt_variables(view: MessageView) -> dict[str, str]:
     }
 
 
-async def extract_llm(llm: LLMClient, view: MessageView) -> Extraction:
+async def extract_llm(llm: ModelClient, view: MessageView) -> Extraction:
     """Tier-2 extraction; raises LLMUnavailable / LLMSchemaError for the pipeline."""
     answer = await llm.structured(
         tier=2,

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -24,6 +24,7 @@ from core.inquiry.search import build_search_text, phone_digit_forms
 from core.inquiry.stages import StageChange, record_initial_stage
 from core.intake.matching import _norm, find_email_inquiry, find_thread_inquiry
 
+T = TypeVar("T")
 CONFIDENCE_RANK = {"low": 0, "medium": 1, "high": 2}
 THREAD_SUMMARY_LINES = 40
 OWNER_EDITED_KEY = "owner_edited"
@@ -94,7 +95,7 @@ def summary_line(message: Message, region_name: str | None = None) -> str:
     return f"{line} — {snippet}" if snippet else line
 
 
-def _append_unique(items: list[Any] | None, new: Iterable[Any]) -> list[Any]:
+def _append_unique(items: list[T] | None, new: Iterable[T]) -> list[T]:
     out = list(items or [])
     for item in new:
         if item and item not in out:
@@ -286,7 +287,7 @@ def merge_into(
     locked = owner_edited_fields(session, inquiry)
     changed: list[str] = []
 
-    def fill(name: str, value: Any) -> None:
+    def fill(name: str, value: object) -> None:
         if value in (None, "", []) or name in locked:
             return
         if getattr(inquiry, name) in (None, ""):
@@ -328,7 +329,7 @@ def _merge_extraction(
     ext: ExtractionLike,
     context: dict[str, Any],
     locked: set[str],
-    fill: Callable[[str, Any], None],
+    fill: Callable[[str, object], None],
     changed: list[str],
 ) -> None:
     """What the model extracted: empty fields filled, products and sizes appended."""

@@ -11,13 +11,18 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.events import Event
 from core.intake.records import StoredAttachment
 from core.intake.worker_pool import WorkerPool
 from core.mail.parse import ParsedMessage
 from core.mail.source import RawMessage
+
+if TYPE_CHECKING:
+    from core.errors import LLMError
+    from core.intake.escalation_opinion import Opinion
+    from core.intake.extract import Extraction
 
 PENDING = "pending"
 OUTGOING = "skipped:outgoing"
@@ -101,12 +106,14 @@ class IngestReport:
 class Understanding:
     """The model's (or the rules') view of one message, or why there is none yet."""
 
-    classification: Any = None
-    extraction: Any = None
+    classification: Any = None  # a Classification once understood (read unnarrowed)
+    extraction: Extraction | None = None
     error_reason: str | None = None  # schema | unavailable | error
     error_detail: str = ""
     model_unusable: str = ""  # the rules answered: the model could not be used (error code)
-    escalation: Any = None  # the model's verified complaint opinion (escalation_opinion.Opinion)
+    escalation: Opinion | None = (
+        None  # the model's verified complaint opinion (escalation_opinion.Opinion)
+    )
 
 
 @dataclass(eq=False)
@@ -152,8 +159,12 @@ class Run:
     by_message_id: dict[str, Job] = field(default_factory=dict)
     by_email: dict[str, Job] = field(default_factory=dict)
     by_conversation: dict[str, Job] = field(default_factory=dict)
-    llm_down: Any = None  # the first transient LLMError (LLMUnavailable): skip further calls
-    llm_unusable: Any = None  # the LLMError that made the model unusable: the rules answer
+    llm_down: LLMError | None = (
+        None  # the first transient LLMError (LLMUnavailable): skip further calls
+    )
+    llm_unusable: LLMError | None = (
+        None  # the LLMError that made the model unusable: the rules answer
+    )
     llm_worked: bool = False  # at least one message was understood by the model
     # the run's worker process (parsing, offline rules); inline-only unless the pump sets one
     parser: WorkerPool = field(default_factory=lambda: WorkerPool(0))

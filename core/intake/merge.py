@@ -24,7 +24,7 @@ the owner edited by hand (``audit_log`` rows ``edit_field``, see ``core.inquiry.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
@@ -67,6 +67,9 @@ from core.intake.matching import (
     street_key,
     thread_ids,
 )
+
+if TYPE_CHECKING:
+    from core.intake.escalation_opinion import Opinion
 
 OUTGOING = "skipped:outgoing"
 Outcome = tuple[str, list[Event], int | None]
@@ -178,7 +181,7 @@ def apply_understood(
     clock: Clock,
     region: str,
     language_hint: str | None,
-    opinion: Any = None,
+    opinion: Opinion | None = None,
 ) -> Outcome:
     """Decide, write the decision, and name the events it makes (published after the commit).
     ``opinion``: the model's verified view on a complaint (``escalation_opinion.Opinion``)."""

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.intake.jobs import IngestReport, Job, Run, Understanding
 from core.intake.worker_pool import WorkerPool
 from core.mail.source import RawMessage
+
+if TYPE_CHECKING:
+    from core.intake.worker_pool import Parsing
 
 MERGE_BATCH = 32  # most messages applied in one writer transaction
 ADMIT_CHUNK = 16  # most arrived messages recorded in one writer transaction
@@ -98,7 +101,7 @@ async def merge_loop(queue: asyncio.Queue[Job | None], run: Run, finish_batch: F
 
 async def arrival_chunks(
     raws: AsyncIterator[RawMessage], parser: WorkerPool
-) -> AsyncGenerator[list[tuple[RawMessage, Any]]]:
+) -> AsyncGenerator[list[tuple[RawMessage, Parsing]]]:
     """What has arrived, in order, up to ``ADMIT_CHUNK`` messages at a time.
 
     A reader task pulls from the source and starts parsing ahead (in a worker process once the
@@ -109,7 +112,7 @@ async def arrival_chunks(
     try:
         finished = False
         while not finished:
-            chunk: list[tuple[RawMessage, Any]] = []
+            chunk: list[tuple[RawMessage, Parsing]] = []
             item = await arrivals.get()
             while True:
                 if item is _END:

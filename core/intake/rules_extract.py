@@ -15,13 +15,14 @@ import bisect
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from core.glossary import glossary, resources_dir
 from core.intake.normalize import find_phones, normalize_email
 from core.intake.view import MessageView, guess_language
 from core.mail.limits import BODY_TEXT_CAP
 
+T = TypeVar("T")  # what a span of text was recognised as
 PHONE_SCAN_CAP = 2_000  # characters of signature / main text searched for phone numbers
 
 # ----------------------------------------------------------------------------- products
@@ -188,9 +189,9 @@ def find_dimensions(text: str) -> list[str]:
     return list(found)
 
 
-def _merge_spans(spans: list[tuple[int, int, Any]]) -> None:
+def _merge_spans(spans: list[tuple[int, int, T]]) -> None:
     """Sorted spans made non-overlapping in place (so ``_inside`` may bisect them)."""
-    merged: list[tuple[int, int, Any]] = []
+    merged: list[tuple[int, int, T]] = []
     for start, end, item in spans:
         if merged and start < merged[-1][1]:
             if end > merged[-1][1]:
@@ -200,7 +201,7 @@ def _merge_spans(spans: list[tuple[int, int, Any]]) -> None:
     spans[:] = merged
 
 
-def _inside(spans: list[tuple[int, int, Any]], position: int) -> bool:
+def _inside(spans: list[tuple[int, int, T]], position: int) -> bool:
     """Whether ``position`` falls in one of the sorted, non-overlapping ``spans``."""
     index = bisect.bisect_right(spans, position, key=lambda s: s[0]) - 1
     return index >= 0 and spans[index][0] <= position < spans[index][1]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
@@ -34,6 +34,10 @@ from core.intake import budget, merge
 from core.intake.jobs import Job, Run, Understanding, is_reply
 from core.intake.view import MessageView, view_from_parsed
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.intake.escalation_opinion import Opinion
+    from core.llm.model import ModelClient
 
 _HELPERS_LOADED = threading.Event()
 
@@ -59,7 +63,7 @@ class Understander:
     def __init__(
         self,
         services: Services,
-        llm: Any | None,
+        llm: ModelClient | None,
         *,
         offline: bool,
         strip_quotes_enabled: bool,
@@ -200,7 +204,7 @@ class Understander:
         )
 
 
-async def _opinion(llm: Any, view: MessageView, primary: str) -> Any:
+async def _opinion(llm: ModelClient, view: MessageView, primary: str) -> Opinion | None:
     """The model's second opinion on a complaint (never raises: the rules decide without it).
     Asked only for mail that lands on an inquiry: a customer's, or one in a customer's thread."""
     if primary == "C" and view.thread_inquiry is None and not view.known_customer:

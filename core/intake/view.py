@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.config import setting
+
+if TYPE_CHECKING:
+    from core.mail.parse import ParsedMessage
 
 _REPLY_SUBJECT = re.compile(r"^\s*(?:re|aw|sv|antw|回复|答复|回覆)\s*[:：]", re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -115,7 +118,7 @@ class MessageView:
 
 
 def view_from_parsed(
-    parsed: Any,
+    parsed: ParsedMessage,
     *,
     body_text: str,
     known_customer: bool = False,

@@ -16,7 +16,7 @@ import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from core import tasks
 from core.mail.oversize import OVERSIZE_BYTES
@@ -24,6 +24,8 @@ from core.mail.parse import ParseBudget, ParseOutcome, parse_for_intake, strippe
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# a message being parsed: the worker's future, or the outcome when it was parsed inline
+Parsing: TypeAlias = "asyncio.Future[ParseOutcome] | ParseOutcome"
 
 PARSE_IN_WORKER_AFTER = 24  # a run that reaches this many messages parses in a worker process
 # (and a big mail, streamed from its file, always does: its parse would hold the GIL for seconds)

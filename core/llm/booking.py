@@ -11,11 +11,15 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.llm import ledger
 from core.llm.completion import Completion
 from core.llm.pricing import estimate_cost, estimate_tokens
+
+if TYPE_CHECKING:
+    from core.clock import Clock
+    from core.db.store import Store
 
 log = logging.getLogger("core.llm.client")
 
@@ -23,8 +27,8 @@ log = logging.getLogger("core.llm.client")
 class LedgerBooking:
     """The ledger half of ``LLMClient`` (needs ``clock``, ``store`` and ``_ledger_writer``)."""
 
-    clock: Any
-    store: Any
+    clock: Clock
+    store: Store
     _ledger_writer: ledger.LedgerWriter
 
     async def _booked(

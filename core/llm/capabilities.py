@@ -63,7 +63,7 @@ class Capabilities:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, value: Any) -> Capabilities | None:
+    def from_json(cls, value: object) -> Capabilities | None:
         """A stored value back, or None when it is not one (an older or damaged row)."""
         if not isinstance(value, dict):
             return None

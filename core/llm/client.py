@@ -35,7 +35,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote
 
 import openai
@@ -68,6 +68,9 @@ from core.llm.stream_chunks import StreamAssembly
 from core.llm.text_tools import VisibleStream, parse_tool_calls, strip_reasoning
 from core.secrets import LLM_API_KEY, Secrets
 
+if TYPE_CHECKING:
+    import httpx
+
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
 
@@ -86,7 +89,7 @@ class LLMClient(LedgerBooking):
         store: Store,
         clock: Clock,
         *,
-        http_client: Any = None,
+        http_client: httpx.AsyncClient | None = None,
     ) -> None:
         self.settings = settings
         self.secrets = secrets
@@ -94,7 +97,7 @@ class LLMClient(LedgerBooking):
         self.clock = clock
         self._http_client = http_client
         self._client: openai.AsyncOpenAI | None = None
-        self._client_key: tuple[Any, ...] | None = None
+        self._client_key: tuple[str, str, int, float, int, str] | None = None
         self._semaphore: asyncio.Semaphore | None = None
         self._semaphore_loop: asyncio.AbstractEventLoop | None = None
         self._ledger_writer = ledger.LedgerWriter(store)

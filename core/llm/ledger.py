@@ -92,7 +92,9 @@ class LedgerWriter:
         while self._pending:
             batch, self._pending = self._pending, []
 
-            def write(session: Session, batch: list[tuple[LedgerEntry, Any]] = batch) -> list[int]:
+            def write(
+                session: Session, batch: list[tuple[LedgerEntry, asyncio.Future[int]]] = batch
+            ) -> list[int]:
                 rows = [_row(entry) for entry, _ in batch]
                 session.add_all(rows)
                 session.flush()

@@ -13,13 +13,16 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
 from core.errors import LLMError, LLMSchemaError, LLMUnavailable
 from core.llm.capabilities import Capabilities
 from core.llm.prompts import render_messages
+
+if TYPE_CHECKING:
+    from core.llm.client import LLMClient
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 PROBE_TOOL = {
@@ -58,7 +61,7 @@ class ProbeReport:
         return self.error is None
 
 
-async def _structured(client: Any, tier: int, report: ProbeReport) -> None:
+async def _structured(client: LLMClient, tier: int, report: ProbeReport) -> None:
     """A JSON answer, stepping down when the model ignores the mode it was asked in."""
     for _round in range(3):
         try:
@@ -78,7 +81,7 @@ async def _structured(client: Any, tier: int, report: ProbeReport) -> None:
         return
 
 
-async def _tools(client: Any, tier: int, report: ProbeReport) -> None:
+async def _tools(client: LLMClient, tier: int, report: ProbeReport) -> None:
     completion = await client.complete(
         tier=tier,
         purpose="probe",
@@ -90,12 +93,12 @@ async def _tools(client: Any, tier: int, report: ProbeReport) -> None:
     report.tools = caps.tools if called else "none"
 
 
-async def _stream(client: Any, tier: int, report: ProbeReport) -> None:
+async def _stream(client: LLMClient, tier: int, report: ProbeReport) -> None:
     await client.stream(tier=tier, purpose="probe", messages=render_messages("probe_stream", {}))
     report.streaming = (await client.capabilities(tier)).streaming
 
 
-async def probe(client: Any) -> ProbeReport:
+async def probe(client: LLMClient) -> ProbeReport:
     """Probe the configured endpoint: structured output with tiers 1 and 2, tools and streaming
     with tier 3 (the assistant); everything learnt is kept for the next calls."""
     provider = client.provider
@@ -166,7 +169,7 @@ _LINES: dict[str, tuple[str, str]] = {
 }
 
 
-def _line(key: str, lang: str, **values: Any) -> str:
+def _line(key: str, lang: str, **values: object) -> str:
     zh, en = _LINES[key]
     return (zh if lang.startswith("zh") else en).format(**values)
 

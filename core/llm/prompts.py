@@ -78,7 +78,7 @@ def sections(name: str) -> dict[str, str]:
     return found
 
 
-def render(name: str, **variables: Any) -> str:
+def render(name: str, **variables: object) -> str:
     """The whole prompt as one text (system then user), placeholders filled and defused."""
     return "\n\n".join(_fill(body, variables) for body in sections(name).values())
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 _THINK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
@@ -135,7 +135,7 @@ class VisibleStream:
     """Streamed text pieces → what the owner may watch arrive: reasoning and anything that may be
     a written tool call is held back; ``finish`` hands over the held text that proved plain."""
 
-    def __init__(self, sink: Any, *, tools: bool) -> None:
+    def __init__(self, sink: Callable[[str], None], *, tools: bool) -> None:
         self.sink = sink
         self.tools = tools
         self.raw = ""

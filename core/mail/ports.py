@@ -36,16 +36,19 @@ from typing import Any, Protocol, TypeVar
 from core.mail.source import RawMessage
 
 PlanT = TypeVar("PlanT")
+ItemT = TypeVar("ItemT")  # one listed message, as the source lists it
+# the message a submit mailer builds MIME from (``core.mailbox.outgoing.Outgoing``, above mail)
+OutT = TypeVar("OutT", contravariant=True)
 
 
-class MessageSource(Protocol[PlanT]):
+class MessageSource(Protocol[PlanT, ItemT]):
     """A mailbox read incrementally: list, fetch, commit (see the module docstring)."""
 
     async def plan_round(self) -> PlanT: ...
 
-    def new_items(self, plan: PlanT) -> Sequence[Any]: ...
+    def new_items(self, plan: PlanT) -> Sequence[ItemT]: ...
 
-    async def fetch(self, plan: PlanT, items: Sequence[Any]) -> list[RawMessage]: ...
+    async def fetch(self, plan: PlanT, items: Sequence[ItemT]) -> list[RawMessage]: ...
 
     async def commit(self, plan: PlanT) -> None: ...
 
@@ -53,11 +56,11 @@ class MessageSource(Protocol[PlanT]):
 class IntakeSink(Protocol):
     """What a round feeds (``core.intake.pipeline.IntakePipeline``)."""
 
-    async def ingest_batch(self, raws: list[RawMessage]) -> Any: ...
+    async def ingest_batch(self, raws: list[RawMessage]) -> object: ...
 
 
 async def run_round(
-    source: MessageSource[PlanT], sink: IntakeSink, *, batch_size: int
+    source: MessageSource[PlanT, ItemT], sink: IntakeSink, *, batch_size: int
 ) -> tuple[PlanT, int, int]:
     """One round: every new message fetched and ingested batch by batch, then the cursors
     committed. Returns (plan, ingested, vanished — listed but gone before the download)."""
@@ -128,7 +131,7 @@ class DraftMailer(Mailer, Protocol):
     async def delete_attachment(self, outlook_id: str, attachment_id: str) -> bool: ...
 
 
-class SubmitMailer(Mailer, Protocol):
+class SubmitMailer(Mailer, Protocol[OutT]):
     """A mailbox that takes finished MIME (SMTP) and files the sent copy itself."""
 
     @property
@@ -136,8 +139,8 @@ class SubmitMailer(Mailer, Protocol):
 
     def new_message_id(self) -> str: ...
 
-    def build(self, out: Any, message_id: str) -> bytes: ...
+    def build(self, out: OutT, message_id: str) -> bytes: ...
 
-    async def submit(self, out: Any, raw: bytes, on_transmitted: Callable[[], None]) -> None: ...
+    async def submit(self, out: OutT, raw: bytes, on_transmitted: Callable[[], None]) -> None: ...
 
     async def file_sent_copy(self, message_id: str, raw: bytes) -> bool: ...

@@ -16,6 +16,7 @@ Python, speaks every extension we need through ``xatom``/``_simple_command`` (``
 Imports, and why (the layer row below is the rule): ``core.mail`` (RawMessage, Message-IDs),
 ``core.db``, ``core.intake`` (identity), ``core.errors``, ``core.clock``, ``core.config``,
 ``core.secrets``.
+``core.services`` names the container it is handed (annotations only).
 
-Layer row: clock, db, errors, intake, mail, secrets, tasks.
+Layer row: clock, config, db, errors, intake, mail, secrets, services, tasks.
 """

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -49,6 +49,10 @@ from core.mailbox import imap_big
 from core.mailbox.folders import Folder, find_sent, inbox, list_folders
 from core.mailbox.imap_session import ImapSession
 
+if TYPE_CHECKING:
+    from core.config import Settings
+    from core.db.store import Store
+
 log = logging.getLogger(__name__)
 
 LIST_CHUNK = 200  # UIDs per listing FETCH
@@ -58,7 +62,7 @@ _DATE = re.compile(rb'INTERNALDATE "([^"]+)"')
 
 
 class IntakeSink(Protocol):
-    async def ingest_batch(self, raws: list[RawMessage]) -> Any: ...
+    async def ingest_batch(self, raws: list[RawMessage]) -> object: ...
 
 
 def cursor_name(folder: str) -> str:
@@ -155,8 +159,8 @@ class ImapSync:
         self,
         connect: Callable[[], ImapSession],
         sink: IntakeSink,
-        store: Any,
-        settings: Any,
+        store: Store,
+        settings: Settings,
         clock: Clock,
         *,
         batch_size: int = 20,

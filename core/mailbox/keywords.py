@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -27,6 +28,9 @@ from core.db.models import Inquiry, Message
 from core.errors import MailboxError
 from core.mailbox.folders import Folder, find_sent, inbox, list_folders
 from core.mailbox.imap_session import ImapSession
+
+if TYPE_CHECKING:
+    from core.db.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +144,7 @@ def record(session: Session, written: dict[int, list[str]]) -> None:
             ] + keywords
 
 
-async def write_back(store: Any, connect: Any) -> int:
+async def write_back(store: Store, connect: Callable[[], ImapSession]) -> int:
     """One pass: plan, write over a fresh connection, record. Returns messages written."""
 
     todo = await store.read(plan)

@@ -9,7 +9,7 @@ core/app is the builder; the CLI's ``sync`` and ``send`` and the desktop's polle
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.errors import MailPasswordMissing
 from core.mailbox.account import Endpoint, parse_url
@@ -18,26 +18,31 @@ from core.mailbox.imap_sync import ImapSync, ImapSyncReport, IntakeSink
 from core.mailbox.smtp_mailer import SmtpMailer
 from core.secrets import MAIL_PASSWORD
 
+if TYPE_CHECKING:
+    from core.config import Settings
+    from core.intake.jobs import IngestReport
+    from core.services import Services
+
 log = logging.getLogger(__name__)
 
 
-def configured(settings: Any) -> bool:
+def configured(settings: Settings) -> bool:
     return bool(str(settings.get("imap.url") or "").strip())
 
 
-def smtp_configured(settings: Any) -> bool:
+def smtp_configured(settings: Settings) -> bool:
     return bool(str(settings.get("smtp.url") or "").strip())
 
 
-def imap_endpoint(settings: Any) -> Endpoint:
+def imap_endpoint(settings: Settings) -> Endpoint:
     return parse_url(str(settings.get("imap.url")), "imap")
 
 
-def smtp_endpoint(settings: Any) -> Endpoint:
+def smtp_endpoint(settings: Settings) -> Endpoint:
     return parse_url(str(settings.get("smtp.url")), "smtp")
 
 
-def mail_password(services: Any) -> str:
+def mail_password(services: Services) -> str:
     password = services.secrets.get(MAIL_PASSWORD)
     if not password:
         raise MailPasswordMissing()
@@ -54,7 +59,7 @@ class NoDrive:
 class MailboxRuntime:
     """Attributes: endpoint (IMAP), pipeline, mail (ImapSync), mailer (SMTP, or None)."""
 
-    def __init__(self, services: Any, *, pipeline: IntakeSink) -> None:
+    def __init__(self, services: Services, *, pipeline: IntakeSink) -> None:
         self.services = services
         settings = services.settings
         self.endpoint = imap_endpoint(settings)
@@ -75,7 +80,7 @@ class MailboxRuntime:
         """A logged-in IMAP session (blocking: call from a worker thread)."""
         return open_session(self.endpoint, mail_password(self.services))
 
-    async def mail_round(self) -> tuple[ImapSyncReport, Any]:
+    async def mail_round(self) -> tuple[ImapSyncReport, IngestReport | None]:
         """Pending messages first (a killed run's leftovers), then one round of INBOX and Sent."""
         retried = None
         retry = getattr(self.pipeline, "retry_pending", None)
@@ -106,7 +111,7 @@ class MailboxRuntime:
             await close()
 
 
-def build_smtp_mailer(services: Any) -> SmtpMailer:
+def build_smtp_mailer(services: Services) -> SmtpMailer:
     """The SMTP mailer of this data folder (its sent copies go to the IMAP Sent folder)."""
     settings = services.settings
     imap = imap_endpoint(settings) if configured(settings) else None

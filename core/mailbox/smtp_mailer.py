@@ -20,7 +20,7 @@ import re
 import smtplib
 import ssl
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 from core import tasks
 from core.clock import Clock
@@ -31,6 +31,7 @@ from core.mailbox.imap_session import ImapSession, classify_refusal, network_err
 from core.mailbox.outgoing import Outgoing, build_mime, new_message_id, recipients
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 TIMEOUT = 60.0
 
@@ -156,7 +157,7 @@ class SmtpMailer:
         await tasks.io(self._submit, out, raw, on_transmitted)
 
     # ------------------------------------------------------------------ the Sent folder
-    def _with_sent(self, fn: Callable[[ImapSession, str], Any]) -> Any:
+    def _with_sent(self, fn: Callable[[ImapSession, str], T]) -> T | None:
         if self.imap is None:
             return None
         imap = open_session(self.imap, self.password())

@@ -16,11 +16,15 @@ import logging
 import select
 import ssl
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core import tasks
 from core.errors import MailAuthError, MailboxError, MailServiceDisabled
 from core.mailbox.imap_session import TIMEOUT, ImapSession
+
+if TYPE_CHECKING:
+    from core.mailbox.runtime import MailboxRuntime
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +32,7 @@ BACKOFF_START = 5.0
 BACKOFF_MAX = 300.0
 
 
-def _pending(sock: Any) -> bool:
+def _pending(sock: object) -> bool:
     return isinstance(sock, ssl.SSLSocket) and sock.pending() > 0
 
 
@@ -63,7 +67,7 @@ def next_backoff(current: float) -> float:
 
 
 async def watch_forever(
-    services: Any, runtime: Any, *, on_round: Callable[[], Awaitable[None]]
+    services: Services, runtime: MailboxRuntime, *, on_round: Callable[[], Awaitable[None]]
 ) -> None:
     """Rounds until cancelled (Ctrl-C): IDLE or poll between them, backoff after failures."""
 

@@ -12,7 +12,8 @@ imports ``core.app``)
 Imports, and why (the layer row below is the rule): core.db, core.events, core.inquiry, core.rhythm
 (reminder texts), core.drafts (only the owner's decisions, handed in for the paired owner's
 buttons), core.voice (notes).
+``core.services`` names the container it is handed (annotations only).
 
 Layer row: agent, clock, db, drafts, errors, events, glossary, inquiry, mail, phones, rhythm,
-secrets, tasks, text, voice.
+secrets, services, tasks, text, voice.
 """

@@ -31,7 +31,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from core import tasks
 from core.agent.caps import telegram_summary
@@ -41,6 +41,9 @@ from core.mail.attachment_risk import judge_file
 from core.notify.chunk import render_chunks
 from core.notify.telegram_client import UPLOAD_LIMIT_BYTES
 from core.text.inert import visible_controls
+
+if TYPE_CHECKING:
+    from core.agent.conversation import ChatEvent, Conversation
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +56,7 @@ class AssistantSource(Protocol):
     @property
     def available(self) -> bool: ...
 
-    def conversation(self, name: str, *, channel: str) -> Any: ...
+    def conversation(self, name: str, *, channel: str) -> Conversation: ...
 
 
 class ChatSide(Protocol):
@@ -82,7 +85,7 @@ async def _no_files(_attachment_id: int) -> AttachmentFile | None:
     return None
 
 
-async def keep_typing(send: Callable[[], Awaitable[Any]], every: float = TYPING_EVERY) -> None:
+async def keep_typing(send: Callable[[], Awaitable[object]], every: float = TYPING_EVERY) -> None:
     """Send the typing action now and every ``every`` seconds until cancelled."""
     while True:
         try:
@@ -93,7 +96,7 @@ async def keep_typing(send: Callable[[], Awaitable[Any]], every: float = TYPING_
 
 
 @contextlib.asynccontextmanager
-async def typing_while(send: Callable[[], Awaitable[Any]]) -> AsyncIterator[None]:
+async def typing_while(send: Callable[[], Awaitable[object]]) -> AsyncIterator[None]:
     task = asyncio.create_task(keep_typing(send), name="telegram-typing")
     try:
         yield
@@ -118,7 +121,9 @@ class AssistantChat:
         self._assistant = assistant
         self._show_draft = show_draft
         self._find_file = find_file or _no_files
-        self._used: dict[int, Any] = {}  # chat -> its conversation (to settle before closing)
+        self._used: dict[
+            int, Conversation
+        ] = {}  # chat -> its conversation (to settle before closing)
         self.customer: dict[int, int | None] = {}  # chat -> its current customer after a turn
 
     def _offer_proposal(self, proposal_id: int) -> tuple[str, dict[str, Any]] | None:
@@ -153,7 +158,7 @@ class AssistantChat:
         files: list[int] = []
         proposals: list[int] = []
 
-        def on_event(event: Any) -> None:
+        def on_event(event: ChatEvent) -> None:
             drafts.extend(getattr(event, "draft_ids", ()) or ())
             files.extend(getattr(event, "attachment_ids", ()) or ())
             proposals.extend(getattr(event, "proposal_ids", ()) or ())

@@ -75,6 +75,8 @@ from core.text.render import escape
 if TYPE_CHECKING:
     from core.drafts.composing import DraftComposer
     from core.drafts.decisions import OwnerDecisions
+    from core.services import Services
+    from core.voice.transcriber import Transcriber
 
 # the owner's decisions, or a function that builds them on first use (drafting loads lazily)
 DecisionsSource: TypeAlias = "OwnerDecisions | Callable[[], OwnerDecisions | None] | None"
@@ -105,11 +107,11 @@ class TelegramBot:
 
     def __init__(
         self,
-        services: Any,
+        services: Services,
         client: TelegramClient,
         *,
         drafts: DecisionsSource = None,
-        transcriber_factory: Callable[[], Any] | None = None,
+        transcriber_factory: Callable[[], Transcriber] | None = None,
         pacer: Pacer | None = None,
         assistant: AssistantFactory = None,
         composer: ComposerFactory = None,
@@ -160,7 +162,11 @@ class TelegramBot:
                 log.warning("telegram update %s: %s", update_id, exc.detail)
             except Exception:  # one bad update must not wedge the queue forever
                 log.exception("telegram update %s failed", update_id)
-            await self.services.store.run(lambda s, v=update_id + 1: self._save_offset(s, v))
+
+            def save_offset(s: Session, v: int = update_id + 1) -> None:
+                self._save_offset(s, v)
+
+            await self.services.store.run(save_offset)
         return len(updates)
 
     # -- dispatch -----------------------------------------------------------------------------
@@ -420,7 +426,7 @@ class TelegramBot:
         result = await asyncio.wrap_future(future)
         return str(result.text)
 
-    def _transcriber(self) -> Any:
+    def _transcriber(self) -> Transcriber:
         if self._transcriber_factory is not None:
             return self._transcriber_factory()
         from core.voice.transcriber import shared_transcriber

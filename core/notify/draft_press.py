@@ -29,6 +29,7 @@ from core.text.render import escape
 
 if TYPE_CHECKING:
     from core.drafts.decisions import OwnerDecisions
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ class DraftPress:
     """One press of a draft alert's button by the paired owner."""
 
     def __init__(
-        self, services: Any, chat: OwnerChat, decisions: Callable[[], OwnerDecisions]
+        self, services: Services, chat: OwnerChat, decisions: Callable[[], OwnerDecisions]
     ) -> None:
         self.services = services
         self.chat = chat

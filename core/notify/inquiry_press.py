@@ -31,6 +31,8 @@ from core.text.render import escape
 
 if TYPE_CHECKING:
     from core.drafts.composing import DraftComposer
+    from core.notify.assistant_chat import ChatSide
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +44,8 @@ class InquiryPress:
 
     def __init__(
         self,
-        services: Any,
-        chat: Any,
+        services: Services,
+        chat: ChatSide,
         *,
         composer: Callable[[], DraftComposer | None],
         show_draft: Callable[[int], Awaitable[None]],

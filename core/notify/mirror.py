@@ -39,7 +39,7 @@ import logging
 import secrets as pysecrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
@@ -70,6 +70,10 @@ from core.notify.telegram_client import (
 )
 from core.text.render import render_html, render_plain
 
+if TYPE_CHECKING:
+    from core.clock import Clock
+    from core.services import Services
+
 log = logging.getLogger(__name__)
 
 
@@ -91,7 +95,7 @@ class TelegramMirror:
 
     def __init__(
         self,
-        services: Any,
+        services: Services,
         client: TelegramClient,
         owner: Owner,
         *,
@@ -107,7 +111,7 @@ class TelegramMirror:
         self.max_inline_wait = max_inline_wait
 
     @property
-    def clock(self) -> Any:
+    def clock(self) -> Clock:
         return self.services.clock
 
     # -- one round ----------------------------------------------------------------------------
@@ -198,11 +202,16 @@ class TelegramMirror:
             report.plain_fallbacks += int(plain)
             last = index == len(chunks) - 1
             shown = (chunk.plain, None) if plain else (chunk.html, "HTML")
-            await self.services.store.run(
-                lambda s, mid=message_id, last=last, shown=shown: self._record(
-                    s, notification_id, mid, last, keyboard, shown
-                )
-            )
+
+            def record(
+                s: Session,
+                mid: int = message_id,
+                last: bool = last,
+                shown: tuple[str, str | None] = shown,
+            ) -> None:
+                self._record(s, notification_id, mid, last, keyboard, shown)
+
+            await self.services.store.run(record)
         report.sent += 1
         return True
 
@@ -341,9 +350,11 @@ class TelegramMirror:
             except (TelegramApiError, TelegramNetworkError) as exc:
                 return await self._failed(notification_id, exc, report)
             report.edited += 1
-            await self.services.store.run(
-                lambda s, e=entry: self._record_closed(s, notification_id, e)
-            )
+
+            def record_closed(s: Session, e: dict[str, Any] = entry) -> None:
+                self._record_closed(s, notification_id, e)
+
+            await self.services.store.run(record_closed)
         await self.services.store.run(lambda s: self._record_closed(s, notification_id, None))
         return True  # counted in ``edited``, not as an alert sent
 

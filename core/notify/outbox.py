@@ -24,7 +24,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -50,6 +50,9 @@ from core.notify.draft_buttons import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
 from core.notify.inquiry_alert import customer_label, inquiry_message
 from core.rhythm.reminders import STAGE_ACTIONS_ZH, Reminder, digest_markdown
 from core.text.render import md_escape
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +96,7 @@ class NotificationView:
 class NotificationCenter:
     """Writes the outbox from bus events; the tray and the Telegram mirror read it."""
 
-    def __init__(self, services: Any) -> None:
+    def __init__(self, services: Services) -> None:
         self.services = services
         self._unsubscribe: list[Callable[[], None]] = []
         self._raised = 0
@@ -249,11 +252,11 @@ class NotificationCenter:
                 before = self._raised
                 self.on_inquiry_created(InquiryCreated(inquiry_id))
                 added += self._raised - before
-        for draft_id, inquiry_id in drafts:
+        for draft_id, draft_inquiry_id in drafts:
             # every waiting draft, not only unannounced ones: one edited on the PC while no
             # center listened needs its new version alerted (dedup keys make the rest no-ops)
             before = self._raised
-            self.on_draft_changed(DraftChanged(draft_id, inquiry_id, "pending_approval"))
+            self.on_draft_changed(DraftChanged(draft_id, draft_inquiry_id, "pending_approval"))
             added += self._raised - before
         added += self._catch_up_closed()
         if added:

@@ -15,7 +15,7 @@ import logging
 import secrets as pysecrets
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -27,6 +27,9 @@ from core.db.models import AppState, Draft, Inquiry, Notification
 from core.notify.draft_buttons import LAST_INQUIRY_KEY
 from core.notify.inquiry_alert import customer_label
 from core.text.render import escape
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +59,7 @@ class NoteChat(Protocol):
 class OwnerNotes:
     """The owner's notes on Telegram, for the bot (which checked he is the owner)."""
 
-    def __init__(self, services: Any, chat: NoteChat) -> None:
+    def __init__(self, services: Services, chat: NoteChat) -> None:
         self.services = services
         self.chat = chat
 

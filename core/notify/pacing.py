@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
 from core.clock import utc
 from core.db.app_state import get_state, put_state
+
+if TYPE_CHECKING:
+    from core.clock import Clock
+    from core.db.store import Store
 
 
 class Pacer:
@@ -22,7 +26,7 @@ class Pacer:
 
     STATE_KEY = "telegram.pace"
 
-    def __init__(self, clock: Any, gap: float = 1.0, *, store: Any = None) -> None:
+    def __init__(self, clock: Clock, gap: float = 1.0, *, store: Store | None = None) -> None:
         self.clock = clock
         self.gap = gap
         self.store = store

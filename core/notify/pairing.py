@@ -26,7 +26,7 @@ import hmac
 import secrets as pysecrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
@@ -34,6 +34,9 @@ from core.clock import naive_utc, utc
 from core.db.app_state import put_state
 from core.db.models import AppState, AuditEntry
 from core.secrets import TELEGRAM_TOKEN
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 PAIRING_KEY = "telegram.pairing"
 OWNER_KEY = "telegram.owner"
@@ -73,7 +76,7 @@ class Owner:
         )
 
 
-def new_pairing_code(services: Any, ttl: timedelta = CODE_TTL) -> PairingCode:
+def new_pairing_code(services: Services, ttl: timedelta = CODE_TTL) -> PairingCode:
     """Make (and store) a fresh one-time code, replacing any earlier one."""
     now = services.clock.now()
     code = "".join(pysecrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -86,7 +89,7 @@ def new_pairing_code(services: Any, ttl: timedelta = CODE_TTL) -> PairingCode:
     return PairingCode(code, expires)
 
 
-def current_pairing_code(services: Any) -> PairingCode | None:
+def current_pairing_code(services: Services) -> PairingCode | None:
     """The code still valid now, if any."""
     with services.store.session() as session:
         row = session.get(AppState, PAIRING_KEY)
@@ -104,7 +107,7 @@ def normalise_code(text: str) -> str:
 
 
 def try_pair(
-    services: Any, code_text: str, chat_id: int, name: str, user_id: int | None = None
+    services: Services, code_text: str, chat_id: int, name: str, user_id: int | None = None
 ) -> bool:
     """Spend the code for ``chat_id`` + ``user_id`` if it matches and has not expired.
 
@@ -150,7 +153,7 @@ def try_pair(
     return bool(services.store.write(_do))
 
 
-def owner(services: Any) -> Owner | None:
+def owner(services: Services) -> Owner | None:
     """The owner's chat, or None when not paired (see the module docstring for the order)."""
     with services.store.session() as session:
         row = session.get(AppState, OWNER_KEY)
@@ -185,7 +188,7 @@ def owner(services: Any) -> Owner | None:
     )
 
 
-def preset_chat_id(services: Any) -> int | None:
+def preset_chat_id(services: Services) -> int | None:
     """The chat id preset by ``INQUIRY_BRIDGE_TELEGRAM_CHAT_ID`` / settings, if a number."""
     preset = str(services.settings.get("telegram.chat_id") or "").strip()
     try:
@@ -194,7 +197,7 @@ def preset_chat_id(services: Any) -> int | None:
         return None
 
 
-def may_pair_from(services: Any, chat_id: int, chat_type: str) -> bool:
+def may_pair_from(services: Services, chat_id: int, chat_type: str) -> bool:
     """Where ``/start CODE`` is accepted: any private chat, or the preset chat itself."""
     preset = preset_chat_id(services)
     if preset is not None:
@@ -202,7 +205,7 @@ def may_pair_from(services: Any, chat_id: int, chat_type: str) -> bool:
     return chat_type == "private"
 
 
-def unpair(services: Any) -> None:
+def unpair(services: Services) -> None:
     """Forget the paired chat (the preset env/settings chat id, if any, still applies)."""
     now = services.clock.now()
 
@@ -224,11 +227,11 @@ def unpair(services: Any) -> None:
     services.store.write(_do)
 
 
-def token(services: Any) -> str | None:
+def token(services: Services) -> str | None:
     return services.secrets.get(TELEGRAM_TOKEN)
 
 
-def enabled(services: Any) -> bool:
+def enabled(services: Services) -> bool:
     """Mirror on? The settings switch, or both headless variables preset."""
     if services.settings.get("telegram.enabled"):
         return True

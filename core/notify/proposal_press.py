@@ -9,15 +9,18 @@ through ``core.agent.proposals.apply`` — the same act as the desktop's and ``p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.agent.proposals import ProposalError, apply, list_proposals
 from core.text.render import escape
 
+if TYPE_CHECKING:
+    from core.services import Services
+
 STATUS_ZH = {"confirmed": "已确认并执行", "dropped": "已放弃", "failed": "确认了，但未能执行"}
 
 
-def proposal_message(services: Any, proposal_id: int) -> tuple[str, dict[str, Any]] | None:
+def proposal_message(services: Services, proposal_id: int) -> tuple[str, dict[str, Any]] | None:
     """The message offering one open proposal (None when it is not open)."""
     with services.store.session() as session:
         item = next((i for i in list_proposals(session) if i.id == proposal_id), None)
@@ -40,7 +43,7 @@ def proposal_message(services: Any, proposal_id: int) -> tuple[str, dict[str, An
     return html, markup
 
 
-async def press_proposal(services: Any, proposal_id: int, action: str) -> str:
+async def press_proposal(services: Services, proposal_id: int, action: str) -> str:
     """确认 (``y``) or 放弃 (``n``); the short answer for the phone."""
     if action not in {"y", "n"}:
         return "此按钮已失效。"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -33,6 +33,11 @@ from core.phones import display_phone
 from core.rhythm.actions import ReminderActions
 from core.rhythm.reminders import SNOOZE_CHOICES, ReminderService
 from core.text.render import escape
+
+if TYPE_CHECKING:
+    from core.drafts.composing import DraftComposer
+    from core.notify.draft_press import OwnerChat
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -76,10 +81,10 @@ class ReminderPress:
 
     def __init__(
         self,
-        services: Any,
-        bot: Any,
+        services: Services,
+        bot: OwnerChat,
         *,
-        composer: Callable[[], Any] = lambda: None,
+        composer: Callable[[], DraftComposer | None] = lambda: None,
         show_draft: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
         self.services = services

@@ -8,7 +8,8 @@ events, which the notification outbox turns into tray and Telegram alerts (quiet
 Imports, and why (the layer row below is the rule): core.db, core.inquiry (stages, the stage
 policy), core.workdays, core.events, core.clock; core.graph for the calendar the briefing reads,
 core.stats for the Monday report, core.text for the briefing's Markdown.
+``core.services`` and ``core.config`` name the types it is handed (annotations only).
 
-Layer row: clock, db, errors, events, glossary, graph, inquiry, phones, secrets, stats, tasks, text,
-workdays.
+Layer row: clock, config, db, errors, events, glossary, graph, inquiry, phones, secrets, services,
+stats, tasks, text, workdays.
 """

@@ -16,11 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from core.db.models import Inquiry
 from core.inquiry.stages import StageChange, StageService
 from core.rhythm.reminders import SNOOZE_CHOICES, ReminderService
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from core.db.store import Store
 
 # What the follow-up email should say, per stage (the composer turns it into English).
 FOLLOW_UP_ZH: dict[str, str] = {
@@ -39,15 +44,21 @@ def follow_up_instruction(stage: str) -> str:
     return FOLLOW_UP_ZH.get(stage, "礼貌地跟进客户，询问是否还有需要。")
 
 
+class FollowUpComposer(Protocol):
+    """What the follow-up needs of ``core.drafts.composing.DraftComposer`` (not in the row)."""
+
+    async def compose(self, inquiry_id: int, instruction_zh: str, *, actor: str) -> int: ...
+
+
 class ReminderActions:
     """Snooze, mark lost and draft the follow-up for one data folder."""
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         reminders: ReminderService,
         stages: StageService,
-        composer: Callable[[], Any],
+        composer: Callable[[], FollowUpComposer],
     ) -> None:
         self.store = store
         self.reminders = reminders
@@ -67,7 +78,7 @@ class ReminderActions:
         )
 
     async def stage_of(self, inquiry_id: int) -> str | None:
-        def _read(session: Any) -> str | None:
+        def _read(session: Session) -> str | None:
             inquiry = session.get(Inquiry, inquiry_id)
             return inquiry.stage if inquiry is not None else None
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
@@ -25,6 +25,9 @@ from core.events import EventBus
 from core.graph.calendar import CalendarEvent, OutlookCalendar
 from core.inquiry.stages import StageChange, change_stage
 from core.rhythm.briefing import MEASURE_STAGES
+
+if TYPE_CHECKING:
+    from core.db.store import Store
 
 
 class AppointmentError(InquiryBridgeError):
@@ -69,7 +72,7 @@ def _where(inquiry: Inquiry) -> str:
 class Appointments:
     def __init__(
         self,
-        store: Any,
+        store: Store,
         bus: EventBus,
         clock: Clock,
         calendar: Callable[[], OutlookCalendar],

@@ -22,7 +22,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -32,6 +32,9 @@ from core.db.app_state import get_state, put_state
 from core.db.attention_rows import PREFIX
 from core.db.models import AppState, AuditEntry, Inquiry, Message
 from core.events import EventBus, InquiryUpdated, NeedsAttention
+
+if TYPE_CHECKING:
+    from core.db.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -202,12 +205,12 @@ class AttentionRecorder:
     ``drain()`` waits for writes in flight.
     """
 
-    def __init__(self, store: Any, clock: Clock, bus: EventBus | None = None) -> None:
+    def __init__(self, store: Store, clock: Clock, bus: EventBus | None = None) -> None:
         self.store = store
         self.clock = clock
         self.bus = bus
         self._unsubscribe: Callable[[], None] | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self.background = False
 
     def attach(self, bus: EventBus, *, background: bool = False) -> AttentionRecorder:

@@ -15,13 +15,16 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from core import tasks
 from core.db.backup import maybe_backup
 from core.rhythm.calendar_read import NO_ACCOUNT_ZH, CalendarRead
 from core.rhythm.evening import EveningBriefing
-from core.rhythm.reminders import ReminderService
+from core.rhythm.reminders import Reminder, ReminderService
+
+if TYPE_CHECKING:
+    from core.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -29,11 +32,28 @@ INTERVAL_S = 300.0
 CalendarSource = Callable[[], Awaitable[CalendarRead]]
 
 
+class AlertCenter(Protocol):
+    """What the rhythm raises through: ``core.notify.outbox.NotificationCenter`` (notify sits
+    above rhythm, so a shape)."""
+
+    def raise_notification(
+        self,
+        kind: str,
+        title: str,
+        body_md: str,
+        ref_type: str | None,
+        ref_id: int | None,
+        dedup_key: str,
+    ) -> int | None: ...
+
+    def raise_overdue_digest(self, reminders: list[Reminder]) -> int | None: ...
+
+
 class DailyRhythm:
     def __init__(
         self,
-        services: Any,
-        center: Any,
+        services: Services,
+        center: AlertCenter,
         *,
         tomorrows_calendar: CalendarSource | None = None,
     ) -> None:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import tasks
 from core.clock import Clock, to_sydney
 from core.rhythm.briefing import Briefing, build_briefing
 from core.rhythm.briefing_text import render_markdown
+
+if TYPE_CHECKING:
+    from core.config import Settings
+    from core.db.store import Store
 
 RaiseNotification = Callable[..., int | None]
 
@@ -29,7 +33,7 @@ def briefing_time(value: str) -> time:
 
 
 class EveningBriefing:
-    def __init__(self, store: Any, settings: Any, clock: Clock) -> None:
+    def __init__(self, store: Store, settings: Settings, clock: Clock) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock

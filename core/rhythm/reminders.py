@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -27,6 +27,9 @@ from core.events import EventBus, StageOverdue
 from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, stage_time
 from core.inquiry.stages import STAGE_NAMES_ZH
 from core.workdays import add_working_days
+
+if TYPE_CHECKING:
+    from core.db.store import Store
 
 DIGEST_AT = 5
 SNOOZE_CHOICES = (1, 3, 7)
@@ -130,7 +133,7 @@ class ReminderService:
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         bus: EventBus,
         clock: Clock,
         raise_digest: Callable[[list[Reminder]], object] | None = None,

@@ -9,6 +9,7 @@ ingested them all — the delta links only move then, so an interrupted consumer
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 from core.graph.mail_sync import MailRoundPlan, MailSync
 from core.mail.ports import MessageSource
@@ -19,7 +20,9 @@ class GraphMessageSource:
     """Iterate once, ingest everything, then ``await source.commit()``."""
 
     def __init__(self, sync: MailSync) -> None:
-        port: MessageSource[MailRoundPlan] = sync  # MailSync is the Graph side of the port
+        port: MessageSource[MailRoundPlan, dict[str, Any]] = (
+            sync  # MailSync is the Graph side of the port
+        )
         self.sync = sync
         self.port = port
         self.plan: MailRoundPlan | None = None

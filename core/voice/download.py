@@ -50,7 +50,7 @@ from core.voice.model_files import (
     sha256_file,
     verify_file,
 )
-from core.voice.models import MANIFEST, check_model_dir
+from core.voice.models import MANIFEST, VoiceSettings, check_model_dir
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ def models_dir(home: Path) -> Path:
     return Path(home) / "models"
 
 
-def hub_endpoint(settings: Any = None) -> str:
+def hub_endpoint(settings: VoiceSettings | None = None) -> str:
     """The Hub to download from: the ``voice.hub_endpoint`` setting (``HF_ENDPOINT`` overrides it),
     else huggingface.co."""
     value = ""

@@ -15,9 +15,10 @@ so the settings page can say "仅英文" before anything is loaded.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from core.errors import TranscriptionError
 
@@ -25,6 +26,14 @@ REQUIRED_FILES = ("model.bin", "config.json")
 MANIFEST = "model.json"  # written by core.voice.download: repo, revision, languages, file hashes
 ENGLISH_ONLY_VOCAB = 51_864
 ENV_VAR = "INQUIRY_BRIDGE_WHISPER_MODEL"
+
+
+class VoiceSettings(Protocol):
+    """What voice reads of ``core.config.Settings``: its row is below ``config``, so a shape."""
+
+    def get(self, key: str) -> object: ...
+
+    def overridden_by_env(self, key: str) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -39,7 +48,7 @@ class ModelChoice:
     name: str = ""  # short display name, e.g. "tiny.en" or "small" (never a path)
     size_bytes: int = 0  # the model's files on disk
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Path | str | tuple[str, ...]]:
         return iter((self.path, self.description_zh, self.languages))
 
     @property
@@ -165,7 +174,7 @@ def _describe(folder: Path, source: str, multilingual: bool | None) -> str:
     return f"{where}：{name}，{langs}，{format_size(folder_size(folder))}"
 
 
-def resolve_model_dir(settings: Any) -> ModelChoice:
+def resolve_model_dir(settings: VoiceSettings) -> ModelChoice:
     """Decide the model folder from settings/env/bundled; validate it; never download.
 
     Raises ``TranscriptionError`` with a Chinese message when nothing usable is configured.

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from core import tasks
 from core.errors import TranscriptionError
@@ -40,7 +40,7 @@ from core.text.reading import to_simplified
 from core.voice import confidence
 from core.voice.audio import SAMPLE_RATE, load_audio
 from core.voice.chinese import to_chinese_punctuation
-from core.voice.models import ModelChoice, resolve_model_dir
+from core.voice.models import ModelChoice, VoiceSettings, resolve_model_dir
 
 if TYPE_CHECKING:  # numpy loads with the model, not with the app (~0.15 s of start-up)
     import numpy as np
@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 
 ProgressFn = Callable[[float, str], None]
 T = TypeVar("T")
+P = ParamSpec("P")
 
 # Whisper conditions on the prompt's script and style: Simplified characters with full-width
 # punctuation, plus the trade's words so "推拉门" is not heard as something else.
@@ -107,7 +108,7 @@ class Transcript:
 class Transcriber:
     """One Whisper model, loaded lazily and kept warm. Thread-safe; one transcription at a time."""
 
-    def __init__(self, settings: Any, *, choice: ModelChoice | None = None) -> None:
+    def __init__(self, settings: VoiceSettings, *, choice: ModelChoice | None = None) -> None:
         self._settings = settings
         self._choice = choice
         self._device = str(settings.get("voice.device") or "cpu")
@@ -354,7 +355,7 @@ class Transcriber:
                     self._executor = tasks.Lane("whisper", 1)
         return self._executor
 
-    def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
+    def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         """Run ``fn`` on this transcriber's single worker thread (live dictation's pieces)."""
         return self._worker().submit(fn, *args, **kwargs)
 
@@ -416,7 +417,7 @@ class _SharedCache:
 _shared = _SharedCache()
 
 
-def shared_transcriber(settings: Any) -> Transcriber:
+def shared_transcriber(settings: VoiceSettings) -> Transcriber:
     """The process-wide warm ``Transcriber`` for the current model settings.
 
     Keyed by (model folder, device, compute type): changing the model in settings gives a new

@@ -33,6 +33,7 @@ from core.services import Services
 if TYPE_CHECKING:
     from core.agent.memory_dedupe import DuplicateJudge
     from core.drafts.drafting import Drafting
+    from core.inquiry.board import BoardRow
 
 ACTOR = "agent"  # who every write of a tool is audited as
 GATED_WRITES = frozenset({"stage", "note", "memory", "folder"})  # proposals after customer text
@@ -234,7 +235,7 @@ def data_block(status: str, payload: Any) -> str:
     return f"{status}\n<data>\n{json.dumps(payload, ensure_ascii=False, default=str)}\n</data>"
 
 
-def inquiry_line(row: Any) -> dict[str, Any]:
+def inquiry_line(row: BoardRow) -> dict[str, Any]:
     """A board row as the model sees it."""
     return {
         "id": row.id,

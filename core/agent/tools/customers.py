@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
 
 from core.agent.tools.base import (
     Tool,
@@ -66,7 +67,7 @@ async def search_inquiries(ctx: ToolContext, args: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False)
 
 
-def _phone_condition(phone: str, region: str, indexed: bool) -> Any:
+def _phone_condition(phone: str, region: str, indexed: bool) -> ColumnElement[bool] | None:
     e164 = normalize_phone(phone, region)
     if e164 is None:  # not a whole number: digits as a substring, in any format
         return search_condition(phone, region, indexed=indexed)

@@ -42,7 +42,7 @@ PENDING_NOTE = "The owner must approve it in 待审批; you cannot send it."
 NAME_NOTE = "Name the customer it is for in your answer (已为 <customer> 起草…)."
 
 
-async def _draft_answer(ctx: ToolContext, draft_id: int, **extra: Any) -> str:
+async def _draft_answer(ctx: ToolContext, draft_id: int, **extra: object) -> str:
     """The new draft as the model reports it; its customer becomes the conversation's."""
     view = await ctx.reader.get(draft_id)
     if view.inquiry_id is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
@@ -28,10 +28,13 @@ from core.errors import NotFound, NotSignedIn
 from core.graph.client import GraphClient
 from core.rhythm.outlook import graph_client, has_account
 
+if TYPE_CHECKING:
+    from core.services import Services
+
 READ_CHARS = 6_000  # what one file may put in front of the model (a session budgets 32,000)
 
 
-def _default_client(services: Any) -> GraphClient:
+def _default_client(services: Services) -> GraphClient:
     if not has_account(services):
         raise NotSignedIn("ONEDRIVE_NOT_CONNECTED: no Microsoft account is signed in")
     return graph_client(services)
@@ -41,7 +44,9 @@ class CustomerDrive:
     """List, read, fetch and create customers' OneDrive items — nothing else."""
 
     def __init__(
-        self, services: Any, client_factory: Callable[[Any], GraphClient] = _default_client
+        self,
+        services: Services,
+        client_factory: Callable[[Services], GraphClient] = _default_client,
     ) -> None:
         self._services = services
         self._client_factory = client_factory

@@ -11,13 +11,16 @@ desktop and on Telegram.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.agent import proposals
 from core.agent.tools.base import Tool, ToolContext, ToolError, obj, text_arg
 from core.knowledge import SECTIONS, excerpt, knowledge_for, outline
 from core.knowledge.base import SECTION_NAMES
 from core.knowledge.search import clean
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 MAX_FACT_CHARS = 300  # one fact per proposal: he reads and confirms it in one glance
 # the assistant's whole prompt has a budget (core.agent.session_budget): a file up to this size
@@ -26,7 +29,7 @@ PROMPT_CHARS = 2000
 SEARCH_CHARS = 1500  # what one search answers with (a tool result of the turn has a reserve)
 
 
-def knowledge_block(home: Any) -> str:
+def knowledge_block(home: Path) -> str:
     """The knowledge part of the assistant's fixed prompt: the whole file while small; when
     large, its size and sections (the model reads a part with ``search_knowledge``). It depends
     on the file alone, so the prompt's start stays the same from turn to turn."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import and_, exists, func, or_, select
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
 
 from core.agent.tools.base import (
     Tool,
@@ -59,9 +60,9 @@ def _snippet(text: str, words: list[str]) -> str:
     return ("…" if start else "") + piece + ("…" if start + SNIPPET < len(text) else "")
 
 
-def _email_conditions(args: dict[str, Any]) -> tuple[list[Any], list[str]]:
+def _email_conditions(args: dict[str, Any]) -> tuple[list[ColumnElement[bool]], list[str]]:
     words = [w for w in str(args.get("query") or "").lower().split() if w]
-    conditions: list[Any] = [Message.removed_at.is_(None)]
+    conditions: list[ColumnElement[bool]] = [Message.removed_at.is_(None)]
     for word in words:
         conditions.append(
             or_(

@@ -11,7 +11,7 @@ inquiries where they disagree, so the owner decides which one is right.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -30,6 +30,9 @@ from core.db.models import ALL_STAGES, CLOSED_STAGES, Draft, DriveItem, Inquiry
 from core.drive.paths import Node, StageLayout, stage_layout
 from core.inquiry.notes import add_customer_note_async
 from core.inquiry.stages import StageService
+
+if TYPE_CHECKING:
+    from core.config import Settings
 
 
 async def change_stage(ctx: ToolContext, args: dict[str, Any]) -> str:
@@ -87,7 +90,7 @@ def _mail_problem(row: Any, sent_drafts: set[int]) -> str | None:
     return None
 
 
-def _audit(session: Session, settings: Any, limit: int) -> tuple[int, list[dict[str, Any]]]:
+def _audit(session: Session, settings: Settings, limit: int) -> tuple[int, list[dict[str, Any]]]:
     tree = {
         r.id: Node(r.name, r.parent_id, r.is_folder, r.deleted)
         for r in session.scalars(select(DriveItem))

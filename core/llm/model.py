@@ -1,0 +1,72 @@
+"""``ModelClient``: what the features use of ``core.llm.client.LLMClient``, as a shape.
+
+Why a shape and not the class: the callers are handed the client itself, the front ends' lazy
+wrapper that builds it on first use (``core.app.lazy.LazyLLM``), or nothing when no endpoint is
+configured; and importing the client costs the OpenAI SDK. Messages, tools and refs stay
+``dict[str, Any]``: they are the chat API's JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from core.llm.completion import Completion
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class ModelClient(Protocol):
+    """The model calls a feature may make (``LLMClient`` has this shape)."""
+
+    @property
+    def available(self) -> bool: ...
+
+    async def complete(
+        self,
+        *,
+        tier: int,
+        purpose: str,
+        messages: list[dict[str, Any]],
+        refs: dict[str, Any] | None = None,
+        response_format: dict[str, Any] | None = None,
+        tools: list[dict[str, Any]] | None = None,
+        temperature: float | None = None,
+        schema: tuple[str, dict[str, Any]] | None = None,
+    ) -> Completion: ...
+
+    async def stream(
+        self,
+        *,
+        tier: int,
+        purpose: str,
+        messages: list[dict[str, Any]],
+        on_text: Callable[[str], None] | None = None,
+        refs: dict[str, Any] | None = None,
+        tools: list[dict[str, Any]] | None = None,
+        temperature: float | None = None,
+    ) -> Completion: ...
+
+    async def structured(
+        self,
+        *,
+        tier: int,
+        purpose: str,
+        prompt: str,
+        variables: dict[str, Any],
+        schema: type[M],
+        refs: dict[str, Any] | None = None,
+    ) -> M: ...
+
+    async def text(
+        self,
+        *,
+        tier: int,
+        purpose: str,
+        prompt: str,
+        variables: dict[str, Any],
+        refs: dict[str, Any] | None = None,
+    ) -> str: ...
