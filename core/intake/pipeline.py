@@ -22,6 +22,7 @@ confidence ``low``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
@@ -123,9 +124,17 @@ class IntakePipeline:
         """Everything a source yields, streamed (memory stays bounded by the in-flight window).
 
         Callers run ``retry_pending`` first (the CLI and the sync poller do), so messages a
-        killed or failed earlier run left ``pending`` are handled before new mail.
+        killed or failed earlier run left ``pending`` are handled before new mail. A run that
+        fails has the source delete what it downloaded for it (``discard``, if it has one, as
+        ``GraphMessageSource`` does): the cursor did not move, so it comes again next round.
         """
-        return await self._pump(lambda run: self.admission.admit_all(aiter(source), run))
+        try:
+            return await self._pump(lambda run: self.admission.admit_all(aiter(source), run))
+        except BaseException:
+            discard = getattr(source, "discard", None)
+            if callable(discard):
+                await asyncio.to_thread(discard)
+            raise
 
     async def retry_pending(self) -> IngestReport:
         """Re-run every ``pending`` message from its saved raw bytes, oldest first."""
