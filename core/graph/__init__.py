@@ -12,5 +12,5 @@ normalisation), ``core.intake.records`` (the stored message identity and the Gra
 ``core.inquiry.stages`` (category names). Never the intake pipeline itself: mail sync talks to it
 through the ``IntakeSink`` protocol.
 
-Layer row: clock, db, errors, events, glossary, inquiry, intake, mail, secrets.
+Layer row: clock, db, errors, events, glossary, inquiry, intake, mail, secrets, tls.
 """

@@ -14,5 +14,5 @@ Imports, and why (the layer row below is the rule): core.db, core.events, core.i
 buttons), core.voice (notes).
 
 Layer row: agent, clock, db, drafts, errors, events, glossary, inquiry, mail, phones, rhythm,
-secrets, text, voice.
+secrets, text, tls, voice.
 """

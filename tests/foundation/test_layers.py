@@ -132,6 +132,7 @@ LAYERS: dict[str, set[str]] = {
         "intake",
         "mail",
         "secrets",
+        "tls",
     },
     "import_lock": set(),
     "inquiry": {
@@ -182,6 +183,7 @@ LAYERS: dict[str, set[str]] = {
         "rhythm",
         "secrets",
         "text",
+        "tls",
         "voice",
     },
     "paths": {"errors"},
@@ -207,9 +209,10 @@ LAYERS: dict[str, set[str]] = {
     "services": {"clock", "config", "db", "errors", "events", "paths", "secrets"},
     "sources": {"graph", "mail"},
     "stats": {"clock", "db", "inquiry", "llm"},
-    "telegram": {"app", "db", "drafts", "errors", "events", "import_lock", "notify"},
+    "telegram": {"app", "db", "drafts", "errors", "events", "import_lock", "notify", "tls"},
     "tempfiles": set(),
     "text": set(),
+    "tls": set(),
     "voice": {"errors", "text"},
     "workdays": {"clock"},
 }
