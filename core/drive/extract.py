@@ -148,11 +148,17 @@ def _limit_worker() -> None:
             resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
 
 
-async def read_text_bounded(path: Path, max_chars: int, *, seconds: float = EXTRACT_SECONDS) -> str:
-    """``extract_text`` in a one-shot worker process; the event loop only waits for it."""
-    pool = ProcessPoolExecutor(
+def _one_shot_pool() -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
         max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_limit_worker
     )
+
+
+async def read_text_bounded(path: Path, max_chars: int, *, seconds: float = EXTRACT_SECONDS) -> str:
+    """``extract_text`` in a one-shot worker process; the event loop only waits for it."""
+    # building the pool (the first time: multiprocessing's spawn machinery imported, 25 ms) and
+    # its first submit (which starts the process) are done on a thread, not on the loop
+    pool = await tasks.io(_one_shot_pool)
     try:
         # the first submit starts the process: do that on a thread, not on the loop
         future = await tasks.io(pool.submit, extract_text, str(path), max_chars)

@@ -15,5 +15,5 @@ through the ``IntakeSink`` protocol.
 only).
 
 Layer row: clock, config, db, errors, events, glossary, inquiry, intake, mail, paths, secrets,
-services, tasks.
+services, tasks, tls.
 """

@@ -36,6 +36,7 @@ from typing import Any, Protocol, TypeVar
 
 import httpx
 
+from core import tls
 from core.clock import Clock, SystemClock
 from core.errors import AmbiguousWriteError, GraphAuthError, GraphError, Throttled
 from core.graph.batch import SubRequest, SubResponse, send_batch
@@ -203,6 +204,7 @@ class GraphClient:
             timeout=httpx.Timeout(timeout, connect=15.0),
             follow_redirects=True,
             limits=httpx.Limits(max_connections=max(1, max_concurrency)),
+            verify=tls.context(),  # shared: a new one loads the CA bundle on the loop (core.tls)
         )
         self.request_count = 0
         self.operation_count = 0

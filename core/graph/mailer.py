@@ -26,6 +26,7 @@ from urllib.parse import quote
 
 import httpx
 
+from core import tls
 from core.errors import AmbiguousWriteError, GraphError, GraphNotFound, Throttled
 from core.graph.client import GraphClient
 from core.graph.errors import NOT_SENT_ERRORS, THROTTLE_STATUSES, parse_retry_after
@@ -255,7 +256,10 @@ class GraphMailer:
         total = len(data)
         start = 0
         location: str | None = None
-        async with httpx.AsyncClient(timeout=httpx.Timeout(120.0, connect=15.0)) as http:
+        await tls.warm()
+        async with httpx.AsyncClient(
+            timeout=httpx.Timeout(120.0, connect=15.0), verify=tls.context()
+        ) as http:
             while start < total:
                 end = min(start + UPLOAD_CHUNK, total) - 1
                 response = await self._put_chunk(

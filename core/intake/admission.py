@@ -28,7 +28,7 @@ from core.events import Event, MessageRecorded, NeedsAttention
 from core.intake import identity, merge, records
 from core.intake.admission_rows import RowFactory
 from core.intake.jobs import PENDING, Arrival, Job, Run
-from core.intake.pump import arrival_chunks
+from core.intake.pump import arrival_chunks, discard_parsings
 from core.intake.view import view_from_parsed
 from core.intake.worker_pool import WorkerPool
 from core.mail.parse import ParsedMessage, parse_file, parse_message, stripped_text
@@ -73,8 +73,14 @@ class Admission:
 
     async def admit_chunk(self, chunk: list[tuple[RawMessage, Parsing]], run: Run) -> list[Job]:
         """Identify and record a few arrived messages; returns the jobs for the merge loop."""
-        items = [await self._identify(raw, parsing, run.parser) for raw, parsing in chunk]
+        items: list[Arrival] = []
         try:
+            for index, (raw, parsing) in enumerate(chunk):
+                try:
+                    items.append(await self._identify(raw, parsing, run.parser))
+                except BaseException:
+                    await discard_parsings(chunk[index:])  # not identified: not ours yet
+                    raise
             # one Message-ID, different content: a different message (core.intake.identity)
             await self._resolve_identities(items)
             fresh = _first_sightings(items, run)

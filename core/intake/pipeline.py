@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core import tasks
 from core.db.models import Message
 from core.events import Event, MessageRecorded, SyncStatus
 from core.import_lock import IMPORTING
@@ -123,9 +124,17 @@ class IntakePipeline:
         """Everything a source yields, streamed (memory stays bounded by the in-flight window).
 
         Callers run ``retry_pending`` first (the CLI and the sync poller do), so messages a
-        killed or failed earlier run left ``pending`` are handled before new mail.
+        killed or failed earlier run left ``pending`` are handled before new mail. A run that
+        fails has the source delete what it downloaded for it (``discard``, if it has one, as
+        ``GraphMessageSource`` does): the cursor did not move, so it comes again next round.
         """
-        return await self._pump(lambda run: self.admission.admit_all(aiter(source), run))
+        try:
+            return await self._pump(lambda run: self.admission.admit_all(aiter(source), run))
+        except BaseException:
+            discard = getattr(source, "discard", None)
+            if callable(discard):
+                await tasks.io(discard)
+            raise
 
     async def retry_pending(self) -> IngestReport:
         """Re-run every ``pending`` message from its saved raw bytes, oldest first."""

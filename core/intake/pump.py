@@ -11,9 +11,12 @@ This module knows nothing about the store or the model: the layers hand it their
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING, Any
 
+from core import tasks
 from core.intake.jobs import IngestReport, Job, Run, Understanding
 from core.intake.worker_pool import WorkerPool
 from core.mail.source import RawMessage
@@ -105,14 +108,17 @@ async def arrival_chunks(
     """What has arrived, in order, up to ``ADMIT_CHUNK`` messages at a time.
 
     A reader task pulls from the source and starts parsing ahead (in a worker process once the
-    run is long enough, see ``WorkerPool``); each chunk pairs a message with its parsing.
+    run is long enough, see ``WorkerPool``); each chunk pairs a message with its parsing. A chunk
+    handed on is the consumer's (``Admission.admit_chunk`` deletes what it does not store); the
+    parsings read ahead but never handed on, when the run stops early, are deleted here.
     """
     arrivals: asyncio.Queue[Any] = asyncio.Queue(maxsize=PARSE_AHEAD)
     reader = asyncio.create_task(_read_ahead(raws, arrivals, parser))
+    chunk: list[tuple[RawMessage, Parsing]] = []
     try:
         finished = False
         while not finished:
-            chunk: list[tuple[RawMessage, Parsing]] = []
+            chunk = []
             item = await arrivals.get()
             while True:
                 if item is _END:
@@ -125,10 +131,34 @@ async def arrival_chunks(
                     break
                 item = arrivals.get_nowait()
             if chunk:
-                yield chunk
+                handed, chunk = chunk, []
+                yield handed
     finally:
         reader.cancel()
         await asyncio.gather(reader, return_exceptions=True)
+        while not arrivals.empty():
+            item = arrivals.get_nowait()
+            if isinstance(item, tuple):
+                chunk.append(item)
+        await discard_parsings(chunk)
+
+
+async def discard_parsings(pairs: list[tuple[RawMessage, Any]]) -> None:
+    """Delete the spool files of parsings nobody will admit (a run that stopped early): a big
+    mail's parse wrote its attachments to the spool (``core.mail.oversize``), and left there they
+    would wait for the six-hour sweep. A parsing still running is waited for, as it may yet write.
+    """
+    for _raw, parsing in pairs:
+        outcome = parsing
+        if isinstance(parsing, asyncio.Future):
+            done = await asyncio.gather(parsing, return_exceptions=True)
+            outcome = done[0]
+        parsed = outcome[0] if isinstance(outcome, tuple) and outcome else None
+        for part in getattr(parsed, "attachments", None) or []:
+            spooled = getattr(part, "spooled", None)
+            if spooled:
+                with contextlib.suppress(OSError):
+                    await tasks.io(os.unlink, spooled)
 
 
 async def _read_ahead(
@@ -138,11 +168,18 @@ async def _read_ahead(
         async for raw in raws:
             await out.put((raw, parser.submit(raw.parse_input)))
     except asyncio.CancelledError:
+        await _close(raws)  # the source's own files (a stream's downloads) go now, not at GC
         raise
     except BaseException as exc:  # the source failed: admission re-raises it in order
         await out.put(exc)
         return
     await out.put(_END)
+
+
+async def _close(raws: AsyncIterator[RawMessage]) -> None:
+    aclose = getattr(raws, "aclose", None)
+    if aclose is not None:
+        await asyncio.gather(aclose(), return_exceptions=True)
 
 
 async def aiter_of(items: Iterable[RawMessage]) -> AsyncIterator[RawMessage]:

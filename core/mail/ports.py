@@ -30,7 +30,7 @@ The at-most-once argument written against these ports is ``core.drafts.sender``'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from core.mail.source import RawMessage
@@ -60,15 +60,29 @@ class IntakeSink(Protocol):
 
 
 async def run_round(
-    source: MessageSource[PlanT, ItemT], sink: IntakeSink, *, batch_size: int
+    source: MessageSource[PlanT, ItemT],
+    sink: IntakeSink,
+    *,
+    batch_size: int,
+    batches: Callable[[PlanT, list[ItemT]], Iterable[list[ItemT]]] | None = None,
 ) -> tuple[PlanT, int, int]:
     """One round: every new message fetched and ingested batch by batch, then the cursors
-    committed. Returns (plan, ingested, vanished — listed but gone before the download)."""
+    committed. Returns (plan, ingested, vanished — listed but gone before the download).
+
+    ``batches`` (default: ``batch_size`` at a time) cuts the items; it is iterated lazily, one
+    batch after the previous one is ingested, so a source can stop early (a disk budget) and
+    leave the rest for the next round — its ``commit`` then must not move past what it left.
+    """
     plan = await source.plan_round()
     items = list(source.new_items(plan))
+    size = max(1, batch_size)
+    cuts = (
+        batches(plan, items)
+        if batches is not None
+        else (items[start : start + size] for start in range(0, len(items), size))
+    )
     ingested = vanished = 0
-    for start in range(0, len(items), max(1, batch_size)):
-        batch = items[start : start + batch_size]
+    for batch in cuts:
         raws = await source.fetch(plan, batch)
         vanished += len(batch) - len(raws)
         if raws:

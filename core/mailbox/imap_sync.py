@@ -16,10 +16,13 @@ One round (``ImapSync.run_once``), over one connection, folder by folder:
 4. The rest are fetched (``BODY.PEEK[]``) in batches, oldest first over both folders, and handed
    to the pipeline as ``RawMessage(source="imap", source_id="imap:<folder>:<V>:<uid>")``. The
    listing reads ``RFC822.SIZE``: a message over 16 MB is fetched in partial pieces to a file in
-   the spool (``core.mailbox.imap_big``) and handed over as its path; such a file lives until the
-   next batch is fetched or the round ends.
-5. Only after every batch is committed do the cursors move (to the highest UID listed). A crash
-   or a dropped connection before that repeats the round; step 3 makes the repeat free.
+   the spool (``core.mailbox.imap_big``) and handed over as its path, alone in its batch; such a
+   file lives until the next batch is fetched or the round ends. Once the round has spooled
+   ``imap_big.ROUND_SPOOL_BYTES``, or the disk has no room for the next big mail, the rest of
+   the round (big or not, to keep the order) is left for the next round (``deferred``).
+5. Only after every batch is committed do the cursors move (to the highest UID listed, or to
+   just before the lowest UID a folder left for the next round). A crash or a dropped
+   connection before that repeats the round; step 3 makes the repeat free.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import email.utils
 import json
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -112,6 +115,7 @@ class ImapSyncReport:
     vanished: int = 0
     resynced: list[str] = field(default_factory=list)
     keywords: int = 0  # messages whose class/stage keywords were written back
+    deferred: int = 0  # left for the next round by the spool budget or a nearly full disk
 
     def summary(self) -> str:
         parts = [f"new={self.new}", f"known={self.known}", f"listed={self.listed}"]
@@ -119,6 +123,8 @@ class ImapSyncReport:
             parts.append(f"resynced={','.join(self.resynced)}")
         if self.vanished:
             parts.append(f"vanished={self.vanished}")
+        if self.deferred:
+            parts.append(f"deferred={self.deferred}")
         if self.keywords:
             parts.append(f"keywords={self.keywords}")
         return " ".join(parts)
@@ -192,13 +198,22 @@ class ImapSync:
                     log.warning("unreadable IMAP cursor for %s; listing it again", folder)
         return out
 
-    def _commit(self, session: Session, states: list[FolderState], relinks: list[Listed]) -> None:
+    def _commit(
+        self,
+        session: Session,
+        states: list[FolderState],
+        relinks: list[Listed],
+        deferred: Sequence[Listed] = (),
+    ) -> None:
         now = self.clock.now().replace(tzinfo=None)
         for listed in relinks:
             if listed.message_id:
                 relink_source_id(session, listed.message_id, listed.source_id)
         for state in states:
-            value = json.dumps({"uidvalidity": state.uidvalidity, "uid": state.high_uid})
+            left = [m.uid for m in deferred if m.folder == state.folder]
+            # not past what waits for the next round (UIDs above it taken now are then known)
+            uid = max(state.last_uid, min(left) - 1) if left else state.high_uid
+            value = json.dumps({"uidvalidity": state.uidvalidity, "uid": uid})
             cursor = session.get(SyncCursor, cursor_name(state.folder))
             if cursor is None:
                 session.add(SyncCursor(name=cursor_name(state.folder), value=value, updated_at=now))
@@ -274,7 +289,7 @@ class ImapSync:
     ) -> list[RawMessage]:
         imap.call("select", state.box.quoted, True)
         raws: dict[int, RawMessage] = {}
-        big = [m for m in items if self.spool is not None and imap_big.is_big(m.size)]
+        big = [m for m in items if self.big(m)]
         for m in big:
             assert self.spool is not None
             got = imap_big.download(imap, m.uid, self.spool)
@@ -376,6 +391,49 @@ class ImapSync:
     def new_items(self, plan: ImapRound) -> list[Listed]:
         return plan.new
 
+    def big(self, m: Listed) -> bool:
+        """Whether ``m`` is fetched in pieces to the spool rather than in memory."""
+        return self.spool is not None and imap_big.is_big(m.size)
+
+    def batches(self, plan: ImapRound, items: list[Listed]) -> Iterator[list[Listed]]:
+        """``items`` in order, ``batch_size`` at a time, a big one alone (one big file on disk at
+        a time). Lazy: ``run_round`` asks for a batch once the last one is ingested, so the spool
+        budget and the free disk are judged then; past them the rest goes to ``plan.deferred``."""
+        current: list[Listed] = []
+        for index, m in enumerate(items):
+            if not self.big(m):
+                current.append(m)
+                if len(current) >= self.batch_size:
+                    yield current
+                    current = []
+                continue
+            if current:
+                yield current
+                current = []
+            if not self._room(plan, m):
+                plan.deferred = items[index:]
+                return
+            plan.spooled += m.size or 0
+            yield [m]
+        if current:
+            yield current
+
+    def _room(self, plan: ImapRound, m: Listed) -> bool:
+        """Whether the round may spool ``m`` (module docstring, step 4); logs why not."""
+        assert self.spool is not None
+        size = m.size or 0
+        if plan.spooled and plan.spooled + size > imap_big.ROUND_SPOOL_BYTES:
+            log.info("spool budget of this round used; big mail left for the next round")
+            return False
+        if not imap_big.has_room(self.spool, size):
+            log.warning(
+                "disk nearly full (%d MB free): a %d MB mail waits for the next round",
+                imap_big.free_bytes(self.spool) // 1_000_000,
+                size // 1_000_000,
+            )
+            return False
+        return True
+
     async def fetch(self, plan: ImapRound, items: Sequence[Listed]) -> list[RawMessage]:
         """The bytes of ``items`` (``BODY.PEEK[]``), in ``items`` order; a message expunged
         since it was listed is left out."""
@@ -393,7 +451,7 @@ class ImapSync:
 
     async def commit(self, plan: ImapRound) -> None:
         """Relink renumbered messages and move the cursors (after everything is ingested)."""
-        await self.store.run(lambda s: self._commit(s, plan.states, plan.relinks))
+        await self.store.run(lambda s: self._commit(s, plan.states, plan.relinks, plan.deferred))
 
     # ------------------------------------------------------------------ one round
     async def run_once(self) -> ImapSyncReport:
@@ -402,7 +460,9 @@ class ImapSync:
             spool, now = self.spool, self.clock.now().timestamp()
             await tasks.io(imap_big.sweep, spool, now)
         try:
-            plan, ingested, vanished = await run_round(self, self.sink, batch_size=self.batch_size)
+            plan, ingested, vanished = await run_round(
+                self, self.sink, batch_size=self.batch_size, batches=self.batches
+            )
         finally:
             await tasks.io(self._discard)
             while self._open:
@@ -413,6 +473,7 @@ class ImapSync:
             known=plan.known,
             vanished=vanished,
             resynced=[st.folder for st in plan.states if st.resynced],
+            deferred=len(plan.deferred),
         )
 
 
@@ -425,3 +486,5 @@ class ImapRound:
     new: list[Listed]
     relinks: list[Listed]
     known: int
+    deferred: list[Listed] = field(default_factory=list)  # left for the next round (disk)
+    spooled: int = 0  # bytes of big mail this round fetched to the spool

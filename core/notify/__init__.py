@@ -15,5 +15,5 @@ buttons), core.voice (notes).
 ``core.services`` names the container it is handed (annotations only).
 
 Layer row: agent, clock, db, drafts, errors, events, glossary, inquiry, mail, phones, rhythm,
-secrets, services, tasks, text, voice.
+secrets, services, tasks, text, tls, voice.
 """

@@ -23,6 +23,7 @@ from typing import Any
 
 import httpx
 
+from core import tls
 from core.errors import TelegramError
 
 log = logging.getLogger(__name__)
@@ -82,7 +83,7 @@ class TelegramClient:
         self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
         self._token = token
         self._owns_client = http_client is None
-        self._http = http_client or httpx.AsyncClient(timeout=timeout)
+        self._http = http_client or httpx.AsyncClient(timeout=timeout, verify=tls.context())
         self._timeout = timeout
 
     async def aclose(self) -> None:

@@ -8,5 +8,5 @@ composer and decisions. The pieces it drives (client, bot, mirror, presses, rend
 
 Imports, and why (the layer row below is the rule): ``core.app`` and anything below it; never Qt.
 
-Layer row: app, db, drafts, errors, events, import_lock, notify, tasks.
+Layer row: app, db, drafts, errors, events, import_lock, notify, tasks, tls.
 """

@@ -26,7 +26,7 @@ import httpx
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core import tasks
+from core import tasks, tls
 from core.db.models import Notification
 from core.errors import TelegramError
 from core.events import DraftChanged, NotificationRaised, SyncStatus
@@ -317,6 +317,7 @@ async def serve(
         if not (enabled and token):
             await wait(stop, recheck_seconds)
             continue
+        await tls.warm()  # the runner's Bot API client: its CA bundle loaded off the loop
         runner = TelegramRunner(
             services,
             http_client=http_client,

@@ -154,3 +154,42 @@ def test_no_batch_envelope_carries_more_than_12_mb_and_a_big_mail_goes_alone(
     assert cuts[:4] == [["m0", "m1"], ["m2", "m3"], ["m4"], ["big"]]
     assert [len(c) for c in cuts[4:]] == [20, 5]
     assert [e for c in cuts for e in c] == [str(e["id"]) for e in entries]  # order kept
+
+
+async def test_a_round_that_fails_mid_way_leaves_no_file_in_the_spool(
+    runtime: GraphRuntime,
+    graph: GraphServer,
+    clock: FakeClock,
+    services: Services,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The generic port path (``ingest_source`` over a ``GraphMessageSource``): two big mails,
+    streamed to the spool and parsed ahead (their attachments spooled too), and the store fails
+    while the first is recorded. Nothing is left for the six-hour sweep; the next round takes
+    both once."""
+    from core.intake import records
+    from core.sources.graph import GraphMessageSource
+
+    for n in range(2):
+        source = tmp_path / f"big{n}.eml"
+        plans_mail(source, 20, clock.now() - timedelta(hours=2 - n))
+        graph.add_message(raw_path=source, received_at=clock.now() - timedelta(hours=2 - n))
+    known_many = records.known_many
+
+    def disk_gone(*args: object, **kwargs: object) -> object:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(records, "known_many", disk_gone)
+    with pytest.raises(OSError):
+        await runtime.pipeline.ingest_source(GraphMessageSource(runtime.mail))
+    assert _spool_files(services) == []  # no streamed mail, no spooled attachment
+    with services.store.session() as s:
+        assert s.get(SyncCursor, "graph:mail:inbox") is None
+
+    monkeypatch.setattr(records, "known_many", known_many)
+    again = GraphMessageSource(runtime.mail)
+    report = await runtime.pipeline.ingest_source(again)
+    await again.commit()
+    assert report.counts["new_inquiry"] == 1 and report.processed == 2  # one Message-ID: a reply
+    assert _spool_files(services) == []

@@ -114,3 +114,36 @@ def test_a_connection_lost_mid_mail_leaves_no_file_and_the_next_round_takes_it_o
     assert [r["disposition"] for r in rows] == ["new_inquiry"]
     assert _plans_stored(home) == plans
     assert _spool(home) == []
+
+
+def test_a_round_that_fails_after_the_download_leaves_nothing_in_the_spool(
+    imap_env: DovecotServer,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two big mails fetched and parsed (their PDFs decoded to the spool), then the store fails
+    while the first is recorded: the downloads and the decoded parts are gone at once, not at
+    the six-hour sweep, and the next round takes both."""
+    from core.intake import records
+
+    home = _home(tmp_path)
+    for n in range(2):
+        source = tmp_path / f"big{n}.eml"
+        plans_mail(source, 17, when(n, 2))
+        imap_env.append(source.read_bytes(), when=when(n, 2).timestamp())
+    known_many = records.known_many
+
+    def disk_gone(*args: object, **kwargs: object) -> object:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(records, "known_many", disk_gone)
+    code, out = _sync(capsys, home)
+    assert code != 0, out
+    assert _spool(home) == []
+
+    monkeypatch.setattr(records, "known_many", known_many)
+    code, out = _sync(capsys, home)
+    assert code == 0 and "new=2" in out, out
+    assert len(_mails(capsys, home)) == 2
+    assert _spool(home) == []

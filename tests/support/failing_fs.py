@@ -11,7 +11,7 @@ the way the kernel would, and then runs ``core.cli.main`` unchanged in this proc
   ``EROFS``, and SQLite opens the database read-only (``mode=ro``), so its first write fails
   with its own "attempt to write a readonly database";
 * ``full``: files can be created (as on a real full disk, where the 0-byte file appears first)
-  but writing bytes raises ``ENOSPC``; SQLite's own copy (the online backup, in C) creates its
+  but writing bytes raises ``ENOSPC`` (through ``open`` and through ``os.open``/``os.write``); SQLite's own copy (the online backup, in C) creates its
   target file and fails with its own "database or disk is full".
 
 Reads are untouched, so a command that only reads still works.
@@ -49,7 +49,7 @@ def _fail(code: int, path: Any) -> OSError:
 def failing(mode: str, home: Path) -> Iterator[None]:
     """``install`` for the duration of a block in this process (a GUI test), then undone."""
     saved = [(builtins, "open"), (io, "open"), (sqlite3, "connect")]
-    saved += [(os, name) for name in ("open", *_PATH_CALLS)]
+    saved += [(os, name) for name in ("open", "write", "close", *_PATH_CALLS)]
     values = [(owner, name, getattr(owner, name)) for owner, name in saved]
     install(mode, str(home))
     try:
@@ -66,6 +66,8 @@ def install(mode: str, home: str) -> None:
     home = os.path.abspath(home)
     code = errno.EROFS if mode == "readonly" else errno.ENOSPC
     real_open, real_os_open, real_connect = builtins.open, os.open, sqlite3.connect
+    real_write, real_close = os.write, os.close
+    full_fds: set[int] = set()  # descriptors opened for writing inside HOME (mode "full")
 
     def guarded_open(file: Any, mode_: str = "r", *args: Any, **kwargs: Any) -> Any:
         if any(c in mode_ for c in "wax+") and _inside(file, home):
@@ -77,7 +79,19 @@ def install(mode: str, home: str) -> None:
     def guarded_os_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
         if mode == "readonly" and flags & _WRITE_FLAGS and _inside(path, home):
             raise _fail(code, path)
-        return real_os_open(path, flags, *args, **kwargs)
+        fd = real_os_open(path, flags, *args, **kwargs)
+        if flags & _WRITE_FLAGS and _inside(path, home):
+            full_fds.add(fd)
+        return fd
+
+    def guarded_write(fd: int, data: Any) -> int:
+        if fd in full_fds and data:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write(fd, data)
+
+    def guarded_close(fd: int) -> None:
+        full_fds.discard(fd)  # the number may next name a file outside HOME
+        real_close(fd)
 
     def guarded_connect(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
         target = str(database)
@@ -94,6 +108,8 @@ def install(mode: str, home: str) -> None:
 
     builtins.open = io.open = guarded_open  # pathlib opens through io.open
     os.open = guarded_os_open
+    if mode == "full":
+        os.write, os.close = guarded_write, guarded_close
     sqlite3.connect = guarded_connect  # type: ignore[assignment]
     if mode == "readonly":
         for name in _PATH_CALLS:
