@@ -116,8 +116,9 @@ class LazyDrafts:
     """The folder's ``core.drafts.drafting.Drafting`` (composer, owner edits, owner decisions,
     reader), built on first use. Front ends hand each part only to whoever may use it.
 
-    ``mailer`` gives the folder's mailer (``App.mailer``: SMTP, or the Graph runtime's), asked
-    once when drafting is built; None: drafting that never finds a mailer (it cannot send)."""
+    ``mailer`` gives the folder's mailer (``App.mailer``: SMTP, or the Graph runtime's, or None:
+    cannot send), asked once when drafting is built. Without it drafting finds its own
+    (``build_drafting``'s default mailer: the old behaviour, for callers outside the App)."""
 
     def __init__(
         self,
@@ -135,8 +136,11 @@ class LazyDrafts:
             with IMPORTING:
                 from core.drafts.drafting import build_drafting
 
-            mailer = self._mailer() if self._mailer is not None else None
-            self._service = build_drafting(self._services, self._llm, mailer, find_mailer=False)
+            if self._mailer is None:  # the old signature (the Telegram runner's own drafting)
+                self._service = build_drafting(self._services, self._llm)
+            else:
+                mailer = self._mailer()
+                self._service = build_drafting(self._services, self._llm, mailer, find_mailer=False)
         return self._service
 
     def __getattr__(self, name: str) -> Any:

@@ -303,3 +303,30 @@ async def test_the_mailer_scheduler_and_calendar_use_the_runtimes_one_graph_clie
     fresh = app.graph()
     assert fresh is not runtime and mailer._mailer() is fresh.mailer
     await app.aclose()
+
+
+async def test_the_settings_test_and_the_bot_client_come_from_the_app(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import core.llm.probe as probe_module
+
+    seen: list[object] = []
+
+    async def fake_probe(client: object) -> str:
+        seen.append(client)
+        return "report"
+
+    monkeypatch.setattr(probe_module, "probe", fake_probe)
+    report = await app.llm.probe({"llm.base_url": "http://127.0.0.1:8/v1"}, api_key="typed-key")
+    (trial,) = seen
+    assert report == "report" and trial is not app.llm.client()  # the folder's client untouched
+    assert trial.settings.get("llm.base_url") == "http://127.0.0.1:8/v1"  # type: ignore[attr-defined]
+    assert trial.settings.get("llm.tier1") == app.settings.get("llm.tier1")  # type: ignore[attr-defined]
+    assert trial._current_api_key() == "typed-key"  # type: ignore[attr-defined]
+    app.settings.set("telegram.base_url", "http://127.0.0.1:7")
+    bot = app.telegram_client("123:abc", timeout=5)
+    try:
+        assert bot._timeout == 5 and "127.0.0.1:7" in str(bot.base_url)
+    finally:
+        await bot.aclose()
+    await app.aclose()
