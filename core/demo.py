@@ -31,7 +31,7 @@ from core.db.models import AppState, Base, Inquiry, Message, StageEvent
 from core.demo_drafts import write_sample_drafts
 from core.glossary import resources_dir
 from core.inquiry.stages import StageService
-from core.intake.pipeline import IngestReport, build_pipeline
+from core.intake.pipeline import IngestReport, IntakePipeline
 from core.mail.source import RawMessage
 from core.services import Services
 
@@ -218,8 +218,13 @@ def apply_demo_profile(services: Services) -> None:
         services.settings.update(profile)
 
 
-async def load_demo(services: Services, *, folder: Path | None = None) -> DemoResult:
-    """Ingest the demo mailbox into ``services`` (the demo data folder). Idempotent."""
+async def load_demo(
+    services: Services, *, folder: Path | None = None, pipeline: IntakePipeline | None = None
+) -> DemoResult:
+    """Ingest the demo mailbox into ``services`` (the demo data folder). Idempotent.
+
+    Rules only: ``pipeline`` is ``App.pipeline(offline=True)`` (``App.load_demo``); without one
+    a rules-only pipeline is made here, which needs no model client."""
     source = folder or demo_dir()
 
     def _state(session):  # type: ignore[no-untyped-def]
@@ -227,7 +232,8 @@ async def load_demo(services: Services, *, folder: Path | None = None) -> DemoRe
 
     already = await services.store.read(_state)
     apply_demo_profile(services)
-    pipeline = build_pipeline(services, offline=True)
+    if pipeline is None:
+        pipeline = IntakePipeline(services, None, offline=True)
     own = list(services.settings.get("general.owner_addresses"))
     raws = shifted_messages(source, services.clock.now(), own)
     if already:  # loaded before: only files it lacks (their dates shifted again would read

@@ -6,9 +6,11 @@ Attributes:
     inquiries: ``InquiryService`` — board, detail, owner edits, notes, stages, translation.
     notifications: ``NotificationService`` — what the tray shows; marking shown/read.
     state: ``AppStateService`` — small key/value facts (data mode, last folder, …).
-    llm: the LLM client, built on first use (``available`` answers without building it).
+    llm: the LLM client, built on first use (``available`` answers without building it); the
+        one client the pipeline, drafting and the assistant share (one concurrency limit).
     drafts: what ``core.drafts`` offers, built on first use (one attribute to re-point when
-        drafting splits into composer / owner edits / owner decisions / reads).
+        drafting splits into composer / owner edits / owner decisions / reads); it sends
+        through ``mailer()`` (SMTP, or the Graph runtime's one client).
     assistant: ``AssistantService`` — named conversations with the assistant (desktop chat,
         Telegram chat, ``ask --session``); none of them can approve or send.
     memories: ``MemoryService`` — the assistant's memories by kind; edit, retire, confirm.
@@ -25,6 +27,11 @@ Attributes:
     stats: ``StatsService`` — what the AI cost (the ledger by day, week, tier, purpose) and how
         well it did by his corrections, per week.
     is_demo: this is the demo data folder beside the real one.
+
+The composition root: this class and ``core.app.build`` are the only places that make the
+model, Graph and Telegram clients and the services over them (``pipeline``, ``graph``,
+``mailbox``, ``mailer``, ``scheduler``, ``telegram_client``, ``load_demo``);
+``tests/foundation/test_composition_root.py`` fails when anything else does.
 """
 
 from __future__ import annotations
@@ -54,8 +61,15 @@ from core.secrets import Secrets
 from core.services import Services
 
 if TYPE_CHECKING:
+    import httpx
+
     from core.app.graph_runtime import GraphRuntime
+    from core.demo import DemoResult
+    from core.intake.pipeline import IntakePipeline
+    from core.mail.ports import Mailer
     from core.mailbox.runtime import MailboxRuntime
+    from core.notify.telegram_client import TelegramClient
+    from core.schedule import SyncScheduler
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +84,7 @@ class App:
         self.attention.attach()
         self.notifications = NotificationService(services)
         self.state = AppStateService(services)
-        self.drafts = LazyDrafts(services, self.llm)
+        self.drafts = LazyDrafts(services, self.llm, self.mailer)
         self.assistant = AssistantService(services, self.llm, self.drafts)
         self.memories = MemoryService(services)
         self.knowledge = KnowledgeService(services)
@@ -138,6 +152,16 @@ class App:
         """The core's events (stage changed, draft changed, …) the front ends subscribe to."""
         return self.services.bus
 
+    def pipeline(self, *, offline: bool = False) -> IntakePipeline:
+        """An intake pipeline over the App's one model client (rules only when ``offline`` or
+        no endpoint is configured). It shares that client, and so its ``llm.concurrency``
+        limit, with drafting, the assistant and translation; ``App.aclose`` closes it."""
+        from core.intake.pipeline import build_pipeline
+
+        if offline or not self.llm.available:
+            return build_pipeline(self.services, offline=True)
+        return build_pipeline(self.services, offline=False, llm=self.llm.client())
+
     def graph(self, *, offline: bool = False, **overrides: Any) -> GraphRuntime:
         """The Graph runtime (client, mail sync, OneDrive, mailer), built on first use.
 
@@ -147,11 +171,50 @@ class App:
             from core.app.graph_runtime import GraphRuntime
 
             if "pipeline" not in overrides:  # the one place the system is wired together
-                from core.intake.pipeline import build_pipeline
-
-                overrides["pipeline"] = build_pipeline(self.services, offline=offline)
+                overrides["pipeline"] = self.pipeline(offline=offline)
             self._graph = GraphRuntime(self.services, **overrides)
         return self._graph
+
+    def mailer(self) -> Mailer | None:
+        """The folder's mailer: SMTP when an SMTP URL is set, else Graph through the current
+        runtime's one client (``RuntimeMailer``), or None when nothing is signed in."""
+        from core.app.graph_runtime import RuntimeMailer
+        from core.drafts.mailer_choice import build_mailer
+
+        try:
+            return build_mailer(self.services, lambda: RuntimeMailer(self.graph))
+        except Exception as exc:  # Graph or SMTP not usable yet: drafts compose and wait
+            log.info("no mailer: %s", exc)
+            return None
+
+    def scheduler(self, runtime: GraphRuntime | MailboxRuntime | None = None) -> SyncScheduler:
+        """The polling scheduler (mail, OneDrive, approved drafts after each mail round) over
+        ``runtime``, by default this folder's: IMAP when configured, else Graph."""
+        from core.schedule import SyncScheduler
+
+        if runtime is None:
+            runtime = self.mailbox() if self.uses_imap() else self.graph()
+        return SyncScheduler(self.services, runtime)
+
+    def telegram_client(
+        self,
+        token: str,
+        *,
+        timeout: float = 20.0,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> TelegramClient:
+        """A Bot API client for ``token`` at ``telegram.base_url`` (the runner's, or the
+        settings page's token test); the caller closes it."""
+        from core.notify.telegram_client import TelegramClient
+
+        base_url = str(self.services.settings.get("telegram.base_url"))
+        return TelegramClient(base_url, token, http_client=http_client, timeout=timeout)
+
+    async def load_demo(self) -> DemoResult:
+        """Ingest the demo mailbox into this (demo) folder, rules only (idempotent)."""
+        from core.demo import load_demo
+
+        return await load_demo(self.services, pipeline=self.pipeline(offline=True))
 
     def uses_imap(self) -> bool:
         """This data folder reads an IMAP mailbox (``imap.url`` / ``INQUIRY_BRIDGE_IMAP_URL``)."""
@@ -162,11 +225,9 @@ class App:
     def mailbox(self, *, offline: bool = False) -> MailboxRuntime:
         """The IMAP/SMTP runtime (sync of INBOX and Sent, the SMTP mailer), built on first use."""
         if self._mailbox is None:
-            from core.intake.pipeline import build_pipeline
             from core.mailbox.runtime import MailboxRuntime
 
-            pipeline = build_pipeline(self.services, offline=offline)
-            self._mailbox = MailboxRuntime(self.services, pipeline=pipeline)
+            self._mailbox = MailboxRuntime(self.services, pipeline=self.pipeline(offline=offline))
         return self._mailbox
 
     def take_mailbox(self) -> MailboxRuntime | None:

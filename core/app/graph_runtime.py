@@ -13,6 +13,7 @@ in core/app is that builder.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -195,3 +196,75 @@ def graph_configured(services: Any) -> bool:
     from core.secrets import GRAPH_TOKEN
 
     return bool(services.secrets.get(GRAPH_TOKEN) or services.settings.get("graph.client_id"))
+
+
+class RuntimeMailer:
+    """The Graph mailer of whatever ``GraphRuntime`` the App holds now (``DraftMailer``).
+
+    Why not the runtime's mailer itself: drafting lives as long as the App, while the desktop
+    closes its runtime when it stops polling and ``App.graph()`` builds a fresh one; this asks
+    for the current one on every call, so sending always goes through the one live Graph client.
+    It has no ``client`` attribute, so ``Drafting.aclose`` leaves the shared client alone.
+    """
+
+    kind = "graph"
+    has_drafts = True
+
+    def __init__(self, runtime: Callable[[], GraphRuntime]) -> None:
+        self._runtime = runtime
+
+    def _mailer(self) -> GraphMailer:
+        return self._runtime().mailer
+
+    async def find_sent(self, internet_message_id: str) -> bool:
+        return await self._mailer().find_sent(internet_message_id)
+
+    async def create_reply_draft(self, graph_message_id: str, *, comment: str | None = None) -> str:
+        return await self._mailer().create_reply_draft(graph_message_id, comment=comment)
+
+    async def create_draft(
+        self,
+        to: list[str] | str,
+        subject: str,
+        body_html_or_text: str,
+        *,
+        cc: list[str] | None = None,
+        marker: str | None = None,
+    ) -> str:
+        return await self._mailer().create_draft(
+            to, subject, body_html_or_text, cc=cc, marker=marker
+        )
+
+    async def update_draft(
+        self,
+        outlook_id: str,
+        to: list[str] | str | None = None,
+        subject: str | None = None,
+        body: str | None = None,
+        *,
+        cc: list[str] | None = None,
+    ) -> None:
+        await self._mailer().update_draft(outlook_id, to, subject, body, cc=cc)
+
+    async def internet_message_id(self, outlook_id: str) -> str | None:
+        return await self._mailer().internet_message_id(outlook_id)
+
+    async def draft_exists(self, outlook_id: str) -> bool:
+        return await self._mailer().draft_exists(outlook_id)
+
+    async def send_draft(self, outlook_id: str) -> None:
+        await self._mailer().send_draft(outlook_id)
+
+    async def delete_draft(self, outlook_id: str) -> bool:
+        return await self._mailer().delete_draft(outlook_id)
+
+    async def list_attachments(self, outlook_id: str) -> list[Any]:
+        return await self._mailer().list_attachments(outlook_id)
+
+    async def add_attachment(
+        self, outlook_id: str, filename: str, content_type: str, data: bytes
+    ) -> str | None:
+        return await self._mailer().add_attachment(outlook_id, filename, content_type, data)
+
+    async def delete_attachment(self, outlook_id: str, attachment_id: str) -> bool:
+        return await self._mailer().delete_attachment(outlook_id, attachment_id)

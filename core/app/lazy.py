@@ -9,14 +9,18 @@ Every one of these imports holds ``core.import_lock.IMPORTING`` (why: that modul
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from core.import_lock import IMPORTING
+from core.secrets import LLM_API_KEY
 from core.services import Services
 
 if TYPE_CHECKING:
     from core.drafts.drafting import Drafting
     from core.llm.client import LLMClient
+    from core.llm.probe import ProbeReport
+    from core.mail.ports import Mailer
 
 
 def warm() -> None:
@@ -26,8 +30,38 @@ def warm() -> None:
         import core.llm.client  # noqa: F401
 
 
+class _TypedSettings:
+    """Settings as typed in a form, falling back to the saved ones (a trial client's)."""
+
+    def __init__(self, saved: Any, overrides: Mapping[str, Any]) -> None:
+        self._saved = saved
+        self._overrides = dict(overrides)
+
+    def get(self, key: str) -> Any:
+        return self._overrides[key] if key in self._overrides else self._saved.get(key)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.get(key)
+
+
+class _TypedSecrets:
+    """The saved secrets, with the API key typed in a form in front (when one was typed)."""
+
+    def __init__(self, saved: Any, api_key: str) -> None:
+        self._saved = saved
+        self._api_key = api_key
+
+    def get(self, name: str) -> str | None:
+        if name == LLM_API_KEY and self._api_key:
+            return self._api_key
+        result: str | None = self._saved.get(name)
+        return result
+
+
 class LazyLLM:
-    """The data folder's ``core.llm.client.LLMClient``, built on first use."""
+    """The data folder's ``core.llm.client.LLMClient``, built on first use: the one model
+    client (and so the one ``llm.concurrency`` limit) the pipeline, drafting, the assistant
+    and translation share."""
 
     def __init__(self, services: Services) -> None:
         self._services = services
@@ -54,17 +88,47 @@ class LazyLLM:
         if self._client is not None:
             await self._client.aclose()
 
+    async def probe(self, overrides: Mapping[str, Any], api_key: str = "") -> ProbeReport:
+        """Try an endpoint as typed in the settings form (``llm.*`` values over the saved ones,
+        ``api_key`` over the saved key) with a few small requests, on a client of its own that
+        is closed after: 测试连接 must not change the folder's client or its limit."""
+        with IMPORTING:
+            from core.llm import probe
+            from core.llm.client import LLMClient
+
+        s = self._services
+        trial = LLMClient(
+            _TypedSettings(s.settings, overrides),  # type: ignore[arg-type]
+            _TypedSecrets(s.secrets, api_key),  # type: ignore[arg-type]
+            s.store,
+            s.clock,
+        )
+        try:
+            return await probe.probe(trial)
+        finally:
+            await trial.aclose()
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.client(), name)
 
 
 class LazyDrafts:
     """The folder's ``core.drafts.drafting.Drafting`` (composer, owner edits, owner decisions,
-    reader), built on first use. Front ends hand each part only to whoever may use it."""
+    reader), built on first use. Front ends hand each part only to whoever may use it.
 
-    def __init__(self, services: Services, llm: LazyLLM) -> None:
+    ``mailer`` gives the folder's mailer (``App.mailer``: SMTP, or the Graph runtime's, or None:
+    cannot send), asked once when drafting is built. Without it drafting finds its own
+    (``build_drafting``'s default mailer: the old behaviour, for callers outside the App)."""
+
+    def __init__(
+        self,
+        services: Services,
+        llm: LazyLLM,
+        mailer: Callable[[], Mailer | None] | None = None,
+    ) -> None:
         self._services = services
         self._llm = llm
+        self._mailer = mailer
         self._service: Drafting | None = None
 
     def service(self) -> Drafting:
@@ -72,7 +136,11 @@ class LazyDrafts:
             with IMPORTING:
                 from core.drafts.drafting import build_drafting
 
-            self._service = build_drafting(self._services, self._llm)
+            if self._mailer is None:  # the old signature (the Telegram runner's own drafting)
+                self._service = build_drafting(self._services, self._llm)
+            else:
+                mailer = self._mailer()
+                self._service = build_drafting(self._services, self._llm, mailer, find_mailer=False)
         return self._service
 
     def __getattr__(self, name: str) -> Any:

@@ -21,12 +21,16 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from core.app import App, build_app
 from core.db.models import LLMCall, Message
-from core.services import Services, build_services
+from core.services import Services
+
+if TYPE_CHECKING:
+    from core.evals.judge import JudgeReport
 
 __all__ = ["EvalReport", "default_corpus", "format_report", "run_eval"]
 
@@ -200,26 +204,21 @@ def score(report: EvalReport, labels: list[dict[str, Any]], rows: dict[str, Mess
                 report.misses.append(f"{label['file']}: {name} {got!r} != {expected!r}")
 
 
-async def _ingest(services: Services, folder: Path, offline: bool, judge: int) -> Any:
-    """Ingest the folder; then, when asked and a model is configured, the judge pass."""
-    from core.intake.pipeline import build_pipeline
+async def _ingest(app: App, folder: Path, offline: bool, judge: int) -> JudgeReport | None:
+    """Ingest the folder; then, when asked and a model is configured, the judge pass. The
+    pipeline, drafting and the judge share the eval folder's one model client (its App's)."""
     from core.sources.eml import EmlFolderSource
 
-    pipeline = build_pipeline(services, offline=offline)
     try:
+        pipeline = app.pipeline(offline=offline)
         await pipeline.ingest_source(EmlFolderSource(folder))
-    finally:
-        await pipeline.aclose()
-    if offline or judge <= 0:
-        return None
-    from core.evals.judge import judge_drafts
-    from core.llm.client import LLMClient
+        if offline or judge <= 0:
+            return None
+        from core.evals.judge import judge_drafts
 
-    llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
-    try:
-        return await judge_drafts(services, llm, limit=judge)
+        return await judge_drafts(app, limit=judge)
     finally:
-        await llm.aclose()
+        await app.aclose()
 
 
 def mailbox_of(folder: Path) -> str | None:
@@ -241,7 +240,7 @@ def mailbox_of(folder: Path) -> str | None:
 def run_eval(
     folder: Path,
     *,
-    settings_from: Services | None = None,
+    settings_from: App | Services | None = None,
     offline: bool = False,
     judge: int = 0,
 ) -> EvalReport:
@@ -249,11 +248,12 @@ def run_eval(
     ``judge``: draft and score that many replies (tier 3, reported only)."""
     labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="inquiry-bridge-eval-") as tmp:
-        services = build_services(
+        app = build_app(
             Path(tmp) / "home",
             clock=settings_from.clock if settings_from is not None else None,
             secrets=settings_from.secrets if settings_from is not None else None,
         )
+        services = app.services
         try:
             if settings_from is not None:
                 services.settings.update({k: settings_from.settings.get(k) for k in LLM_SETTINGS})
@@ -272,7 +272,7 @@ def run_eval(
             )
             report = EvalReport(folder=str(folder), mode=mode)
             started = time.perf_counter()
-            report.judge = asyncio.run(_ingest(services, folder, offline, judge))
+            report.judge = asyncio.run(_ingest(app, folder, offline, judge))
             report.seconds = time.perf_counter() - started
             with services.store.session() as session:
                 rows = {m.message_id: m for m in session.scalars(select(Message))}
@@ -287,7 +287,7 @@ def run_eval(
                     report.completion_tokens += call.completion_tokens or 0
                     report.cost_usd += call.cost_usd or 0.0
         finally:
-            services.close()
+            app.close()
     return report
 
 

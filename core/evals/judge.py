@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
 from core.db.models import Draft, Inquiry, Message
-from core.services import Services
+
+if TYPE_CHECKING:
+    from core.app import App
 
 INSTRUCTION = "感谢客户询价，告诉他我们会尽快安排报价或上门量尺，请他提供方便的时间。"
 Hallucination = Literal[
@@ -76,11 +78,12 @@ def _draft_text(session: Any, draft_id: int) -> tuple[str, str, list[str]]:
     return draft.subject, draft.body_en, list(draft.unconfirmed_facts or [])
 
 
-async def judge_drafts(services: Services, llm: Any, limit: int = 10) -> JudgeReport:
-    from core.drafts.drafting import build_drafting
-
+async def judge_drafts(app: App, limit: int = 10) -> JudgeReport:
+    """Draft and score up to ``limit`` replies with the App's composer (it writes drafts, it
+    has no send) and its one model client."""
+    services, llm = app.services, app.llm
     report = JudgeReport()
-    composer = build_drafting(services, llm, find_mailer=False).composer  # writes, never sends
+    composer = app.drafts.composer
 
     def targets(session: Any) -> list[tuple[int, str]]:
         rows = session.scalars(

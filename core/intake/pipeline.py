@@ -62,9 +62,13 @@ class IntakePipeline:
         *,
         offline: bool = False,
         strip_quotes_enabled: bool = True,
+        owns_llm: bool = True,
     ) -> None:
         self.services = services
         self.llm = llm
+        # a client handed down by the composition root is shared (drafting, the assistant):
+        # its owner closes it, not this pipeline's ``aclose``
+        self.owns_llm = owns_llm
         self.offline = offline or llm is None or not getattr(llm, "available", False)
         self.strip_quotes_enabled = strip_quotes_enabled
         settings = services.settings
@@ -144,8 +148,9 @@ class IntakePipeline:
         return report
 
     async def aclose(self) -> None:
-        """Close the model client's connections (end of a CLI run, a test, the app)."""
-        close = getattr(self.llm, "aclose", None)
+        """Close the model client's connections (end of a CLI run, a test) when this pipeline
+        made the client; a shared one (``App.pipeline``) is closed by ``App.aclose``."""
+        close = getattr(self.llm, "aclose", None) if self.owns_llm else None
         if close is not None:
             await close()
 
@@ -202,11 +207,22 @@ class IntakePipeline:
             self.services.bus.publish(event)
 
 
-def build_pipeline(services: Services, offline: bool = False) -> IntakePipeline:
-    """The pipeline of a data folder: with an ``LLMClient`` when ``llm.base_url`` is configured
-    and ``offline`` is not requested; rules only otherwise."""
-    llm = None
-    if not offline and str(services.settings.get("llm.base_url") or "").strip():
+def build_pipeline(services: Services, offline: bool = False, *, llm: Any = None) -> IntakePipeline:
+    """The pipeline of a data folder over ``llm``, the model client of the composition root
+    (``App.pipeline``, which shares its one client and concurrency limit with drafting and the
+    assistant), or rules only when ``offline`` or no ``llm.base_url`` is configured.
+
+    Without ``llm`` (and not offline) it still makes a client of its own, which it closes: the
+    old signature, kept only until the front ends still calling it (``core/cli/intake.py``,
+    ``core/cli/repair.py``, tests) ask ``App.pipeline``. #23's composition-root test lists this
+    fallback in ``PENDING_LEGACY``.
+    """
+    configured = bool(str(services.settings.get("llm.base_url") or "").strip())
+    if llm is not None:
+        return IntakePipeline(
+            services, llm if configured and not offline else None, offline=offline, owns_llm=False
+        )
+    if not offline and configured:
         with IMPORTING:
             from core.llm.client import LLMClient
 

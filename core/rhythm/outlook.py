@@ -3,6 +3,10 @@
 Kept apart from the briefing so ``briefing`` and the reminders stay usable (and testable) with no
 Microsoft account: ``calendar_for`` answers None when nobody is signed in, and the briefing then
 says the calendar was not checked instead of claiming tomorrow is free.
+
+The calendar is read through the Graph runtime's one client (``calendar_for(client)``, which
+``App.rhythm.appointments`` hands ``App.graph().client``): one client and one 4-request limit
+per mailbox for sync, OneDrive, the mailer and the calendar.
 """
 
 from __future__ import annotations
@@ -25,6 +29,10 @@ def has_account(services: Any) -> bool:
 
 
 def graph_client(services: Any) -> GraphClient:
+    """A Graph client of its own — legacy, not the composition root's: kept only for the
+    callers that do not get one handed down yet (``core/cli/rhythm.py``, which should ask
+    ``App.rhythm.appointments()``, and ``core.agent.tools.drive_access``'s per-call OneDrive
+    client). Listed in ``PENDING_LEGACY`` of #23's composition-root test."""
     from core.graph.auth import build_token_provider
 
     return GraphClient(
@@ -36,4 +44,5 @@ def graph_client(services: Any) -> GraphClient:
 
 
 def calendar_for(client: GraphClient) -> OutlookCalendar:
+    """The calendar over ``client`` (the runtime's: the caller hands it in, never makes it)."""
     return OutlookCalendar(client)
