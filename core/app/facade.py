@@ -24,18 +24,26 @@ Attributes:
         appointments, and ``daily()``: the background task that announces them and backs up.
     stats: ``StatsService`` — what the AI cost (the ledger by day, week, tier, purpose) and how
         well it did by his corrections, per week.
+    intake: ``IntakeService`` — ``ingest`` of a folder of .eml through the pipeline, and the
+        ``inquiries`` / ``mail`` JSON contracts.
+    evals: ``EvalService`` — intake accuracy on a labelled folder with this folder's model.
+    telegram: ``TelegramService`` — what the Telegram front end wires: the Bot API client
+        (``telegram_client``), pairing facts, the bot and mirror, the owner's decisions.
     is_demo: this is the demo data folder beside the real one.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.app.assistant import AssistantService
 from core.app.attention import AttentionService
+from core.app.evals import EvalService
 from core.app.inquiries import InquiryService
+from core.app.intake import IntakeService
 from core.app.knowledge import KnowledgeService
 from core.app.lazy import LazyDrafts, LazyLLM
 from core.app.mail_accounts import MailAccountService
@@ -45,6 +53,7 @@ from core.app.proposals import ProposalService
 from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
 from core.app.stats import StatsService
+from core.app.telegram import TelegramService
 from core.clock import Clock
 from core.config import Settings
 from core.events import EventBus, StageChanged
@@ -53,8 +62,13 @@ from core.secrets import Secrets
 from core.services import Services
 
 if TYPE_CHECKING:
+    import httpx
+
     from core.app.graph_runtime import GraphRuntime
+    from core.graph.auth import MsalAuth
     from core.mailbox.runtime import MailboxRuntime
+    from core.notify.telegram_client import TelegramClient
+    from core.schedule import SyncScheduler
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +97,11 @@ class App:
             is_demo=is_demo,
             drafts=self.drafts,
             attention_settled=self.attention.settled,
+        )
+        self.intake = IntakeService(services)
+        self.evals = EvalService(services)
+        self.telegram = TelegramService(
+            services, llm=self.llm, drafts=self.drafts, assistant=self.assistant
         )
         self._graph: GraphRuntime | None = None
         self._mailbox: MailboxRuntime | None = None
@@ -183,8 +202,49 @@ class App:
         if graph is not None:
             await graph.aclose()
 
+    def telegram_client(self, http_client: httpx.AsyncClient | None = None) -> TelegramClient:
+        """The Bot API client for the current token and URL, built on first use; the App
+        closes it (``close_telegram_client``, ``aclose``). ``TelegramError`` without a token."""
+        return self.telegram.client(http_client)
+
+    async def close_telegram_client(self) -> None:
+        """Close the Bot API client; the next ``telegram_client`` reads the token afresh."""
+        await self.telegram.close_client()
+
+    def graph_configured(self) -> bool:
+        """Graph can be reached from this folder (a preset token or a sign-in configured)."""
+        from core.app.graph_runtime import graph_configured
+
+        return graph_configured(self.services)
+
+    def microsoft_auth(self) -> MsalAuth:
+        """The MSAL sign-in of this folder (device code or browser; its token cache)."""
+        from core.graph.auth import build_msal
+
+        return build_msal(self.services)
+
+    def scheduler(self, runtime: GraphRuntime | MailboxRuntime) -> SyncScheduler:
+        """The polling schedule over ``runtime`` (``sync`` without ``--once``, the tray)."""
+        from core.schedule import SyncScheduler
+
+        return SyncScheduler(self.services, runtime)
+
+    async def watch_mailbox(
+        self, runtime: MailboxRuntime, *, on_round: Callable[[], Awaitable[None]]
+    ) -> None:
+        """IMAP rounds until cancelled: IDLE or poll between them, backoff after failures."""
+        from core.mailbox.watch import watch_forever
+
+        await watch_forever(self.services, runtime, on_round=on_round)
+
     async def aclose(self) -> None:
-        """Close the HTTP clients (LLM, Graph) on the loop that opened them."""
+        """Close the HTTP clients (LLM, Graph, Telegram, drafting's mailer) on the loop that
+        opened them."""
+        await self.telegram.aclose()
+        drafting = self.drafts._service  # built on first use; its mailer's Graph client
+        if drafting is not None:
+            self.drafts._service = None
+            await drafting.aclose()
         await self.llm.aclose()
         await self.close_graph()
         mailbox = self.take_mailbox()

@@ -7,12 +7,12 @@ import argparse
 import json
 from pathlib import Path
 
-from core.services import Services
+from core.app import App
 
 
-def cmd_eval(args: argparse.Namespace, services: Services) -> int:
+def cmd_eval(args: argparse.Namespace, app: App) -> int:
     from core.cli.main import CliError
-    from core.evals.intake_eval import default_corpus, format_report, run_eval
+    from core.evals.intake_eval import default_corpus, format_report
 
     folder = Path(args.eml_dir) if args.eml_dir else default_corpus()
     if folder is None:
@@ -22,9 +22,7 @@ def cmd_eval(args: argparse.Namespace, services: Services) -> int:
         )
     if not (folder / "labels.json").is_file():
         raise CliError(f"{folder} 中没有 labels.json / no labels.json in {folder}")
-    report = run_eval(
-        folder, settings_from=services, offline=bool(args.offline), judge=int(args.judge or 0)
-    )
+    report = app.evals.intake(folder, offline=bool(args.offline), judge=int(args.judge or 0))
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
     else:

@@ -48,10 +48,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     repair.add_argument(
         "--offline", action="store_true", help="no LLM while re-ingesting: rules only"
     )
-    repair.set_defaults(handler=cmd_repair, needs_services=False)
+    repair.set_defaults(handler=cmd_repair, needs_app=False)
 
 
-def cmd_repair(args: argparse.Namespace, _services: Services | None) -> int:
+def cmd_repair(args: argparse.Namespace, _app: None) -> int:
+    """``needs_app=False``: the damaged store is not opened before it is repaired."""
     print(repair_home(getattr(args, "home", None), offline=bool(args.offline)).text())
     return 0
 
