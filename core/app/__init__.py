@@ -7,15 +7,16 @@ Store writes go through the single writer (``Store.run``) and reads through ``St
 every coroutine is safe to await on the qasync loop.
 
 What lives here: the builder (``build``), the facade (``facade``) and its capability-shaped
-services (``inquiries``, ``notifications``, ``state``, ``lazy``), and ``graph_runtime`` (the
-Graph side of one data folder: client, mail sync, OneDrive watcher, categories, mailer). It may
+services (``inquiries``, ``notifications``, ``state``, ``lazy``, ``intake``,
+``telegram``, …), ``graph_runtime`` (the Graph side of one data folder: client, mail sync,
+OneDrive watcher, categories, mailer) and ``repair`` (a damaged folder, before any ``App``). It may
 import anything in ``core`` below it; only the front ends (``core.cli``, ``core.telegram``, the
 desktop) import it, and it never imports Qt.
 Importing this package is cheap: the LLM client, drafting and Graph load on first use.
 
 Layer row: agent, clock, config, db, demo, drafts, drive, errors, events, graph, import_lock,
 inquiry, intake, knowledge, llm, mail, mailbox, memory, notify, paths, rhythm, schedule, secrets,
-services, stats, tasks.
+services, sources, stats, tasks.
 """
 
 from core.app.build import build_app, explain_error

@@ -26,6 +26,10 @@ Attributes:
         appointments, and ``daily()``: the background task that announces them and backs up.
     stats: ``StatsService`` — what the AI cost (the ledger by day, week, tier, purpose) and how
         well it did by his corrections, per week.
+    intake: ``IntakeService`` — ``ingest`` of a folder of .eml through the pipeline, and the
+        ``inquiries`` / ``mail`` JSON contracts.
+    telegram: ``TelegramService`` — what the Telegram front end wires: the Bot API client
+        (``telegram_client``), pairing facts, the bot and mirror, the owner's decisions.
     is_demo: this is the demo data folder beside the real one.
 
 The composition root: this class and ``core.app.build`` are the only places that make the
@@ -37,6 +41,7 @@ model, Graph and Telegram clients and the services over them (``pipeline``, ``gr
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +49,7 @@ from core import tasks
 from core.app.assistant import AssistantService
 from core.app.attention import AttentionService
 from core.app.inquiries import InquiryService
+from core.app.intake import IntakeService
 from core.app.knowledge import KnowledgeService
 from core.app.lazy import LazyDrafts, LazyLLM
 from core.app.mail_accounts import MailAccountService
@@ -53,6 +59,7 @@ from core.app.proposals import ProposalService
 from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
 from core.app.stats import StatsService
+from core.app.telegram import TelegramService
 from core.clock import Clock
 from core.config import Settings
 from core.events import EventBus, StageChanged
@@ -65,6 +72,7 @@ if TYPE_CHECKING:
 
     from core.app.graph_runtime import GraphRuntime
     from core.demo import DemoResult
+    from core.graph.auth import MsalAuth
     from core.intake.pipeline import IntakePipeline
     from core.mail.ports import Mailer
     from core.mailbox.runtime import MailboxRuntime
@@ -98,6 +106,10 @@ class App:
             is_demo=is_demo,
             drafts=self.drafts,
             attention_settled=self.attention.settled,
+        )
+        self.intake = IntakeService(services)
+        self.telegram = TelegramService(
+            services, llm=self.llm, drafts=self.drafts, assistant=self.assistant
         )
         self._graph: GraphRuntime | None = None
         self._mailbox: MailboxRuntime | None = None
@@ -196,15 +208,16 @@ class App:
             runtime = self.mailbox() if self.uses_imap() else self.graph()
         return SyncScheduler(self.services, runtime)
 
-    def telegram_client(
+    def new_telegram_client(
         self,
         token: str,
         *,
         timeout: float = 20.0,
         http_client: httpx.AsyncClient | None = None,
     ) -> TelegramClient:
-        """A Bot API client for ``token`` at ``telegram.base_url`` (the runner's, or the
-        settings page's token test); the caller closes it."""
+        """A fresh Bot API client for ``token`` at ``telegram.base_url`` (the settings page's
+        token test, before the token is saved); the caller closes it. The runner uses
+        ``telegram_client``, which the App owns."""
         from core.notify.telegram_client import TelegramClient
 
         base_url = str(self.services.settings.get("telegram.base_url"))
@@ -245,8 +258,43 @@ class App:
         if graph is not None:
             await graph.aclose()
 
+    def telegram_client(self, http_client: httpx.AsyncClient | None = None) -> TelegramClient:
+        """The Bot API client for the current token and URL, built on first use; the App
+        closes it (``close_telegram_client``, ``aclose``). ``TelegramError`` without a token."""
+        return self.telegram.client(http_client)
+
+    async def close_telegram_client(self) -> None:
+        """Close the Bot API client; the next ``telegram_client`` reads the token afresh."""
+        await self.telegram.close_client()
+
+    def graph_configured(self) -> bool:
+        """Graph can be reached from this folder (a preset token or a sign-in configured)."""
+        from core.app.graph_runtime import graph_configured
+
+        return graph_configured(self.services)
+
+    def microsoft_auth(self) -> MsalAuth:
+        """The MSAL sign-in of this folder (device code or browser; its token cache)."""
+        from core.graph.auth import build_msal
+
+        return build_msal(self.services)
+
+    async def watch_mailbox(
+        self, runtime: MailboxRuntime, *, on_round: Callable[[], Awaitable[None]]
+    ) -> None:
+        """IMAP rounds until cancelled: IDLE or poll between them, backoff after failures."""
+        from core.mailbox.watch import watch_forever
+
+        await watch_forever(self.services, runtime, on_round=on_round)
+
     async def aclose(self) -> None:
-        """Close the HTTP clients (LLM, Graph) on the loop that opened them."""
+        """Close the HTTP clients (LLM, Graph, Telegram, drafting's mailer) on the loop that
+        opened them."""
+        await self.telegram.aclose()
+        drafting = self.drafts._service  # built on first use; its mailer's Graph client
+        if drafting is not None:
+            self.drafts._service = None
+            await drafting.aclose()
         await self.llm.aclose()
         await self.close_graph()
         mailbox = self.take_mailbox()

@@ -22,6 +22,10 @@ class ProposalService:
         """The proposals waiting for his word, oldest first."""
         return await self._services.store.read(lambda s: list_proposals(s, ("open",)))
 
+    async def every(self) -> list[ProposalItem]:
+        """Every proposal, decided ones too, oldest first (``proposals --all``)."""
+        return await self._services.store.read(lambda s: list_proposals(s, None))
+
     async def get(self, proposal_id: int) -> ProposalItem | None:
         items = await self._services.store.read(lambda s: list_proposals(s, None))
         return next((i for i in items if i.id == proposal_id), None)

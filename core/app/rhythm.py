@@ -6,7 +6,8 @@ board). ``daily()`` is the background task every long-running front end starts f
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -15,12 +16,14 @@ from core.services import Services
 
 if TYPE_CHECKING:
     from core.app.graph_runtime import GraphRuntime
+    from core.notify.outbox import NotificationCenter
     from core.rhythm.actions import ReminderActions
     from core.rhythm.appointments import Appointments
     from core.rhythm.briefing import Briefing
     from core.rhythm.calendar_read import CalendarRead
     from core.rhythm.daily import DailyRhythm
-    from core.rhythm.reminders import Reminder
+    from core.rhythm.evening import EveningBriefing
+    from core.rhythm.reminders import Reminder, ReminderService
 
 
 class RhythmService:
@@ -117,6 +120,83 @@ class RhythmService:
         if not has_account(self._services):
             return CalendarRead(None, NO_ACCOUNT_ZH)
         return await read_calendar(self.appointments().tomorrow)
+
+    # -- one-shot commands (``reminders``, ``snooze``, ``briefing``, ``appointment``) ----------
+    # A command's own notification centre (no catch-up of older events) and, for Outlook, a
+    # Graph client of its own closed when it is done: no Graph runtime, no intake pipeline.
+    @contextlib.contextmanager
+    def _announcing(self) -> Iterator[tuple[ReminderService, NotificationCenter]]:
+        from core.notify.outbox import NotificationCenter
+        from core.rhythm.reminders import ReminderService
+
+        s = self._services
+        center = NotificationCenter(s).attach(s.bus, catch_up=False)
+        try:
+            yield (
+                ReminderService(s.store, s.bus, s.clock, raise_digest=center.raise_overdue_digest),
+                center,
+            )
+        finally:
+            center.detach()
+
+    async def due_reminders(self, *, announce: bool = False) -> list[Reminder]:
+        """Reminders due now; ``announce``: the new ones go to the notification outbox (each
+        once per stage entry, many as one digest) and are returned."""
+        with self._announcing() as (service, _center):
+            return list(await (service.announce() if announce else service.due()))
+
+    async def snooze_reminder(self, inquiry_id: int, working_days: int) -> datetime:
+        """Hide the inquiry's reminder (``LookupError``: no such inquiry); until when."""
+        with self._announcing() as (service, _center):
+            return await service.snooze(inquiry_id, working_days)
+
+    @contextlib.asynccontextmanager
+    async def appointments_once(self) -> AsyncIterator[Appointments]:
+        """Propose / confirm measuring visits over a Graph client of their own, closed after."""
+        from core.rhythm.appointments import Appointments
+        from core.rhythm.outlook import calendar_for, graph_client
+
+        s = self._services
+        client = graph_client(s)
+        try:
+            yield Appointments(s.store, s.bus, s.clock, lambda: calendar_for(client))
+        finally:
+            await client.aclose()
+
+    async def _calendar_once(self) -> CalendarRead:
+        from core.rhythm.calendar_read import NO_ACCOUNT_ZH, CalendarRead, read_calendar
+        from core.rhythm.outlook import has_account
+
+        if not has_account(self._services):
+            return CalendarRead(None, NO_ACCOUNT_ZH)
+        async with self.appointments_once() as appointments:
+            return await read_calendar(appointments.tomorrow)
+
+    def _evening(self) -> EveningBriefing:
+        from core.rhythm.evening import EveningBriefing
+
+        s = self._services
+        return EveningBriefing(s.store, s.settings, s.clock)
+
+    async def briefing_now(self) -> Briefing:
+        """The evening briefing as it would read now (only reads; tomorrow's calendar too)."""
+        calendar = await self._calendar_once()
+        return await self._evening().build(
+            appointments=calendar.events, calendar_note=calendar.note_zh
+        )
+
+    async def announce_briefing(self) -> bool:
+        """Raise tonight's briefing if it is due (``schedule.briefing_time``, once an evening);
+        whether it was raised now."""
+        evening = self._evening()
+        if not evening.is_due(self._services.clock.now()):
+            return False
+        calendar = await self._calendar_once()
+        with self._announcing() as (_service, center):
+            raised = await evening.announce_if_due(
+                center.raise_notification, calendar.events, calendar_note=calendar.note_zh
+            )
+        return bool(raised)
 
     def daily(self) -> DailyRhythm:
         """The background task (reminders, evening briefing, backups) for this folder."""

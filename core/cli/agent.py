@@ -43,4 +43,4 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     ask.add_argument("text", nargs="+", help="what to ask (Chinese or English)")
     ask.add_argument("--session", metavar="NAME", help="continue the named session (kept)")
     ask.add_argument("--inquiry", type=int, metavar="ID", help="the current customer's inquiry")
-    ask.set_defaults(handler=cmd_ask, wants_app=True)
+    ask.set_defaults(handler=cmd_ask)

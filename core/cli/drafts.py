@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from core.services import Services
+from core.app import App
 
 if TYPE_CHECKING:
     from core.drafts.batch import BatchReport
@@ -26,31 +26,15 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def _run(
-    services: Services,
-    work: Callable[[Drafting], Awaitable[T]],
-    *,
-    with_llm: bool = True,
-    with_mailer: bool = False,
-) -> T:
-    """Build drafting for this data folder (the model and Outlook only when the command needs
-    them), run one coroutine over it, close the clients it opened."""
-    from core.drafts.drafting import build_drafting
-
-    llm = None
-    if with_llm:
-        from core.llm.client import LLMClient
-
-        llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
-    drafting = build_drafting(services, llm, find_mailer=with_mailer)
+def _run(app: App, work: Callable[[Drafting], Awaitable[T]]) -> T:
+    """Run one coroutine over the App's drafting (the model and Outlook are reached only if
+    the command uses them), then close the clients it opened."""
 
     async def main() -> T:
         try:
-            return await work(drafting)
+            return await work(app.drafts.service())
         finally:
-            if llm is not None:
-                await llm.aclose()
-            await drafting.aclose()
+            await app.aclose()
 
     return asyncio.run(main())
 
@@ -67,7 +51,7 @@ def _print_draft(view: DraftView) -> None:
         print(f"附件：{'、'.join(f.filename for f in view.attachments)}")
 
 
-def cmd_draft(args: argparse.Namespace, services: Services) -> int:
+def cmd_draft(args: argparse.Namespace, app: App) -> int:
     from core.drafts.reader import describe
 
     async def work(d: Drafting) -> DraftView:
@@ -76,7 +60,7 @@ def cmd_draft(args: argparse.Namespace, services: Services) -> int:
         )
         return await d.reader.get(draft_id)
 
-    view = _run(services, work)
+    view = _run(app, work)
     _print_draft(view)
     print()
     print(view.body_en)
@@ -85,13 +69,13 @@ def cmd_draft(args: argparse.Namespace, services: Services) -> int:
     return 0
 
 
-def cmd_draft_files(args: argparse.Namespace, services: Services) -> int:
+def cmd_draft_files(args: argparse.Namespace, app: App) -> int:
     """The files of an inquiry a reply may carry (``draft --attach ID``); with ``--draft ID
     --add PATH``, a file from this computer added to (and ticked on) a draft."""
     from core.drafts.attachments import human_size
 
     if args.add is not None or args.draft is not None:
-        return _add_owner_file(args, services)
+        return _add_owner_file(args, app)
     if args.inquiry_id is None:
         print(
             "inquiry-bridge: 参数错误 / bad arguments: 需要 INQUIRY_ID，或 --draft ID --add PATH",
@@ -99,7 +83,7 @@ def cmd_draft_files(args: argparse.Namespace, services: Services) -> int:
         )
         return 2
     try:
-        files = _run(services, lambda d: d.reader.inquiry_files(args.inquiry_id), with_llm=False)
+        files = _run(app, lambda d: d.reader.inquiry_files(args.inquiry_id))
     except LookupError as exc:
         print(f"inquiry-bridge: {exc.args[0]}", file=sys.stderr)
         return 1
@@ -114,7 +98,7 @@ def cmd_draft_files(args: argparse.Namespace, services: Services) -> int:
     return 0
 
 
-def _add_owner_file(args: argparse.Namespace, services: Services) -> int:
+def _add_owner_file(args: argparse.Namespace, app: App) -> int:
     from core.drafts.attachments import human_size
 
     if args.add is None or args.draft is None or args.inquiry_id is not None:
@@ -124,9 +108,8 @@ def _add_owner_file(args: argparse.Namespace, services: Services) -> int:
         )
         return 2
     view = _run(
-        services,
+        app,
         lambda d: d.edits.add_owner_file(args.draft, args.add, actor="cli"),
-        with_llm=False,
     )
     if args.json:
         print(json.dumps(view.as_json(), ensure_ascii=False, indent=1))
@@ -139,9 +122,9 @@ def _add_owner_file(args: argparse.Namespace, services: Services) -> int:
     return 0
 
 
-def cmd_drafts(args: argparse.Namespace, services: Services) -> int:
+def cmd_drafts(args: argparse.Namespace, app: App) -> int:
     statuses = tuple(args.status) if args.status else None
-    views = _run(services, lambda d: d.reader.list(statuses), with_llm=False)
+    views = _run(app, lambda d: d.reader.list(statuses))
     if args.json:
         json.dump([v.as_json() for v in views], sys.stdout, ensure_ascii=False, indent=1)
         print()
@@ -154,34 +137,29 @@ def cmd_drafts(args: argparse.Namespace, services: Services) -> int:
     return 0
 
 
-def cmd_approve(args: argparse.Namespace, services: Services) -> int:
+def cmd_approve(args: argparse.Namespace, app: App) -> int:
     view = _run(
-        services,
+        app,
         lambda d: d.decisions.approve(
             args.id, actor="cli", accept_unconfirmed=args.accept_unconfirmed
         ),
-        with_llm=False,
     )
     print(f"草稿 {view.id} 已批准，尚未发送（发送：inquiry-bridge send {view.id}）")
     return 0
 
 
-def cmd_reject(args: argparse.Namespace, services: Services) -> int:
+def cmd_reject(args: argparse.Namespace, app: App) -> int:
     # also deletes an Outlook copy an earlier send attempt left in Drafts
     view = _run(
-        services,
+        app,
         lambda d: d.decisions.reject(args.id, actor="cli"),
-        with_llm=False,
-        with_mailer=True,
     )
     print(f"草稿 {view.id} 已放弃，不会发送")
     return 0
 
 
-def cmd_send(args: argparse.Namespace, services: Services) -> int:
-    result = _run(
-        services, lambda d: d.decisions.send(args.id, actor="cli"), with_llm=False, with_mailer=True
-    )
+def cmd_send(args: argparse.Namespace, app: App) -> int:
+    result = _run(app, lambda d: d.decisions.send(args.id, actor="cli"))
     if result.ok:
         print(f"草稿 {result.draft_id}：{result.message}")
         return 0
@@ -189,21 +167,21 @@ def cmd_send(args: argparse.Namespace, services: Services) -> int:
     return 1
 
 
-def cmd_send_due(args: argparse.Namespace, services: Services) -> int:
-    results = _run(services, lambda d: d.decisions.send_due(), with_llm=False, with_mailer=True)
+def cmd_send_due(args: argparse.Namespace, app: App) -> int:
+    results = _run(app, lambda d: d.decisions.send_due())
     for r in results:
         print(f"草稿 {r.draft_id}：{r.status} {r.message}")
     return 0 if all(r.status in {"sent", "waiting"} for r in results) else 1
 
 
-def cmd_batch(args: argparse.Namespace, services: Services) -> int:
+def cmd_batch(args: argparse.Namespace, app: App) -> int:
     from core.drafts.batch import BatchDrafter
 
     def work(d: Drafting) -> Awaitable[BatchReport]:
         drafter = BatchDrafter(d.composer, d.reader)
         return drafter.run_file(Path(args.csv), args.instruction, actor="cli")
 
-    report = _run(services, work)
+    report = _run(app, work)
     if args.json:
         json.dump(
             {

@@ -7,10 +7,10 @@ import argparse
 import json
 from pathlib import Path
 
-from core.services import Services
+from core.app import App
 
 
-def cmd_eval(args: argparse.Namespace, services: Services) -> int:
+def cmd_eval(args: argparse.Namespace, app: App) -> int:
     from core.cli.main import CliError
     from core.evals.intake_eval import default_corpus, format_report, run_eval
 
@@ -23,7 +23,7 @@ def cmd_eval(args: argparse.Namespace, services: Services) -> int:
     if not (folder / "labels.json").is_file():
         raise CliError(f"{folder} 中没有 labels.json / no labels.json in {folder}")
     report = run_eval(
-        folder, settings_from=services, offline=bool(args.offline), judge=int(args.judge or 0)
+        folder, settings_from=app, offline=bool(args.offline), judge=int(args.judge or 0)
     )
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))

@@ -12,10 +12,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import Any
 
 from core.app import App
-from core.services import Services
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -28,7 +26,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     sync.add_argument("--once", action="store_true", help="one round of each, then exit")
     sync.add_argument("--offline", action="store_true", help="no LLM: rules only for new mail")
     sync.add_argument("--no-drive", action="store_true", help="mail only")
-    sync.set_defaults(handler=cmd_sync, wants_app=True)
+    sync.set_defaults(handler=cmd_sync)
 
     signin = sub.add_parser(
         "signin",
@@ -59,8 +57,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def cmd_sync(args: argparse.Namespace, app: App) -> int:
-    from core.schedule import SyncScheduler
-
     if app.uses_imap():
         return _sync_imap(args, app)
     runtime = app.graph(offline=bool(args.offline))
@@ -81,7 +77,7 @@ def cmd_sync(args: argparse.Namespace, app: App) -> int:
             await app.aclose()
 
     async def _forever() -> int:
-        scheduler = SyncScheduler(app.services, runtime)
+        scheduler = app.scheduler(runtime)
         try:
             await scheduler.run_forever()
         finally:
@@ -106,9 +102,7 @@ def _sync_imap(args: argparse.Namespace, app: App) -> int:
             if args.once:
                 await _round()
             else:
-                from core.mailbox.watch import watch_forever
-
-                await watch_forever(app.services, runtime, on_round=_round)
+                await app.watch_mailbox(runtime, on_round=_round)
             return 0
         finally:
             await app.aclose()
@@ -116,14 +110,8 @@ def _sync_imap(args: argparse.Namespace, app: App) -> int:
     return asyncio.run(_run())
 
 
-def _auth(services: Services) -> Any:
-    from core.graph.auth import build_msal
-
-    return build_msal(services)
-
-
-def cmd_signin(args: argparse.Namespace, services: Services) -> int:
-    auth = _auth(services)
+def cmd_signin(args: argparse.Namespace, app: App) -> int:
+    auth = app.microsoft_auth()
     if args.browser:
         user = auth.sign_in_interactive()
     else:
@@ -133,8 +121,8 @@ def cmd_signin(args: argparse.Namespace, services: Services) -> int:
     return 0
 
 
-def cmd_signout(args: argparse.Namespace, services: Services) -> int:
-    auth = _auth(services)
+def cmd_signout(args: argparse.Namespace, app: App) -> int:
+    auth = app.microsoft_auth()
     if not auth.cache_location.exists():
         print("没有已登录的微软账户，无需退出 / not signed in; nothing to sign out")
         return 0
@@ -143,14 +131,14 @@ def cmd_signout(args: argparse.Namespace, services: Services) -> int:
     return 0
 
 
-def cmd_account(args: argparse.Namespace, services: Services) -> int:
+def cmd_account(args: argparse.Namespace, app: App) -> int:
     from core.secrets import GRAPH_TOKEN
 
-    if services.secrets.get(GRAPH_TOKEN):
+    if app.secrets.get(GRAPH_TOKEN):
         print("使用预设令牌 / using a preset token (INQUIRY_BRIDGE_GRAPH_TOKEN)")
         return 0
-    auth = _auth(services)
-    user = auth.username() if services.settings.get("graph.client_id") else None
+    auth = app.microsoft_auth()
+    user = auth.username() if app.settings.get("graph.client_id") else None
     if user:
         print(f"已登录 / signed in: {user}  (令牌缓存 / token cache: {auth.cache_location})")
         return 0

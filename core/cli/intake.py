@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from core.app import App
 from core.errors import InquiryBridgeError
-from core.services import Services
 
 
 class IntakeInputError(InquiryBridgeError):
@@ -82,22 +82,9 @@ def eml_folder(value: str) -> Path:
     return folder
 
 
-def cmd_ingest(args: argparse.Namespace, services: Services) -> int:
-    from core.intake.pipeline import build_pipeline
-    from core.sources.eml import EmlFolderSource
-
+def cmd_ingest(args: argparse.Namespace, app: App) -> int:
     folder = eml_folder(args.eml_dir)
-    pipeline = build_pipeline(services, offline=bool(args.offline))
-
-    async def _run() -> Any:
-        try:
-            report = await pipeline.retry_pending()
-            report.extend(await pipeline.ingest_source(EmlFolderSource(folder)))
-            return report
-        finally:
-            await pipeline.aclose()
-
-    report = asyncio.run(_run())
+    report = asyncio.run(app.intake.ingest_folder(folder, offline=bool(args.offline)))
     print(report.summary())
     return 0
 
@@ -109,11 +96,8 @@ def _dump(items: list[dict[str, Any]]) -> None:
     sys.stdout.write(scrub(json.dumps(items, ensure_ascii=False, indent=2)) + "\n")
 
 
-def cmd_inquiries(args: argparse.Namespace, services: Services) -> int:
-    from core.intake.queries import inquiries_json
-
-    with services.store.session() as session:
-        items = inquiries_json(session, services.clock.now())
+def cmd_inquiries(args: argparse.Namespace, app: App) -> int:
+    items = asyncio.run(app.intake.inquiries_json())
     if args.json:
         _dump(items)
         return 0
@@ -128,11 +112,8 @@ def cmd_inquiries(args: argparse.Namespace, services: Services) -> int:
     return 0
 
 
-def cmd_mail(args: argparse.Namespace, services: Services) -> int:
-    from core.intake.queries import mail_json
-
-    with services.store.session() as session:
-        items = mail_json(session)
+def cmd_mail(args: argparse.Namespace, app: App) -> int:
+    items = asyncio.run(app.intake.mail_json())
     if args.json:
         _dump(items)
         return 0

@@ -1,11 +1,14 @@
-"""The headless command line over the same services the tray app uses.
+"""The headless command line: a front end of ``App``, like the tray app.
 
 Each command group lives in its own module with ``register(subparsers)``. Every command's world
-is built by ``core.app.build_app`` (the one builder, shared with the desktop); a handler takes
-``(args, app)`` when it registers ``wants_app=True``, else ``(args, app.services)``, and returns
-an exit code. Bad input exits non-zero with one clear line on
-stderr (Chinese, then English), never a traceback. The desktop injects its own commands (the
-tray app itself and ``screenshot``) through ``extra``, so this module never imports Qt.
+is built by ``core.app.build_app`` (the one builder, shared with the desktop), and every handler
+takes ``(args, app: App)`` and returns an exit code; it reads and changes the data folder only
+through the ``App`` and its services, never the store or ``core.services`` (so the CLI cannot
+drift from what the desktop does). The one exception registers ``needs_app=False``: ``repair``
+must run before the damaged store could be opened, so it gets ``(args, None)`` and opens the
+folder itself. Bad input exits non-zero with one clear line on stderr (Chinese, then English),
+never a traceback. The desktop injects its own commands (the tray app itself and
+``screenshot``) through ``extra``, so this module never imports Qt.
 """
 
 from __future__ import annotations
@@ -115,18 +118,23 @@ def _in_folder(exc: Exception, database: Any) -> BaseException:
     return exc
 
 
+def _needs_app(args: argparse.Namespace) -> bool:
+    """False for a command that opens its folder itself (``needs_app=False``; the desktop's
+    ``screenshot`` still says ``needs_services=False``, the older name)."""
+    return bool(getattr(args, "needs_app", True)) and bool(getattr(args, "needs_services", True))
+
+
 def run_command(args: argparse.Namespace, app_factory: Callable[..., App] = build_app) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
         raise CliError("no command given")
-    if getattr(args, "needs_services", True):
+    if _needs_app(args):
         app = app_factory(getattr(args, "home", None))
-        setup_logging_or_none(app.services.paths.logs)  # read-only/full: the command says so
+        setup_logging_or_none(app.paths.logs)  # read-only/full: the command says so
         try:
-            given = app if getattr(args, "wants_app", False) else app.services
-            return int(handler(args, given) or 0)
+            return int(handler(args, app) or 0)
         except Exception as exc:
-            explained = _in_folder(exc, app.services.store.path)
+            explained = _in_folder(exc, app.paths.database)
             if explained is exc:
                 raise
             raise explained from exc

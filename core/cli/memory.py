@@ -9,29 +9,24 @@ proposals [--json] [--all] / proposals confirm ID / proposals drop ID
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 
-from core.services import Services
+from core.app import App
 
 
-def cmd_memories(args: argparse.Namespace, services: Services) -> int:
-    from core.agent.memory import confirm_memory, list_memories, retire_memory
-
+def cmd_memories(args: argparse.Namespace, app: App) -> int:
     if args.action in {"confirm", "retire"}:
         if args.id is None:
             from core.cli.main import CliError
 
             raise CliError(f"memories {args.action} 需要记忆编号 / needs a memory id")
-        change = confirm_memory if args.action == "confirm" else retire_memory
-        item = change(services, int(args.id), actor="cli")
+        change = app.memories.confirm if args.action == "confirm" else app.memories.retire
+        item = asyncio.run(change(int(args.id), actor="cli"))
         print(f"记忆 #{item.id}：{item.status} — {item.text}")
         return 0
     statuses = tuple(args.status or ()) or None
-    from core.memory.expiry import expire_due
-
-    services.store.write(lambda s: expire_due(s, services.clock.now()))  # past their day
-    with services.store.session() as session:
-        items = list_memories(session, statuses)
+    items = asyncio.run(app.memories.list(statuses=statuses))  # those past their day: expired
     if args.json:
         print(json.dumps([i.as_dict() for i in items], ensure_ascii=False, indent=1))
         return 0
@@ -57,25 +52,18 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     register_proposals(sub, common)
 
 
-def cmd_proposals(args: argparse.Namespace, services: Services) -> int:
+def cmd_proposals(args: argparse.Namespace, app: App) -> int:
     """``proposals``: writes the assistant proposed after reading customer mail."""
-    import asyncio
-
-    from core.agent.proposals import apply, list_proposals
-
     if args.action in {"confirm", "drop"}:
         if args.id is None:
             from core.cli.main import CliError
 
             raise CliError(f"proposals {args.action} 需要建议编号 / needs a proposal id")
-        item = asyncio.run(
-            apply(services, int(args.id), confirm=args.action == "confirm", actor="cli")
-        )
+        decide = app.proposals.confirm if args.action == "confirm" else app.proposals.drop
+        item = asyncio.run(decide(int(args.id), actor="cli"))
         print(f"建议 #{item.id}：{item.status} — {item.summary_zh} {item.result}".rstrip())
         return 0
-    statuses = None if args.all else ("open",)
-    with services.store.session() as session:
-        items = list_proposals(session, statuses)
+    items = asyncio.run(app.proposals.every() if args.all else app.proposals.open())
     if args.json:
         print(json.dumps([i.as_json() for i in items], ensure_ascii=False, indent=1))
         return 0

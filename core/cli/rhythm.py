@@ -13,26 +13,12 @@ import asyncio
 import json
 import sys
 from datetime import datetime
-from typing import Any
 
+from core.app import App
 from core.clock import SYDNEY, to_sydney
 from core.errors import BadInput, NotFound
-from core.notify.outbox import NotificationCenter
-from core.rhythm.appointments import Appointments
 from core.rhythm.briefing_text import render_markdown
-from core.rhythm.calendar_read import NO_ACCOUNT_ZH, CalendarRead, read_calendar
-from core.rhythm.evening import EveningBriefing
-from core.rhythm.outlook import calendar_for, graph_client, has_account
-from core.rhythm.reminders import SNOOZE_CHOICES, Reminder, ReminderService
-from core.services import Services
-
-
-def _service(services: Services) -> tuple[ReminderService, NotificationCenter]:
-    center = NotificationCenter(services).attach(services.bus, catch_up=False)
-    service = ReminderService(
-        services.store, services.bus, services.clock, raise_digest=center.raise_overdue_digest
-    )
-    return service, center
+from core.rhythm.reminders import SNOOZE_CHOICES, Reminder
 
 
 def _line(reminder: Reminder) -> str:
@@ -43,12 +29,8 @@ def _line(reminder: Reminder) -> str:
     )
 
 
-def cmd_reminders(args: argparse.Namespace, services: Services) -> int:
-    service, center = _service(services)
-    try:
-        reminders = asyncio.run(service.announce() if args.announce else service.due())
-    finally:
-        center.detach()
+def cmd_reminders(args: argparse.Namespace, app: App) -> int:
+    reminders = asyncio.run(app.rhythm.due_reminders(announce=bool(args.announce)))
     if args.json:
         json.dump([r.as_json() for r in reminders], sys.stdout, ensure_ascii=False, indent=2)
         print()
@@ -60,63 +42,32 @@ def cmd_reminders(args: argparse.Namespace, services: Services) -> int:
     return 0
 
 
-def cmd_snooze(args: argparse.Namespace, services: Services) -> int:
-    service, center = _service(services)
+def cmd_snooze(args: argparse.Namespace, app: App) -> int:
     try:
-        until = asyncio.run(service.snooze(args.inquiry_id, args.days))
+        until = asyncio.run(app.rhythm.snooze_reminder(args.inquiry_id, args.days))
     except LookupError:
         raise NotFound(f"#{args.inquiry_id}") from None
-    finally:
-        center.detach()
     stamp = to_sydney(until).strftime("%Y-%m-%d %H:%M")
     print(f"已推迟提醒到 {stamp}（悉尼时间）/ snoozed until {stamp} Sydney time")
     return 0
 
 
-async def _tomorrows_calendar(services: Services) -> CalendarRead:
-    """Tomorrow's Outlook appointments, or why they could not be read (never raises)."""
-    if not has_account(services):
-        return CalendarRead(None, NO_ACCOUNT_ZH)
-    client = graph_client(services)
-    try:
-        appointments = Appointments(
-            services.store, services.bus, services.clock, lambda: calendar_for(client)
-        )
-        return await read_calendar(appointments.tomorrow)
-    finally:
-        await client.aclose()
-
-
-def cmd_briefing(args: argparse.Namespace, services: Services) -> int:
-    evening = EveningBriefing(services.store, services.settings, services.clock)
-
-    async def run() -> Any:
-        if args.announce and not evening.is_due(services.clock.now()):
-            return None
-        calendar = await _tomorrows_calendar(services)
-        if not args.announce:
-            return await evening.build(appointments=calendar.events, calendar_note=calendar.note_zh)
-        center = NotificationCenter(services).attach(services.bus, catch_up=False)
-        try:
-            return await evening.announce_if_due(
-                center.raise_notification, calendar.events, calendar_note=calendar.note_zh
-            )
-        finally:
-            center.detach()
-
-    result = asyncio.run(run())
+def cmd_briefing(args: argparse.Namespace, app: App) -> int:
     if args.announce:
-        at = services.settings.get("schedule.briefing_time")
+        raised = asyncio.run(app.rhythm.announce_briefing())
+        at = app.settings.get("schedule.briefing_time")
         print(
             "已生成今晚的简报 / briefing raised"
-            if result
+            if raised
             else f"暂不发送（每晚 {at} 一次）/ not due or already sent (once an evening at {at})"
         )
-    elif args.json:
-        json.dump(result.as_json(), sys.stdout, ensure_ascii=False, indent=2)
+        return 0
+    briefing = asyncio.run(app.rhythm.briefing_now())
+    if args.json:
+        json.dump(briefing.as_json(), sys.stdout, ensure_ascii=False, indent=2)
         print()
     else:
-        print(render_markdown(result)[1])
+        print(render_markdown(briefing)[1])
     return 0
 
 
@@ -130,14 +81,9 @@ def _when(text: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=SYDNEY)
 
 
-def cmd_appointment(args: argparse.Namespace, services: Services) -> int:
-    client = graph_client(services)
-    appointments = Appointments(
-        services.store, services.bus, services.clock, lambda: calendar_for(client)
-    )
-
+def cmd_appointment(args: argparse.Namespace, app: App) -> int:
     async def run() -> str:
-        try:
+        async with app.rhythm.appointments_once() as appointments:
             if args.at:
                 proposal = await appointments.propose(args.inquiry_id, _when(args.at), args.minutes)
                 return (
@@ -147,8 +93,6 @@ def cmd_appointment(args: argparse.Namespace, services: Services) -> int:
                     f"{args.inquiry_id} --confirm / proposed; --confirm to create the event"
                 )
             done = await appointments.confirm(args.inquiry_id)
-        finally:
-            await client.aclose()
         stamp = done.proposal.start.replace("T", " ")
         if done.already:
             return f"已在 Outlook 日历中（{stamp}），未重复创建 / already in the calendar"

@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     stage.add_argument(
         "--reason", default="命令行更改", help="原因（记入审计）/ why (kept in the audit)"
     )
-    stage.set_defaults(handler=cmd_stage, wants_app=True)
+    stage.set_defaults(handler=cmd_stage)
 
     owed = sub.add_parser(
         "owed",
@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     owed.add_argument(
         "--pending", action="store_true", help="只看还在等待的 / only those still waiting"
     )
-    owed.set_defaults(handler=cmd_owed, wants_app=True)
+    owed.set_defaults(handler=cmd_owed)
 
 
 def cmd_stage(args: argparse.Namespace, app: App) -> int:

@@ -67,4 +67,4 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     p.add_argument("--week", action="store_true", help="本周按天 / this week, by day")
     p.add_argument("--json", action="store_true", help="JSON 输出 / as JSON")
-    p.set_defaults(handler=cmd_stats, wants_app=True)
+    p.set_defaults(handler=cmd_stats)

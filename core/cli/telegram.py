@@ -13,15 +13,11 @@ import argparse
 import asyncio
 import logging
 import sys
-from typing import Any
-
-from sqlalchemy import func, select
 
 from core import tasks
 from core.app import App
+from core.app.telegram import OUTBOX_STATUSES, TelegramService
 from core.clock import to_sydney
-from core.db.models import Notification
-from core.notify import pairing
 from core.telegram.runner import TelegramRunner
 
 log = logging.getLogger(__name__)
@@ -46,69 +42,54 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         action="store_true",
         help="deliver the outbox and process one round of updates, then exit",
     )
-    p.set_defaults(handler=_handle, wants_app=True)
+    p.set_defaults(handler=_handle)
 
 
 def _handle(args: argparse.Namespace, app: App) -> int:
-    services = app.services
     if args.action == "pair":
-        return _pair(services)
+        return _pair(app.telegram)
     if args.action == "status":
-        return _status(services)
+        return _status(app.telegram)
     if args.action == "unpair":
-        pairing.unpair(services)
+        app.telegram.unpair()
         print("已解除配对 / unpaired")
         return 0
     return asyncio.run(_run(app, once=args.once))
 
 
-def _pair(services: Any) -> int:
-    code = pairing.new_pairing_code(services)
+def _pair(telegram: TelegramService) -> int:
+    code = telegram.new_pairing_code()
     until = to_sydney(code.expires_at)
     print(f"配对码 / pairing code: {code.code}")
     print(
         f"在 Telegram 中给你的机器人发送 / send to your bot:  /start {code.code}\n"
         f"有效至 / valid until {until:%Y-%m-%d %H:%M} (Sydney)，只能使用一次 / single use."
     )
-    if not pairing.token(services):
+    if not telegram.token():
         print(
             "提示：还没有设置 Bot 令牌 / note: no bot token set yet (INQUIRY_BRIDGE_TELEGRAM_TOKEN)"
         )
     return 0
 
 
-def _status(services: Any) -> int:
-    owner = pairing.owner(services)
-    with services.store.session() as session:
-        counts = dict(
-            session.execute(
-                select(Notification.telegram_status, func.count(Notification.id)).group_by(
-                    Notification.telegram_status
-                )
-            ).all()
-        )
-    print(f"令牌 / token: {'已设置 set' if pairing.token(services) else '未设置 not set'}")
-    print(f"启用 / enabled: {'是 yes' if pairing.enabled(services) else '否 no'}")
+def _status(telegram: TelegramService) -> int:
+    owner = telegram.owner()
+    counts = asyncio.run(telegram.outbox_counts())
+    print(f"令牌 / token: {'已设置 set' if telegram.token() else '未设置 not set'}")
+    print(f"启用 / enabled: {'是 yes' if telegram.enabled() else '否 no'}")
     if owner is None:
         print("配对 / paired chat: 未配对 none")
     else:
         how = "预设 preset" if owner.preset else f"{owner.name or ''}".strip()
         print(f"配对 / paired chat: {owner.chat_id} {how}".rstrip())
-    print(
-        "提醒 / outbox: "
-        + "，".join(f"{k} {counts.get(k, 0)}" for k in ("pending", "sent", "failed", "skipped"))
-    )
+    print("提醒 / outbox: " + "，".join(f"{k} {counts.get(k, 0)}" for k in OUTBOX_STATUSES))
     return 0
 
 
 async def _run(app: App, *, once: bool) -> int:
-    services = app.services
     app.notifications.attach(background=False)
-    runner = TelegramRunner(
-        services,
-        assistant=app.assistant,  # the owner's words go to the assistant (when AI is set)
-        composer=lambda: app.drafts.composer if app.llm.available else None,
-    )
+    # the App's client, assistant (the owner's words, when AI is set) and composer
+    runner = TelegramRunner(app)
     try:
         if once:
             report = await runner.run_once()
@@ -124,7 +105,7 @@ async def _run(app: App, *, once: bool) -> int:
                 line += f"；已更新 {d.edited} 条消息的按钮 / closed buttons on {d.edited} messages"
             if d.held_until is not None:
                 line += f"；免打扰至 {to_sydney(d.held_until):%H:%M}"
-            if await tasks.io(pairing.owner, services) is None:
+            if await tasks.io(app.telegram.owner) is None:
                 line += "；尚未配对 / not paired yet (telegram pair)"
             print(line)
             if report.error:
@@ -151,9 +132,7 @@ async def _run(app: App, *, once: bool) -> int:
 async def _settle_owed(app: App) -> int:
     """The folder moves owed to OneDrive (a stage changed from Telegram, ``ask``, the CLI…),
     done here too: this runner may be the only process on the PC that talks to Graph."""
-    from core.app.graph_runtime import graph_configured
-
-    if app.is_demo or not graph_configured(app.services):
+    if app.is_demo or not app.graph_configured():
         return 0
     try:
         return await app.graph(offline=True).settle_owed()
@@ -172,15 +151,15 @@ async def _settle_owed_forever(app: App, stop: asyncio.Event) -> None:
     def _wake(_event: StageChanged) -> None:
         loop.call_soon_threadsafe(woken.set)
 
-    unsubscribe = app.services.bus.subscribe(StageChanged, _wake)
+    unsubscribe = app.bus.subscribe(StageChanged, _wake)
     try:
         while not stop.is_set():
             woken.clear()
             await _settle_owed(app)
-            minutes = float(app.services.settings.get("graph.drive_poll_minutes"))
+            minutes = float(app.settings.get("graph.drive_poll_minutes"))
             waits = [
                 asyncio.ensure_future(w)
-                for w in (stop.wait(), woken.wait(), app.services.clock.sleep(60.0 * minutes))
+                for w in (stop.wait(), woken.wait(), app.clock.sleep(60.0 * minutes))
             ]
             try:
                 await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)

@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
+from core.app import App
 from core.voice.download import RECOMMENDED, download_model, hub_endpoint, import_model
 from core.voice.models import format_size
 from core.voice.transcriber import LANGUAGES, shared_transcriber
@@ -56,8 +56,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     m.set_defaults(handler=_voice_model)
 
 
-def _transcribe(args: argparse.Namespace, services: Any) -> int:
-    transcriber = shared_transcriber(services.settings)
+def _transcribe(args: argparse.Namespace, app: App) -> int:
+    transcriber = shared_transcriber(app.settings)
     result = transcriber.transcribe_file(args.file, language=args.language)
     if result.text:
         print(result.text)
@@ -79,9 +79,9 @@ def _transcribe(args: argparse.Namespace, services: Any) -> int:
     return 0
 
 
-def _voice_model(args: argparse.Namespace, services: Any) -> int:
+def _voice_model(args: argparse.Namespace, app: App) -> int:
     if args.action == "import":
-        folder = import_model(services.home, args.path)
+        folder = import_model(app.home, args.path)
     else:
         shown = [-1]
 
@@ -92,10 +92,10 @@ def _voice_model(args: argparse.Namespace, services: Any) -> int:
                 print(f"{format_size(done)} / {format_size(total)}", file=sys.stderr)
 
         folder = download_model(
-            services.home,
-            endpoint=args.endpoint or hub_endpoint(services.settings),
+            app.home,
+            endpoint=args.endpoint or hub_endpoint(app.settings),
             progress=progress,
         )
-    services.settings.set("voice.model_dir", str(folder))
+    app.settings.set("voice.model_dir", str(folder))
     print(folder)
     return 0

@@ -324,7 +324,7 @@ async def test_the_settings_test_and_the_bot_client_come_from_the_app(
     assert trial.settings.get("llm.tier1") == app.settings.get("llm.tier1")  # type: ignore[attr-defined]
     assert trial._current_api_key() == "typed-key"  # type: ignore[attr-defined]
     app.settings.set("telegram.base_url", "http://127.0.0.1:7")
-    bot = app.telegram_client("123:abc", timeout=5)
+    bot = app.new_telegram_client("123:abc", timeout=5)
     try:
         assert bot._timeout == 5 and "127.0.0.1:7" in str(bot.base_url)
     finally:

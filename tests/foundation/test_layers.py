@@ -70,6 +70,7 @@ LAYERS: dict[str, set[str]] = {
         "schedule",
         "secrets",
         "services",
+        "sources",
         "stats",
         "tasks",
     },
@@ -148,7 +149,7 @@ LAYERS: dict[str, set[str]] = {
         "tempfiles",
     },
     "errors": set(),
-    "evals": {"app", "db", "llm", "services", "sources"},
+    "evals": {"app", "db", "drafts", "intake", "llm", "services", "sources"},
     "events": set(),
     "glossary": set(),
     "graph": {
@@ -428,3 +429,28 @@ def test_the_scan_sees_late_and_from_core_imports(tmp_path: Path) -> None:
         pass
     else:  # pragma: no cover - the check above would be worthless
         raise AssertionError("a two-package loop was not seen")
+
+
+FRONT_ENDS = (CORE / "cli", CORE / "telegram")
+
+
+def test_the_cli_and_telegram_front_ends_use_the_app_only() -> None:
+    """No ``core.services`` import, no ``.services`` of an App, no store session and no client
+    of their own in ``core/cli`` or ``core/telegram``: all of it is ``App``'s (``core.app``)."""
+    offenders = []
+    for folder in FRONT_ENDS:
+        for path in sorted(folder.rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            where = path.relative_to(ROOT)
+            if "services" in core_imports(path):
+                offenders.append(f"{where} imports core.services")
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Attribute) and node.attr in {"services", "store"}:
+                    offenders.append(f"{where}:{node.lineno} uses .{node.attr}")
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in {"TelegramClient", "LLMClient", "GraphClient"}
+                ):
+                    offenders.append(f"{where}:{node.lineno} builds a {node.func.id}")
+    assert offenders == []

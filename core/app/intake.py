@@ -1,0 +1,50 @@
+"""The intake pipeline and its results as the headless front end uses them.
+
+Why a facade: ``ingest --eml-dir`` and the ``inquiries`` / ``mail`` listings (the DESIGN.md JSON
+contracts) are what a check or a support person runs against a data folder; going through the
+``App`` keeps them on the very pipeline and queries the desktop and ``sync`` use, and keeps the
+CLI away from the store.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from core.intake.jobs import IngestReport
+from core.services import Services
+
+__all__ = ["IngestReport", "IntakeService"]
+
+
+class IntakeService:
+    def __init__(self, services: Services) -> None:
+        self._services = services
+
+    async def ingest_folder(self, folder: Path, *, offline: bool = False) -> IngestReport:
+        """Messages a killed or failed earlier run left ``pending`` first, then ``*.eml`` of
+        ``folder`` in name order, as if they arrived in that order (re-running changes
+        nothing). ``offline``: rules only, no model."""
+        from core.intake.pipeline import build_pipeline
+        from core.sources.eml import EmlFolderSource
+
+        pipeline = build_pipeline(self._services, offline=offline)
+        try:
+            report = await pipeline.retry_pending()
+            report.extend(await pipeline.ingest_source(EmlFolderSource(folder)))
+            return report
+        finally:
+            await pipeline.aclose()
+
+    async def inquiries_json(self) -> list[dict[str, Any]]:
+        """Every inquiry as the ``inquiries --json`` contract (``core.intake.queries``)."""
+        from core.intake.queries import inquiries_json
+
+        now = self._services.clock.now()
+        return await self._services.store.read(lambda s: inquiries_json(s, now))
+
+    async def mail_json(self) -> list[dict[str, Any]]:
+        """Every ingested message with its disposition (the ``mail --json`` contract)."""
+        from core.intake.queries import mail_json
+
+        return await self._services.store.read(mail_json)
