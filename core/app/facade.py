@@ -24,6 +24,13 @@ Attributes:
         appointments, and ``daily()``: the background task that announces them and backs up.
     stats: ``StatsService`` — what the AI cost (the ledger by day, week, tier, purpose) and how
         well it did by his corrections, per week.
+    voice: ``VoiceService`` — the Whisper model (warm transcriber, live dictation), its download
+        and import, and WAV files, for dictation and the voice settings page.
+    connection_tests: ``ConnectionTests`` — 测试连接 of the AI endpoint and the Telegram bot with
+        values typed but not saved (the throwaway clients are built there).
+    telegram_pairing: ``TelegramPairing`` — the bot token, the paired chat, the pairing code.
+    desktop: ``DesktopSupport`` — the demo folder (load, reopen), the Microsoft sign-in, whether
+        an account is set up, the mail ``SyncScheduler``.
     is_demo: this is the demo data folder beside the real one.
 """
 
@@ -35,6 +42,8 @@ from typing import TYPE_CHECKING, Any
 
 from core.app.assistant import AssistantService
 from core.app.attention import AttentionService
+from core.app.connection_tests import ConnectionTests
+from core.app.desktop_support import DesktopSupport
 from core.app.inquiries import InquiryService
 from core.app.knowledge import KnowledgeService
 from core.app.lazy import LazyDrafts, LazyLLM
@@ -45,6 +54,8 @@ from core.app.proposals import ProposalService
 from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
 from core.app.stats import StatsService
+from core.app.telegram_pairing import TelegramPairing
+from core.app.voice import VoiceService
 from core.clock import Clock
 from core.config import Settings
 from core.events import EventBus, StageChanged
@@ -76,6 +87,10 @@ class App:
         self.proposals = ProposalService(services)
         self.mail_accounts = MailAccountService(services)
         self.stats = StatsService(services)
+        self.voice = VoiceService(services.settings, services.paths)
+        self.connection_tests = ConnectionTests(services)
+        self.telegram_pairing = TelegramPairing(services)
+        self.desktop = DesktopSupport(services)
         self.rhythm = RhythmService(
             services,
             self.notifications,

@@ -1,0 +1,119 @@
+"""``ConnectionTests``: the settings pages' 测试连接, with values the owner has not saved yet.
+
+Why here: a connection test builds a throwaway client (the LLM client over the form's address,
+models and key; the Telegram Bot API client over a typed token) and closes it again. Clients are
+built in the composition root only, so the front ends ask this service instead of constructing
+``LLMClient`` or ``TelegramClient`` themselves. Both tests are async and touch only the network,
+never the settings file or the keyring: nothing typed is saved by testing it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from core.config import Settings
+from core.import_lock import IMPORTING
+from core.secrets import LLM_API_KEY, Secrets
+from core.services import Services
+
+log = logging.getLogger(__name__)
+
+TelegramVerdict = Literal["ok", "bad_token", "offline", "error"]
+
+
+@dataclass(frozen=True)
+class LLMProbeResult:
+    """What the LLM endpoint answered: ``ok`` (all the app needs works) and the findings, one
+    line each, in the language asked for."""
+
+    ok: bool
+    lines: list[str]
+
+
+@dataclass(frozen=True)
+class TelegramProbeResult:
+    """The Bot API's answer to ``getMe``: the verdict and the bot's name when it answered."""
+
+    verdict: TelegramVerdict
+    bot_name: str = ""
+
+
+class FormSettings:
+    """Settings as typed in the form, falling back to the saved ones."""
+
+    def __init__(self, saved: Settings, overrides: dict[str, Any]) -> None:
+        self._saved = saved
+        self._overrides = overrides
+
+    def get(self, key: str) -> Any:
+        return self._overrides[key] if key in self._overrides else self._saved.get(key)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.get(key)
+
+
+class FormSecrets:
+    """The saved secrets, with the API key typed in the form (when one was typed)."""
+
+    def __init__(self, saved: Secrets, api_key: str) -> None:
+        self._saved = saved
+        self._api_key = api_key
+
+    def get(self, name: str) -> str | None:
+        if name == LLM_API_KEY and self._api_key:
+            return self._api_key
+        return self._saved.get(name)
+
+
+class ConnectionTests:
+    """测试连接 for the AI endpoint and the Telegram bot, over unsaved form values."""
+
+    def __init__(self, services: Services) -> None:
+        self._services = services
+
+    async def llm(self, values: dict[str, Any], api_key: str, lang: str) -> LLMProbeResult:
+        """Probe the endpoint with the form's ``llm.*`` ``values`` (saved ones fill the rest)
+        and the typed ``api_key`` (empty: the saved key). Raises what building the client
+        raises (not configured, a value the client refuses); the caller words it."""
+        with IMPORTING:  # the OpenAI SDK may be importing on the warm-up thread right now
+            from core.llm import probe
+            from core.llm.client import LLMClient
+
+        s = self._services
+        client = LLMClient(
+            FormSettings(s.settings, values),  # type: ignore[arg-type]
+            FormSecrets(s.secrets, api_key),  # type: ignore[arg-type]
+            s.store,
+            s.clock,
+        )
+        try:
+            report = await probe.probe(client)
+            return LLMProbeResult(report.ok, probe.summary(report, lang))
+        finally:
+            await client.aclose()
+
+    async def telegram(self, token: str) -> TelegramProbeResult:
+        """Ask the Bot API who ``token`` is (``getMe``, ten seconds at most)."""
+        # the Bot API client (httpx) is imported on use, not with the app's start
+        from core.errors import InquiryBridgeError
+        from core.notify.telegram_client import (
+            TelegramAuthError,
+            TelegramClient,
+            TelegramNetworkError,
+        )
+
+        client = TelegramClient(self._services.settings.get("telegram.base_url"), token, timeout=10)
+        try:
+            me = await client.get_me()
+            return TelegramProbeResult("ok", str(me.get("username") or me.get("first_name") or ""))
+        except TelegramAuthError:
+            return TelegramProbeResult("bad_token")
+        except TelegramNetworkError:
+            return TelegramProbeResult("offline")
+        except InquiryBridgeError as exc:
+            log.info("telegram test: %s", exc.detail)
+            return TelegramProbeResult("error")
+        finally:
+            await client.aclose()
