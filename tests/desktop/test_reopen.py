@@ -264,7 +264,7 @@ async def test_stage_dialogs_and_the_voice_model_offer_reopen(app, services) -> 
     await _twice(detail.lost_button.click, lambda: dialog_of(ReasonDialog))  # 标记流失
     boxes: list[QWidget] = []
     await _twice(
-        lambda: boxes.append(offer_multilingual_model(desktop.ctx.services, window)),
+        lambda: boxes.append(offer_multilingual_model(desktop.ctx.app, window)),
         lambda: boxes[-1],
     )
     _stop(desktop)
