@@ -347,7 +347,7 @@ class DesktopApp(QObject):
         """Ingest the demo mailbox into the demo folder and open the board over it."""
         demo = self._demo_app()
         try:
-            result = await demo.desktop.load_demo()
+            result = await demo.load_demo()
         except Exception:
             demo.close()
             if wizard is not None:

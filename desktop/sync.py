@@ -45,7 +45,7 @@ class SyncController:
         if self.scheduler is None:
             app = self.ctx.app
             self.runtime = app.mailbox() if app.uses_imap() else app.graph()
-            self.scheduler = app.desktop.sync_scheduler(self.runtime)
+            self.scheduler = app.scheduler(self.runtime)
         return self.scheduler
 
     @property

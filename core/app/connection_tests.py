@@ -1,22 +1,26 @@
 """``ConnectionTests``: the settings pages' 测试连接, with values the owner has not saved yet.
 
 Why here: a connection test builds a throwaway client (the LLM client over the form's address,
-models and key; the Telegram Bot API client over a typed token) and closes it again. Clients are
-built in the composition root only, so the front ends ask this service instead of constructing
-``LLMClient`` or ``TelegramClient`` themselves. Both tests are async and touch only the network,
+models and key; the Telegram Bot API client over a typed token, from ``App.telegram_client``)
+and closes it again. Clients are built in the composition root only, so the front ends ask this
+service instead of constructing ``LLMClient`` or ``TelegramClient`` themselves. Both tests are async and touch only the network,
 never the settings file or the keyring: nothing typed is saved by testing it.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from core.config import Settings
 from core.import_lock import IMPORTING
 from core.secrets import LLM_API_KEY, Secrets
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.notify.telegram_client import TelegramClient
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +74,11 @@ class FormSecrets:
 class ConnectionTests:
     """测试连接 for the AI endpoint and the Telegram bot, over unsaved form values."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, telegram_client: Callable[..., TelegramClient]) -> None:
+        """``telegram_client``: ``App.telegram_client`` (token, ``timeout=``), the one place a
+        Bot API client is made."""
         self._services = services
+        self._telegram_client = telegram_client
 
     async def llm(self, values: dict[str, Any], api_key: str, lang: str) -> LLMProbeResult:
         """Probe the endpoint with the form's ``llm.*`` ``values`` (saved ones fill the rest)
@@ -98,13 +105,9 @@ class ConnectionTests:
         """Ask the Bot API who ``token`` is (``getMe``, ten seconds at most)."""
         # the Bot API client (httpx) is imported on use, not with the app's start
         from core.errors import InquiryBridgeError
-        from core.notify.telegram_client import (
-            TelegramAuthError,
-            TelegramClient,
-            TelegramNetworkError,
-        )
+        from core.notify.telegram_client import TelegramAuthError, TelegramNetworkError
 
-        client = TelegramClient(self._services.settings.get("telegram.base_url"), token, timeout=10)
+        client = self._telegram_client(token, timeout=10)
         try:
             me = await client.get_me()
             return TelegramProbeResult("ok", str(me.get("username") or me.get("first_name") or ""))

@@ -5,10 +5,10 @@ Two kinds of thing, both so that the desktop imports ``core.app`` and nothing el
 * module-level functions for the moments before an ``App`` exists (or with none at all):
   logging to the data folder's rotating file, where the data folder is, start at login, and
   warming the heavy imports; ``core.app`` re-exports them;
-* ``DesktopSupport``, one per ``App`` (``App.desktop``): the demo data folder (load, reopen), the
+* ``DesktopSupport``, one per ``App`` (``App.desktop``): reopening the demo data folder, the
   Microsoft sign-in of this folder (built on use: it pulls in httpx), whether an account is set
-  up, and the mail ``SyncScheduler`` over a mail runtime. Each builds what it returns here, in the
-  composition root, rather than in the window that asked.
+  up. Each builds what it returns here, in the composition root, rather than in the window that
+  asked. (Loading the demo and the sync scheduler are ``App.load_demo`` and ``App.scheduler``.)
 """
 
 from __future__ import annotations
@@ -26,11 +26,7 @@ from core.secrets import GRAPH_TOKEN
 from core.services import Services
 
 if TYPE_CHECKING:
-    from core.app.graph_runtime import GraphRuntime
-    from core.demo import DemoResult
     from core.graph.auth import MsalAuth
-    from core.mailbox.runtime import MailboxRuntime
-    from core.schedule import SyncScheduler
 
 __all__ = [
     "DesktopSupport",
@@ -60,7 +56,7 @@ def set_autostart(enabled: bool, command: Sequence[str] | None = None) -> None:
 
 
 class DesktopSupport:
-    """The demo, the Microsoft sign-in and the sync scheduler of one data folder."""
+    """The demo folder's reopening, the Microsoft sign-in and the account of one data folder."""
 
     def __init__(self, services: Services) -> None:
         self._services = services
@@ -92,15 +88,3 @@ class DesktopSupport:
         from core.demo import reopen_demo
 
         return reopen_demo(self._services)
-
-    async def load_demo(self) -> DemoResult:
-        """Ingest the demo mailbox into this (demo) folder. Idempotent."""
-        from core.demo import load_demo
-
-        return await load_demo(self._services)
-
-    def sync_scheduler(self, runtime: GraphRuntime | MailboxRuntime) -> SyncScheduler:
-        """The pollers (mail, OneDrive, send queue) over ``runtime``, on this folder's settings."""
-        from core.schedule import SyncScheduler
-
-        return SyncScheduler(self._services, runtime)

@@ -27,10 +27,10 @@ Attributes:
     voice: ``VoiceService`` — the Whisper model (warm transcriber, live dictation), its download
         and import, and WAV files, for dictation and the voice settings page.
     connection_tests: ``ConnectionTests`` — 测试连接 of the AI endpoint and the Telegram bot with
-        values typed but not saved (the throwaway clients are built there).
+        values typed but not saved (throwaway clients, closed after).
     telegram_pairing: ``TelegramPairing`` — the bot token, the paired chat, the pairing code.
-    desktop: ``DesktopSupport`` — the demo folder (load, reopen), the Microsoft sign-in, whether
-        an account is set up, the mail ``SyncScheduler``.
+    desktop: ``DesktopSupport`` — reopening the demo folder, the Microsoft sign-in, whether an
+        account is set up.
     is_demo: this is the demo data folder beside the real one.
 """
 
@@ -65,7 +65,10 @@ from core.services import Services
 
 if TYPE_CHECKING:
     from core.app.graph_runtime import GraphRuntime
+    from core.demo import DemoResult
     from core.mailbox.runtime import MailboxRuntime
+    from core.notify.telegram_client import TelegramClient
+    from core.schedule import SyncScheduler
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +91,7 @@ class App:
         self.mail_accounts = MailAccountService(services)
         self.stats = StatsService(services)
         self.voice = VoiceService(services.settings, services.paths)
-        self.connection_tests = ConnectionTests(services)
+        self.connection_tests = ConnectionTests(services, self.telegram_client)
         self.telegram_pairing = TelegramPairing(services)
         self.desktop = DesktopSupport(services)
         self.rhythm = RhythmService(
@@ -166,6 +169,29 @@ class App:
                 overrides["pipeline"] = build_pipeline(self.services, offline=offline)
             self._graph = GraphRuntime(self.services, **overrides)
         return self._graph
+
+    def scheduler(self, runtime: GraphRuntime | MailboxRuntime | None = None) -> SyncScheduler:
+        """The polling scheduler (mail, OneDrive, approved drafts after each mail round) over
+        ``runtime``, by default this folder's: IMAP when configured, else Graph."""
+        from core.schedule import SyncScheduler
+
+        if runtime is None:
+            runtime = self.mailbox() if self.uses_imap() else self.graph()
+        return SyncScheduler(self.services, runtime)
+
+    def telegram_client(self, token: str, *, timeout: float = 20.0) -> TelegramClient:
+        """A Bot API client for ``token`` at ``telegram.base_url`` (the settings page's token
+        test); the caller closes it."""
+        from core.notify.telegram_client import TelegramClient
+
+        base_url = str(self.services.settings.get("telegram.base_url"))
+        return TelegramClient(base_url, token, timeout=timeout)
+
+    async def load_demo(self) -> DemoResult:
+        """Ingest the demo mailbox into this (demo) folder (idempotent)."""
+        from core.demo import load_demo
+
+        return await load_demo(self.services)
 
     def uses_imap(self) -> bool:
         """This data folder reads an IMAP mailbox (``imap.url`` / ``INQUIRY_BRIDGE_IMAP_URL``)."""

@@ -105,7 +105,7 @@ def test_desktop_support_knows_the_account_and_builds_the_scheduler(app: App) ->
     assert not app.desktop.account_configured() and not app.desktop.preset_graph_token()
     app.paths.token_cache.write_bytes(b"{}")
     assert app.desktop.account_configured()
-    assert isinstance(app.desktop.sync_scheduler(app.graph(offline=True)), SyncScheduler)
+    assert isinstance(app.scheduler(app.graph(offline=True)), SyncScheduler)
     assert app.desktop.publisher_client_id() == ""  # empty in a source checkout
 
 
