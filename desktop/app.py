@@ -26,7 +26,6 @@ import asyncio
 import logging
 import os
 import sys
-from typing import Any
 
 import qasync  # after PySide6, on purpose
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
@@ -99,11 +98,11 @@ class DesktopApp(QObject):
 
     context_changed = Signal()
 
-    def __init__(self, qapp: QApplication, app: App | Any, *, tray: bool = True) -> None:
-        """``app``: the owner's real folder (a bare ``Services``, deprecated, is wrapped)."""
+    def __init__(self, qapp: QApplication, app: App, *, tray: bool = True) -> None:
+        """``app``: the owner's real folder (from ``build_app``)."""
         super().__init__()
         self.qapp = qapp
-        self.real_app: App = app if isinstance(app, App) else App(app)
+        self.real_app = app
         self.languages = LanguageManager(self.real_app.paths.cache)
         self.reporter = ErrorReporter(self.real_app.paths.logs, lambda: self.window)
         self.ctx: AppContext | None = None

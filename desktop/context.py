@@ -64,12 +64,9 @@ class AppContext:
         self.app.close()
 
 
-def build_context(app: App | Any, *, is_demo: bool = False) -> AppContext:
-    """The context over ``app``; the outbox starts raising notifications from the folder's
-    events on its own worker thread. A bare ``Services`` (older tests) is wrapped in its
-    ``App`` here (deprecated: pass the ``App``)."""
-    if not isinstance(app, App):
-        app = App(app, is_demo=is_demo)
+def build_context(app: App) -> AppContext:
+    """The context over ``app`` (from ``build_app``); the outbox starts raising notifications
+    from the folder's events on its own worker thread."""
     app.notifications.attach(background=True)
     app.attention.attach(background=True)  # 需要您确认 rows written off the UI thread
     return AppContext(app=app, hub=SignalHub(app.bus))
