@@ -2,6 +2,8 @@
 
 A front end of ``core.app``: windows receive the folder's ``App`` (and its ``SignalHub``, the one
 path by which core events become Qt signals) in their constructor; I/O runs as coroutines on the
-qasync loop and CPU work on workers. May import core.app and core's plain modules (errors,
-events, clock, glossary, config); never ``core.db`` or SQLAlchemy (a test enforces it).
+qasync loop and CPU work on workers. Imports ``core.app`` (``App``, ``build_app`` and the
+functions for before an ``App`` exists) and ``core.app.types`` (the data, constants and pure
+helpers), heading for nothing else of ``core`` (``DESKTOP_IMPORTS`` in
+``tests/foundation/test_layers.py`` only shrinks); never ``core.db`` or SQLAlchemy.
 """

@@ -20,7 +20,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
-from core.errors import LLMNotConfigured
+from core.app.types import LLMNotConfigured
 
 _opener: Callable[[], object] | None = None
 _open_boxes: set[QMessageBox] = set()
@@ -39,11 +39,14 @@ def not_configured(exc: BaseException | None = None, *, available: bool | None =
     return isinstance(exc, LLMNotConfigured)
 
 
-def configured(services: Any) -> bool:
-    """An endpoint is set up for this data folder (the facade's own test, settings + env)."""
-    from core.app.lazy import LazyLLM
+def configured(app: Any) -> bool:
+    """An endpoint is set up for this data folder (the facade's own test, settings + env).
 
-    return bool(LazyLLM(services).available)
+    ``app`` is the folder's ``App`` (its own client answers); a bare ``Services`` (a window not
+    moved to ``ctx.app`` yet, deprecated with ``AppContext.services``) still works."""
+    from desktop.context import build_llm
+
+    return bool(build_llm(app).available)
 
 
 def sentence() -> str:

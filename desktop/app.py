@@ -31,11 +31,7 @@ import qasync  # after PySide6, on purpose
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
-from core.app import App, build_app
-from core.app.lazy import warm as warm_imports
-from core.logging_setup import setup_logging_or_none
-from core.secrets import GRAPH_TOKEN
-from core.services import Services
+from core.app import App, build_app, setup_logging_or_none, warm_imports
 from desktop import ai_needed
 from desktop.aio import spawn
 from desktop.context import AppContext, build_context
@@ -81,9 +77,9 @@ def make_qapp(argv: list[str] | None = None) -> QApplication:
     return app
 
 
-def account_configured(services: Services) -> bool:
+def account_configured(app: App) -> bool:
     """A Microsoft account is set up (a token cache exists or a preset token is given)."""
-    return bool(services.secrets.get(GRAPH_TOKEN)) or services.paths.token_cache.exists()
+    return app.desktop.account_configured()
 
 
 def window_on_start(*, tray: bool, demo: bool, account: bool) -> bool:
@@ -102,14 +98,13 @@ class DesktopApp(QObject):
 
     context_changed = Signal()
 
-    def __init__(self, qapp: QApplication, app: App | Services, *, tray: bool = True) -> None:
+    def __init__(self, qapp: QApplication, app: App, *, tray: bool = True) -> None:
+        """``app``: the owner's real folder (from ``build_app``)."""
         super().__init__()
         self.qapp = qapp
-        self.real_app = app if isinstance(app, App) else App(app)
-        services = self.real_app.services
-        self.real_services = services
-        self.languages = LanguageManager(services.paths.cache)
-        self.reporter = ErrorReporter(services.paths.logs, lambda: self.window)
+        self.real_app = app
+        self.languages = LanguageManager(self.real_app.paths.cache)
+        self.reporter = ErrorReporter(self.real_app.paths.logs, lambda: self.window)
         self.ctx: AppContext | None = None
         self.window: MainWindow | None = None
         self.wizard: FirstRunWizard | None = None
@@ -124,11 +119,11 @@ class DesktopApp(QObject):
     def start(self, *, force_wizard: bool = False) -> None:
         self.reporter.install(asyncio.get_event_loop())
         ai_needed.set_opener(lambda: self.show_settings(1))  # 打开 AI 设置 everywhere
-        self.languages.apply(str(self.real_services.settings.get("general.language")))
+        self.languages.apply(str(self.real_app.settings.get("general.language")))
         state = self.real_app.state
         demo = state.peek(MODE_KEY) == "demo"
         self._open_context(self._demo_app() if demo else self.real_app)
-        account = account_configured(self.real_services)
+        account = account_configured(self.real_app)
         first_run = not state.peek(FIRST_RUN_KEY) and not account
         if force_wizard or (first_run and not demo):
             self.show_wizard()
@@ -147,12 +142,8 @@ class DesktopApp(QObject):
 
     def _demo_app(self) -> App:
         """The demo folder's ``App``; dates moved up to today when it was loaded long ago."""
-        from core.demo import reopen_demo
-
-        app = build_app(
-            self.real_services.paths.demo_home, clock=self.real_services.clock, is_demo=True
-        )
-        reopen_demo(app.services)
+        app = build_app(self.real_app.paths.demo_home, clock=self.real_app.clock, is_demo=True)
+        app.desktop.reopen_demo()
         return app
 
     def _open_context(self, app: App) -> None:
@@ -249,12 +240,12 @@ class DesktopApp(QObject):
 
     def set_language(self, lang: str) -> None:
         applied = self.languages.apply(lang)
-        self.real_services.settings.set("general.language", applied)
+        self.real_app.settings.set("general.language", applied)
 
     def set_paused(self, paused: bool) -> None:
         if self.ctx is None:
             return
-        self.ctx.services.settings.set("schedule.paused", paused)
+        self.ctx.app.settings.set("schedule.paused", paused)
         for view in (self.window, self.tray):
             if view is not None:
                 view.set_paused(paused)
@@ -316,7 +307,7 @@ class DesktopApp(QObject):
         if not self.ctx.is_demo:
             return self.ctx
         return AppContext(
-            app=self.real_app, hub=SignalHub(self.real_services.bus), extras=self.ctx.extras
+            app=self.real_app, hub=SignalHub(self.real_app.bus), extras=self.ctx.extras
         )
 
     def show_wizard(self) -> FirstRunWizard:
@@ -325,7 +316,7 @@ class DesktopApp(QObject):
         if showing(self.wizard) and self.wizard is not None:
             self.wizard.raise_()
             return self.wizard
-        wizard = FirstRunWizard(self.ctx, profile_settings=self.real_services.settings)
+        wizard = FirstRunWizard(self.ctx, profile_settings=self.real_app.settings)
         wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         wizard.sign_in_requested.connect(lambda: self._wizard_to_settings(wizard, 0))
         wizard.ai_requested.connect(lambda: self._wizard_to_settings(wizard, 1))
@@ -353,11 +344,9 @@ class DesktopApp(QObject):
 
     async def load_demo(self, wizard: FirstRunWizard | None = None) -> int:
         """Ingest the demo mailbox into the demo folder and open the board over it."""
-        from core.demo import load_demo
-
         demo = self._demo_app()
         try:
-            result = await load_demo(demo.services)
+            result = await demo.load_demo()
         except Exception:
             demo.close()
             if wizard is not None:
@@ -412,7 +401,6 @@ async def _main(app: DesktopApp, single: SingleInstance) -> int:
 
 def run_app(args: argparse.Namespace, app: App) -> int:
     """The ``app`` command: the tray application until 退出."""
-    services = app.services
     headless = not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
     if headless and sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -424,10 +412,10 @@ def run_app(args: argparse.Namespace, app: App) -> int:
     if blocked:  # Qt would abort (exit 134) naming only xcb-cursor
         print(blocked, file=sys.stderr)
         return 1
-    setup_logging_or_none(services.paths.logs)  # a full disk must not stop the app here
+    setup_logging_or_none(app.paths.logs)  # a full disk must not stop the app here
     qapp = make_qapp()
-    name = server_name(services.paths.home)
-    instance = InstanceLock(services.paths.home)
+    name = server_name(app.home)
+    instance = InstanceLock(app.home)
     if not instance.acquire():  # another tray app has this folder: bring it forward
         if raise_first(name):
             print("inquiry-bridge: 已在运行，已切换到该窗口 / already running", file=sys.stderr)

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from core.app import App
-from core.errors import InquiryBridgeError
+from core.app.types import InquiryBridgeError
 
 
 class ScreenshotError(InquiryBridgeError):
@@ -68,9 +68,7 @@ def _run_app(args: argparse.Namespace, app: App) -> int:
 
 def _run_screenshot(args: argparse.Namespace, _none: None = None) -> int:
     """Render one window over a temporary copy of the data folder (the folder stays as it was)."""
-    from core.app import build_app
-    from core.logging_setup import setup_logging
-    from core.paths import resolve_home
+    from core.app import build_app, resolve_home, setup_logging
     from desktop.screenshots import rendering_copy
 
     home = resolve_home(getattr(args, "home", None))
@@ -94,13 +92,12 @@ def _shoot_over(args: argparse.Namespace, app: App) -> int:
     from desktop.i18n import LanguageManager
     from desktop.screenshots import render
 
-    services = app.services
     qapp = make_qapp()
-    LanguageManager(services.paths.cache).apply(args.lang)
+    LanguageManager(app.paths.cache).apply(args.lang)
     out = Path(args.out).expanduser().resolve()
 
     async def _shoot() -> Path:
-        ErrorReporter(services.paths.logs).install(asyncio.get_running_loop())
+        ErrorReporter(app.paths.logs).install(asyncio.get_running_loop())
         ctx = build_context(app)
         try:
             return await render(ctx, args.window, out)

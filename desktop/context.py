@@ -14,9 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from core.app import App
-from core.app.lazy import LazyDrafts, LazyLLM
-from core.notify.outbox import NotificationCenter
-from core.services import Services
+from core.app.types import LazyDrafts, LazyLLM, NotificationCenter
 from desktop.hub import SignalHub
 
 log = logging.getLogger(__name__)
@@ -31,8 +29,10 @@ class AppContext:
     extras: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def services(self) -> Services:
-        """Paths, settings, secrets and clock (the windows that still take ``Services``)."""
+    def services(self) -> Any:
+        """Deprecated: the core ``Services`` under ``app``, for the windows that still take them
+        (``desktop/approval``, ``chat``, ``detail``). Goes when ``App.services`` becomes private;
+        use ``ctx.app`` (``settings``, ``secrets``, ``paths``, ``clock`` and the services)."""
         return self.app.services
 
     @property
@@ -64,17 +64,20 @@ class AppContext:
         self.app.close()
 
 
-def build_context(app: App | Services, *, is_demo: bool = False) -> AppContext:
-    """The context over ``app`` (a bare ``Services`` is wrapped in its ``App``); the outbox
-    starts raising notifications from the folder's events on its own worker thread."""
-    if not isinstance(app, App):
-        app = App(app, is_demo=is_demo)
+def build_context(app: App) -> AppContext:
+    """The context over ``app`` (from ``build_app``); the outbox starts raising notifications
+    from the folder's events on its own worker thread."""
     app.notifications.attach(background=True)
     app.attention.attach(background=True)  # 需要您确认 rows written off the UI thread
-    return AppContext(app=app, hub=SignalHub(app.services.bus))
+    return AppContext(app=app, hub=SignalHub(app.bus))
 
 
-def build_llm(services: Services) -> LazyLLM:
-    """An LLM client built on first use, for a window given no context (``desktop/approval``'s
-    fallback); windows with a context use ``ctx.app.llm``."""
-    return LazyLLM(services)
+def build_llm(owner: App | Any) -> LazyLLM:
+    """The LLM client (built on first use) of ``owner``'s folder, for a window given no context
+    (``desktop/approval``'s fallback); windows with a context use ``ctx.app.llm``.
+
+    ``owner`` is an ``App`` (its own client) or, deprecated, a bare ``Services``: that gets a
+    client of its own over the same folder, as before."""
+    if isinstance(owner, App):
+        return owner.llm
+    return LazyLLM(owner)

@@ -21,7 +21,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from core.errors import InquiryBridgeError
+from core.app.types import InquiryBridgeError
 from desktop import ai_needed, aio
 
 log = logging.getLogger(__name__)

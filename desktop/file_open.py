@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from core.mail.attachment_risk import FileVerdict, judge_file
+from core.app.types import FileVerdict, judge_file
 
 __all__ = ["open_file", "show_in_folder"]
 

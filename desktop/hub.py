@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from core.events import (
+from core.app.types import (
     DraftChanged,
     Event,
     EventBus,

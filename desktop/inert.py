@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QLabel, QMessageBox, QTextBrowser, QWidget
 
-from core.text.inert import clickable_url
+from core.app.types import clickable_url
 
 __all__ = ["InertBrowser", "LinkGate", "make_plain", "plain_label"]
 

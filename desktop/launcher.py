@@ -59,12 +59,12 @@ def gui_app(
     (not only on a console the owner never sees); for a damaged database its Repair button runs
     ``repair``, the owner reads what it restored and what it could not (``tell``, by default a
     dialog), and the app starts on the repaired store. Closing it ends with the CLI's line."""
-    from core.errors import StoreError
+    from core.app.types import StoreError
 
     try:
         app = build_app(home)
         try:  # a folder turned read-only (or full) still opens: ask before the first write
-            app.services.paths.check_writable()
+            app.paths.check_writable()
         except StoreError:
             app.close()
             raise
@@ -81,14 +81,14 @@ def gui_app(
 
 
 def _ask_in_dialog(exc: BaseException, home: str | None = None) -> bool:
-    from core.paths import DataPaths, resolve_home
+    from core.app import cache_dir
     from desktop.app import make_qapp
     from desktop.errors_ui import ask_startup_repair
     from desktop.i18n import LanguageManager
 
     make_qapp()
     with contextlib.suppress(Exception):  # the dialog in English beats no dialog
-        LanguageManager(DataPaths(resolve_home(home)).cache).apply("zh_CN")
+        LanguageManager(cache_dir(home)).apply("zh_CN")
     return ask_startup_repair(exc)
 
 

@@ -78,7 +78,7 @@ async def _board(ctx: AppContext) -> QWidget:
 
 
 async def _detail(ctx: AppContext) -> QWidget:
-    from core.inquiry.board import BoardQuery
+    from core.app.types import BoardQuery
     from desktop.detail import InquiryDetailView
 
     view = InquiryDetailView(ctx)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QUrl
 from PySide6.QtWidgets import (
@@ -26,8 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.graph.app_id import publisher_client_id
-from core.secrets import GRAPH_TOKEN
+from core.app import App
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.inert import LinkGate
@@ -35,25 +33,18 @@ from desktop.inert import LinkGate
 log = logging.getLogger(__name__)
 
 
-def build_msal(services: Any) -> Any:
-    """The Microsoft sign-in (``core.graph.auth``), imported when the page is built rather than
-    with the app: it pulls in httpx, ~0.1 s of start-up."""
-    from core.graph.auth import build_msal as build
-
-    return build(services)
-
-
 class AccountSettingsPage(QWidget):
     """The Microsoft account page; ``value()`` is the ``graph.client_id`` to save."""
 
     def __init__(
-        self, services: Any, parent: QWidget | None = None, *, packaged_id: str | None = None
+        self, app: App, parent: QWidget | None = None, *, packaged_id: str | None = None
     ) -> None:
         """``packaged_id``: the publisher's id (default: what the build put in resources/)."""
         super().__init__(parent)
-        self.services = services
-        self.packaged_id = publisher_client_id() if packaged_id is None else packaged_id
-        own = str(services.settings.get("graph.client_id") or "")
+        self.app = app
+        support = app.desktop
+        self.packaged_id = support.publisher_client_id() if packaged_id is None else packaged_id
+        own = str(app.settings.get("graph.client_id") or "")
         # the id field only where it is needed: no publisher id, or his own id already set
         self.asks_for_id = not self.packaged_id or bool(own)
         self.status = QLabel()
@@ -93,12 +84,12 @@ class AccountSettingsPage(QWidget):
 
     def refresh(self) -> None:
         """Who is signed in, read from the token cache (no network)."""
-        if self.services.secrets.get(GRAPH_TOKEN):
+        if self.app.desktop.preset_graph_token():
             text = self.tr("Using a preset access token (INQUIRY_BRIDGE_GRAPH_TOKEN).")
             signed_in = True
         else:
             try:
-                user = build_msal(self.services).username()
+                user = self.app.desktop.microsoft_sign_in().username()
             except Exception as exc:  # corrupt cache…
                 log.info("account status: %s", exc)
                 user = None
@@ -117,9 +108,9 @@ class AccountSettingsPage(QWidget):
         if not typed and not self.packaged_id:
             self.status.setText(self.tr("Enter the Application (client) ID from step 6 first."))
             return False
-        if typed != str(self.services.settings.get("graph.client_id") or ""):
-            self.services.settings.set("graph.client_id", typed)
-        msal = build_msal(self.services)
+        if typed != str(self.app.settings.get("graph.client_id") or ""):
+            self.app.settings.set("graph.client_id", typed)
+        msal = self.app.desktop.microsoft_sign_in()
         self.sign_in_button.setEnabled(False)
         self.status.setText(self.tr("Waiting for the browser sign-in…"))
         try:
@@ -134,7 +125,7 @@ class AccountSettingsPage(QWidget):
         return True
 
     def sign_out(self) -> None:
-        build_msal(self.services).sign_out()
+        self.app.desktop.microsoft_sign_in().sign_out()
         self.refresh()
 
     def retranslate(self) -> None:

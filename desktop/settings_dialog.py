@@ -36,9 +36,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import autostart
-from core.config import Settings
-from core.secrets import LLM_API_KEY, TELEGRAM_TOKEN
+from core.app import autostart_enabled, set_autostart
+from core.app.types import LLM_API_KEY, TELEGRAM_TOKEN, Settings
 from desktop.chat.knowledge_page import KnowledgeButton
 from desktop.chat.memory_page import MemoryButton
 from desktop.context import AppContext
@@ -78,7 +77,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.labels: dict[str, QLabel] = {}
-        s = ctx.services.settings
+        s = ctx.app.settings
         pages = (self._account_page(s), self._ai_page(s), self._sync_page(s), self._general_page(s))
         self._build_nav(pages)
         self._build_buttons()
@@ -104,7 +103,7 @@ class SettingsDialog(QDialog):
 
     def _account_page(self, s: Settings) -> QWidget:
         """The Microsoft account page (``desktop.settings_account``); short names kept."""
-        self.account_page = AccountSettingsPage(self.ctx.services, self)
+        self.account_page = AccountSettingsPage(self.ctx.app, self)
         self.account_status = self.account_page.status
         self.client_id = self.account_page.client_id
         self.sign_in_button = self.account_page.sign_in_button
@@ -118,7 +117,7 @@ class SettingsDialog(QDialog):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(KnowledgeButton(self.ctx, buttons))
         row.addWidget(MemoryButton(self.ctx, buttons))
-        self.ai_page = LLMSettingsPage(self.ctx.services, buttons, self)
+        self.ai_page = LLMSettingsPage(self.ctx.app, buttons, self)
         page = self.ai_page
         self.llm_url, self.llm_key, self.tiers = page.llm_url, page.llm_key, page.tiers
         self.concurrency, self.test_button = page.concurrency, page.test_button
@@ -157,7 +156,7 @@ class SettingsDialog(QDialog):
             self.language.addItem(name, code)
         self.language.setCurrentIndex(max(0, self.language.findData(current_language())))
         self.start_at_login = QCheckBox()
-        self.start_at_login.setChecked(autostart.is_enabled())
+        self.start_at_login.setChecked(autostart_enabled())
         self.company = QLineEdit(s.get("general.company_name"))
         self.owner = QLineEdit(s.get("general.owner_name"))
         self.addresses = QLineEdit(", ".join(s.get("general.owner_addresses")))
@@ -177,8 +176,8 @@ class SettingsDialog(QDialog):
 
     def _build_nav(self, pages: tuple[QWidget, ...]) -> None:
         """The page list on the left; ``pages`` are account, AI, sync and general."""
-        self.telegram_page = TelegramSettingsPage(self.ctx.services, self)
-        self.voice_page = VoiceSettingsPage(self.ctx.services, self)
+        self.telegram_page = TelegramSettingsPage(self.ctx.app, self)
+        self.voice_page = VoiceSettingsPage(self.ctx.app, self)
         self.mailbox_page = MailboxSettingsPage(self.ctx.app.mail_accounts, self)
 
         self.nav = QListWidget()
@@ -263,7 +262,7 @@ class SettingsDialog(QDialog):
 
     def save(self) -> bool:
         """Save every page or none; say where a newly saved key now lives. True when saved."""
-        s = self.ctx.services
+        s = self.ctx.app
         problems = self.problems()
         if problems:
             self.nav.setCurrentRow(problems[0][0])
@@ -289,7 +288,7 @@ class SettingsDialog(QDialog):
         self.telegram_page.saved()
         self.voice_page.refresh()
         try:
-            autostart.set_enabled(bool(values["general.start_at_login"]))
+            set_autostart(bool(values["general.start_at_login"]))
         except OSError as exc:
             log.warning("start at login: %s", exc)
         self.stored_where = outcome.stored

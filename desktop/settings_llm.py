@@ -1,11 +1,11 @@
 """设置 → AI 模型: a provider picked by name fills the fields; 测试连接 says what works.
 
 The presets come from ``core.llm.providers`` (address, tier models, what each supports); the
-owner can still type any OpenAI-compatible address. 测试连接 runs ``core.llm.probe`` with the
-values in the form (not yet saved) as a coroutine on the qasync loop, so the dialog never
-freezes, and shows one line per finding: structured output, tools, streaming, Chinese — and
-what the app will do instead where something is missing. What the probe learnt is kept, so
-the app starts in the right mode.
+owner can still type any OpenAI-compatible address. 测试连接 runs ``core.llm.probe`` (through
+``App.connection_tests``, which builds the throwaway client) with the values in the form (not
+yet saved) as a coroutine on the qasync loop, so the dialog never freezes, and shows one line
+per finding: structured output, tools, streaming, Chinese — and what the app will do instead
+where something is missing. What the probe learnt is kept, so the app starts in the right mode.
 """
 
 from __future__ import annotations
@@ -25,10 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.config import Settings
-from core.import_lock import IMPORTING
-from core.llm import providers
-from core.secrets import LLM_API_KEY
+from core.app import App
+from core.app.types import LLM_API_KEY, PROVIDERS, Provider, provider_by_key, provider_for_address
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.i18n import current_language
@@ -39,43 +37,18 @@ log = logging.getLogger(__name__)
 KEYS = ("llm.base_url", "llm.tier1", "llm.tier2", "llm.tier3")
 
 
-class FormSettings:
-    """Settings as typed in the form, falling back to the saved ones (for 测试连接)."""
-
-    def __init__(self, saved: Settings, overrides: dict[str, Any]) -> None:
-        self._saved = saved
-        self._overrides = overrides
-
-    def get(self, key: str) -> Any:
-        return self._overrides[key] if key in self._overrides else self._saved.get(key)
-
-    def __getitem__(self, key: str) -> Any:
-        return self.get(key)
-
-
-class FormSecrets:
-    def __init__(self, saved: Any, api_key: str) -> None:
-        self._saved = saved
-        self._api_key = api_key
-
-    def get(self, name: str) -> str | None:
-        if name == LLM_API_KEY and self._api_key:
-            return self._api_key
-        return self._saved.get(name)
-
-
 class LLMSettingsPage(QWidget):
     """The AI page of the settings dialog (``values`` are the ``llm.*`` settings typed)."""
 
-    def __init__(self, services: Any, extra: QWidget | None = None, parent: Any = None) -> None:
+    def __init__(self, app: App, extra: QWidget | None = None, parent: Any = None) -> None:
         super().__init__(parent)
-        self.services = services
-        s = services.settings
+        self.app = app
+        s = app.settings
         self.preset = QComboBox()
         self.preset.addItem("", "")
-        for key in providers.PROVIDERS:
+        for key in PROVIDERS:
             self.preset.addItem("", key)
-        current = providers.for_address(s.get("llm.base_url"), s.get("llm.provider"))
+        current = provider_for_address(s.get("llm.base_url"), s.get("llm.provider"))
         self.preset.setCurrentIndex(max(0, self.preset.findData(current.key if current else "")))
         self.preset.activated.connect(lambda _i: self.apply_preset())
         self.preset_note = QLabel()
@@ -83,7 +56,7 @@ class LLMSettingsPage(QWidget):
         self.llm_url = QLineEdit(s.get("llm.base_url"))
         self.llm_key = QLineEdit()
         self.llm_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.has_key = bool(services.secrets.get(LLM_API_KEY))
+        self.has_key = bool(app.secrets.get(LLM_API_KEY))
         self.tiers = [QLineEdit(s.get(f"llm.tier{i}")) for i in (1, 2, 3)]
         self.concurrency = QSpinBox()
         self.concurrency.setRange(1, 50)
@@ -118,8 +91,8 @@ class LLMSettingsPage(QWidget):
                 widget.setEnabled(False)
         self.retranslate()
 
-    def provider(self) -> providers.Provider | None:
-        return providers.by_key(self.preset.currentData())
+    def provider(self) -> Provider | None:
+        return provider_by_key(self.preset.currentData())
 
     def apply_preset(self) -> None:
         """Fill the address and the tier models from the chosen preset (a field an environment
@@ -145,12 +118,7 @@ class LLMSettingsPage(QWidget):
 
     async def test_connection(self) -> bool:
         """Probe the endpoint with the values in the form; the findings show below the button."""
-        with IMPORTING:
-            from core.llm import probe
-            from core.llm.client import LLMClient
-
-        s = self.services
-        if not self.values().get("llm.base_url", s.settings.get("llm.base_url")):
+        if not self.values().get("llm.base_url", self.app.settings.get("llm.base_url")):
             # nothing to test yet: say which field to fill (by its label on this page)
             self.test_result.setText(
                 self.tr("Fill in “%1” above first, then test.").replace(
@@ -162,15 +130,10 @@ class LLMSettingsPage(QWidget):
         self.test_button.setEnabled(False)
         self.test_result.setText(self.tr("Testing… (a few small requests)"))
         set_tone(self.test_result, "")
-        client = LLMClient(
-            FormSettings(s.settings, self.values()),  # type: ignore[arg-type]
-            FormSecrets(s.secrets, self.llm_key.text().strip()),  # type: ignore[arg-type]
-            s.store,
-            s.clock,
-        )
+        tests = self.app.connection_tests
         try:
-            report = await probe.probe(client)
-            self.test_result.setText("\n".join(probe.summary(report, current_language())))
+            report = await tests.llm(self.values(), self.llm_key.text().strip(), current_language())
+            self.test_result.setText("\n".join(report.lines))
             ok = report.ok
             set_tone(self.test_result, "ok" if ok else "error")
         except Exception as exc:  # not configured, a form value the client refuses…
@@ -180,14 +143,13 @@ class LLMSettingsPage(QWidget):
             ok = False
         finally:
             self.test_button.setEnabled(True)
-            await client.aclose()
         return ok
 
     def retranslate(self) -> None:
         lang = current_language()
         self.preset.setItemText(0, self.tr("Other OpenAI-compatible server"))
         for index in range(1, self.preset.count()):
-            preset = providers.by_key(self.preset.itemData(index))
+            preset = provider_by_key(self.preset.itemData(index))
             if preset is not None:
                 self.preset.setItemText(index, preset.name(lang))
         texts = {
@@ -208,7 +170,7 @@ class LLMSettingsPage(QWidget):
         self.preset_note.setText(note)
         self.preset_note.setVisible(bool(note))
         self.llm_url.setPlaceholderText("https://api.openai.com/v1")
-        where = self.services.secrets.location(LLM_API_KEY) if self.has_key else None
+        where = self.app.secrets.location(LLM_API_KEY) if self.has_key else None
         self.llm_key.setPlaceholderText(
             self.tr("saved in %1 — leave empty to keep").replace(
                 "%1", where[0] if lang == "zh_CN" else where[1]

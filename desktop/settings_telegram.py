@@ -30,10 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.clock import to_sydney
-from core.errors import InquiryBridgeError
-from core.notify import pairing
-from core.secrets import TELEGRAM_TOKEN
+from core.app import App
+from core.app.types import TELEGRAM_TOKEN, InquiryBridgeError, to_sydney
 from desktop.aio import spawn
 from desktop.look import add_field_row
 
@@ -42,11 +40,12 @@ _TOKEN_SHAPE = re.compile(r"^\d+:\S+$")
 
 
 class TelegramSettingsPage(QWidget):
-    def __init__(self, services: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, app: App, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.services = services
-        settings = services.settings
-        self._token_env = bool(pairing.token(services)) and _token_from_env(services)
+        self.app = app
+        self.pairing = app.telegram_pairing
+        settings = app.settings
+        self._token_env = bool(self.pairing.token()) and self.pairing.token_from_env()
         self._chat_env = settings.overridden_by_env("telegram.chat_id")
         self._test_result: str | None = None  # code of the last connection test
         self._bot_name = ""
@@ -188,23 +187,23 @@ class TelegramSettingsPage(QWidget):
         secret = self.pending_secret()
         if secret is not None:
             try:
-                self.services.secrets.set(*secret)
+                self.app.secrets.set(*secret)
             except InquiryBridgeError as exc:
                 self.status.setText(exc.user_message(_lang()))
                 return
-        self.services.settings.update(self.values())
+        self.app.settings.update(self.values())
         self.saved()
 
     def new_code(self) -> None:
-        pairing.new_pairing_code(self.services)
+        self.pairing.new_code()
         self.refresh()
 
     def unpair(self) -> None:
-        pairing.unpair(self.services)
+        self.pairing.unpair()
         self.refresh()
 
     def test_connection(self) -> None:
-        token = self.token.text().strip() or pairing.token(self.services)
+        token = self.token.text().strip() or self.pairing.token()
         if not token:
             self._test_result = "no_token"
             self.refresh()
@@ -215,32 +214,15 @@ class TelegramSettingsPage(QWidget):
         spawn(self._get_me(token), on_error=self._test_failed)
 
     async def _get_me(self, token: str) -> None:
-        # the Bot API client (httpx) is imported on use, not with the app's start
-        from core.notify.telegram_client import (
-            TelegramAuthError,
-            TelegramClient,
-            TelegramNetworkError,
-        )
-
-        client = TelegramClient(self.services.settings.get("telegram.base_url"), token, timeout=10)
-        result = "error"
-        try:
-            me = await client.get_me()
-            self._bot_name = str(me.get("username") or me.get("first_name") or "")
-            result = "ok"
-        except TelegramAuthError:
-            result = "bad_token"
-        except TelegramNetworkError:
-            result = "offline"
-        except InquiryBridgeError as exc:
-            log.info("telegram test: %s", exc.detail)
-        finally:
-            # close first, then publish the answer in one step: whoever sees the result (the
-            # dialog, a test) never races a task that still touches this page afterwards
-            await client.aclose()
-            self._test_result = result
-            self.test_button.setEnabled(True)
-            self.refresh()
+        # the service closes its client before it answers, and the answer is published in one
+        # step: whoever sees the result (the dialog, a test) never races a task that still
+        # touches this page afterwards
+        answer = await self.app.connection_tests.telegram(token)
+        if answer.verdict == "ok":
+            self._bot_name = answer.bot_name
+        self._test_result = answer.verdict
+        self.test_button.setEnabled(True)
+        self.refresh()
 
     def _test_failed(self, exc: BaseException) -> None:
         log.warning("telegram test failed: %s", exc)
@@ -250,14 +232,14 @@ class TelegramSettingsPage(QWidget):
 
     # -- state -> text -----------------------------------------------------------------------
     def refresh(self) -> None:
-        services = self.services
-        has_token = bool(self.token.text().strip() or pairing.token(services))
-        owner = pairing.owner(services)
-        code = pairing.current_pairing_code(services)
+        saved_token = self.pairing.token()
+        has_token = bool(self.token.text().strip() or saved_token)
+        owner = self.pairing.owner()
+        code = self.pairing.current_code()
 
         if self._token_env:
             self.token.setPlaceholderText(self.tr("Set by INQUIRY_BRIDGE_TELEGRAM_TOKEN"))
-        elif pairing.token(services):
+        elif saved_token:
             self.token.setPlaceholderText(self.tr("Saved in the system keyring (type to replace)"))
         else:
             self.token.setPlaceholderText(self.tr("Paste the token from @BotFather"))
@@ -314,7 +296,7 @@ class TelegramSettingsPage(QWidget):
             "error": self.tr("Telegram answered with an error. Try again later."),
             "no_token": self.tr("Enter the bot token first."),
         }.get(self._test_result or "", "")
-        enabled = self.enabled.isChecked() or pairing.enabled(self.services)
+        enabled = self.enabled.isChecked() or self.pairing.enabled()
         if not enabled:
             state = self.tr("Off: alerts only appear on this computer.")
         elif not has_token:
@@ -359,14 +341,6 @@ class TelegramSettingsPage(QWidget):
         self._poll.start()
         self.refresh()
         super().showEvent(event)
-
-
-def _token_from_env(services: Any) -> bool:
-    import os
-
-    from core.secrets import ENV_OVERRIDES
-
-    return bool(os.environ.get(ENV_OVERRIDES[TELEGRAM_TOKEN]))
 
 
 def _lang() -> str:

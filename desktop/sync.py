@@ -17,7 +17,6 @@ import importlib
 import logging
 from typing import Any
 
-from core.secrets import GRAPH_TOKEN
 from desktop.aio import spawn
 from desktop.context import AppContext
 
@@ -38,18 +37,15 @@ class SyncController:
 
     @property
     def account_ready(self) -> bool:
-        services = self.ctx.services
         if self.ctx.app.uses_imap():  # an IMAP/SMTP mailbox (settings → 其他邮箱)
             return True
-        return bool(services.secrets.get(GRAPH_TOKEN)) or services.paths.token_cache.exists()
+        return self.ctx.app.desktop.account_configured()
 
     def _build(self) -> Any:
         if self.scheduler is None:
-            from core.schedule import SyncScheduler
-
             app = self.ctx.app
             self.runtime = app.mailbox() if app.uses_imap() else app.graph()
-            self.scheduler = SyncScheduler(self.ctx.services, self.runtime)
+            self.scheduler = app.scheduler(self.runtime)
         return self.scheduler
 
     @property

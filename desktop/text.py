@@ -11,8 +11,7 @@ from datetime import datetime, timedelta
 
 from PySide6.QtCore import QCoreApplication, QObject
 
-from core.clock import to_sydney, utc
-from core.glossary import product_name
+from core.app.types import product_name, to_sydney, utc
 
 
 def stage_name(stage: str | None) -> str:

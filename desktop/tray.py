@@ -31,7 +31,7 @@ from PySide6.QtGui import QAction, QActionGroup, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
 from core.app import App
-from core.notify.inquiry_alert import tray_text
+from core.app.types import tray_text
 from desktop.aio import spawn
 from desktop.i18n import LANGUAGES, current_language
 from desktop.look import app_icon
@@ -71,7 +71,7 @@ class TrayController(QObject):
         self.assistant_action.triggered.connect(lambda: self.open_item.emit("assistant", 0))
         self.pause_action = QAction(self.menu)
         self.pause_action.setCheckable(True)
-        self.pause_action.setChecked(bool(app.services.settings.get("schedule.paused")))
+        self.pause_action.setChecked(bool(app.settings.get("schedule.paused")))
         self.pause_action.toggled.connect(self.pause_toggled)
         self.sync_action = QAction(self.menu)
         self.sync_action.triggered.connect(self.sync_now_requested)

@@ -57,7 +57,7 @@ class FirstRunWizard(QDialog):
     ) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        self.profile_settings = profile_settings or ctx.services.settings
+        self.profile_settings = profile_settings or ctx.app.settings
         self.setWindowIcon(app_icon())
         logo = QLabel()
         logo.setPixmap(app_icon().pixmap(64, 64))

@@ -14,12 +14,32 @@ import anything in ``core`` below it; only the front ends (``core.cli``, ``core.
 desktop) import it, and it never imports Qt.
 Importing this package is cheap: the LLM client, drafting and Graph load on first use.
 
-Layer row: agent, clock, config, db, demo, drafts, drive, errors, events, graph, import_lock,
-inquiry, intake, knowledge, llm, mail, mailbox, memory, notify, paths, rhythm, schedule, secrets,
-services, sources, stats, tasks.
+Layer row: agent, autostart, clock, config, db, demo, drafts, drive, errors, events, glossary,
+graph, import_lock, inquiry, intake, knowledge, llm, logging_setup, mail, mailbox, memory, notify,
+paths, rhythm, schedule, secrets, services, sources, stats, tasks, text, voice.
 """
 
 from core.app.build import build_app, explain_error
+from core.app.desktop_support import (
+    autostart_enabled,
+    cache_dir,
+    resolve_home,
+    set_autostart,
+    setup_logging,
+    setup_logging_or_none,
+)
 from core.app.facade import App
+from core.app.lazy import warm as warm_imports
 
-__all__ = ["App", "build_app", "explain_error"]
+__all__ = [
+    "App",
+    "autostart_enabled",
+    "build_app",
+    "cache_dir",
+    "explain_error",
+    "resolve_home",
+    "set_autostart",
+    "setup_logging",
+    "setup_logging_or_none",
+    "warm_imports",
+]

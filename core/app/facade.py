@@ -30,6 +30,13 @@ Attributes:
         ``inquiries`` / ``mail`` JSON contracts.
     telegram: ``TelegramService`` — what the Telegram front end wires: the Bot API client
         (``telegram_client``), pairing facts, the bot and mirror, the owner's decisions.
+    voice: ``VoiceService`` — the Whisper model (warm transcriber, live dictation), its download
+        and import, and WAV files, for dictation and the voice settings page.
+    connection_tests: ``ConnectionTests`` — 测试连接 of the AI endpoint and the Telegram bot with
+        values typed but not saved (throwaway clients, closed after).
+    telegram_pairing: ``TelegramPairing`` — the bot token, the paired chat, the pairing code.
+    desktop: ``DesktopSupport`` — reopening the demo folder, the Microsoft sign-in, whether an
+        account is set up.
     is_demo: this is the demo data folder beside the real one.
 
 The composition root: this class and ``core.app.build`` are the only places that make the
@@ -48,6 +55,8 @@ from typing import TYPE_CHECKING, Any
 from core import tasks
 from core.app.assistant import AssistantService
 from core.app.attention import AttentionService
+from core.app.connection_tests import ConnectionTests
+from core.app.desktop_support import DesktopSupport
 from core.app.inquiries import InquiryService
 from core.app.intake import IntakeService
 from core.app.knowledge import KnowledgeService
@@ -60,6 +69,8 @@ from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
 from core.app.stats import StatsService
 from core.app.telegram import TelegramService
+from core.app.telegram_pairing import TelegramPairing
+from core.app.voice import VoiceService
 from core.clock import Clock
 from core.config import Settings
 from core.events import EventBus, StageChanged
@@ -99,6 +110,10 @@ class App:
         self.proposals = ProposalService(services)
         self.mail_accounts = MailAccountService(services)
         self.stats = StatsService(services)
+        self.voice = VoiceService(services.settings, services.paths)
+        self.connection_tests = ConnectionTests(self.llm, self.new_telegram_client)
+        self.telegram_pairing = TelegramPairing(services)
+        self.desktop = DesktopSupport(services)
         self.rhythm = RhythmService(
             services,
             self.notifications,

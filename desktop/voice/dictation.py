@@ -54,19 +54,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.errors import InquiryBridgeError
-from core.voice.live import LiveDictation
-from core.voice.transcriber import (
+from core.app.types import (
     ChineseNeedsMultilingualModel,
+    InquiryBridgeError,
+    LiveDictation,
     Transcript,
     TranscriptionCancelled,
-    shared_transcriber,
 )
 from desktop.i18n import current_language
 from desktop.voice.dictation_icon import state_icon
 from desktop.voice.insertion import Target, insert_at_cursor
 from desktop.voice.live_preview import LivePreview, WorkerBridge, emit_from_worker
-from desktop.voice.model_download import offer_multilingual_model
+from desktop.voice.model_download import offer_multilingual_model, voice_of
 from desktop.voice.note_audio import NoteAudio
 from desktop.voice.push_to_talk import HOLD_SECONDS, SHORTCUT, PushToTalk
 from desktop.voice.recorder import AudioInputFactory, Recorder
@@ -83,7 +82,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
 
     def __init__(
         self,
-        services: Any,
+        app: Any,
         target: Target,
         parent: QWidget | None = None,
         *,
@@ -92,7 +91,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(parent)
-        self.services = services
+        self.voice = voice_of(app)  # an App; a bare Services still works (deprecated)
         self.target = target
         self.keep_audio = keep_audio
         self._monotonic = monotonic
@@ -109,10 +108,11 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         self._maybe_chinese = False  # this recognition ran an English-only model in auto mode
 
         self.recorder = Recorder(
-            services.paths.audio,
-            max_seconds=int(services.settings.get("voice.max_seconds")),
+            self.voice.paths.audio,
+            max_seconds=int(self.voice.settings.get("voice.max_seconds")),
             input_factory=audio_input_factory,
-            clock=services.clock,
+            clock=app.clock,
+            open_wav=self.voice.wav_writer,
             parent=self,
         )
         self._bridge = WorkerBridge(self)
@@ -216,14 +216,14 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         self._clear_status()
         self._clear_uncertain()
         try:
-            transcriber = shared_transcriber(self.services.settings)
+            transcriber = self.voice.transcriber()
             transcriber.warm_up()  # load while the owner speaks
         except InquiryBridgeError as exc:
             self._show_error(exc.user_message(_lang()))
             return False
-        self.recorder.max_seconds = float(self.services.settings.get("voice.max_seconds"))
+        self.recorder.max_seconds = float(self.voice.settings.get("voice.max_seconds"))
         bridge = self._bridge
-        live = LiveDictation(
+        live = self.voice.live(
             transcriber, on_partial=lambda text: emit_from_worker(bridge, "partial", text)
         )
         self._live = live
@@ -295,7 +295,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         self._pending = path
         self.retry_button.setVisible(False)
         try:
-            transcriber = shared_transcriber(self.services.settings)
+            transcriber = self.voice.transcriber()
         except InquiryBridgeError as exc:
             if live is not None:
                 live.cancel()
@@ -386,7 +386,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         so 重试 recognises it again with the new model."""
         self.offer_button.setVisible(False)
         self.retry_button.setVisible(self._pending is not None)
-        self.offer_box = offer_multilingual_model(self.services, self.window())
+        self.offer_box = offer_multilingual_model(self.voice, self.window())
 
     def _insert(self, result: Transcript) -> None:
         path, self._pending = self._pending, None

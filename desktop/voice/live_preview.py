@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel, QToolButton
 
-    from core.voice.live import LiveDictation
+    from core.app.types import LiveDictation
 
 
 class WorkerBridge(QObject):

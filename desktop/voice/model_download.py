@@ -3,7 +3,7 @@
 ``offer_multilingual_model`` is the dialog shown when the English-only model heard Chinese (and
 the settings page's "Download" button): it names the model and its size, and offers the download
 or an import from a folder / zip (USB stick). ``ModelDownloadDialog`` runs
-``core.voice.download.download_model`` on a worker thread with a progress bar and a cancel button
+``App.voice.download`` (``core.voice.download``) on a worker thread with a progress bar and a cancel button
 (a cancelled download resumes next time); on success it selects the model (``voice.model_dir``)
 and says so. Dialogs are opened with ``open()`` (never ``exec()``), so nothing blocks the event
 loop and tests can drive them.
@@ -33,9 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.errors import InquiryBridgeError
-from core.voice.download import RECOMMENDED, download_model, hub_endpoint, import_model
-from core.voice.models import format_size
+from core.app.types import RECOMMENDED, InquiryBridgeError, VoiceService, format_size
 from desktop.i18n import current_language
 from desktop.look import set_tone
 
@@ -48,6 +46,18 @@ def _keep(widget: QWidget) -> None:
     widget.finished.connect(lambda *_a, w=widget: _open.discard(w))  # type: ignore[attr-defined]
 
 
+def voice_of(owner: Any) -> VoiceService:
+    """The voice service the voice widgets work through: ``owner`` is an ``App`` (its own
+    ``voice``) or that service itself; a bare ``Services`` (deprecated, a window not moved to
+    ``ctx.app`` yet) gets one over its settings and paths, as the widgets read them before."""
+    if isinstance(owner, VoiceService):
+        return owner
+    voice = getattr(owner, "voice", None)
+    if isinstance(voice, VoiceService):
+        return voice
+    return VoiceService(owner.settings, owner.paths)
+
+
 class _Bridge(QObject):
     progress = Signal(int, int)
     done = Signal(object, object)  # (Path | None, BaseException | None)
@@ -56,9 +66,10 @@ class _Bridge(QObject):
 class ModelDownloadDialog(QDialog):
     installed = Signal(str)
 
-    def __init__(self, services: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, owner: Any, parent: QWidget | None = None) -> None:
+        """``owner``: the folder's ``App`` (or its ``voice``); see ``voice_of``."""
         super().__init__(parent)
-        self.services = services
+        self.voice = voice_of(owner)
         self.setWindowTitle(self.tr("Download the Chinese voice model"))
         self.setMinimumWidth(420)
         self.message = QLabel(self)
@@ -89,7 +100,7 @@ class ModelDownloadDialog(QDialog):
 
     def start(self) -> None:
         """Begin (or resume) the download on a worker thread."""
-        endpoint = hub_endpoint(self.services.settings)
+        endpoint = self.voice.hub_endpoint()
         self.message.setText(
             self.tr("Downloading Whisper %1 (about %2) from %3 …")
             .replace("%1", RECOMMENDED.name)
@@ -97,12 +108,11 @@ class ModelDownloadDialog(QDialog):
             .replace("%3", endpoint)
         )
         self.running = True
-        bridge, cancel, home = self._bridge, self._cancel, self.services.home
+        bridge, cancel, voice = self._bridge, self._cancel, self.voice
 
         def work() -> None:
             try:
-                folder = download_model(
-                    home,
+                folder = voice.download(
                     endpoint=endpoint,
                     progress=lambda d, t: _emit(bridge, "progress", d, t),
                     cancel=cancel,
@@ -139,7 +149,7 @@ class ModelDownloadDialog(QDialog):
             set_tone(self.message, "error")
             return
         assert folder is not None
-        select_model(self.services, folder)
+        self.voice.select_model(folder)
         self.folder = folder
         self.bar.setValue(1000)
         self.message.setText(
@@ -150,13 +160,13 @@ class ModelDownloadDialog(QDialog):
         self.installed.emit(str(folder))
 
 
-def select_model(services: Any, folder: Path) -> None:
+def select_model(owner: Any, folder: Path) -> None:
     """Make ``folder`` the dictation model from now on."""
-    services.settings.set("voice.model_dir", str(folder))
+    voice_of(owner).select_model(folder)
 
 
-def start_download(services: Any, parent: QWidget | None) -> ModelDownloadDialog:
-    dialog = ModelDownloadDialog(services, parent)
+def start_download(owner: Any, parent: QWidget | None) -> ModelDownloadDialog:
+    dialog = ModelDownloadDialog(owner, parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     _keep(dialog)
     dialog.open()
@@ -164,7 +174,7 @@ def start_download(services: Any, parent: QWidget | None) -> ModelDownloadDialog
     return dialog
 
 
-def import_from_disk(services: Any, parent: QWidget | None, source: str = "") -> Path | None:
+def import_from_disk(owner: Any, parent: QWidget | None, source: str = "") -> Path | None:
     """Ask for a model folder or zip (unless given), import it and select it; errors in a box."""
     if not source:
         source, _filter = QFileDialog.getOpenFileName(
@@ -182,17 +192,17 @@ def import_from_disk(services: Any, parent: QWidget | None, source: str = "") ->
     if not source:
         return None
     try:
-        folder = import_model(services.home, Path(source))
+        folder = voice_of(owner).import_model(Path(source))
     except InquiryBridgeError as exc:
         box = QMessageBox(QMessageBox.Icon.Warning, "", exc.user_message(current_language()))
         _keep(box)
         box.open()
         return None
-    select_model(services, folder)
+    select_model(owner, folder)
     return folder
 
 
-def offer_multilingual_model(services: Any, parent: QWidget | None) -> QMessageBox:
+def offer_multilingual_model(owner: Any, parent: QWidget | None) -> QMessageBox:
     """The English-only model heard Chinese: say so, and offer the download or an import."""
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Information)
@@ -223,9 +233,9 @@ def offer_multilingual_model(services: Any, parent: QWidget | None) -> QMessageB
 
     def clicked(button: QPushButton) -> None:
         if button is download:
-            start_download(services, parent)
+            start_download(owner, parent)
         elif button is importer:
-            import_from_disk(services, parent)
+            import_from_disk(owner, parent)
 
     box.buttonClicked.connect(clicked)
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

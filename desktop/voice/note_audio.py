@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.voice.audio import concat_wavs
+from core.app.types import VoiceService
 
 
 class NoteAudio:
     """The recordings kept for a voice note, and deleting the ones not kept."""
 
     keep_audio: bool
+    voice: VoiceService
     _kept: list[Path]
 
     def take_note_audio(self) -> Path | None:
@@ -30,7 +31,7 @@ class NoteAudio:
             return None
         if len(kept) == 1:
             return kept[0]
-        joined = concat_wavs(kept, kept[0].with_name(kept[0].stem + "-note.wav"))
+        joined = self.voice.concat_wavs(kept, kept[0].with_name(kept[0].stem + "-note.wav"))
         for path in kept:
             path.unlink(missing_ok=True)
         return joined

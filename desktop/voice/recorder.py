@@ -32,9 +32,17 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QIODevice, QObject, QTimer, Signal, SignalInstance
 
-from core.clock import Clock, SystemClock, to_sydney
-from core.errors import AudioDeviceError
-from core.voice.audio import BYTES_PER_SECOND, SAMPLE_RATE, WavWriter, pcm_level, pcm_seconds
+from core.app.types import (
+    BYTES_PER_SECOND,
+    SAMPLE_RATE,
+    AudioDeviceError,
+    Clock,
+    SystemClock,
+    WavWriter,
+    pcm_level,
+    pcm_seconds,
+    to_sydney,
+)
 
 if TYPE_CHECKING:
     from PySide6.QtMultimedia import QAudioSource
@@ -267,13 +275,16 @@ class Recorder(QObject):
         input_factory: AudioInputFactory | None = None,
         clock: Clock | None = None,
         stall_ms: int | None = 4000,
+        open_wav: Callable[[Path], WavWriter] | None = None,
         parent: QObject | None = None,
     ) -> None:
+        """``open_wav``: how a recording's file is opened (``App.voice.wav_writer``)."""
         super().__init__(parent)
         self.audio_dir = Path(audio_dir)
         self.max_seconds = float(max_seconds)
         self.input_factory: AudioInputFactory = input_factory or QtAudioInput
         self._clock = clock or SystemClock()
+        self._open_wav = open_wav or WavWriter
         self._input: AudioInput | None = None
         self._writer: WavWriter | None = None
         self._limit_bytes = int(self.max_seconds * BYTES_PER_SECOND)
@@ -301,7 +312,7 @@ class Recorder(QObject):
         audio_input.failed.connect(self._on_input_failed)
         stamp = to_sydney(self._clock.now()).strftime("%Y%m%d-%H%M%S")
         path = self.audio_dir / f"dictation-{stamp}-{secrets.token_hex(3)}.wav"
-        self._writer = WavWriter(path)
+        self._writer = self._open_wav(path)
         self._input = audio_input
         try:
             audio_input.start()

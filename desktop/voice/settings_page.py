@@ -36,13 +36,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.errors import InquiryBridgeError
-from core.voice.download import RECOMMENDED
-from core.voice.models import ENV_VAR, ModelChoice, check_model_dir, format_size, is_multilingual
-from core.voice.models import resolve_model_dir as resolve
+from core.app.types import RECOMMENDED, InquiryBridgeError, ModelChoice, format_size
+from core.app.types import WHISPER_MODEL_ENV_VAR as ENV_VAR
 from desktop.i18n import current_language
 from desktop.look import add_field_row, set_tone
-from desktop.voice.model_download import ModelDownloadDialog, import_from_disk, start_download
+from desktop.voice.model_download import (
+    ModelDownloadDialog,
+    import_from_disk,
+    start_download,
+    voice_of,
+)
 
 LANGUAGE_KEYS = ("auto", "zh", "en")
 DEVICES = ("cpu", "cuda")
@@ -51,10 +54,11 @@ MULTILINGUAL_EXAMPLE = "faster-whisper-small"
 
 
 class VoiceSettingsPage(QWidget):
-    def __init__(self, services: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, app: Any, parent: QWidget | None = None) -> None:
+        """``app``: the folder's ``App`` (a bare ``Services`` still works, deprecated)."""
         super().__init__(parent)
-        self.services = services
-        settings = services.settings
+        self.voice = voice_of(app)
+        settings = self.voice.settings
         self._env_locked = settings.overridden_by_env("voice.model_dir")
 
         get_row = self._build_model_section(settings)
@@ -189,12 +193,12 @@ class VoiceSettingsPage(QWidget):
     def download(self) -> None:
         """Download the recommended multilingual model (the mirror field is saved first)."""
         if not self.mirror.isReadOnly():
-            self.services.settings.set("voice.hub_endpoint", self.mirror.text().strip())
-        self.download_dialog = start_download(self.services, self)
+            self.voice.settings.set("voice.hub_endpoint", self.mirror.text().strip())
+        self.download_dialog = start_download(self.voice, self)
         self.download_dialog.installed.connect(self._installed)
 
     def import_model(self, source: str = "") -> None:
-        folder = import_from_disk(self.services, self, source)
+        folder = import_from_disk(self.voice, self, source)
         if folder is not None:
             self._installed(str(folder))
 
@@ -236,13 +240,13 @@ class VoiceSettingsPage(QWidget):
     def save(self) -> None:
         """Write the voice settings (the dialog's OK). An unusable folder is saved as chosen:
         the check line already says what is wrong, and dictation will say it again."""
-        self.services.settings.update(self.values())
+        self.voice.settings.update(self.values())
         self.refresh()
 
     def refresh(self) -> None:
         """Re-read which model is active (after saving, or when the page is shown)."""
         try:
-            choice = resolve(self.services.settings)
+            choice = self.voice.model_choice()
         except InquiryBridgeError as exc:
             self._status(self.active_model, exc.user_message(current_language()), ok=False)
             return
@@ -281,14 +285,14 @@ class VoiceSettingsPage(QWidget):
             return
         folder = Path(text).expanduser()
         try:
-            check_model_dir(folder)
+            self.voice.check_model_dir(folder)
         except InquiryBridgeError as exc:
             self._status(self.folder_check, exc.detail, ok=False)
             return
         self._status(
             self.folder_check,
             self.tr("Whisper model found. Languages: %1").replace(
-                "%1", self._languages(is_multilingual(folder))
+                "%1", self._languages(self.voice.is_multilingual(folder))
             ),
             ok=True,
         )

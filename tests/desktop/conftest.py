@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.app import App
 from desktop.app import make_qapp
 from desktop.context import AppContext, build_context
 from desktop.i18n import LanguageManager
@@ -38,7 +39,7 @@ def languages(app, services):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def ctx(app, services, languages):  # type: ignore[no-untyped-def]
-    context: AppContext = build_context(services)
+    context: AppContext = build_context(App(services))
     yield context
     context.hub.detach()
     context.notifications.detach()

@@ -10,6 +10,7 @@ import re
 
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from core.app import App
 from core.cli.main import main
 from core.errors import LLMNotConfigured
 from desktop.app import DesktopApp
@@ -36,7 +37,7 @@ def _no_raw_words(text: str) -> None:
 
 
 async def _demo(app, services) -> DesktopApp:  # type: ignore[no-untyped-def]
-    desktop = DesktopApp(app, services, tray=True)
+    desktop = DesktopApp(app, App(services), tray=True)
     desktop.start()
     await desktop.load_demo(desktop.wizard)
     assert desktop.window is not None

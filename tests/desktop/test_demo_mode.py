@@ -3,6 +3,7 @@ lead back to the owner's own (real) data folder, which a restart then opens."""
 
 from __future__ import annotations
 
+from core.app import App
 from desktop.app import MODE_KEY, DesktopApp
 from tests.support.qt import settles, wait_until
 
@@ -16,7 +17,7 @@ def _stop(desktop: DesktopApp) -> None:
 
 @settles
 async def test_demo_then_leave_it_returns_to_the_real_board_for_good(app, services) -> None:  # type: ignore[no-untyped-def]
-    desktop = DesktopApp(app, services, tray=True)
+    desktop = DesktopApp(app, App(services), tray=True)
     desktop.start()
     assert desktop.wizard is not None
     desktop.wizard.demo_button.click()  # 试用示例数据
@@ -55,7 +56,7 @@ async def test_demo_then_leave_it_returns_to_the_real_board_for_good(app, servic
     _stop(desktop)
 
     # a restart opens the real folder, not the demo
-    again = DesktopApp(app, services, tray=True)
+    again = DesktopApp(app, App(services), tray=True)
     again.start()
     assert again.ctx is not None and not again.ctx.is_demo
     assert again.window is not None and not again.window.demo_banner.isVisible()
@@ -64,7 +65,7 @@ async def test_demo_then_leave_it_returns_to_the_real_board_for_good(app, servic
 
 @settles
 async def test_the_wizard_opened_over_the_demo_leads_out_of_it(app, services) -> None:  # type: ignore[no-untyped-def]
-    desktop = DesktopApp(app, services, tray=True)
+    desktop = DesktopApp(app, App(services), tray=True)
     desktop.start()
     await desktop.load_demo(desktop.wizard)
     assert desktop.ctx is not None and desktop.ctx.is_demo

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
+from core.app import App
 from core.db.app_state import put_state
 from core.events import InquiryCreated
 from core.inquiry.board import needs_me_total
@@ -31,7 +32,7 @@ async def test_an_alert_shows_once_and_the_tray_follows_a_folder_switch(app, ser
     now = services.clock.now()
     services.store.write(lambda s: put_state(s, "first_run_done", True, now))
     services.store.write(lambda s: put_state(s, "data_mode", "demo", now))
-    desktop = DesktopApp(app, services, tray=True)
+    desktop = DesktopApp(app, App(services), tray=True)
     desktop.start()
     assert desktop.ctx is not None and desktop.ctx.is_demo
     tray = desktop.tray

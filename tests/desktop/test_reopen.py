@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QApplication, QWidget
 
+from core.app import App
 from desktop.app import DesktopApp
 from desktop.reopen import alive
 from desktop.settings_dialog import SettingsDialog
@@ -50,7 +51,7 @@ async def _twice(open_it: Callable[[], Any], find: Callable[[], QWidget | None])
 
 
 async def _demo(app: Any, services: Any) -> DesktopApp:
-    desktop = DesktopApp(app, services, tray=True)
+    desktop = DesktopApp(app, App(services), tray=True)
     desktop.start()
     await desktop.load_demo(desktop.wizard)
     assert desktop.window is not None
@@ -64,7 +65,7 @@ def _settings(desktop: DesktopApp) -> SettingsDialog | None:
 
 @settles
 async def test_settings_reopens_from_the_toolbar_tray_and_ai_hint(app, services) -> None:  # type: ignore[no-untyped-def]
-    desktop = DesktopApp(app, services, tray=True)
+    desktop = DesktopApp(app, App(services), tray=True)
     desktop.start()
     assert desktop.wizard is not None
     desktop.wizard.skip_button.click()  # 以后再说
@@ -124,7 +125,7 @@ async def test_settings_over_the_demo_edit_the_real_folder(app, services) -> Non
 
 @settles
 async def test_wizard_reopens_from_the_tray_and_the_empty_board(app, services) -> None:  # type: ignore[no-untyped-def]
-    desktop = DesktopApp(app, services, tray=True)
+    desktop = DesktopApp(app, App(services), tray=True)
     desktop.start()
     assert desktop.wizard is not None
     await _close(desktop.wizard)
@@ -264,7 +265,7 @@ async def test_stage_dialogs_and_the_voice_model_offer_reopen(app, services) -> 
     await _twice(detail.lost_button.click, lambda: dialog_of(ReasonDialog))  # 标记流失
     boxes: list[QWidget] = []
     await _twice(
-        lambda: boxes.append(offer_multilingual_model(desktop.ctx.services, window)),
+        lambda: boxes.append(offer_multilingual_model(desktop.ctx.app, window)),
         lambda: boxes[-1],
     )
     _stop(desktop)

@@ -18,7 +18,7 @@ def _dead_port() -> int:
 
 
 def test_a_packaged_build_asks_for_no_azure_id(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
-    page = AccountSettingsPage(ctx.services, packaged_id="11111111-2222-3333-4444-555555555555")
+    page = AccountSettingsPage(ctx.app, packaged_id="11111111-2222-3333-4444-555555555555")
     qtbot.addWidget(page)
     page.show()
     assert page.sign_in_button.isVisible() and page.sign_in_button.text() == "登录微软"
@@ -28,7 +28,7 @@ def test_a_packaged_build_asks_for_no_azure_id(ctx, qtbot) -> None:  # type: ign
 
 
 async def test_a_source_checkout_shows_the_azure_steps_and_says_what_to_do(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
-    page = AccountSettingsPage(ctx.services, packaged_id="")
+    page = AccountSettingsPage(ctx.app, packaged_id="")
     qtbot.addWidget(page)
     page.show()
     assert page.guide.isVisible() and page.client_id.isVisible()
@@ -50,9 +50,9 @@ async def test_a_source_checkout_shows_the_azure_steps_and_says_what_to_do(ctx, 
 
 
 async def test_sign_in_without_network_is_one_chinese_sentence(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
-    settings = ctx.services.settings
+    settings = ctx.app.settings
     settings.set("graph.authority", f"https://127.0.0.1:{_dead_port()}/common")
-    page = AccountSettingsPage(ctx.services, packaged_id="")
+    page = AccountSettingsPage(ctx.app, packaged_id="")
     qtbot.addWidget(page)
     page.client_id.setText("00000000-aaaa-bbbb-cccc-000000000000")
     assert await page.sign_in() is False

@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QMessageBox
 
 from core import autostart
+from core.app import App
 from core.errors import LLMUnavailable
 from core.events import InquiryCreated
 from desktop.app import DesktopApp
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @settles
 async def test_first_run_demo_gives_a_populated_chinese_board(app, services, qtbot) -> None:  # type: ignore[no-untyped-def]
-    desktop = DesktopApp(app, services, tray=True)
+    desktop = DesktopApp(app, App(services), tray=True)
     desktop.start()
     assert desktop.wizard is not None and desktop.wizard.isVisible()
     assert desktop.wizard.demo_button.text() == "试用示例数据"

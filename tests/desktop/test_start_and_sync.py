@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QSystemTrayIcon
 
+from core.app import App
 from desktop.app import FIRST_RUN_KEY, DesktopApp, window_on_start
 from tests.support.qt import settles
 
@@ -31,7 +32,7 @@ async def test_second_start_without_an_account_shows_the_window_even_with_a_tray
     # a desktop with a system tray (offscreen has none)
     monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: True))
     await _state_put(services, FIRST_RUN_KEY, True)  # the wizard was done before
-    desktop = DesktopApp(app, services, tray=True)
+    desktop = DesktopApp(app, App(services), tray=True)
     desktop.start()
     assert desktop.tray is not None and desktop.tray.available
     assert desktop.wizard is None
@@ -47,7 +48,7 @@ async def _state_put(services, key: str, value: object) -> None:  # type: ignore
 
 @settles
 async def test_sync_now_says_why_nothing_syncs(app, services) -> None:  # type: ignore[no-untyped-def]
-    desktop = DesktopApp(app, services, tray=True)
+    desktop = DesktopApp(app, App(services), tray=True)
     desktop.start()
     assert desktop.wizard is not None
     desktop.wizard.skip_button.click()

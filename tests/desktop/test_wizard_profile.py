@@ -7,7 +7,7 @@ briefing's route starts from.
 
 from __future__ import annotations
 
-from core.app import build_app
+from core.app import App, build_app
 from core.demo import load_demo
 from desktop.app import DesktopApp
 from desktop.settings_dialog import SettingsDialog
@@ -43,7 +43,7 @@ def test_the_wizard_asks_for_the_profile_and_saves_it(ctx, qtbot) -> None:  # ty
 
 @settles
 async def test_the_demo_keeps_its_fictional_company_out_of_the_real_settings(app, services) -> None:  # type: ignore[no-untyped-def]
-    desktop = DesktopApp(app, services, tray=False)
+    desktop = DesktopApp(app, App(services), tray=False)
     demo = build_app(services.paths.demo_home, clock=services.clock, is_demo=True)
     try:
         await load_demo(demo.services)

@@ -74,20 +74,9 @@ OWN_MODULES: dict[str, frozenset[str]] = {
 # ``App.load_demo``); never add an entry.
 PENDING_FRONT_ENDS = frozenset(
     {
-        "core/cli/drafts.py",
-        "core/cli/graph.py",
-        "core/cli/intake.py",
-        "core/cli/repair.py",
-        "core/cli/rhythm.py",
-        "core/telegram/runner.py",
-        "desktop/ai_needed.py",
-        "desktop/app.py",
         "desktop/approval/pending_view.py",
         "desktop/approval/screenshot.py",
         "desktop/context.py",
-        "desktop/settings_llm.py",
-        "desktop/settings_telegram.py",
-        "desktop/sync.py",
     }
 )
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from core.app import App
 from desktop.app import make_qapp
 from desktop.context import AppContext, build_context
 from desktop.i18n import LanguageManager
@@ -36,7 +37,7 @@ def languages(qapp, services):  # type: ignore[no-untyped-def]
 def ctx(qapp, languages, services):  # type: ignore[no-untyped-def]
     quits = qapp.quitOnLastWindowClosed()
     qapp.setQuitOnLastWindowClosed(False)
-    context: AppContext = build_context(services)
+    context: AppContext = build_context(App(services))
     yield context
     context.hub.detach()
     context.notifications.detach()

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from core.app import App
 from core.notify import pairing
 from core.secrets import TELEGRAM_TOKEN
 from desktop.settings_telegram import TelegramSettingsPage
@@ -23,7 +24,7 @@ async def settled(page: TelegramSettingsPage, timeout: float = 20.0) -> None:
 
 @pytest.fixture
 def page(qtbot: Any, services: Any, zh: Any) -> TelegramSettingsPage:
-    widget = TelegramSettingsPage(services, None)
+    widget = TelegramSettingsPage(App(services), None)
     qtbot.addWidget(widget)
     return widget
 

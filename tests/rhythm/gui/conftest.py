@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.app import App
 from desktop.app import make_qapp
 from desktop.context import AppContext, build_context
 from desktop.i18n import LanguageManager
@@ -34,7 +35,7 @@ def ctx(qapp, languages, services):  # type: ignore[no-untyped-def]
     app the main window or the tray is always there), as ``DesktopApp`` sets it up."""
     quits = qapp.quitOnLastWindowClosed()
     qapp.setQuitOnLastWindowClosed(False)
-    context: AppContext = build_context(services)
+    context: AppContext = build_context(App(services))
     yield context
     context.hub.detach()
     context.notifications.detach()
