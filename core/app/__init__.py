@@ -13,8 +13,9 @@ import anything in ``core`` below it; only the front ends (``core.cli``, ``core.
 desktop) import it, and it never imports Qt.
 Importing this package is cheap: the LLM client, drafting and Graph load on first use.
 
-Layer row: agent, clock, config, db, drafts, drive, errors, events, graph, import_lock, inquiry,
-intake, knowledge, llm, mailbox, memory, notify, paths, rhythm, secrets, services, stats.
+Layer row: agent, clock, config, db, drafts, drive, errors, events, glossary, graph, import_lock,
+inquiry, intake, knowledge, llm, mail, mailbox, memory, notify, paths, phones, rhythm, secrets,
+services, stats, text.
 """
 
 from core.app.build import build_app, explain_error

@@ -24,6 +24,10 @@ Attributes:
         appointments, and ``daily()``: the background task that announces them and backs up.
     stats: ``StatsService`` — what the AI cost (the ledger by day, week, tier, purpose) and how
         well it did by his corrections, per week.
+    draft_reading: ``DraftReading`` — the drafts as read (the 待审批 list), without building
+        drafting; the screenshot's sample draft.
+    attachment_copies: ``AttachmentCopies`` — a stored attachment saved where the owner chose,
+        marked as from the internet.
     is_demo: this is the demo data folder beside the real one.
 """
 
@@ -34,7 +38,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.app.assistant import AssistantService
+from core.app.attachment_copies import AttachmentCopies
 from core.app.attention import AttentionService
+from core.app.draft_reading import DraftReading
 from core.app.inquiries import InquiryService
 from core.app.knowledge import KnowledgeService
 from core.app.lazy import LazyDrafts, LazyLLM
@@ -70,6 +76,8 @@ class App:
         self.notifications = NotificationService(services)
         self.state = AppStateService(services)
         self.drafts = LazyDrafts(services, self.llm)
+        self.draft_reading = DraftReading(services)
+        self.attachment_copies = AttachmentCopies()
         self.assistant = AssistantService(services, self.llm, self.drafts)
         self.memories = MemoryService(services)
         self.knowledge = KnowledgeService(services)

@@ -5,8 +5,92 @@ The desktop imports ``core.app`` (``App``, ``build_app``) and this module, nothi
 ``App``'s services return, the names of stages and settings, and formatting helpers with no I/O
 (Sydney time, phone numbers, inert text). Anything that reads the store, the network, the model
 or a file is a method on an ``App`` service instead.
+
+Two kinds of name are not imported with this module, so that importing it stays as cheap as
+starting the app (``tests/desktop/test_startup_imports.py``):
+
+* classes of parts ``App`` builds on first use (drafting's composer, edits and decisions, the
+  assistant's ``Conversation``) are here for annotations only (``TYPE_CHECKING``);
+* the assistant's turn events (``TextDelta``, ``ToolActivity``, ``TurnDone``) and ``tool_label``
+  live in ``core.agent.conversation``, which pulls in the HTTP client: they load on first access
+  (``__getattr__`` below), which a front end makes only once a turn is running.
 """
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import importlib
+from typing import TYPE_CHECKING
+
+from core.app.assistant import today_name as today_name
+from core.app.knowledge import KnowledgeChanged as KnowledgeChanged
+from core.app.knowledge import KnowledgeDoc as KnowledgeDoc
+from core.app.knowledge import KnowledgeService as KnowledgeService
+from core.app.memories import EDITABLE_STATUSES as EDITABLE_STATUSES
+from core.app.memories import PAGE_STATUSES as PAGE_STATUSES
+from core.app.memories import MemoryItem as MemoryItem
+from core.app.stats import Stats as Stats
+from core.clock import to_sydney as to_sydney
+from core.clock import utc as utc
+from core.drafts.attachments import SEND_LIMIT_BYTES as SEND_LIMIT_BYTES
+from core.drafts.attachments import FileOption as FileOption
+from core.drafts.attachments import human_size as human_size
+from core.drafts.reader import DraftReader as DraftReader
+from core.drafts.recent import RecentContact as RecentContact
+from core.drafts.view import DraftView as DraftView
+from core.drafts.zh_times import localise_times as localise_times
+from core.events import DraftChanged as DraftChanged
+from core.glossary import product_keys as product_keys
+from core.glossary import product_name as product_name
+from core.inquiry.board import COLUMNS as COLUMNS
+from core.inquiry.board import BoardQuery as BoardQuery
+from core.inquiry.board import BoardRow as BoardRow
+from core.inquiry.detail import AttachmentInfo as AttachmentInfo
+from core.inquiry.detail import InquiryDetail as InquiryDetail
+from core.inquiry.detail import MessageInfo as MessageInfo
+from core.inquiry.edit import InvalidField as InvalidField
+from core.inquiry.files import AttachmentFile as AttachmentFile
+from core.inquiry.stages import ALL_STAGES as ALL_STAGES
+from core.inquiry.stages import CLOSED_STAGES as CLOSED_STAGES
+from core.inquiry.stages import STAGES as STAGES
+from core.inquiry.stages import next_stage as next_stage
+from core.mail.attachment_risk import FileVerdict as FileVerdict
+from core.mail.attachment_risk import judge_file as judge_file
+from core.mail.reflow import mostly_chinese as mostly_chinese
+from core.mail.reflow import reflow as reflow
+from core.phones import display_phone as display_phone
+from core.rhythm.briefing import Briefing as Briefing
+from core.rhythm.briefing import Visit as Visit
+from core.rhythm.briefing import place_of as place_of
+from core.rhythm.reminders import SNOOZE_CHOICES as SNOOZE_CHOICES
+from core.stats.trade import Overview as Overview
+from core.text.inert import markdown_rich_text as markdown_rich_text
+from core.text.inert import plain_tooltip as plain_tooltip
+from core.text.inert import visible_controls as visible_controls
+
+if TYPE_CHECKING:  # annotations only (see the module docstring)
+    from core.agent.conversation import Conversation as Conversation
+    from core.agent.conversation import TextDelta as TextDelta
+    from core.agent.conversation import ToolActivity as ToolActivity
+    from core.agent.conversation import TurnDone as TurnDone
+    from core.agent.conversation import tool_label as tool_label
+    from core.drafts.drafting import DraftComposer as DraftComposer
+    from core.drafts.drafting import OwnerDecisions as OwnerDecisions
+    from core.drafts.drafting import OwnerEdits as OwnerEdits
+
+# name -> the module that defines it, imported on first access (not with this module)
+_ON_FIRST_USE: dict[str, str] = {
+    "TextDelta": "core.agent.conversation",
+    "ToolActivity": "core.agent.conversation",
+    "TurnDone": "core.agent.conversation",
+    "tool_label": "core.agent.conversation",
+}
+
+
+def __getattr__(name: str) -> object:
+    """The names of ``_ON_FIRST_USE``, from their (costly) module, when first asked for."""
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
