@@ -227,6 +227,7 @@ DESKTOP_IMPORTS = frozenset(
         "core.app.assistant",
         "core.app.knowledge",
         "core.app.lazy",
+        "core.app.types",
         "core.app.memories",
         "core.app.stats",
         "core.autostart",

@@ -1,0 +1,56 @@
+"""What the 待审批 list and the detail's 另存为… get from ``App`` instead of building it (#23)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QWidget
+
+from desktop.approval.pending_view import PendingDraftsView
+
+
+async def test_the_pending_list_reads_through_the_app_and_opens_with_its_drafting(
+    ctx, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    app = ctx.app
+    view = PendingDraftsView(app, ctx.hub)
+    qtbot.addWidget(view)
+    await view.ready()
+    assert view.reader is app.draft_reading.reader  # a reader alone: drafting is not built
+    assert app.drafts._service is None
+    assert view.drafting is app.drafts  # what its approval windows get
+
+
+async def test_the_pending_list_still_takes_the_folder_services_inside_a_window_with_a_ctx(
+    ctx, services, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    """The main window passed ``ctx.services`` before #23: the list finds the App in its ctx."""
+    window = QWidget()
+    window.ctx = ctx  # type: ignore[attr-defined]
+    qtbot.addWidget(window)
+    view = PendingDraftsView(services, ctx.hub, window, drafting=ctx.app.drafts)
+    await view.ready()
+    assert view.app is ctx.app
+    with pytest.raises(TypeError):
+        PendingDraftsView(services, ctx.hub)  # no App anywhere
+
+
+async def test_the_screenshot_sample_is_written_once(ctx) -> None:  # type: ignore[no-untyped-def]
+    reading = ctx.app.draft_reading
+    first = await reading.sample_draft()
+    assert await reading.sample_draft() == first  # the newest pending one, not a second sample
+    [view] = await reading.reader.list(("pending_approval",), newest_first=True)
+    assert view.id == first
+
+
+def test_a_saved_attachment_is_marked_as_from_the_internet(
+    ctx, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    marked: list[Path] = []
+    monkeypatch.setattr("core.app.attachment_copies.mark_of_the_web", marked.append)
+    source = tmp_path / "plan.pdf"
+    source.write_bytes(b"%PDF-1.4 plan")
+    target = ctx.app.attachment_copies.save(source, tmp_path / "copy.pdf")
+    assert target.read_bytes() == b"%PDF-1.4 plan"
+    assert marked == [target]
