@@ -17,8 +17,12 @@ from core.mail.attachment_risk import mark_of_the_web
 
 
 class AttachmentCopies:
+    def __init__(self, *, platform: str | None = None) -> None:
+        self._platform = platform  # ``sys.platform`` when None (tests name Windows)
+
     def save(self, source: Path, target: Path) -> Path:
         """Copy ``source`` (a stored attachment) to ``target`` and mark it as from the internet."""
         shutil.copyfile(source, target)
-        mark_of_the_web(target)  # a copy of mail from outside is still from the internet
+        # a copy of mail from outside is still from the internet
+        mark_of_the_web(target, platform=self._platform)
         return target

@@ -44,13 +44,15 @@ async def test_the_screenshot_sample_is_written_once(ctx) -> None:  # type: igno
     assert view.id == first
 
 
-def test_a_saved_attachment_is_marked_as_from_the_internet(
-    ctx, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
-    marked: list[Path] = []
-    monkeypatch.setattr("core.app.attachment_copies.mark_of_the_web", marked.append)
+def test_a_saved_attachment_is_marked_as_from_the_internet(ctx, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """On Windows the copy gets its Zone.Identifier stream (elsewhere the same open() writes a
+    visible ``name:Zone.Identifier`` file, which is what this test reads)."""
+    from core.app.attachment_copies import AttachmentCopies
+
     source = tmp_path / "plan.pdf"
     source.write_bytes(b"%PDF-1.4 plan")
-    target = ctx.app.attachment_copies.save(source, tmp_path / "copy.pdf")
+    target = AttachmentCopies(platform="win32").save(source, tmp_path / "copy.pdf")
     assert target.read_bytes() == b"%PDF-1.4 plan"
-    assert marked == [target]
+    assert (tmp_path / "copy.pdf:Zone.Identifier").read_text() == "[ZoneTransfer]\nZoneId=3\n"
+    plain = ctx.app.attachment_copies.save(source, tmp_path / "plain.pdf")  # this platform
+    assert plain.read_bytes() == source.read_bytes()
