@@ -15,7 +15,6 @@ screenshot, a bare widget in a test) the sentence is shown without the button. P
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
@@ -37,16 +36,6 @@ def not_configured(exc: BaseException | None = None, *, available: bool | None =
     if available is not None:
         return not available
     return isinstance(exc, LLMNotConfigured)
-
-
-def configured(app: Any) -> bool:
-    """An endpoint is set up for this data folder (the facade's own test, settings + env).
-
-    ``app`` is the folder's ``App`` (its own client answers); a bare ``Services`` (a window not
-    moved to ``ctx.app`` yet, deprecated with ``AppContext.services``) still works."""
-    from desktop.context import build_llm
-
-    return bool(build_llm(app).available)
 
 
 def sentence() -> str:

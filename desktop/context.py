@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from core.app import App
-from core.app.types import LazyDrafts, LazyLLM, NotificationCenter
+from core.app.types import LazyDrafts, NotificationCenter
 from desktop.hub import SignalHub
 
 log = logging.getLogger(__name__)
@@ -27,13 +27,6 @@ class AppContext:
     app: App
     hub: SignalHub
     extras: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def services(self) -> Any:
-        """Deprecated: the core ``Services`` under ``app``, for the windows that still take them
-        (``desktop/approval``, ``chat``, ``detail``). Goes when ``App.services`` becomes private;
-        use ``ctx.app`` (``settings``, ``secrets``, ``paths``, ``clock`` and the services)."""
-        return self.app.services
 
     @property
     def is_demo(self) -> bool:
@@ -70,14 +63,3 @@ def build_context(app: App) -> AppContext:
     app.notifications.attach(background=True)
     app.attention.attach(background=True)  # 需要您确认 rows written off the UI thread
     return AppContext(app=app, hub=SignalHub(app.bus))
-
-
-def build_llm(owner: App | Any) -> LazyLLM:
-    """The LLM client (built on first use) of ``owner``'s folder, for a window given no context
-    (``desktop/approval``'s fallback); windows with a context use ``ctx.app.llm``.
-
-    ``owner`` is an ``App`` (its own client) or, deprecated, a bare ``Services``: that gets a
-    client of its own over the same folder, as before."""
-    if isinstance(owner, App):
-        return owner.llm
-    return LazyLLM(owner)

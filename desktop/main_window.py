@@ -104,7 +104,7 @@ class MainWindow(QMainWindow):
         self.demo_banner = DemoBanner()  # 退出示例 / 连接我的邮箱, wired by DesktopApp
         self.demo_banner.setVisible(ctx.is_demo)
         self.board = BoardPage(ctx)
-        self.pending = PendingDraftsView(ctx.services, ctx.hub, self, drafting=ctx.draft_service)
+        self.pending = PendingDraftsView(ctx.app, ctx.hub, self, drafting=ctx.draft_service)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.board, "")
         self.tabs.addTab(self.pending, "")

@@ -67,7 +67,7 @@ class SyncController:
         drafting = self.ctx.draft_service  # the owner's decisions for his buttons; the composer
         app = self.ctx.app  # for 起草回复; the assistant is the App's, shared with the chat panel
         await runner.serve(
-            self.ctx.services,
+            app,
             stop,
             drafts=lambda: drafting.decisions,
             assistant=app.assistant,

@@ -37,6 +37,10 @@ Attributes:
     telegram_pairing: ``TelegramPairing`` — the bot token, the paired chat, the pairing code.
     desktop: ``DesktopSupport`` — reopening the demo folder, the Microsoft sign-in, whether an
         account is set up.
+    draft_reading: ``DraftReading`` — the drafts as read (the 待审批 list), without building
+        drafting; the screenshot's sample draft.
+    attachment_copies: ``AttachmentCopies`` — a stored attachment saved where the owner chose,
+        marked as from the internet.
     is_demo: this is the demo data folder beside the real one.
 
 The composition root: this class and ``core.app.build`` are the only places that make the
@@ -54,9 +58,11 @@ from typing import TYPE_CHECKING, Any
 
 from core import tasks
 from core.app.assistant import AssistantService
+from core.app.attachment_copies import AttachmentCopies
 from core.app.attention import AttentionService
 from core.app.connection_tests import ConnectionTests
 from core.app.desktop_support import DesktopSupport
+from core.app.draft_reading import DraftReading
 from core.app.inquiries import InquiryService
 from core.app.intake import IntakeService
 from core.app.knowledge import KnowledgeService
@@ -104,6 +110,8 @@ class App:
         self.notifications = NotificationService(services)
         self.state = AppStateService(services)
         self.drafts = LazyDrafts(services, self.llm, self.mailer)
+        self.draft_reading = DraftReading(services)
+        self.attachment_copies = AttachmentCopies()
         self.assistant = AssistantService(services, self.llm, self.drafts)
         self.memories = MemoryService(services)
         self.knowledge = KnowledgeService(services)

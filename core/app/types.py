@@ -9,20 +9,47 @@ or a file is a method on an ``App`` service instead.
 The classes of ``App``'s lazily built parts (``LazyDrafts``, ``LazyLLM``, ``NotificationCenter``,
 ``VoiceService``, ``LiveDictation``, ``WavWriter``) are here for annotations only: front ends get
 their instances from ``App``, never build them.
+
+Two kinds of name are not imported with this module, so that importing it stays as cheap as
+starting the app (``tests/desktop/test_startup_imports.py``):
+
+* classes of parts ``App`` builds on first use (drafting's composer, edits and decisions, the
+  assistant's ``Conversation``) are here for annotations only (``TYPE_CHECKING``);
+* the assistant's turn events (``TextDelta``, ``ToolActivity``, ``TurnDone``) and ``tool_label``
+  live in ``core.agent.conversation``, which pulls in the HTTP client: they load on first access
+  (``__getattr__`` below), which a front end makes only once a turn is running.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
+from core.app.assistant import today_name as today_name
 from core.app.connection_tests import LLMProbeResult as LLMProbeResult
 from core.app.connection_tests import TelegramProbeResult as TelegramProbeResult
+from core.app.knowledge import KnowledgeChanged as KnowledgeChanged
+from core.app.knowledge import KnowledgeDoc as KnowledgeDoc
+from core.app.knowledge import KnowledgeService as KnowledgeService
 from core.app.lazy import LazyDrafts as LazyDrafts
 from core.app.lazy import LazyLLM as LazyLLM
+from core.app.memories import EDITABLE_STATUSES as EDITABLE_STATUSES
+from core.app.memories import PAGE_STATUSES as PAGE_STATUSES
+from core.app.memories import MemoryItem as MemoryItem
+from core.app.stats import Stats as Stats
 from core.app.voice import VoiceService as VoiceService
 from core.clock import Clock as Clock
 from core.clock import SystemClock as SystemClock
 from core.clock import to_sydney as to_sydney
 from core.clock import utc as utc
 from core.config import Settings as Settings
+from core.drafts.attachments import SEND_LIMIT_BYTES as SEND_LIMIT_BYTES
+from core.drafts.attachments import FileOption as FileOption
+from core.drafts.attachments import human_size as human_size
+from core.drafts.reader import DraftReader as DraftReader
+from core.drafts.recent import RecentContact as RecentContact
+from core.drafts.view import DraftView as DraftView
+from core.drafts.zh_times import localise_times as localise_times
 from core.errors import AudioDeviceError as AudioDeviceError
 from core.errors import InquiryBridgeError as InquiryBridgeError
 from core.errors import LLMNotConfigured as LLMNotConfigured
@@ -39,22 +66,45 @@ from core.events import NotificationRaised as NotificationRaised
 from core.events import StageChanged as StageChanged
 from core.events import StageOverdue as StageOverdue
 from core.events import SyncStatus as SyncStatus
+from core.glossary import product_keys as product_keys
 from core.glossary import product_name as product_name
 from core.import_lock import IMPORTING as IMPORTING
+from core.inquiry.board import COLUMNS as COLUMNS
 from core.inquiry.board import BoardQuery as BoardQuery
+from core.inquiry.board import BoardRow as BoardRow
+from core.inquiry.detail import AttachmentInfo as AttachmentInfo
+from core.inquiry.detail import InquiryDetail as InquiryDetail
+from core.inquiry.detail import MessageInfo as MessageInfo
+from core.inquiry.edit import InvalidField as InvalidField
+from core.inquiry.files import AttachmentFile as AttachmentFile
+from core.inquiry.stages import ALL_STAGES as ALL_STAGES
+from core.inquiry.stages import CLOSED_STAGES as CLOSED_STAGES
+from core.inquiry.stages import STAGES as STAGES
+from core.inquiry.stages import next_stage as next_stage
 from core.llm.providers import PROVIDERS as PROVIDERS
 from core.llm.providers import Provider as Provider
 from core.llm.providers import by_key as provider_by_key
 from core.llm.providers import for_address as provider_for_address
 from core.mail.attachment_risk import FileVerdict as FileVerdict
 from core.mail.attachment_risk import judge_file as judge_file
+from core.mail.reflow import mostly_chinese as mostly_chinese
+from core.mail.reflow import reflow as reflow
 from core.notify.inquiry_alert import tray_text as tray_text
 from core.notify.outbox import NotificationCenter as NotificationCenter
+from core.phones import display_phone as display_phone
+from core.rhythm.briefing import Briefing as Briefing
+from core.rhythm.briefing import Visit as Visit
+from core.rhythm.briefing import place_of as place_of
+from core.rhythm.reminders import SNOOZE_CHOICES as SNOOZE_CHOICES
 from core.secrets import ENV_OVERRIDES as ENV_OVERRIDES
 from core.secrets import GRAPH_TOKEN as GRAPH_TOKEN
 from core.secrets import LLM_API_KEY as LLM_API_KEY
 from core.secrets import TELEGRAM_TOKEN as TELEGRAM_TOKEN
+from core.stats.trade import Overview as Overview
 from core.text.inert import clickable_url as clickable_url
+from core.text.inert import markdown_rich_text as markdown_rich_text
+from core.text.inert import plain_tooltip as plain_tooltip
+from core.text.inert import visible_controls as visible_controls
 from core.voice.audio import BYTES_PER_SECOND as BYTES_PER_SECOND
 from core.voice.audio import SAMPLE_RATE as SAMPLE_RATE
 from core.voice.audio import WavWriter as WavWriter
@@ -71,63 +121,137 @@ from core.voice.transcriber import Transcriber as Transcriber
 from core.voice.transcriber import Transcript as Transcript
 from core.voice.transcriber import TranscriptionCancelled as TranscriptionCancelled
 
-# every name above: the renamed ones (``provider_by_key``…) are exported only by this list
+if TYPE_CHECKING:  # annotations only (see the module docstring)
+    from core.agent.conversation import Conversation as Conversation
+    from core.agent.conversation import TextDelta as TextDelta
+    from core.agent.conversation import ToolActivity as ToolActivity
+    from core.agent.conversation import TurnDone as TurnDone
+    from core.agent.conversation import tool_label as tool_label
+    from core.drafts.drafting import DraftComposer as DraftComposer
+    from core.drafts.drafting import OwnerDecisions as OwnerDecisions
+    from core.drafts.drafting import OwnerEdits as OwnerEdits
+
+# every name here: the renamed ones (``provider_by_key``…) are exported only by this list
 __all__ = [
+    "ALL_STAGES",
     "BYTES_PER_SECOND",
+    "CLOSED_STAGES",
+    "COLUMNS",
+    "EDITABLE_STATUSES",
     "ENV_OVERRIDES",
     "GRAPH_TOKEN",
     "IMPORTING",
     "LLM_API_KEY",
+    "PAGE_STATUSES",
     "PROVIDERS",
     "RECOMMENDED",
     "SAMPLE_RATE",
+    "SEND_LIMIT_BYTES",
+    "SNOOZE_CHOICES",
+    "STAGES",
     "TELEGRAM_TOKEN",
     "WHISPER_MODEL_ENV_VAR",
+    "AttachmentFile",
+    "AttachmentInfo",
     "AudioDeviceError",
     "BoardQuery",
+    "BoardRow",
+    "Briefing",
     "ChineseNeedsMultilingualModel",
     "Clock",
+    "Conversation",
     "DraftChanged",
+    "DraftComposer",
+    "DraftReader",
+    "DraftView",
     "Event",
     "EventBus",
+    "FileOption",
     "FileVerdict",
     "HubModel",
     "InquiryBridgeError",
     "InquiryCreated",
+    "InquiryDetail",
     "InquiryUpdated",
+    "InvalidField",
+    "KnowledgeChanged",
+    "KnowledgeDoc",
+    "KnowledgeService",
     "LLMNotConfigured",
     "LLMProbeResult",
     "LazyDrafts",
     "LazyLLM",
     "LiveDictation",
+    "MemoryItem",
+    "MessageInfo",
     "MessageMerged",
     "MessageRecorded",
     "ModelChoice",
     "NoteAdded",
     "NotificationCenter",
     "NotificationRaised",
+    "Overview",
+    "OwnerDecisions",
+    "OwnerEdits",
     "Provider",
+    "RecentContact",
     "Settings",
     "StageChanged",
     "StageOverdue",
+    "Stats",
     "StoreError",
     "SyncStatus",
     "SystemClock",
     "TelegramProbeResult",
+    "TextDelta",
+    "ToolActivity",
     "Transcriber",
     "Transcript",
     "TranscriptionCancelled",
+    "TurnDone",
+    "Visit",
     "VoiceService",
     "WavWriter",
     "clickable_url",
+    "display_phone",
     "format_size",
+    "human_size",
     "judge_file",
+    "localise_times",
+    "markdown_rich_text",
+    "mostly_chinese",
+    "next_stage",
     "pcm_level",
     "pcm_seconds",
+    "place_of",
+    "plain_tooltip",
+    "product_keys",
     "product_name",
     "provider_by_key",
     "provider_for_address",
+    "reflow",
     "to_sydney",
+    "today_name",
+    "tool_label",
     "tray_text",
     "utc",
+    "visible_controls",
 ]
+
+# name -> the module that defines it, imported on first access (not with this module)
+_ON_FIRST_USE: dict[str, str] = {
+    "TextDelta": "core.agent.conversation",
+    "ToolActivity": "core.agent.conversation",
+    "TurnDone": "core.agent.conversation",
+    "tool_label": "core.agent.conversation",
+}
+
+
+def __getattr__(name: str) -> object:
+    """The names of ``_ON_FIRST_USE``, from their (costly) module, when first asked for."""
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

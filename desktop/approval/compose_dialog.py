@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.clock import to_sydney
+from core.app.types import to_sydney
 from desktop import ai_needed
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
@@ -33,6 +33,7 @@ from desktop.inert import plain_label
 from desktop.look import set_tone
 
 if TYPE_CHECKING:
+    from core.app import App
     from desktop.approval.parts import DraftingParts
 
 
@@ -40,10 +41,10 @@ class ComposeDialog(QDialog):
     drafted = Signal(int)
 
     def __init__(
-        self, services: Any, drafting: DraftingParts, inquiry_id: int, parent: QWidget | None = None
+        self, app: App, drafting: DraftingParts, inquiry_id: int, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.services = services
+        self.app = app  # whether a model is set up; dictation; the approval window it opens
         self.drafting = drafting
         self.inquiry_id = inquiry_id
         self.draft_id: int | None = None
@@ -69,7 +70,7 @@ class ComposeDialog(QDialog):
         row.addWidget(self.instruction, 1)
         from desktop.voice.dictation import DictationButton
 
-        self.dictation = DictationButton(services, self.instruction, self)
+        self.dictation = DictationButton(app, self.instruction, self)
         row.addWidget(self.dictation, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(row, 1)
         bottom = QHBoxLayout()
@@ -127,7 +128,7 @@ class ComposeDialog(QDialog):
 
     def _update(self) -> None:
         busy = self._task is not None and not self._task.done()
-        ready = ai_needed.configured(self.services)
+        ready = self.app.llm.available
         if not ready:  # say so before he types an instruction nothing can turn into a draft
             self.status.setText(ai_needed.sentence())
         self.ai_button.setVisible(not ready and ai_needed.can_open())
@@ -163,7 +164,7 @@ class ComposeDialog(QDialog):
         self.drafted.emit(draft_id)
         from desktop.approval.window import ApprovalWindow
 
-        window = ApprovalWindow(self.services, self.drafting, draft_id)
+        window = ApprovalWindow(self.app, self.drafting, draft_id)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.show()
         self.approval_window = window

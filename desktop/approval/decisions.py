@@ -20,7 +20,7 @@ from desktop.look import set_tone
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QPlainTextEdit, QProgressBar
 
-    from core.drafts.view import DraftView
+    from core.app.types import DraftView
     from desktop.approval.parts import DraftingParts
 
 

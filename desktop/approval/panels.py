@@ -27,13 +27,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.clock import to_sydney
-from core.drafts.attachments import SEND_LIMIT_BYTES, FileOption, human_size
-from core.drafts.recent import RecentContact
-from core.drafts.view import DraftView
-from core.drafts.zh_times import localise_times
-from core.events import DraftChanged
-from core.text.inert import visible_controls
+from core.app.types import (
+    SEND_LIMIT_BYTES,
+    DraftChanged,
+    DraftView,
+    FileOption,
+    RecentContact,
+    human_size,
+    localise_times,
+    to_sydney,
+    visible_controls,
+)
 from desktop.look import set_tone
 
 HIGHLIGHT = QColor("#ffd8a8")

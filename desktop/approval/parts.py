@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-if TYPE_CHECKING:  # the names as ``Drafting`` declares them (its module imports them)
-    from core.drafts.drafting import DraftComposer, OwnerDecisions, OwnerEdits
-    from core.drafts.reader import DraftReader
+if TYPE_CHECKING:  # the names as ``Drafting`` declares them (annotations only: see the module)
+    from core.app.types import DraftComposer, DraftReader, OwnerDecisions, OwnerEdits
 
 
 class DraftingParts(Protocol):

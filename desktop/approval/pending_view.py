@@ -1,8 +1,9 @@
 """The 待审批 tab: every draft that still needs the owner, newest first.
 
 Rows refresh when core says a draft changed (``SignalHub.draft_changed``), debounced so a batch of
-thirty drafts redraws once. Rows come from a ``DraftReader``; the approval windows it opens get
-the app's ``Drafting`` (the owner's full set: this is his own surface). Double-click (or 打开) opens the approval window for that draft. The
+thirty drafts redraws once. Rows come from ``App.draft_reading`` (a reader alone: drafting is not
+built to paint the list); the approval windows it opens get the app's drafting (``App.drafts``,
+the owner's full set: this is his own surface). Double-click (or 打开) opens the approval window for that draft. The
 main window reads ``pending_count()`` for its tab title; the tray counts from the store itself.
 
 Signals:
@@ -28,14 +29,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.clock import to_sydney
-from core.drafts.reader import DraftReader, build_reader
-from core.import_lock import IMPORTING
+from core.app import App
+from core.app.types import to_sydney
 from desktop.aio import spawn
 from desktop.reopen import alive, showing
 
 if TYPE_CHECKING:
-    from core.drafts.view import DraftView
+    from core.app.types import DraftReader, DraftView
     from desktop.approval.parts import DraftingParts
 
 QUEUE_STATUSES = ("pending_approval", "approved", "sending", "failed")
@@ -46,19 +46,19 @@ class PendingDraftsView(QWidget):
 
     def __init__(
         self,
-        services: Any,
+        app: App,
         hub: Any,
         parent: QWidget | None = None,
         *,
         drafting: DraftingParts | None = None,
     ) -> None:
         super().__init__(parent)
-        self.services = services
+        self.app = app
         self.hub = hub
-        self._drafting = drafting
-        # the list needs no composer, fact guard or mailer: its own reader keeps start-up
+        self.drafting: DraftingParts = drafting if drafting is not None else self.app.drafts
+        # the list needs no composer, fact guard or mailer: a reader alone keeps start-up
         # imports small (the app's drafting loads lazily, when a window opens)
-        self.reader: DraftReader = build_reader(services)
+        self.reader: DraftReader = self.app.draft_reading.reader
         self.views: list[DraftView] = []
         self.windows: dict[int, QWidget] = {}
         self._load_task: asyncio.Future[Any] | None = None
@@ -92,23 +92,6 @@ class PendingDraftsView(QWidget):
         self.refresh_button.clicked.connect(self.refresh)
         self.retranslate()
         self.refresh()
-
-    @property
-    def drafting(self) -> DraftingParts:
-        """The app's drafting (from the window's context when not given)."""
-        if self._drafting is None:
-            widget: Any = self.parent()
-            while widget is not None and self._drafting is None:
-                ctx = getattr(widget, "ctx", None)
-                self._drafting = getattr(ctx, "draft_service", None)
-                widget = widget.parent() if hasattr(widget, "parent") else None
-        if self._drafting is None:
-            with IMPORTING:
-                from core.drafts.drafting import build_drafting
-            from desktop.context import build_llm
-
-            self._drafting = build_drafting(self.services, build_llm(self.services))
-        return self._drafting
 
     def retranslate(self) -> None:
         self.open_button.setText(self.tr("Open"))
@@ -193,7 +176,7 @@ class PendingDraftsView(QWidget):
 
         window = self.windows.get(draft_id)
         if not showing(window):
-            window = ApprovalWindow(self.services, self.drafting, draft_id)
+            window = ApprovalWindow(self.app, self.drafting, draft_id)
             window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             window.destroyed.connect(lambda *_, d=draft_id: self.windows.pop(d, None))
             window.draft_replaced.connect(lambda old, new, w=window: self._follow(old, new, w))

@@ -65,9 +65,8 @@ from desktop.approval.panels import (
 from desktop.inert import InertBrowser
 
 if TYPE_CHECKING:
-    from core.drafts.attachments import FileOption
-    from core.drafts.recent import RecentContact
-    from core.drafts.view import DraftView
+    from core.app import App
+    from core.app.types import DraftView, FileOption, RecentContact
     from desktop.approval.parts import DraftingParts
 
 __all__ = ["ApprovalWindow", "highlight_facts"]
@@ -78,10 +77,10 @@ class ApprovalWindow(OwnerActions, QWidget):
     finished = Signal(int, str)
 
     def __init__(
-        self, services: Any, drafting: DraftingParts, draft_id: int, parent: QWidget | None = None
+        self, app: App, drafting: DraftingParts, draft_id: int, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
-        self.services = services
+        self.app = app  # its bus (another surface moved the draft) and dictation's settings
         self.drafting = drafting
         self.draft_id = draft_id
         self.view: DraftView | None = None
@@ -93,7 +92,7 @@ class ApprovalWindow(OwnerActions, QWidget):
         self.busy = False
         self._dirty = False
         self._load_task: asyncio.Future[Any] | None = None
-        self._bridge = DraftChangedBridge(services.bus)
+        self._bridge = DraftChangedBridge(app.bus)
         self._bridge.changed.connect(self._on_draft_changed)
         self.setObjectName("approvalWindow")
         self.setMinimumSize(900, 600)
@@ -189,7 +188,7 @@ class ApprovalWindow(OwnerActions, QWidget):
         self.revise_edit = QLineEdit()
         self.revise_edit.setObjectName("reviseInstruction")
         revise_row.addWidget(self.revise_edit, 1)
-        self.dictation = _dictation_button(self.services, self.revise_edit, self)
+        self.dictation = _dictation_button(self.app, self.revise_edit, self)
         if self.dictation is not None:
             revise_row.addWidget(self.dictation)
         self.revise_button = QPushButton()
@@ -466,7 +465,7 @@ class ApprovalWindow(OwnerActions, QWidget):
         super().closeEvent(event)
 
 
-def _dictation_button(services: Any, target: Any, parent: QWidget) -> QWidget | None:
+def _dictation_button(app: App, target: Any, parent: QWidget) -> QWidget | None:
     from desktop.voice.dictation import DictationButton
 
-    return DictationButton(services, target, parent)
+    return DictationButton(app, target, parent)

@@ -34,10 +34,15 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from core.clock import to_sydney, utc
-from core.inquiry.board import COLUMNS, BoardQuery, BoardRow
-from core.phones import display_phone
-from core.text.inert import plain_tooltip
+from core.app.types import (
+    COLUMNS,
+    BoardQuery,
+    BoardRow,
+    display_phone,
+    plain_tooltip,
+    to_sydney,
+    utc,
+)
 from desktop import text
 from desktop.aio import spawn
 from desktop.context import AppContext

@@ -31,8 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.inquiry.board import COLUMNS
-from core.inquiry.stages import ALL_STAGES
+from core.app.types import ALL_STAGES, COLUMNS
 from desktop import text
 from desktop.board.model import ID_ROLE, BoardModel
 from desktop.context import AppContext

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app.knowledge import KnowledgeChanged, KnowledgeDoc, KnowledgeService
+from core.app.types import KnowledgeChanged, KnowledgeDoc, KnowledgeService
 from desktop.aio import spawn
 from desktop.context import AppContext
 from desktop.errors_ui import show_error

@@ -33,8 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app.memories import EDITABLE_STATUSES, PAGE_STATUSES, MemoryItem
-from core.text.inert import plain_tooltip
+from core.app.types import EDITABLE_STATUSES, PAGE_STATUSES, MemoryItem, plain_tooltip
 from desktop import text as domain_text
 from desktop.aio import spawn
 from desktop.context import AppContext

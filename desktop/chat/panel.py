@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app.assistant import today_name
+from core.app.types import today_name
 from desktop.aio import spawn
 from desktop.chat.composer import ChatInput, CustomerBar
 from desktop.chat.transcript import Entry, Transcript
@@ -50,8 +50,7 @@ from desktop.look import set_tone
 from desktop.text import stage_name
 
 if TYPE_CHECKING:
-    from core.agent.conversation import Conversation
-    from core.inquiry.files import AttachmentFile
+    from core.app.types import AttachmentFile, Conversation
     from desktop.voice.dictation import DictationButton
 
 log = logging.getLogger(__name__)
@@ -227,7 +226,7 @@ class ChatPanel(QWidget):
             return
         from desktop.voice.dictation import DictationButton
 
-        self.dictation = DictationButton(self.ctx.services, self.input, self)
+        self.dictation = DictationButton(self.ctx.app, self.input, self)
         self.input_row.addWidget(self.dictation, 0, Qt.AlignmentFlag.AlignTop)
 
     # ------------------------------------------------------------------ a turn
@@ -262,7 +261,7 @@ class ChatPanel(QWidget):
 
     def on_event(self, event: Any) -> None:
         """A ``ChatEvent`` from the running turn (on the loop thread)."""
-        from core.agent.conversation import TextDelta, ToolActivity, TurnDone
+        from core.app.types import TextDelta, ToolActivity, TurnDone  # loaded with the turn
 
         if isinstance(event, ToolActivity):
             self.activity_text = event.label_en if current_language() == "en" else event.label_zh

@@ -88,7 +88,7 @@ async def make_chat_window(ctx: AppContext) -> QWidget:
         Entry(role, text.format(*names), (7,) if role == "drafts" else ())
         for role, text in (SCRIPT_ZH if zh else SCRIPT_EN)
     ]
-    from core.agent.conversation import tool_label
+    from core.app.types import tool_label
 
     label_zh, label_en = tool_label("search_customers")
     panel.show_script(entries, label_zh if zh else label_en)

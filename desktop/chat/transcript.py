@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QTimer, QUrl, Signal
 from PySide6.QtWidgets import QWidget
 
-from core.text.inert import markdown_rich_text, visible_controls
+from core.app.types import markdown_rich_text, visible_controls
 from desktop.inert import InertBrowser
 
 REPAINT_MS = 40

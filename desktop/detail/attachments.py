@@ -7,7 +7,6 @@ Names are shown with their hidden characters made visible; 打开 goes through
 from __future__ import annotations
 
 import importlib.util
-import shutil
 from functools import partial
 from pathlib import Path
 
@@ -24,9 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.inquiry.detail import AttachmentInfo
-from core.mail.attachment_risk import judge_file, mark_of_the_web
-from core.text.inert import plain_tooltip
+from core.app import App
+from core.app.types import AttachmentInfo, judge_file, plain_tooltip
 from desktop.file_open import open_file
 
 HAS_QTPDF = importlib.util.find_spec("PySide6.QtPdf") is not None
@@ -45,11 +43,12 @@ class AttachmentStrip(QWidget):
     def __init__(
         self,
         attachments: tuple[AttachmentInfo, ...],
-        home: Path | None = None,
+        app: App | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.home = home
+        self.app = app  # the data folder the stored paths are in; it saves the copies
+        self.home = app.home if app is not None else None
         self.attachment_buttons: list[QToolButton] = []
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
@@ -128,11 +127,9 @@ class AttachmentStrip(QWidget):
 
     def copy_attachment(self, attachment: AttachmentInfo, target: Path) -> Path:
         source = self.path_of(attachment)
-        if source is None:
+        if source is None or self.app is None:  # no data folder: nothing to copy from
             raise FileNotFoundError(attachment.filename)
-        shutil.copyfile(source, target)
-        mark_of_the_web(target)  # a copy of mail from outside is still from the internet
-        return target
+        return self.app.attachment_copies.save(source, target)  # marked as from the internet
 
     def retranslate(self) -> None:
         for button in self.attachment_buttons:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -16,8 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.inquiry.detail import AttachmentInfo, MessageInfo
-from core.mail.reflow import mostly_chinese, reflow
+from core.app import App
+from core.app.types import AttachmentInfo, MessageInfo, mostly_chinese, reflow
 from desktop import text
 from desktop.detail.attachments import AttachmentStrip
 from desktop.inert import make_plain, plain_label
@@ -28,14 +26,14 @@ class OwnerFilesCard(QFrame):
     no email carried them, so they get a card of their own at the end of the thread."""
 
     def __init__(
-        self, files: tuple[AttachmentInfo, ...], home: Path | None, parent: QWidget | None = None
+        self, files: tuple[AttachmentInfo, ...], app: App | None, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.setObjectName("messageCard")
         self.setProperty("direction", "owner")
         self.header = make_plain(QLabel())
         self.header.setObjectName("muted")
-        self.attachments = AttachmentStrip(files, home, self)
+        self.attachments = AttachmentStrip(files, app, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)
         layout.addWidget(self.header)
@@ -53,11 +51,11 @@ class MessageCard(QFrame):
     translate_requested = Signal(int)
 
     def __init__(
-        self, message: MessageInfo, home: Path | None = None, parent: QWidget | None = None
+        self, message: MessageInfo, app: App | None = None, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.message = message
-        self.home = home
+        self.app = app
         self.setObjectName("messageCard")
         self.setProperty("direction", message.direction)
         # what the customer wrote (sender, subject, body) is shown as literal text, always
@@ -104,7 +102,7 @@ class MessageCard(QFrame):
         layout.addWidget(self.subject)
         layout.addWidget(self.body)
         layout.addWidget(self.translation)
-        self.attachments = AttachmentStrip(message.attachments, home, self)
+        self.attachments = AttachmentStrip(message.attachments, app, self)
         if message.attachments:
             layout.addWidget(self.attachments)
         self.retranslate()

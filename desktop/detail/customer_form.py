@@ -26,9 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.glossary import glossary, product_name
-from core.inquiry.detail import InquiryDetail
-from core.phones import display_phone
+from core.app.types import InquiryDetail, display_phone, product_keys, product_name
 from desktop import text
 from desktop.i18n import current_language
 
@@ -65,7 +63,7 @@ class CustomerForm(QWidget):
         self.products_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.products_button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.products_menu = QMenu(self.products_button)
-        for key in glossary():
+        for key in product_keys():
             action = QAction(self.products_menu)
             action.setCheckable(True)
             action.setData(key)

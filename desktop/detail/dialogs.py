@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.inquiry.stages import STAGES, next_stage
+from core.app.types import STAGES, next_stage
 from desktop import text
 
 

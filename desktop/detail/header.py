@@ -11,8 +11,7 @@ from datetime import datetime
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
-from core.inquiry.detail import InquiryDetail
-from core.inquiry.stages import CLOSED_STAGES
+from core.app.types import CLOSED_STAGES, InquiryDetail
 from desktop import text
 from desktop.i18n import current_language
 from desktop.inert import plain_label

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QWidget
 
-from core.inquiry.detail import InquiryDetail
+from core.app.types import InquiryDetail
 from desktop import text
 
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.inquiry.detail import InquiryDetail
+from core.app.types import InquiryDetail
 from desktop import text
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
-from core.inquiry.detail import InquiryDetail
+from core.app import App
+from core.app.types import InquiryDetail
 from desktop.detail.cards import MessageCard, OwnerFilesCard
 
 
@@ -28,13 +27,13 @@ class ThreadPanel(QScrollArea):
         self.setWidget(self.thread_box)
         self.setFrameShape(QFrame.Shape.NoFrame)
 
-    def show_detail(self, d: InquiryDetail, home: Path | None) -> None:
+    def show_detail(self, d: InquiryDetail, app: App | None) -> None:
         for card in self.cards.values():
             card.setParent(None)
             card.deleteLater()
         self.cards = {}
         for message in d.messages:
-            card = MessageCard(message, home, self.thread_box)
+            card = MessageCard(message, app, self.thread_box)
             card.translate_requested.connect(self.translate_requested)
             self.thread_layout.insertWidget(self.thread_layout.count() - 1, card)
             self.cards[message.id] = card
@@ -43,7 +42,7 @@ class ThreadPanel(QScrollArea):
             self.owner_files.deleteLater()
             self.owner_files = None
         if d.owner_files:
-            self.owner_files = OwnerFilesCard(d.owner_files, home, self.thread_box)
+            self.owner_files = OwnerFilesCard(d.owner_files, app, self.thread_box)
             self.thread_layout.insertWidget(self.thread_layout.count() - 1, self.owner_files)
 
     def retranslate(self) -> None:

@@ -23,9 +23,7 @@ from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QLabel, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
-from core.inquiry.detail import InquiryDetail
-from core.inquiry.edit import InvalidField
-from core.inquiry.stages import ALL_STAGES
+from core.app.types import ALL_STAGES, InquiryDetail, InvalidField
 from desktop.aio import spawn
 from desktop.approval.compose_dialog import ComposeDialog
 from desktop.context import AppContext
@@ -118,7 +116,7 @@ class InquiryDetailView(QWidget):
         return self.thread_panel.cards
 
     def _install_dictation(self) -> None:
-        self.dictation = DictationButton(self.ctx.services, self.note_edit, self)
+        self.dictation = DictationButton(self.ctx.app, self.note_edit, self)
         self.note_row.insertWidget(0, self.dictation)
 
     # ------------------------------------------------------------------ loading
@@ -152,7 +150,7 @@ class InquiryDetailView(QWidget):
         self._render_header()
         if not self.customer_form.dirty:
             self.customer_form.fill(d)
-        self.thread_panel.show_detail(d, self.ctx.services.paths.home)
+        self.thread_panel.show_detail(d, self.ctx.app)
         self.history.show_detail(d)
         self.notes_panel.show_detail(d)
 
@@ -292,7 +290,7 @@ class InquiryDetailView(QWidget):
         if self.inquiry_id is None:
             return
 
-        dialog = ComposeDialog(self.ctx.services, self.ctx.draft_service, self.inquiry_id, self)
+        dialog = ComposeDialog(self.ctx.app, self.ctx.app.drafts, self.inquiry_id, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 

@@ -35,8 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.app import App
-from core.phones import display_phone
-from core.rhythm.briefing import Briefing, Visit, place_of
+from core.app.types import Briefing, Visit, display_phone, place_of
 from desktop.aio import spawn
 from desktop.i18n import current_language
 from desktop.inert import LinkGate

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.app import App
-from core.rhythm.reminders import SNOOZE_CHOICES
+from core.app.types import SNOOZE_CHOICES
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.look import set_tone
@@ -114,7 +114,7 @@ class ReminderCard(_Card):
         from desktop.approval.compose_dialog import ComposeDialog
 
         instruction = await self.app.rhythm.actions().instruction_for(self.inquiry_id)
-        dialog = ComposeDialog(self.app.services, self.app.drafts, self.inquiry_id)
+        dialog = ComposeDialog(self.app, self.app.drafts, self.inquiry_id)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.instruction.setPlainText(instruction)
         dialog.show()

@@ -26,8 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.app import App
-from core.app.stats import Stats
-from core.stats.trade import Overview
+from core.app.types import Overview, Stats
 from desktop import text
 from desktop.aio import spawn
 from desktop.stats.charts import BarChart

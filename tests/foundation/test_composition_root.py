@@ -72,13 +72,7 @@ OWN_MODULES: dict[str, frozenset[str]] = {
 # (``build_app``, ``App.llm``, ``App.pipeline``, ``App.scheduler``, ``App.drafts``, ``App.mailer``,
 # ``App.assistant``, ``App.llm.probe``, ``App.telegram_client``, ``App.rhythm.appointments``,
 # ``App.load_demo``); never add an entry.
-PENDING_FRONT_ENDS = frozenset(
-    {
-        "desktop/approval/pending_view.py",
-        "desktop/approval/screenshot.py",
-        "desktop/context.py",
-    }
-)
+PENDING_FRONT_ENDS: frozenset[str] = frozenset()  # every front end now asks App
 
 # Core functions (``path::function``) that still make a client for callers that do not hand one
 # down yet: the old signatures, kept working. It may only shrink; each entry says who still needs

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
+from core.app import App
 from core.db.models import Draft, Inquiry
 from core.drafts.drafting import build_drafting
 from core.services import Services
@@ -53,7 +54,8 @@ async def test_dictated_words_land_in_the_instruction_box_and_nothing_is_drafted
 
     inquiry_id = services.store.write(_add)
     services.settings.update({"llm.base_url": "http://127.0.0.1:9/v1"})  # an AI is set up
-    dialog = ComposeDialog(services, build_drafting(services, None, find_mailer=False), inquiry_id)
+    drafting = build_drafting(services, None, find_mailer=False)
+    dialog = ComposeDialog(App(services), drafting, inquiry_id)
     qtbot.addWidget(dialog)
     source = GeneratedAudioInput(read_pcm16k(short_wav))
     dialog.dictation.audio_input_factory = lambda: source

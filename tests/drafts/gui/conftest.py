@@ -29,3 +29,16 @@ def zh(app, services):  # type: ignore[no-untyped-def]
     manager.apply("zh_CN")
     yield manager
     manager.apply("zh_CN")
+
+
+@pytest.fixture
+async def folder_app(services):  # type: ignore[no-untyped-def]
+    """The ``App`` of the test's data folder, as the desktop builds it over the folder's
+    ``Services`` (``desktop.context.build_context``): one store, bus, clock and settings with
+    the ``services`` the test seeds, so a window hears the ``DraftChanged`` drafting publishes."""
+    from core.app import App
+
+    built = App(services)
+    yield built
+    await built.aclose()
+    built.attention.detach()

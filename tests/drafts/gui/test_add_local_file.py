@@ -14,11 +14,11 @@ from tests.drafts.support import CUSTOMER, add_inquiry
 from tests.support.qt import settles, wait_until
 
 
-async def _window(qtbot, services, drafting, graph) -> ApprovalWindow:  # type: ignore[no-untyped-def]
+async def _window(qtbot, services, folder_app, drafting, graph) -> ApprovalWindow:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
     inquiry_id, _ = add_inquiry(services, source_id=gid)
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
-    window = ApprovalWindow(services, drafting, draft_id)
+    window = ApprovalWindow(folder_app, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -35,9 +35,9 @@ def _items(window: ApprovalWindow) -> list[tuple[str, bool]]:
 
 @settles
 async def test_the_button_adds_a_local_file_ticked_without_blocking_the_ui(
-    qtbot, zh, services, drafting, graph, tmp_path, monkeypatch
+    qtbot, zh, services, folder_app, drafting, graph, tmp_path, monkeypatch
 ):
-    window = await _window(qtbot, services, drafting, graph)
+    window = await _window(qtbot, services, folder_app, drafting, graph)
     assert window.add_file_button.text() == "添加本机文件…"
     assert window.add_file_button.isEnabled() and window.files_list.count() == 0
     folder = tmp_path / "OneDrive" / "Jane Citizen"
@@ -99,9 +99,9 @@ async def test_the_button_adds_a_local_file_ticked_without_blocking_the_ui(
 
 @settles
 async def test_a_file_that_cannot_go_shows_a_chinese_error(
-    qtbot, zh, services, drafting, graph, tmp_path
+    qtbot, zh, services, folder_app, drafting, graph, tmp_path
 ):
-    window = await _window(qtbot, services, drafting, graph)
+    window = await _window(qtbot, services, folder_app, drafting, graph)
     empty = tmp_path / "empty.pdf"
     empty.write_bytes(b"")
     window.choose_file = lambda: str(empty)
@@ -118,9 +118,9 @@ async def test_a_file_that_cannot_go_shows_a_chinese_error(
 
 @settles
 async def test_the_dialog_starts_in_the_home_folder_the_first_time(
-    qtbot, zh, services, drafting, graph, monkeypatch
+    qtbot, zh, services, folder_app, drafting, graph, monkeypatch
 ):
-    window = await _window(qtbot, services, drafting, graph)
+    window = await _window(qtbot, services, folder_app, drafting, graph)
     asked: list[str] = []
 
     def fake_dialog(parent, caption, start):  # type: ignore[no-untyped-def]

@@ -8,7 +8,9 @@ from desktop.approval.window import ApprovalWindow
 from tests.drafts.support import CUSTOMER, add_inquiry
 
 
-async def test_the_window_shows_the_complaint_first(qtbot, zh, services, drafting, graph):
+async def test_the_window_shows_the_complaint_first(
+    qtbot, zh, services, folder_app, drafting, graph
+):
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
     inquiry_id, _ = add_inquiry(services, source_id=gid)
     calm_id, _ = add_inquiry(services, email="bob@example.com", name="Bob Steward")
@@ -21,7 +23,7 @@ async def test_the_window_shows_the_complaint_first(qtbot, zh, services, draftin
     windows: list[ApprovalWindow] = []
     for target in (inquiry_id, calm_id):
         draft_id = await drafting.composer.compose(target, "报价15000含GST", actor="owner")
-        window = ApprovalWindow(services, drafting, draft_id)
+        window = ApprovalWindow(folder_app, drafting, draft_id)
         qtbot.addWidget(window)
         window.show()
         await window.ready()

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 
-async def test_panes_say_who_reads_what_and_times_read_in_chinese(qtbot, zh, services):  # type: ignore[no-untyped-def]
+async def test_panes_say_who_reads_what_and_times_read_in_chinese(qtbot, zh, services, folder_app):  # type: ignore[no-untyped-def]
     from desktop.approval.screenshot import make_approval_window
 
-    window = await make_approval_window(services)
+    window = await make_approval_window(folder_app)
     qtbot.addWidget(window)
     assert window.zh_title.text() == "给您看的中文译文"
     assert window.en_title.text() == "实际发出的英文"

@@ -20,9 +20,9 @@ async def _draft(services, drafting, graph, model=None, plant=None) -> int:  # t
     )
 
 
-async def test_approve_sends_exactly_once(qtbot, zh, services, drafting, graph):
+async def test_approve_sends_exactly_once(qtbot, zh, services, folder_app, drafting, graph):
     draft_id = await _draft(services, drafting, graph)
-    window = ApprovalWindow(services, drafting, draft_id)
+    window = ApprovalWindow(folder_app, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -47,9 +47,9 @@ async def test_approve_sends_exactly_once(qtbot, zh, services, drafting, graph):
     window.close()
 
 
-async def test_discard_sends_nothing(qtbot, zh, services, drafting, graph):
+async def test_discard_sends_nothing(qtbot, zh, services, folder_app, drafting, graph):
     draft_id = await _draft(services, drafting, graph)
-    window = ApprovalWindow(services, drafting, draft_id)
+    window = ApprovalWindow(folder_app, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -62,11 +62,11 @@ async def test_discard_sends_nothing(qtbot, zh, services, drafting, graph):
 
 
 async def test_unconfirmed_and_recent_warnings_gate_approval(
-    qtbot, zh, services, drafting, graph, model
+    qtbot, zh, services, folder_app, drafting, graph, model
 ):
     draft_id = await _draft(services, drafting, graph, model, ["The total is $16,500."])
     add_sent(services, to=CUSTOMER, subject="RE: Brochure", days_ago=3)
-    window = ApprovalWindow(services, drafting, draft_id)
+    window = ApprovalWindow(folder_app, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -84,9 +84,11 @@ async def test_unconfirmed_and_recent_warnings_gate_approval(
     window.close()
 
 
-async def test_edit_recipient_warns_and_revise_supersedes(qtbot, zh, services, drafting, graph):
+async def test_edit_recipient_warns_and_revise_supersedes(
+    qtbot, zh, services, folder_app, drafting, graph
+):
     draft_id = await _draft(services, drafting, graph)
-    window = ApprovalWindow(services, drafting, draft_id)
+    window = ApprovalWindow(folder_app, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -105,11 +107,11 @@ async def test_edit_recipient_warns_and_revise_supersedes(qtbot, zh, services, d
 
 
 async def test_send_error_keeps_the_draft_with_chinese_message(
-    qtbot, zh, services, drafting, graph
+    qtbot, zh, services, folder_app, drafting, graph
 ):
     draft_id = await _draft(services, drafting, graph)
     graph.fail(path=r"/send$", status=400, code="ErrorInvalidRecipients")
-    window = ApprovalWindow(services, drafting, draft_id)
+    window = ApprovalWindow(folder_app, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -120,12 +122,12 @@ async def test_send_error_keeps_the_draft_with_chinese_message(
     window.close()
 
 
-async def test_pending_view_lists_and_counts(qtbot, zh, services, drafting, graph):
+async def test_pending_view_lists_and_counts(qtbot, zh, services, folder_app, drafting, graph):
     from desktop.approval.pending_view import PendingDraftsView
     from desktop.hub import SignalHub
 
     hub = SignalHub(services.bus)
-    view = PendingDraftsView(services, hub, drafting=drafting)
+    view = PendingDraftsView(folder_app, hub, drafting=drafting)
     qtbot.addWidget(view)
     await view.ready()
     assert view.pending_count() == 0 and view.summary.text() == "没有待审批的草稿。"
@@ -142,10 +144,10 @@ async def test_pending_view_lists_and_counts(qtbot, zh, services, drafting, grap
     hub.detach()
 
 
-async def test_screenshot_factory_makes_a_demo_draft(qtbot, zh, services):
+async def test_screenshot_factory_makes_a_demo_draft(qtbot, zh, services, folder_app):
     from desktop.approval.screenshot import make_approval_window
 
-    window = await make_approval_window(services)
+    window = await make_approval_window(folder_app)
     qtbot.addWidget(window)
     assert window.view.status == "pending_approval"
     assert "最近 14 天内" in window.warnings.text() and "未经确认" in window.warnings.text()
@@ -155,13 +157,15 @@ async def test_screenshot_factory_makes_a_demo_draft(qtbot, zh, services):
 
 
 @pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # offscreen dialogs
-async def test_compose_dialog_writes_a_draft_and_opens_review(qtbot, zh, services, drafting, graph):
+async def test_compose_dialog_writes_a_draft_and_opens_review(
+    qtbot, zh, services, folder_app, drafting, graph
+):
     from desktop.approval.compose_dialog import ComposeDialog
     from desktop.voice.dictation import DictationButton
 
     inquiry_id, _ = add_inquiry(services)
     add_sent(services, to=CUSTOMER, subject="RE: Brochure", days_ago=2)
-    dialog = ComposeDialog(services, drafting, inquiry_id)
+    dialog = ComposeDialog(folder_app, drafting, inquiry_id)
     qtbot.addWidget(dialog)
     dialog.show()
     await wait_until(lambda: dialog.recent_label.isVisible())
@@ -183,7 +187,7 @@ async def test_compose_dialog_writes_a_draft_and_opens_review(qtbot, zh, service
 
 
 async def test_attachment_checklist_updates_the_draft_and_the_customer_gets_the_file(
-    qtbot, zh, services, drafting, graph
+    qtbot, zh, services, folder_app, drafting, graph
 ):
     from sqlalchemy import select
 
@@ -195,7 +199,7 @@ async def test_attachment_checklist_updates_the_draft_and_the_customer_gets_the_
     plan = add_file(services, msg_pk, "plan.pdf", b"%PDF plan" * 100)
     add_file(services, msg_pk, "video.zip", None)  # not stored: shown, cannot be ticked
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
-    window = ApprovalWindow(services, drafting, draft_id)
+    window = ApprovalWindow(folder_app, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -221,7 +225,7 @@ async def test_attachment_checklist_updates_the_draft_and_the_customer_gets_the_
     window.close()
 
 
-async def test_over_the_send_limit_is_warned(qtbot, zh, services, drafting, graph):
+async def test_over_the_send_limit_is_warned(qtbot, zh, services, folder_app, drafting, graph):
     from tests.drafts.test_attachments import add_file
 
     gid = graph.add_message(subject="Plans", from_addr=CUSTOMER)
@@ -230,7 +234,7 @@ async def test_over_the_send_limit_is_warned(qtbot, zh, services, drafting, grap
     draft_id = await drafting.composer.compose(
         inquiry_id, "报价15000", actor="owner", attachment_ids=big
     )
-    window = ApprovalWindow(services, drafting, draft_id)
+    window = ApprovalWindow(folder_app, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()
@@ -239,7 +243,7 @@ async def test_over_the_send_limit_is_warned(qtbot, zh, services, drafting, grap
 
 
 async def test_values_only_the_model_wrote_are_highlighted_and_gate_approval(
-    qtbot, zh, services, drafting, graph, model
+    qtbot, zh, services, folder_app, drafting, graph, model
 ):
     """The assistant drafted with its own instruction (new bank details, a pay link): the
     owner's words of the turn are the instruction of record, so every value is unconfirmed."""
@@ -252,7 +256,7 @@ async def test_values_only_the_model_wrote_are_highlighted_and_gate_approval(
         actor="agent",
         of_record="帮我回复这个客户",  # the owner's words of the turn
     )
-    window = ApprovalWindow(services, drafting, draft_id)
+    window = ApprovalWindow(folder_app, drafting, draft_id)
     qtbot.addWidget(window)
     window.show()
     await window.ready()

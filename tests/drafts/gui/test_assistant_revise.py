@@ -40,13 +40,13 @@ def model() -> AssistantModel:
 
 
 async def test_a_revision_by_the_assistant_retires_the_old_draft_on_the_desktop(
-    qtbot, zh, services, drafting, graph, llm, model
+    qtbot, zh, services, folder_app, drafting, graph, llm, model
 ) -> None:  # type: ignore[no-untyped-def]
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
     inquiry_id, _ = add_inquiry(services, source_id=gid)
     old = await drafting.composer.compose(inquiry_id, "报价 $800", actor="owner")
     hub = SignalHub(services.bus)
-    queue = PendingDraftsView(services, hub, drafting=drafting)
+    queue = PendingDraftsView(folder_app, hub, drafting=drafting)
     qtbot.addWidget(queue)
     await queue.ready()
     window = queue.open_draft(old)
