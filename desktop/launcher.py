@@ -73,7 +73,7 @@ def gui_app(
         chose_repair = ask(exc) if ask else _ask_in_dialog(exc, home)
         if exc.code != "store_damaged" or not chose_repair:
             raise
-    from core.cli.repair import repair_home
+    from core.app import repair_home
 
     report = repair_home(home, offline=False)
     (tell or _tell_in_dialog)(report)

@@ -19,6 +19,11 @@ graph, import_lock, inquiry, intake, knowledge, llm, logging_setup, mail, mailbo
 paths, phones, rhythm, schedule, secrets, services, sources, stats, tasks, text, voice.
 """
 
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from core.app.build import build_app, explain_error
 from core.app.desktop_support import (
     autostart_enabled,
@@ -31,12 +36,26 @@ from core.app.desktop_support import (
 from core.app.facade import App
 from core.app.lazy import warm as warm_imports
 
+if TYPE_CHECKING:
+    from core.app.repair_report import RepairReport
+
+
+def repair_home(home: str | Path | None, *, offline: bool) -> RepairReport:
+    """Repair a damaged data folder (``repair``, and the desktop's start-up repair), before any
+    ``App`` can open it; what it restored and what it could not, item by item. Loaded on use:
+    the steps import the store and the pipeline."""
+    from core.app.repair import repair_home as repair
+
+    return repair(home, offline=offline)
+
+
 __all__ = [
     "App",
     "autostart_enabled",
     "build_app",
     "cache_dir",
     "explain_error",
+    "repair_home",
     "resolve_home",
     "set_autostart",
     "setup_logging",

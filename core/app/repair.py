@@ -168,3 +168,14 @@ async def _reingest(services: Services, offline: bool) -> Any:
         return report
     finally:
         await pipeline.aclose()
+
+
+def repair_home(home: str | Path | None, *, offline: bool) -> RepairReport:
+    """Repair the data folder ``home`` (None: ``INQUIRY_BRIDGE_HOME`` or the default), logging
+    to its log file; what it did, item by item (also the desktop's start-up repair)."""
+    from core.logging_setup import setup_logging_or_none
+    from core.paths import DataPaths, resolve_home
+
+    paths = DataPaths(resolve_home(home)).ensure()
+    setup_logging_or_none(paths.logs)
+    return repair_folder(paths.home, offline=offline)

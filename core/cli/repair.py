@@ -9,9 +9,8 @@ start-up (that would fail on the damaged file): it registers ``needs_app=False``
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from core.app.repair import RepairReport, repair_folder
+from core.app import repair_home
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -32,14 +31,3 @@ def cmd_repair(args: argparse.Namespace, _app: None) -> int:
     """``needs_app=False``: the damaged store is not opened before it is repaired."""
     print(repair_home(getattr(args, "home", None), offline=bool(args.offline)).text())
     return 0
-
-
-def repair_home(home: str | Path | None, *, offline: bool) -> RepairReport:
-    """Repair the data folder ``home`` (None: ``INQUIRY_BRIDGE_HOME`` or the default), logging
-    to its log file; what it did, item by item (also the desktop's start-up repair)."""
-    from core.logging_setup import setup_logging_or_none
-    from core.paths import DataPaths, resolve_home
-
-    paths = DataPaths(resolve_home(home)).ensure()
-    setup_logging_or_none(paths.logs)
-    return repair_folder(paths.home, offline=offline)
