@@ -46,6 +46,7 @@ from core.services import Services
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
+    from core.agent.tools.drive_access import CustomerDrive
     from core.drafts.drafting import Drafting
     from core.llm.completion import Completion
     from core.llm.model import ModelClient
@@ -101,12 +102,22 @@ def _malformed(write: str, arguments: dict[str, Any]) -> bool:
 
 class Assistant:
     def __init__(
-        self, services: Services, llm: ModelClient, draft_service: Drafting, *, channel: str = "cli"
+        self,
+        services: Services,
+        llm: ModelClient,
+        draft_service: Drafting,
+        *,
+        channel: str = "cli",
+        drive: CustomerDrive | None = None,
     ) -> None:
+        """``drive``: the App's OneDrive access (over its one Graph client); without it the
+        tools open a client of their own per call."""
         self.services = services
         self.llm = llm
         self.channel = channel  # recorded with every corrected claim
         self.context = ToolContext.from_drafting(services, draft_service)
+        if drive is not None:
+            self.context.drive = drive
         self.context.memory_judge = DuplicateJudge(llm)
         self.context.channel = channel
         warm_guard()  # the guard's converter and patterns load now, not in the first turn

@@ -29,6 +29,7 @@ from core.events import InquiryUpdated
 from core.inquiry.stages import STAGE_NAMES_ZH
 
 if TYPE_CHECKING:
+    from core.agent.tools.drive_access import CustomerDrive
     from core.services import Services
 
 __all__ = ["ProposalError", "ProposalItem", "apply", "describe", "list_proposals", "propose"]
@@ -143,7 +144,9 @@ def _open(session: Session, proposal_id: int) -> WriteProposal:
     return row
 
 
-async def _make(services: Services, row: WriteProposal, actor: str) -> str:
+async def _make(
+    services: Services, row: WriteProposal, actor: str, drive: CustomerDrive | None = None
+) -> str:
     """Make the proposed write as the owner's act; a short result line."""
     inquiry_id = int(row.inquiry_id or 0)
     args = row.arguments or {}
@@ -173,18 +176,27 @@ async def _make(services: Services, row: WriteProposal, actor: str) -> str:
     if row.kind == "folder":
         from core.agent.tools.drive_access import CustomerDrive
 
-        folder_id, _created = await CustomerDrive(services).ensure_folder(inquiry_id)
+        drive = drive or CustomerDrive(services)
+        folder_id, _created = await drive.ensure_folder(inquiry_id)
         return f"文件夹 {folder_id}" if folder_id else "文件夹未创建（OneDrive 尚未同步）"
     raise ProposalError(f"未知的建议类型 {row.kind}")
 
 
-async def apply(services: Services, proposal_id: int, *, confirm: bool, actor: str) -> ProposalItem:
-    """The owner's decision: ``confirm`` makes the write, else the proposal is dropped."""
+async def apply(
+    services: Services,
+    proposal_id: int,
+    *,
+    confirm: bool,
+    actor: str,
+    drive: CustomerDrive | None = None,
+) -> ProposalItem:
+    """The owner's decision: ``confirm`` makes the write, else the proposal is dropped.
+    ``drive``: the App's OneDrive access (its one Graph client) for a folder proposal."""
     row = await services.store.read(lambda s: _detached(s, proposal_id))
     result, status = "", "dropped"
     if confirm:
         try:
-            result, status = await _make(services, row, actor), "confirmed"
+            result, status = await _make(services, row, actor, drive), "confirmed"
         except InquiryBridgeError as exc:
             result, status = exc.user_message("zh_CN"), "failed"
     now = naive_utc(services.clock.now())

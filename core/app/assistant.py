@@ -14,6 +14,7 @@ here can send.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from core import tasks
@@ -24,6 +25,7 @@ from core.services import Services
 
 if TYPE_CHECKING:
     from core.agent.conversation import Conversation
+    from core.agent.tools.drive_access import CustomerDrive
     from core.clock import Clock
 
 
@@ -45,10 +47,18 @@ DAILY_CHANNELS = frozenset({"telegram"})  # a new Sydney day starts a new conver
 
 
 class AssistantService:
-    def __init__(self, services: Services, llm: LazyLLM, drafts: LazyDrafts) -> None:
+    def __init__(
+        self,
+        services: Services,
+        llm: LazyLLM,
+        drafts: LazyDrafts,
+        drive: Callable[[], CustomerDrive] | None = None,
+    ) -> None:
+        """``drive``: the App's OneDrive access (its one Graph client) for the file tools."""
         self._services = services
         self._llm = llm
         self._drafts = drafts
+        self._drive = drive
         self._conversations: dict[tuple[str, str], Conversation] = {}
         self._closing: set[asyncio.Task[object]] = set()  # yesterday's, reviewing memories
         if self.available:  # the claim guard loads its converter before the first question
@@ -78,7 +88,11 @@ class AssistantService:
             from core.agent.loop import Assistant
             from core.agent.session_store import SessionStore
         assistant = Assistant(
-            self._services, self._llm.client(), self._drafts.service(), channel=channel
+            self._services,
+            self._llm.client(),
+            self._drafts.service(),
+            channel=channel,
+            drive=self._drive() if self._drive else None,
         )
         if not persist:
             return Conversation(name=name, channel=channel, assistant=assistant)

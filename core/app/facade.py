@@ -87,9 +87,11 @@ from core.services import Services
 if TYPE_CHECKING:
     import httpx
 
+    from core.agent.tools.drive_access import CustomerDrive
     from core.app.graph_runtime import GraphRuntime
     from core.demo import DemoResult
     from core.graph.auth import MsalAuth
+    from core.graph.client import GraphClient
     from core.intake.pipeline import IntakePipeline
     from core.mail.ports import Mailer
     from core.mailbox.runtime import MailboxRuntime
@@ -112,10 +114,10 @@ class App:
         self.drafts = LazyDrafts(services, self.llm, self.mailer)
         self.draft_reading = DraftReading(services)
         self.attachment_copies = AttachmentCopies()
-        self.assistant = AssistantService(services, self.llm, self.drafts)
+        self.assistant = AssistantService(services, self.llm, self.drafts, self.customer_drive)
         self.memories = MemoryService(services)
         self.knowledge = KnowledgeService(services)
-        self.proposals = ProposalService(services)
+        self.proposals = ProposalService(services, self.customer_drive)
         self.mail_accounts = MailAccountService(services)
         self.stats = StatsService(services)
         self.voice = VoiceService(services.settings, services.paths)
@@ -251,6 +253,17 @@ class App:
         from core.demo import load_demo
 
         return await load_demo(self.services, pipeline=self.pipeline(offline=True))
+
+    def customer_drive(self) -> CustomerDrive:
+        """The assistant's OneDrive access over the Graph runtime's one client (its per-mailbox
+        request limit holds for the file tools too); ``NotSignedIn`` without an account."""
+        from core.agent.tools.drive_access import CustomerDrive, signed_in
+
+        def client(services: Services) -> GraphClient:
+            signed_in(services)
+            return self.graph().client
+
+        return CustomerDrive(self.services, client, shared=True)
 
     def uses_imap(self) -> bool:
         """This data folder reads an IMAP mailbox (``imap.url`` / ``INQUIRY_BRIDGE_IMAP_URL``)."""

@@ -8,15 +8,25 @@ write is made as his (``core.agent.proposals.apply``), audited, and the row is k
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from core.agent.proposals import ProposalError, ProposalItem, apply, list_proposals
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.agent.tools.drive_access import CustomerDrive
 
 __all__ = ["ProposalError", "ProposalItem", "ProposalService"]
 
 
 class ProposalService:
-    def __init__(self, services: Services) -> None:
+    def __init__(
+        self, services: Services, drive: Callable[[], CustomerDrive] | None = None
+    ) -> None:
+        """``drive``: the App's OneDrive access, for a confirmed folder proposal."""
         self._services = services
+        self._drive = drive
 
     async def open(self) -> list[ProposalItem]:
         """The proposals waiting for his word, oldest first."""
@@ -32,7 +42,8 @@ class ProposalService:
 
     async def confirm(self, proposal_id: int, *, actor: str = "owner") -> ProposalItem:
         """Make the proposed write, as the owner's act."""
-        return await apply(self._services, proposal_id, confirm=True, actor=actor)
+        drive = self._drive() if self._drive else None
+        return await apply(self._services, proposal_id, confirm=True, actor=actor, drive=drive)
 
     async def drop(self, proposal_id: int, *, actor: str = "owner") -> ProposalItem:
         """Nothing is written; the proposal is kept as dropped."""

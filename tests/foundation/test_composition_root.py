@@ -79,9 +79,9 @@ PENDING_FRONT_ENDS: frozenset[str] = frozenset()  # every front end now asks App
 # it, and goes when they do not.
 PENDING_LEGACY = frozenset(
     {
-        # graph_client(services) for CustomerDrive's per-call OneDrive client: ToolContext
-        # (core/agent/tools/base.py) and core/agent/proposals.py build CustomerDrive themselves;
-        # they need a client factory handed down from the root (one that is not closed per call)
+        # graph_client(services) for CustomerDrive's per-call OneDrive client, for a ToolContext
+        # or a proposal built without the App's drive (tests, the Telegram proposal press):
+        # App.customer_drive hands the runtime's one client down instead
         "core/agent/tools/drive_access.py::_default_client",
         # build_mailer(services) without ``graph``, for build_drafting(find_mailer=True) and
         # build_owner_decisions(services) with no mailer: the approval window, core/cli/drafts.py
@@ -286,6 +286,34 @@ async def test_the_mailer_scheduler_and_calendar_use_the_runtimes_one_graph_clie
     fresh = app.graph()
     assert fresh is not runtime and mailer._mailer() is fresh.mailer
     await app.aclose()
+
+
+async def test_the_assistants_onedrive_tools_use_the_runtimes_one_graph_client(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before, every OneDrive tool call (and a confirmed folder proposal) opened and closed a
+    Graph client of its own, beside the runtime's: two request limits for one mailbox."""
+    from core.agent.tools import drive_access
+
+    def no_own_client(_services: object) -> None:
+        raise AssertionError("a Graph client outside the root")
+
+    monkeypatch.setattr(drive_access, "graph_client", no_own_client)
+    runtime = app.graph()
+    assistant = app.assistant.conversation("today", channel="cli", persist=False).assistant
+    drive = assistant.context.drive
+    lent = drive._client_factory(app.services)
+    assert lent is runtime.client
+    closed: list[str] = []
+
+    async def record_close() -> None:
+        closed.append("graph")
+
+    monkeypatch.setattr(runtime.client, "aclose", record_close)
+    await drive._release(lent)  # lent, not the tool's to close
+    assert closed == []
+    assert app.proposals._drive is not None
+    assert app.proposals._drive()._client_factory(app.services) is runtime.client
 
 
 async def test_the_settings_test_and_the_bot_client_come_from_the_app(

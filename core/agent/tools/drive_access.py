@@ -35,9 +35,14 @@ READ_CHARS = 6_000  # what one file may put in front of the model (a session bud
 
 
 def _default_client(services: Services) -> GraphClient:
+    signed_in(services)
+    return graph_client(services)
+
+
+def signed_in(services: Services) -> None:
+    """``NotSignedIn`` (which the tools word for the owner) when no Microsoft account is set."""
     if not has_account(services):
         raise NotSignedIn("ONEDRIVE_NOT_CONNECTED: no Microsoft account is signed in")
-    return graph_client(services)
 
 
 class CustomerDrive:
@@ -47,9 +52,18 @@ class CustomerDrive:
         self,
         services: Services,
         client_factory: Callable[[Services], GraphClient] = _default_client,
+        *,
+        shared: bool = False,
     ) -> None:
+        """``shared``: the factory hands out a client someone else owns (the App's Graph
+        runtime's one client, with its per-mailbox request limit), so it is not closed here."""
         self._services = services
         self._client_factory = client_factory
+        self._shared = shared
+
+    async def _release(self, client: GraphClient) -> None:
+        if not self._shared:
+            await client.aclose()
 
     async def files(self, inquiry_id: int) -> list[CustomerFile]:
         """Every file below the inquiry's linked folder (offline, from the last sync)."""
@@ -79,7 +93,7 @@ class CustomerDrive:
             folder = self._services.paths.cache / "drive" / found.item_id.replace("/", "_")
             return await download(client, found.item_id, folder, name=found.name)
         finally:
-            await client.aclose()
+            await self._release(client)
 
     async def read(self, inquiry_id: int, item_id: str) -> tuple[CustomerFile, str]:
         """The file and its text ('' when its format has no text extractor)."""
@@ -119,5 +133,5 @@ class CustomerDrive:
             )
             folder = await watcher.ensure_customer_folder(inquiry_id)
         finally:
-            await client.aclose()
+            await self._release(client)
         return folder, folder is not None
