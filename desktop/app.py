@@ -31,7 +31,7 @@ import qasync  # after PySide6, on purpose
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
-from core.app import App, build_app, setup_logging_or_none, warm_imports
+from core.app import App, build_app, setup_logging_or_none, start_daemon, warm_imports
 from desktop import ai_needed
 from desktop.aio import spawn
 from desktop.context import AppContext, build_context
@@ -392,8 +392,7 @@ async def _main(app: DesktopApp, single: SingleInstance) -> int:
     spawn(_log_ready(app))
     # the OpenAI SDK (~1 s) and drafting (~0.3 s) are imported off the UI thread once the
     # window is up, so neither start-up nor the first 翻译 / 起草回复 waits for them
-    loop = asyncio.get_running_loop()
-    loop.run_in_executor(None, warm_imports)
+    start_daemon(warm_imports, "warm-imports")
     await app.quitting.wait()
     single.close()
     return 0

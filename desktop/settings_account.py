@@ -12,7 +12,6 @@ This page is the Microsoft mailbox only; another mailbox kind (IMAP/SMTP) is its
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from PySide6.QtCore import QEvent, Qt, QUrl
@@ -25,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app import App
+from core.app import App, offload
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.inert import LinkGate
@@ -114,7 +113,7 @@ class AccountSettingsPage(QWidget):
         self.sign_in_button.setEnabled(False)
         self.status.setText(self.tr("Waiting for the browser sign-in…"))
         try:
-            await asyncio.to_thread(msal.sign_in_interactive)
+            await offload(msal.sign_in_interactive)
         except Exception as exc:  # one sentence with what to do (network, app id, refusal)
             log.warning("sign-in failed: %s", exc)
             self.status.setText(message_for(exc))

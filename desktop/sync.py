@@ -17,6 +17,7 @@ import importlib
 import logging
 from typing import Any
 
+from core.app import offload
 from desktop.aio import spawn
 from desktop.context import AppContext
 
@@ -63,7 +64,7 @@ class SyncController:
 
     async def _serve_telegram(self, stop: asyncio.Event) -> None:
         # the mirror's modules (httpx, the bot) load on a worker thread, not during start-up
-        runner = await asyncio.to_thread(importlib.import_module, "core.telegram.runner")
+        runner = await offload(importlib.import_module, "core.telegram.runner")
         drafting = self.ctx.draft_service  # the owner's decisions for his buttons; the composer
         app = self.ctx.app  # for 起草回复; the assistant is the App's, shared with the chat panel
         await runner.serve(
@@ -85,7 +86,7 @@ class SyncController:
 
     async def _serve_rhythm(self, stop: asyncio.Event) -> None:
         # the holiday tables and the gazetteer load on a worker thread, not during start-up
-        await asyncio.to_thread(importlib.import_module, "core.rhythm.daily")
+        await offload(self.ctx.app.rhythm.warm)
         if not stop.is_set():
             await self.ctx.app.rhythm.daily().run_forever(stop)
 

@@ -35,6 +35,8 @@ from core.app.desktop_support import (
 )
 from core.app.facade import App
 from core.app.lazy import warm as warm_imports
+from core.tasks import daemon as start_daemon
+from core.tasks import io as offload
 
 if TYPE_CHECKING:
     from core.app.repair_report import RepairReport
@@ -55,10 +57,12 @@ __all__ = [
     "build_app",
     "cache_dir",
     "explain_error",
+    "offload",
     "repair_home",
     "resolve_home",
     "set_autostart",
     "setup_logging",
     "setup_logging_or_none",
+    "start_daemon",
     "warm_imports",
 ]

@@ -198,6 +198,11 @@ class RhythmService:
             )
         return bool(raised)
 
+    def warm(self) -> None:
+        """Import the daily rhythm (holiday tables, the gazetteer) now, blocking: for a front
+        end to call on a worker thread before ``daily()``, so its start-up does not pay it."""
+        import core.rhythm.daily  # noqa: F401
+
     def daily(self) -> DailyRhythm:
         """The background task (reminders, evening briefing, backups) for this folder."""
         from core.rhythm.daily import DailyRhythm

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.app import offload
 from core.app.types import today_name
 from desktop.aio import spawn
 from desktop.chat.composer import ChatInput, CustomerBar
@@ -197,9 +198,7 @@ class ChatPanel(QWidget):
             if self.conversation is None or not self._is_today(self.conversation):
                 name = today_name(self.ctx.app.clock)
                 assistant = self.ctx.app.assistant
-                self.conversation = await asyncio.to_thread(
-                    assistant.conversation, name, channel=CHANNEL
-                )
+                self.conversation = await offload(assistant.conversation, name, channel=CHANNEL)
             return self.conversation
 
     def set_customer(self, inquiry_id: int, name: str) -> None:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.app import start_daemon
 from core.app.types import RECOMMENDED, InquiryBridgeError, VoiceService, format_size
 from desktop.i18n import current_language
 from desktop.look import set_tone
@@ -122,7 +123,7 @@ class ModelDownloadDialog(QDialog):
             else:
                 _emit(bridge, "done", folder, None)
 
-        threading.Thread(target=work, name="model-download", daemon=True).start()
+        start_daemon(work, "model-download")
 
     def cancel(self) -> None:
         if self.running:

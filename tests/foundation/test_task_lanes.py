@@ -23,17 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "core" / "tasks.py"
 OFFLOADS = frozenset({"to_thread", "run_in_executor", "ThreadPoolExecutor"})
 
-DESKTOP_AT_MERGE = "desktop: converted at merge"
 ALLOWED: dict[str, tuple[int, str]] = {
     "core/intake/worker_pool.py": (
         3,
         "the parser worker processes: run_in_executor on its ProcessPoolExecutor, not a thread",
     ),
-    "desktop/app.py": (1, DESKTOP_AT_MERGE),
-    "desktop/chat/panel.py": (1, DESKTOP_AT_MERGE),
-    "desktop/settings_account.py": (1, DESKTOP_AT_MERGE),
-    "desktop/sync.py": (2, DESKTOP_AT_MERGE),
-    "desktop/voice/model_download.py": (1, DESKTOP_AT_MERGE),
 }
 
 
