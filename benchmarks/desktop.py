@@ -42,12 +42,12 @@ def cold_start_child(home: str) -> None:
     import qasync
     from PySide6.QtCore import QTimer
 
-    from core.services import build_services
+    from core.app import build_app
     from desktop.app import DesktopApp, make_qapp
 
-    services = build_services(home)
     qapp = make_qapp()
-    app = DesktopApp(qapp, services, tray=True)
+    folder = build_app(home)
+    app = DesktopApp(qapp, folder, tray=True)
 
     async def main() -> float:
         app.start()
@@ -62,7 +62,7 @@ def cold_start_child(home: str) -> None:
     with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(qapp)) as runner:
         elapsed = runner.run(main())
     print(f"{elapsed:.3f}")
-    services.close()
+    folder.close()
 
 
 def synthetic_mail(i: int) -> bytes:
@@ -83,6 +83,7 @@ def synthetic_mail(i: int) -> bytes:
 
 async def _open_board(home: Path, inquiries: int) -> tuple[Any, Any, Any]:
     """Seed the store, drain the start-up alerts, open the window: (services, ctx, window)."""
+    from core.app import App
     from core.services import build_services
     from desktop.context import build_context
     from desktop.i18n import LanguageManager
@@ -96,7 +97,7 @@ async def _open_board(home: Path, inquiries: int) -> tuple[Any, Any, Any]:
         f"seeded {inquiries} inquiries in {time.perf_counter() - started:.1f} s (setup, not timed)"
     )
     LanguageManager(services.paths.cache).apply("zh_CN")
-    ctx = build_context(services)
+    ctx = build_context(App(services))
     # The start-up alert catch-up runs on the notification worker, off the UI thread; with a
     # seed whose last two days hold ~2,500 unannounced inquiries it is a one-off backlog that
     # would compete with every figure below, so it is waited for (and timed) here.

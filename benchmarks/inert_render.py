@@ -30,6 +30,7 @@ async def detail_seconds(depth: int) -> float:
     from PySide6.QtWidgets import QApplication
     from sqlalchemy import select
 
+    from core.app import App
     from core.db.models import Inquiry
     from core.intake.pipeline import build_pipeline
     from core.mail.source import RawMessage
@@ -47,7 +48,7 @@ async def detail_seconds(depth: int) -> float:
     await pipeline.aclose()
     with services.store.session() as s:
         inquiry_id = s.scalars(select(Inquiry.id).where(Inquiry.customer_email == SENDER)).one()
-    ctx = build_context(services)
+    ctx = build_context(App(services))
     view = InquiryDetailView(ctx)
     view.resize(1200, 800)
     view.show()

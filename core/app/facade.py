@@ -103,7 +103,7 @@ log = logging.getLogger(__name__)
 
 class App:
     def __init__(self, services: Services, *, is_demo: bool = False) -> None:
-        self.services = services
+        self._services = services
         self.is_demo = is_demo
         self.llm = LazyLLM(services)
         self.inquiries = InquiryService(services, self.llm)
@@ -163,31 +163,31 @@ class App:
 
     @property
     def clock(self) -> Clock:
-        return self.services.clock
+        return self._services.clock
 
     @property
     def settings(self) -> Settings:
         """The data folder's settings file (front ends read and change settings here)."""
-        return self.services.settings
+        return self._services.settings
 
     @property
     def secrets(self) -> Secrets:
         """The keyring (or its owner-only fallback file) for tokens and API keys."""
-        return self.services.secrets
+        return self._services.secrets
 
     @property
     def paths(self) -> DataPaths:
         """Where this data folder keeps its database, logs, backups, cache and models."""
-        return self.services.paths
+        return self._services.paths
 
     @property
     def home(self) -> Path:
-        return self.services.paths.home
+        return self._services.paths.home
 
     @property
     def bus(self) -> EventBus:
         """The core's events (stage changed, draft changed, …) the front ends subscribe to."""
-        return self.services.bus
+        return self._services.bus
 
     def pipeline(self, *, offline: bool = False) -> IntakePipeline:
         """An intake pipeline over the App's one model client (rules only when ``offline`` or
@@ -196,8 +196,8 @@ class App:
         from core.intake.pipeline import build_pipeline
 
         if offline or not self.llm.available:
-            return build_pipeline(self.services, offline=True)
-        return build_pipeline(self.services, offline=False, llm=self.llm.client())
+            return build_pipeline(self._services, offline=True)
+        return build_pipeline(self._services, offline=False, llm=self.llm.client())
 
     def graph(self, *, offline: bool = False, **overrides: Any) -> GraphRuntime:
         """The Graph runtime (client, mail sync, OneDrive, mailer), built on first use.
@@ -209,7 +209,7 @@ class App:
 
             if "pipeline" not in overrides:  # the one place the system is wired together
                 overrides["pipeline"] = self.pipeline(offline=offline)
-            self._graph = GraphRuntime(self.services, **overrides)
+            self._graph = GraphRuntime(self._services, **overrides)
         return self._graph
 
     def mailer(self) -> Mailer | None:
@@ -219,7 +219,7 @@ class App:
         from core.drafts.mailer_choice import build_mailer
 
         try:
-            return build_mailer(self.services, lambda: RuntimeMailer(self.graph))
+            return build_mailer(self._services, lambda: RuntimeMailer(self.graph))
         except Exception as exc:  # Graph or SMTP not usable yet: drafts compose and wait
             log.info("no mailer: %s", exc)
             return None
@@ -231,7 +231,7 @@ class App:
 
         if runtime is None:
             runtime = self.mailbox() if self.uses_imap() else self.graph()
-        return SyncScheduler(self.services, runtime)
+        return SyncScheduler(self._services, runtime)
 
     def new_telegram_client(
         self,
@@ -245,14 +245,14 @@ class App:
         ``telegram_client``, which the App owns."""
         from core.notify.telegram_client import TelegramClient
 
-        base_url = str(self.services.settings.get("telegram.base_url"))
+        base_url = str(self._services.settings.get("telegram.base_url"))
         return TelegramClient(base_url, token, http_client=http_client, timeout=timeout)
 
     async def load_demo(self) -> DemoResult:
         """Ingest the demo mailbox into this (demo) folder, rules only (idempotent)."""
         from core.demo import load_demo
 
-        return await load_demo(self.services, pipeline=self.pipeline(offline=True))
+        return await load_demo(self._services, pipeline=self.pipeline(offline=True))
 
     def customer_drive(self) -> CustomerDrive:
         """The assistant's OneDrive access over the Graph runtime's one client (its per-mailbox
@@ -263,20 +263,20 @@ class App:
             signed_in(services)
             return self.graph().client
 
-        return CustomerDrive(self.services, client, shared=True)
+        return CustomerDrive(self._services, client, shared=True)
 
     def uses_imap(self) -> bool:
         """This data folder reads an IMAP mailbox (``imap.url`` / ``INQUIRY_BRIDGE_IMAP_URL``)."""
         from core.mailbox.runtime import configured
 
-        return configured(self.services.settings)
+        return configured(self._services.settings)
 
     def mailbox(self, *, offline: bool = False) -> MailboxRuntime:
         """The IMAP/SMTP runtime (sync of INBOX and Sent, the SMTP mailer), built on first use."""
         if self._mailbox is None:
             from core.mailbox.runtime import MailboxRuntime
 
-            self._mailbox = MailboxRuntime(self.services, pipeline=self.pipeline(offline=offline))
+            self._mailbox = MailboxRuntime(self._services, pipeline=self.pipeline(offline=offline))
         return self._mailbox
 
     def take_mailbox(self) -> MailboxRuntime | None:
@@ -307,13 +307,13 @@ class App:
         """Graph can be reached from this folder (a preset token or a sign-in configured)."""
         from core.app.graph_runtime import graph_configured
 
-        return graph_configured(self.services)
+        return graph_configured(self._services)
 
     def microsoft_auth(self) -> MsalAuth:
         """The MSAL sign-in of this folder (device code or browser; its token cache)."""
         from core.graph.auth import build_msal
 
-        return build_msal(self.services)
+        return build_msal(self._services)
 
     async def watch_mailbox(
         self, runtime: MailboxRuntime, *, on_round: Callable[[], Awaitable[None]]
@@ -321,7 +321,7 @@ class App:
         """IMAP rounds until cancelled: IDLE or poll between them, backoff after failures."""
         from core.mailbox.watch import watch_forever
 
-        await watch_forever(self.services, runtime, on_round=on_round)
+        await watch_forever(self._services, runtime, on_round=on_round)
 
     async def aclose(self) -> None:
         """Close the HTTP clients (LLM, Graph, Telegram, drafting's mailer) on the loop that
@@ -346,5 +346,5 @@ class App:
         self._unsubscribe()
         self.attention.detach()
         self.notifications.detach()
-        self.services.close()
+        self._services.close()
         tasks.shutdown(wait=False)

@@ -253,7 +253,7 @@ def run_eval(
             clock=settings_from.clock if settings_from is not None else None,
             secrets=settings_from.secrets if settings_from is not None else None,
         )
-        services = app.services
+        services = app._services
         try:
             if settings_from is not None:
                 services.settings.update({k: settings_from.settings.get(k) for k in LLM_SETTINGS})

@@ -81,7 +81,7 @@ def _draft_text(session: Any, draft_id: int) -> tuple[str, str, list[str]]:
 async def judge_drafts(app: App, limit: int = 10) -> JudgeReport:
     """Draft and score up to ``limit`` replies with the App's composer (it writes drafts, it
     has no send) and its one model client."""
-    services, llm = app.services, app.llm
+    services, llm = app._services, app.llm
     report = JudgeReport()
     composer = app.drafts.composer
 

@@ -14,7 +14,7 @@ from tests.support.qt import settles, wait_until
 async def test_the_default_window_fits_1366_by_768_without_horizontal_scroll(
     ctx, languages, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
-    seed_inquiries(ctx.app.services, 60, messages=True)  # enough rows for a vertical scroll bar
+    seed_inquiries(ctx.app._services, 60, messages=True)  # enough rows for a vertical scroll bar
     for lang in ("zh_CN", "en"):
         languages.apply(lang)
         window = MainWindow(ctx)
@@ -59,7 +59,7 @@ async def test_with_the_assistant_docked_the_board_keeps_what_matters_without_sc
     days stay, and no horizontal scroll bar hides them."""
     from core.inquiry.board import COLUMNS
 
-    seed_inquiries(ctx.app.services, 60, messages=True)
+    seed_inquiries(ctx.app._services, 60, messages=True)
     languages.apply("en")
     window = await _on_a_laptop_screen(ctx, qtbot)
     table = window.board.table
@@ -84,10 +84,10 @@ async def test_with_the_assistant_docked_a_long_sender_line_wraps_inside_the_det
 
     from core.db.models import Message
 
-    seed_inquiries(ctx.app.services, 5, messages=True)
+    seed_inquiries(ctx.app._services, 5, messages=True)
     sender = "Christopher Papadopoulos"
     address = "christopher.papadopoulos@papadopoulos-constructions.com.au"
-    ctx.app.services.store.write(
+    ctx.app._services.store.write(
         lambda s: s.execute(
             update(Message)
             .where(Message.inquiry_id == 1)

@@ -19,12 +19,12 @@ def _names(page: BoardPage) -> list[str]:
 
 @settles
 async def test_search_box_filters_in_sql_with_phone_in_any_format(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
-    ids = seed_inquiries(ctx.app.services, 120)
+    ids = seed_inquiries(ctx.app._services, 120)
     page = BoardPage(ctx)
     qtbot.addWidget(page)
     await page.ready()
     assert page.model.total == 120
-    with ctx.app.services.store.session() as s:
+    with ctx.app._services.store.session() as s:
         from core.db.models import Inquiry
 
         target = s.get(Inquiry, ids[17])
@@ -44,7 +44,7 @@ async def test_search_box_filters_in_sql_with_phone_in_any_format(ctx, qtbot) ->
 
 @settles
 async def test_stage_bar_class_and_needs_me_filters(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
-    seed_inquiries(ctx.app.services, 200)
+    seed_inquiries(ctx.app._services, 200)
     page = BoardPage(ctx)
     qtbot.addWidget(page)
     await page.ready()
@@ -65,7 +65,7 @@ async def test_stage_bar_class_and_needs_me_filters(ctx, qtbot) -> None:  # type
     page.class_filter.setCurrentIndex(0)
     page.needs_me.setChecked(True)
     await page.ready()
-    now = ctx.app.services.clock.now()
+    now = ctx.app._services.clock.now()
     rows = [page.model.row_at(r) for r in range(page.model.rowCount())]
     assert rows and all(r.needs_me(now) for r in rows)
     assert page.model.total == page.model.needs_me_total
@@ -73,7 +73,7 @@ async def test_stage_bar_class_and_needs_me_filters(ctx, qtbot) -> None:  # type
 
 @settles
 async def test_header_click_sorts_every_column_in_sql(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
-    seed_inquiries(ctx.app.services, 60)
+    seed_inquiries(ctx.app._services, 60)
     page = BoardPage(ctx)
     qtbot.addWidget(page)
     await page.ready()
@@ -95,7 +95,7 @@ async def test_header_click_sorts_every_column_in_sql(ctx, qtbot) -> None:  # ty
 
 @settles
 async def test_fetch_more_pages_through_large_boards(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
-    seed_inquiries(ctx.app.services, 450)
+    seed_inquiries(ctx.app._services, 450)
     page = BoardPage(ctx)
     qtbot.addWidget(page)
     await page.ready()
@@ -110,7 +110,7 @@ async def test_fetch_more_pages_through_large_boards(ctx, qtbot) -> None:  # typ
 
 @settles
 async def test_live_update_keeps_selection_and_scroll(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
-    ids = seed_inquiries(ctx.app.services, 150)
+    ids = seed_inquiries(ctx.app._services, 150)
     page = BoardPage(ctx)
     qtbot.addWidget(page)
     page.resize(1200, 600)
@@ -124,11 +124,11 @@ async def test_live_update_keeps_selection_and_scroll(ctx, qtbot) -> None:  # ty
     scroll = page.table.verticalScrollBar().value()
     # another surface moves a stage and a new inquiry arrives: both come in as core events
     other = next(i for i in ids if i != selected)
-    StageService(ctx.app.services.store, ctx.app.services.bus, ctx.app.services.clock).advance(
+    StageService(ctx.app._services.store, ctx.app._services.bus, ctx.app._services.clock).advance(
         other, "lost", reason="test", triggered_by="agent"
     )
-    new_id = seed_inquiries(ctx.app.services, 1, seed=99)[0]
-    ctx.app.services.bus.publish(InquiryCreated(new_id))
+    new_id = seed_inquiries(ctx.app._services, 1, seed=99)[0]
+    ctx.app._services.bus.publish(InquiryCreated(new_id))
     await wait_until(lambda: page.model.total == 151)
     await page.ready()
     assert page.selected_id() == selected

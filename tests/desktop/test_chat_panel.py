@@ -56,7 +56,7 @@ def drafting_model(request: dict[str, Any]) -> Any:
 
 
 async def _window(ctx, qtbot, base_url: str) -> MainWindow:  # type: ignore[no-untyped-def]
-    ctx.app.services.settings.update({"llm.base_url": base_url, "llm.max_retries": 0})
+    ctx.app._services.settings.update({"llm.base_url": base_url, "llm.max_retries": 0})
     window = MainWindow(ctx)
     qtbot.addWidget(window)
     window.show()
@@ -89,7 +89,7 @@ async def test_reply_to_the_selected_customer_opens_the_approval_window(
         await wait_until(lambda: bool(window.pending.windows), timeout=30)
         await wait_until(lambda: not panel.busy)
 
-        with ctx.app.services.store.session() as s:
+        with ctx.app._services.store.session() as s:
             drafts = [(d.id, d.inquiry_id, d.status) for d in s.scalars(select(Draft))]
             sent = {e.to_status for e in s.scalars(select(DraftEvent))} & {"sending", "sent"}
         assert [(i, status) for _, i, status in drafts] == [(billy, "pending_approval")]
@@ -279,7 +279,7 @@ async def test_screenshot_of_the_chat_panel_in_both_languages(ctx, languages, tm
 
     from desktop.screenshots import WINDOWS, render
 
-    add_inquiry(ctx.app.services, email="billy.chen@example.com", name="Billy Chen")
+    add_inquiry(ctx.app._services, email="billy.chen@example.com", name="Billy Chen")
     QApplication.setQuitOnLastWindowClosed(False)  # render() closes the window it shot
     for lang, said in (("zh_CN", "待审批"), ("en", "awaits your approval")):
         languages.apply(lang)
@@ -333,7 +333,7 @@ async def test_streamed_text_shows_at_once_and_the_checked_answer_replaces_it(ct
     from core.agent.loop import AssistantReply
     from desktop.chat.panel import ChatPanel
 
-    ctx.app.services.settings.update({"llm.base_url": "http://127.0.0.1:9/v1"})  # never called
+    ctx.app._services.settings.update({"llm.base_url": "http://127.0.0.1:9/v1"})  # never called
     panel = ChatPanel(ctx)
     qtbot.addWidget(panel)
     panel.show()
@@ -381,7 +381,7 @@ async def test_a_false_sent_claim_is_corrected_in_the_panel(ctx, qtbot, two_cust
         shown = panel.transcript.toPlainText()
         assert "邮件已发送给客户" not in shown
         assert "未发送" in shown
-        with ctx.app.services.store.session() as s:
+        with ctx.app._services.store.session() as s:
             assert [d.status for d in s.scalars(select(Draft))] == ["pending_approval"]
             assert not {e.to_status for e in s.scalars(select(DraftEvent))} & {"sending", "sent"}
         await ctx.app.aclose()

@@ -23,7 +23,7 @@ NEEDS_OUR_REPLY = {"measure", "follow_up", "ordered", "production", "install", "
 
 async def _load(services, clock):  # type: ignore[no-untyped-def]
     app = build_app(services.paths.demo_home, clock=clock, is_demo=True)
-    await load_demo(app.services)
+    await load_demo(app._services)
     return app
 
 
@@ -51,10 +51,10 @@ async def test_the_demo_reads_as_recent_when_loaded_and_when_reopened_months_lat
     clock = FakeClock(later)
     again = build_app(services.paths.demo_home, clock=clock, is_demo=True)
     try:
-        assert refresh_dates(again.services) == timedelta(days=260)
+        assert refresh_dates(again._services) == timedelta(days=260)
         debts, in_stage = await _debts_and_stage_days(again, later)
         assert max(debts) <= 14 and max(in_stage) <= 14  # days, not "260 天"
-        assert refresh_dates(again.services) == timedelta(0)  # once per opening, not twice
+        assert refresh_dates(again._services) == timedelta(0)  # once per opening, not twice
     finally:
         await again.aclose()
         again.close()
@@ -64,7 +64,7 @@ async def test_every_stage_move_of_the_demo_follows_its_mail(services) -> None: 
     app = await _load(services, services.clock)
     try:
         rows = {r.id: r for r in await app.inquiries.rows(BoardQuery(), limit=100)}
-        with app.services.store.session() as session:
+        with app._services.store.session() as session:
             events = session.execute(
                 select(StageEvent.inquiry_id, StageEvent.to_stage, StageEvent.at)
             ).all()
@@ -97,9 +97,9 @@ async def test_trying_the_demo_again_neither_doubles_its_mail_nor_its_sample_dra
     app = await _load(services, clock)
     try:
         clock.advance(7)
-        second = await load_demo(app.services)
+        second = await load_demo(app._services)
         assert second.already_loaded
-        with app.services.store.session() as session:
+        with app._services.store.session() as session:
             refs = list(session.scalars(select(Message.source_ref)))
             drafts = session.scalars(select(Draft)).all()
         assert len(refs) == len(set(refs)) == len(list(demo_dir().glob("*.eml")))

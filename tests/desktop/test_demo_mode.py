@@ -39,7 +39,7 @@ async def test_demo_then_leave_it_returns_to_the_real_board_for_good(app, servic
     window = desktop.window
     await window.board.ready()
     assert window.isVisible()
-    assert desktop.ctx.app.services.paths.home == services.paths.home
+    assert desktop.ctx.app._services.paths.home == services.paths.home
     assert window.board.model.total == 0
     assert not window.demo_banner.isVisible()
     assert "示例数据" not in window.windowTitle()

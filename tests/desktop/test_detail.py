@@ -13,7 +13,7 @@ from tests.support.qt import settles
 
 
 async def _view(ctx, qtbot, **seed):  # type: ignore[no-untyped-def]
-    ids = seed_inquiries(ctx.app.services, 3, **seed)
+    ids = seed_inquiries(ctx.app._services, 3, **seed)
     view = InquiryDetailView(ctx)
     qtbot.addWidget(view)
     view.show_inquiry(ids[1])
@@ -31,7 +31,7 @@ async def test_field_edits_are_audited_and_normalised(ctx, qtbot) -> None:  # ty
     assert view.save_button.isEnabled()
     changed = await view.save_fields()
     assert set(changed) == {"customer_phone", "suburb", "product_types"}
-    with ctx.app.services.store.session() as s:
+    with ctx.app._services.store.session() as s:
         inquiry = s.get(Inquiry, iid)
         assert inquiry.customer_phone == "+61412345678"
         assert "bifold_door" in inquiry.product_types
@@ -42,7 +42,7 @@ async def test_field_edits_are_audited_and_normalised(ctx, qtbot) -> None:  # ty
         phone = next(a for a in audit if a.detail["field"] == "customer_phone")
         assert phone.detail["new"] == "+61412345678" and phone.detail["old"] != phone.detail["new"]
     assert any(
-        isinstance(e, InquiryUpdated) and e.inquiry_id == iid for e in ctx.app.services.bus.events
+        isinstance(e, InquiryUpdated) and e.inquiry_id == iid for e in ctx.app._services.bus.events
     )
     assert view.fields["customer_phone"].text() == "0412 345 678"  # as he dials it
     assert not view.save_button.isEnabled()
@@ -57,7 +57,7 @@ async def test_invalid_email_is_refused_with_a_chinese_message(ctx, qtbot) -> No
 
     boxes = view.findChildren(QMessageBox)
     assert boxes and "邮箱格式不对" in boxes[-1].text()
-    with ctx.app.services.store.session() as s:
+    with ctx.app._services.store.session() as s:
         assert "@" in s.get(Inquiry, iid).customer_email
         assert s.scalars(select(AuditEntry)).all() == []
 
@@ -74,13 +74,13 @@ async def test_advance_and_lose_go_through_stage_service(ctx, qtbot) -> None:  #
     assert view.history.topLevelItem(1).text(4) == "老板"
     if target != "done":
         assert await view.mark_lost("选了别家")
-    with ctx.app.services.store.session() as s:
+    with ctx.app._services.store.session() as s:
         events = s.scalars(
             select(StageEvent).where(StageEvent.inquiry_id == iid).order_by(StageEvent.id)
         ).all()
         assert (events[-1].triggered_by, events[1].reason) == ("owner", "测量完成")
     assert any(
-        isinstance(e, StageChanged) and e.to_stage == target for e in ctx.app.services.bus.events
+        isinstance(e, StageChanged) and e.to_stage == target for e in ctx.app._services.bus.events
     )
 
 
@@ -91,7 +91,7 @@ async def test_add_note_creates_a_customer_note_memory(ctx, qtbot) -> None:  # t
     note_id = await view.add_note(view.note_edit.toPlainText())
     assert view.notes.count() == 1 and "黑色边框" in view.notes.item(0).text()
     assert view.note_edit.toPlainText() == ""
-    with ctx.app.services.store.session() as s:
+    with ctx.app._services.store.session() as s:
         memory = s.get(Memory, note_id)
         assert (memory.kind, memory.inquiry_id, memory.status) == ("customer_note", iid, "active")
         audit = s.scalars(select(AuditEntry).where(AuditEntry.entity == "note")).one()
@@ -108,14 +108,14 @@ async def test_translate_button_uses_tier2_once_and_caches(ctx, qtbot) -> None: 
         return "您好，能否报价一扇 2400 x 2100 的推拉门？谢谢"
 
     with LLMServer(responder) as server:
-        ctx.app.services.settings.set("llm.base_url", server.base_url)
+        ctx.app._services.settings.set("llm.base_url", server.base_url)
         view, _iid = await _view(ctx, qtbot, messages=True)
         card = next(iter(view._cards.values()))
         assert card.translate_button.text() == "翻译"
         card.translate_button.click()
         await qtbot_wait(lambda: "推拉门" in card.translation.text())
         assert not card.translation.isHidden()
-        assert seen == [ctx.app.services.settings.get("llm.tier2")]
+        assert seen == [ctx.app._services.settings.get("llm.tier2")]
         pk = card.message.id
         # a second click hides, a third shows the cached text without a model call
         card.translate_button.click()
@@ -125,7 +125,7 @@ async def test_translate_button_uses_tier2_once_and_caches(ctx, qtbot) -> None: 
         assert await ctx.app.inquiries.translate(pk) == card.translation.text()
         assert len(seen) == 1
         await ctx.aclose_clients()
-    with ctx.app.services.store.session() as s:
+    with ctx.app._services.store.session() as s:
         assert "推拉门" in s.get(Message, pk).translation_zh
 
 
@@ -144,12 +144,12 @@ async def test_files_the_owner_added_show_in_the_thread_and_can_be_saved(
     from core.drafts.attachments import store_owner_file
     from desktop.detail import OwnerFilesCard
 
-    ids = seed_inquiries(ctx.app.services, 2)
+    ids = seed_inquiries(ctx.app._services, 2)
     quote = tmp_path / "Quote 1042 - Ryde.pdf"
     quote.write_bytes(b"%PDF-1.4 quote for the sliding door\n")
-    now = ctx.app.services.clock.now()
-    ctx.app.services.store.write(
-        lambda s: store_owner_file(s, ctx.app.services.paths, ids[1], quote, now)
+    now = ctx.app._services.clock.now()
+    ctx.app._services.store.write(
+        lambda s: store_owner_file(s, ctx.app._services.paths, ids[1], quote, now)
     )
     view = InquiryDetailView(ctx)
     qtbot.addWidget(view)

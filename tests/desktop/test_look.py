@@ -110,7 +110,7 @@ def test_translate_is_offered_only_on_mail_not_in_chinese(app, languages, qtbot)
 @settles
 async def test_the_customer_form_shows_the_phone_as_he_dials_it(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     view, iid = await _view(ctx, qtbot)
-    with ctx.app.services.store.session() as s:
+    with ctx.app._services.store.session() as s:
         stored = s.get(Inquiry, iid).customer_phone
     assert stored.startswith("+614")
     shown = view.fields["customer_phone"].text()
@@ -120,7 +120,7 @@ async def test_the_customer_form_shows_the_phone_as_he_dials_it(ctx, qtbot) -> N
 
 @settles
 async def test_the_board_tooltip_shows_the_phone_as_he_dials_it(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
-    seed_inquiries(ctx.app.services, 2)
+    seed_inquiries(ctx.app._services, 2)
     window = MainWindow(ctx)
     qtbot.addWidget(window)
     await window.board.ready()

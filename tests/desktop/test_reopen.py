@@ -117,7 +117,9 @@ async def test_settings_over_the_demo_edit_the_real_folder(app, services) -> Non
     assert dialog.save()
     services.settings.reload()
     assert services.settings.get("general.company_name") == "Harbour Windows"
-    assert desktop.ctx.app.services.settings.get("general.company_name") == "Aurora Windows & Doors"
+    assert (
+        desktop.ctx.app._services.settings.get("general.company_name") == "Aurora Windows & Doors"
+    )
     assert services.settings.get("general.owner_addresses") == []
     await _close(dialog)
     _stop(desktop)

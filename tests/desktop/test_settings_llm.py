@@ -42,7 +42,7 @@ async def test_test_connection_reports_what_works_and_what_the_app_does_instead(
         dialog = SettingsDialog(ctx)
         qtbot.addWidget(dialog)
         dialog.llm_url.setText(srv.base_url)
-        ctx.app.services.settings.set("llm.max_retries", 0)
+        ctx.app._services.settings.set("llm.max_retries", 0)
         assert await dialog.test_connection()
     shown = dialog.test_result.text()
     assert shown.startswith("✅ 已连接")

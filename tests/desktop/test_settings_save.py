@@ -40,7 +40,7 @@ def no_keyring():  # type: ignore[no-untyped-def]
 def test_a_key_saved_without_a_keyring_is_kept_and_used_by_another_process(
     ctx, qtbot, no_keyring, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
-    services = ctx.app.services
+    services = ctx.app._services
     with LLMServer(lambda _request: "好的，已收到。") as llm:
         dialog = SettingsDialog(ctx)
         qtbot.addWidget(dialog)
@@ -81,7 +81,7 @@ def test_a_key_saved_without_a_keyring_is_kept_and_used_by_another_process(
 
 
 def test_one_invalid_page_saves_nothing(ctx, qtbot, no_keyring) -> None:  # type: ignore[no-untyped-def]
-    services = ctx.app.services
+    services = ctx.app._services
     services.settings.set("llm.base_url", "http://127.0.0.1:9/v1")
     before = services.paths.settings_file.read_bytes()
     dialog = SettingsDialog(ctx)

@@ -41,7 +41,7 @@ async def test_first_run_demo_gives_a_populated_chinese_board(app, services, qtb
     assert {"Sarah Mitchell", "王伟", "李娜"} <= names
     assert "示例数据" in window.windowTitle()
     # the real data folder stays empty; the demo lives beside it
-    assert desktop.ctx.app.services.paths.home == services.paths.demo_home
+    assert desktop.ctx.app._services.paths.home == services.paths.demo_home
     from core.inquiry.board import BoardQuery, count_rows
 
     with services.store.session() as s:
@@ -65,7 +65,7 @@ async def test_first_run_demo_gives_a_populated_chinese_board(app, services, qtb
         window.banner.open_button.click()
         await window.board.detail.ready()
         assert window.board.detail.inquiry_id == 1
-    desktop.ctx.app.services.bus.publish(InquiryCreated(1))
+    desktop.ctx.app._services.bus.publish(InquiryCreated(1))
     count = await desktop.tray.update_count()
     assert count > 0 and str(count) in desktop.tray.tooltip()
     desktop.qapp = recorder = QuitRecorder(desktop.qapp)

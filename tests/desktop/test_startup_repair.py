@@ -54,7 +54,7 @@ def test_repair_from_the_dialog_starts_the_app_on_the_restored_store(
 
     told: list[object] = []
     app = gui_app(str(home), ask=choose_repair, tell=told.append)
-    services = app.services
+    services = app._services
     try:
         assert isinstance(asked[0], DatabaseDamaged)
         assert len(told) == 1 and "重新导入邮件" in told[0].text("zh_CN")  # type: ignore[attr-defined]

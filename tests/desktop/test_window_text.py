@@ -180,7 +180,7 @@ def _title_problems(root: QWidget) -> list[str]:
 
 @pytest.fixture
 async def demo(ctx):  # type: ignore[no-untyped-def]
-    await load_demo(ctx.app.services)
+    await load_demo(ctx.app._services)
     return ctx
 
 

@@ -37,20 +37,20 @@ async def test_wizard_connects_a_qq_preset_and_explains_a_wrong_code(ctx, qtbot)
             page.password.setText("not-the-code")
             assert not await page.connect_account(**loopback)
             assert "邮箱密码（授权码）不正确" in page.result.text()
-            assert ctx.app.services.secrets.get(MAIL_PASSWORD) is None
+            assert ctx.app._services.secrets.get(MAIL_PASSWORD) is None
 
             page.password.setText(dovecot.password)
             assert await page.connect_account(**loopback)
             assert page.result.text().startswith("已连接")
-            assert ctx.app.services.settings.get("imap.url") == dovecot.url
-            assert ctx.app.services.secrets.get(MAIL_PASSWORD) == dovecot.password
+            assert ctx.app._services.settings.get("imap.url") == dovecot.url
+            assert ctx.app._services.secrets.get(MAIL_PASSWORD) == dovecot.password
 
             # the desktop's pollers now read that mailbox (立即同步)
             dovecot.append(inquiry(0, 1))
             controller = SyncController(ctx)
             assert controller.account_ready
             await controller.sync_now()
-            count = await ctx.app.services.store.read(
+            count = await ctx.app._services.store.read(
                 lambda s: s.scalar(select(func.count(Message.id)).where(Message.source == "imap"))
             )
             assert count == 1

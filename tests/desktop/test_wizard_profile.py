@@ -16,12 +16,12 @@ from tests.support.qt import settles
 
 
 def test_a_fresh_folder_has_no_company_and_settings_do_not_invent_one(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
-    settings = ctx.app.services.settings
+    settings = ctx.app._services.settings
     assert settings.get("general.company_name") == ""
     dialog = SettingsDialog(ctx)
     qtbot.addWidget(dialog)
     assert dialog.save()
-    assert "Aurora" not in ctx.app.services.paths.settings_file.read_text(encoding="utf-8")
+    assert "Aurora" not in ctx.app._services.paths.settings_file.read_text(encoding="utf-8")
 
 
 def test_the_wizard_asks_for_the_profile_and_saves_it(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -35,7 +35,7 @@ def test_the_wizard_asks_for_the_profile_and_saves_it(ctx, qtbot) -> None:  # ty
     wizard.signature.setPlainText("Kind regards,\nDavid Wang\nHarbour Aluminium")
     wizard.office.setText("5 Factory Rd, Penrith NSW 2750")
     wizard.skip_button.click()  # 稍后再说 keeps what he typed
-    settings = ctx.app.services.settings
+    settings = ctx.app._services.settings
     assert settings.get("general.company_name") == "Harbour Aluminium Pty Ltd"
     assert settings.get("drafts.signature").endswith("Harbour Aluminium")
     assert settings.get("general.office_address") == "5 Factory Rd, Penrith NSW 2750"
@@ -46,9 +46,9 @@ async def test_the_demo_keeps_its_fictional_company_out_of_the_real_settings(app
     desktop = DesktopApp(app, App(services), tray=False)
     demo = build_app(services.paths.demo_home, clock=services.clock, is_demo=True)
     try:
-        await load_demo(demo.services)
-        assert demo.services.settings.get("general.company_name") == "Aurora Windows & Doors"
-        assert demo.services.settings.get("general.office_address")
+        await load_demo(demo._services)
+        assert demo._services.settings.get("general.company_name") == "Aurora Windows & Doors"
+        assert demo._services.settings.get("general.office_address")
     finally:
         await demo.aclose()
         demo.close()

@@ -39,7 +39,7 @@ def env(monkeypatch, llm_server, home):  # type: ignore[no-untyped-def]
 def _an_inquiry(home: Path) -> int:
     app = build_app(home)
     try:
-        inquiry_id, _ = add_inquiry(app.services)
+        inquiry_id, _ = add_inquiry(app._services)
     finally:
         app.close()
     return inquiry_id
@@ -55,7 +55,7 @@ def _owner_work(capsys, home: Path, inquiry_id: int) -> None:  # type: ignore[no
             await app.inquiries.advance_stage(inquiry_id, "measure", reason="约好量尺")
 
         asyncio.run(work())
-        save_memory(app.services, "boss_pref", "报价一律含GST", source="desktop")
+        save_memory(app._services, "boss_pref", "报价一律含GST", source="desktop")
     finally:
         app.close()
     code, _out, err = _run(

@@ -34,7 +34,7 @@ def _is_plain(value: object) -> bool:
 
 
 async def test_board_and_detail_come_back_as_plain_dataclasses(app: App) -> None:
-    ids = seed_inquiries(app.services, 12, messages=True)
+    ids = seed_inquiries(app._services, 12, messages=True)
     page = await app.inquiries.page(BoardQuery(), limit=5)
     assert page.total == 12 and len(page.rows) == 5 and _is_plain(page)
     more = await app.inquiries.rows(BoardQuery(), offset=5, limit=50)
@@ -48,8 +48,8 @@ async def test_board_and_detail_come_back_as_plain_dataclasses(app: App) -> None
 
 
 async def test_owner_edits_notes_and_stage_moves_are_audited_and_announced(app: App) -> None:
-    (inquiry_id,) = seed_inquiries(app.services, 1)
-    bus = app.services.bus
+    (inquiry_id,) = seed_inquiries(app._services, 1)
+    bus = app._services.bus
     assert isinstance(bus, RecordingBus)
     changed = await app.inquiries.update_fields(inquiry_id, {"suburb": "Castle Hill"})
     assert changed == ("suburb",)

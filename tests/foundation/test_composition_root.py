@@ -302,7 +302,7 @@ async def test_the_assistants_onedrive_tools_use_the_runtimes_one_graph_client(
     runtime = app.graph()
     assistant = app.assistant.conversation("today", channel="cli", persist=False).assistant
     drive = assistant.context.drive
-    lent = drive._client_factory(app.services)
+    lent = drive._client_factory(app._services)
     assert lent is runtime.client
     closed: list[str] = []
 
@@ -313,7 +313,7 @@ async def test_the_assistants_onedrive_tools_use_the_runtimes_one_graph_client(
     await drive._release(lent)  # lent, not the tool's to close
     assert closed == []
     assert app.proposals._drive is not None
-    assert app.proposals._drive()._client_factory(app.services) is runtime.client
+    assert app.proposals._drive()._client_factory(app._services) is runtime.client
 
 
 async def test_the_settings_test_and_the_bot_client_come_from_the_app(
@@ -341,3 +341,11 @@ async def test_the_settings_test_and_the_bot_client_come_from_the_app(
     finally:
         await bot.aclose()
     await app.aclose()
+
+
+def test_the_app_hands_out_no_services_container(app: App) -> None:
+    """``App.services`` (store, settings, bus in one bag) is gone: a front end gets the
+    settings, secrets, paths, bus and clock by name, and everything else from App's services."""
+    assert not hasattr(app, "services")
+    assert app.settings.get("graph.base_url") == "http://127.0.0.1:9/v1.0"
+    assert app.home == app.paths.home

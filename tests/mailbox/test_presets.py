@@ -45,11 +45,11 @@ async def test_a_preset_connects_and_is_saved_with_the_password_in_the_keyring(
     # the client said who it is before logging in (163/126 refuse mailboxes otherwise)
     assert 'name="Inquiry Bridge"' in dovecot.log() or "Inquiry Bridge" in dovecot.log()
     await app.mail_accounts.save(key, dovecot.user, dovecot.password, **_loopback(dovecot, smtp))
-    settings = app.services.settings
+    settings = app._services.settings
     assert settings.get("imap.url") == dovecot.url
     assert settings.get("smtp.append_sent") is PRESETS[key].append_sent
-    assert app.services.secrets.get(MAIL_PASSWORD) == dovecot.password
-    assert dovecot.password not in app.services.paths.settings_file.read_text()
+    assert app._services.secrets.get(MAIL_PASSWORD) == dovecot.password
+    assert dovecot.password not in app._services.paths.settings_file.read_text()
 
 
 async def test_wrong_password_is_told_in_chinese_and_nothing_is_saved(
@@ -58,8 +58,8 @@ async def test_wrong_password_is_told_in_chinese_and_nothing_is_saved(
     with pytest.raises(MailAuthError) as caught:
         await app.mail_accounts.save("qq", dovecot.user, "wrong", **_loopback(dovecot, smtp))
     assert "授权码" in caught.value.user_message("zh_CN")
-    assert app.services.settings.get("imap.url") == ""
-    assert app.services.secrets.get(MAIL_PASSWORD) is None
+    assert app._services.settings.get("imap.url") == ""
+    assert app._services.secrets.get(MAIL_PASSWORD) is None
 
 
 async def test_imap_switched_off_at_the_provider_is_told_in_chinese(

@@ -60,7 +60,7 @@ def test_the_rules_constant_low_confidence_asks_him_nothing(
     app = build_app(home)
     try:
         assert asyncio.run(app.attention.count()) == 0
-        with app.services.store.session() as s:
+        with app._services.store.session() as s:
             assert s.scalar(select(Inquiry.confidence)) == "low"  # still shown as the rules' guess
     finally:
         app.close()
@@ -95,7 +95,7 @@ async def _confirm(home: Path, item: dict) -> None:
         assert done is not None and done.status == "confirmed"
         assert await app.attention.count() == 0
         assert await app.attention.confirm(item["key"]) is None  # once only
-        with app.services.store.session() as s:
+        with app._services.store.session() as s:
             assert s.get(Inquiry, item["inquiry_id"]).confidence == "high"
             [audit] = s.scalars(select(AuditEntry).where(AuditEntry.action.like("attention_%")))
             assert (audit.action, audit.entity_id, audit.actor) == (
@@ -104,7 +104,7 @@ async def _confirm(home: Path, item: dict) -> None:
                 "owner",
             )
         # the same guess reported again stays decided
-        app.services.bus.publish(
+        app._services.bus.publish(
             NeedsAttention("low_confidence", "inquiry", item["inquiry_id"], "again")
         )
         assert await app.attention.count() == 0
@@ -123,12 +123,12 @@ async def _correct(home: Path) -> None:
         [low] = await app.attention.items()
         done = await app.attention.correct(low.key, "B")
         assert done is not None and done.status == "corrected"
-        with app.services.store.session() as s:
+        with app._services.store.session() as s:
             assert s.get(Inquiry, low.inquiry_id).classification == "B"
             bob = s.scalar(select(Message.id).where(Message.from_addr == "bob@example.com"))
         # a message the model could not understand: no inquiry, labelled by sender and subject
-        app.services.bus.publish(NeedsAttention("failed", "message", bob, "failed:llm_schema"))
-        app.services.bus.publish(NeedsAttention("llm_pending", "message", bob, "retrying"))
+        app._services.bus.publish(NeedsAttention("failed", "message", bob, "failed:llm_schema"))
+        app._services.bus.publish(NeedsAttention("llm_pending", "message", bob, "retrying"))
         [failed] = await app.attention.items()
         assert (failed.kind, failed.inquiry_id, failed.label) == ("failed", None, "Bob：hello")
         assert failed.title_zh == "模型没看懂这封邮件"

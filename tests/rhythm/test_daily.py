@@ -14,7 +14,7 @@ from tests.desktop.seed import seed_inquiries
 
 
 def _kinds(app) -> list[str]:  # type: ignore[no-untyped-def]
-    with app.services.store.session() as s:
+    with app._services.store.session() as s:
         return list(s.scalars(select(Notification.kind).order_by(Notification.id)))
 
 
@@ -22,13 +22,13 @@ async def test_a_round_raises_reminders_then_the_evening_briefing_once(home) -> 
     clock = FakeClock(datetime(2026, 12, 1, 15, 0, tzinfo=SYDNEY))
     app = build_app(home, clock=clock, bus=RecordingBus())
     try:
-        seed_inquiries(app.services, 40)  # stages entered up to 40 days ago: many overdue
+        seed_inquiries(app._services, 40)  # stages entered up to 40 days ago: many overdue
         daily = app.rhythm.daily()
         await daily.run_once()
         kinds = _kinds(app)
         assert kinds.count("overdue") == 1  # a first round with many: one digest
         assert "briefing" not in kinds  # 15:00, before 20:00
-        assert list(app.services.paths.backups.glob("*")) != []  # first backup taken
+        assert list(app._services.paths.backups.glob("*")) != []  # first backup taken
         clock.advance(5.5 * 3600)  # 20:30
         await daily.run_once()
         await daily.run_once()

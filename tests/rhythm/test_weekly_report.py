@@ -49,14 +49,14 @@ def filled(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
              "model": "gpt-4o-mini", "purpose": "classify", "cost_usd": cost, "ok": True}
             for d, cost in ((18, 0.25), (24, 0.5), (26, 0.75))
         ]  # fmt: skip
-        app.services.store.write(lambda s: s.execute(insert(LLMCall), rows))
+        app._services.store.write(lambda s: s.execute(insert(LLMCall), rows))
     finally:
         app.close()
     return home
 
 
 def _weekly(app) -> list[Notification]:  # type: ignore[no-untyped-def]
-    with app.services.store.session() as s:
+    with app._services.store.session() as s:
         rows = list(s.scalars(select(Notification).where(Notification.kind == "weekly")))
         s.expunge_all()
         return rows

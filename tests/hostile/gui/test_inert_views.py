@@ -125,7 +125,7 @@ def test_the_spy_sees_what_a_guessing_label_loads(qapp, spy_dir, file_spy) -> No
 async def test_crafted_mail_is_literal_text_in_the_detail_view(  # type: ignore[no-untyped-def]
     ctx, qtbot, spy_dir, file_spy: FileOpenSpy, hits: HitServer
 ) -> None:
-    inquiry_id = await _crafted_inquiry(ctx.app.services, spy_dir, hits.port)
+    inquiry_id = await _crafted_inquiry(ctx.app._services, spy_dir, hits.port)
     view = InquiryDetailView(ctx)
     qtbot.addWidget(view)
     view.resize(1000, 800)
@@ -148,7 +148,7 @@ async def test_crafted_mail_is_literal_text_in_the_detail_view(  # type: ignore[
 async def test_a_program_attachment_is_never_opened_by_a_click(  # type: ignore[no-untyped-def]
     ctx, qtbot, spy_dir, hits: HitServer, opened: _Opened
 ) -> None:
-    inquiry_id = await _crafted_inquiry(ctx.app.services, spy_dir, hits.port)
+    inquiry_id = await _crafted_inquiry(ctx.app._services, spy_dir, hits.port)
     view = InquiryDetailView(ctx)
     qtbot.addWidget(view)
     view.show_inquiry(inquiry_id)
@@ -180,8 +180,8 @@ async def test_a_program_attachment_is_never_opened_by_a_click(  # type: ignore[
 async def test_the_briefing_shows_customer_text_inert(  # type: ignore[no-untyped-def]
     ctx, qtbot, spy_dir, file_spy: FileOpenSpy, hits: HitServer, opened: _Opened
 ) -> None:
-    inquiry_id = await _crafted_inquiry(ctx.app.services, spy_dir, hits.port)
-    _make_overdue(ctx.app.services, inquiry_id)  # so the briefing names the crafted customer
+    inquiry_id = await _crafted_inquiry(ctx.app._services, spy_dir, hits.port)
+    _make_overdue(ctx.app._services, inquiry_id)  # so the briefing names the crafted customer
     window = BriefingWindow(ctx.app)
     qtbot.addWidget(window)
     window.show()

@@ -12,9 +12,9 @@ from tests.support.qt import settles, wait_until
 
 @settles
 async def test_guesses_are_marked_filtered_and_cleared_by_confirming(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
-    ids = seed_inquiries(ctx.app.services, 30)
-    ctx.app.services.bus.publish(NeedsAttention("low_confidence", "inquiry", ids[3], "rules"))
-    ctx.app.services.bus.publish(NeedsAttention("low_confidence", "inquiry", ids[7], "rules"))
+    ids = seed_inquiries(ctx.app._services, 30)
+    ctx.app._services.bus.publish(NeedsAttention("low_confidence", "inquiry", ids[3], "rules"))
+    ctx.app._services.bus.publish(NeedsAttention("low_confidence", "inquiry", ids[7], "rules"))
     page = BoardPage(ctx)
     qtbot.addWidget(page)
     await page.ready()

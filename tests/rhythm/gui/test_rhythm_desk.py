@@ -20,7 +20,7 @@ def _texts(widget: QWidget) -> list[str]:
 
 
 def _overdue(ctx, name: str, stage: str, days: int) -> int:  # type: ignore[no-untyped-def]
-    since = ctx.app.services.clock.now().replace(tzinfo=None) - timedelta(days=days)
+    since = ctx.app._services.clock.now().replace(tzinfo=None) - timedelta(days=days)
 
     def _add(session) -> int:  # type: ignore[no-untyped-def]
         row = Inquiry(
@@ -37,13 +37,13 @@ def _overdue(ctx, name: str, stage: str, days: int) -> int:  # type: ignore[no-u
         session.flush()
         return row.id
 
-    return ctx.app.services.store.write(_add)
+    return ctx.app._services.store.write(_add)
 
 
 async def _reminder_alert(ctx, tray: TrayController, inquiry_id: int, stage: str) -> None:  # type: ignore[no-untyped-def]
-    ctx.app.services.bus.publish(StageOverdue(inquiry_id, stage, 9))
+    ctx.app._services.bus.publish(StageOverdue(inquiry_id, stage, 9))
     ctx.notifications.drain()
-    with ctx.app.services.store.session() as s:
+    with ctx.app._services.store.session() as s:
         nid = s.scalar(select(Notification.id).where(Notification.ref_id == inquiry_id))
     await tray.show_notification(nid)
     tray.icon.messageClicked.emit()  # the owner clicks the balloon
@@ -101,7 +101,7 @@ async def test_a_reminder_balloon_opens_its_actions_snooze_open_draft_and_lost(c
     [dialog] = tray.rhythm.reminders
     qtbot.mouseClick(dialog.card.lost_button, Qt.MouseButton.LeftButton)
     await dialog.card.task
-    with ctx.app.services.store.session() as s:
+    with ctx.app._services.store.session() as s:
         assert s.get(Inquiry, bob).stage == "lost"
     tray.hide()
 
@@ -109,7 +109,7 @@ async def test_a_reminder_balloon_opens_its_actions_snooze_open_draft_and_lost(c
 @settles
 async def test_the_briefing_opens_in_a_chinese_window_with_its_buttons(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     amy = _overdue(ctx, "Amy Lee", "follow_up", 30)
-    ctx.app.services.bus.publish(
+    ctx.app._services.bus.publish(
         NeedsAttention("low_confidence", "inquiry", amy, "rules: products")
     )
     tray = TrayController(ctx.app)

@@ -13,7 +13,7 @@ from tests.support.qt import settles
 
 
 def _fill(ctx) -> None:  # type: ignore[no-untyped-def]
-    now = ctx.app.services.clock.now().replace(tzinfo=None)
+    now = ctx.app._services.clock.now().replace(tzinfo=None)
 
     def do(session) -> None:  # type: ignore[no-untyped-def]
         for n in range(3):
@@ -39,7 +39,7 @@ def _fill(ctx) -> None:  # type: ignore[no-untyped-def]
             ],
         )  # fmt: skip
 
-    ctx.app.services.store.write(do)
+    ctx.app._services.store.write(do)
 
 
 @settles
