@@ -21,6 +21,7 @@ from desktop.i18n import LanguageManager
 from desktop.launcher import gui_app
 from desktop.launcher import main as launcher_main
 from tests.support.failing_fs import failing
+from tests.support.qt import read_next_message_box
 
 ROOT = Path(__file__).resolve().parents[2]
 FULL = "磁盘空间已满"
@@ -39,17 +40,7 @@ def test_a_full_folder_at_start_is_a_chinese_dialog_then_one_line(  # type: igno
 ) -> None:
     _filled(home, tmp_path)
     capsys.readouterr()
-    shown: list[tuple[str, list[str]]] = []
-
-    def read_and_close() -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(20, read_and_close)
-            return
-        shown.append((box.text(), [b.text() for b in box.buttons()]))
-        box.reject()
-
-    QTimer.singleShot(0, read_and_close)
+    shown = read_next_message_box()
     with failing("full", home):
         code = launcher_main(["--home", str(home)])  # the tray app's own entry point
     out, err = capsys.readouterr()

@@ -14,6 +14,7 @@ from desktop.errors_ui import startup_error_box
 from desktop.i18n import LanguageManager
 from desktop.launcher import gui_app
 from tests.conftest import CORPUS
+from tests.support.qt import read_next_message_box
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,8 +97,6 @@ def test_a_read_only_folder_at_start_is_a_chinese_dialog_not_a_crash(
 ) -> None:  # type: ignore[no-untyped-def]
     """The folder opens and reads, but nothing can be written: the owner reads why in a dialog
     (no Repair: there is nothing to repair), and closing it ends with the CLI's one line."""
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
 
     from tests.support.failing_fs import failing
 
@@ -106,17 +105,7 @@ def test_a_read_only_folder_at_start_is_a_chinese_dialog_not_a_crash(
     shutil.copy(ROOT / "resources" / "demo" / "13-li-na-utf8.eml", folder)
     assert main(["ingest", "--eml-dir", str(folder), "--offline", "--home", str(home)]) == 0
     LanguageManager(home / "cache").apply("zh_CN")
-    shown: list[tuple[str, list[str]]] = []
-
-    def read_and_close() -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(20, read_and_close)
-            return
-        shown.append((box.text(), [b.text() for b in box.buttons()]))
-        box.reject()
-
-    QTimer.singleShot(0, read_and_close)
+    shown = read_next_message_box()
     with failing("readonly", home), pytest.raises(DataFolderUnusable):
         gui_app(str(home))  # the real dialog, shown modally
     [(text, buttons)] = shown

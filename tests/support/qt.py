@@ -117,6 +117,26 @@ def settles(test: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[Non
     return wrapper
 
 
+def read_next_message_box() -> list[tuple[str, list[str]]]:
+    """Read and dismiss the next modal QMessageBox once it opens (a dialog shown with
+    ``exec()`` blocks the test): its text and button labels land in the returned list."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QMessageBox
+
+    shown: list[tuple[str, list[str]]] = []
+
+    def read_and_close() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, read_and_close)
+            return
+        shown.append((box.text(), [b.text() for b in box.buttons()]))
+        box.reject()
+
+    QTimer.singleShot(0, read_and_close)
+    return shown
+
+
 class QuitRecorder:
     """Stands in for the QApplication when a test calls ``DesktopApp.quit()``.
 
