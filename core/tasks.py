@@ -109,8 +109,23 @@ def io_lane() -> Lane:
 
 
 async def io(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
-    """``fn(*args, **kwargs)`` on the I/O lane: the way blocking work leaves the event loop."""
-    return await io_lane().run(fn, *args, **kwargs)
+    """``fn(*args, **kwargs)`` on the I/O lane: the way blocking work leaves the event loop.
+
+    Closing one data folder's ``App`` shuts the process's lane down while another folder's
+    App (the real one beside the demo) goes on: a call that took the old lane just then is
+    handed to the fresh one instead of failing."""
+    loop = asyncio.get_running_loop()
+    call = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
+    for _attempt in range(3):
+        lane = io_lane()
+        try:
+            future = loop.run_in_executor(lane._executor(), call)
+        except RuntimeError:  # that lane was shut down under us: take the next one
+            if not lane.closed:
+                raise
+            continue
+        return await future
+    raise RuntimeError("the I/O lane keeps closing")
 
 
 def daemon(fn: Callable[[], Any], name: str) -> threading.Thread:

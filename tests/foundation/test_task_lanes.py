@@ -303,3 +303,18 @@ def test_daemon_threads_are_named_and_do_not_hold_up_exit() -> None:
     assert done.is_set()
     assert thread.daemon
     assert thread.name == "t-daemon"
+
+
+async def test_a_call_that_took_a_lane_just_shut_down_runs_on_the_fresh_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Leaving the demo folder closes its App, which shuts the I/O lane down while the real
+    folder's windows still read: a call caught in between must not fail."""
+    stale = tasks.Lane("stale", 1)
+    stale.close()
+    fresh = tasks.Lane("fresh", 1)
+    lanes = iter([stale, fresh])
+    monkeypatch.setattr(tasks, "io_lane", lambda: next(lanes))
+    worker = await tasks.io(threading.current_thread)
+    assert worker.name == "fresh_0"
+    fresh.close()
