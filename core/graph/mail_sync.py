@@ -18,7 +18,11 @@ One round (``MailSync.run_once``):
    ``pipeline.ingest_batch`` in batches, as ``RawMessage(source="graph", …)``. The listing asks
    each message's size; a big one (``core.graph.mime_stream``) is streamed alone to a file in the
    spool and handed over as its path, and an envelope carries at most ``BATCH_BYTES`` of MIME.
-5. Only after every batch is committed are the new delta links written to ``sync_cursors``. A
+   Big mail is spooled within ``core.mail.spool_budget``'s round budget (the IMAP source's
+   rule); past it the rest of the round, in order, is left for the next one (``deferred``).
+5. Only after every batch is committed are the new delta links written to ``sync_cursors`` —
+   with, in the same transaction, what the round left (``core.graph.mail_deferred``: a delta link
+   cannot stop part-way, so those ids are kept in the store and planned first next round). A
    crash anywhere before that repeats the round; step 3 makes the repeat free of duplicates.
 
 A 410 / ``SyncStateNotFound`` drops the cursor and starts a fresh (filtered) enumeration of that
@@ -43,13 +47,14 @@ from core import tasks
 from core.clock import Clock, utc
 from core.db.models import Message, SyncCursor
 from core.errors import GraphNotFound, SyncStateExpired
-from core.graph import mime_stream
+from core.graph import mail_deferred, mime_stream
 from core.graph.batch import BATCH_MAX, SubRequest, SubResponse
 from core.graph.client import GraphClient
 from core.intake.identity import same_delivery
 from core.intake.records import relink_source_id
 from core.mail.message_ids import normalise_message_id
 from core.mail.source import RawMessage
+from core.mail.spool_budget import DiskShort, RoundBudget
 
 if TYPE_CHECKING:
     from core.config import Settings
@@ -101,6 +106,8 @@ class MailRoundPlan:
     known: int
     id_changes: list[tuple[str, str]]  # (internetMessageId, new graph id)
     categories: dict[str, list[str]]  # graph id -> Outlook categories seen in the delta
+    deferred: list[dict[str, Any]] = field(default_factory=list)  # left for the next round
+    carried: int = 0  # entries an earlier round left, planned again in this one
 
 
 @dataclass
@@ -113,6 +120,8 @@ class MailSyncReport:
     resynced: list[str] = field(default_factory=list)
     capped: list[str] = field(default_factory=list)
     vanished: int = 0  # listed, then gone before its MIME could be fetched
+    deferred: int = 0  # left for the next round by the spool budget or a nearly full disk
+    disk: DiskShort | None = None  # what the disk lacked when it was the reason
 
     def summary(self) -> str:
         parts = [
@@ -125,6 +134,8 @@ class MailSyncReport:
             parts.append(f"resynced={','.join(self.resynced)}")
         if self.capped:
             parts.append(f"capped_at_{FILTER_CAP}={','.join(self.capped)}")
+        if self.deferred:
+            parts.append(f"deferred={self.deferred}")
         return " ".join(parts)
 
 
@@ -227,7 +238,12 @@ class MailSync:
 
     # ------------------------------------------------------------------ planning
     def _plan(self, listings: list[FolderListing]) -> MailRoundPlan:
-        latest: dict[str, dict[str, Any]] = {}
+        with self.store.session() as session:
+            carried = mail_deferred.load(session, [lst.folder for lst in listings])
+        # what the last round left first: the delta's fresh copy of an entry replaces it, and
+        # one the delta reports removed is dropped (record_removed runs for it as for any)
+        removed = {gid for lst in listings for gid in lst.removed}
+        latest = {str(e["id"]): e for e in carried if str(e["id"]) not in removed}
         for listing in listings:
             for entry in listing.entries:
                 latest[str(entry["id"])] = {**entry, "_folder": listing.folder}  # last wins
@@ -274,7 +290,7 @@ class MailSync:
                     seen_imids.add(seen)
         new.sort(key=lambda e: (str(e.get("receivedDateTime") or ""), str(e["id"])))
         categories = {gid: list(e.get("categories") or []) for gid, e in latest.items()}
-        return MailRoundPlan(listings, new, known, id_changes, categories)
+        return MailRoundPlan(listings, new, known, id_changes, categories, carried=len(carried))
 
     async def plan_round(self) -> MailRoundPlan:
         listings = await asyncio.gather(*(self.list_folder(f) for f in self.folders()))
@@ -416,6 +432,7 @@ class MailSync:
                 cats = plan.categories.get(row.source_id or "", [])
                 if list(row.categories or []) != cats:
                     row.categories = cats
+        mail_deferred.save(session, plan.deferred, now)  # with the links: none lost, none twice
         for listing in plan.listings:
             if not listing.delta_link:
                 continue
@@ -439,6 +456,58 @@ class MailSync:
             await tasks.io(mime_stream.discard, left)
 
     # ------------------------------------------------------------------ one round
+    def _start(
+        self,
+        plan: MailRoundPlan,
+        cuts: list[list[dict[str, Any]]],
+        index: int,
+        budget: RoundBudget | None,
+        beside: list[dict[str, Any]],
+    ) -> asyncio.Future[list[RawMessage]] | None:
+        """Batch ``index``'s download, or None: the round ends there — every batch done, or a
+        big mail over the round's spool budget (then it and the rest go to ``plan.deferred``).
+        ``beside``: the batch still being ingested, whose big file has yet to be stored."""
+        if index >= len(cuts):
+            return None
+        batch = cuts[index]
+        if budget is not None and self.streams(batch[0]):
+            storing = beside[0] if beside and self.streams(beside[0]) else {}
+            size = mime_stream.listed_size(batch[0])
+            if not budget.admit(size, beside=mime_stream.listed_size(storing) or 0):
+                plan.deferred = [entry for cut in cuts[index:] for entry in cut]
+                return None
+        return asyncio.ensure_future(self.fetch_batch(batch))
+
+    async def _ingest_all(self, plan: MailRoundPlan, report: MailSyncReport) -> None:
+        """Fetch and ingest ``plan.new`` batch by batch, within the round's spool budget."""
+        cuts = self.batches(plan.new)
+        budget = RoundBudget(self.spool) if self.spool is not None else None
+        # Download batch k+1 while the pipeline works on batch k (ingest order is unchanged).
+        pending = self._start(plan, cuts, 0, budget, [])
+        index = 0
+        try:
+            while pending is not None:
+                raws = await pending
+                batch = cuts[index]
+                pending = self._start(plan, cuts, index + 1, budget, batch)
+                report.vanished += len(batch) - len(raws)
+                try:
+                    if raws:
+                        await self.sink.ingest_batch(raws)
+                        report.new += len(raws)
+                finally:  # a streamed mail's file: its raw copy is stored by now, or never
+                    await tasks.io(self.discard_files, raws)
+                index += 1
+        finally:
+            if pending is not None:
+                if not pending.done():
+                    pending.cancel()
+                await asyncio.gather(pending, return_exceptions=True)
+                if not pending.cancelled() and pending.exception() is None:
+                    self.discard_files(pending.result())  # fetched for a round that stopped
+        report.deferred = len(plan.deferred)
+        report.disk = budget.short(len(plan.deferred)) if budget is not None else None
+
     async def run_once(self) -> MailSyncReport:
         plan = await self.plan_round()
         report = MailSyncReport(
@@ -458,32 +527,7 @@ class MailSync:
                 report.removed += 1
         if self.spool is not None:
             await tasks.io(mime_stream.sweep, self.spool, self.clock.now().timestamp())
-        batches = self.batches(plan.new)
-        # Download batch k+1 while the pipeline works on batch k (ingest order is unchanged).
-        pending = asyncio.ensure_future(self.fetch_batch(batches[0])) if batches else None
-        try:
-            for index, batch in enumerate(batches):
-                assert pending is not None
-                raws = await pending
-                pending = (
-                    asyncio.ensure_future(self.fetch_batch(batches[index + 1]))
-                    if index + 1 < len(batches)
-                    else None
-                )
-                report.vanished += len(batch) - len(raws)
-                try:
-                    if raws:
-                        await self.sink.ingest_batch(raws)
-                        report.new += len(raws)
-                finally:  # a streamed mail's file: its raw copy is stored by now, or never
-                    await tasks.io(self.discard_files, raws)
-        finally:
-            if pending is not None:
-                if not pending.done():
-                    pending.cancel()
-                await asyncio.gather(pending, return_exceptions=True)
-                if not pending.cancelled() and pending.exception() is None:
-                    self.discard_files(pending.result())  # fetched for a round that stopped
+        await self._ingest_all(plan, report)
         await self.commit(plan)
         if report.capped:
             log.warning(

@@ -11,11 +11,9 @@ failure (a dropped connection, the message expunged meanwhile) deletes the parti
 round, which then stops before its cursor moves, repeats cleanly next time.
 
 Disk: a big message is a batch of its own (``ImapSync.batches``, as Graph's ``MailSync.batches``
-streams one alone), so one big file waits in the spool at a time. A round also stops taking big
-mail once it has spooled ``ROUND_SPOOL_BYTES`` (its first big mail is always taken, or one over
-the budget would never come) or when the disk could not hold the next one (``has_room``: the
-spool file, the raw copy and its attachments, ~3x its size, plus ``FREE_FLOOR_BYTES``). What it
-leaves waits for the next round, the cursor not moved past it.
+streams one alone), so one big file waits in the spool at a time, and a round spools big mail
+within ``core.mail.spool_budget``'s budget (the same rule as Graph's); what it leaves waits for
+the next round, the cursor not moved past it.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ import hashlib
 import os
 import re
 import secrets
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +32,6 @@ from core.mailbox.imap_session import ImapSession
 PIECE = 4 * 1024 * 1024  # bytes per partial FETCH: one literal in memory at a time
 PREFIX = "imap-"
 LEFTOVER_AGE_S = 6 * 3600
-ROUND_SPOOL_BYTES = 1_000_000_000  # big mail spooled in one round (three 300 MB mails)
-FREE_FLOOR_BYTES = 256_000_000  # left free on the disk after a big mail is in
-DISK_FACTOR = 3  # the spool file, the stored raw copy, the attachments taken out of it
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 
 
@@ -49,19 +43,6 @@ def listed_size(meta: bytes) -> int | None:
 
 def is_big(size: int | None) -> bool:
     return size is not None and size > OVERSIZE_BYTES
-
-
-def free_bytes(spool: Path) -> int:
-    """Free space on the spool's disk (the data folder's: the spool is ``cache/spool`` in it)."""
-    folder = spool
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    return shutil.disk_usage(folder).free
-
-
-def has_room(spool: Path, size: int) -> bool:
-    """Whether the disk holds a ``size``-byte mail fetched, stored and taken apart."""
-    return free_bytes(spool) >= size * DISK_FACTOR + FREE_FLOOR_BYTES
 
 
 def _piece(data: list[Any]) -> bytes | None:

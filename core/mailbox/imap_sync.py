@@ -17,9 +17,10 @@ One round (``ImapSync.run_once``), over one connection, folder by folder:
    to the pipeline as ``RawMessage(source="imap", source_id="imap:<folder>:<V>:<uid>")``. The
    listing reads ``RFC822.SIZE``: a message over 16 MB is fetched in partial pieces to a file in
    the spool (``core.mailbox.imap_big``) and handed over as its path, alone in its batch; such a
-   file lives until the next batch is fetched or the round ends. Once the round has spooled
-   ``imap_big.ROUND_SPOOL_BYTES``, or the disk has no room for the next big mail, the rest of
-   the round (big or not, to keep the order) is left for the next round (``deferred``).
+   file lives until the next batch is fetched or the round ends. Past the round's spool budget
+   (``core.mail.spool_budget``: spooled bytes, or no room on the disk for the next big mail) the
+   rest of the round (big or not, to keep the order) is left for the next round (``deferred``;
+   ``disk`` says what a nearly full disk needs, for the owner's alert).
 5. Only after every batch is committed do the cursors move (to the highest UID listed, or to
    just before the lowest UID a folder left for the next round). A crash or a dropped
    connection before that repeats the round; step 3 makes the repeat free.
@@ -48,6 +49,7 @@ from core.intake.records import relink_source_id
 from core.mail.message_ids import normalise_message_id
 from core.mail.ports import run_round
 from core.mail.source import RawMessage
+from core.mail.spool_budget import DiskShort, RoundBudget
 from core.mailbox import imap_big
 from core.mailbox.folders import Folder, find_sent, inbox, list_folders
 from core.mailbox.imap_session import ImapSession
@@ -116,6 +118,7 @@ class ImapSyncReport:
     resynced: list[str] = field(default_factory=list)
     keywords: int = 0  # messages whose class/stage keywords were written back
     deferred: int = 0  # left for the next round by the spool budget or a nearly full disk
+    disk: DiskShort | None = None  # what the disk lacked when it was the reason
 
     def summary(self) -> str:
         parts = [f"new={self.new}", f"known={self.known}", f"listed={self.listed}"]
@@ -386,7 +389,8 @@ class ImapSync:
             await tasks.io(imap.close)
             raise
         self._open.append(imap)  # closed by run_once (or the caller) after commit
-        return ImapRound(imap, states, new, relinks, known)
+        budget = RoundBudget(self.spool) if self.spool is not None else None
+        return ImapRound(imap, states, new, relinks, known, budget=budget)
 
     def new_items(self, plan: ImapRound) -> list[Listed]:
         return plan.new
@@ -410,29 +414,13 @@ class ImapSync:
             if current:
                 yield current
                 current = []
-            if not self._room(plan, m):
+            assert plan.budget is not None  # a big one means a spool, so a budget
+            if not plan.budget.admit(m.size):
                 plan.deferred = items[index:]
                 return
-            plan.spooled += m.size or 0
             yield [m]
         if current:
             yield current
-
-    def _room(self, plan: ImapRound, m: Listed) -> bool:
-        """Whether the round may spool ``m`` (module docstring, step 4); logs why not."""
-        assert self.spool is not None
-        size = m.size or 0
-        if plan.spooled and plan.spooled + size > imap_big.ROUND_SPOOL_BYTES:
-            log.info("spool budget of this round used; big mail left for the next round")
-            return False
-        if not imap_big.has_room(self.spool, size):
-            log.warning(
-                "disk nearly full (%d MB free): a %d MB mail waits for the next round",
-                imap_big.free_bytes(self.spool) // 1_000_000,
-                size // 1_000_000,
-            )
-            return False
-        return True
 
     async def fetch(self, plan: ImapRound, items: Sequence[Listed]) -> list[RawMessage]:
         """The bytes of ``items`` (``BODY.PEEK[]``), in ``items`` order; a message expunged
@@ -474,6 +462,7 @@ class ImapSync:
             vanished=vanished,
             resynced=[st.folder for st in plan.states if st.resynced],
             deferred=len(plan.deferred),
+            disk=plan.budget.short(len(plan.deferred)) if plan.budget else None,
         )
 
 
@@ -487,4 +476,4 @@ class ImapRound:
     relinks: list[Listed]
     known: int
     deferred: list[Listed] = field(default_factory=list)  # left for the next round (disk)
-    spooled: int = 0  # bytes of big mail this round fetched to the spool
+    budget: RoundBudget | None = None  # big mail this round may spool (None: no spool)

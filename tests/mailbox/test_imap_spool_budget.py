@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from core.cli.main import main
+from core.mail import spool_budget
 from core.mailbox import imap_big
 from tests.support.dovecot import DovecotServer
 from tests.support.mailbox_mail import when
@@ -89,7 +90,7 @@ def _spool(home: Path) -> list[Path]:
 def small_big(monkeypatch: pytest.MonkeyPatch) -> None:
     """A mail over 100 KB is "big" (fetched in pieces to the spool); 500 KB a round."""
     monkeypatch.setattr(imap_big, "OVERSIZE_BYTES", 100 * KB)
-    monkeypatch.setattr(imap_big, "ROUND_SPOOL_BYTES", 500 * KB)
+    monkeypatch.setattr(spool_budget, "ROUND_SPOOL_BYTES", 500 * KB)
 
 
 def test_past_the_round_spool_budget_the_rest_waits_for_the_next_round(
@@ -130,8 +131,8 @@ def test_a_nearly_full_disk_leaves_big_mail_for_a_later_round_and_takes_the_smal
     imap_env.append(_mail(0, when(0, 3), 0), when=when(0, 3).timestamp())
     imap_env.append(_mail(1, when(1, 3), 300), when=when(1, 3).timestamp())
     imap_env.append(_mail(2, when(2, 3), 0), when=when(2, 3).timestamp())
-    free = {"bytes": 300 * KB * imap_big.DISK_FACTOR + imap_big.FREE_FLOOR_BYTES - 1}
-    monkeypatch.setattr(imap_big, "free_bytes", lambda spool: free["bytes"])
+    free = {"bytes": spool_budget.needed_bytes(300 * KB) - 1}
+    monkeypatch.setattr(spool_budget, "free_bytes", lambda spool: free["bytes"])
 
     out = _sync(capsys, home)  # the small one before it comes; the big one and after wait
     assert "new=1 " in out and "deferred=2" in out, out
