@@ -93,6 +93,17 @@ class SyncStatus(Event):
 
 
 @dataclass(frozen=True)
+class MailWaiting(Event):
+    """After a mail round: how much mail it left for later because the disk was nearly full
+    (``core.mail.spool_budget``). ``waiting=0``: none — a round went by with room, so the
+    condition, if it was open, is over. The owner is told once per condition, not every round."""
+
+    waiting: int  # mails left for the next round
+    need_bytes: int = 0  # free space the first of them needs
+    free_bytes: int = 0  # free space there was
+
+
+@dataclass(frozen=True)
 class NoteAdded(Event):
     note_id: int
     inquiry_id: int | None

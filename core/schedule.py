@@ -11,6 +11,10 @@ and is built for a machine that sleeps, loses Wi-Fi and gets signed out:
 * a ``GraphAuthError`` (signed out, consent revoked) parks the poller until ``poke()`` (called
   after a new sign-in) or an hour passes: no crash loop, no retry storm against the login server.
 
+After each mail round the scheduler says how much mail the round left for later on a nearly
+full disk (``MailWaiting``, 0 after a round with room): the notification center tells the owner
+once per condition (``core.notify.outbox``), the window shows it while it lasts.
+
 Approved drafts that waited (Outlook unreachable, signed out) go out when the connection is
 back: the scheduler reconciles interrupted sends once at start and calls the drafts'
 ``send_due`` after every successful mail round — sending stays at most once because the drafts'
@@ -30,7 +34,7 @@ from zoneinfo import ZoneInfo
 
 from core.clock import Clock, utc
 from core.errors import GraphAuthError, InquiryBridgeError
-from core.events import EventBus, SyncStatus
+from core.events import EventBus, MailWaiting, SyncStatus
 from core.import_lock import IMPORTING
 
 if TYPE_CHECKING:
@@ -190,11 +194,31 @@ def _default_drafts(services: Services, runtime: SyncRuntime) -> OwnerDecisions 
     return build_owner_decisions(services, mailer)
 
 
+class DiskFigures(Protocol):
+    """``core.mail.spool_budget.DiskShort`` (mail sits above the scheduler's row, so a shape)."""
+
+    @property
+    def waiting(self) -> int: ...
+
+    @property
+    def need_bytes(self) -> int: ...
+
+    @property
+    def free_bytes(self) -> int: ...
+
+
+class MailReport(Protocol):
+    """A mail round's report (Graph's ``MailSyncReport``, IMAP's ``ImapSyncReport``)."""
+
+    @property
+    def disk(self) -> DiskFigures | None: ...
+
+
 class SyncRuntime(Protocol):
     """What the scheduler drives: ``core.app.graph_runtime.GraphRuntime`` or the IMAP one
     (``core.mailbox.runtime.MailboxRuntime``); its ``mailer``, when it has one, sends drafts."""
 
-    async def mail_round(self) -> object: ...
+    async def mail_round(self) -> tuple[MailReport, object]: ...
 
     async def drive_round(self) -> object: ...
 
@@ -247,6 +271,10 @@ class SyncScheduler:
 
     async def _mail_round(self) -> object:
         result = await self.runtime.mail_round()
+        disk = result[0].disk  # mail left for later on a nearly full disk (None: room)
+        self.services.bus.publish(
+            MailWaiting(disk.waiting, disk.need_bytes, disk.free_bytes) if disk else MailWaiting(0)
+        )
         await self.send_due_drafts()  # only reached when the round succeeded
         return result
 

@@ -12,6 +12,8 @@ Signals:
     draft_changed(int, str): a draft id and its new status.
     notification(int): a Notification row id was raised (tray / banner shows it).
     sync_status(str, bool, str): source, ok, code — a sync or sign-in problem or recovery.
+    mail_waiting(int, object, object): mails a round left for want of disk space (0: none), the
+        free bytes the first needs, the free bytes there were (Python ints: over 2 GB).
     message_recorded(int): a message got its disposition (ingest progress).
 """
 
@@ -27,6 +29,7 @@ from core.app.types import (
     EventBus,
     InquiryCreated,
     InquiryUpdated,
+    MailWaiting,
     MessageMerged,
     MessageRecorded,
     NoteAdded,
@@ -44,6 +47,7 @@ class SignalHub(QObject):
     draft_changed = Signal(int, str)
     notification = Signal(int)
     sync_status = Signal(str, bool, str)
+    mail_waiting = Signal(int, object, object)
     message_recorded = Signal(int)
 
     def __init__(self, bus: EventBus, parent: QObject | None = None) -> None:
@@ -78,5 +82,7 @@ class SignalHub(QObject):
             self.notification.emit(event.notification_id)
         elif isinstance(event, SyncStatus):
             self.sync_status.emit(event.source, event.ok, event.code)
+        elif isinstance(event, MailWaiting):
+            self.mail_waiting.emit(event.waiting, event.need_bytes, event.free_bytes)
         elif isinstance(event, MessageRecorded):
             self.message_recorded.emit(event.message_pk)

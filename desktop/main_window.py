@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.app.types import disk_size
 from desktop.approval.pending_view import PendingDraftsView
 from desktop.board.view import BoardPage
 from desktop.chat import ChatDock
@@ -158,10 +159,12 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.sync_label, 1)
         self.statusBar().addPermanentWidget(self.mode_label)
         ctx.hub.sync_status.connect(self._on_sync_status)
+        ctx.hub.mail_waiting.connect(self._on_mail_waiting)
         ctx.hub.draft_changed.connect(lambda *_: self._update_pending_tab())
         # 待审批 (n) from the list's first read too, not only after a draft changes
         self.pending.count_changed.connect(lambda *_: self._update_pending_tab())
         self._sync_problem = ""
+        self._waiting = (0, 0)  # mails waiting for disk space, bytes to free for the first
         self.resize(1340, 700)  # fits a 1366 x 768 laptop with its taskbar and title bar
         self.retranslate()
 
@@ -233,6 +236,13 @@ class MainWindow(QMainWindow):
             self._sync_problem = source
         self._update_status()
 
+    def _on_mail_waiting(self, waiting: int, need_bytes: int, free_bytes: int) -> None:
+        """Mail left for later on a nearly full disk: said in the status bar while it lasts
+        (the tray told the owner once, ``core.notify.disk_alert``)."""
+        missing = max(0, need_bytes - free_bytes)
+        self._waiting = (waiting, missing) if waiting else (0, 0)
+        self._update_status()
+
     def set_paused(self, paused: bool) -> None:
         self.pause_action.blockSignals(True)
         self.pause_action.setChecked(paused)
@@ -245,6 +255,13 @@ class MainWindow(QMainWindow):
         elif self._sync_problem:
             self.sync_label.setText(
                 self.tr("Sync problem (%1) — see the log").replace("%1", self._sync_problem)
+            )
+        elif self._waiting[0]:
+            waiting, missing = self._waiting
+            self.sync_label.setText(
+                self.tr("%n mails wait for disk space — free up about %1", "", waiting).replace(
+                    "%1", disk_size(missing)
+                )
             )
         elif self.pause_action.isChecked():
             self.sync_label.setText(self.tr("Sync paused"))

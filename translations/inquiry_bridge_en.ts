@@ -1655,6 +1655,13 @@ The words are inserted at the cursor for you to edit.</source>
         <source>Sync problem (%1) — see the log</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>%n mails wait for disk space — free up about %1</source>
+        <translation>
+            <numerusform>%n mail waits for disk space — free up about %1</numerusform>
+            <numerusform>%n mails wait for disk space — free up about %1</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Sync paused</source>
         <translation type="unfinished"></translation>

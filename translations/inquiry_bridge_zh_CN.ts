@@ -1660,6 +1660,12 @@ The words are inserted at the cursor for you to edit.</source>
         <source>Sync problem (%1) — see the log</source>
         <translation>同步出现问题（%1）——请查看日志</translation>
     </message>
+    <message numerus="yes">
+        <source>%n mails wait for disk space — free up about %1</source>
+        <translation>
+            <numerusform>%n 封邮件因磁盘空间不足等待下载——请腾出约 %1</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Sync paused</source>
         <translation>同步已暂停</translation>

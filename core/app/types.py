@@ -59,6 +59,7 @@ from core.events import Event as Event
 from core.events import EventBus as EventBus
 from core.events import InquiryCreated as InquiryCreated
 from core.events import InquiryUpdated as InquiryUpdated
+from core.events import MailWaiting as MailWaiting
 from core.events import MessageMerged as MessageMerged
 from core.events import MessageRecorded as MessageRecorded
 from core.events import NoteAdded as NoteAdded
@@ -89,6 +90,7 @@ from core.mail.attachment_risk import FileVerdict as FileVerdict
 from core.mail.attachment_risk import judge_file as judge_file
 from core.mail.reflow import mostly_chinese as mostly_chinese
 from core.mail.reflow import reflow as reflow
+from core.notify.disk_alert import disk_size as disk_size
 from core.notify.inquiry_alert import tray_text as tray_text
 from core.notify.outbox import NotificationCenter as NotificationCenter
 from core.phones import display_phone as display_phone
@@ -182,6 +184,7 @@ __all__ = [
     "LazyDrafts",
     "LazyLLM",
     "LiveDictation",
+    "MailWaiting",
     "MemoryItem",
     "MessageInfo",
     "MessageMerged",

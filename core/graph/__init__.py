@@ -2,7 +2,8 @@
 
 What lives here: ``client`` (the one ``GraphClient``: headers, mailbox concurrency, retries,
 request budget), ``errors`` (Graph responses → ``core.errors``), ``batch`` (``$batch``), ``auth``
-(sign-in, tokens), ``mail_sync`` (delta sync of Inbox/Sent Items into an ``IntakeSink``),
+(sign-in, tokens), ``mail_sync`` (delta sync of Inbox/Sent Items into an ``IntakeSink``;
+``mail_deferred`` keeps what a round's spool budget left for the next round),
 ``mailer`` (sending) and ``categories`` (Outlook categories). The pieces are put together for a
 data folder by ``core.app.graph_runtime`` (the composition root), not here.
 

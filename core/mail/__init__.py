@@ -3,7 +3,8 @@
 What lives here: ``source`` (``RawMessage`` and the ``MessageStream`` protocol of anything that
 yields raw mail), ``ports`` (the mailbox ports: ``MessageSource`` — list, fetch, commit cursors —
 and ``Mailer`` — submit once, find in Sent, drafts where the mailbox has them; Graph and
-IMAP/SMTP implement them), ``parse`` / ``headers`` / ``charsets`` (one MIME parse path for every source:
+IMAP/SMTP implement them), ``spool_budget`` (one round's share of the disk for big mail, the
+same rule for every mailbox), ``parse`` / ``headers`` / ``charsets`` (one MIME parse path for every source:
 ``parse_message`` → ``ParsedMessage``), ``message_ids`` (the one Message-ID normalisation),
 ``prefilter`` (the rule that skips machine mail) and ``quotes`` (``strip_quotes`` keeps only what
 the sender wrote this time).

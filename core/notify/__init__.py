@@ -1,6 +1,7 @@
 """Notifications: the persistent outbox (tray + Telegram) and the Telegram mirror and bot.
 
 ``outbox``          NotificationCenter: bus events -> Notification rows -> NotificationRaised
+``disk_alert``      the words of "mail waits for disk space" (told once per condition)
 ``quiet``           quiet hours in Sydney time
 ``chunk``           Telegram HTML (``core.text.render``) split under 4,096 characters
 ``telegram_client`` the Bot API over httpx

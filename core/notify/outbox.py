@@ -15,7 +15,9 @@ no center (``inquiry-bridge drafts send``), so the phone never keeps a live butt
 
 A sync problem alerts once per outage: the first ``SyncStatus(ok=False)`` of a source opens it
 (``app_state notify.sync_open.<source>``), later failures of the same source are quiet until a
-``SyncStatus(ok=True)`` closes it.
+``SyncStatus(ok=True)`` closes it. Mail left for later on a nearly full disk (``MailWaiting``) is
+the same: told once (``core.notify.disk_alert``), quiet while it lasts, over after a round with
+room.
 """
 
 from __future__ import annotations
@@ -40,12 +42,15 @@ from core.events import (
     DraftChanged,
     EventBus,
     InquiryCreated,
+    MailWaiting,
     NotificationRaised,
     StageOverdue,
     SyncStatus,
 )
 from core.inquiry.stage_policy import limit_days
 from core.inquiry.stages import STAGE_NAMES_ZH
+from core.notify.disk_alert import STATE_KEY as DISK_KEY
+from core.notify.disk_alert import disk_message
 from core.notify.draft_buttons import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
 from core.notify.inquiry_alert import customer_label, inquiry_message
 from core.rhythm.reminders import STAGE_ACTIONS_ZH, Reminder, digest_markdown
@@ -124,6 +129,7 @@ class NotificationCenter:
             bus.subscribe(DraftChanged, lambda e: self._dispatch(self.on_draft_changed, e)),
             bus.subscribe(StageOverdue, lambda e: self._dispatch(self.on_stage_overdue, e)),
             bus.subscribe(SyncStatus, lambda e: self._dispatch(self.on_sync_status, e)),
+            bus.subscribe(MailWaiting, lambda e: self._dispatch(self.on_mail_waiting, e)),
         ]
         return self
 
@@ -421,6 +427,32 @@ class NotificationCenter:
             f"sync:{event.source}:{now.strftime('%Y%m%d%H%M%S%f')}",
             telegram=event.source != "telegram",  # the tray says it; Telegram cannot carry it
         )
+
+    def on_mail_waiting(self, event: MailWaiting) -> None:
+        """Mail waits for disk space: one alert when it starts, none while it lasts."""
+        now = naive_utc(self.services.clock.now())
+        with self.services.store.session() as session:  # every round sends one: read first
+            if (session.get(AppState, DISK_KEY) is not None) == bool(event.waiting):
+                return
+
+        def _toggle(session: Session) -> bool:
+            """True when this event opens the condition (the only one that alerts)."""
+            state = session.get(AppState, DISK_KEY)
+            if not event.waiting:
+                if state is not None:
+                    session.delete(state)
+                return False
+            if state is not None:
+                return False
+            value = {"waiting": event.waiting, "need": event.need_bytes, "at": now.isoformat()}
+            session.add(AppState(key=DISK_KEY, value=value, updated_at=now))
+            return True
+
+        if not self.services.store.write(_toggle):
+            return
+        title, body = disk_message(event.waiting, event.need_bytes, event.free_bytes)
+        key = f"disk:mail:{now.strftime('%Y%m%d%H%M%S%f')}"
+        self.raise_notification("sync_problem", title, body, "sync", None, key)
 
     # -- reading (tray, desktop) --------------------------------------------------------------
     def recent(self, limit: int = 50) -> list[NotificationView]:

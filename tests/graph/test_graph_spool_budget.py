@@ -20,12 +20,17 @@ from sqlalchemy import select
 
 from core.app.graph_runtime import GraphRuntime
 from core.clock import FakeClock
-from core.db.models import Message, SyncCursor
+from core.db.models import AppState, Message, Notification, SyncCursor
 from core.errors import GraphError
+from core.events import MailWaiting
 from core.graph import mail_deferred, mime_stream
 from core.graph.client import StaticToken
 from core.intake.pipeline import build_pipeline
 from core.mail import spool_budget
+from core.notify.disk_alert import STATE_KEY as DISK_KEY
+from core.notify.disk_alert import disk_size
+from core.notify.outbox import NotificationCenter
+from core.schedule import SyncScheduler
 from core.services import Services
 from tests.support.graph_server import GraphServer
 
@@ -183,3 +188,61 @@ async def test_a_nearly_full_disk_leaves_big_mail_for_later_and_says_what_it_nee
     report = await _round(services, graph)
     assert (report.new, report.deferred, report.disk) == (2, 0, None), report.summary()
     assert _stored(services) == sorted([first, big, after])
+
+
+def _disk_alerts(services: Services) -> list[Notification]:
+    with services.store.session() as s:
+        rows = s.scalars(select(Notification).where(Notification.dedup_key.like("disk:%")))
+        return list(rows)
+
+
+async def test_the_owner_is_told_once_per_full_disk_in_chinese_on_the_tray_and_telegram(
+    services: Services,
+    graph: GraphServer,
+    clock: FakeClock,
+    small_big: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The scheduler publishes ``MailWaiting`` after each round; the notification center opens
+    the condition once, stays quiet while it lasts and closes it after a round with room."""
+    received: list[MailWaiting] = []
+    services.bus.subscribe(MailWaiting, received.append)
+    center = NotificationCenter(services).attach(catch_up=False)
+    _add(graph, clock, 0, 0)
+    big = _add(graph, clock, 1, 300)
+    _add(graph, clock, 2, 0)
+    size = len(graph._mime_of(graph._messages[big]))
+    free = {"bytes": spool_budget.needed_bytes(size) - 3_000_000}
+    monkeypatch.setattr(spool_budget, "free_bytes", lambda spool: free["bytes"])
+    rt = _runtime(services, graph)
+    scheduler = SyncScheduler(services, rt, drafts=False)
+    try:
+        assert await scheduler.mail.run_once()
+        assert received[-1] == MailWaiting(2, spool_budget.needed_bytes(size), free["bytes"])
+        [alert] = _disk_alerts(services)
+        assert alert.kind == "sync_problem" and alert.telegram_status == "pending"
+        assert alert.title == "磁盘空间不足：2 封邮件等待下载"
+        assert "**2 封邮件**" in alert.body_md and "请腾出至少 **3 MB**" in alert.body_md
+        assert f"需要约 **{disk_size(spool_budget.needed_bytes(size))}**" in alert.body_md
+
+        clock.advance(300)
+        assert await scheduler.mail.run_once()  # still full: the same condition, no new alert
+        assert received[-1].waiting == 2 and len(_disk_alerts(services)) == 1
+
+        free["bytes"] = 10 * 1000 * 1000 * 1000
+        clock.advance(300)
+        assert await scheduler.mail.run_once()  # room again: everything in, the condition over
+        assert received[-1] == MailWaiting(0)
+        with services.store.session() as s:
+            assert s.get(AppState, DISK_KEY) is None
+        assert len(_disk_alerts(services)) == 1
+
+        free["bytes"] = spool_budget.needed_bytes(size) - 1  # full again: a new condition
+        _add(graph, clock, 3, 300)
+        clock.advance(300)
+        assert await scheduler.mail.run_once()
+        assert [a.title for a in _disk_alerts(services)][-1] == "磁盘空间不足：1 封邮件等待下载"
+        assert len(_disk_alerts(services)) == 2
+    finally:
+        center.detach()
+        await rt.aclose()

@@ -16,10 +16,15 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
+from core.app import App
 from core.cli.main import main
+from core.db.models import Notification
+from core.events import MailWaiting
 from core.mail import spool_budget
 from core.mailbox import imap_big
+from core.services import Services
 from tests.support.dovecot import DovecotServer
 from tests.support.mailbox_mail import when
 
@@ -147,3 +152,37 @@ def test_a_nearly_full_disk_leaves_big_mail_for_a_later_round_and_takes_the_smal
     assert _cursor_uid(home) == 3
     rows = _subjects(capsys, home)
     assert rows == [(f"Windows for {n} George St", "new_inquiry") for n in range(3)]
+
+
+async def test_a_full_disk_round_tells_the_owner_once_through_the_scheduler(
+    imap_env: DovecotServer,
+    small_big: None,
+    services: Services,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """IMAP's report carries the disk's figures like Graph's: the scheduler publishes them and
+    the notification center writes one Chinese alert (tray and Telegram) for the condition."""
+    imap_env.append(_mail(0, when(0, 3), 0), when=when(0, 3).timestamp())
+    imap_env.append(_mail(1, when(1, 3), 300), when=when(1, 3).timestamp())
+    free = {"bytes": spool_budget.needed_bytes(300 * KB)}
+    monkeypatch.setattr(spool_budget, "free_bytes", lambda spool: free["bytes"])
+    received: list[MailWaiting] = []
+    services.bus.subscribe(MailWaiting, received.append)
+    app = App(services)
+    app.notifications.attach(background=False)
+    runtime = app.mailbox(offline=True)
+    scheduler = app.scheduler(runtime)
+    try:
+        assert await scheduler.mail.run_once()
+        assert await scheduler.mail.run_once()
+        report, _ = scheduler.mail.last_result  # type: ignore[misc]
+        assert report.deferred == 1 and report.disk is not None
+        assert received[-1] == MailWaiting(1, report.disk.need_bytes, free["bytes"])
+        assert report.disk.need_bytes > free["bytes"]  # the mail is over 300 KB of MIME
+        with services.store.session() as s:
+            alerts = s.scalars(select(Notification).where(Notification.kind == "sync_problem"))
+            titles = [a.title for a in alerts]
+        assert titles == ["磁盘空间不足：1 封邮件等待下载"]
+    finally:
+        await runtime.aclose()
+        await app.aclose()
