@@ -143,3 +143,24 @@ def test_a_database_cut_to_nothing_is_restored_from_the_backup(env, capsys, loss
     row = _inquiry(capsys, home, inquiry_id)
     assert row["stage"] == "measure" and row["suburb"] == "Epping"
     assert "没有丢失任何操作" in out
+
+
+def test_a_send_the_store_lost_is_never_worded_as_do_it_again() -> None:
+    """Both journals' send facts gone and the backup from before the send: the owner journal
+    still names "#1 approved → sending / sending → sent". The report said "请重新操作" (please
+    do it again) for them, which asks for the customer's second email."""
+    from core.app.repair_report import RepairReport
+    from core.db.owner_journal import OwnerItem
+
+    at = "2026-11-30T10:00:00"
+    report = RepairReport(
+        owner_missing=[
+            OwnerItem("draft", {"draft_id": 1, "to_status": s, "at": at}, f"#1 → {s}", at)
+            for s in ("approved", "sending", "sent")
+        ]
+    )
+    lines = report.lines()
+    assert "请重新操作" in lines[-3]  # an approval can be done again
+    for line in lines[-2:]:
+        assert "请重新操作" not in line and "do it again" not in line
+        assert "不要重复发送" in line and "do not send it again" in line
