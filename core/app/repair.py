@@ -4,7 +4,8 @@ Thunderbird's habit: the mail store is the truth, the index can be rebuilt. Step
 
 1. a database that passes ``PRAGMA quick_check`` is left alone (``repair`` still re-ingests raw
    mail it lacks);
-2. otherwise it is moved aside (``<name>.damaged-<time>``, never deleted) and the newest backup
+2. otherwise (and when it holds no schema, or is missing beside good backups: a database cut
+   to 0 bytes passes the check as an empty one) it is moved aside (``<name>.damaged-<time>``, never deleted) and the newest backup
    that passes the check is put in its place -- owner-made data (notes, stage changes, drafts)
    comes back with it; no good backup: a new, empty database;
 3. every raw message kept under ``mail/`` that the database does not point at is ingested again
@@ -44,7 +45,7 @@ __all__ = ["RepairReport", "repair_folder"]
 def repair_folder(home: Path, *, offline: bool) -> RepairReport:
     """Repair the data folder ``home`` (see the module docstring); what it did, item by item.
     ``offline``: no model while re-ingesting (rules only) and no Sent Items check."""
-    from core.db.backup import database_is_good, restore_newest, set_aside
+    from core.db.backup import database_is_good, has_good_backup, restore_newest, set_aside
     from core.db.writer_lock import WriterLock
     from core.paths import DataPaths
     from core.services import build_services
@@ -54,7 +55,9 @@ def repair_folder(home: Path, *, offline: bool) -> RepairReport:
     report = RepairReport()
     # no other process writes while the file is swapped (they wait, then use the restored one)
     with WriterLock(paths.home).hold():
-        if database.exists() and not database_is_good(database):
+        # a database removed from a folder that has backups is lost, not new
+        lost = not database.exists() and has_good_backup(paths.backups)
+        if lost or (database.exists() and not database_is_good(database)):
             aside = set_aside(database)
             report.aside = aside.name if aside else None
             backup = restore_newest(database, paths.backups)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from core.db.owner_journal import OwnerItem
 from core.drafts.send_facts import SettledSend
 
+SEND_STEPS = frozenset({"sending", "sent"})  # a draft's moves that mean an email may have left
 RECENT_SHOWN = 10  # restored owner items listed one by one (the newest); the rest are counted
 
 
@@ -83,6 +84,17 @@ class RepairReport:
         for s in self.sends_missing:
             out.append((f"无法恢复：{s.line_zh()}", f"not restored: {s.line_en()}"))
         for item in self.owner_missing:
+            if item.kind == "draft" and item.key.get("to_status") in SEND_STEPS:
+                # never "do it again" for a send: the customer may already have the email
+                out.append(
+                    (
+                        f"无法恢复：{item.line_zh()}，这封邮件可能已发出：请先在 Outlook 的"
+                        "已发送邮件中核对，不要重复发送",
+                        f"not restored: {item.line_en()}; this email may already have gone "
+                        "out: check Sent Items in Outlook first, do not send it again",
+                    )
+                )
+                continue
             out.append(
                 (
                     f"无法恢复：{item.line_zh()}，请重新操作",

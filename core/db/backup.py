@@ -155,16 +155,27 @@ def thin(folder: Path, now: datetime) -> list[Path]:
 
 
 def is_good(path: Path) -> bool:
-    """Whether ``path`` is a SQLite database that passes ``PRAGMA quick_check``."""
+    """Whether ``path`` is a SQLite database that passes ``PRAGMA quick_check`` and holds a
+    schema. Why the schema: SQLite takes a 0-byte file for an empty database that passes the
+    check, so a database cut to nothing was "fine" to ``repair``, which kept it and left the
+    good backup unused (and soon thinned away by backups of the empty one)."""
     try:
+        if path.stat().st_size == 0:
+            return False
         connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
             row = connection.execute("PRAGMA quick_check").fetchone()
+            tables = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
         finally:
             connection.close()
-    except sqlite3.Error:
+    except (sqlite3.Error, OSError):
         return False
-    return bool(row) and row[0] == "ok"
+    return bool(row) and row[0] == "ok" and bool(tables) and tables[0] > 0
+
+
+def has_good_backup(folder: Path) -> bool:
+    """Whether ``folder`` holds a backup ``restore_newest`` could put in place."""
+    return any(is_good(item.path) for item in list_backups(folder))
 
 
 def database_is_good(database: Path) -> bool:
@@ -225,6 +236,7 @@ __all__ = [
     "Backup",
     "backup_database",
     "database_is_good",
+    "has_good_backup",
     "is_good",
     "list_backups",
     "maybe_backup",

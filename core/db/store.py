@@ -128,6 +128,11 @@ def _upgrade(engine: Engine, heads: set[str], backups: Path | None) -> None:
     if heads and current == heads:
         return
     database = engine.url.database
+    if not current and backups is not None and database and _has_good_backup(backups):
+        # no schema, yet this folder has backups: the database was cut to nothing or removed.
+        # Making a fresh one would hide the loss (an empty board) and its backups would thin
+        # the good ones away; ``repair`` restores the newest good backup instead.
+        raise DatabaseDamaged(database)
     if current and backups is not None and database:
         from core.db.backup import backup_database
 
@@ -138,6 +143,12 @@ def _upgrade(engine: Engine, heads: set[str], backups: Path | None) -> None:
     with engine.begin() as connection:
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")
+
+
+def _has_good_backup(backups: Path) -> bool:
+    from core.db.backup import has_good_backup
+
+    return has_good_backup(backups)
 
 
 class Store:

@@ -15,6 +15,13 @@ The rule every send path applies (``verdict``): a ``submitted`` line means *sent
 database says; a ``submitting`` line without an outcome means *ask the mailbox's Sent Items* by
 its Message-ID before anything is submitted; ``not_sent`` (or no line) leaves the draft free.
 
+The journal is kept twice: ``sends.journal`` and a mirror, ``backups/sends.journal``, each line
+appended and fsynced to both. Reading takes every line either copy holds, so a copy that was
+emptied, cut short or overwritten with garbage (a bad disk, a hand edit) cannot make a sent draft
+look unsent after a restore: without the mirror, a journal lost beside a backup taken before the
+send let ``send-due`` submit the draft a second time. The primary must be written before any
+submit; the mirror is best effort (a failure is logged).
+
 Keys are mailbox-agnostic: the local draft id with its creation stamp (ids can be reused after a
 restore), the RFC 5322 Message-ID, and an optional remote id (the Outlook item id; None for
 SMTP). The subject is kept only as a hash (the journal is not a second copy of the mail), the
@@ -37,6 +44,7 @@ from core.db.journal_file import append_fsynced
 log = logging.getLogger(__name__)
 
 JOURNAL_NAME = "sends.journal"
+MIRROR_FOLDER = "backups"  # the mirror: ``<data folder>/backups/sends.journal``
 SUBMITTING = "submitting"
 SUBMITTED = "submitted"
 NOT_SENT = "not_sent"
@@ -95,13 +103,14 @@ class SendJournal:
     """Append-only, fsynced JSON lines; safe to append from several processes (``O_APPEND``,
     one ``write`` per line) and to read while another appends (a torn last line is skipped)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, mirror: Path | None = None) -> None:
         self.path = path
+        self.mirror = mirror
         self._lock = threading.Lock()
 
     @classmethod
     def for_home(cls, home: Path) -> SendJournal:
-        return cls(home / JOURNAL_NAME)
+        return cls(home / JOURNAL_NAME, home / MIRROR_FOLDER / JOURNAL_NAME)
 
     # ------------------------------------------------------------------ writing
     def record(
@@ -135,6 +144,12 @@ class SendJournal:
         line = json.dumps(asdict(entry), ensure_ascii=False, separators=(",", ":")) + "\n"
         with self._lock:
             append_fsynced(self.path, line.encode("utf-8"))
+            if self.mirror is not None:
+                try:
+                    self.mirror.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                    append_fsynced(self.mirror, line.encode("utf-8"))
+                except OSError as exc:  # the primary holds the fact; only the spare is missing
+                    log.warning("send journal mirror not written: %s", exc)
         return entry
 
     # ------------------------------------------------------------------ reading
@@ -143,19 +158,19 @@ class SendJournal:
         return list(self._iter())
 
     def _iter(self) -> Iterator[SendEntry]:
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return
-        for number, line in enumerate(raw.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-                data["recipients"] = tuple(data.get("recipients") or ())
-                yield SendEntry(**data)
-            except (ValueError, TypeError) as exc:
-                log.warning("send journal line %d unreadable (%s); skipped", number, exc)
+        """Every line either copy holds, once: the copy with more readable lines gives the
+        order (append order), lines only the other one kept follow."""
+        copies = [_read_lines(self.path)]
+        if self.mirror is not None:
+            copies.append(_read_lines(self.mirror))
+        copies.sort(key=len, reverse=True)
+        seen: set[str] = set()
+        for copy in copies:
+            for entry in copy:
+                key = repr(entry)  # a foreign line may hold unhashable values
+                if key not in seen:
+                    seen.add(key)
+                    yield entry
 
     def verdict(self, draft_id: int, draft_created: datetime | str | None = None) -> Verdict:
         """The rule of the module docstring for one draft."""
@@ -186,6 +201,26 @@ class SendJournal:
             else:
                 result[key] = Verdict(ASK_MAILBOX, lines[-1])
         return result
+
+
+def _read_lines(path: Path) -> list[SendEntry]:
+    """The readable lines of one copy (a missing file is empty; a torn or foreign line is
+    skipped, not fatal). Other OSErrors propagate: then nobody can tell what went out."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    found: list[SendEntry] = []
+    for number, line in enumerate(raw.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            data["recipients"] = tuple(data.get("recipients") or ())
+            found.append(SendEntry(**data))
+        except (ValueError, TypeError) as exc:
+            log.warning("%s line %d unreadable (%s); skipped", path.name, number, exc)
+    return found
 
 
 __all__ = [

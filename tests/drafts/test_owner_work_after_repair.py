@@ -119,3 +119,48 @@ def test_work_missing_from_an_old_backup_is_named_item_by_item(env, capsys, tmp_
     assert "measure" in kinds and "报价一律含GST" in kinds and "suburb" in kinds
     assert "没有丢失任何操作" not in out
     assert len(missing) >= 5
+
+
+@pytest.mark.parametrize("loss", ["cut to 0 bytes", "removed"])
+def test_a_database_cut_to_nothing_is_restored_from_the_backup(env, capsys, loss):  # type: ignore[no-untyped-def]
+    """A 0-byte database passes SQLite's ``quick_check`` (an empty database): ``repair`` said
+    "数据库完好", kept it, and every inquiry, draft and note was gone with a good backup unused;
+    any other command made a fresh, empty board over it. Now a schema-less or missing database
+    beside good backups is damaged: commands say so, ``repair`` restores the backup."""
+    home = env
+    inquiry_id = _an_inquiry(home)
+    _owner_work(capsys, home, inquiry_id)
+    database = home / "inquiry-bridge.sqlite3"
+    if loss == "removed":
+        database.unlink()
+    else:
+        database.write_bytes(b"")
+    code, _out, err = _run(capsys, "inquiries", "--json", "--home", str(home))
+    assert code == 1 and "repair" in err and "Traceback" not in err, err
+    code, out, err = _run(capsys, "repair", "--offline", "--home", str(home))
+    assert code == 0, err
+    assert "数据库完好" not in out and "恢复备份" in out, out
+    row = _inquiry(capsys, home, inquiry_id)
+    assert row["stage"] == "measure" and row["suburb"] == "Epping"
+    assert "没有丢失任何操作" in out
+
+
+def test_a_send_the_store_lost_is_never_worded_as_do_it_again() -> None:
+    """Both journals' send facts gone and the backup from before the send: the owner journal
+    still names "#1 approved → sending / sending → sent". The report said "请重新操作" (please
+    do it again) for them, which asks for the customer's second email."""
+    from core.app.repair_report import RepairReport
+    from core.db.owner_journal import OwnerItem
+
+    at = "2026-11-30T10:00:00"
+    report = RepairReport(
+        owner_missing=[
+            OwnerItem("draft", {"draft_id": 1, "to_status": s, "at": at}, f"#1 → {s}", at)
+            for s in ("approved", "sending", "sent")
+        ]
+    )
+    lines = report.lines()
+    assert "请重新操作" in lines[-3]  # an approval can be done again
+    for line in lines[-2:]:
+        assert "请重新操作" not in line and "do it again" not in line
+        assert "不要重复发送" in line and "do not send it again" in line

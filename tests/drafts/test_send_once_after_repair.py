@@ -164,3 +164,40 @@ def test_the_journal_rule(tmp_path: Path) -> None:
         fh.write(b'{"phase":"submitted","draft_id":2,"mess')  # torn last line
     assert journal.verdict(2).state == FREE and len(journal.entries()) == 3
     assert all(e.subject_hash == "" or len(e.subject_hash) == 16 for e in journal.entries())
+
+
+@pytest.mark.parametrize("journal_damage", ["emptied", "overwritten", "deleted"])
+def test_a_lost_send_journal_does_not_send_a_restored_draft_again(
+    env, capsys, home, graph, model, tmp_path, journal_damage
+):  # type: ignore[no-untyped-def]
+    """The disk fault that damaged the database also emptied (or garbled, or removed)
+    ``sends.journal``; the backup holds ``approved``. The journal's mirror under ``backups/``
+    still has the send: ``repair`` marks the draft sent and ``send-due`` submits nothing.
+    Before the mirror, ``send-due`` sent the customer a second email."""
+    kept = tmp_path / "kept"
+    draft_id = _draft_for(capsys, env, home, graph, model)
+    assert _run(capsys, "approve", draft_id, "--accept-unconfirmed", "--home", str(home))[0] == 0
+    _keep_newest_backup(home, kept)
+    code, out, err = _run(capsys, "send", draft_id, "--home", str(home))
+    assert code == 0 and "已发送" in out, err
+    mirror = home / "backups" / "sends.journal"
+    mirrored = mirror.read_bytes() if mirror.exists() else None
+
+    _only_that_backup(home, kept)
+    if mirrored is not None:  # the mirror is appended beside the backups, not in one
+        mirror.write_bytes(mirrored)
+    journal = home / "sends.journal"
+    size = journal.stat().st_size
+    if journal_damage == "emptied":
+        journal.write_bytes(b"")
+    elif journal_damage == "overwritten":
+        journal.write_bytes(b"\x00" * 40 + os.urandom(size - 40))
+    else:
+        journal.unlink()
+    _damage(env, home)
+    code, out, err = _run(capsys, "repair", "--offline", "--home", str(home))
+    assert code == 0, err
+    assert _status(capsys, home, draft_id) == "sent", out
+    assert _run(capsys, "send-due", "--home", str(home))[0] == 0
+    assert len(graph.sent_log) == 1 and len(graph.requests_to(r"/send$", "POST")) == 1
+    assert _status(capsys, home, draft_id) == "sent"
