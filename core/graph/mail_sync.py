@@ -426,7 +426,7 @@ class MailSync:
     def _commit(self, session: Session, plan: MailRoundPlan) -> None:
         now = self.clock.now().replace(tzinfo=None)
         for imid, gid in plan.id_changes:
-            relink_source_id(session, imid, gid)
+            relink_source_id(session, imid, gid, "graph")
         for chunk in _chunks(list(plan.categories)):
             for row in session.scalars(select(Message).where(Message.source_id.in_(chunk))):
                 cats = plan.categories.get(row.source_id or "", [])

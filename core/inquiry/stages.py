@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.clock import Clock
+from core.clock import Clock, naive_utc
 from core.db.models import ALL_STAGES, CLOSED_STAGES, STAGES, TRIGGERS, Inquiry, StageEvent
 from core.db.owed import CATEGORIES, DRIVE_MOVE, owe
 from core.errors import InquiryBridgeError, NotFound
@@ -85,7 +85,7 @@ def change_stage(
         raise StageError(f"inquiry {inquiry.id} is already {inquiry.stage}")
     if inquiry.stage == to_stage:
         return None
-    now = clock.now().replace(tzinfo=None)
+    now = naive_utc(clock.now())  # an aware clock in any zone (a test's +11:00) stores UTC
     from_stage = inquiry.stage
     inquiry.stage = to_stage
     inquiry.stage_changed_at = now

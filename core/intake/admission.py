@@ -120,7 +120,9 @@ class Admission:
         pairs = [(i.message_id, i.raw.source_id) for i in fresh]
         known = await store.read(lambda s: records.known_many(s, pairs))
         relink = [
-            (i.message_id, i.raw.source_id) for i, k in zip(fresh, known, strict=True) if k and k[1]
+            (i.message_id, i.raw.source_id, i.raw.source)
+            for i, k in zip(fresh, known, strict=True)
+            if k and k[1]
         ]
         if relink:  # same Message-ID under a new Graph id
             await store.run(lambda s: _relink_all(s, relink))
@@ -333,10 +335,10 @@ def _discard_spools(items: list[Arrival]) -> None:
             records.discard_spooled(item.parsed.attachments)
 
 
-def _relink_all(session: Session, pairs: list[tuple[str, str | None]]) -> None:
-    for message_id, source_id in pairs:
+def _relink_all(session: Session, pairs: list[tuple[str, str | None, str]]) -> None:
+    for message_id, source_id, source in pairs:
         if source_id:
-            records.relink_source_id(session, message_id, source_id)
+            records.relink_source_id(session, message_id, source_id, source)
 
 
 def _first_sightings(items: list[Arrival], run: Run) -> list[Arrival]:

@@ -16,6 +16,7 @@ from core.clock import Clock, naive_utc
 from core.db.models import Message
 from core.intake import records
 from core.intake.jobs import PENDING, Arrival
+from core.mail.headers import arrival_from_header
 from core.mail.parse import ParsedMessage
 from core.mail.prefilter import prefilter
 
@@ -90,7 +91,12 @@ class RowFactory:
             to_addrs=list(parsed.to),
             cc_addrs=list(parsed.cc),
             subject=parsed.subject or "",
-            received_at=naive_utc(raw.received_at or parsed.date or self.clock.now()),
+            # the source's own time when it has one (Graph, IMAP); else a plausible Date header
+            received_at=naive_utc(
+                raw.received_at
+                or arrival_from_header(parsed.date, self.clock.now())
+                or self.clock.now()
+            ),
             body_text=item.body_text,
             body_full=parsed.text or "",
             body_html=parsed.html,

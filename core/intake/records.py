@@ -275,19 +275,27 @@ def known_many(
     ]
 
 
-def relink_source_id(session: Session, message_id: str, source_id: str) -> None:
+def relink_source_id(
+    session: Session, message_id: str, source_id: str, source: str | None = None
+) -> None:
     """The same Message-ID listed under a new source id: the stored row takes the new id.
 
     Outlook can re-issue immutable ids when mail moves, and an IMAP server renumbers every UID
     when its UIDVALIDITY changes: keep the newest, dedup on the Message-ID (STACK-NOTES). Nothing changes when another row already holds ``source_id`` (the
     unique constraint), or when no row has ``message_id``. Mail sync (ids seen in a delta) and
     admission (a message arriving again) both relink through here.
+
+    ``source`` (the source the new id belongs to) moves with the id, so the row's (source,
+    source id) stays one pair: a mail saved as ``.eml`` and then seen by Graph was left saying
+    ``eml`` beside a Graph id. None (an older caller) leaves ``source`` as it was.
     """
     if session.scalar(select(Message.id).where(Message.source_id == source_id)) is not None:
         return
     row = session.scalar(select(Message).where(Message.message_id == message_id))
     if row is not None and row.source_id != source_id:
         row.source_id = source_id
+        if source is not None:
+            row.source = source
 
 
 __all__ = [

@@ -123,6 +123,23 @@ def parse_addresses(raw_values: list[str], notes: list[str]) -> list[tuple[str, 
 EARLIEST_YEAR = 1970
 LATEST_YEAR = 2199
 
+# A Date header is the sender's claim. Before this it is a clock at zero or reset (1970-01-01, a
+# PC's BIOS year), not when a customer wrote: as a received time it would start a stage clock
+# 14,000 working days ago.
+PLAUSIBLE_SINCE = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+def arrival_from_header(date: datetime | None, now: datetime) -> datetime | None:
+    """When a mail known only by its Date header (``parse_date``'s result) arrived, or None.
+
+    None for a missing or implausibly early Date, so the caller uses the arrival time; a Date
+    ahead of ``now`` (aware) is a sender's fast clock, and the mail cannot have arrived after it
+    was read, so it is ``now``. The header itself is untouched (identity still fingerprints it).
+    """
+    if date is None or date < PLAUSIBLE_SINCE:
+        return None
+    return min(date, now.astimezone(UTC))
+
 
 def parse_date(value: str, notes: list[str]) -> datetime | None:
     """The Date header in UTC, or None (noted) when it is unparsable or out of range; never raises.

@@ -211,7 +211,7 @@ class ImapSync:
         now = self.clock.now().replace(tzinfo=None)
         for listed in relinks:
             if listed.message_id:
-                relink_source_id(session, listed.message_id, listed.source_id)
+                relink_source_id(session, listed.message_id, listed.source_id, "imap")
         for state in states:
             left = [m.uid for m in deferred if m.folder == state.folder]
             # not past what waits for the next round (UIDs above it taken now are then known)
