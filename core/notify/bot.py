@@ -71,6 +71,7 @@ from core.notify.pairing import owner as load_owner
 from core.notify.reminder_buttons import ReminderPress
 from core.notify.telegram_client import TelegramApiError, TelegramClient, TelegramError
 from core.text.render import escape
+from core.voice.length import audio_seconds
 
 if TYPE_CHECKING:
     from core.drafts.composing import DraftComposer
@@ -518,11 +519,9 @@ def _too_long(seconds: float) -> str:
 
 
 def _audio_seconds(path: Path) -> float | None:
-    """The file's own length (a client may state a wrong duration); None when unknown."""
-    try:
-        import av
+    """The file's own length (a client may state a wrong duration); None when unknown.
 
-        with av.open(str(path)) as container:
-            return container.duration / 1_000_000 if container.duration else None
-    except Exception:  # not decodable here: Whisper will say so
-        return None
+    Read from the Ogg pages themselves (``core.voice.length``): asking PyAV meant loading
+    FFmpeg with the GIL held, which stalled this loop on the first voice note of a process
+    (and the bundle leaves PyAV out, so there the check said "unknown" and let it through)."""
+    return audio_seconds(path)

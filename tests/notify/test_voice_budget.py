@@ -4,11 +4,14 @@ the Telegram loop (/status answers while it is being transcribed)."""
 from __future__ import annotations
 
 import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from core.notify.bot import VOICE_MAX_SECONDS
 from core.telegram.runner import TelegramRunner
@@ -56,6 +59,22 @@ async def test_a_long_file_that_claims_to_be_short_is_measured_before_whisper(
     services: Any, owner_env: TelegramServer, tmp_path: Path
 ) -> None:
     data = _silence_ogg(tmp_path / "long.ogg", 30 * 60)
+    owner_env.push_voice(OWNER, data, duration=3, suffix="ogg")
+    await _once(services, NeverCalled())
+    [reply] = owner_env.sent_to(OWNER)
+    assert "约 30 分钟" in reply.visible and "没有转写" in reply.visible
+
+
+async def test_the_length_check_loads_no_native_audio_library(
+    services: Any, owner_env: TelegramServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PyAV's first import loads FFmpeg with the GIL held: on an I/O-lane thread all the same it
+    stalled the Telegram loop 80-180 ms on a process's first voice note, and the bundle has no
+    PyAV at all (the check said "unknown" there and let a 30-minute note through to Whisper).
+    With av, soundfile and numpy unimportable the note is still measured and refused."""
+    data = _silence_ogg(tmp_path / "long.ogg", 30 * 60)
+    for name in ("av", "soundfile", "_soundfile", "numpy"):
+        monkeypatch.setitem(sys.modules, name, None)
     owner_env.push_voice(OWNER, data, duration=3, suffix="ogg")
     await _once(services, NeverCalled())
     [reply] = owner_env.sent_to(OWNER)
