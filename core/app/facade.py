@@ -134,7 +134,12 @@ class App:
         )
         self.intake = IntakeService(services)
         self.telegram = TelegramService(
-            services, llm=self.llm, drafts=self.drafts, assistant=self.assistant
+            services,
+            llm=self.llm,
+            drafts=self.drafts,
+            assistant=self.assistant,
+            mailer=self.mailer,
+            drive=self.customer_drive,
         )
         self._graph: GraphRuntime | None = None
         self._mailbox: MailboxRuntime | None = None

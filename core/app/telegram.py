@@ -34,10 +34,12 @@ from core.services import Services
 if TYPE_CHECKING:
     import httpx
 
+    from core.agent.tools.drive_access import CustomerDrive
     from core.app.assistant import AssistantService
     from core.app.lazy import LazyDrafts, LazyLLM
     from core.drafts.composing import DraftComposer
     from core.drafts.decisions import OwnerDecisions
+    from core.mail.ports import Mailer
     from core.notify.bot import AssistantFactory, ComposerFactory, DecisionsSource, TelegramBot
     from core.notify.mirror import TelegramMirror
     from core.notify.pacing import Pacer
@@ -66,8 +68,13 @@ class TelegramService:
         llm: LazyLLM | None = None,
         drafts: LazyDrafts | None = None,
         assistant: AssistantService | None = None,
+        mailer: Callable[[], Mailer | None] | None = None,
+        drive: Callable[[], CustomerDrive] | None = None,
     ) -> None:
         self._services = services
+        # the App's mailer and OneDrive access (its one Graph client); None for bare services
+        self._mailer = mailer
+        self._drive = drive
         self._llm = llm
         self._drafts = drafts
         self._assistant = assistant
@@ -167,6 +174,7 @@ class TelegramService:
             assistant=assistant,
             composer=composer,
             show_draft=show_draft,
+            drive=self._drive,
         )
 
     def mirror(self, client: TelegramClient, owner: Owner, pacer: Pacer) -> TelegramMirror:
@@ -181,7 +189,12 @@ class TelegramService:
             with IMPORTING:
                 from core.drafts.drafting import build_owner_decisions
 
-            self._decisions = build_owner_decisions(self._services)
+            if self._mailer is not None:  # the App's: sends go through its Graph runtime
+                self._decisions = build_owner_decisions(
+                    self._services, self._mailer(), find_mailer=False
+                )
+            else:
+                self._decisions = build_owner_decisions(self._services)
         return self._decisions
 
     def _parts(self) -> tuple[LazyLLM, LazyDrafts]:

@@ -83,9 +83,12 @@ def build_drafting(
     )
 
 
-def build_owner_decisions(services: Services, mailer: Mailer | None = None) -> OwnerDecisions:
-    """Only the decisions (Telegram buttons, the scheduler's sends): no model needed."""
+def build_owner_decisions(
+    services: Services, mailer: Mailer | None = None, *, find_mailer: bool = True
+) -> OwnerDecisions:
+    """Only the decisions (Telegram buttons, the scheduler's sends): no model needed. With
+    ``find_mailer=False`` a missing mailer stays missing (the App hands its own down)."""
     core = DraftCore(services)
-    if mailer is None:
+    if mailer is None and find_mailer:
         mailer = default_mailer(services)
     return OwnerDecisions(core, DraftSender(services, mailer, publish=core.publish))

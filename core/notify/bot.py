@@ -74,6 +74,7 @@ from core.text.render import escape
 from core.voice.length import audio_seconds
 
 if TYPE_CHECKING:
+    from core.agent.tools.drive_access import CustomerDrive
     from core.drafts.composing import DraftComposer
     from core.drafts.decisions import OwnerDecisions
     from core.services import Services
@@ -117,8 +118,10 @@ class TelegramBot:
         assistant: AssistantFactory = None,
         composer: ComposerFactory = None,
         show_draft: Callable[[int], Awaitable[None]] | None = None,
+        drive: Callable[[], CustomerDrive] | None = None,
     ) -> None:
         self.services = services
+        self._drive = drive
         self.client = client
         self._decisions: DecisionsSource = drafts
         self._transcriber_factory = transcriber_factory
@@ -468,7 +471,8 @@ class TelegramBot:
             elif parts[0] == "p" and len(parts) == 3 and parts[1].isdigit():
                 from core.notify.proposal_press import press_proposal
 
-                answer = await press_proposal(self.services, int(parts[1]), parts[2])
+                drive = self._drive() if self._drive is not None else None
+                answer = await press_proposal(self.services, int(parts[1]), parts[2], drive=drive)
                 await self.drop_buttons(message)
                 await self.reply(escape(answer))
             elif parts[0] == "n" and len(parts) == 3:

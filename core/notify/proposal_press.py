@@ -15,6 +15,7 @@ from core.agent.proposals import ProposalError, apply, list_proposals
 from core.text.render import escape
 
 if TYPE_CHECKING:
+    from core.agent.tools.drive_access import CustomerDrive
     from core.services import Services
 
 STATUS_ZH = {"confirmed": "已确认并执行", "dropped": "已放弃", "failed": "确认了，但未能执行"}
@@ -43,12 +44,17 @@ def proposal_message(services: Services, proposal_id: int) -> tuple[str, dict[st
     return html, markup
 
 
-async def press_proposal(services: Services, proposal_id: int, action: str) -> str:
-    """确认 (``y``) or 放弃 (``n``); the short answer for the phone."""
+async def press_proposal(
+    services: Services, proposal_id: int, action: str, *, drive: CustomerDrive | None = None
+) -> str:
+    """确认 (``y``) or 放弃 (``n``); the short answer for the phone. ``drive``: the App's
+    OneDrive access, so a folder proposal goes through the runtime's one Graph client."""
     if action not in {"y", "n"}:
         return "此按钮已失效。"
     try:
-        item = await apply(services, proposal_id, confirm=action == "y", actor="telegram")
+        item = await apply(
+            services, proposal_id, confirm=action == "y", actor="telegram", drive=drive
+        )
     except ProposalError as exc:
         return exc.user_message("zh_CN")
     return f"建议 #{item.id}{STATUS_ZH.get(item.status, item.status)}。{item.result}".strip()

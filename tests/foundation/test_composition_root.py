@@ -80,20 +80,21 @@ PENDING_FRONT_ENDS: frozenset[str] = frozenset()  # every front end now asks App
 PENDING_LEGACY = frozenset(
     {
         # graph_client(services) for CustomerDrive's per-call OneDrive client, for a ToolContext
-        # or a proposal built without the App's drive (tests, the Telegram proposal press):
-        # App.customer_drive hands the runtime's one client down instead
+        # or a proposal built without the App's drive (tests, a Telegram runner over bare
+        # services): App.customer_drive hands the runtime's one client down instead (the App's
+        # Telegram bot too)
         "core/agent/tools/drive_access.py::_default_client",
         # build_mailer(services) without ``graph``, for build_drafting(find_mailer=True) and
-        # build_owner_decisions(services) with no mailer: the approval window, core/cli/drafts.py
-        # and the Telegram runner (App.drafts passes App.mailer() instead)
+        # build_owner_decisions(services) with no mailer: tests and a Telegram runner over bare
+        # services (App.drafts and App.telegram pass App.mailer() instead)
         "core/drafts/drafting.py::default_mailer",
-        # build_pipeline(services) without ``llm``: core/cli/intake.py, core/cli/repair.py and
-        # tests/intake; they should pass ``llm=`` or ask ``App.pipeline``
+        # build_pipeline(services) without ``llm``: App.intake (CLI ingest), core/app/repair.py
+        # and tests/intake; they should pass ``llm=`` or ask ``App.pipeline``
         "core/intake/pipeline.py::build_pipeline",
-        # the Graph client of build_mailer(services) called without ``graph``: core/cli/repair.py
+        # the Graph client of build_mailer(services) called without ``graph``: core/app/repair.py
         # and default_mailer above; App.mailer() hands the runtime's mailer instead
         "core/drafts/mailer_choice.py::_own_graph_mailer",
-        # graph_client(services): core/cli/rhythm.py (→ App.rhythm.appointments) and
+        # graph_client(services): App.rhythm.appointments_once (CLI briefing, appointments) and
         # drive_access's _default_client above
         "core/rhythm/outlook.py::graph_client",
     }
@@ -314,6 +315,49 @@ async def test_the_assistants_onedrive_tools_use_the_runtimes_one_graph_client(
     assert closed == []
     assert app.proposals._drive is not None
     assert app.proposals._drive()._client_factory(app._services) is runtime.client
+
+
+async def test_the_telegram_front_end_sends_and_files_through_the_runtimes_one_client(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before, approving from the phone built its own Graph mailer (a second client, a second
+    request limit), and a 确认 on a folder proposal opened a OneDrive client per press."""
+    from core.drafts import mailer_choice
+
+    def no_own_mailer(*_args: object, **_kw: object) -> None:
+        raise AssertionError("a Graph mailer outside the root")
+
+    monkeypatch.setattr(mailer_choice, "_own_graph_mailer", no_own_mailer)
+    from core.secrets import TELEGRAM_TOKEN
+
+    app.secrets.set(TELEGRAM_TOKEN, "123:abc")
+    app.settings.set("telegram.base_url", "http://127.0.0.1:7")
+    runtime = app.graph()
+    mailer = app.telegram.decisions().sender.mailer
+    assert mailer is not None and mailer._mailer() is runtime.mailer  # type: ignore[attr-defined]
+    bot = app.telegram.bot(
+        app.telegram.client(),
+        drafts=app.telegram.decisions,
+        transcriber_factory=None,
+        pacer=app.telegram.pacer(),
+        assistant=None,
+        composer=None,
+        show_draft=_no_draft,
+    )
+    assert bot._drive is not None
+    assert bot._drive()._client_factory(app._services) is runtime.client
+    closed: list[str] = []
+
+    async def record_close() -> None:
+        closed.append("graph")
+
+    monkeypatch.setattr(runtime.client, "aclose", record_close)
+    await app.telegram.aclose()  # the runtime's client is not the Telegram side's to close
+    assert closed == []
+
+
+async def _no_draft(_draft_id: int) -> None:
+    return None
 
 
 async def test_the_settings_test_and_the_bot_client_come_from_the_app(
