@@ -132,7 +132,7 @@ class App:
             drafts=self.drafts,
             attention_settled=self.attention.settled,
         )
-        self.intake = IntakeService(services)
+        self.intake = IntakeService(services, self.pipeline)
         self.telegram = TelegramService(
             services,
             llm=self.llm,

@@ -8,27 +8,35 @@ CLI away from the store.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.intake.jobs import IngestReport
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.intake.pipeline import IntakePipeline
+
+# ``App.pipeline``: a pipeline over the App's one model client (rules only when offline)
+PipelineFactory = Callable[..., "IntakePipeline"]
 
 __all__ = ["IngestReport", "IntakeService"]
 
 
 class IntakeService:
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, pipeline: PipelineFactory) -> None:
         self._services = services
+        self._pipeline = pipeline
 
     async def ingest_folder(self, folder: Path, *, offline: bool = False) -> IngestReport:
         """Messages a killed or failed earlier run left ``pending`` first, then ``*.eml`` of
         ``folder`` in name order, as if they arrived in that order (re-running changes
-        nothing). ``offline``: rules only, no model."""
-        from core.intake.pipeline import build_pipeline
+        nothing). ``offline``: rules only, no model. The model client is the App's (its one
+        ``llm.concurrency`` limit); ``App.aclose`` closes it, not the pipeline."""
         from core.sources.eml import EmlFolderSource
 
-        pipeline = build_pipeline(self._services, offline=offline)
+        pipeline = self._pipeline(offline=offline)
         try:
             report = await pipeline.retry_pending()
             report.extend(await pipeline.ingest_source(EmlFolderSource(folder)))

@@ -13,10 +13,13 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.app import App
 from core.errors import InquiryBridgeError
+
+if TYPE_CHECKING:
+    from core.app.intake import IngestReport
 
 
 class IntakeInputError(InquiryBridgeError):
@@ -84,8 +87,14 @@ def eml_folder(value: str) -> Path:
 
 def cmd_ingest(args: argparse.Namespace, app: App) -> int:
     folder = eml_folder(args.eml_dir)
-    report = asyncio.run(app.intake.ingest_folder(folder, offline=bool(args.offline)))
-    print(report.summary())
+
+    async def ingest() -> IngestReport:
+        try:
+            return await app.intake.ingest_folder(folder, offline=bool(args.offline))
+        finally:
+            await app.aclose()  # the model client the pipeline shared
+
+    print(asyncio.run(ingest()).summary())
     return 0
 
 

@@ -88,7 +88,7 @@ PENDING_LEGACY = frozenset(
         # build_owner_decisions(services) with no mailer: tests and a Telegram runner over bare
         # services (App.drafts and App.telegram pass App.mailer() instead)
         "core/drafts/drafting.py::default_mailer",
-        # build_pipeline(services) without ``llm``: App.intake (CLI ingest), core/app/repair.py
+        # build_pipeline(services) without ``llm``: core/app/repair.py
         # and tests/intake; they should pass ``llm=`` or ask ``App.pipeline``
         "core/intake/pipeline.py::build_pipeline",
         # the Graph client of build_mailer(services) called without ``graph``: core/app/repair.py
@@ -265,6 +265,15 @@ async def test_the_pipeline_drafting_and_the_assistant_share_one_model_client(
     assert closed == []
     await app.aclose()  # its owner closes it, once
     assert closed == ["llm"]
+
+
+async def test_the_cli_ingest_runs_over_the_apps_one_model_client(app: App) -> None:
+    """Before, ``ingest`` built a pipeline with a model client of its own: a second
+    ``llm.concurrency`` limit beside the one drafting and the assistant share."""
+    pipeline = app.intake._pipeline()
+    assert pipeline.llm is app.llm.client()
+    assert app.intake._pipeline(offline=True).llm is None
+    await app.aclose()
 
 
 async def test_the_mailer_scheduler_and_calendar_use_the_runtimes_one_graph_client(
