@@ -192,7 +192,8 @@ async def test_a_nearly_full_disk_leaves_big_mail_for_later_and_says_what_it_nee
 
 def _disk_alerts(services: Services) -> list[Notification]:
     with services.store.session() as s:
-        rows = s.scalars(select(Notification).where(Notification.dedup_key.like("disk:%")))
+        query = select(Notification).where(Notification.dedup_key.like("disk:%"))
+        rows = s.scalars(query.order_by(Notification.id))
         return list(rows)
 
 
