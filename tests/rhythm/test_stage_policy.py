@@ -22,6 +22,7 @@ from core.inquiry.board import BoardQuery, fetch_rows
 from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, overdue_before, stage_time
 from core.inquiry.stages import StageService
 from core.services import build_services
+from tests.rhythm.board_view import board_at
 from tests.support.telegram_server import TelegramServer
 
 # (suburb, Date header of the first email, stage the job is in, when it entered that stage)
@@ -133,13 +134,7 @@ def test_every_front_end_agrees_at_pinned_times(
     reminders = {r["inquiry_id"]: r for r in _run_json(capsys, home, "reminders", "--json")}  # type: ignore[union-attr]
     briefing = _run_json(capsys, home, "briefing", "--json")
     in_briefing = {r["inquiry_id"]: r for r in briefing["overdue"]}  # type: ignore[index]
-    services = build_services(home, clock=FakeClock(now))
-    try:
-        with services.store.session() as session:
-            board = {row.id: row for row in fetch_rows(session, BoardQuery(), now)}
-            needs_me = {row.id for row in fetch_rows(session, BoardQuery(needs_me=True), now)}
-    finally:
-        services.close()
+    board, needs_me = board_at(home, now)
     seen_overdue = 0
     for item in items:  # type: ignore[union-attr]
         row = board[item["id"]]

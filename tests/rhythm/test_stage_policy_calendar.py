@@ -30,6 +30,7 @@ from core.inquiry.board import BoardQuery, fetch_rows
 from core.inquiry.stage_policy import STAGE_LIMIT_DAYS
 from core.inquiry.stages import StageService
 from core.services import build_services
+from tests.rhythm.board_view import board_at
 
 SYD = ZoneInfo("Australia/Sydney")
 
@@ -216,13 +217,7 @@ def test_every_front_end_and_the_calendar_agree(
     in_briefing = {r["inquiry_id"]: r for r in briefing["overdue"]}
     text = _run(capsys, home, "briefing")
     in_text = {int(n): (int(d), int(lim)) for n, d, lim in _BRIEFING_LINE.findall(text)}
-    services = build_services(home, clock=FakeClock(now))
-    try:
-        with services.store.session() as session:
-            board = {row.id: row for row in fetch_rows(session, BoardQuery(), now)}
-            needs_me = {row.id for row in fetch_rows(session, BoardQuery(needs_me=True), now)}
-    finally:
-        services.close()
+    board, needs_me = board_at(home, now)
     assert len(items) == len(JOBS)
     for n, (suburb, header, _, stage, entered) in enumerate(JOBS, 1):
         item = items[suburb]
