@@ -40,6 +40,23 @@ from desktop.demo_banner import DemoBanner
 from desktop.i18n import LANGUAGES, app_name, current_language
 from desktop.look import app_icon
 
+BANNER_LINES = 3  # an alert's body may be a whole draft (Telegram shows it all); the banner
+BANNER_LINE_CHARS = 160  # shows its start, and 打开 opens the item itself
+
+
+def banner_excerpt(body: str) -> str:
+    """The first few non-empty lines of ``body``, each cut short, with … where anything was left
+    out: the banner sits above the board, and a whole draft in it would push the window taller
+    than a 768-pixel laptop screen (its layout's minimum grows with the text)."""
+    lines = [line.strip() for line in body.splitlines() if line.strip()]
+    kept = []
+    for line in lines[:BANNER_LINES]:
+        cut = len(line) > BANNER_LINE_CHARS
+        kept.append(line[:BANNER_LINE_CHARS].rstrip() + "…" if cut else line)
+    if len(lines) > BANNER_LINES and not kept[-1].endswith("…"):
+        kept[-1] += " …"
+    return "\n".join(kept)
+
 
 class Banner(QFrame):
     """The in-window alert: title, text, an 打开 button for the item, and a close cross."""
@@ -67,6 +84,7 @@ class Banner(QFrame):
 
     def show_alert(self, title: str, body: str, ref_type: str | None, ref_id: int | None) -> None:
         # the title and body quote customer and model text: escaped, never interpreted
+        body = banner_excerpt(body)
         title, body = html.escape(title), html.escape(body).replace("\n", "<br>")
         self.label.setText(f"<b>{title}</b><br>{body}" if body else f"<b>{title}</b>")
         self.ref = (ref_type, ref_id) if ref_type and ref_id is not None else None

@@ -14,7 +14,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelectionModel,
+    QModelIndex,
+    QObject,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -25,6 +33,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -39,13 +49,23 @@ from desktop.detail import InquiryDetailView
 
 # each column's share of the table's width (and its narrowest), so every column fits the
 # viewport at any window size: no horizontal scroll bar hides the overdue column at 1366 x 768
-COLUMN_WIDTHS = dict(zip(COLUMNS, (110, 80, 130, 90, 90, 140, 95, 100), strict=True))
+# (the last, "⚠ 8 个工作日 (+5)", was cut to "⚠ 8 个工作…" at 1366 x 768: it gets the most room
+# for its text, and cuts in the middle, so the overdue figure at its end always shows)
+COLUMN_WIDTHS = dict(zip(COLUMNS, (105, 80, 110, 85, 85, 135, 90, 140), strict=True))
 MIN_WIDTH = 60
 # when the table is narrow (the assistant docked beside it), these give way first, in this order:
 # each is also on the detail pane, while the customer, who owes a reply and the overdue days are
 # what the board is for
 NARROW_DROPS = ("last_contact", "suburb", "products")
 SQUEEZE = 0.8  # columns may shrink to this share of their preferred width before one is hidden
+
+
+class ElideMiddle(QStyledItemDelegate):
+    """Cuts a cell's text in its middle: the start (⚠ and the days) and the end (+overdue) stay."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:  # type: ignore[override]
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle  # type: ignore[attr-defined]
 
 
 def visible_columns(width: int) -> list[str]:
@@ -140,6 +160,7 @@ class BoardPage(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
+        self.table.setItemDelegateForColumn(COLUMNS.index("days_in_stage"), ElideMiddle(self.table))
         # the indicator first, so enabling sorting asks for the order the model already has
         header.setSortIndicator(COLUMNS.index("last_contact"), Qt.SortOrder.DescendingOrder)
         self.table.setSortingEnabled(True)

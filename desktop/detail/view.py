@@ -21,7 +21,15 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QLabel, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QLabel,
+    QScrollArea,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core.app.types import ALL_STAGES, InquiryDetail, InvalidField
 from desktop.aio import spawn
@@ -93,7 +101,13 @@ class InquiryDetailView(QWidget):
     def _build_layout(self) -> None:
         self.tabs = QTabWidget()
         self.tabs.addTab(self.thread_panel, "")
-        self.tabs.addTab(self.customer_form, "")
+        # the form is taller than a laptop's share for it: scrolled, it no longer sets the window's
+        # minimum height (the board and banners above it pushed the window past a 768 px screen)
+        form_scroll = QScrollArea()
+        form_scroll.setWidgetResizable(True)
+        form_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        form_scroll.setWidget(self.customer_form)
+        self.tabs.addTab(form_scroll, "")
         self.tabs.addTab(self.history, "")
         self.tabs.addTab(self.notes_panel, "")
         content = QWidget()

@@ -108,3 +108,40 @@ async def test_with_the_assistant_docked_a_long_sender_line_wraps_inside_the_det
     assert not thread.horizontalScrollBar().isVisible()
     assert card.translate_button.geometry().right() <= card.width()
     window.close()
+
+
+@settles
+async def test_the_overdue_figure_shows_in_full_on_a_laptop_screen(ctx, languages, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """ "⚠ 8 个工作日 (+6)" was cut to "⚠ 8 个工作…" at 1366 x 768: the owner saw that a job was
+    late but not by how much. Chinese fits whole; the longer English keeps both ends."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from core.inquiry.board import COLUMNS
+
+    seed_inquiries(ctx.app._services, 60, messages=True)
+    column = COLUMNS.index("days_in_stage")
+    for lang in ("zh_CN", "en"):
+        languages.apply(lang)
+        window = await _on_a_laptop_screen(ctx, qtbot)
+        table, model = window.board.table, window.board.model
+        room = table.columnWidth(column) - 2 * table.style().pixelMetric(
+            table.style().PixelMetric.PM_FocusFrameHMargin
+        )
+        metrics = table.fontMetrics()
+        late = [
+            model.index(r, column)
+            for r in range(model.rowCount())
+            if "⚠" in model.index(r, column).data()
+        ]
+        assert late, "the seed has overdue jobs"
+        for index in late:
+            cell = index.data()
+            figure = cell[cell.rindex("(") :]
+            if lang == "zh_CN":
+                assert metrics.horizontalAdvance(cell) <= room, cell
+            # cut the way the view paints it: the column's delegate decides where
+            option = QStyleOptionViewItem()
+            table.itemDelegateForIndex(index).initStyleOption(option, index)
+            shown = metrics.elidedText(cell, option.textElideMode, room)
+            assert shown.endswith(figure) and shown.startswith("⚠"), (lang, shown)
+        window.close()
