@@ -12,7 +12,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +92,17 @@ class SyncStatus(Event):
     detail: str = ""
 
 
+class DiskFigures(Protocol):
+    """What a round's spool budget measured (``core.mail.spool_budget.DiskShort``)."""
+
+    @property
+    def waiting(self) -> int: ...
+    @property
+    def need_bytes(self) -> int: ...
+    @property
+    def free_bytes(self) -> int: ...
+
+
 @dataclass(frozen=True)
 class MailWaiting(Event):
     """After a mail round: how much mail it left for later because the disk was nearly full
@@ -101,6 +112,15 @@ class MailWaiting(Event):
     waiting: int  # mails left for the next round
     need_bytes: int = 0  # free space the first of them needs
     free_bytes: int = 0  # free space there was
+
+    @classmethod
+    def after_round(cls, disk: DiskFigures | None) -> MailWaiting:
+        """From a round report's ``disk`` (a ``core.mail.spool_budget.DiskShort``, or None when
+        the disk had room): published by each mailbox runtime's ``mail_round`` itself, so the
+        tray's scheduler, IMAP's watch and ``sync --once`` all tell the owner alike."""
+        if disk is None:
+            return cls(0)
+        return cls(disk.waiting, disk.need_bytes, disk.free_bytes)
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ and is built for a machine that sleeps, loses Wi-Fi and gets signed out:
 * a ``GraphAuthError`` (signed out, consent revoked) parks the poller until ``poke()`` (called
   after a new sign-in) or an hour passes: no crash loop, no retry storm against the login server.
 
-After each mail round the scheduler says how much mail the round left for later on a nearly
-full disk (``MailWaiting``, 0 after a round with room): the notification center tells the owner
-once per condition (``core.notify.outbox``), the window shows it while it lasts.
+After each mail round the runtime itself says how much mail the round left for later on a
+nearly full disk (``MailWaiting``, 0 after a round with room; the same for ``sync --once`` and
+IMAP's watch): the notification center tells the owner once per condition
+(``core.notify.outbox``), the window shows it while it lasts.
 
 Approved drafts that waited (Outlook unreachable, signed out) go out when the connection is
 back: the scheduler reconciles interrupted sends once at start and calls the drafts'
@@ -34,7 +35,7 @@ from zoneinfo import ZoneInfo
 
 from core.clock import Clock, utc
 from core.errors import GraphAuthError, InquiryBridgeError
-from core.events import EventBus, MailWaiting, SyncStatus
+from core.events import EventBus, SyncStatus
 from core.import_lock import IMPORTING
 
 if TYPE_CHECKING:
@@ -270,11 +271,7 @@ class SyncScheduler:
         )
 
     async def _mail_round(self) -> object:
-        result = await self.runtime.mail_round()
-        disk = result[0].disk  # mail left for later on a nearly full disk (None: room)
-        self.services.bus.publish(
-            MailWaiting(disk.waiting, disk.need_bytes, disk.free_bytes) if disk else MailWaiting(0)
-        )
+        result = await self.runtime.mail_round()  # publishes MailWaiting itself
         await self.send_due_drafts()  # only reached when the round succeeded
         return result
 

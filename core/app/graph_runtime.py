@@ -20,7 +20,7 @@ import httpx
 
 from core.drive.watcher import DriveWatcher
 from core.errors import GraphAuthError
-from core.events import SyncStatus
+from core.events import MailWaiting, SyncStatus
 from core.graph.auth import build_token_provider
 from core.graph.categories import CategoryWriter
 from core.graph.client import GraphClient, TokenProvider
@@ -127,6 +127,8 @@ class GraphRuntime:
                 report.removed += echo.removed
                 report.delta_requests += echo.delta_requests
         await self._settle_categories(owed)
+        # mail left for later on a nearly full disk (MailWaiting(0): a round with room)
+        self.services.bus.publish(MailWaiting.after_round(report.disk))
         return report, retried
 
     async def _owed_categories(self) -> list[Any]:

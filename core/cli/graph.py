@@ -14,6 +14,8 @@ import asyncio
 import sys
 
 from core.app import App
+from core.app.types import disk_size
+from core.mail.spool_budget import DiskShort
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -68,6 +70,7 @@ def cmd_sync(args: argparse.Namespace, app: App) -> int:
             if retried is not None and retried.retried:
                 print(f"重试待处理 / retried pending: {retried.summary()}")
             print(f"邮件 / mail: {mail.summary()}")
+            _say_disk_short(mail.disk)
             if not args.no_drive:
                 drive = await runtime.drive_round()
                 print(f"OneDrive: {drive.summary()}")
@@ -96,6 +99,7 @@ def _sync_imap(args: argparse.Namespace, app: App) -> int:
         if retried is not None and retried.retried:
             print(f"重试待处理 / retried pending: {retried.summary()}")
         print(f"邮件 / mail (IMAP): {mail.summary()}", flush=True)
+        _say_disk_short(mail.disk)
 
     async def _run() -> int:
         try:
@@ -144,3 +148,17 @@ def cmd_account(args: argparse.Namespace, app: App) -> int:
         return 0
     print("未登录 / not signed in — run: inquiry-bridge signin", file=sys.stderr)
     return 1
+
+
+def _say_disk_short(disk: DiskShort | None) -> None:
+    """Mail left in the mailbox for want of disk space: one line saying what to free (the tray
+    and Telegram get the same alert from the round's ``MailWaiting``)."""
+    if disk is None:
+        return
+    missing = disk_size(max(0, disk.need_bytes - disk.free_bytes))
+    print(
+        f"磁盘空间不足：{disk.waiting} 封邮件等待下载，请腾出至少 {missing} / "
+        f"disk nearly full: {disk.waiting} messages wait for download; free at least {missing}",
+        file=sys.stderr,
+        flush=True,
+    )

@@ -15,8 +15,8 @@ Python, speaks every extension we need through ``xatom``/``_simple_command`` (``
 
 Imports, and why (the layer row below is the rule): ``core.mail`` (RawMessage, Message-IDs),
 ``core.db``, ``core.intake`` (identity), ``core.errors``, ``core.clock``, ``core.config``,
-``core.secrets``.
+``core.secrets``, ``core.events`` (``MailWaiting`` after a round).
 ``core.services`` names the container it is handed (annotations only).
 
-Layer row: clock, config, db, errors, intake, mail, secrets, services, tasks.
+Layer row: clock, config, db, errors, events, intake, mail, secrets, services, tasks.
 """

@@ -12,6 +12,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from core.errors import MailPasswordMissing
+from core.events import MailWaiting
 from core.mailbox.account import Endpoint, parse_url
 from core.mailbox.imap_session import ImapSession, open_session
 from core.mailbox.imap_sync import ImapSync, ImapSyncReport, IntakeSink
@@ -91,6 +92,8 @@ class MailboxRuntime:
             from core.mailbox.keywords import write_back
 
             report.keywords = await write_back(self.services.store, self.connect)
+        # mail left for later on a nearly full disk (MailWaiting(0): a round with room)
+        self.services.bus.publish(MailWaiting.after_round(report.disk))
         return report, retried
 
     # what ``core.schedule.SyncScheduler`` asks of a runtime (no OneDrive without Graph)

@@ -213,6 +213,7 @@ LAYERS: dict[str, set[str]] = {
         "config",
         "db",
         "errors",
+        "events",
         "intake",
         "mail",
         "secrets",

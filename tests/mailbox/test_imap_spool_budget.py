@@ -141,6 +141,7 @@ def test_a_nearly_full_disk_leaves_big_mail_for_a_later_round_and_takes_the_smal
 
     out = _sync(capsys, home)  # the small one before it comes; the big one and after wait
     assert "new=1 " in out and "deferred=2" in out, out
+    assert "磁盘空间不足：2 封邮件等待下载，请腾出至少 1 MB" in out  # said, not only counted
     assert _cursor_uid(home) == 1
     out = _sync(capsys, home)  # still no room: nothing moves, nothing is lost
     assert "new=0 " in out and "deferred=2" in out, out
@@ -148,7 +149,7 @@ def test_a_nearly_full_disk_leaves_big_mail_for_a_later_round_and_takes_the_smal
 
     free["bytes"] = 10 * 1000 * 1000 * 1000
     out = _sync(capsys, home)
-    assert "new=2 " in out and "deferred" not in out, out
+    assert "new=2 " in out and "deferred" not in out and "磁盘空间不足" not in out, out
     assert _cursor_uid(home) == 3
     rows = _subjects(capsys, home)
     assert rows == [(f"Windows for {n} George St", "new_inquiry") for n in range(3)]
@@ -183,6 +184,39 @@ async def test_a_full_disk_round_tells_the_owner_once_through_the_scheduler(
             alerts = s.scalars(select(Notification).where(Notification.kind == "sync_problem"))
             titles = [a.title for a in alerts]
         assert titles == ["磁盘空间不足：1 封邮件等待下载"]
+    finally:
+        await runtime.aclose()
+        await app.aclose()
+
+
+async def test_an_imap_round_outside_the_tray_scheduler_tells_the_owner_too(
+    imap_env: DovecotServer,
+    small_big: None,
+    services: Services,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``sync`` and ``sync --once`` run the runtime's rounds without the tray's scheduler: the
+    round publishes ``MailWaiting`` itself, so a full disk is told there too (it was only the
+    scheduler's doing)."""
+    imap_env.append(_mail(0, when(0, 3), 0), when=when(0, 3).timestamp())
+    imap_env.append(_mail(1, when(1, 3), 300), when=when(1, 3).timestamp())
+    free = {"bytes": spool_budget.needed_bytes(300 * KB)}
+    monkeypatch.setattr(spool_budget, "free_bytes", lambda spool: free["bytes"])
+    received: list[MailWaiting] = []
+    services.bus.subscribe(MailWaiting, received.append)
+    app = App(services)
+    app.notifications.attach(background=False)
+    runtime = app.mailbox(offline=True)
+    try:
+        report, _ = await runtime.mail_round()
+        assert report.deferred == 1 and report.disk is not None
+        assert received == [MailWaiting(1, report.disk.need_bytes, free["bytes"])]
+        with services.store.session() as s:
+            alerts = s.scalars(select(Notification).where(Notification.kind == "sync_problem"))
+            assert [a.title for a in alerts] == ["磁盘空间不足：1 封邮件等待下载"]
+        free["bytes"] = 10 * 1000 * 1000 * 1000
+        await runtime.mail_round()
+        assert received[-1] == MailWaiting(0)  # room again: the condition is over
     finally:
         await runtime.aclose()
         await app.aclose()
