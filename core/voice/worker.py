@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core import tasks
 from core.errors import TranscriptionError
 from core.voice.models import ModelChoice, VoiceSettings
 
@@ -184,9 +185,7 @@ class WhisperProcess:
         self._generation += 1
         child = _Child(process, parent_conn, self._generation)
         self._child = child
-        threading.Thread(
-            target=self._read, args=(child,), name="whisper-replies", daemon=True
-        ).start()
+        tasks.daemon(lambda: self._read(child), "whisper-replies")
         log.info("whisper worker process %s started", process.pid)
         return child
 
@@ -275,7 +274,7 @@ class WhisperProcess:
                     self._send(child, ("cancel", job_id))
                     return
 
-        threading.Thread(target=watch, name="whisper-cancel", daemon=True).start()
+        tasks.daemon(watch, "whisper-cancel")
 
 
 class RemoteTranscriber:
