@@ -63,3 +63,37 @@ def test_a_killed_child_fails_its_note_clearly_and_the_next_note_works(
     assert CRASHED in probed["killed"]
     assert word_error_rate(SENTENCES[0], probed["retry"]) <= 0.15, probed["retry"]
     assert probed["children_after_retry"] == 2  # a new child took the retry
+
+
+def test_the_desktop_dictation_of_an_app_goes_through_its_child(
+    qtbot: Any, services: Any, short_wav: Path
+) -> None:
+    """Hold to talk over an ``App``: the live dictation runs in the App's child, the text lands
+    at the cursor, and the widget's transcriber is the remote one (not this process's model)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    from core.app import App
+    from core.voice.audio import read_pcm16k
+    from core.voice.worker import RemoteTranscriber
+    from desktop.voice.dictation import DictationButton
+    from desktop.voice.recorder import GeneratedAudioInput
+    from tests.voice.test_dictation import WAIT_MS, FakeTime
+
+    app = App(services)
+    try:
+        edit = QPlainTextEdit()
+        qtbot.addWidget(edit)
+        source, clock = GeneratedAudioInput(read_pcm16k(short_wav)), FakeTime()
+        button = DictationButton(app, edit, audio_input_factory=lambda: source, monotonic=clock)
+        qtbot.addWidget(button)
+        qtbot.mousePress(button.button, Qt.MouseButton.LeftButton)
+        source.push()
+        clock.now += 6.0
+        with qtbot.waitSignal(button.transcribed, timeout=WAIT_MS):
+            qtbot.mouseRelease(button.button, Qt.MouseButton.LeftButton)
+        assert word_error_rate(SENTENCES[0], edit.toPlainText()) <= 0.15, edit.toPlainText()
+        assert isinstance(button.voice.transcriber(), RemoteTranscriber)
+        assert app.voice._process is not None and app.voice._process.started == 1
+    finally:
+        app.voice.close()
