@@ -4,7 +4,7 @@ A fresh process because the test session itself has long imported faster-whisper
 ``whisper`` fixture): only a new interpreter can show that the App's own process never does.
 It prints one JSON object: the transcripts of a file note and a live dictation made through
 ``App.voice``, which heavy modules the process holds afterwards, and what a killed child and
-the retry after it gave.
+the retry after it gave. The recorder's level meter is read too: it runs on the UI thread.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any
 
 from core.app import build_app
 from core.errors import TranscriptionError
+from core.voice.audio import pcm_level
 
 HEAVY = ("faster_whisper", "ctranslate2", "av", "onnxruntime", "numpy", "soundfile", "tokenizers")
 
@@ -44,6 +45,7 @@ async def probe(note: Path, pcm_wav: Path, long_note: Path) -> dict[str, Any]:
         for offset in range(0, len(pcm), 3200):
             live.feed(pcm[offset : offset + 3200])
         out["live"] = (await asyncio.wrap_future(live.finish())).text
+        out["level"] = pcm_level(pcm)  # the recorder's meter, on the UI thread
         out["heavy_modules"] = [name for name in HEAVY if name in sys.modules]
         out["children"] = app.voice._process.started  # type: ignore[union-attr]
 
