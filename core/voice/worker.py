@@ -50,7 +50,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CRASHED = "语音识别进程意外退出，这条语音没有识别出文字。请重试（识别进程会自动重新启动）。"
+# shown after 语音识别失败： (the transcription error's template)
+CRASHED = "识别进程意外退出，这条语音没有识别出文字。请再试一次（识别进程会自动重新启动）。"
 CLOSED = "语音识别已关闭"
 CANCEL_POLL_S = 0.1  # how often a waiting request looks at its cancel event
 
