@@ -46,6 +46,9 @@ async def probe(note: Path, pcm_wav: Path, long_note: Path) -> dict[str, Any]:
             live.feed(pcm[offset : offset + 3200])
         out["live"] = (await asyncio.wrap_future(live.finish())).text
         out["level"] = pcm_level(pcm)  # the recorder's meter, on the UI thread
+        from desktop.voice.recorder import pcm_converter  # a 48 kHz stereo float device's chunk
+
+        out["converted"] = len(pcm_converter("f", 2, 48_000, 1.0, 0.0)(bytes(4 * 2 * 4800)))
         out["heavy_modules"] = [name for name in HEAVY if name in sys.modules]
         out["children"] = app.voice._process.started  # type: ignore[union-attr]
 

@@ -53,8 +53,9 @@ def test_a_note_and_a_live_dictation_are_transcribed_in_the_child(
 def test_the_app_process_never_imports_whisper_or_its_native_stack(
     probed: dict[str, Any],
 ) -> None:
-    assert probed["heavy_modules"] == []  # the level meter included (0.0 < level)
+    assert probed["heavy_modules"] == []  # level meter and device format converter included
     assert probed["level"] > 0.0
+    assert probed["converted"] == 3200  # and a device format converted, 100 ms of 16 kHz s16
     assert probed["heavy_modules_at_end"] == []
 
 
