@@ -9,7 +9,8 @@ Every input is made here (nothing big is committed):
   (``tests.support.big_inputs``), read by the assistant's ``read_text`` (worker process);
 * **voice**: a 30-minute Telegram voice note (sox: real Ogg audio), once with its true stated
   duration and once claiming 3 s, handled by one ``TelegramRunner`` round against the loopback
-  Bot API together with a ``/status``;
+  Bot API together with a ``/status`` (neither reaches Whisper: the first real transcription, cold, is
+  ``benchmarks/voice_stall.py``);
 * **mail**: a ``--mail-mb`` MB message (a base64 attachment) through ``ingest --offline`` in a
   child process, once as it comes (the attachment over the 25 MB cap: counted, not written) and
   once with ``attachment_max_mb`` raised so the attachment is decoded to disk and stored. The

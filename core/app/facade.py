@@ -83,6 +83,7 @@ from core.events import EventBus, StageChanged
 from core.paths import DataPaths
 from core.secrets import Secrets
 from core.services import Services
+from core.voice.worker import WhisperProcess
 
 if TYPE_CHECKING:
     import httpx
@@ -120,7 +121,9 @@ class App:
         self.proposals = ProposalService(services, self.customer_drive)
         self.mail_accounts = MailAccountService(services)
         self.stats = StatsService(services)
-        self.voice = VoiceService(services.settings, services.paths)
+        # Whisper in a child process (started on first use): its native imports would stall
+        # this process's loops (#28)
+        self.voice = VoiceService(services.settings, services.paths, process=WhisperProcess())
         self.connection_tests = ConnectionTests(self.llm, self.new_telegram_client)
         self.telegram_pairing = TelegramPairing(services)
         self.desktop = DesktopSupport(services)
@@ -140,6 +143,7 @@ class App:
             assistant=self.assistant,
             mailer=self.mailer,
             drive=self.customer_drive,
+            transcriber=self.voice.transcriber,
         )
         self._graph: GraphRuntime | None = None
         self._mailbox: MailboxRuntime | None = None
@@ -349,6 +353,7 @@ class App:
         thread ends then; interpreter exit joins it, as it did asyncio's default executor), and
         the next ``core.tasks.io`` -- another data folder's App -- starts a fresh lane."""
         self._unsubscribe()
+        self.voice.close()
         self.attention.detach()
         self.notifications.detach()
         self._services.close()

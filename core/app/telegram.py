@@ -70,8 +70,11 @@ class TelegramService:
         assistant: AssistantService | None = None,
         mailer: Callable[[], Mailer | None] | None = None,
         drive: Callable[[], CustomerDrive] | None = None,
+        transcriber: Callable[[], Any] | None = None,
     ) -> None:
         self._services = services
+        # the App's Whisper (its child process, #28); None for bare services (in-process)
+        self._transcriber = transcriber
         # the App's mailer and OneDrive access (its one Graph client); None for bare services
         self._mailer = mailer
         self._drive = drive
@@ -169,7 +172,7 @@ class TelegramService:
             self._services,
             client,
             drafts=drafts,
-            transcriber_factory=transcriber_factory,
+            transcriber_factory=transcriber_factory or self._transcriber,
             pacer=pacer,
             assistant=assistant,
             composer=composer,

@@ -37,6 +37,7 @@ from core.app.memories import EDITABLE_STATUSES as EDITABLE_STATUSES
 from core.app.memories import PAGE_STATUSES as PAGE_STATUSES
 from core.app.memories import MemoryItem as MemoryItem
 from core.app.stats import Stats as Stats
+from core.app.voice import AnyDictation as Dictation
 from core.app.voice import VoiceService as VoiceService
 from core.clock import Clock as Clock
 from core.clock import SystemClock as SystemClock
@@ -162,6 +163,7 @@ __all__ = [
     "ChineseNeedsMultilingualModel",
     "Clock",
     "Conversation",
+    "Dictation",
     "DraftChanged",
     "DraftComposer",
     "DraftReader",

@@ -3,9 +3,14 @@
 Why a service: the desktop's dictation, its voice settings page and the model download dialog
 reach the Whisper model, the model folder and WAV files; they get all of it here (over the
 folder's settings and paths) instead of importing ``core.voice`` themselves. Nothing here waits
-on Whisper or the network by itself: ``transcriber()`` returns the warm process-wide model
-(loading happens on its worker thread), and ``download``/``import_model`` are blocking calls the
-caller runs on a worker thread, as the dialog always did.
+on Whisper or the network by itself: ``transcriber()`` returns the warm model, and
+``download``/``import_model`` are blocking calls the caller runs on a worker thread, as the
+dialog always did.
+
+The App's service runs Whisper in its own child process (``core.voice.worker``): importing
+faster-whisper holds the GIL for 134–174 ms with a cold disk cache, which froze the Telegram and
+Qt loops even from a worker thread (#28). The App closes it (``close``). A service made without
+one (a bare ``Services`` front end, tests) keeps the in-process ``shared_transcriber``.
 """
 
 from __future__ import annotations
@@ -21,26 +26,50 @@ from core.voice.download import RECOMMENDED, HubModel, download_model, hub_endpo
 from core.voice.live import LiveDictation, PartialFn
 from core.voice.models import ModelChoice, check_model_dir, is_multilingual, resolve_model_dir
 from core.voice.transcriber import Transcriber, shared_transcriber
+from core.voice.worker import RemoteLiveDictation, RemoteTranscriber, WhisperProcess
+
+AnyTranscriber = Transcriber | RemoteTranscriber
+AnyDictation = LiveDictation | RemoteLiveDictation
 
 
 class VoiceService:
     """The Whisper model, its download and import, and the WAV files of one data folder."""
 
-    def __init__(self, settings: Settings, paths: DataPaths) -> None:
+    def __init__(
+        self, settings: Settings, paths: DataPaths, *, process: WhisperProcess | None = None
+    ) -> None:
         self.settings = settings
         self.paths = paths
+        self._process = process
+        self._remote: RemoteTranscriber | None = None
 
     # -- the model --------------------------------------------------------------------------
-    def transcriber(self) -> Transcriber:
-        """The warm process-wide transcriber for the current model settings (raises
-        ``TranscriptionError`` in Chinese when no usable model is set up)."""
-        return shared_transcriber(self.settings)
+    def transcriber(self) -> AnyTranscriber:
+        """The warm transcriber for the current model settings (raises ``TranscriptionError``
+        in Chinese when no usable model is set up): the same object while they stay the same,
+        so the desktop can tell that the model changed while the owner spoke."""
+        if self._process is None:
+            return shared_transcriber(self.settings)
+        choice = resolve_model_dir(self.settings)
+        device = str(self.settings.get("voice.device") or "cpu")
+        compute_type = str(self.settings.get("voice.compute_type") or "int8")
+        remote = self._remote
+        if remote is None or remote.config != (choice, device, compute_type):
+            remote = self._remote = RemoteTranscriber(self._process, self.settings, choice)
+        return remote
 
     def live(
-        self, transcriber: Transcriber, *, on_partial: PartialFn | None = None
-    ) -> LiveDictation:
+        self, transcriber: AnyTranscriber, *, on_partial: PartialFn | None = None
+    ) -> AnyDictation:
         """Recognition at the owner's pauses while he still talks (``core.voice.live``)."""
+        if isinstance(transcriber, RemoteTranscriber):
+            return RemoteLiveDictation(transcriber, on_partial=on_partial)
         return LiveDictation(transcriber, on_partial=on_partial)
+
+    def close(self) -> None:
+        """Stop the Whisper child process, if this service has one (the App is closing)."""
+        if self._process is not None:
+            self._process.close()
 
     def model_choice(self) -> ModelChoice:
         """Which model folder dictation would use and why (settings, env, bundled); validated."""

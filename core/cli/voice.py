@@ -1,8 +1,10 @@
 """``transcribe FILE [--language auto|zh|en]``: print the transcript of an audio file.
 
-Uses the same warm ``Transcriber`` and model resolution as the desktop (settings, then
+Uses the same Whisper as the desktop and the Telegram bot, the App's child process
+(``core.voice.worker``), and the same model resolution (settings, then
 ``INQUIRY_BRIDGE_WHISPER_MODEL``, then the bundled model), so it doubles as the owner's (and
-support's) check that the configured model works. The transcript goes to stdout alone, so it can
+support's) check that the configured model works, and the installer's smoke test runs the frozen
+app's Whisper child through it. The transcript goes to stdout alone, so it can
 be piped; detected language and timing go to stderr with ``--verbose``.
 
 Chinese speech given to an English-only model exits 1 with one line saying so (never English
@@ -22,7 +24,7 @@ from pathlib import Path
 from core.app import App
 from core.voice.download import RECOMMENDED, download_model, hub_endpoint, import_model
 from core.voice.models import format_size
-from core.voice.transcriber import LANGUAGES, shared_transcriber
+from core.voice.transcriber import LANGUAGES
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -57,7 +59,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _transcribe(args: argparse.Namespace, app: App) -> int:
-    transcriber = shared_transcriber(app.settings)
+    transcriber = app.voice.transcriber()
     result = transcriber.transcribe_file(args.file, language=args.language)
     if result.text:
         print(result.text)

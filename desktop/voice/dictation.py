@@ -56,8 +56,8 @@ from PySide6.QtWidgets import (
 
 from core.app.types import (
     ChineseNeedsMultilingualModel,
+    Dictation,
     InquiryBridgeError,
-    LiveDictation,
     Transcript,
     TranscriptionCancelled,
 )
@@ -102,7 +102,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         self._future: Future[Transcript] | None = None
         self.last_audio_path: Path | None = None
         self._kept: list[Path] = []  # keep_audio: recordings behind the text now in the box
-        self._live: LiveDictation | None = None
+        self._live: Dictation | None = None
         self._uncertain: Transcript | None = None  # shown for confirmation, not yet inserted
         self.offer_box: Any = None  # the "download the multilingual model" dialog, when shown
         self._maybe_chinese = False  # this recognition ran an English-only model in auto mode
@@ -290,7 +290,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         self._transcribe(path, live)
 
     # -- transcription -----------------------------------------------------------------------
-    def _transcribe(self, path: Path, live: LiveDictation | None = None) -> None:
+    def _transcribe(self, path: Path, live: Dictation | None = None) -> None:
         """Finish the live dictation (release), or recognise the kept file again (retry)."""
         self._pending = path
         self.retry_button.setVisible(False)

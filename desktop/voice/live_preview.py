@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel, QToolButton
 
-    from core.app.types import LiveDictation
+    from core.app.types import Dictation
 
 
 class WorkerBridge(QObject):
@@ -43,7 +43,7 @@ class LivePreview:
     confirm_button: QToolButton
     discard_button: QToolButton
     offer_button: QToolButton
-    _live: LiveDictation | None
+    _live: Dictation | None
     _state: str
 
     def _feed_live(self, pcm: bytes) -> None:

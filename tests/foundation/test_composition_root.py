@@ -47,6 +47,7 @@ BUILDERS = frozenset(
         "Store",
         "SyncScheduler",
         "TelegramClient",
+        "WhisperProcess",  # the App's one Whisper child (#28): a second would load a second model
         "build_drafting",
         "build_mailer",  # a Graph client of its own unless handed the runtime's (``graph=``)
         "build_pipeline",

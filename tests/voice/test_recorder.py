@@ -149,3 +149,40 @@ def test_no_microphone_is_a_clear_error(qtbot: QtBot) -> None:
     with pytest.raises(AudioDeviceError) as info:
         QtAudioInput().start()
     assert info.value.user_message().startswith("没有可用的麦克风或没有权限：No microphone found")
+
+
+@pytest.mark.parametrize(
+    ("dtype", "code", "channels", "rate", "scale", "offset"),
+    [
+        ("<f4", "f", 2, 48_000, 1.0, 0.0),  # a Windows device's usual shared-mode format
+        ("<i2", "h", 1, 44_100, 32768.0, 0.0),
+        ("<i4", "i", 2, 48_000, 2147483648.0, 0.0),
+        ("u1", "B", 1, 8_000, 128.0, 128.0),
+        ("<i2", "h", 2, 16_000, 32768.0, 0.0),  # channels only, no resampling
+    ],
+)
+def test_the_device_format_converter_matches_the_numpy_one_it_replaced(
+    dtype: str, code: str, channels: int, rate: int, scale: float, offset: float
+) -> None:
+    """The converter is pure Python (numpy's import stalled the UI thread at the first chunk,
+    #28); it gives what the numpy version gave, to one step of 16-bit rounding."""
+    import numpy as np
+
+    from desktop.voice.recorder import pcm_converter
+
+    t = np.arange(rate // 10 * channels) / (rate * channels)  # one 100 ms chunk, interleaved
+    wave_ = 0.6 * np.sin(2 * np.pi * 440 * t) + 0.3 * np.sin(2 * np.pi * 97 * t + 1.0)
+    raw = (wave_ * scale + offset).clip(np.iinfo(dtype).min if dtype != "<f4" else -1, None)
+    whole = raw.astype(dtype).tobytes()
+    data = whole + b"\x01" if np.dtype(dtype).itemsize * channels > 1 else whole  # torn: dropped
+    samples = (np.frombuffer(whole, dtype=dtype).astype(np.float32) - offset) / scale
+    mono = samples.reshape(-1, channels).mean(axis=1)
+    if rate != 16_000:
+        n_out = round(len(mono) * 16_000 / rate)
+        positions = np.linspace(0, len(mono) - 1, n_out)
+        mono = np.interp(positions, np.arange(len(mono)), mono).astype(np.float32)
+    expected = np.frombuffer((np.clip(mono, -1.0, 1.0) * 32767).astype("<i2").tobytes(), "<i2")
+
+    got = np.frombuffer(pcm_converter(code, channels, rate, scale, offset)(data), "<i2")
+    assert len(got) == len(expected) == 1600
+    assert int(np.abs(got.astype(np.int32) - expected.astype(np.int32)).max()) <= 1
