@@ -31,7 +31,10 @@ Every input is made here (nothing big is committed):
 
 For each: wall time, peak RSS of this process and of its children (``ru_maxrss``), and the
 longest gap a 10 ms ticker on the event loop saw (the loop stall; target < 100 ms). Figures
-vary with the machine's load: they are printed, not asserted.
+vary with the machine's load: they are printed, not asserted. A stall over 50 ms is explained
+under its figure by ``benchmarks.stall_watch`` (a watchdog thread sampling the loop thread's stack
+and ``gc.callbacks`` recording collections), so an outlier names its cause; the in-process ingest
+prints that summary even when quiet, for comparison.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.stall_watch import StallWatch  # noqa: E402
 from tests.support.big_inputs import empty_rows_xlsx  # noqa: E402
 from tests.support.telegram_server import TelegramServer  # noqa: E402
 
@@ -68,22 +72,30 @@ def _peaks() -> tuple[float, float]:
     )
 
 
+_last_watch: StallWatch | None = None  # the stall sampler of the latest ``_watched``
+
+
 async def _watched(work: Callable[[], Awaitable[Any]]) -> tuple[Any, float, float]:
-    """(result, seconds, longest loop gap in ms) of ``work`` with a 10 ms ticker beside it."""
+    """(result, seconds, longest loop gap in ms) of ``work`` with a 10 ms ticker beside it,
+    and a stall sampler (``StallWatch``) whose findings ``_line`` prints under the figure."""
+    global _last_watch
     gaps = [0.0]
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    watch = StallWatch(threshold=0.05)
 
     async def ticker() -> None:
         last = loop.time()
         while not stop.is_set():
             await asyncio.sleep(0.01)
+            watch.beat()
             now = loop.time()
             gaps.append(now - last - 0.01)
             last = now
 
     beat = asyncio.ensure_future(ticker())
     await asyncio.sleep(0.05)
+    watch.start()
     start = time.perf_counter()
     try:
         result = await work()
@@ -91,6 +103,8 @@ async def _watched(work: Callable[[], Awaitable[Any]]) -> tuple[Any, float, floa
         elapsed = time.perf_counter() - start
         stop.set()
         await beat
+        watch.stop()
+        _last_watch = watch
     return result, elapsed, max(gaps) * 1000
 
 
@@ -101,6 +115,8 @@ def _line(name: str, seconds: float, stall_ms: float, note: str = "") -> None:
         f"peak RSS self {own:6.0f} MB, children {children:6.0f} MB  {note}",
         flush=True,
     )
+    if _last_watch is not None and stall_ms > _last_watch.threshold * 1000:
+        print("\n".join(_last_watch.report()), flush=True)  # what the loop did meanwhile
 
 
 async def bench_xlsx(folder: Path, rows: int) -> None:
@@ -238,6 +254,8 @@ async def bench_mail_in_process(folder: Path) -> None:
         source = EmlFolderSource(folder / "eml")
         report, seconds, stall = await _watched(lambda: pipeline.ingest_source(source))
         _line("ingest on the event loop", seconds, stall, f"(processed {report.processed})")
+        if _last_watch is not None and stall <= _last_watch.threshold * 1000:
+            print("\n".join(_last_watch.report()), flush=True)  # the quiet case, for comparison
     finally:
         services.close()
 

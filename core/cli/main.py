@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -133,6 +134,8 @@ def run_command(args: argparse.Namespace, app_factory: Callable[..., App] = buil
         setup_logging_or_none(app.paths.logs)  # read-only/full: the command says so
         try:
             return int(handler(args, app) or 0)
+        except BrokenPipeError:  # the reader left (``| head``): not the data folder's fault
+            raise
         except Exception as exc:
             explained = _in_folder(exc, app.paths.database)
             if explained is exc:
@@ -149,10 +152,23 @@ def main(
     app_factory: Callable[..., App] = build_app,
 ) -> int:
     utf8_stdio()
-    parser = build_parser(extra)
-    args = parser.parse_args(argv)
     try:
-        return run_command(args, app_factory)
+        return _run(argv, extra, app_factory)
+    except BrokenPipeError:
+        return _reader_left()
+
+
+def _run(
+    argv: Sequence[str] | None, extra: Sequence[Registrar], app_factory: Callable[..., App]
+) -> int:
+    parser = build_parser(extra)
+    args = parser.parse_args(argv)  # --help writes to stdout too
+    try:
+        code = run_command(args, app_factory)
+        sys.stdout.flush()  # a broken pipe surfaces here, not in the interpreter's exit flush
+        return code
+    except BrokenPipeError:
+        raise
     except KeyboardInterrupt:
         print("inquiry-bridge: 已中断 / interrupted", file=sys.stderr)
         return 130
@@ -165,6 +181,20 @@ def main(
         log.exception("command crashed")
         print(one_line(exc), file=sys.stderr)
         return 1
+
+
+def _reader_left() -> int:
+    """Whoever read stdout closed it early (``inquiry-bridge mail | head -1``): end quietly, as
+    CLIs do, not with a traceback or a "database cannot be opened" line. Python's own advice
+    ("Note on SIGPIPE"): point stdout at devnull so the exit flush has nowhere to fail, and exit
+    with 141 (128 + SIGPIPE), the status a shell shows for a pipe its reader closed."""
+    log.debug("stdout closed by its reader")
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (embedded, tests): nothing left to flush
+        pass
+    return 141
 
 
 if __name__ == "__main__":

@@ -191,11 +191,19 @@ def _database_files(database: Path) -> list[Path]:
 
 
 def set_aside(database: Path, *, now: datetime | None = None) -> Path | None:
-    """Move the database (and its WAL/SHM) to ``<name>.damaged-<time>``; never deletes."""
+    """Move the database (and its WAL/SHM) to ``<name>.damaged-<time>``; never deletes.
+
+    A name already taken, by a copy or by its WAL/SHM, gets ``-2``, ``-3``…: two repairs in one
+    second (a pinned ``INQUIRY_BRIDGE_NOW``, or a repair repeated at once) used to replace the
+    copy kept by the first, the one place the owner's damaged data still was."""
     if not database.exists():
         return None
     stamp = (now or _now()).strftime(_STAMP)
     aside = database.with_name(f"{database.name}.damaged-{stamp}")
+    n = 1
+    while any(path.exists() for path in _database_files(aside)):
+        n += 1
+        aside = database.with_name(f"{database.name}.damaged-{stamp}-{n}")
     for path in _database_files(database):
         if path.exists():
             path.replace(path.with_name(path.name.replace(database.name, aside.name, 1)))

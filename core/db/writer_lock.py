@@ -9,8 +9,11 @@ step for every process on the folder. Readers never take it (WAL lets them read 
 
 The lock is held per operation, never for a process's lifetime: the tray app and a CLI
 ``ingest`` on one folder take turns, transaction by transaction, and both finish. A process that
-has to wait longer than ``NOTICE_AFTER`` says so once on stderr (``等待另一个询盘桥进程…``) and
-then keeps waiting; a holder that dies releases the lock with its file descriptor (fcntl/msvcrt).
+finds the lock held by another process says so at once, once, on stderr (``等待另一个询盘桥进程…``)
+and then keeps waiting: a wait of any length is explained while it happens (it used to be said
+only after a second, so the shorter waits an owner sees most went unexplained). A wait for another
+thread of this process is no other process and says nothing. A holder that dies releases the
+lock with its file descriptor (fcntl/msvcrt).
 
 ``filelock`` (tox-dev) does the platform part: fcntl ``flock`` on POSIX, ``msvcrt.locking`` on
 Windows, re-entrant per thread. It was already installed with the voice stack
@@ -33,11 +36,22 @@ from core.errors import DatabaseBusy
 log = logging.getLogger(__name__)
 
 LOCK_NAME = ".writer.lock"
-NOTICE_AFTER = 1.0  # seconds of waiting before the owner is told why nothing moves
 GIVE_UP_AFTER = 600.0  # a writer that holds the folder this long is stuck: busy, not broken
 WAITING_LINE = "inquiry-bridge: 等待另一个询盘桥进程… / waiting for another Inquiry Bridge process…"
 
 _noticed = threading.Event()
+_held_here: dict[str, int] = {}  # lock path -> holds by this process's threads, now
+_held_guard = threading.Lock()
+
+
+def _count(path: str, step: int) -> None:
+    with _held_guard:
+        _held_here[path] = _held_here.get(path, 0) + step
+
+
+def _held_by_this_process(path: str) -> bool:
+    with _held_guard:
+        return _held_here.get(path, 0) > 0
 
 
 def _print_notice() -> None:
@@ -62,18 +76,22 @@ class WriterLock:
     def hold(self) -> Iterator[None]:
         """Hold the lock for one write (or one migration), waiting visibly if another process
         has it. Raises ``DatabaseBusy`` after ``GIVE_UP_AFTER`` seconds."""
+        key = str(self.path)
         try:
-            self._lock.acquire(timeout=NOTICE_AFTER)
+            self._lock.acquire(blocking=False)  # one try: free, or ours already (re-entrant)
         except Timeout:
-            log.info("data folder is being written by another process; waiting")
-            self._on_wait()
+            if not _held_by_this_process(key):  # another thread of ours: no other process
+                log.info("data folder is being written by another process; waiting")
+                self._on_wait()
             try:
                 self._lock.acquire(timeout=GIVE_UP_AFTER)
             except Timeout as exc:
                 raise DatabaseBusy(str(self.path.parent)) from exc
+        _count(key, 1)
         try:
             yield
         finally:
+            _count(key, -1)
             self._lock.release()
 
 

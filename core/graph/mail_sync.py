@@ -53,6 +53,7 @@ from core.graph.client import GraphClient
 from core.intake.identity import same_delivery
 from core.intake.records import relink_source_id
 from core.mail.message_ids import normalise_message_id
+from core.mail.ports import recorded_here
 from core.mail.source import RawMessage
 from core.mail.spool_budget import DiskShort, RoundBudget
 
@@ -493,8 +494,9 @@ class MailSync:
                 report.vanished += len(batch) - len(raws)
                 try:
                     if raws:
-                        await self.sink.ingest_batch(raws)
-                        report.new += len(raws)
+                        recorded = recorded_here(raws, await self.sink.ingest_batch(raws))
+                        report.new += recorded  # what this process recorded, not fetched
+                        report.known += len(raws) - recorded  # another process was first
                 finally:  # a streamed mail's file: its raw copy is stored by now, or never
                     await tasks.io(self.discard_files, raws)
                 index += 1

@@ -59,15 +59,28 @@ class IntakeSink(Protocol):
     async def ingest_batch(self, raws: list[RawMessage]) -> object: ...
 
 
+def recorded_here(raws: Sequence[RawMessage], result: object) -> int:
+    """How many of a fetched batch THIS process recorded: the sink's report (an
+    ``IngestReport``) counts as ``already_known`` what another process on the folder (a second
+    ``sync --once``, the tray app) recorded between this round's listing and its insert. Both
+    rounds used to print ``new=`` for every message they fetched, so the two counts summed to
+    twice the mail although each message was stored once. A sink that reports nothing (a test
+    fake) recorded them all."""
+    known = getattr(result, "already_known", 0)
+    return len(raws) - known if isinstance(known, int) else len(raws)
+
+
 async def run_round(
     source: MessageSource[PlanT, ItemT],
     sink: IntakeSink,
     *,
     batch_size: int,
     batches: Callable[[PlanT, list[ItemT]], Iterable[list[ItemT]]] | None = None,
-) -> tuple[PlanT, int, int]:
+) -> tuple[PlanT, int, int, int]:
     """One round: every new message fetched and ingested batch by batch, then the cursors
-    committed. Returns (plan, ingested, vanished — listed but gone before the download).
+    committed. Returns (plan, recorded — by this process, see ``recorded_here`` —, known since
+    the listing — recorded meanwhile by another —, vanished — listed but gone before the
+    download).
 
     ``batches`` (default: ``batch_size`` at a time) cuts the items; it is iterated lazily, one
     batch after the previous one is ingested, so a source can stop early (a disk budget) and
@@ -81,15 +94,16 @@ async def run_round(
         if batches is not None
         else (items[start : start + size] for start in range(0, len(items), size))
     )
-    ingested = vanished = 0
+    recorded = raced = vanished = 0
     for batch in cuts:
         raws = await source.fetch(plan, batch)
         vanished += len(batch) - len(raws)
         if raws:
-            await sink.ingest_batch(raws)
-            ingested += len(raws)
+            here = recorded_here(raws, await sink.ingest_batch(raws))
+            recorded += here
+            raced += len(raws) - here
     await source.commit(plan)
-    return plan, ingested, vanished
+    return plan, recorded, raced, vanished
 
 
 class Mailer(Protocol):

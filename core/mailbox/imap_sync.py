@@ -448,7 +448,7 @@ class ImapSync:
             spool, now = self.spool, self.clock.now().timestamp()
             await tasks.io(imap_big.sweep, spool, now)
         try:
-            plan, ingested, vanished = await run_round(
+            plan, ingested, raced, vanished = await run_round(
                 self, self.sink, batch_size=self.batch_size, batches=self.batches
             )
         finally:
@@ -458,7 +458,7 @@ class ImapSync:
         return ImapSyncReport(
             listed=sum(len(st.listed) for st in plan.states),
             new=ingested,
-            known=plan.known,
+            known=plan.known + raced,
             vanished=vanished,
             resynced=[st.folder for st in plan.states if st.resynced],
             deferred=len(plan.deferred),

@@ -148,3 +148,24 @@ def test_backups_are_thinned_like_ankis(tmp_path: Path) -> None:
     kept = list_backups(folder)
     assert 3 + 7 <= len(kept) <= 3 + 7 + 4 + 6
     assert kept[0].taken_at == start + timedelta(hours=24 * 60 - 6)
+
+
+def test_two_repairs_in_one_second_keep_both_damaged_copies(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The kept damaged copy is the owner's last trace of that data: a second repair in the same
+    (pinned) second must not replace it."""
+    monkeypatch.setenv("INQUIRY_BRIDGE_NOW", "2026-12-01T09:00:00+11:00")
+    database = home / "inquiry-bridge.sqlite3"
+    damage = [b"first damage " * 400, b"second damage " * 400]
+    for junk in damage:
+        database.write_bytes(junk)
+        code, out, err = _run(capsys, "repair", "--offline", "--home", str(home))
+        assert code == 0, err
+    kept = sorted(
+        path
+        for path in home.glob("inquiry-bridge.sqlite3.damaged-*")
+        if not path.name.endswith(("-wal", "-shm"))
+    )
+    assert sorted(path.read_bytes() for path in kept) == sorted(damage), [p.name for p in kept]
+    assert kept[-1].name in out  # the report names the copy this repair kept

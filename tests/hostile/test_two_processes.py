@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -89,8 +90,12 @@ def test_two_ingests_on_a_fresh_folder(tmp_path: Path) -> None:
     folder = tmp_path / "eml"
     _mails(folder)
     procs = [_start(home, "ingest", "--eml-dir", str(folder), "--offline") for _ in range(2)]
-    _assert_ok([_finish(p) for p in procs])
+    results = [_finish(p) for p in procs]
+    _assert_ok(results)
     _once_each(_recorded(home))
+    # each says what IT recorded: together every message once, the rest already known
+    processed = [int(re.findall(r"processed (\d+)", out)[-1]) for _, out, _ in results]
+    assert sum(processed) == COUNT, [out for _, out, _ in results]
 
 
 @pytest.fixture
@@ -111,8 +116,14 @@ def test_two_sync_once_against_one_mailbox(tmp_path: Path, graph_env) -> None:  
     _srv, env = graph_env
     home = tmp_path / "home"
     procs = [_start(home, "sync", "--once", "--offline", "--no-drive", env=env) for _ in range(2)]
-    _assert_ok([_finish(p) for p in procs])
+    results = [_finish(p) for p in procs]
+    _assert_ok(results)
     _once_each(_recorded(home))
+    # new= is what THIS process recorded: both used to print new=30 for 30 messages stored once
+    new = [int(re.findall(r"\bnew=(\d+)", out)[-1]) for _, out, _ in results]
+    known = [int(re.findall(r"\bknown=(\d+)", out)[-1]) for _, out, _ in results]
+    assert sum(new) == COUNT, [out for _, out, _ in results]
+    assert [n + k for n, k in zip(new, known, strict=True)] == [COUNT, COUNT]
 
 
 def _wait_for_log(home: Path, words: str, timeout: float = 60) -> None:

@@ -6,11 +6,13 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 from core.cli.main import one_line
 from core.db.store import explain
-from core.db.writer_lock import WAITING_LINE
+from core.db.writer_lock import WAITING_LINE, WriterLock
 
 HOLD = """
 import sys, time
@@ -78,3 +80,55 @@ def test_locked_and_raced_are_busy_not_broken(tmp_path: Path) -> None:
         assert error.code == "store_busy"
         line = one_line(error)
         assert "数据库正忙" in line and "数据库无法打开" not in line and "busy" in line
+
+
+HOLD_BRIEFLY = """
+import sys, time
+from pathlib import Path
+from core.db.writer_lock import WriterLock
+with WriterLock(Path(sys.argv[1])).hold():
+    print("held", flush=True)
+    time.sleep(0.6)
+"""
+
+
+def test_a_short_wait_for_another_process_is_explained_at_once(tmp_path: Path) -> None:
+    """The line comes when the lock is found busy, not after a second: a 0.6 s wait shows it."""
+    said: list[float] = []
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_BRIEFLY, str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        start = time.monotonic()
+        with WriterLock(tmp_path, on_wait=lambda: said.append(time.monotonic() - start)).hold():
+            waited = time.monotonic() - start
+    finally:
+        holder.communicate(timeout=60)
+    assert len(said) == 1 and said[0] < 0.3, said  # at once, before the wait ends
+    assert waited > said[0]  # and then it really waited for the holder
+
+
+def test_a_free_lock_or_our_own_threads_say_nothing(tmp_path: Path) -> None:
+    said: list[str] = []
+    lock = WriterLock(tmp_path, on_wait=lambda: said.append("waiting"))
+    with lock.hold(), lock.hold():  # free, then re-entered on the same thread
+        pass
+    assert said == []
+
+    inside = threading.Event()
+    leave = threading.Event()
+
+    def hold_in_a_thread() -> None:
+        with WriterLock(tmp_path, on_wait=lambda: said.append("thread")).hold():
+            inside.set()
+            leave.wait(10)
+
+    thread = threading.Thread(target=hold_in_a_thread)
+    thread.start()
+    assert inside.wait(10)
+    threading.Timer(0.2, leave.set).start()
+    with lock.hold():  # waits for our own other thread: no other process, no line
+        pass
+    thread.join(10)
+    assert said == []
