@@ -43,7 +43,7 @@ class TelegramSettingsPage(QWidget):
     def __init__(self, app: App, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.app = app
-        self.pairing = app.telegram_pairing
+        self.pairing = app.telegram
         settings = app.settings
         self._token_env = bool(self.pairing.token()) and self.pairing.token_from_env()
         self._chat_env = settings.overridden_by_env("telegram.chat_id")
@@ -195,7 +195,7 @@ class TelegramSettingsPage(QWidget):
         self.saved()
 
     def new_code(self) -> None:
-        self.pairing.new_code()
+        self.pairing.new_pairing_code()
         self.refresh()
 
     def unpair(self) -> None:
@@ -235,7 +235,7 @@ class TelegramSettingsPage(QWidget):
         saved_token = self.pairing.token()
         has_token = bool(self.token.text().strip() or saved_token)
         owner = self.pairing.owner()
-        code = self.pairing.current_code()
+        code = self.pairing.current_pairing_code()
 
         if self._token_env:
             self.token.setPlaceholderText(self.tr("Set by INQUIRY_BRIDGE_TELEGRAM_TOKEN"))

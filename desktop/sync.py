@@ -13,8 +13,8 @@ demo data folder never syncs.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
+from types import ModuleType
 from typing import Any
 
 from core.app import offload
@@ -22,6 +22,16 @@ from desktop.aio import spawn
 from desktop.context import AppContext
 
 log = logging.getLogger(__name__)
+
+
+def _telegram_front_end() -> ModuleType:
+    """The Telegram front end (``core.telegram.runner``), which the tray process hosts beside
+    its window. A plain import, so the layer test sees it: ``tests/foundation/test_layers.py``
+    lets this one file import it (``HOSTED_FRONT_ENDS``). It cannot come through ``core.app``:
+    the runner is a front end above ``App``, and ``core.app`` loading it would close a loop."""
+    import core.telegram.runner
+
+    return core.telegram.runner
 
 
 class SyncController:
@@ -63,8 +73,9 @@ class SyncController:
         return True
 
     async def _serve_telegram(self, stop: asyncio.Event) -> None:
-        # the mirror's modules (httpx, the bot) load on a worker thread, not during start-up
-        runner = await offload(importlib.import_module, "core.telegram.runner")
+        # the mirror's modules (httpx, the bot: ~60 modules) load on a worker thread, not
+        # during start-up
+        runner = await offload(_telegram_front_end)
         drafting = self.ctx.draft_service  # the owner's decisions for his buttons; the composer
         app = self.ctx.app  # for 起草回复; the assistant is the App's, shared with the chat panel
         await runner.serve(

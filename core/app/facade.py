@@ -28,13 +28,13 @@ Attributes:
         well it did by his corrections, per week.
     intake: ``IntakeService`` — ``ingest`` of a folder of .eml through the pipeline, and the
         ``inquiries`` / ``mail`` JSON contracts.
-    telegram: ``TelegramService`` — what the Telegram front end wires: the Bot API client
-        (``telegram_client``), pairing facts, the bot and mirror, the owner's decisions.
+    telegram: ``TelegramService`` — the one place for Telegram state: the Bot API client
+        (``telegram_client``), the token, the paired chat and pairing codes (the settings page
+        and ``telegram`` in the CLI), the bot and mirror, the owner's decisions.
     voice: ``VoiceService`` — the Whisper model (warm transcriber, live dictation), its download
         and import, and WAV files, for dictation and the voice settings page.
     connection_tests: ``ConnectionTests`` — 测试连接 of the AI endpoint and the Telegram bot with
         values typed but not saved (throwaway clients, closed after).
-    telegram_pairing: ``TelegramPairing`` — the bot token, the paired chat, the pairing code.
     desktop: ``DesktopSupport`` — reopening the demo folder, the Microsoft sign-in, whether an
         account is set up.
     draft_reading: ``DraftReading`` — the drafts as read (the 待审批 list), without building
@@ -75,7 +75,6 @@ from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
 from core.app.stats import StatsService
 from core.app.telegram import TelegramService
-from core.app.telegram_pairing import TelegramPairing
 from core.app.voice import VoiceService
 from core.clock import Clock
 from core.config import Settings
@@ -125,7 +124,6 @@ class App:
         # this process's loops (#28)
         self.voice = VoiceService(services.settings, services.paths, process=WhisperProcess())
         self.connection_tests = ConnectionTests(self.llm, self.new_telegram_client)
-        self.telegram_pairing = TelegramPairing(services)
         self.desktop = DesktopSupport(services)
         self.rhythm = RhythmService(
             services,

@@ -7,6 +7,11 @@ here, in the composition root, and the front end only asks for them: the ``Teleg
 (token, switch, paired chat, pairing codes), the outbox figures and the approval alert of a
 draft. No front end touches the store or ``Services`` for these.
 
+This is the one place for a data folder's Telegram state: the desktop's settings page (token,
+pairing code, paired chat, unpair), ``telegram`` in the CLI and the runner all read and change it
+here (``App.telegram``). The calls that read the store or the keyring are small single-row reads
+and writes (``core.notify.pairing``), made as the settings page always made them.
+
 A runner handed bare ``Services`` (older callers and tests, until they pass the ``App``) gets a
 ``TelegramService`` of its own from ``telegram_side``: it then builds its own model client and
 drafting on first use, and closes them in ``aclose``.
@@ -14,6 +19,7 @@ drafting on first use, and closes them in ``aclose``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
@@ -29,6 +35,7 @@ from core.events import DraftChanged, EventBus
 from core.import_lock import IMPORTING
 from core.notify import pairing
 from core.notify.pairing import Owner, PairingCode
+from core.secrets import ENV_OVERRIDES, TELEGRAM_TOKEN
 from core.services import Services
 
 if TYPE_CHECKING:
@@ -99,9 +106,16 @@ class TelegramService:
         return self._services.clock
 
     def token(self) -> str | None:
+        """The saved (or environment-preset) bot token."""
         return pairing.token(self._services)
 
+    def token_from_env(self) -> bool:
+        """The token comes from ``INQUIRY_BRIDGE_TELEGRAM_TOKEN`` (the settings field is
+        read-only then)."""
+        return bool(os.environ.get(ENV_OVERRIDES[TELEGRAM_TOKEN]))
+
     def enabled(self) -> bool:
+        """Mirror on: the settings switch, or both headless variables preset."""
         return pairing.enabled(self._services)
 
     def base_url(self) -> str:
@@ -111,7 +125,12 @@ class TelegramService:
         """The paired (or preset) chat, or None."""
         return pairing.owner(self._services)
 
+    def current_pairing_code(self) -> PairingCode | None:
+        """The one-time code waiting for ``/start CODE``, if any."""
+        return pairing.current_pairing_code(self._services)
+
     def new_pairing_code(self) -> PairingCode:
+        """A fresh one-time code (replacing any earlier one) for ``/start CODE``."""
         return pairing.new_pairing_code(self._services)
 
     def unpair(self) -> None:

@@ -35,7 +35,7 @@ def _dead_port() -> int:
 
 def test_the_app_carries_the_front_ends_services(app: App) -> None:
     assert app.voice.settings is app.settings and app.voice.paths is app.paths
-    assert app.connection_tests is not None and app.telegram_pairing is not None
+    assert app.connection_tests is not None and app.telegram is not None
     assert app.desktop is not None
     assert isinstance(SystemClock().now().year, int)  # the types module re-exports the clock
 
@@ -75,12 +75,15 @@ def test_voice_model_choice_and_selection_go_through_the_settings(
 def test_telegram_pairing_makes_and_forgets_codes(
     app: App, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """One place for Telegram state: the settings page's pairing facts are ``App.telegram``'s,
+    the same service the runner and ``telegram`` in the CLI use (no second pairing service)."""
     monkeypatch.delenv("INQUIRY_BRIDGE_TELEGRAM_TOKEN", raising=False)
-    pairing = app.telegram_pairing
+    assert not hasattr(app, "telegram_pairing")
+    pairing = app.telegram
     assert pairing.token() is None and not pairing.token_from_env()
-    assert pairing.current_code() is None and pairing.owner() is None
-    code = pairing.new_code()
-    assert pairing.current_code() == code
+    assert pairing.current_pairing_code() is None and pairing.owner() is None
+    code = pairing.new_pairing_code()
+    assert pairing.current_pairing_code() == code
     app.secrets.set(TELEGRAM_TOKEN, "123:abc")
     assert pairing.token() == "123:abc"
     monkeypatch.setenv("INQUIRY_BRIDGE_TELEGRAM_TOKEN", "456:def")
