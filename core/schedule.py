@@ -35,7 +35,7 @@ from zoneinfo import ZoneInfo
 
 from core.clock import Clock, utc
 from core.errors import GraphAuthError, InquiryBridgeError
-from core.events import EventBus, SyncStatus
+from core.events import DiskFigures, EventBus, SyncStatus
 from core.import_lock import IMPORTING
 
 if TYPE_CHECKING:
@@ -193,19 +193,6 @@ def _default_drafts(services: Services, runtime: SyncRuntime) -> OwnerDecisions 
         from core.drafts.drafting import build_owner_decisions
 
     return build_owner_decisions(services, mailer)
-
-
-class DiskFigures(Protocol):
-    """``core.mail.spool_budget.DiskShort`` (mail sits above the scheduler's row, so a shape)."""
-
-    @property
-    def waiting(self) -> int: ...
-
-    @property
-    def need_bytes(self) -> int: ...
-
-    @property
-    def free_bytes(self) -> int: ...
 
 
 class MailReport(Protocol):
