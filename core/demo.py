@@ -26,7 +26,7 @@ from sqlalchemy import DateTime, func, select, update
 from sqlalchemy.orm import Session
 
 from core import tasks
-from core.clock import Clock, utc
+from core.clock import Clock, naive_utc, utc
 from core.db.models import AppState, Base, Inquiry, Message, StageEvent
 from core.demo_drafts import write_sample_drafts
 from core.glossary import resources_dir
@@ -166,7 +166,7 @@ def refresh_dates(services: Services, *, tolerance: timedelta = timedelta(hours=
     refreshed), so the demo reads as recent whenever it is opened. Returns the shift (zero when
     under ``tolerance`` or never loaded). Only for the demo folder: it rewrites every
     timestamp column of every table."""
-    now = services.clock.now().replace(tzinfo=None)
+    now = naive_utc(services.clock.now())
 
     def do(session: Session) -> timedelta:
         state = session.get(AppState, DEMO_STATE_KEY)
@@ -251,7 +251,7 @@ async def load_demo(
             moves = json.loads(manifest.read_text(encoding="utf-8")).get("moves", [])
             await tasks.io(_replay_stages, services, moves, services.clock)
         await services.store.run(_waiting_since_first_mail)
-        now = services.clock.now().replace(tzinfo=None)
+        now = naive_utc(services.clock.now())
 
         def _mark(session):  # type: ignore[no-untyped-def]
             session.merge(AppState(key=DEMO_STATE_KEY, value=now.isoformat(), updated_at=now))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.clock import Clock
+from core.clock import Clock, naive_utc
 from core.db.models import Draft, Inquiry, Message
 from core.drafts.factguard import check_facts
 from core.drafts.state import record_created
@@ -92,7 +92,7 @@ def write_sample_drafts(session: Session, clock: Clock, signature: str) -> int:
     """Add the demo's sample drafts once (none when some exist); returns how many were added."""
     if session.scalar(select(Draft.id).where(Draft.batch_id == DEMO_BATCH).limit(1)):
         return 0
-    now = clock.now().replace(tzinfo=None)
+    now = naive_utc(clock.now())
     added = 0
     for inquiry, first in _candidates(session)[:MAX_SAMPLES]:
         kind = inquiry.classification if inquiry.classification in _EN else "B"

@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from core import tasks
 from core.agent.claim_phrases import LANGUAGES, Language, answer_language, readable
+from core.clock import naive_utc
 from core.db.models import AppState, AuditEntry, Draft, DraftEvent, Memory, StageEvent
 from core.text.reading import reading_form
 
@@ -400,7 +401,7 @@ async def guard_answer(
     facts = await services.store.read(lambda s: turn_facts(s, mark, named))
     result = await tasks.io(guard_text, text, facts)  # a long answer: off the UI loop
     if result.corrections:
-        now = services.clock.now().replace(tzinfo=None)
+        now = naive_utc(services.clock.now())
 
         def record(session: Session) -> None:
             for c in result.corrections:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.clock import naive_utc
 from core.db.models import AuditEntry, Memory
 from core.errors import InquiryBridgeError
 from core.events import NoteAdded
@@ -126,7 +127,7 @@ def save_memory(
 
     Without ``inquiry_id`` a customer note or experience is linked to the customer its words
     name; without ``expires_at`` a date in its words makes it short-term (both in code)."""
-    now = services.clock.now().replace(tzinfo=None)
+    now = naive_utc(services.clock.now())
     status = "proposed" if proposal else "active"
     if expires_at is None:
         expires_at = expires_at_for(event_date(text, today_in_sydney(services.clock.now())))
@@ -170,7 +171,7 @@ def list_memories(session: Session, statuses: tuple[str, ...] | None = None) -> 
 
 def confirm_memory(services: Services, memory_id: int, *, actor: str = "owner") -> MemoryItem:
     """The owner confirms a proposal: it becomes active (his word: ``confidence="high"``)."""
-    now = services.clock.now().replace(tzinfo=None)
+    now = naive_utc(services.clock.now())
 
     def do(session: Session) -> MemoryItem:
         memory = session.get(Memory, memory_id)
@@ -206,7 +207,7 @@ def confirm_memory(services: Services, memory_id: int, *, actor: str = "owner") 
 
 def retire_memory(services: Services, memory_id: int, *, actor: str = "owner") -> MemoryItem:
     """The memory stops being used (kept, with who retired it and when)."""
-    now = services.clock.now().replace(tzinfo=None)
+    now = naive_utc(services.clock.now())
 
     def do(session: Session) -> MemoryItem:
         memory = session.get(Memory, memory_id)

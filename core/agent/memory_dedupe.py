@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 
 from core import tasks
 from core.agent.memory import MEMORY_KINDS, is_duplicate_memory, normalise_memory_text, save_memory
+from core.clock import naive_utc
 from core.db.models import AuditEntry, Inquiry, Memory
 from core.errors import InquiryBridgeError
 from core.events import NoteAdded
@@ -266,7 +267,7 @@ async def remember_once(
             proposal=proposal, inquiry_id=inquiry_id, expires_at=expires_at, channel=channel,
         )  # fmt: skip
         return SaveResult(memory_id, status, merged=False)
-    now = services.clock.now().replace(tzinfo=None)
+    now = naive_utc(services.clock.now())
     who = {
         "source": source, "channel": channel, "proposal": proposal,
         "inquiry_id": inquiry_id, "expires_at": expires_at,

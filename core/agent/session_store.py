@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from core.clock import Clock, to_sydney
+from core.clock import Clock, naive_utc, to_sydney
 from core.db.models import AssistantSession, AssistantTurn, Inquiry
 from core.services import Services
 
@@ -107,7 +107,7 @@ class SessionStore:
         self.services = services
 
     def _now(self) -> datetime:
-        return self.services.clock.now().replace(tzinfo=None)
+        return naive_utc(self.services.clock.now())
 
     def open(self, channel: str, name: str) -> SessionState:
         """The session (created when new) with its turns: every turn not yet summarised, and at

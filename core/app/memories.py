@@ -25,6 +25,7 @@ from core.agent.memory import (
     list_memories,
     retire_memory,
 )
+from core.clock import naive_utc
 from core.db.models import AuditEntry, Inquiry, Memory
 from core.events import InquiryUpdated, NoteAdded
 from core.memory.expiry import expire_due
@@ -93,7 +94,7 @@ class MemoryService:
         text = text.strip()
         if not text:
             raise MemoryStateError("记忆内容为空")
-        now = self._services.clock.now().replace(tzinfo=None)  # as core.agent.memory stamps
+        now = naive_utc(self._services.clock.now())  # as core.agent.memory stamps
 
         def do(session: Session) -> tuple[MemoryItem, int | None]:
             memory = session.get(Memory, memory_id)

@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
+from core.clock import naive_utc
 from core.db.models import AuditEntry, OwedWrite
 
 DRIVE_MOVE = "drive_move"
@@ -41,7 +42,7 @@ class Claimed:
 
 
 def _naive(now: datetime) -> datetime:
-    return now.replace(tzinfo=None)
+    return naive_utc(now)
 
 
 def owe(session: Session, kind: str, inquiry_id: int, reason: str, now: datetime) -> OwedWrite:

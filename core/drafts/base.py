@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
-from core.clock import Clock
+from core.clock import Clock, naive_utc
 from core.db.models import AuditEntry, Draft
 from core.drafts.attachments import inquiry_files
 from core.drafts.state import STATUS_ZH, Transition, transition
@@ -47,7 +47,7 @@ class DraftCore:
 
     def now(self) -> datetime:
         """Now as the store keeps time (naive UTC)."""
-        return self.clock.now().replace(tzinfo=None)
+        return naive_utc(self.clock.now())
 
     def publish(self, transitions: list[Transition]) -> None:
         """After the commit: tell the tray, the views and Telegram what moved."""

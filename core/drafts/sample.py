@@ -15,6 +15,7 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.clock import naive_utc
 from core.db.models import Attachment, Draft, Inquiry, Message
 from core.drafts.factguard import check_facts
 from core.drafts.state import record_created
@@ -128,7 +129,7 @@ async def ensure_sample_draft(services: Services) -> int:
         ) or session.scalar(select(Draft.id).order_by(Draft.id.desc()))
         if existing:
             return int(existing)
-        now = services.clock.now().replace(tzinfo=None)
+        now = naive_utc(services.clock.now())
         inquiry, inbound, body = _inquiry(session, now)
         attached = _attachments(session, services.paths.home, inbound)
         sources = [DEMO_INSTRUCTION, body, "Michael Chen Aurora Windows & Doors"]

@@ -87,7 +87,7 @@ def mark_sent(session: Session, draft: Draft, entry: SendEntry, *, clock: Clock)
         "sent",
         clock=clock,
         note="发送记录显示此前已发出，未重复发送",
-        sent_at=_entry_time(entry) or clock.now().replace(tzinfo=None),
+        sent_at=_entry_time(entry) or naive_utc(clock.now()),
         internet_message_id=entry.message_id or draft.internet_message_id,
         outlook_draft_id=entry.remote_id or draft.outlook_draft_id,
         error=None,

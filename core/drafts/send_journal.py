@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 
+from core.clock import naive_utc
 from core.db.journal_file import append_fsynced
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,7 @@ def subject_hash(subject: str) -> str:
 
 def stamp(moment: datetime | None) -> str | None:
     """A draft's creation time as the journal writes it (naive ISO, to the microsecond)."""
-    return moment.replace(tzinfo=None).isoformat() if moment is not None else None
+    return naive_utc(moment).isoformat() if moment is not None else None
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core import tasks
-from core.clock import Clock, utc
+from core.clock import Clock, naive_utc, utc
 from core.db.models import AuditEntry, Draft
 from core.db.store import explain_any
 from core.drafts.send_claim import SendSnapshot, claim_for_send, refuse_unless_approved
@@ -243,7 +243,7 @@ class DraftSender:
                 "sent",
                 actor=SYSTEM_ACTOR,
                 note="核对：已在已发送邮件中，未重复发送",
-                sent_at=self.clock.now().replace(tzinfo=None),
+                sent_at=naive_utc(self.clock.now()),
             )
             return SendResult(
                 snap.id, "sent", f"已发送给 {', '.join(snap.to)}（此前已发出，未重复发送）"
@@ -269,7 +269,7 @@ class DraftSender:
             log.warning("send of draft %s failed: %s", snap.id, exc)
             return await self._after_send_error(snap, exc, actor=actor)
         self.guard.outcome(SUBMITTED, attempt)
-        now = self.clock.now().replace(tzinfo=None)
+        now = naive_utc(self.clock.now())
         await self._move_and_publish(
             snap.id, "sent", actor=actor, note=f"已发送给 {', '.join(snap.to)}", sent_at=now
         )
@@ -300,7 +300,7 @@ class DraftSender:
             return await self._not_sent(snap.id, exc, actor=actor)
         self.guard.outcome(SUBMITTED, attempt)
         await once.file_copy(snap.id, message_id, raw)
-        now = self.clock.now().replace(tzinfo=None)
+        now = naive_utc(self.clock.now())
         await self._move_and_publish(
             snap.id, "sent", actor=actor, note=f"已发送给 {', '.join(snap.to)}", sent_at=now
         )
@@ -313,7 +313,7 @@ class DraftSender:
         went = verdict != "not_sent"
         await self.guard.outcome_for(draft_id, SUBMITTED if went else NOT_SENT, note=verdict)
         (note, answer), to_status = VERDICT_WORDS[verdict], "sent" if went else "approved"
-        fields = {"sent_at": self.clock.now().replace(tzinfo=None)} if went else {}
+        fields = {"sent_at": naive_utc(self.clock.now())} if went else {}
         await self._move_and_publish(draft_id, to_status, actor=SYSTEM_ACTOR, note=note, **fields)
         status = to_status if went else "waiting"
         return SendResult(draft_id, status, answer.format(to=", ".join(to)))
@@ -422,7 +422,7 @@ class DraftSender:
                         action="outlook_draft_deleted",
                         detail={"outlook_id": oid, "deleted": bool(gone)},
                         actor=SYSTEM_ACTOR,
-                        at=self.clock.now().replace(tzinfo=None),
+                        at=naive_utc(self.clock.now()),
                     )
                 )
 
@@ -491,7 +491,7 @@ class DraftSender:
             imid = await self.drafts.internet_message_id(outlook_id)
         if imid and await self.drafts.find_sent(imid):
             await self.guard.outcome_for(draft_id, SUBMITTED, note="found in Sent Items")
-            now = self.clock.now().replace(tzinfo=None)
+            now = naive_utc(self.clock.now())
             await self._move_and_publish(
                 draft_id,
                 "sent",

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from core.clock import Clock
+from core.clock import Clock, naive_utc
 from core.db.models import DRAFT_STATUSES, Draft, DraftEvent
 from core.errors import DraftStateError
 from core.events import DraftChanged
@@ -81,7 +81,7 @@ class Transition:
 def _record(
     session: Session, draft: Draft, to_status: str, *, actor: str, note: str, clock: Clock
 ) -> Transition:
-    now = clock.now().replace(tzinfo=None)
+    now = naive_utc(clock.now())
     from_status = draft.status
     draft.status = to_status
     draft.updated_at = now
@@ -106,7 +106,7 @@ def record_created(session: Session, draft: Draft, *, actor: str, clock: Clock) 
             from_status=None,
             to_status=draft.status,
             actor=actor,
-            at=clock.now().replace(tzinfo=None),
+            at=naive_utc(clock.now()),
             note="created",
         )
     )
@@ -147,7 +147,7 @@ def approve_transition(
         raise DraftStateError(
             f"草稿 {draft.id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，不能批准"
         )
-    now = clock.now().replace(tzinfo=None)
+    now = naive_utc(clock.now())
     draft.approved_by = actor
     draft.approved_at = now
     return _record(session, draft, "approved", actor=actor, note=note, clock=clock)

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from core.clock import naive_utc
 from core.db.attention_rows import open_complaint
 from core.db.models import Draft, Inquiry
 from core.drafts.attachments import FileOption, selected_files, size_warnings
@@ -161,5 +162,5 @@ def recently_mailed(session: Session, d: Draft) -> dict[str, str] | None:
     for contact in recent_contact(session, d.inquiry_id, now=moment):
         if d.internet_message_id and contact.subject == d.subject and contact.source == "app":
             continue
-        return {"at": contact.at.replace(tzinfo=None).isoformat() + "Z", "subject": contact.subject}
+        return {"at": naive_utc(contact.at).isoformat() + "Z", "subject": contact.subject}
     return None

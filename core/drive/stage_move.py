@@ -34,7 +34,7 @@ from urllib.parse import quote
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.clock import Clock
+from core.clock import Clock, naive_utc
 from core.db.models import DriveItem, Inquiry
 from core.db.owed import DRIVE_MOVE, Claimed, claim, finish, retry_later
 from core.drive.paths import Node, StageLayout, stage_layout
@@ -211,7 +211,7 @@ class StageFolderMover:
             if not item:
                 raise
         folder_id = str(item["id"])
-        now = self.clock.now().replace(tzinfo=None)
+        now = naive_utc(self.clock.now())
 
         def _add(session: Session) -> None:
             if session.get(DriveItem, folder_id) is None:
@@ -249,7 +249,7 @@ class StageFolderMover:
         self, session: Session, inquiry_id: int, plan: _Plan, target_id: str, item: dict[str, Any]
     ) -> None:
         """The watcher's rows now show the folder where it is (so the delta changes nothing)."""
-        now = self.clock.now().replace(tzinfo=None)
+        now = naive_utc(self.clock.now())
         row = session.get(DriveItem, plan.folder_id)
         name = str(item.get("name") or plan.name)
         if row is not None:

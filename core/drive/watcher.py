@@ -43,7 +43,7 @@ from urllib.parse import quote
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.clock import Clock
+from core.clock import Clock, naive_utc
 from core.db.models import CLOSED_STAGES, DriveItem, Inquiry, SyncCursor
 from core.drive.paths import Candidate, Node, StageLayout, match_folder, stage_layout
 from core.drive.stage_move import FolderMove, StageFolderMover
@@ -92,7 +92,7 @@ def _parse_time(value: object) -> datetime | None:
     if not value:
         return None
     try:
-        return datetime.fromisoformat(str(value).replace("Z", "+00:00")).replace(tzinfo=None)
+        return naive_utc(datetime.fromisoformat(str(value).replace("Z", "+00:00")))
     except ValueError:
         return None
 
@@ -217,7 +217,7 @@ class DriveWatcher:
         self, session: Session, entries: list[dict[str, Any]], link: str, full: bool
     ) -> tuple[DriveSyncReport, list[int]]:
         report = DriveSyncReport()
-        now = self.clock.now().replace(tzinfo=None)
+        now = naive_utc(self.clock.now())
         rows = {r.id: r for r in session.scalars(select(DriveItem))}
         before = _tree(rows)
         latest: dict[str, dict[str, Any]] = {}
@@ -351,7 +351,7 @@ class DriveWatcher:
         folder_id = str(item["id"])
 
         def _link(session: Session) -> None:
-            now = self.clock.now().replace(tzinfo=None)
+            now = naive_utc(self.clock.now())
             row = session.get(DriveItem, folder_id)
             if row is None:
                 session.add(

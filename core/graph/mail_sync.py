@@ -44,7 +44,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core import tasks
-from core.clock import Clock, utc
+from core.clock import Clock, naive_utc, utc
 from core.db.models import Message, SyncCursor
 from core.errors import GraphNotFound, SyncStateExpired
 from core.graph import mail_deferred, mime_stream
@@ -425,7 +425,7 @@ class MailSync:
 
     # ------------------------------------------------------------------ committing
     def _commit(self, session: Session, plan: MailRoundPlan) -> None:
-        now = self.clock.now().replace(tzinfo=None)
+        now = naive_utc(self.clock.now())
         for imid, gid in plan.id_changes:
             relink_source_id(session, imid, gid, "graph")
         for chunk in _chunks(list(plan.categories)):

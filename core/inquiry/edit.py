@@ -17,6 +17,7 @@ from typing import Any
 import phonenumbers
 from sqlalchemy.orm import Session
 
+from core.clock import naive_utc
 from core.db.models import CLASSIFICATIONS, AuditEntry, Inquiry
 from core.errors import InquiryBridgeError
 from core.events import InquiryUpdated
@@ -117,7 +118,7 @@ class InquiryEditor:
         """The one transaction behind both twins (values are checked before it runs)."""
         region = str(self.services.settings.get("general.phone_region") or "AU")
         clean = {f: normalise_value(f, v, region) for f, v in changes.items()}
-        now = self.services.clock.now().replace(tzinfo=None)
+        now = naive_utc(self.services.clock.now())
 
         def _do(session: Session) -> tuple[str, ...]:
             inquiry = session.get(Inquiry, inquiry_id)

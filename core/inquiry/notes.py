@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
+from core.clock import naive_utc
 from core.db.models import AuditEntry, Inquiry, Memory
 from core.errors import InquiryBridgeError
 from core.events import InquiryUpdated, NoteAdded
@@ -111,7 +112,7 @@ def _note_writer(
         if not Path(audio_path).is_file():
             raise NoteError(f"录音文件不存在：{audio_path}")
         stored_audio = stored_audio_path(services.paths.home, Path(audio_path))
-    now = services.clock.now().replace(tzinfo=None)
+    now = naive_utc(services.clock.now())
     # "下周二上门": a note about a day is over after it (core.memory.expiry, Sydney time)
     expires_at = expires_at_for(event_date(text, today_in_sydney(services.clock.now())))
 

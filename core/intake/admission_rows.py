@@ -29,7 +29,7 @@ class RowFactory:
         self.own_addresses = own_addresses
 
     def now(self) -> datetime:
-        return self.clock.now().replace(tzinfo=None)
+        return naive_utc(self.clock.now())
 
     def new_row(self, item: Arrival, customers: set[str]) -> tuple[Message, str]:
         """The unsaved row of one new message and its first disposition."""

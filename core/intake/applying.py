@@ -19,6 +19,7 @@ from functools import partial
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.clock import naive_utc
 from core.db.models import Message
 from core.events import Event, InquiryUpdated, MessageMerged, MessageRecorded, NeedsAttention
 from core.intake import budget, merge
@@ -47,7 +48,7 @@ class Applier:
         self.publish = publish
 
     def now(self) -> datetime:
-        return self.services.clock.now().replace(tzinfo=None)
+        return naive_utc(self.services.clock.now())
 
     async def finish_batch(self, batch: list[Job], run: Run) -> None:
         """Apply a batch in one transaction (or one by one after a failure), then report."""

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from core.clock import Clock
+from core.clock import Clock, naive_utc
 from core.db.models import AuditEntry, Inquiry, InquiryPhone, Message
 from core.inquiry.search import build_search_text, phone_digit_forms
 from core.inquiry.stages import StageChange, record_initial_stage
@@ -231,7 +231,7 @@ def create_inquiry(
     language_hint: str | None,
 ) -> Applied:
     """A new inquiry at stage ``inquiry``, with its first audit entry (triggered_by pipeline)."""
-    now = clock.now().replace(tzinfo=None)
+    now = naive_utc(clock.now())
     inquiry = _new_inquiry(message, classification, extraction, customer_email, language_hint, now)
     if parent is not None:
         inquiry.parent_inquiry_id = parent.id
@@ -283,7 +283,7 @@ def merge_into(
     region: str,
 ) -> Applied:
     """Attach ``message`` to ``inquiry``: fill empty fields, append products, move the clock."""
-    now = clock.now().replace(tzinfo=None)
+    now = naive_utc(clock.now())
     locked = owner_edited_fields(session, inquiry)
     changed: list[str] = []
 
@@ -394,6 +394,6 @@ def record_outbound(
     if inquiry.last_inbound_at is None or at >= inquiry.last_inbound_at:
         inquiry.owes_reply = "customer"
     add_summary(inquiry, message)
-    inquiry.updated_at = clock.now().replace(tzinfo=None)
+    inquiry.updated_at = naive_utc(clock.now())
     message.inquiry_id = inquiry.id
     return inquiry

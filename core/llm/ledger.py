@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from core.clock import naive_utc
 from core.db.models import LLMCall
 from core.db.store import Store
 
@@ -41,7 +42,7 @@ class LedgerEntry:
 def _row(entry: LedgerEntry) -> LLMCall:
     refs = {k: entry.refs.get(k) for k in REF_KEYS}
     return LLMCall(
-        at=entry.at.replace(tzinfo=None) if entry.at.tzinfo else entry.at,
+        at=naive_utc(entry.at),
         tier=entry.tier,
         model=entry.model[:200],
         purpose=entry.purpose[:64],

@@ -42,7 +42,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core import tasks
-from core.clock import Clock, utc
+from core.clock import Clock, naive_utc, utc
 from core.db.models import Message, SyncCursor
 from core.intake.identity import same_delivery
 from core.intake.records import relink_source_id
@@ -208,7 +208,7 @@ class ImapSync:
         relinks: list[Listed],
         deferred: Sequence[Listed] = (),
     ) -> None:
-        now = self.clock.now().replace(tzinfo=None)
+        now = naive_utc(self.clock.now())
         for listed in relinks:
             if listed.message_id:
                 relink_source_id(session, listed.message_id, listed.source_id, "imap")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.orm import Session
 
 from core.agent.tools.drive_access import CustomerDrive
-from core.clock import to_sydney
+from core.clock import naive_utc, to_sydney
 from core.db.models import AuditEntry
 from core.drafts.composing import DraftComposer
 from core.drafts.reader import DraftReader
@@ -264,6 +264,6 @@ def audit(
             action=action,
             detail=detail,
             actor=ACTOR,
-            at=now.replace(tzinfo=None),
+            at=naive_utc(now),
         )
     )
