@@ -264,10 +264,9 @@ class App:
     def customer_drive(self) -> CustomerDrive:
         """The assistant's OneDrive access over the Graph runtime's one client (its per-mailbox
         request limit holds for the file tools too); ``NotSignedIn`` without an account."""
-        from core.agent.tools.drive_access import CustomerDrive, signed_in
+        from core.agent.tools.drive_access import CustomerDrive
 
-        def client(services: Services) -> GraphClient:
-            signed_in(services)
+        def client(_services: Services) -> GraphClient:
             return self.graph().client
 
         return CustomerDrive(self._services, client, shared=True)

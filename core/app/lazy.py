@@ -117,8 +117,8 @@ class LazyDrafts:
     reader), built on first use. Front ends hand each part only to whoever may use it.
 
     ``mailer`` gives the folder's mailer (``App.mailer``: SMTP, or the Graph runtime's, or None:
-    cannot send), asked once when drafting is built. Without it drafting finds its own
-    (``build_drafting``'s default mailer: the old behaviour, for callers outside the App)."""
+    cannot send), asked once when drafting is built. Without it (bare services) drafting gets a
+    mailer of its own from ``core.app.standalone``."""
 
     def __init__(
         self,
@@ -136,11 +136,13 @@ class LazyDrafts:
             with IMPORTING:
                 from core.drafts.drafting import build_drafting
 
-            if self._mailer is None:  # the old signature (the Telegram runner's own drafting)
-                self._service = build_drafting(self._services, self._llm)
+            if self._mailer is None:  # bare services (a test's): a mailer of its own, closed
+                from core.app.standalone import own_mailer  # by ``Drafting.aclose``
+
+                mailer = own_mailer(self._services)
             else:
                 mailer = self._mailer()
-                self._service = build_drafting(self._services, self._llm, mailer, find_mailer=False)
+            self._service = build_drafting(self._services, self._llm, mailer)
         return self._service
 
     def __getattr__(self, name: str) -> Any:

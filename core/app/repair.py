@@ -88,7 +88,7 @@ def _settle_sends(services: Services, report: RepairReport) -> None:
 async def _check_mailbox(services: Services) -> list[tuple[str, str]]:
     """Attempts without an outcome are checked against Sent Items now (not only at the next
     send): each becomes ``sent``, stays free to send, or ``failed`` -- never sent here."""
-    from core.drafts.mailer_choice import build_mailer
+    from core.app.standalone import close_own_mailer, own_mailer
     from core.drafts.send_guard import SendGuard
     from core.drafts.send_journal import ASK_MAILBOX, SendJournal
 
@@ -96,19 +96,19 @@ async def _check_mailbox(services: Services) -> list[tuple[str, str]]:
     asks = [k[0] for k, v in journal.latest_by_draft().items() if v.state == ASK_MAILBOX]
     if not asks:
         return []
-    try:
-        mailer = build_mailer(services)
-    except Exception:  # no sign-in: the sender checks before any submit
-        return []
+    mailer = own_mailer(services)  # None without a usable sign-in: the sender checks later
     if mailer is None:
         return []
     guard = SendGuard(services, mailer, lambda _t: None, journal)
     lines: list[tuple[str, str]] = []
-    for draft_id in asks:
-        verdict = await guard.check(draft_id)
-        if verdict is not None:
-            zh = f"核对发送：草稿 #{draft_id}：{verdict[1]}"
-            lines.append((zh, f"checked draft #{draft_id} against Sent Items: {verdict[0]}"))
+    try:
+        for draft_id in asks:
+            verdict = await guard.check(draft_id)
+            if verdict is not None:
+                zh = f"核对发送：草稿 #{draft_id}：{verdict[1]}"
+                lines.append((zh, f"checked draft #{draft_id} against Sent Items: {verdict[0]}"))
+    finally:
+        await close_own_mailer(mailer)
     return lines
 
 
@@ -154,12 +154,12 @@ def _mtime(path: Path) -> float:
 
 
 async def _reingest(services: Services, offline: bool) -> Any:
-    from core.intake.pipeline import build_pipeline
+    from core.app.standalone import own_pipeline
     from core.mail.source import RawMessage
     from core.sources.eml import read_eml
 
     files = await tasks.io(missing_raw_files, services)
-    pipeline = build_pipeline(services, offline=offline)
+    pipeline = own_pipeline(services, offline=offline)  # no App yet: a model client of its own
 
     async def raws() -> AsyncIterator[RawMessage]:
         for path in files:

@@ -152,12 +152,15 @@ class RhythmService:
 
     @contextlib.asynccontextmanager
     async def appointments_once(self) -> AsyncIterator[Appointments]:
-        """Propose / confirm measuring visits over a Graph client of their own, closed after."""
+        """Propose / confirm measuring visits over a Graph client of their own, closed after:
+        a one-shot command runs in its own ``asyncio.run``, where the desktop's runtime client
+        (bound to the desktop's loop) cannot be borrowed."""
+        from core.app.standalone import own_graph_client
         from core.rhythm.appointments import Appointments
-        from core.rhythm.outlook import calendar_for, graph_client
+        from core.rhythm.outlook import calendar_for
 
         s = self._services
-        client = graph_client(s)
+        client = own_graph_client(s)
         try:
             yield Appointments(s.store, s.bus, s.clock, lambda: calendar_for(client))
         finally:

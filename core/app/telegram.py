@@ -212,11 +212,12 @@ class TelegramService:
                 from core.drafts.drafting import build_owner_decisions
 
             if self._mailer is not None:  # the App's: sends go through its Graph runtime
-                self._decisions = build_owner_decisions(
-                    self._services, self._mailer(), find_mailer=False
-                )
-            else:
-                self._decisions = build_owner_decisions(self._services)
+                mailer = self._mailer()
+            else:  # bare services: a mailer of its own, closed by ``aclose``
+                from core.app.standalone import own_mailer
+
+                mailer = own_mailer(self._services)
+            self._decisions = build_owner_decisions(self._services, mailer)
         return self._decisions
 
     def _parts(self) -> tuple[LazyLLM, LazyDrafts]:

@@ -17,7 +17,6 @@ list says so. Every public method is a coroutine; dataclasses in and out, no ORM
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,7 +24,6 @@ from core.drafts.base import DraftCore
 from core.drafts.composing import DraftComposer
 from core.drafts.decisions import OwnerDecisions
 from core.drafts.edits import OwnerEdits
-from core.drafts.mailer_choice import build_mailer
 from core.drafts.reader import DraftReader
 from core.drafts.sender import DraftSender
 from core.services import Services
@@ -33,8 +31,6 @@ from core.services import Services
 if TYPE_CHECKING:
     from core.llm.model import ModelClient
     from core.mail.ports import Mailer
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -54,27 +50,14 @@ class Drafting:
             await client.aclose()
 
 
-def default_mailer(services: Services) -> Mailer | None:
-    """A Graph mailer when sign-in is configured, else None (drafts still compose and wait)."""
-    try:
-        return build_mailer(services)
-    except Exception as exc:  # Graph not usable yet
-        log.info("no Graph mailer: %s", exc)
-        return None
-
-
 def build_drafting(
     services: Services,
     llm: ModelClient | None,
     mailer: Mailer | None = None,
-    *,
-    find_mailer: bool = True,
 ) -> Drafting:
-    """Drafting over ``llm`` and ``mailer``; without a mailer (and ``find_mailer``), one over
-    Graph when sign-in is configured (desktop, CLI), else none (sending answers 'waiting')."""
+    """Drafting over ``llm`` and ``mailer``, both handed down by the composition root (the
+    ``App``'s); without a mailer, sending answers 'waiting' and drafts still compose."""
     core = DraftCore(services)
-    if mailer is None and find_mailer:
-        mailer = default_mailer(services)
     return Drafting(
         composer=DraftComposer(core, llm),
         edits=OwnerEdits(core, llm),
@@ -83,12 +66,8 @@ def build_drafting(
     )
 
 
-def build_owner_decisions(
-    services: Services, mailer: Mailer | None = None, *, find_mailer: bool = True
-) -> OwnerDecisions:
-    """Only the decisions (Telegram buttons, the scheduler's sends): no model needed. With
-    ``find_mailer=False`` a missing mailer stays missing (the App hands its own down)."""
+def build_owner_decisions(services: Services, mailer: Mailer | None = None) -> OwnerDecisions:
+    """Only the decisions (Telegram buttons, the scheduler's sends): no model needed. The mailer
+    is the composition root's; without one, sending answers 'waiting'."""
     core = DraftCore(services)
-    if mailer is None and find_mailer:
-        mailer = default_mailer(services)
     return OwnerDecisions(core, DraftSender(services, mailer, publish=core.publish))

@@ -21,16 +21,10 @@ def graph_signed_in(services: Services) -> bool:
     return bool(services.secrets.get(GRAPH_TOKEN) or services.settings.get("graph.client_id"))
 
 
-def build_mailer(
-    services: Services, graph: Callable[[], DraftMailer] | None = None
-) -> Mailer | None:
+def build_mailer(services: Services, graph: Callable[[], DraftMailer]) -> Mailer | None:
     """The SMTP mailer when an SMTP URL is configured (``core.mailbox``), else the Graph mailer
-    ``graph()`` gives (the runtime's), or None when no sign-in is configured at all.
-
-    ``graph`` None is the old signature, kept until the front ends still calling it
-    (``core/cli/repair.py``, and through ``build_drafting``/``build_owner_decisions`` the
-    approval window, ``core/cli/drafts.py`` and the Telegram runner) get drafting from ``App``:
-    it makes a Graph client of its own (``PENDING_LEGACY`` in #23's composition-root test)."""
+    ``graph()`` gives (the composition root's: the runtime's, or for a caller without an ``App``
+    ``core.app.standalone.own_graph_mailer``), or None when no sign-in is configured at all."""
     from core.mailbox.runtime import build_smtp_mailer, smtp_configured
 
     if smtp_configured(services.settings):
@@ -38,25 +32,4 @@ def build_mailer(
         return smtp
     if not graph_signed_in(services):
         return None
-    if graph is not None:
-        return graph()
-    return _own_graph_mailer(services)
-
-
-def _own_graph_mailer(services: Services) -> DraftMailer:
-    """The legacy path of ``build_mailer``: a Graph client and mailer of its own."""
-    from core.graph.auth import build_token_provider
-    from core.graph.client import GraphClient
-    from core.graph.mailer import GraphMailer
-
-    settings = services.settings
-    client = GraphClient(
-        settings.get("graph.base_url"),
-        build_token_provider(services),
-        clock=services.clock,
-        max_concurrency=int(settings.get("graph.max_concurrency") or 4),
-    )
-    graph: DraftMailer = GraphMailer(
-        client, send_per_minute=int(settings.get("graph.send_per_minute") or 30)
-    )
-    return graph
+    return graph()

@@ -25,15 +25,15 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core import tasks
+from core.clock import naive_utc
 from core.db.models import Message
 from core.events import Event, MessageRecorded, SyncStatus
-from core.import_lock import IMPORTING
 from core.intake import records
 from core.intake.admission import Admission
 from core.intake.applying import Applier
@@ -44,6 +44,9 @@ from core.intake.worker_pool import WorkerPool
 from core.mail.parse import ParseBudget
 from core.mail.source import MessageStream, RawMessage
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.llm.model import ModelClient
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +159,7 @@ class IntakePipeline:
 
     async def record_removed(self, source_id: str) -> None:
         """Graph ``@removed``: the message is kept (nothing is lost), marked removed."""
-        now = self.services.clock.now().replace(tzinfo=None)
+        now = naive_utc(self.services.clock.now())
 
         def _do(session: Session) -> tuple[int, str] | None:
             msg = session.scalars(select(Message).where(Message.source_id == source_id)).first()
@@ -207,27 +210,17 @@ class IntakePipeline:
             self.services.bus.publish(event)
 
 
-def build_pipeline(services: Services, offline: bool = False, *, llm: Any = None) -> IntakePipeline:
-    """The pipeline of a data folder over ``llm``, the model client of the composition root
-    (``App.pipeline``, which shares its one client and concurrency limit with drafting and the
-    assistant), or rules only when ``offline`` or no ``llm.base_url`` is configured.
-
-    Without ``llm`` (and not offline) it still makes a client of its own, which it closes: the
-    old signature, kept only until the front ends still calling it (``core/cli/intake.py``,
-    ``core/cli/repair.py``, tests) ask ``App.pipeline``. #23's composition-root test lists this
-    fallback in ``PENDING_LEGACY``.
-    """
+def build_pipeline(
+    services: Services, offline: bool = False, *, llm: ModelClient | None = None
+) -> IntakePipeline:
+    """The pipeline of a data folder over ``llm``, the model client handed down by the
+    composition root (``App.pipeline``, which shares its one client and concurrency limit with
+    drafting and the assistant), or rules only when there is no ``llm``, ``offline`` is set or no
+    ``llm.base_url`` is configured. It never makes a client: one run without an ``App`` asks
+    ``core.app.standalone.own_pipeline``."""
     configured = bool(str(services.settings.get("llm.base_url") or "").strip())
-    if llm is not None:
-        return IntakePipeline(
-            services, llm if configured and not offline else None, offline=offline, owns_llm=False
-        )
-    if not offline and configured:
-        with IMPORTING:
-            from core.llm.client import LLMClient
-
-        llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
-    return IntakePipeline(services, llm, offline=offline)
+    model = llm if configured and not offline else None
+    return IntakePipeline(services, model, offline=offline, owns_llm=False)
 
 
 __all__ = ["IngestReport", "IntakePipeline", "Understanding", "build_pipeline"]

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 
 from core.agent.loop import Assistant, AssistantReply
+from core.agent.tools.drive_access import CustomerDrive
+from core.app.standalone import own_graph_client
 from core.clock import FakeClock, utc
 from core.db.models import Attachment, Inquiry, Message
 from core.drafts.drafting import build_drafting
@@ -54,8 +56,9 @@ async def model(services: Services):  # type: ignore[no-untyped-def]
         services.settings.update({"llm.base_url": server.base_url, "llm.max_retries": 0})
         client = LLMClient(services.settings, services.secrets, services.store, services.clock)
         scripted.server = server
+        drive = CustomerDrive(services, own_graph_client)  # a client of its own per call
         scripted.assistant = Assistant(
-            services, client, build_drafting(services, client, find_mailer=False)
+            services, client, build_drafting(services, client), drive=drive
         )
         yield scripted
         await client.aclose()

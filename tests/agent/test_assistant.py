@@ -77,7 +77,7 @@ async def test_question_to_pending_draft_never_sent(services, llm) -> None:  # t
     client, server = llm
     inquiry_id, _ = add_inquiry(services)
     services.store.write(lambda s: refresh_search_text(s.get(Inquiry, inquiry_id)))
-    assistant = Assistant(services, client, build_drafting(services, client, find_mailer=False))
+    assistant = Assistant(services, client, build_drafting(services, client))
 
     reply = await assistant.ask("给 0412 345 678 那位客户回信，下周二上门量尺")
 
@@ -157,7 +157,7 @@ async def test_no_tool_can_approve_or_send(services, llm) -> None:  # type: igno
     # from it can approve, reject or send — even when the assistant is built from the owner's
     # full drafting (the desktop and the CLI hand it that)
     client, _server = llm
-    drafting = build_drafting(services, client, find_mailer=False)
+    drafting = build_drafting(services, client)
     context = Assistant(services, client, drafting).context
     assert set(vars(context)) == {
         "services",
@@ -213,9 +213,9 @@ async def test_bad_tool_calls_come_back_as_errors(services) -> None:  # type: ig
         services.settings.update({"llm.base_url": server.base_url, "llm.max_retries": 0})
         client = LLMClient(services.settings, services.secrets, services.store, services.clock)
         try:
-            reply = await Assistant(
-                services, client, build_drafting(services, client, find_mailer=False)
-            ).ask("记住：报价都含GST")
+            reply = await Assistant(services, client, build_drafting(services, client)).ask(
+                "记住：报价都含GST"
+            )
         finally:
             await client.aclose()
     results = [c.result for c in reply.tool_calls]

@@ -97,7 +97,7 @@ async def test_a_draft_makes_its_customer_current_and_the_answer_names_him(
 @pytest.fixture
 async def owner(services: Services, model: Model):  # type: ignore[no-untyped-def]
     """The owner's own drafting (decisions, the 待审批 list) over the same store and model."""
-    drafting = build_drafting(services, model.assistant.llm, find_mailer=False)
+    drafting = build_drafting(services, model.assistant.llm)
     yield drafting
     await drafting.aclose()
 

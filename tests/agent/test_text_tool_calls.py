@@ -68,7 +68,7 @@ async def test_written_tool_calls_run_and_are_never_shown(
     with LLMServer(local_model, quirks=quirks) as srv:
         services.settings.update({"llm.base_url": srv.base_url, "llm.max_retries": 0})
         client = LLMClient(services.settings, services.secrets, services.store, services.clock)
-        assistant = Assistant(services, client, build_drafting(services, client, find_mailer=False))
+        assistant = Assistant(services, client, build_drafting(services, client))
         try:
             reply = await assistant.ask(
                 "给 0412 345 678 那位客户回信，下周二上门量尺",

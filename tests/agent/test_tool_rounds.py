@@ -34,7 +34,7 @@ async def _ask(services: Any, model: Any) -> tuple[Any, LLMServer]:
         services.settings.update({"llm.base_url": server.base_url, "llm.max_retries": 0})
         client = LLMClient(services.settings, services.secrets, services.store, services.clock)
         try:
-            drafting = build_drafting(services, client, find_mailer=False)
+            drafting = build_drafting(services, client)
             reply = await Assistant(services, client, drafting).ask("把各阶段查清楚")
         finally:
             await client.aclose()

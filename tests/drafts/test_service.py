@@ -175,8 +175,6 @@ async def test_compose_without_llm_is_a_clear_error(services):
 
     inquiry_id, _ = add_inquiry(services)
     with pytest.raises(LLMUnavailable):
-        await build_drafting(services, None, find_mailer=False).composer.compose(
-            inquiry_id, "报价", actor="owner"
-        )
+        await build_drafting(services, None).composer.compose(inquiry_id, "报价", actor="owner")
     with services.store.session() as s:
         assert s.scalars(select(Draft)).all() == [] and s.scalars(select(DraftEvent)).all() == []

@@ -80,7 +80,7 @@ class NoApprovalWithoutOwner(RuleBasedStateMachine):
         self.llm = LLMClient(
             self.services.settings, self.services.secrets, self.services.store, self.services.clock
         )
-        self.drafting = build_drafting(self.services, self.llm, find_mailer=False)  # no Outlook
+        self.drafting = build_drafting(self.services, self.llm)  # no Outlook
         self.inquiry_id = _Shared.inquiry_id
         self.drafts: list[int] = []
 

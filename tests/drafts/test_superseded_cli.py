@@ -24,7 +24,7 @@ def _revise(services, draft_id: int, instruction: str) -> int:  # type: ignore[n
 
     async def run() -> int:
         client = LLMClient(services.settings, services.secrets, services.store, services.clock)
-        drafting = build_drafting(services, client, find_mailer=False)
+        drafting = build_drafting(services, client)
         try:
             return await drafting.composer.revise(draft_id, instruction, actor="agent")
         finally:

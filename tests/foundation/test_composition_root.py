@@ -52,7 +52,11 @@ BUILDERS = frozenset(
         "build_mailer",  # a Graph client of its own unless handed the runtime's (``graph=``)
         "build_pipeline",
         "build_services",
-        "graph_client",  # core.rhythm.outlook's legacy Graph client
+        # core.app.standalone's: a client of the caller's own, for work without an App
+        "own_graph_client",
+        "own_graph_mailer",
+        "own_mailer",
+        "own_pipeline",
     }
 )
 HTTPX_CLIENTS = frozenset({"AsyncClient", "Client"})  # as ``httpx.AsyncClient(...)``
@@ -75,31 +79,10 @@ OWN_MODULES: dict[str, frozenset[str]] = {
 # ``App.load_demo``); never add an entry.
 PENDING_FRONT_ENDS: frozenset[str] = frozenset()  # every front end now asks App
 
-# Core functions (``path::function``) that still make a client for callers that do not hand one
-# down yet: the old signatures, kept working. It may only shrink; each entry says who still needs
-# it, and goes when they do not.
-PENDING_LEGACY = frozenset(
-    {
-        # graph_client(services) for CustomerDrive's per-call OneDrive client, for a ToolContext
-        # or a proposal built without the App's drive (tests, a Telegram runner over bare
-        # services): App.customer_drive hands the runtime's one client down instead (the App's
-        # Telegram bot too)
-        "core/agent/tools/drive_access.py::_default_client",
-        # build_mailer(services) without ``graph``, for build_drafting(find_mailer=True) and
-        # build_owner_decisions(services) with no mailer: tests and a Telegram runner over bare
-        # services (App.drafts and App.telegram pass App.mailer() instead)
-        "core/drafts/drafting.py::default_mailer",
-        # build_pipeline(services) without ``llm``: core/app/repair.py
-        # and tests/intake; they should pass ``llm=`` or ask ``App.pipeline``
-        "core/intake/pipeline.py::build_pipeline",
-        # the Graph client of build_mailer(services) called without ``graph``: core/app/repair.py
-        # and default_mailer above; App.mailer() hands the runtime's mailer instead
-        "core/drafts/mailer_choice.py::_own_graph_mailer",
-        # graph_client(services): App.rhythm.appointments_once (CLI briefing, appointments) and
-        # drive_access's _default_client above
-        "core/rhythm/outlook.py::graph_client",
-    }
-)
+# Core functions (``path::function``) that still made a client for callers that did not hand
+# one down. It may only shrink, and it is empty: callers without an ``App`` (repair, a one-shot
+# command's calendar, tests over bare services) ask ``core.app.standalone``, inside the root.
+PENDING_LEGACY: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -304,12 +287,13 @@ async def test_the_assistants_onedrive_tools_use_the_runtimes_one_graph_client(
 ) -> None:
     """Before, every OneDrive tool call (and a confirmed folder proposal) opened and closed a
     Graph client of its own, beside the runtime's: two request limits for one mailbox."""
-    from core.agent.tools import drive_access
+
+    from core.app import standalone
 
     def no_own_client(_services: object) -> None:
-        raise AssertionError("a Graph client outside the root")
+        raise AssertionError("a Graph client of its own beside the runtime's")
 
-    monkeypatch.setattr(drive_access, "graph_client", no_own_client)
+    monkeypatch.setattr(standalone, "own_graph_client", no_own_client)
     runtime = app.graph()
     assistant = app.assistant.conversation("today", channel="cli", persist=False).assistant
     drive = assistant.context.drive
@@ -332,12 +316,12 @@ async def test_the_telegram_front_end_sends_and_files_through_the_runtimes_one_c
 ) -> None:
     """Before, approving from the phone built its own Graph mailer (a second client, a second
     request limit), and a 确认 on a folder proposal opened a OneDrive client per press."""
-    from core.drafts import mailer_choice
+    from core.app import standalone
 
     def no_own_mailer(*_args: object, **_kw: object) -> None:
-        raise AssertionError("a Graph mailer outside the root")
+        raise AssertionError("a Graph mailer of its own beside the runtime's")
 
-    monkeypatch.setattr(mailer_choice, "_own_graph_mailer", no_own_mailer)
+    monkeypatch.setattr(standalone, "own_graph_mailer", no_own_mailer)
     from core.secrets import TELEGRAM_TOKEN
 
     app.secrets.set(TELEGRAM_TOKEN, "123:abc")

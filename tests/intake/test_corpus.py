@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
+from core.app.standalone import own_pipeline
 from core.db.models import LLMCall, Message
 from core.intake.pipeline import build_pipeline
 from core.intake.queries import inquiries_json, mail_json
@@ -39,7 +40,7 @@ async def test_corpus_through_the_model(services, corpus_dir: Path) -> None:  # 
     labels = load_labels(corpus_dir)
     with LLMServer(CorpusOracle(corpus_dir)) as srv:
         services.settings.update({"llm.base_url": srv.base_url, "llm.max_retries": 0})
-        pipeline = build_pipeline(services)
+        pipeline = own_pipeline(services)
         report = await pipeline.ingest_source(EmlFolderSource(corpus_dir))
         await pipeline.llm.aclose()
     assert report.processed == 45

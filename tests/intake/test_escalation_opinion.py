@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from core.app.standalone import own_pipeline
 from core.db.models import LLMCall, Message
 from core.events import NeedsAttention
 from core.intake.escalation import escalation_in
 from core.intake.escalation_opinion import plausibly_negative
-from core.intake.pipeline import IntakePipeline, build_pipeline
+from core.intake.pipeline import IntakePipeline
 from tests.intake.test_pipeline_support import ScriptedModel, Verdict, make_email, raw
 from tests.support.llm_server import LLMServer, Reply, system_text
 
@@ -57,7 +58,7 @@ async def pipelines(services) -> AsyncIterator[Callable[[], IntakePipeline]]:  #
     made: list[IntakePipeline] = []
 
     def make() -> IntakePipeline:
-        made.append(build_pipeline(services))
+        made.append(own_pipeline(services))
         return made[-1]
 
     yield make

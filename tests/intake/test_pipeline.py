@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 import pytest
 from sqlalchemy import func, select
 
+from core.app.standalone import own_pipeline
 from core.db.models import Attachment, Inquiry, LLMCall, Message, StageEvent
 from core.events import (
     InquiryCreated,
@@ -22,7 +23,7 @@ from core.events import (
 )
 from core.inquiry.edit import InquiryEditor
 from core.inquiry.search import search_condition
-from core.intake.pipeline import IntakePipeline, build_pipeline
+from core.intake.pipeline import IntakePipeline
 from core.intake.queries import inquiries_json, mail_json
 from tests.intake.test_pipeline_support import (
     ScriptedModel,
@@ -64,11 +65,11 @@ def server(model: ScriptedModel) -> Iterator[LLMServer]:
 
 @pytest.fixture
 async def pipelines(services) -> AsyncIterator[Callable[..., IntakePipeline]]:  # type: ignore[no-untyped-def]
-    """``build_pipeline`` for this test's services; every model client is closed afterwards."""
+    """``own_pipeline`` for this test's services; every model client is closed afterwards."""
     made: list[IntakePipeline] = []
 
     def make(**kwargs: object) -> IntakePipeline:
-        made.append(build_pipeline(services, **kwargs))  # type: ignore[arg-type]
+        made.append(own_pipeline(services, **kwargs))  # type: ignore[arg-type]
         return made[-1]
 
     yield make

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from core.app.standalone import own_pipeline
 from core.db.models import Message
 from core.events import NeedsAttention
-from core.intake.pipeline import IntakePipeline, build_pipeline
+from core.intake.pipeline import IntakePipeline
 from core.intake.queries import inquiries_json, mail_json
 from core.notify.outbox import NotificationCenter
 from core.rhythm import attention
@@ -57,7 +58,7 @@ async def pipelines(services) -> AsyncIterator[Callable[..., IntakePipeline]]:  
     made: list[IntakePipeline] = []
 
     def make(**kwargs: object) -> IntakePipeline:
-        made.append(build_pipeline(services, **kwargs))  # type: ignore[arg-type]
+        made.append(own_pipeline(services, **kwargs))  # type: ignore[arg-type]
         return made[-1]
 
     yield make

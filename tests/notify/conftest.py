@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from core.app.standalone import own_mailer
 from core.db.models import Inquiry
 from core.drafts.drafting import build_drafting
 from core.inquiry.stages import record_initial_stage
@@ -78,7 +79,7 @@ async def desk(services: Any, model: DraftingModel, graph: GraphServer) -> Any:
     with LLMServer(model) as llm_server:
         services.settings.update({"llm.base_url": llm_server.base_url, "llm.max_retries": 0})
         llm = LLMClient(services.settings, services.secrets, services.store, services.clock)
-        drafting = build_drafting(services, llm)
+        drafting = build_drafting(services, llm, own_mailer(services))
         yield drafting
         await llm.aclose()
         await drafting.aclose()  # the Graph client of the desktop's sender

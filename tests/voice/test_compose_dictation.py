@@ -54,7 +54,7 @@ async def test_dictated_words_land_in_the_instruction_box_and_nothing_is_drafted
 
     inquiry_id = services.store.write(_add)
     services.settings.update({"llm.base_url": "http://127.0.0.1:9/v1"})  # an AI is set up
-    drafting = build_drafting(services, None, find_mailer=False)
+    drafting = build_drafting(services, None)
     dialog = ComposeDialog(App(services), drafting, inquiry_id)
     qtbot.addWidget(dialog)
     source = GeneratedAudioInput(read_pcm16k(short_wav))

@@ -1,8 +1,8 @@
 """OneDrive as the assistant may use it: a customer's files, one file's text, his folder.
 
 Why a class of its own: the tools need Graph for OneDrive, and the Graph runtime also holds the
-mailer. ``CustomerDrive`` holds only the data folder's services and opens a Graph client for the
-length of one call, so nothing reachable from a ``ToolContext`` can send mail, write the
+mailer. ``CustomerDrive`` holds only the data folder's services and the Graph client it is lent
+for the length of one call (``App.customer_drive``: the runtime's), so nothing reachable from a ``ToolContext`` can send mail, write the
 calendar or approve a draft — the rule holds because those methods are not there.
 
 Listing is offline (``drive_items``, kept by the watcher); reading downloads through
@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING
 from sqlalchemy.orm import Session
 
 from core import tasks
+from core.clock import naive_utc
 from core.db.models import Inquiry
 from core.drafts.attachments import copy_owner_file, owner_file_row
 from core.drive.files import CustomerFile, download, list_customer_files, read_text
 from core.drive.watcher import DriveWatcher
 from core.errors import NotFound, NotSignedIn
 from core.graph.client import GraphClient
-from core.rhythm.outlook import graph_client, has_account
+from core.rhythm.outlook import has_account
 
 if TYPE_CHECKING:
     from core.services import Services
@@ -34,9 +35,10 @@ if TYPE_CHECKING:
 READ_CHARS = 6_000  # what one file may put in front of the model (a session budgets 32,000)
 
 
-def _default_client(services: Services) -> GraphClient:
-    signed_in(services)
-    return graph_client(services)
+def _not_lent(services: Services) -> GraphClient:
+    """The factory of a drive built without the ``App``'s Graph client: OneDrive is not
+    reachable from there (a test's bare context), said the way the tools word it."""
+    raise NotSignedIn("ONEDRIVE_NOT_CONNECTED: no Graph client was handed to this drive")
 
 
 def signed_in(services: Services) -> None:
@@ -51,15 +53,23 @@ class CustomerDrive:
     def __init__(
         self,
         services: Services,
-        client_factory: Callable[[Services], GraphClient] = _default_client,
+        client_factory: Callable[[Services], GraphClient] = _not_lent,
         *,
         shared: bool = False,
     ) -> None:
-        """``shared``: the factory hands out a client someone else owns (the App's Graph
+        """``client_factory``: the Graph client for one call, handed down by the composition
+        root (``App.customer_drive``: its runtime's one client, ``shared``); without it OneDrive
+        answers "not connected". ``shared``: the factory hands out a client someone else owns (the App's Graph
         runtime's one client, with its per-mailbox request limit), so it is not closed here."""
         self._services = services
         self._client_factory = client_factory
         self._shared = shared
+
+    def _client(self) -> GraphClient:
+        """The Graph client for one call; ``NotSignedIn`` first when no account is set up,
+        whatever the factory (so every drive words a missing sign-in the same way)."""
+        signed_in(self._services)
+        return self._client_factory(self._services)
 
     async def _release(self, client: GraphClient) -> None:
         if not self._shared:
@@ -88,7 +98,7 @@ class CustomerDrive:
         raise NotFound(f"no file {item_id!r} in the OneDrive folder of inquiry {inquiry_id}")
 
     async def _download(self, found: CustomerFile) -> Path:
-        client = self._client_factory(self._services)
+        client = self._client()
         try:
             folder = self._services.paths.cache / "drive" / found.item_id.replace("/", "_")
             return await download(client, found.item_id, folder, name=found.name)
@@ -112,7 +122,7 @@ class CustomerDrive:
         copied = await tasks.io(copy_owner_file, self._services.paths, path)
 
         def do(session: Session) -> int:
-            row = owner_file_row(session, inquiry_id, copied, now.replace(tzinfo=None))
+            row = owner_file_row(session, inquiry_id, copied, naive_utc(now))
             row.added_by = "onedrive"
             return row.id
 
@@ -126,7 +136,7 @@ class CustomerDrive:
         if before:
             return before, False
         services = self._services
-        client = self._client_factory(services)
+        client = self._client()
         try:
             watcher = DriveWatcher(
                 client, services.store, services.settings, services.bus, services.clock
