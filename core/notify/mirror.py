@@ -2,7 +2,8 @@
 
 Each ``Notification`` row walks ``telegram_status``: ``pending`` → ``sent`` (message ids recorded),
 ``failed`` (gave up after ``max_attempts`` or a permanent 4xx) or ``skipped`` (raised before the
-chat was paired, or a draft alert whose draft is no longer waiting). Rules, in order:
+chat was paired, a draft alert whose draft is no longer waiting, or a stage reminder whose job
+has left that stage). Rules, in order:
 
 * **Quiet hours** (``schedule.quiet_hours_start/end``, Sydney time): nothing goes out; due rows get
   ``telegram_next_at`` = the end of the quiet period, so they are held, not lost.
@@ -13,6 +14,8 @@ chat was paired, or a draft alert whose draft is no longer waiting). Rules, in o
 * **Network down**: the row keeps ``pending`` with an exponential ``telegram_next_at``; nothing is
   lost while offline.
 * **HTML refused** ("can't parse entities"): the same piece is sent again as plain text.
+* **Stage reminders** are worded when they go out (``core.notify.overdue_alert``): one held by the
+  quiet hours from 23:59 to 07:00 says the morning's working days, as the board does then.
 
 Closing a draft's buttons: when a draft leaves the queue for good (sent, discarded, superseded by
 a revision — from the desktop, the CLI or the phone) the outbox gets a quiet ``draft_closed`` row
@@ -58,6 +61,7 @@ from core.notify.draft_buttons import (
     draft_keyboard,
 )
 from core.notify.inquiry_alert import INQUIRY_ALERT_KINDS, inquiry_keyboard
+from core.notify.overdue_alert import is_stage_reminder, overdue_message_now
 from core.notify.pacing import Pacer
 from core.notify.pairing import Owner
 from core.notify.quiet import quiet_until_for
@@ -252,6 +256,14 @@ class TelegramMirror:
         elif row.kind in INQUIRY_ALERT_KINDS and row.ref_type == "inquiry" and row.ref_id:
             keyboard = inquiry_keyboard(row.ref_id)  # 起草回复 / 在电脑上打开 / 稍后提醒
         else:
+            if is_stage_reminder(row) and not row.telegram_message_ids:
+                # the days as the board counts them now (held through the night: one more)
+                fresh = overdue_message_now(session, row, self.clock.now())
+                if fresh is None:  # moved on (or lost) meanwhile: nothing is overdue any more
+                    row.telegram_status = "skipped"
+                    row.telegram_error = "the job has left the stage the reminder was about"
+                    return None
+                row.title, row.body_md = fresh
             keyboard = reminder_keyboard_for(session, row)  # 推迟/流失/起草/打开, or None
         text = f"**{row.title}**\n\n{row.body_md}" if row.body_md else f"**{row.title}**"
         if row.kind == "draft_pending":

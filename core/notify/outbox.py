@@ -47,13 +47,12 @@ from core.events import (
     StageOverdue,
     SyncStatus,
 )
-from core.inquiry.stage_policy import limit_days
-from core.inquiry.stages import STAGE_NAMES_ZH
 from core.notify.disk_alert import STATE_KEY as DISK_KEY
 from core.notify.disk_alert import disk_message
 from core.notify.draft_buttons import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
 from core.notify.inquiry_alert import customer_label, inquiry_message
-from core.rhythm.reminders import STAGE_ACTIONS_ZH, Reminder, digest_markdown
+from core.notify.overdue_alert import overdue_key, overdue_message
+from core.rhythm.reminders import Reminder, digest_markdown
 from core.text.render import md_escape
 
 if TYPE_CHECKING:
@@ -352,33 +351,15 @@ class NotificationCenter:
             inquiry = session.get(Inquiry, event.inquiry_id)
             if inquiry is None or inquiry.stage != event.stage:
                 return
-            since = inquiry.stage_changed_at
-            stage_zh = STAGE_NAMES_ZH.get(event.stage, event.stage)
-            who = customer_label(inquiry)
-            limit = limit_days(event.stage)
-            action = STAGE_ACTIONS_ZH.get(event.stage, "请跟进")
-            title = f"跟进提醒：{who} 在「{stage_zh}」已 {event.days} 个工作日"
-            lines = [
-                f"**{md_escape(who)}**（询盘 #{inquiry.id}）在「{stage_zh}」阶段已停留 "
-                f"**{event.days} 个工作日**"
-                + (f"（期限 {limit} 个工作日）" if limit else "")
-                + "。",
-                f"建议：{action}",
-            ]
-            if inquiry.suburb:
-                lines.append(f"地区：{md_escape(inquiry.suburb)}")
-            if inquiry.customer_phone:
-                lines.append(f"电话：{inquiry.customer_phone}")
-            body = "\n".join(lines)
-        since_key = since.strftime("%Y%m%d%H%M%S") if since else "?"
+            title, body = overdue_message(inquiry, event.days)
+            key = overdue_key(inquiry)
         self.raise_notification(
             "overdue",
             title,
             body,
             "inquiry",
             event.inquiry_id,
-            f"overdue:{event.inquiry_id}:{event.stage}:{since_key}"
-            + (f":{event.round}" if event.round else ""),
+            key + (f":{event.round}" if event.round else ""),
         )
 
     def raise_overdue_digest(self, reminders: list[Reminder]) -> int | None:

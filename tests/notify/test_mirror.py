@@ -7,8 +7,9 @@ from typing import Any
 from sqlalchemy import select
 
 from core.clock import utc
-from core.db.models import Notification
+from core.db.models import Inquiry, Notification
 from core.events import InquiryCreated, NotificationRaised, StageOverdue, SyncStatus
+from core.inquiry.stages import change_stage
 from core.notify.chunk import TELEGRAM_LIMIT
 from core.services import build_services
 from core.telegram.runner import TelegramRunner
@@ -195,6 +196,53 @@ async def test_quiet_hours_hold_then_deliver(
     await runner.run_once()
     await runner.aclose()
     assert len(owner_env.sent) == 1
+
+
+async def test_a_reminder_held_overnight_says_the_mornings_working_days(
+    services: Any, center: Any, owner_env: TelegramServer, clock: Any
+) -> None:
+    """Raised at 22:30 on a Monday (3 working days since Wednesday), sent at 07:00 on Tuesday:
+    the phone says 4, as the board does then, not the count of the evening before."""
+    clock._now = utc(sydney(2026, 11, 25, 10, 0))  # Wednesday: the inquiry arrives
+    inquiry_id = add_inquiry(services)
+    clock._now = utc(sydney(2026, 11, 30, 22, 30))
+    services.bus.publish(StageOverdue(inquiry_id, "inquiry", 3))
+    runner = TelegramRunner(services)
+    await runner.run_once()
+    assert owner_env.sent == []  # quiet hours
+    clock._now = utc(sydney(2026, 12, 1, 7, 0))
+    await runner.run_once()
+    await runner.aclose()
+    [alert] = owner_env.sent
+    assert "在「询盘」已 4 个工作日" in alert.visible
+    assert "已停留 4 个工作日（期限 2 个工作日）" in alert.visible
+
+
+async def test_a_reminder_for_a_stage_the_job_left_overnight_is_not_sent(
+    services: Any, center: Any, owner_env: TelegramServer, clock: Any
+) -> None:
+    """Raised at 22:30, held by the quiet hours; at 06:40 the owner quotes the job on the
+    desktop. At 07:00 the phone gets no "still waiting in 询盘" alert for a job that has moved."""
+    clock._now = utc(sydney(2026, 11, 25, 10, 0))
+    inquiry_id = add_inquiry(services)
+    clock._now = utc(sydney(2026, 11, 30, 22, 30))
+    services.bus.publish(StageOverdue(inquiry_id, "inquiry", 3))
+    runner = TelegramRunner(services)
+    await runner.run_once()
+    clock._now = utc(sydney(2026, 12, 1, 6, 40))
+    with services.store.session() as session:
+        inquiry = session.get(Inquiry, inquiry_id)
+        change_stage(
+            session, inquiry, "quoting", reason="quoted", triggered_by="owner", clock=clock
+        )
+        session.commit()
+    clock._now = utc(sydney(2026, 12, 1, 7, 0))
+    await runner.run_once()
+    await runner.aclose()
+    assert [m.visible for m in owner_env.sent if "跟进提醒" in m.visible] == []
+    with services.store.session() as session:
+        row = session.scalars(select(Notification).where(Notification.kind == "overdue")).one()
+        assert row.telegram_status == "skipped"
 
 
 async def test_html_refused_is_resent_as_plain_text(

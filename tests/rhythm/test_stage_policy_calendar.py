@@ -6,7 +6,9 @@ changes and either side of Sydney midnight.
 what it does not reach: Christmas, the Boxing Day substitute Monday, New Year, Australia Day, Easter,
 the nights the clocks jump (2026-10-04) and fall back (2027-04-04, when 02:30 happens twice), mail
 that arrives at 23:59 and 00:01 Sydney time (a different UTC date), mail ingested live at its own
-time beside mail of a first sync, and the plain-text briefing (not only its JSON).
+time beside mail of a first sync, and the plain-text briefing (not only its JSON). At every pinned
+time the Telegram reminders, as the owner's phone receives them from a loopback Bot API, say the
+same hand-counted days (``tests/rhythm/gui`` checks the desktop's board and detail the same way).
 
 The expected numbers come from a plain list of the NSW public holidays of the period, not from
 ``core.workdays``, so a holiday the library gets wrong (or a UTC date used for a Sydney one) fails.
@@ -16,21 +18,26 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Iterator
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from email.utils import parsedate_to_datetime
+from functools import partial
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
+from core.app.build import build_app
 from core.cli.main import main
 from core.clock import FakeClock
 from core.inquiry.board import BoardQuery, fetch_rows
 from core.inquiry.stage_policy import STAGE_LIMIT_DAYS
 from core.inquiry.stages import StageService
+from core.rhythm.reminders import DIGEST_AT
 from core.services import build_services
 from tests.rhythm.board_view import board_at
+from tests.support.telegram_server import TelegramServer
 
 SYD = ZoneInfo("Australia/Sydney")
 
@@ -268,3 +275,67 @@ def test_hand_counted_days_on_the_awkward_dates(
     assert days("2027-03-30T09:00:00+11:00")["Hurstville"] == 2
     # arrived 00:30 Sunday Sydney time (Saturday in UTC): Monday is its first working day
     assert days("2027-04-05T00:00:30+10:00")["Strathfield"] == 1
+
+
+def _phone_gets_it_at(now: datetime) -> datetime:
+    """When an alert raised at ``now`` reaches the phone: at once, or at 07:00 Sydney after the
+    quiet hours (21:00-07:00, the default) it was raised in."""
+    local = now.astimezone(SYD)
+    if time(7) <= local.time() < time(21):
+        return now
+    morning = local.date() + timedelta(days=1 if local.time() >= time(21) else 0)
+    return datetime.combine(morning, time(7), tzinfo=SYD)
+
+
+@pytest.mark.parametrize("when", PINNED)
+def test_the_telegram_reminders_say_the_hand_counted_days(
+    when: str,
+    calendar_home: tuple[Path, dict[str, int]],
+    owner_env: TelegramServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``reminders --announce`` then ``telegram --once`` at each pinned time (on a copy of the
+    home: announcing is once per stage entry): the owner's phone gets one alert per overdue job
+    (one digest when many), each saying the working days counted by hand for the moment it
+    arrives and the stage's limit, and nothing about a job that is not overdue. The commands run
+    on a FakeClock so the mirror's 1 s pacing between messages costs no real time."""
+    source, ids = calendar_home
+    home = tmp_path / "home"
+    shutil.copytree(source, home)
+    now = datetime.fromisoformat(when.replace("Z", "+00:00"))
+    clock = FakeClock(now)
+
+    def run(*argv: str) -> str:
+        capsys.readouterr()
+        assert main([*argv, "--home", str(home)], app_factory=partial(build_app, clock=clock)) == 0
+        return capsys.readouterr().out
+
+    due = {r["inquiry_id"]: r for r in json.loads(run("reminders", "--json", "--announce"))}
+    run("telegram", "--once")
+    arrives = _phone_gets_it_at(now)
+    if arrives != now:  # raised in quiet hours: held, then sent when they end
+        assert not [m for m in owner_env.sent if "跟进提醒" in m.visible], when
+        clock.advance((arrives - now).total_seconds())
+        run("telegram", "--once")
+    alerts = [m.visible for m in owner_env.sent if "跟进提醒" in m.visible]
+    overdue = {}
+    for suburb, header, _, stage, entered in JOBS:
+        since = _since(header, entered)
+        limit = STAGE_LIMIT_DAYS.get(stage)
+        if since <= now and limit is not None and _expected_days(since, now) > limit:
+            overdue[ids[suburb]] = (_expected_days(since, arrives), limit)
+    assert set(due) == set(overdue), when
+    if len(overdue) > DIGEST_AT:  # many at once: one digest, a line each
+        [digest] = alerts
+        lines = {int(n): (int(d), int(lim)) for n, d, lim in _DIGEST_LINE.findall(digest)}
+        assert lines == overdue, (when, digest)
+        return
+    assert len(alerts) == len(overdue), (when, alerts)
+    for inquiry_id, (days, limit) in overdue.items():
+        [said] = [a for a in alerts if f"（询盘 #{inquiry_id}）" in a]
+        assert f"已 {days} 个工作日" in said, (when, said)  # the title
+        assert f"已停留 {days} 个工作日（期限 {limit} 个工作日）" in said, (when, said)
+
+
+_DIGEST_LINE = re.compile(r"（#(\d+)）「[^」]+」(\d+)/(\d+) 个工作日")
