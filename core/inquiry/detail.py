@@ -99,6 +99,10 @@ class InquiryDetail:
     # files the owner added from his computer (添加本机文件), oldest first; no email carried them
     owner_files: tuple[AttachmentInfo, ...] = ()
 
+    def days_in_stage(self, now: datetime) -> int:
+        """Sydney working days in the stage, as the board's column counts them."""
+        return stage_time(self.stage, self.stage_changed_at, now).days_in_stage
+
     def overdue_days(self, now: datetime) -> int:
         """Working days past the stage's limit, by the one stage policy (0 when not overdue)."""
         return stage_time(self.stage, self.stage_changed_at, now).overdue_days

@@ -59,7 +59,10 @@ class DetailHeader(QWidget):
             or d.customer_email
             or QCoreApplication.translate("InquiryDetailView", "(unknown)")
         )
-        parts = [text.stage_name(d.stage), text.class_name(d.classification)]
+        stage = text.stage_name(d.stage)
+        if d.stage not in CLOSED_STAGES:  # the board's count: how long it has sat here
+            stage += " " + text.working_days_text(d.days_in_stage(now)).replace(" ", "\u00a0")
+        parts = [stage, text.class_name(d.classification)]
         if d.suburb:
             parts.append(d.suburb)
         if d.product_types:
