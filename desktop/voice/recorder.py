@@ -137,7 +137,7 @@ class QtAudioInput(QObject):
         self._convert: Callable[[bytes], bytes] | None = None
 
     def start(self) -> None:
-        from PySide6.QtMultimedia import QAudio, QAudioFormat, QAudioSource, QMediaDevices
+        from PySide6.QtMultimedia import QAudioFormat, QAudioSource, QMediaDevices, QtAudio
 
         _check_permission()
         devices = QMediaDevices.audioInputs()
@@ -159,7 +159,7 @@ class QtAudioInput(QObject):
         self._convert = None if fmt == wanted else _converter(fmt)
         source = QAudioSource(device, fmt, self)
         io = source.start()
-        if io is None or source.error() != QAudio.Error.NoError:
+        if io is None or source.error() != QtAudio.Error.NoError:
             source.deleteLater()
             raise AudioDeviceError(
                 QCoreApplication.translate(
@@ -179,12 +179,15 @@ class QtAudioInput(QObject):
         if data:
             self.chunk.emit(self._convert(data) if self._convert else data)
 
-    def _state_changed(self, _state: object) -> None:
-        from PySide6.QtMultimedia import QAudio
+    def _state_changed(self) -> None:
+        """No parameter on purpose: PySide6 6.11 cannot convert the signal's ``QAudio::State``
+        argument ("Cannot call meta function … cannot be converted"), so a slot taking it was
+        never called and an unplugged microphone went unnoticed."""
+        from PySide6.QtMultimedia import QtAudio
 
         if self._source is not None and self._source.error() not in (
-            QAudio.Error.NoError,
-            QAudio.Error.UnderrunError,
+            QtAudio.Error.NoError,
+            QtAudio.Error.UnderrunError,
         ):
             self.failed.emit(
                 QCoreApplication.translate(
