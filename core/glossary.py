@@ -25,7 +25,8 @@ def resources_dir() -> Path:
 
 @cache
 def glossary() -> dict[str, Product]:
-    return json.loads((RESOURCES / "glossary.json").read_text(encoding="utf-8"))
+    products: dict[str, Product] = json.loads((RESOURCES / "glossary.json").read_text("utf-8"))
+    return products
 
 
 def product_keys() -> tuple[str, ...]:

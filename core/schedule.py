@@ -152,7 +152,7 @@ class Poller:
         if self.parked:
             return MAX_BACKOFF_S
         if self.failures:
-            return min(MAX_BACKOFF_S, base * (2 ** min(self.failures, 10)) / 2 + base / 2)
+            return min(MAX_BACKOFF_S, base * (1 << min(self.failures, 10)) / 2 + base / 2)
         return max(base, QUIET_INTERVAL_S) if quiet else base
 
     async def wait(self, seconds: float) -> None:

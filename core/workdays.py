@@ -16,7 +16,7 @@ from core.clock import to_sydney
 
 @lru_cache(maxsize=8)
 def _nsw_holidays(year: int) -> frozenset[date]:
-    return frozenset(holidays.AU(subdiv="NSW", years=[year]).keys())
+    return frozenset(holidays.country_holidays("AU", subdiv="NSW", years=[year]).keys())
 
 
 def is_working_day(day: date) -> bool:

@@ -38,7 +38,9 @@ SCREENSHOT_WINDOWS = [
 ]
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     app = sub.add_parser("app", parents=[common], help="start the tray application (default)")
     app.add_argument(
         "--no-tray", action="store_true", help="no tray icon: closing the window quits"

@@ -17,7 +17,9 @@ from core.app import App, build_app
 from core.cli.main import main as cli_main
 
 
-def _register_desktop(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def _register_desktop(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     try:
         from desktop import commands
     except ImportError:  # desktop commands not built yet

@@ -47,7 +47,7 @@ class RhythmService:
         self._is_demo = is_demo
         self._drafts = drafts  # LazyDrafts: its composer writes the follow-up drafts
 
-    def _reminder_service(self) -> Any:
+    def _reminder_service(self) -> ReminderService:
         from core.rhythm.reminders import ReminderService
 
         s = self._services

@@ -44,6 +44,9 @@ from core.clock import SystemClock as SystemClock
 from core.clock import to_sydney as to_sydney
 from core.clock import utc as utc
 from core.config import Settings as Settings
+from core.db.models import ALL_STAGES as ALL_STAGES
+from core.db.models import CLOSED_STAGES as CLOSED_STAGES
+from core.db.models import STAGES as STAGES
 from core.drafts.attachments import SEND_LIMIT_BYTES as SEND_LIMIT_BYTES
 from core.drafts.attachments import FileOption as FileOption
 from core.drafts.attachments import human_size as human_size
@@ -79,9 +82,6 @@ from core.inquiry.detail import InquiryDetail as InquiryDetail
 from core.inquiry.detail import MessageInfo as MessageInfo
 from core.inquiry.edit import InvalidField as InvalidField
 from core.inquiry.files import AttachmentFile as AttachmentFile
-from core.inquiry.stages import ALL_STAGES as ALL_STAGES
-from core.inquiry.stages import CLOSED_STAGES as CLOSED_STAGES
-from core.inquiry.stages import STAGES as STAGES
 from core.inquiry.stages import next_stage as next_stage
 from core.llm.providers import PROVIDERS as PROVIDERS
 from core.llm.providers import Provider as Provider
@@ -130,9 +130,9 @@ if TYPE_CHECKING:  # annotations only (see the module docstring)
     from core.agent.conversation import ToolActivity as ToolActivity
     from core.agent.conversation import TurnDone as TurnDone
     from core.agent.conversation import tool_label as tool_label
-    from core.drafts.drafting import DraftComposer as DraftComposer
-    from core.drafts.drafting import OwnerDecisions as OwnerDecisions
-    from core.drafts.drafting import OwnerEdits as OwnerEdits
+    from core.drafts.composing import DraftComposer as DraftComposer
+    from core.drafts.decisions import OwnerDecisions as OwnerDecisions
+    from core.drafts.edits import OwnerEdits as OwnerEdits
 
 # every name here: the renamed ones (``provider_by_key``…) are exported only by this list
 __all__ = [

@@ -38,7 +38,9 @@ def cmd_ask(args: argparse.Namespace, app: App) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     ask = sub.add_parser("ask", parents=[common], help="one turn of the assistant")
     ask.add_argument("text", nargs="+", help="what to ask (Chinese or English)")
     ask.add_argument("--session", metavar="NAME", help="continue the named session (kept)")

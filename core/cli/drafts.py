@@ -210,7 +210,9 @@ def cmd_batch(args: argparse.Namespace, app: App) -> int:
     return 0 if not report.errors else 1
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser("draft", parents=[common], help="compose a reply from a Chinese instruction")
     p.add_argument("inquiry_id", type=int, metavar="INQUIRY_ID")
     p.add_argument("--instruction", required=True, metavar="TEXT", help="what to say (Chinese)")

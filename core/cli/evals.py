@@ -32,7 +32,9 @@ def cmd_eval(args: argparse.Namespace, app: App) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "eval", parents=[common], help="intake accuracy, grounding drops, calls and cost"
     )

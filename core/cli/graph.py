@@ -18,7 +18,9 @@ from core.app.types import disk_size
 from core.mail.spool_budget import DiskShort
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     sync = sub.add_parser(
         "sync",
         parents=[common],

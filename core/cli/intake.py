@@ -38,7 +38,9 @@ class IntakeInputError(InquiryBridgeError):
         return self.zh if lang.startswith("zh") else self.en
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     ingest = sub.add_parser(
         "ingest",
         parents=[common],

@@ -19,7 +19,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from core.app import App, build_app
 from core.cli.help_text import bilingual
@@ -29,7 +29,9 @@ from core.mail.charsets import utf8_stdio
 
 log = logging.getLogger(__name__)
 
-Registrar = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
+Registrar = Callable[
+    ["argparse._SubParsersAction[argparse.ArgumentParser]", argparse.ArgumentParser], None
+]
 
 COMMAND_MODULES = (
     "core.cli.intake",
@@ -82,7 +84,11 @@ def common_parser() -> argparse.ArgumentParser:
 def build_parser(extra: Sequence[Registrar] = ()) -> argparse.ArgumentParser:
     common = common_parser()
     parser = _Parser(prog="inquiry-bridge", description=DESCRIPTION, parents=[common])
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    # every command's parser is a _Parser; the registrars only add parsers and arguments
+    sub = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(dest="command", parser_class=_Parser),
+    )
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub, common)
     for registrar in extra:

@@ -40,7 +40,9 @@ def cmd_memories(args: argparse.Namespace, app: App) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "memories", parents=[common], help="the assistant's memories: list, confirm, retire"
     )
@@ -74,7 +76,9 @@ def cmd_proposals(args: argparse.Namespace, app: App) -> int:
     return 0
 
 
-def register_proposals(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register_proposals(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "proposals",
         parents=[common],

@@ -13,7 +13,9 @@ import argparse
 from core.app import repair_home
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     repair = sub.add_parser(
         "repair",
         parents=[common],

@@ -107,7 +107,9 @@ def cmd_appointment(args: argparse.Namespace, app: App) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     reminders = sub.add_parser(
         "reminders", parents=[common], help="jobs over their stage's limit (working days)"
     )

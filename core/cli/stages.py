@@ -18,7 +18,9 @@ from core.db.models import ALL_STAGES
 from core.inquiry.stages import STAGE_NAMES_ZH
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     stage = sub.add_parser(
         "stage",
         parents=[common],

@@ -23,7 +23,9 @@ from core.telegram.runner import TelegramRunner
 log = logging.getLogger(__name__)
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "telegram",
         parents=[common],

@@ -27,7 +27,9 @@ from core.voice.models import format_size
 from core.voice.transcriber import LANGUAGES
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     p = sub.add_parser(
         "transcribe",
         parents=[common],

@@ -9,8 +9,12 @@ and one 4-request limit per mailbox for sync, OneDrive, the calendar and sending
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from core.mail.ports import DraftMailer, Mailer, SubmitMailer
+
+if TYPE_CHECKING:
+    from core.mailbox.outgoing import Outgoing
 from core.services import Services
 
 
@@ -28,7 +32,7 @@ def build_mailer(services: Services, graph: Callable[[], DraftMailer]) -> Mailer
     from core.mailbox.runtime import build_smtp_mailer, smtp_configured
 
     if smtp_configured(services.settings):
-        smtp: SubmitMailer = build_smtp_mailer(services)  # mypy checks the port here
+        smtp: SubmitMailer[Outgoing] = build_smtp_mailer(services)  # mypy checks the port here
         return smtp
     if not graph_signed_in(services):
         return None

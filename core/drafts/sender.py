@@ -46,7 +46,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import httpx
 from sqlalchemy import select
@@ -78,6 +78,9 @@ from core.errors import (
     Throttled,
 )
 from core.mail.ports import DraftMailer, Mailer, SubmitMailer
+
+if TYPE_CHECKING:
+    from core.mailbox.outgoing import Outgoing
 from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -276,7 +279,7 @@ class DraftSender:
         return SendResult(snap.id, "sent", f"已发送给 {', '.join(snap.to)}")
 
     def _submit_once(self) -> SubmitOnce:
-        s, mailer = self.services, cast(SubmitMailer, self.mailer)
+        s, mailer = self.services, cast("SubmitMailer[Outgoing]", self.mailer)
         name = str(s.settings.get("general.company_name") or s.settings.get("general.owner_name"))
         return SubmitOnce(mailer, s.store, s.paths.cache, name)
 

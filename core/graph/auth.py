@@ -68,7 +68,7 @@ def _secure_file_persistence(location: Path) -> Any:
     """A FilePersistence that keeps the file at 0600 even if it existed with looser bits."""
     from msal_extensions import FilePersistence
 
-    class SecureFilePersistence(FilePersistence):
+    class SecureFilePersistence(FilePersistence):  # type: ignore[misc]  # msal_extensions: untyped
         def save(self, content: str) -> None:
             super().save(content)
             if os.name == "posix":

@@ -90,7 +90,10 @@ class SubResponse:
     def json(self) -> dict[str, Any]:
         if isinstance(self.body, dict):
             return self.body
-        return jsonlib.loads(self.content or b"{}")
+        body = jsonlib.loads(self.content or b"{}")
+        if not isinstance(body, dict):
+            raise GraphError(f"{self.request.method} {self.request.url}: not a JSON object")
+        return body
 
 
 def _header(headers: dict[str, str], name: str) -> str | None:

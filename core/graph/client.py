@@ -415,7 +415,10 @@ class GraphClient:
 
     async def get_json(self, path_or_url: str, **kwargs: Any) -> dict[str, Any]:
         response = await self.request("GET", path_or_url, **kwargs)
-        return response.json()
+        body = response.json()
+        if not isinstance(body, dict):  # Graph answers a GET with one JSON object
+            raise GraphError(f"GET {_short(path_or_url)}: not a JSON object", status=200)
+        return body
 
     async def get_bytes(self, path_or_url: str, **kwargs: Any) -> bytes:
         response = await self.request("GET", path_or_url, **kwargs)

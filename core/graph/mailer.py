@@ -84,7 +84,7 @@ class GraphMailer:
     def __init__(self, client: GraphClient, *, send_per_minute: int = 30) -> None:
         self.client = client
         self.send_per_minute = max(1, send_per_minute)
-        self._sends: collections.deque = collections.deque()
+        self._sends: collections.deque[float] = collections.deque()
         self.internet_message_ids: dict[str, str] = {}
 
     def _remember(self, message: dict[str, Any]) -> str:

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from core.clock import Clock, naive_utc
 from core.db.models import ALL_STAGES, CLOSED_STAGES, STAGES, TRIGGERS, Inquiry, StageEvent
 from core.db.owed import CATEGORIES, DRIVE_MOVE, owe
+from core.db.store import Store
 from core.errors import InquiryBridgeError, NotFound
 from core.events import EventBus, StageChanged
 from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, clock_start, stage_time
@@ -167,7 +168,7 @@ def is_overdue(inquiry: Inquiry, now: datetime) -> bool:
 class StageService:
     """The one entry point the desktop, agent and OneDrive watcher use to move a stage."""
 
-    def __init__(self, store, bus: EventBus, clock: Clock) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, store: Store, bus: EventBus, clock: Clock) -> None:
         self.store = store
         self.bus = bus
         self.clock = clock

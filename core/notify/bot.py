@@ -59,7 +59,7 @@ from sqlalchemy.orm import Session
 from core import tasks
 from core.clock import naive_utc, utc
 from core.db.models import Draft, Inquiry, Notification, SyncCursor
-from core.errors import InquiryBridgeError
+from core.errors import InquiryBridgeError, TelegramError
 from core.inquiry.files import AttachmentFile, load_attachment_file
 from core.notify.assistant_chat import AssistantChat, AssistantSource, typing_while
 from core.notify.draft_press import DraftPress
@@ -69,7 +69,7 @@ from core.notify.pacing import Pacer
 from core.notify.pairing import Owner, may_pair_from, try_pair
 from core.notify.pairing import owner as load_owner
 from core.notify.reminder_buttons import ReminderPress
-from core.notify.telegram_client import TelegramApiError, TelegramClient, TelegramError
+from core.notify.telegram_client import TelegramApiError, TelegramClient
 from core.text.render import escape
 from core.voice.length import audio_seconds
 

@@ -101,7 +101,9 @@ class ReminderPress:
             lambda: composer,
         )
 
-    async def handle(self, inquiry_id: int, action: str, token: str, message: dict) -> str:
+    async def handle(
+        self, inquiry_id: int, action: str, token: str, message: dict[str, Any]
+    ) -> str:
         """Do what the button says; the short answer Telegram shows on the press."""
         inquiry = await self.services.store.read(lambda s: _card(s, inquiry_id))
         if inquiry is None:

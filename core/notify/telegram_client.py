@@ -128,6 +128,8 @@ class TelegramClient:
         try:
             body = response.json()
         except ValueError:
+            body = None
+        if not isinstance(body, dict):  # not JSON, or JSON that is no Bot API answer
             body = {"ok": False, "description": response.text[:200]}
         if response.status_code == 200 and body.get("ok"):
             return body.get("result")
@@ -141,8 +143,18 @@ class TelegramClient:
         )
         raise cls(f"{method}: {description}", status, retry_after)
 
+    async def call_object(
+        self, method: str, payload: dict[str, Any] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """``call`` for a method whose ``result`` is one object (a Message, a User…): any other
+        answer is an API error here, not a ``KeyError`` three calls later."""
+        result = await self.call(method, payload, **kwargs)
+        if not isinstance(result, dict):
+            raise TelegramApiError(f"{method}: result is {type(result).__name__}, not an object")
+        return result
+
     async def get_me(self) -> dict[str, Any]:
-        return await self.call("getMe")
+        return await self.call_object("getMe")
 
     async def get_updates(self, offset: int | None, timeout: int = 0) -> list[dict[str, Any]]:
         payload: dict[str, Any] = {
@@ -151,7 +163,10 @@ class TelegramClient:
         }
         if offset is not None:
             payload["offset"] = offset
-        return await self.call("getUpdates", payload, timeout=self._timeout + timeout)
+        updates = await self.call("getUpdates", payload, timeout=self._timeout + timeout)
+        if not isinstance(updates, list) or not all(isinstance(u, dict) for u in updates):
+            raise TelegramApiError("getUpdates: result is not a list of updates")
+        return updates
 
     async def send_message(
         self,
@@ -176,7 +191,7 @@ class TelegramClient:
                 "message_id": reply_to,
                 "allow_sending_without_reply": True,
             }
-        return await self.call("sendMessage", payload)
+        return await self.call_object("sendMessage", payload)
 
     async def edit_message_text(
         self,
@@ -233,7 +248,7 @@ class TelegramClient:
             }
         # an upload takes longer than a message: a few MB on a slow line
         timeout = self._timeout + len(data) / 100_000
-        return await self.call(
+        return await self.call_object(
             "sendDocument",
             payload,
             timeout=timeout,
@@ -241,7 +256,7 @@ class TelegramClient:
         )
 
     async def get_file(self, file_id: str) -> TelegramFile:
-        result = await self.call("getFile", {"file_id": file_id})
+        result = await self.call_object("getFile", {"file_id": file_id})
         return TelegramFile(
             file_id=result.get("file_id", file_id),
             file_unique_id=result.get("file_unique_id", ""),

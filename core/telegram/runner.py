@@ -265,7 +265,9 @@ async def serve(
         )
         inner = asyncio.Event()
 
-        async def watch(runner_stop: asyncio.Event = inner, started: tuple = current) -> None:
+        async def watch(
+            runner_stop: asyncio.Event = inner, started: tuple[object, ...] = current
+        ) -> None:
             while not stop.is_set() and config() == started:
                 await wait(stop, recheck_seconds)
             runner_stop.set()

@@ -195,7 +195,7 @@ def _fetch_file(
     ``base`` is the bytes of the files before this one, so progress counts the whole model.
     """
     from huggingface_hub.file_download import http_get
-    from huggingface_hub.utils import build_hf_headers
+    from huggingface_hub.utils import build_hf_headers  # type: ignore[attr-defined]
 
     part = staging / (remote.name + ".part")
     resume = part.stat().st_size if part.is_file() else 0
@@ -325,7 +325,7 @@ class _ProgressFile:
 def _quiet_tqdm() -> Any:
     from tqdm.auto import tqdm
 
-    class Quiet(tqdm):  # type: ignore[misc,type-arg]
+    class Quiet(tqdm):  # type: ignore[misc]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             kwargs["disable"] = True
             super().__init__(*args, **kwargs)

@@ -61,9 +61,9 @@ def _ogg_seconds(stream: BinaryIO) -> float | None:
     serial, granule, body = header
     del granule
     if body.startswith(b"OpusHead") and len(body) >= 19:
-        rate, skip = OPUS_RATE, struct.unpack_from("<H", body, 10)[0]
+        rate, skip = OPUS_RATE, int(struct.unpack_from("<H", body, 10)[0])
     elif body.startswith(b"\x01vorbis") and len(body) >= 16:
-        rate, skip = struct.unpack_from("<I", body, 12)[0], 0
+        rate, skip = int(struct.unpack_from("<I", body, 12)[0]), 0
     else:
         return None
     if rate <= 0:
@@ -123,7 +123,7 @@ def _crc_holds(data: bytes, at: int) -> bool:
         + sum(data[at + OGG_HEADER.size : at + OGG_HEADER.size + count])
     )
     page = bytearray(data[at:end])
-    stored = struct.unpack_from("<I", page, 22)[0]
+    stored = int(struct.unpack_from("<I", page, 22)[0])
     page[22:26] = b"\0\0\0\0"
     crc = 0
     for byte in page:

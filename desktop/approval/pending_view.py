@@ -127,7 +127,7 @@ class PendingDraftsView(QWidget):
         self._render()
         self.count_changed.emit(self.pending_count())
 
-    def _status_text(self, view: Any) -> str:
+    def _status_text(self, view: DraftView) -> str:
         names = {
             "pending_approval": self.tr("Waiting for approval"),
             "approved": self.tr("Approved, waiting to send"),

@@ -65,7 +65,7 @@ class ElideMiddle(QStyledItemDelegate):
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:  # type: ignore[override]
         super().initStyleOption(option, index)
-        option.textElideMode = Qt.TextElideMode.ElideMiddle  # type: ignore[attr-defined]
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
 def visible_columns(width: int) -> list[str]:
@@ -295,7 +295,7 @@ class BoardPage(QWidget):
             self.detail.show_inquiry(inquiry_id)
             self.inquiry_selected.emit(inquiry_id)
 
-    def _on_counts(self, counts: dict, total: int, needs_me: int) -> None:
+    def _on_counts(self, counts: dict[str, int], total: int, needs_me: int) -> None:
         self._stage_counts = counts
         self._needs_me_count = needs_me
         self.attention.setToolTip(

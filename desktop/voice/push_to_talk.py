@@ -86,4 +86,4 @@ class PushToTalk:
             ):
                 self.cancel()
                 return True
-        return super().eventFilter(watched, event)  # type: ignore[misc]
+        return bool(super().eventFilter(watched, event))  # type: ignore[misc]
