@@ -7,13 +7,18 @@ scan, ``tests/foundation/test_layers.py``'s import scan), applied to the tree gi
 
     python benchmarks/shape_counts.py            # this tree
     python benchmarks/shape_counts.py /path/old  # another checkout (e.g. ``git archive`` of main)
+    python benchmarks/shape_counts.py --ours     # and where each "ours" Any is
 
 Figures:
 - wiring sites: functions (and files) outside the composition root (``core/app/``, and a client's
   own module for its HTTP pool) that construct a client or a service;
 - offload sites: ``threading.Thread``, ``*PoolExecutor``, ``asyncio.to_thread`` and
   ``run_in_executor`` calls outside the one task runner (``core/tasks.py``), in core/ and desktop/;
-- ``Any`` in annotations (parameters, returns, annotated assignments) in core/ and desktop/;
+- ``Any`` in annotations (parameters, returns, annotated assignments) in core/ and desktop/,
+  by reason, told from the annotation's shape: "JSON payload" (the value type of
+  ``dict[str, Any]``/``Mapping[str, Any]``), "forwarding *args/**kwargs" (a bare ``*args: Any``
+  or ``**kwargs: Any``), "library forces it" (the ``LIBRARY_ANY`` list below, one reason each)
+  and "ours" (the rest, which should carry a real type; ``--ours`` lists them);
 - package knots: strongly connected groups of two or more ``core`` packages by their imports.
 """
 
@@ -70,33 +75,118 @@ def offloads(root: Path) -> tuple[int, int]:
     return sum(per_file.values()), len(per_file)
 
 
-def _any_in(annotation: ast.AST | None) -> int:
+# Where a library forces ``Any``: ``path::qualname`` (the function, or ``scope.name`` of an
+# annotated assignment) -> why. Every other bare ``Any`` outside a JSON payload or a forwarding
+# ``*args``/``**kwargs`` counts as "ours" and should carry a real type.
+LIBRARY_ANY: dict[str, str] = {
+    "core/db/owed.py::claim.result": "SQLAlchemy types Session.execute(update) as a Result "
+    "without rowcount",
+    "core/graph/auth.py::_secure_file_persistence": "msal_extensions ships no types",
+    "core/graph/auth.py::build_persistence": "msal_extensions ships no types",
+    "core/graph/auth.py::MsalAuth.__init__.self._app": "msal ships no types",
+    "core/graph/auth.py::MsalAuth.__init__.self._cache": "msal_extensions ships no types",
+    "core/graph/auth.py::MsalAuth.cache": "msal_extensions ships no types",
+    "core/graph/auth.py::MsalAuth.app": "msal ships no types",
+    "core/secret_file.py::ProtectedFile._dpapi": "msal_extensions ships no types",
+    "core/voice/download.py::_quiet_tqdm": "tqdm ships no types (a subclass of its class)",
+    "core/voice/transcriber.py::Transcriber.__init__.self._model": "faster-whisper ships no types",
+    "core/voice/transcriber.py::Transcriber._recognise": "faster-whisper's TranscriptionInfo, "
+    "untyped",
+}
+
+REASONS = ("JSON payload", "forwarding *args/**kwargs", "library forces it", "ours")
+JSON_CONTAINERS = frozenset({"dict", "Dict", "Mapping", "MutableMapping"})
+
+
+def _is_any(node: ast.AST) -> bool:
+    named = node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)
+    return named == "Any"
+
+
+def _anys(annotation: ast.AST | None) -> list[bool]:
+    """One entry per ``Any`` in ``annotation``: whether it is a JSON payload's value type
+    (``dict[str, Any]``, ``Mapping[str, Any]``)."""
     if annotation is None:
-        return 0
-    n = 0
+        return []
+    found: list[bool] = []
+    json_values: set[int] = set()
     for node in ast.walk(annotation):
-        named = node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)
-        if named == "Any":
-            n += 1
+        if (
+            isinstance(node, ast.Subscript)
+            and (
+                getattr(node.value, "id", None) in JSON_CONTAINERS
+                or getattr(node.value, "attr", None) in JSON_CONTAINERS
+            )
+            and isinstance(node.slice, ast.Tuple)
+            and len(node.slice.elts) == 2
+            and getattr(node.slice.elts[0], "id", None) == "str"
+        ):
+            json_values.add(id(node.slice.elts[1]))
+    for node in ast.walk(annotation):
+        if _is_any(node):
+            found.append(id(node) in json_values)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             with contextlib.suppress(SyntaxError):  # a string annotation ("dict[str, Any]")
-                n += _any_in(ast.parse(node.value, mode="eval"))
-    return n
+                found += _anys(ast.parse(node.value, mode="eval"))
+    return found
+
+
+def any_sites(root: Path) -> list[tuple[str, str, str, str]]:
+    """Every ``Any`` in an annotation of core/ and desktop/: (top, ``path::qualname``, the
+    annotated name, reason)."""
+    sites: list[tuple[str, str, str, str]] = []
+
+    def visit(node: ast.AST, scope: list[str], relative: str, top: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                visit(child, [*scope, child.name], relative, top)
+            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                where = f"{relative}::{'.'.join([*scope, child.name])}"
+                a = child.args
+                named: list[tuple[str, ast.AST | None, bool]] = [
+                    (arg.arg, arg.annotation, False)
+                    for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs]
+                ]
+                named += [(f"*{v.arg}", v.annotation, True) for v in (a.vararg, a.kwarg) if v]
+                named.append(("return", child.returns, False))
+                for name, annotation, star in named:
+                    for is_json in _anys(annotation):
+                        sites.append((top, where, name, _reason(where, is_json, star, annotation)))
+                visit(child, [*scope, child.name], relative, top)
+            elif isinstance(child, ast.AnnAssign):
+                target = child.target
+                name = target.id if isinstance(target, ast.Name) else ast.unparse(target)
+                where = f"{relative}::{'.'.join([*scope, name])}"
+                for is_json in _anys(child.annotation):
+                    sites.append((top, where, name, _reason(where, is_json, False, None)))
+            else:
+                visit(child, scope, relative, top)
+
+    for path in _files(root):
+        relative = path.relative_to(root).as_posix()
+        visit(ast.parse(path.read_text(encoding="utf-8")), [], relative, relative.split("/")[0])
+    return sites
+
+
+def _reason(where: str, is_json: bool, star: bool, annotation: ast.AST | None) -> str:
+    if is_json:
+        return "JSON payload"
+    if star and annotation is not None and _is_any(annotation):
+        return "forwarding *args/**kwargs"
+    if where in LIBRARY_ANY:
+        return "library forces it"
+    return "ours"
 
 
 def any_annotations(root: Path) -> dict[str, int]:
     counts: dict[str, int] = {"core": 0, "desktop": 0}
-    for path in _files(root):
-        top = path.relative_to(root).parts[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                a = node.args
-                for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
-                    counts[top] += _any_in(arg.annotation if arg else None)
-                counts[top] += _any_in(node.returns)
-            elif isinstance(node, ast.AnnAssign):
-                counts[top] += _any_in(node.annotation)
+    for top, *_rest in any_sites(root):
+        counts[top] += 1
     return counts
+
+
+def any_reasons(root: Path) -> Counter[str]:
+    return Counter(reason for _top, _where, _name, reason in any_sites(root))
 
 
 def knots(root: Path) -> list[list[str]]:
@@ -144,7 +234,8 @@ def knots(root: Path) -> list[list[str]]:
 
 
 def main(argv: list[str]) -> int:
-    root = Path(argv[1]).resolve() if len(argv) > 1 else HERE
+    paths = [a for a in argv[1:] if not a.startswith("--")]
+    root = Path(paths[0]).resolve() if paths else HERE
     functions, files = wiring(root)
     sites, site_files = offloads(root)
     anys = any_annotations(root)
@@ -154,6 +245,13 @@ def main(argv: list[str]) -> int:
     print(
         f"Any in annotations: {sum(anys.values())} (core {anys['core']}, desktop {anys['desktop']})"
     )
+    reasons = any_reasons(root)
+    for reason in REASONS:
+        print(f"  {reason}: {reasons[reason]}")
+    if "--ours" in argv:
+        for _top, where, name, reason in any_sites(root):
+            if reason == "ours":
+                print(f"    {where} ({name})")
     found = knots(root)
     print(f"package knots: {len(found)}" + "".join(f"\n  {' ↔ '.join(g)}" for g in found))
     return 0
