@@ -20,7 +20,6 @@ from __future__ import annotations
 import base64
 import collections
 import re
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -30,6 +29,7 @@ from core import tls
 from core.errors import AmbiguousWriteError, GraphError, GraphNotFound, Throttled
 from core.graph.client import GraphClient
 from core.graph.errors import NOT_SENT_ERRORS, THROTTLE_STATUSES, parse_retry_after
+from core.mail.ports import DraftAttachment
 
 SIMPLE_ATTACHMENT_MAX = 3 * 1024 * 1024  # Graph: from 3 MB use an upload session
 UPLOAD_SESSION_MAX = 150 * 1024 * 1024  # Graph's ceiling for one attachment
@@ -38,16 +38,6 @@ UPLOAD_CHUNK = 10 * 320 * 1024  # multiple of 320 KiB, under Outlook's 4 MB per 
 
 class AttachmentTooLarge(GraphError):
     """Over Graph's 150 MB ceiling for one attachment."""
-
-
-@dataclass(frozen=True)
-class DraftAttachment:
-    """An attachment already on an Outlook draft (to skip re-uploading after a retry)."""
-
-    id: str
-    name: str
-    size: int
-    content_type: str
 
 
 _HTML = re.compile(r"<\s*(html|body|p|div|br|table|span|a)\b", re.IGNORECASE)

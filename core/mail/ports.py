@@ -31,7 +31,8 @@ The at-most-once argument written against these ports is ``core.drafts.sender``'
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from core.mail.source import RawMessage
 
@@ -106,6 +107,16 @@ async def run_round(
     return plan, recorded, raced, vanished
 
 
+@dataclass(frozen=True)
+class DraftAttachment:
+    """An attachment already on a server draft (to skip re-uploading after a retry)."""
+
+    id: str
+    name: str
+    size: int
+    content_type: str
+
+
 class Mailer(Protocol):
     """What every mailer offers the sender."""
 
@@ -150,7 +161,7 @@ class DraftMailer(Mailer, Protocol):
 
     async def delete_draft(self, outlook_id: str) -> bool: ...
 
-    async def list_attachments(self, outlook_id: str) -> list[Any]: ...
+    async def list_attachments(self, outlook_id: str) -> list[DraftAttachment]: ...
 
     async def add_attachment(
         self, outlook_id: str, filename: str, content_type: str, data: bytes
