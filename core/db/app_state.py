@@ -21,7 +21,7 @@ def get_state(session: Session, key: str) -> Any:
     return row.value if row is not None else None
 
 
-def put_state(session: Session, key: str, value: Any, now: datetime) -> None:
+def put_state(session: Session, key: str, value: object, now: datetime) -> None:
     """Store ``value`` under ``key`` (insert or replace), stamped ``now``."""
     row = session.get(AppState, key)
     if row is None:

@@ -7,9 +7,7 @@ sit here, beside the table, where the inquiry package may reach them without imp
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy import Select, func, select
+from sqlalchemy import Integer, Select, func, select
 from sqlalchemy.orm import Session
 
 from core.db.app_state import get_state
@@ -18,9 +16,9 @@ from core.db.models import AppState
 PREFIX = "attention:"
 
 
-def open_complaint_ids_select() -> Select[Any]:
+def open_complaint_ids_select() -> Select[int]:
     """Inquiries with an open complaint item: the board puts them first."""
-    inquiry_id = func.json_extract(AppState.value, "$.inquiry_id")
+    inquiry_id = func.json_extract(AppState.value, "$.inquiry_id", type_=Integer)
     return select(inquiry_id).where(
         AppState.key.startswith(PREFIX + "complaint:"),
         func.json_extract(AppState.value, "$.status") == "open",
@@ -40,9 +38,9 @@ def open_complaint(session: Session, inquiry_id: int | None) -> str | None:
     return str(value.get("detail") or "") or "客户可能在投诉或要求退款"
 
 
-def open_inquiry_ids_select() -> Select[Any]:
+def open_inquiry_ids_select() -> Select[int]:
     """The same set in SQL, for the board's 需要您确认 filter (one query with its page)."""
-    inquiry_id = func.json_extract(AppState.value, "$.inquiry_id")
+    inquiry_id = func.json_extract(AppState.value, "$.inquiry_id", type_=Integer)
     return select(inquiry_id).where(
         AppState.key.startswith(PREFIX),
         func.json_extract(AppState.value, "$.status") == "open",

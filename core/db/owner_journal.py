@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event, func, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, UOWTransaction, sessionmaker
 
 from core.db.journal_file import append_fsynced
 from core.db.models import AuditEntry, DraftEvent, Memory, StageEvent
@@ -140,7 +140,7 @@ class OwnerJournal:
 def install(sessions: sessionmaker[Session], journal: OwnerJournal) -> None:
     """Journal every committed owner change made through ``sessions``."""
 
-    def after_flush(session: Session, _context: Any) -> None:
+    def after_flush(session: Session, _context: UOWTransaction) -> None:
         found = [item for obj in session.new if (item := _item_of(obj)) is not None]
         if found:
             session.info.setdefault(_PENDING, []).extend(found)

@@ -20,7 +20,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
@@ -39,13 +39,18 @@ from core.errors import (
     StoreError,
 )
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+    from sqlalchemy.engine.interfaces import DBAPIConnection
+    from sqlalchemy.pool import ConnectionPoolEntry
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+def _on_connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
@@ -97,7 +102,7 @@ def current_revisions(engine: Engine) -> set[str]:
         }
 
 
-def alembic_config(engine_url: str) -> Any:
+def alembic_config(engine_url: str) -> Config:
     from alembic.config import Config
 
     cfg = Config()
