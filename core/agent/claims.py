@@ -23,7 +23,7 @@ import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -35,6 +35,8 @@ from core.db.models import AppState, AuditEntry, Draft, DraftEvent, Memory, Stag
 from core.text.reading import reading_form
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import InstrumentedAttribute
+
     from core.services import Services
 
 __all__ = [
@@ -193,7 +195,7 @@ def _affirmative(language: Language, kind: str, sentence: str) -> re.Match[str] 
 
 
 def watermark(session: Session) -> Watermark:
-    def top(column: Any) -> int:
+    def top(column: InstrumentedAttribute[int]) -> int:
         return int(session.scalar(select(func.max(column))) or 0)
 
     return Watermark(

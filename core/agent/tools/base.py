@@ -230,7 +230,7 @@ def as_json(status: str, payload: dict[str, Any]) -> str:
     return status + "\n" + json.dumps(payload, ensure_ascii=False, default=str)
 
 
-def data_block(status: str, payload: Any) -> str:
+def data_block(status: str, payload: object) -> str:
     """Like ``as_json`` for customer text: inside <data> tags, never instructions."""
     return f"{status}\n<data>\n{json.dumps(payload, ensure_ascii=False, default=str)}\n</data>"
 

@@ -77,16 +77,16 @@ def _phone_condition(phone: str, region: str, indexed: bool) -> ColumnElement[bo
 
 def _exact_ids(session: Session, args: dict[str, str], region: str, limit: int) -> list[int]:
     indexed = has_search_index(session)
-    conditions: list[Any] = []
+    found: list[ColumnElement[bool] | None] = []
     for key in ("query", "name", "suburb"):
         if args.get(key):
-            conditions.append(search_condition(args[key], region, indexed=indexed))
+            found.append(search_condition(args[key], region, indexed=indexed))
     if args.get("email"):
         email = args["email"].lower()
-        conditions.append(func.instr(func.lower(Inquiry.customer_email), email) > 0)
+        found.append(func.instr(func.lower(Inquiry.customer_email), email) > 0)
     if args.get("phone"):
-        conditions.append(_phone_condition(args["phone"], region, indexed))
-    conditions = [c for c in conditions if c is not None]
+        found.append(_phone_condition(args["phone"], region, indexed))
+    conditions = [c for c in found if c is not None]
     if not conditions:
         raise ToolError("give at least one of query, name, email, phone or suburb")
     stmt = (

@@ -11,7 +11,7 @@ inquiries where they disagree, so the owner decides which one is right.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -32,7 +32,16 @@ from core.inquiry.notes import add_customer_note_async
 from core.inquiry.stages import StageService
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
+    from sqlalchemy import Row
+
     from core.config import Settings
+
+# one inquiry as the audit reads it (the columns of ``_audit``'s select, in order)
+_AuditRow: TypeAlias = (
+    "Row[int, str | None, str, datetime, str | None, str | None, datetime | None, datetime | None]"
+)
 
 
 async def change_stage(ctx: ToolContext, args: dict[str, Any]) -> str:
@@ -56,7 +65,7 @@ async def add_note(ctx: ToolContext, args: dict[str, Any]) -> str:
 
 
 def _folder_problem(
-    row: Any, tree: dict[str, Node], layout: StageLayout, stage_folders: dict[str, list[str]]
+    row: _AuditRow, tree: dict[str, Node], layout: StageLayout, stage_folders: dict[str, list[str]]
 ) -> str | None:
     if not row.drive_folder_id:
         if layout.folders and row.stage not in ("inquiry", *CLOSED_STAGES):
@@ -78,7 +87,7 @@ def _folder_problem(
     return None
 
 
-def _mail_problem(row: Any, sent_drafts: set[int]) -> str | None:
+def _mail_problem(row: _AuditRow, sent_drafts: set[int]) -> str | None:
     if row.stage == "follow_up" and row.last_outbound_at is None and row.id not in sent_drafts:
         return "stage follow_up (quoted) but no email to the customer was ever sent"
     if (
