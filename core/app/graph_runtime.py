@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import httpx
 
@@ -27,6 +27,15 @@ from core.graph.client import GraphClient, TokenProvider
 from core.graph.mail_sync import IntakeSink, MailSync, MailSyncReport
 from core.graph.mailer import GraphMailer
 
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from core.db.owed import Claimed
+    from core.drive.watcher import DriveSyncReport
+    from core.intake.jobs import IngestReport
+    from core.mail.ports import DraftAttachment
+    from core.services import Services
+
 log = logging.getLogger(__name__)
 
 
@@ -35,7 +44,7 @@ class GraphRuntime:
 
     def __init__(
         self,
-        services: Any,
+        services: Services,
         *,
         pipeline: IntakeSink,
         token_provider: TokenProvider | None = None,
@@ -103,9 +112,9 @@ class GraphRuntime:
             SyncStatus(source="auth", ok=False, code=error.code, detail=error.user_message("zh_CN"))
         )
 
-    async def mail_round(self) -> tuple[MailSyncReport, Any]:
+    async def mail_round(self) -> tuple[MailSyncReport, IngestReport | None]:
         """Pending messages first (a killed run's leftovers), then one delta round, then categories."""
-        retried = None
+        retried: IngestReport | None = None
         retry = getattr(self.pipeline, "retry_pending", None)
         if retry is not None:
             retried = await retry()
@@ -131,7 +140,7 @@ class GraphRuntime:
         self.services.bus.publish(MailWaiting.after_round(report.disk))
         return report, retried
 
-    async def _owed_categories(self) -> list[Any]:
+    async def _owed_categories(self) -> list[Claimed]:
         """Category writes queued by stage changes in any process (``core.db.owed``): claimed
         and marked dirty, or closed at once when categories are switched off."""
         from core.db.owed import CATEGORIES, claim, finish
@@ -142,7 +151,7 @@ class GraphRuntime:
         if not self.services.settings.get("graph.write_categories"):
             now = clock.now()
 
-            def _off(session: Any) -> None:
+            def _off(session: Session) -> None:
                 for owed in claimed:
                     finish(session, owed.id, "categories are off", now)
 
@@ -153,7 +162,7 @@ class GraphRuntime:
                 self.categories.mark(owed.inquiry_id)
         return list(claimed)
 
-    async def _settle_categories(self, claimed: list[Any]) -> None:
+    async def _settle_categories(self, claimed: list[Claimed]) -> None:
         """Closed when its inquiry's messages were written; back in the queue when not."""
         from core.db.owed import finish, retry_later
 
@@ -162,7 +171,7 @@ class GraphRuntime:
         now = self.services.clock.now()
         dirty = set(self.categories.dirty)
 
-        def _close(session: Any) -> None:
+        def _close(session: Session) -> None:
             for owed in claimed:
                 if owed.inquiry_id in dirty:
                     retry_later(session, owed.id, "category write not done yet")
@@ -179,7 +188,7 @@ class GraphRuntime:
         self._auth_ok()
         return sum(1 for m in moves if m.moved)
 
-    async def drive_round(self) -> Any:
+    async def drive_round(self) -> DriveSyncReport:
         report = await self.drive.run_once()
         self._auth_ok()
         return report
@@ -193,7 +202,7 @@ class GraphRuntime:
             await close()
 
 
-def graph_configured(services: Any) -> bool:
+def graph_configured(services: Services) -> bool:
     """A Graph account is set up in this data folder (a preset token or an Azure client id)."""
     from core.secrets import GRAPH_TOKEN
 
@@ -260,7 +269,7 @@ class RuntimeMailer:
     async def delete_draft(self, outlook_id: str) -> bool:
         return await self._mailer().delete_draft(outlook_id)
 
-    async def list_attachments(self, outlook_id: str) -> list[Any]:
+    async def list_attachments(self, outlook_id: str) -> list[DraftAttachment]:
         return await self._mailer().list_attachments(outlook_id)
 
     async def add_attachment(

@@ -17,10 +17,12 @@ from core.secrets import LLM_API_KEY
 from core.services import Services
 
 if TYPE_CHECKING:
+    from core.config import Settings
     from core.drafts.drafting import Drafting
     from core.llm.client import LLMClient
     from core.llm.probe import ProbeReport
     from core.mail.ports import Mailer
+    from core.secrets import Secrets
 
 
 def warm() -> None:
@@ -33,7 +35,7 @@ def warm() -> None:
 class _TypedSettings:
     """Settings as typed in a form, falling back to the saved ones (a trial client's)."""
 
-    def __init__(self, saved: Any, overrides: Mapping[str, Any]) -> None:
+    def __init__(self, saved: Settings, overrides: Mapping[str, Any]) -> None:
         self._saved = saved
         self._overrides = dict(overrides)
 
@@ -47,7 +49,7 @@ class _TypedSettings:
 class _TypedSecrets:
     """The saved secrets, with the API key typed in a form in front (when one was typed)."""
 
-    def __init__(self, saved: Any, api_key: str) -> None:
+    def __init__(self, saved: Secrets, api_key: str) -> None:
         self._saved = saved
         self._api_key = api_key
 

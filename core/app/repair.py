@@ -31,13 +31,16 @@ import asyncio
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
 from core import tasks
 from core.app.repair_report import RepairReport
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.intake.jobs import IngestReport
 
 __all__ = ["RepairReport", "repair_folder"]
 
@@ -153,7 +156,7 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-async def _reingest(services: Services, offline: bool) -> Any:
+async def _reingest(services: Services, offline: bool) -> IngestReport:
     from core.app.standalone import own_pipeline
     from core.mail.source import RawMessage
     from core.sources.eml import read_eml

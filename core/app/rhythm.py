@@ -16,6 +16,7 @@ from core.services import Services
 
 if TYPE_CHECKING:
     from core.app.graph_runtime import GraphRuntime
+    from core.app.lazy import LazyDrafts
     from core.notify.outbox import NotificationCenter
     from core.rhythm.actions import ReminderActions
     from core.rhythm.appointments import Appointments
@@ -36,7 +37,7 @@ class RhythmService:
         graph: Callable[[], GraphRuntime],
         *,
         is_demo: bool = False,
-        drafts: Any = None,
+        drafts: LazyDrafts,
         attention_settled: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self._services = services

@@ -25,6 +25,6 @@ class AppStateService:
     async def get(self, key: str) -> Any:
         return await self._services.store.read(lambda s: get_state(s, key))
 
-    async def put(self, key: str, value: Any) -> None:
+    async def put(self, key: str, value: object) -> None:
         now = self._services.clock.now()
         await self._services.store.run(lambda s: put_state(s, key, value, now))

@@ -4,13 +4,16 @@ the weekly report): read-only sums over the store, built by the facade."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.services import Services
 from core.stats.corrections import WeekAccuracy, accuracy
 from core.stats.costs import CostReport, cost_report
 from core.stats.periods import Period, days_of_week, last_months, last_weeks
 from core.stats.trade import Overview, overview
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,7 @@ class StatsService:
         periods = days_of_week(now) if this_week else last_weeks(now, weeks)
         weekly = last_weeks(now, 1) if this_week else periods
 
-        def read(session: Any) -> Stats:
+        def read(session: Session) -> Stats:
             return Stats(
                 "day" if this_week else "week",
                 periods,

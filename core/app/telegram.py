@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from core.agent.tools.drive_access import CustomerDrive
     from core.app.assistant import AssistantService
     from core.app.lazy import LazyDrafts, LazyLLM
+    from core.app.voice import AnyTranscriber
     from core.drafts.composing import DraftComposer
     from core.drafts.decisions import OwnerDecisions
     from core.mail.ports import Mailer
@@ -77,7 +78,7 @@ class TelegramService:
         assistant: AssistantService | None = None,
         mailer: Callable[[], Mailer | None] | None = None,
         drive: Callable[[], CustomerDrive] | None = None,
-        transcriber: Callable[[], Any] | None = None,
+        transcriber: Callable[[], AnyTranscriber] | None = None,
     ) -> None:
         self._services = services
         # the App's Whisper (its child process, #28); None for bare services (in-process)
@@ -179,7 +180,7 @@ class TelegramService:
         client: TelegramClient,
         *,
         drafts: DecisionsSource,
-        transcriber_factory: Callable[[], Any] | None,
+        transcriber_factory: Callable[[], AnyTranscriber] | None,
         pacer: Pacer,
         assistant: AssistantFactory,
         composer: ComposerFactory,

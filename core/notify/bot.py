@@ -79,6 +79,7 @@ if TYPE_CHECKING:
     from core.drafts.decisions import OwnerDecisions
     from core.services import Services
     from core.voice.transcriber import Transcriber
+    from core.voice.worker import RemoteTranscriber
 
 # the owner's decisions, or a function that builds them on first use (drafting loads lazily)
 DecisionsSource: TypeAlias = "OwnerDecisions | Callable[[], OwnerDecisions | None] | None"
@@ -113,7 +114,7 @@ class TelegramBot:
         client: TelegramClient,
         *,
         drafts: DecisionsSource = None,
-        transcriber_factory: Callable[[], Transcriber] | None = None,
+        transcriber_factory: Callable[[], Transcriber | RemoteTranscriber] | None = None,
         pacer: Pacer | None = None,
         assistant: AssistantFactory = None,
         composer: ComposerFactory = None,
@@ -430,7 +431,7 @@ class TelegramBot:
         result = await asyncio.wrap_future(future)
         return str(result.text)
 
-    def _transcriber(self) -> Transcriber:
+    def _transcriber(self) -> Transcriber | RemoteTranscriber:
         if self._transcriber_factory is not None:
             return self._transcriber_factory()
         from core.voice.transcriber import shared_transcriber

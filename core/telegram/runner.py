@@ -24,7 +24,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx
 
@@ -39,6 +39,7 @@ from core.notify.telegram_client import TelegramAuthError, TelegramNetworkError
 
 if TYPE_CHECKING:
     from core.app.telegram import TelegramHost
+    from core.app.voice import AnyTranscriber
     from core.drafts.composing import DraftComposer
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ class TelegramRunner:
         *,
         http_client: httpx.AsyncClient | None = None,
         drafts: DecisionsSource = None,
-        transcriber_factory: Any = None,
+        transcriber_factory: Callable[[], AnyTranscriber] | None = None,
         assistant: AssistantSource | None = None,
         composer: Callable[[], DraftComposer | None] | None = None,
     ) -> None:
