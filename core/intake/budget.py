@@ -12,12 +12,22 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from core import tasks
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from core.intake.worker_pool import WorkerPool
+
+
+class RunIn(Protocol):
+    """Where ``within`` runs ``fn(*args)`` instead of a thread (the run's worker process)."""
+
+    def __call__(self, fn: Callable[..., T], /, *args: Any) -> Awaitable[T]: ...
+
 
 # Wall-clock seconds one message may spend in the offline rules (parsing is bounded by the size
 # caps in core.mail.limits; a model call has its own timeouts and retries in LLMClient).
@@ -41,7 +51,7 @@ async def guarded(
 async def within(
     fn: Callable[..., T],
     *args: Any,
-    run_in: Callable[..., Awaitable[T]] | None = None,
+    run_in: RunIn | None = None,
     seconds: float = RULES_BUDGET_S,
 ) -> T:
     """``fn(*args)`` off the event loop (``run_in``: e.g. the run's worker process, else a
@@ -56,7 +66,7 @@ async def within(
 __all__ = ["FINAL_REASONS", "RULES_BUDGET_S", "guarded", "within", "worker_call"]
 
 
-def worker_call(pool: Any) -> Callable[..., Awaitable[Any]] | None:
+def worker_call(pool: WorkerPool) -> RunIn | None:
     """The run's worker-process ``call`` when its process is up and warm, else None (then
     ``within`` uses a thread: code running inline on the loop could not be timed out)."""
     warm = getattr(pool, "warm", None)
@@ -64,4 +74,4 @@ def worker_call(pool: Any) -> Callable[..., Awaitable[Any]] | None:
         return None
     if warm.cancelled() or warm.exception() is not None:
         return None
-    return pool.call  # type: ignore[no-any-return]
+    return pool.call

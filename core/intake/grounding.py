@@ -151,8 +151,10 @@ class Evidence:
         """The customer named this glossary product (English alias, key words or Chinese)."""
         from core.glossary import glossary
 
-        item: Any = glossary().get(key) or {}
-        names = [key.replace("_", " "), *item.get("aliases", []), str(item.get("zh") or "")]
+        item = glossary().get(key)
+        aliases = item.get("aliases", []) if item else []
+        zh = str(item.get("zh") or "") if item else ""
+        names = [key.replace("_", " "), *aliases, zh]
         return any(n and (self.has_phrase(n) or self.has_phrase(n + "s")) for n in names)
 
     # ------------------------------------------------------------------ checks per field

@@ -24,7 +24,7 @@ the owner edited by hand (``audit_log`` rows ``edit_field``, see ``core.inquiry.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
@@ -232,7 +232,7 @@ def apply_understood(
 
 
 def _escalated(
-    message: Message, inquiry_id: int | None, *, after_sale: bool, opinion: Any = None
+    message: Message, inquiry_id: int | None, *, after_sale: bool, opinion: Opinion | None = None
 ) -> list[Event]:
     """需要您确认 for a complaint, refund, legal or angry message: the phrase rules first
     (core.intake.escalation), then the model's verified opinion (core.intake.escalation_opinion),
@@ -242,7 +242,7 @@ def _escalated(
     found = escalation_in(message.body_text, after_sale=after_sale)
     says = opinion is not None and opinion.escalate and (opinion.reason != "defect" or after_sale)
     parts = [found.detail()] if found is not None else []
-    if says:
+    if says and opinion is not None:  # says: an opinion
         parts.append(opinion.detail())
     elif found is not None and opinion is not None and not opinion.escalate:
         parts.append("AI 复核认为未必是投诉")

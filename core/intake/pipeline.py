@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -61,7 +61,7 @@ class IntakePipeline:
     def __init__(
         self,
         services: Services,
-        llm: Any | None,
+        llm: ModelClient | None,
         *,
         offline: bool = False,
         strip_quotes_enabled: bool = True,

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from core import tasks
 from core.intake.jobs import IngestReport, Job, Run, Understanding
@@ -28,7 +29,15 @@ MERGE_BATCH = 32  # most messages applied in one writer transaction
 ADMIT_CHUNK = 16  # most arrived messages recorded in one writer transaction
 PARSE_AHEAD = 32  # messages read from the source and parsing ahead of admission
 _NOTHING = object()
-_END = object()
+
+
+class _Ending(enum.Enum):
+    END = "end"
+
+
+_END = _Ending.END  # the reader's last arrival: the source is done
+# what the reader hands on: a message with its parsing, the source's failure, or the end
+Arrival: TypeAlias = "tuple[RawMessage, Parsing] | BaseException | Literal[_Ending.END]"
 
 Understand = Callable[[Job, Run], Coroutine[Any, Any, Understanding]]
 FinishBatch = Callable[[list[Job], Run], Awaitable[None]]
@@ -112,7 +121,7 @@ async def arrival_chunks(
     handed on is the consumer's (``Admission.admit_chunk`` deletes what it does not store); the
     parsings read ahead but never handed on, when the run stops early, are deleted here.
     """
-    arrivals: asyncio.Queue[Any] = asyncio.Queue(maxsize=PARSE_AHEAD)
+    arrivals: asyncio.Queue[Arrival] = asyncio.Queue(maxsize=PARSE_AHEAD)
     reader = asyncio.create_task(_read_ahead(raws, arrivals, parser))
     chunk: list[tuple[RawMessage, Parsing]] = []
     try:
@@ -143,13 +152,13 @@ async def arrival_chunks(
         await discard_parsings(chunk)
 
 
-async def discard_parsings(pairs: list[tuple[RawMessage, Any]]) -> None:
+async def discard_parsings(pairs: list[tuple[RawMessage, Parsing]]) -> None:
     """Delete the spool files of parsings nobody will admit (a run that stopped early): a big
     mail's parse wrote its attachments to the spool (``core.mail.oversize``), and left there they
     would wait for the six-hour sweep. A parsing still running is waited for, as it may yet write.
     """
     for _raw, parsing in pairs:
-        outcome = parsing
+        outcome: object = parsing
         if isinstance(parsing, asyncio.Future):
             done = await asyncio.gather(parsing, return_exceptions=True)
             outcome = done[0]
@@ -162,7 +171,7 @@ async def discard_parsings(pairs: list[tuple[RawMessage, Any]]) -> None:
 
 
 async def _read_ahead(
-    raws: AsyncIterator[RawMessage], out: asyncio.Queue[Any], parser: WorkerPool
+    raws: AsyncIterator[RawMessage], out: asyncio.Queue[Arrival], parser: WorkerPool
 ) -> None:
     try:
         async for raw in raws:

@@ -40,7 +40,7 @@ class WorkerPool:
         self.budget = budget or ParseBudget()
         self.seen = 0
         self.pool: ProcessPoolExecutor | None = None
-        self.warm: asyncio.Future[Any] | None = None
+        self.warm: asyncio.Future[str] | None = None
 
     def submit(self, raw: bytes | str) -> asyncio.Future[ParseOutcome] | ParseOutcome:
         """Start parsing ``raw`` (bytes, or the path of a big mail streamed from disk)."""
