@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy.orm import Session
 
@@ -39,6 +39,7 @@ from core.drafts.send_journal import (
 )
 from core.drafts.state import Transition
 from core.errors import GraphNotFound, InquiryBridgeError
+from core.mail.ports import DraftMailer, Mailer
 from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,7 @@ class SendGuard:
     def __init__(
         self,
         services: Services,
-        mailer: Any,
+        mailer: Mailer | None,
         publish: Callable[[list[Transition]], None],
         journal: SendJournal | None = None,
     ) -> None:
@@ -120,12 +121,15 @@ class SendGuard:
 
     async def _ask_mailbox(self, entry: SendEntry) -> tuple[bool, bool]:
         """(found in Sent Items, still an unsent remote draft)."""
-        if entry.message_id and await self.mailer.find_sent(entry.message_id):
+        # the sender asks only with a mailer (none: it refuses before any check), and only a
+        # draft mailer's entries carry a remote draft id
+        mailer = cast(DraftMailer, self.mailer)
+        if entry.message_id and await mailer.find_sent(entry.message_id):
             return True, False
         if not entry.remote_id:
             return False, False
         try:
-            return False, bool(await self.mailer.draft_exists(entry.remote_id))
+            return False, bool(await mailer.draft_exists(entry.remote_id))
         except GraphNotFound:
             return False, False
 

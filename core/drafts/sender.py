@@ -197,14 +197,16 @@ class DraftSender:
             now = self.clock.now()
             since = (utc(now) - timedelta(seconds=60)).replace(tzinfo=None)
 
-            def recent(session: Session, since: datetime = since) -> list[Any]:
-                return list(
-                    session.scalars(
+            def recent(session: Session, since: datetime = since) -> list[datetime]:
+                return [
+                    sent_at
+                    for sent_at in session.scalars(
                         select(Draft.sent_at)
                         .where(Draft.sent_at.is_not(None), Draft.sent_at > since)
                         .order_by(Draft.sent_at)
                     )
-                )
+                    if sent_at is not None  # never: the query asks for sent drafts only
+                ]
 
             times = await self.services.store.read(recent)
             if len(times) < self.per_minute:
