@@ -31,7 +31,7 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -128,7 +128,7 @@ async def io(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
     raise RuntimeError("the I/O lane keeps closing")
 
 
-def daemon(fn: Callable[[], Any], name: str) -> threading.Thread:
+def daemon(fn: Callable[[], object], name: str) -> threading.Thread:
     """Start ``fn`` on a named daemon thread: fire-and-forget work nothing may wait for at exit
     (a warm-up, a watchdog); prefer ``io`` for anything whose result matters."""
     thread = threading.Thread(target=fn, name=name, daemon=True)

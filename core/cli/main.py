@@ -19,13 +19,16 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, cast
 
 from core.app import App, build_app
 from core.cli.help_text import bilingual
 from core.errors import InquiryBridgeError
 from core.logging_setup import setup_logging_or_none, silence_stderr_logging
 from core.mail.charsets import utf8_stdio
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +111,7 @@ def one_line(exc: BaseException) -> str:
     return f"inquiry-bridge: 错误 / error: {type(exc).__name__}: {exc}".replace("\n", " ")
 
 
-def _in_folder(exc: Exception, database: Any) -> BaseException:
+def _in_folder(exc: Exception, database: Path) -> BaseException:
     """A database or file-system failure, named by this data folder when the error itself names
     no file (a write on a full disk, a read-only database): the owner's sentence, not a crash."""
     import sqlite3

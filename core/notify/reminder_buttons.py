@@ -30,7 +30,7 @@ from core.glossary import product_name
 from core.inquiry.stages import STAGE_NAMES_ZH, StageService
 from core.notify.draft_buttons import LAST_INQUIRY_KEY
 from core.phones import display_phone
-from core.rhythm.actions import ReminderActions
+from core.rhythm.actions import FollowUpComposer, ReminderActions
 from core.rhythm.reminders import SNOOZE_CHOICES, ReminderService
 from core.text.render import escape
 
@@ -92,13 +92,20 @@ class ReminderPress:
         self._composer = composer
         self._show_draft = show_draft
 
-    def _actions(self, composer: Any = None) -> ReminderActions:
+    def _actions(self, composer: FollowUpComposer | None = None) -> ReminderActions:
+        """The reminder's actions; ``composer`` only for drafting (snooze and lost need none)."""
         s = self.services
+
+        def composing() -> FollowUpComposer:
+            if composer is None:  # never: only ``_draft`` drafts, and it passes its composer
+                raise RuntimeError("a follow-up draft needs the composer")
+            return composer
+
         return ReminderActions(
             s.store,
             ReminderService(s.store, s.bus, s.clock),
             StageService(s.store, s.bus, s.clock),
-            lambda: composer,
+            composing,
         )
 
     async def handle(

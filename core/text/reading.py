@@ -26,7 +26,10 @@ import re
 import threading
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import opencc
 
 __all__ = ["Reading", "fold_confusables", "read", "reading_form", "to_simplified"]
 
@@ -54,7 +57,7 @@ _LOOKALIKES = {
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
 
 _t2s_lock = threading.Lock()
-_t2s: Any = None
+_t2s: opencc.OpenCC | None = None
 
 
 def to_simplified(text: str) -> str:
