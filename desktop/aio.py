@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import TypeVar
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-_tasks: set[asyncio.Future[Any]] = set()
+_tasks: set[object] = set()  # references only: a task is not collected mid-flight
 _reporter: Callable[[BaseException], None] | None = None
 
 
@@ -33,7 +33,7 @@ def report(exc: BaseException) -> None:
 
 
 def spawn(
-    coro: Coroutine[Any, Any, T],
+    coro: Coroutine[object, None, T],
     *,
     on_error: Callable[[BaseException], None] | None = None,
 ) -> asyncio.Future[T]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
-from typing import Any
 
 from desktop.aio import spawn
 
@@ -19,9 +18,9 @@ from desktop.aio import spawn
 class Loader:
     def __init__(self) -> None:
         self.generation = 0
-        self._task: asyncio.Future[Any] | None = None
+        self._task: asyncio.Future[None] | None = None
 
-    def start(self, load: Callable[[int], Coroutine[Any, Any, Any]]) -> asyncio.Future[Any]:
+    def start(self, load: Callable[[int], Coroutine[object, None, None]]) -> asyncio.Future[None]:
         """Start ``load(generation)``, superseding every earlier load; returns its task."""
         self.generation += 1
         self._task = spawn(load(self.generation))

@@ -40,11 +40,11 @@ class SyncController:
         self.scheduler: Any = None
         self.runtime: Any = None
         self._stop = asyncio.Event()
-        self._task: asyncio.Future[Any] | None = None
+        self._task: asyncio.Future[None] | None = None
         self._telegram_stop = asyncio.Event()
-        self._telegram_task: asyncio.Future[Any] | None = None
+        self._telegram_task: asyncio.Future[None] | None = None
         self._rhythm_stop = asyncio.Event()
-        self._rhythm_task: asyncio.Future[Any] | None = None
+        self._rhythm_task: asyncio.Future[None] | None = None
 
     @property
     def account_ready(self) -> bool:

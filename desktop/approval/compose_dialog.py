@@ -11,7 +11,7 @@ Signals:
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -49,7 +49,7 @@ class ComposeDialog(QDialog):
         self.inquiry_id = inquiry_id
         self.draft_id: int | None = None
         self.approval_window: QWidget | None = None
-        self._task: asyncio.Future[Any] | None = None
+        self._task: asyncio.Future[int | None] | None = None
         self.setObjectName("composeDialog")
         self.resize(640, 420)
 
@@ -137,7 +137,7 @@ class ComposeDialog(QDialog):
         )
         self.instruction.setReadOnly(busy)
 
-    def start(self) -> asyncio.Future[Any]:
+    def start(self) -> asyncio.Future[int | None]:
         self._task = spawn(self.compose())
         self._update()
         return self._task

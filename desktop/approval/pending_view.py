@@ -61,7 +61,7 @@ class PendingDraftsView(QWidget):
         self.reader: DraftReader = self.app.draft_reading.reader
         self.views: list[DraftView] = []
         self.windows: dict[int, QWidget] = {}
-        self._load_task: asyncio.Future[Any] | None = None
+        self._load_task: asyncio.Future[None] | None = None
         self.setObjectName("pendingDrafts")
 
         layout = QVBoxLayout(self)
@@ -111,7 +111,7 @@ class PendingDraftsView(QWidget):
     def pending_count(self) -> int:
         return sum(1 for v in self.views if v.status == "pending_approval")
 
-    def refresh(self) -> asyncio.Future[Any]:
+    def refresh(self) -> asyncio.Future[None]:
         self._load_task = spawn(self._load())
         return self._load_task
 

@@ -68,6 +68,7 @@ if TYPE_CHECKING:
     from core.app import App
     from core.app.types import DraftView, FileOption, RecentContact
     from desktop.approval.parts import DraftingParts
+    from desktop.voice.insertion import Target
 
 __all__ = ["ApprovalWindow", "highlight_facts"]
 
@@ -91,7 +92,7 @@ class ApprovalWindow(OwnerActions, QWidget):
         self.last_folder: str | None = None
         self.busy = False
         self._dirty = False
-        self._load_task: asyncio.Future[Any] | None = None
+        self._load_task: asyncio.Future[None] | None = None
         self._bridge = DraftChangedBridge(app.bus)
         self._bridge.changed.connect(self._on_draft_changed)
         self.setObjectName("approvalWindow")
@@ -240,7 +241,7 @@ class ApprovalWindow(OwnerActions, QWidget):
         self._render()
 
     # ------------------------------------------------------------------ loading
-    def reload(self) -> asyncio.Future[Any]:
+    def reload(self) -> asyncio.Future[None]:
         self._load_task = spawn(self._load())
         return self._load_task
 
@@ -465,7 +466,7 @@ class ApprovalWindow(OwnerActions, QWidget):
         super().closeEvent(event)
 
 
-def _dictation_button(app: App, target: Any, parent: QWidget) -> QWidget | None:
+def _dictation_button(app: App, target: Target, parent: QWidget) -> QWidget | None:
     from desktop.voice.dictation import DictationButton
 
     return DictationButton(app, target, parent)

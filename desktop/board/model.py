@@ -78,7 +78,7 @@ class BoardModel(QAbstractTableModel):
         self.attention_ids: set[int] = set()  # rows marked 需要您确认
         self._attention_icon = dot_icon(ATTENTION)
         self._loader = Loader()
-        self._more_task: asyncio.Future[Any] | None = None
+        self._more_task: asyncio.Future[None] | None = None
         self._needs_me_stale = True
         self._stage_icons = {s: dot_icon(c) for s, c in STAGE_COLOURS.items()}
         self._live_timer = QTimer(self)
@@ -90,12 +90,12 @@ class BoardModel(QAbstractTableModel):
 
     # ------------------------------------------------------------------ querying
 
-    def set_query(self, query: BoardQuery) -> asyncio.Future[Any]:
+    def set_query(self, query: BoardQuery) -> asyncio.Future[None]:
         """Show ``query``'s rows (first page); returns the loading task."""
         self.query = query
         return self.refresh()
 
-    def refresh(self, *, keep_position: bool = False) -> asyncio.Future[Any]:
+    def refresh(self, *, keep_position: bool = False) -> asyncio.Future[None]:
         return self._loader.start(lambda generation: self._load(generation, keep_position))
 
     async def ready(self) -> None:

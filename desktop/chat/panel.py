@@ -74,14 +74,14 @@ class ChatPanel(QWidget):
         self.ctx = ctx
         self.conversation: Conversation | None = None
         self.dictation: DictationButton | None = None
-        self.task: asyncio.Future[Any] | None = None
+        self.task: asyncio.Future[None] | None = None
         self.activity_text = ""
         self.scripted = False  # a transcript shown from data (screenshots): left as it is
-        self.loading: asyncio.Future[Any] | None = None
+        self.loading: asyncio.Future[None] | None = None
         self._opening = asyncio.Lock()
         self.files: dict[int, AttachmentFile] = {}  # the found files shown, by attachment id
-        self.files_loading: asyncio.Future[Any] | None = None
-        self.proposals_loading: asyncio.Future[Any] | None = None
+        self.files_loading: asyncio.Future[None] | None = None
+        self.proposals_loading: asyncio.Future[None] | None = None
         self._build()
         self.retranslate()
 

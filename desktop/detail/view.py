@@ -135,7 +135,7 @@ class InquiryDetailView(QWidget):
 
     # ------------------------------------------------------------------ loading
 
-    def show_inquiry(self, inquiry_id: int) -> asyncio.Future[Any]:
+    def show_inquiry(self, inquiry_id: int) -> asyncio.Future[None]:
         if inquiry_id != self.inquiry_id:
             self.customer_form.dirty = False
         self.inquiry_id = inquiry_id

@@ -134,10 +134,10 @@ class BriefingWindow(QWidget):
         self.items: list[Any] = []
         self.attention_cards: list[AttentionCard] = []
         self.reminder_cards: list[ReminderCard] = []
-        self.task: asyncio.Future[Any] | None = None
+        self.task: asyncio.Future[None] | None = None
         self.retranslate()
 
-    def reload(self) -> asyncio.Future[Any]:
+    def reload(self) -> asyncio.Future[None]:
         self.task = spawn(self.load())
         return self.task
 

@@ -42,7 +42,7 @@ class _Card(QFrame):
         layout.addLayout(self.buttons)
         layout.addWidget(self.status)
         self.status.hide()
-        self.task: asyncio.Future[Any] | None = None
+        self.task: asyncio.Future[None] | None = None
 
     def _button(self, slot: Any) -> QPushButton:
         button = QPushButton()

@@ -10,7 +10,6 @@ corrections per week.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import (
@@ -92,10 +91,10 @@ class StatsWindow(QWidget):
         layout.addWidget(self.refresh_button)
         self.stats: Stats | None = None
         self.overview: Overview | None = None
-        self.task: asyncio.Future[Any] | None = None
+        self.task: asyncio.Future[None] | None = None
         self.retranslate()
 
-    def reload(self) -> asyncio.Future[Any]:
+    def reload(self) -> asyncio.Future[None]:
         self.task = spawn(self.load())
         return self.task
 
