@@ -13,7 +13,10 @@ tell the owner in his language.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.app.types import Secrets, Settings
 
 
 @dataclass
@@ -24,7 +27,7 @@ class SaveOutcome:
 
 
 def save_all(
-    settings: Any, secrets: Any, values: dict[str, Any], new_secrets: list[tuple[str, str]]
+    settings: Settings, secrets: Secrets, values: dict[str, Any], new_secrets: list[tuple[str, str]]
 ) -> SaveOutcome:
     """Store ``new_secrets`` and write ``values``, all or nothing (raises on failure)."""
     path = settings.path
@@ -47,7 +50,7 @@ def save_all(
 
 
 def _restore_secrets(
-    secrets: Any, before: dict[str, str | None], written: dict[str, tuple[str, str]]
+    secrets: Secrets, before: dict[str, str | None], written: dict[str, tuple[str, str]]
 ) -> None:
     for name in written:
         old = before.get(name)

@@ -103,6 +103,7 @@ from core.secrets import ENV_OVERRIDES as ENV_OVERRIDES
 from core.secrets import GRAPH_TOKEN as GRAPH_TOKEN
 from core.secrets import LLM_API_KEY as LLM_API_KEY
 from core.secrets import TELEGRAM_TOKEN as TELEGRAM_TOKEN
+from core.secrets import Secrets as Secrets
 from core.stats.trade import Overview as Overview
 from core.text.inert import clickable_url as clickable_url
 from core.text.inert import markdown_rich_text as markdown_rich_text
@@ -200,6 +201,7 @@ __all__ = [
     "OwnerEdits",
     "Provider",
     "RecentContact",
+    "Secrets",
     "Settings",
     "StageChanged",
     "StageOverdue",

@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -47,6 +47,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QToolButton,
@@ -71,6 +72,9 @@ from desktop.voice.push_to_talk import HOLD_SECONDS, SHORTCUT, PushToTalk
 from desktop.voice.recorder import AudioInputFactory, Recorder
 from desktop.voice.status_line import StatusLine
 
+if TYPE_CHECKING:
+    from core.app import App
+
 __all__ = ["HOLD_SECONDS", "SHORTCUT", "DictationButton", "Target", "insert_at_cursor"]
 
 log = logging.getLogger(__name__)
@@ -82,7 +86,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
 
     def __init__(
         self,
-        app: Any,
+        app: App,
         target: Target,
         parent: QWidget | None = None,
         *,
@@ -104,7 +108,8 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         self._kept: list[Path] = []  # keep_audio: recordings behind the text now in the box
         self._live: Dictation | None = None
         self._uncertain: Transcript | None = None  # shown for confirmation, not yet inserted
-        self.offer_box: Any = None  # the "download the multilingual model" dialog, when shown
+        # the "download the multilingual model" dialog, when shown
+        self.offer_box: QMessageBox | None = None
         self._maybe_chinese = False  # this recognition ran an English-only model in auto mode
 
         self.recorder = Recorder(

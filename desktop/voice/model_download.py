@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
@@ -38,6 +38,12 @@ from core.app.types import RECOMMENDED, InquiryBridgeError, VoiceService, format
 from desktop.i18n import current_language
 from desktop.look import set_tone
 
+if TYPE_CHECKING:
+    from core.app import App
+
+# what the voice widgets are handed: the folder's App, or its voice service itself
+VoiceOwner: TypeAlias = "App | VoiceService"
+
 _open: set[QWidget] = set()
 
 
@@ -47,7 +53,7 @@ def _keep(widget: QWidget) -> None:
     widget.finished.connect(lambda *_a, w=widget: _open.discard(w))  # type: ignore[attr-defined]
 
 
-def voice_of(owner: Any) -> VoiceService:
+def voice_of(owner: VoiceOwner) -> VoiceService:
     """The voice service the voice widgets work through: ``owner`` is an ``App`` (its own
     ``voice``) or that service itself; a bare ``Services`` (deprecated, a window not moved to
     ``ctx.app`` yet) gets one over its settings and paths, as the widgets read them before."""
@@ -67,7 +73,7 @@ class _Bridge(QObject):
 class ModelDownloadDialog(QDialog):
     installed = Signal(str)
 
-    def __init__(self, owner: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, owner: VoiceOwner, parent: QWidget | None = None) -> None:
         """``owner``: the folder's ``App`` (or its ``voice``); see ``voice_of``."""
         super().__init__(parent)
         self.voice = voice_of(owner)
@@ -161,12 +167,12 @@ class ModelDownloadDialog(QDialog):
         self.installed.emit(str(folder))
 
 
-def select_model(owner: Any, folder: Path) -> None:
+def select_model(owner: VoiceOwner, folder: Path) -> None:
     """Make ``folder`` the dictation model from now on."""
     voice_of(owner).select_model(folder)
 
 
-def start_download(owner: Any, parent: QWidget | None) -> ModelDownloadDialog:
+def start_download(owner: VoiceOwner, parent: QWidget | None) -> ModelDownloadDialog:
     dialog = ModelDownloadDialog(owner, parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     _keep(dialog)
@@ -175,7 +181,7 @@ def start_download(owner: Any, parent: QWidget | None) -> ModelDownloadDialog:
     return dialog
 
 
-def import_from_disk(owner: Any, parent: QWidget | None, source: str = "") -> Path | None:
+def import_from_disk(owner: VoiceOwner, parent: QWidget | None, source: str = "") -> Path | None:
     """Ask for a model folder or zip (unless given), import it and select it; errors in a box."""
     if not source:
         source, _filter = QFileDialog.getOpenFileName(
@@ -203,7 +209,7 @@ def import_from_disk(owner: Any, parent: QWidget | None, source: str = "") -> Pa
     return folder
 
 
-def offer_multilingual_model(owner: Any, parent: QWidget | None) -> QMessageBox:
+def offer_multilingual_model(owner: VoiceOwner, parent: QWidget | None) -> QMessageBox:
     """The English-only model heard Chinese: say so, and offer the download or an import."""
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Information)

@@ -20,7 +20,7 @@ settings dialog must stay instant.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
@@ -42,10 +42,14 @@ from desktop.i18n import current_language
 from desktop.look import add_field_row, set_tone
 from desktop.voice.model_download import (
     ModelDownloadDialog,
+    VoiceOwner,
     import_from_disk,
     start_download,
     voice_of,
 )
+
+if TYPE_CHECKING:
+    from core.app.types import Settings
 
 LANGUAGE_KEYS = ("auto", "zh", "en")
 DEVICES = ("cpu", "cuda")
@@ -54,7 +58,7 @@ MULTILINGUAL_EXAMPLE = "faster-whisper-small"
 
 
 class VoiceSettingsPage(QWidget):
-    def __init__(self, app: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, app: VoiceOwner, parent: QWidget | None = None) -> None:
         """``app``: the folder's ``App`` (a bare ``Services`` still works, deprecated)."""
         super().__init__(parent)
         self.voice = voice_of(app)
@@ -97,7 +101,7 @@ class VoiceSettingsPage(QWidget):
         self.retranslate()
 
     # -- building ------------------------------------------------------------------------------
-    def _build_model_section(self, settings: Any) -> QHBoxLayout:
+    def _build_model_section(self, settings: Settings) -> QHBoxLayout:
         """The active model, how to get a multilingual one, the download/import buttons, mirror."""
         self.model_title = QLabel()
         self.model_title.setObjectName("sectionTitle")
@@ -127,7 +131,7 @@ class VoiceSettingsPage(QWidget):
         self.download_dialog: ModelDownloadDialog | None = None
         return get_row
 
-    def _build_folder_row(self, settings: Any) -> QWidget:
+    def _build_folder_row(self, settings: Settings) -> QWidget:
         """The model folder field with its folder picker and "bundled" button, and its check."""
         self.folder = QLineEdit(str(settings.get("voice.model_dir") or ""))
         self.folder.setObjectName("modelFolder")
@@ -148,7 +152,7 @@ class VoiceSettingsPage(QWidget):
         self.folder_check.setWordWrap(True)
         return folder_box
 
-    def _build_options(self, settings: Any) -> None:
+    def _build_options(self, settings: Settings) -> None:
         """Recognition language, maximum length, device and compute type."""
         self.language = QComboBox()
         for key in LANGUAGE_KEYS:
