@@ -206,7 +206,8 @@ async def board_and_lag(home: Path, inquiries: int, messages: int) -> None:
     print(f"RSS after ingest: {rss_mb():.0f} MB")
     window.close()
     ctx.hub.detach()
-    services.close()
+    await ctx.app.aclose()
+    ctx.app.close()  # detaches the notification center before the store closes
 
 
 def main() -> int:
