@@ -16,13 +16,21 @@ import time
 import traceback
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from core.app.types import InquiryBridgeError
 from desktop import ai_needed, aio
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QPushButton
+
+    from core.app.types import RepairReport
 
 log = logging.getLogger(__name__)
 
@@ -215,7 +223,7 @@ def show_error(parent: QWidget | None, exc: BaseException) -> QMessageBox:
     return box
 
 
-def _delete_on_close() -> Any:
+def _delete_on_close() -> Qt.WidgetAttribute:
     from PySide6.QtCore import Qt
 
     return Qt.WidgetAttribute.WA_DeleteOnClose
@@ -224,7 +232,9 @@ def _delete_on_close() -> Any:
 class ErrorReporter:
     """Installed once by the app: every unexpected error is logged and shown, rate-limited."""
 
-    def __init__(self, log_folder: Path, parent_getter: Any = None) -> None:
+    def __init__(
+        self, log_folder: Path, parent_getter: Callable[[], QWidget | None] | None = None
+    ) -> None:
         self.log_folder = log_folder
         self.parent_getter = parent_getter or (lambda: None)
         self._last: dict[str, float] = {}
@@ -287,7 +297,7 @@ class ErrorReporter:
             loop.set_exception_handler(self.loop_handler)
 
 
-def startup_error_box(exc: BaseException) -> tuple[QMessageBox, Any]:
+def startup_error_box(exc: BaseException) -> tuple[QMessageBox, QPushButton | None]:
     """The dialog for an error that stops the app before its window: the owner's sentence and,
     for a damaged database, a Repair button. Returns the box and that button (or None)."""
     box = QMessageBox()
@@ -311,7 +321,7 @@ def ask_startup_repair(exc: BaseException) -> bool:
     return repair is not None and box.clickedButton() is repair
 
 
-def repair_report_box(report: Any) -> QMessageBox:
+def repair_report_box(report: RepairReport) -> QMessageBox:
     """What ``repair`` restored and what it could not, item by item, in the UI's language."""
     from desktop.i18n import current_language
 
@@ -328,6 +338,6 @@ def repair_report_box(report: Any) -> QMessageBox:
     return box
 
 
-def show_repair_report(report: Any) -> None:
+def show_repair_report(report: RepairReport) -> None:
     """Show ``repair_report_box`` modally."""
     repair_report_box(report).exec()

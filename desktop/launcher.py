@@ -11,10 +11,13 @@ import contextlib
 import multiprocessing
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.app import App, build_app
 from core.cli.main import main as cli_main
+
+if TYPE_CHECKING:
+    from core.app.types import RepairReport
 
 
 def _register_desktop(
@@ -55,7 +58,7 @@ def gui_app(
     home: str | None = None,
     *,
     ask: Callable[[BaseException], bool] | None = None,
-    tell: Callable[[Any], None] | None = None,
+    tell: Callable[[RepairReport], None] | None = None,
 ) -> App:
     """``build_app`` for the tray app: a store or data-folder failure is shown in a dialog
     (not only on a console the owner never sees); for a damaged database its Repair button runs
@@ -94,7 +97,7 @@ def _ask_in_dialog(exc: BaseException, home: str | None = None) -> bool:
     return ask_startup_repair(exc)
 
 
-def _tell_in_dialog(report: Any) -> None:
+def _tell_in_dialog(report: RepairReport) -> None:
     from desktop.errors_ui import show_repair_report
 
     show_repair_report(report)

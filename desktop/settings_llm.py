@@ -40,7 +40,9 @@ KEYS = ("llm.base_url", "llm.tier1", "llm.tier2", "llm.tier3")
 class LLMSettingsPage(QWidget):
     """The AI page of the settings dialog (``values`` are the ``llm.*`` settings typed)."""
 
-    def __init__(self, app: App, extra: QWidget | None = None, parent: Any = None) -> None:
+    def __init__(
+        self, app: App, extra: QWidget | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.app = app
         s = app.settings

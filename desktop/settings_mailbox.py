@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.app.types import MailAccountService
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.i18n import current_language
@@ -42,7 +43,7 @@ _SECURITY = ("ssl", "starttls")
 class MailboxSettingsPage(QWidget):
     connected = Signal(str)
 
-    def __init__(self, accounts: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, accounts: MailAccountService, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.accounts = accounts
         self.provider = QComboBox()
@@ -187,7 +188,7 @@ class MailboxSettingsPage(QWidget):
 class MailboxDialog(QDialog):
     """The page on its own, for the first-run wizard."""
 
-    def __init__(self, accounts: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, accounts: MailAccountService, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.page = MailboxSettingsPage(accounts, self)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

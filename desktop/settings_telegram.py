@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QFont
@@ -34,6 +34,11 @@ from core.app import App
 from core.app.types import TELEGRAM_TOKEN, InquiryBridgeError, to_sydney
 from desktop.aio import spawn
 from desktop.look import add_field_row
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QHideEvent, QShowEvent
+
+    from core.app.types import Settings
 
 log = logging.getLogger(__name__)
 _TOKEN_SHAPE = re.compile(r"^\d+:\S+$")
@@ -67,7 +72,7 @@ class TelegramSettingsPage(QWidget):
         self._connect_signals()
         self.retranslate()
 
-    def _build_intro(self, settings: Any) -> None:
+    def _build_intro(self, settings: Settings) -> None:
         """Section title, the how-to text and the on/off switch."""
         self.title = QLabel()
         self.title.setObjectName("sectionTitle")
@@ -333,11 +338,11 @@ class TelegramSettingsPage(QWidget):
             self.retranslate()
         super().changeEvent(event)
 
-    def hideEvent(self, event: Any) -> None:
+    def hideEvent(self, event: QHideEvent) -> None:
         self._poll.stop()
         super().hideEvent(event)
 
-    def showEvent(self, event: Any) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         self._poll.start()
         self.refresh()
         super().showEvent(event)

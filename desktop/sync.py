@@ -15,11 +15,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.app import offload
 from desktop.aio import spawn
 from desktop.context import AppContext
+
+if TYPE_CHECKING:
+    from core.app.types import GraphRuntime, MailboxRuntime, SyncScheduler
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +40,8 @@ def _telegram_front_end() -> ModuleType:
 class SyncController:
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
-        self.scheduler: Any = None
-        self.runtime: Any = None
+        self.scheduler: SyncScheduler | None = None
+        self.runtime: GraphRuntime | MailboxRuntime | None = None
         self._stop = asyncio.Event()
         self._task: asyncio.Future[None] | None = None
         self._telegram_stop = asyncio.Event()
@@ -52,7 +55,7 @@ class SyncController:
             return True
         return self.ctx.app.desktop.account_configured()
 
-    def _build(self) -> Any:
+    def _build(self) -> SyncScheduler:
         if self.scheduler is None:
             app = self.ctx.app
             self.runtime = app.mailbox() if app.uses_imap() else app.graph()
@@ -130,6 +133,7 @@ class SyncController:
         if self.ctx.is_demo or not self.account_ready:
             return
         if self.running:
-            self.scheduler.poke()
+            if self.scheduler is not None:  # None only while a stop is under way
+                self.scheduler.poke()
             return
         await self._build().run_once()

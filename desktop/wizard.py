@@ -21,8 +21,6 @@ Signals:
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
@@ -40,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.app.types import Settings
 from desktop.context import AppContext
 from desktop.look import app_icon
 from desktop.settings_mailbox import MailboxDialog
@@ -53,7 +52,11 @@ class FirstRunWizard(QDialog):
     skipped = Signal()
 
     def __init__(
-        self, ctx: AppContext, parent: QWidget | None = None, *, profile_settings: Any = None
+        self,
+        ctx: AppContext,
+        parent: QWidget | None = None,
+        *,
+        profile_settings: Settings | None = None,
     ) -> None:
         super().__init__(parent)
         self.ctx = ctx

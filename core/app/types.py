@@ -14,7 +14,8 @@ Two kinds of name are not imported with this module, so that importing it stays 
 starting the app (``tests/desktop/test_startup_imports.py``):
 
 * classes of parts ``App`` builds on first use (drafting's composer, edits and decisions, the
-  assistant's ``Conversation``) are here for annotations only (``TYPE_CHECKING``);
+  assistant's ``Conversation`` and its ``ChatEvent``, the sync runtimes and ``SyncScheduler``,
+  ``repair``'s ``RepairReport``) are here for annotations only (``TYPE_CHECKING``);
 * the assistant's turn events (``TextDelta``, ``ToolActivity``, ``TurnDone``) and ``tool_label``
   live in ``core.agent.conversation``, which pulls in the HTTP client: they load on first access
   (``__getattr__`` below), which a front end makes only once a turn is running.
@@ -33,9 +34,11 @@ from core.app.knowledge import KnowledgeDoc as KnowledgeDoc
 from core.app.knowledge import KnowledgeService as KnowledgeService
 from core.app.lazy import LazyDrafts as LazyDrafts
 from core.app.lazy import LazyLLM as LazyLLM
+from core.app.mail_accounts import MailAccountService as MailAccountService
 from core.app.memories import EDITABLE_STATUSES as EDITABLE_STATUSES
 from core.app.memories import PAGE_STATUSES as PAGE_STATUSES
 from core.app.memories import MemoryItem as MemoryItem
+from core.app.proposals import ProposalItem as ProposalItem
 from core.app.stats import Stats as Stats
 from core.app.voice import AnyDictation as Dictation
 from core.app.voice import VoiceService as VoiceService
@@ -95,6 +98,7 @@ from core.notify.disk_alert import disk_size as disk_size
 from core.notify.inquiry_alert import tray_text as tray_text
 from core.notify.outbox import NotificationCenter as NotificationCenter
 from core.phones import display_phone as display_phone
+from core.rhythm.attention import AttentionItem as AttentionItem
 from core.rhythm.briefing import Briefing as Briefing
 from core.rhythm.briefing import Visit as Visit
 from core.rhythm.briefing import place_of as place_of
@@ -126,14 +130,19 @@ from core.voice.transcriber import Transcript as Transcript
 from core.voice.transcriber import TranscriptionCancelled as TranscriptionCancelled
 
 if TYPE_CHECKING:  # annotations only (see the module docstring)
+    from core.agent.conversation import ChatEvent as ChatEvent
     from core.agent.conversation import Conversation as Conversation
     from core.agent.conversation import TextDelta as TextDelta
     from core.agent.conversation import ToolActivity as ToolActivity
     from core.agent.conversation import TurnDone as TurnDone
     from core.agent.conversation import tool_label as tool_label
+    from core.app.graph_runtime import GraphRuntime as GraphRuntime
+    from core.app.repair_report import RepairReport as RepairReport
     from core.drafts.composing import DraftComposer as DraftComposer
     from core.drafts.decisions import OwnerDecisions as OwnerDecisions
     from core.drafts.edits import OwnerEdits as OwnerEdits
+    from core.mailbox.runtime import MailboxRuntime as MailboxRuntime
+    from core.schedule import SyncScheduler as SyncScheduler
 
 # every name here: the renamed ones (``provider_by_key``…) are exported only by this list
 __all__ = [
@@ -157,10 +166,12 @@ __all__ = [
     "WHISPER_MODEL_ENV_VAR",
     "AttachmentFile",
     "AttachmentInfo",
+    "AttentionItem",
     "AudioDeviceError",
     "BoardQuery",
     "BoardRow",
     "Briefing",
+    "ChatEvent",
     "ChineseNeedsMultilingualModel",
     "Clock",
     "Conversation",
@@ -173,6 +184,7 @@ __all__ = [
     "EventBus",
     "FileOption",
     "FileVerdict",
+    "GraphRuntime",
     "HubModel",
     "InquiryBridgeError",
     "InquiryCreated",
@@ -187,7 +199,9 @@ __all__ = [
     "LazyDrafts",
     "LazyLLM",
     "LiveDictation",
+    "MailAccountService",
     "MailWaiting",
+    "MailboxRuntime",
     "MemoryItem",
     "MessageInfo",
     "MessageMerged",
@@ -199,14 +213,17 @@ __all__ = [
     "Overview",
     "OwnerDecisions",
     "OwnerEdits",
+    "ProposalItem",
     "Provider",
     "RecentContact",
+    "RepairReport",
     "Secrets",
     "Settings",
     "StageChanged",
     "StageOverdue",
     "Stats",
     "StoreError",
+    "SyncScheduler",
     "SyncStatus",
     "SystemClock",
     "TelegramProbeResult",

@@ -8,7 +8,7 @@ translations as before the split.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
@@ -18,6 +18,7 @@ from desktop.errors_ui import message_for
 from desktop.look import set_tone
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
     from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QPlainTextEdit, QProgressBar
 
     from core.app.types import DraftView
@@ -39,8 +40,8 @@ class OwnerActions:
     to_edit: QLineEdit
     confirm_check: QCheckBox
     revise_edit: QLineEdit
-    finished: Any
-    draft_replaced: Any
+    finished: SignalInstance  # Signal(int, str) of the window
+    draft_replaced: SignalInstance  # Signal(int, int) of the window
 
     if TYPE_CHECKING:
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
@@ -40,6 +40,9 @@ from core.app.types import (
 )
 from desktop.look import set_tone
 
+if TYPE_CHECKING:
+    from core.app.types import EventBus
+
 HIGHLIGHT = QColor("#ffd8a8")
 
 
@@ -48,9 +51,9 @@ class DraftChangedBridge(QObject):
 
     changed = Signal(int, str)
 
-    def __init__(self, bus: Any) -> None:
+    def __init__(self, bus: EventBus) -> None:
         super().__init__()
-        self._unsubscribe = bus.subscribe(
+        self._unsubscribe: Callable[[], None] | None = bus.subscribe(
             DraftChanged, lambda e: self.changed.emit(e.draft_id, e.status)
         )
 

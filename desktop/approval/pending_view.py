@@ -13,7 +13,7 @@ Signals:
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
@@ -37,6 +37,7 @@ from desktop.reopen import alive, showing
 if TYPE_CHECKING:
     from core.app.types import DraftReader, DraftView
     from desktop.approval.parts import DraftingParts
+    from desktop.hub import SignalHub
 
 QUEUE_STATUSES = ("pending_approval", "approved", "sending", "failed")
 
@@ -47,7 +48,7 @@ class PendingDraftsView(QWidget):
     def __init__(
         self,
         app: App,
-        hub: Any,
+        hub: SignalHub | None,
         parent: QWidget | None = None,
         *,
         drafting: DraftingParts | None = None,

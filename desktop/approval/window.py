@@ -257,7 +257,7 @@ class ApprovalWindow(OwnerActions, QWidget):
         target: int | str | None = (
             view.inquiry_id if view.inquiry_id is not None else (view.to[0] if view.to else None)
         )
-        recent: list[Any] = []
+        recent: list[RecentContact] = []
         if target is not None:
             recent = await reader.recent_contact(target)
             for address in view.to:  # the owner may have changed the recipient

@@ -27,6 +27,7 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     Qt,
     QTimer,
@@ -65,7 +66,7 @@ class BoardModel(QAbstractTableModel):
     counts_changed = Signal(dict, int, int)
     attention_changed = Signal(int)
 
-    def __init__(self, ctx: AppContext, parent: Any = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.inquiries = ctx.app.inquiries

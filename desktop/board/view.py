@@ -289,7 +289,7 @@ class BoardPage(QWidget):
         index = self.table.selectionModel().currentIndex()
         return self.model.data(index, ID_ROLE) if index.isValid() else None
 
-    def _on_current(self, current: Any, _previous: Any) -> None:
+    def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
         inquiry_id = self.model.data(current, ID_ROLE) if current.isValid() else None
         if inquiry_id is not None and inquiry_id != self.detail.inquiry_id:
             self.detail.show_inquiry(inquiry_id)

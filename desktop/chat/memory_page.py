@@ -15,8 +15,8 @@ Signals:
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
@@ -240,7 +240,9 @@ class MemoryDialog(QDialog):
 
     # ------------------------------------------------------------------ actions
 
-    def _on_current(self, current: Any, _previous: Any) -> None:
+    def _on_current(
+        self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
+    ) -> None:
         memory_id = self.selected_id()
         item = self.item(memory_id) if memory_id is not None else None
         self.editor.setPlainText(item.text if item is not None else "")
@@ -249,7 +251,7 @@ class MemoryDialog(QDialog):
         self.retire_button.setEnabled(item is not None)
         self.confirm_button.setEnabled(item is not None and item.status == "proposed")
 
-    def _act(self, action: str) -> Any:
+    def _act(self, action: str) -> asyncio.Future[None] | None:
         memory_id = self.selected_id()
         if memory_id is None:
             return None

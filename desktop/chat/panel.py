@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QShowEvent
@@ -51,7 +51,7 @@ from desktop.look import set_tone
 from desktop.text import stage_name
 
 if TYPE_CHECKING:
-    from core.app.types import AttachmentFile, Conversation
+    from core.app.types import AttachmentFile, ChatEvent, Conversation, ProposalItem
     from desktop.voice.dictation import DictationButton
 
 log = logging.getLogger(__name__)
@@ -258,7 +258,7 @@ class ChatPanel(QWidget):
                 if self.transcript.live_text is not None:
                     self.transcript.end_live(None)
 
-    def on_event(self, event: Any) -> None:
+    def on_event(self, event: ChatEvent) -> None:
         """A ``ChatEvent`` from the running turn (on the loop thread)."""
         from core.app.types import TextDelta, ToolActivity, TurnDone  # loaded with the turn
 
@@ -291,7 +291,7 @@ class ChatPanel(QWidget):
             if item is not None and item.status == "open":
                 self.transcript.add(Entry("proposal", self._proposal_text(item), (item.id,)))
 
-    def _proposal_text(self, item: Any) -> str:
+    def _proposal_text(self, item: ProposalItem) -> str:
         args = item.arguments or {}
         number = str(item.inquiry_id)
         if item.kind == "stage":

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import html
 from datetime import date
-from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtWidgets import (
@@ -35,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.app import App
-from core.app.types import Briefing, Visit, display_phone, place_of
+from core.app.types import AttentionItem, Briefing, Visit, display_phone, place_of
 from desktop.aio import spawn
 from desktop.i18n import current_language
 from desktop.inert import LinkGate
@@ -131,7 +130,7 @@ class BriefingWindow(QWidget):
         layout.addLayout(top)
         layout.addWidget(scroll, 1)
         self.briefing: Briefing | None = None
-        self.items: list[Any] = []
+        self.items: list[AttentionItem] = []
         self.attention_cards: list[AttentionCard] = []
         self.reminder_cards: list[ReminderCard] = []
         self.task: asyncio.Future[None] | None = None

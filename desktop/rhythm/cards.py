@@ -9,7 +9,8 @@ Signals (both cards):
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
@@ -19,6 +20,11 @@ from core.app.types import SNOOZE_CHOICES
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.look import set_tone
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from core.app.types import AttentionItem
 
 
 class _Card(QFrame):
@@ -44,16 +50,16 @@ class _Card(QFrame):
         self.status.hide()
         self.task: asyncio.Future[None] | None = None
 
-    def _button(self, slot: Any) -> QPushButton:
+    def _button(self, slot: Callable[[], Awaitable[object]]) -> QPushButton:
         button = QPushButton()
         button.clicked.connect(lambda: self._run(slot))
         self.buttons.addWidget(button)
         return button
 
-    def _run(self, slot: Any) -> None:
+    def _run(self, slot: Callable[[], Awaitable[object]]) -> None:
         self.task = spawn(self._guarded(slot))
 
-    async def _guarded(self, slot: Any) -> None:
+    async def _guarded(self, slot: Callable[[], Awaitable[object]]) -> None:
         self.setEnabled(False)
         try:
             await slot()
@@ -82,7 +88,7 @@ class ReminderCard(_Card):
         self.draft_button = self._button(self.draft_follow_up)
         self.open_button = self._button(self.open_inquiry)
         self.snooze_buttons = {
-            days: self._button(lambda d=days: self.snooze(d)) for days in SNOOZE_CHOICES
+            days: self._button(partial(self.snooze, days)) for days in SNOOZE_CHOICES
         }
         self.lost_button = self._button(self.mark_lost)
         self.retranslate()
@@ -125,7 +131,9 @@ class ReminderCard(_Card):
 class AttentionCard(_Card):
     """确认 · 打开询盘 for one item that needs the owner's judgement."""
 
-    def __init__(self, app: App, item: Any, text: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, app: App, item: AttentionItem, text: str, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.app = app
         self.item = item

@@ -8,12 +8,13 @@ clock, progress and errors (red; with "Retry" when a recording is kept to recogn
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from desktop.look import set_tone
 from desktop.voice.dictation_icon import format_clock
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
     from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QToolButton
 
     from desktop.voice.recorder import Recorder
@@ -27,7 +28,7 @@ class StatusLine:
     status: QLabel
     retry_button: QToolButton
     recorder: Recorder
-    recording_changed: Any  # Signal(bool) of DictationButton
+    recording_changed: SignalInstance  # Signal(bool) of DictationButton
     _state: str
     _pending: Path | None
 
