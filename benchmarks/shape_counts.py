@@ -92,6 +92,12 @@ LIBRARY_ANY: dict[str, str] = {
     "core/voice/transcriber.py::Transcriber.__init__.self._model": "faster-whisper ships no types",
     "core/voice/transcriber.py::Transcriber._recognise": "faster-whisper's TranscriptionInfo, "
     "untyped",
+    "desktop/board/model.py::BoardModel.data": "PySide6's stub: QAbstractItemModel.data returns "
+    "Any (a QVariant: str, QBrush, QFont, int… by role)",
+    "desktop/board/model.py::BoardModel.headerData": "PySide6's stub: "
+    "QAbstractItemModel.headerData returns Any (a QVariant)",
+    "desktop/inert.py::InertBrowser.loadResource": "PySide6's stub: QTextBrowser.loadResource "
+    "returns Any (a QVariant: QByteArray, QImage… by resource type)",
 }
 
 REASONS = ("JSON payload", "forwarding *args/**kwargs", "library forces it", "ours")
