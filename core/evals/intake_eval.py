@@ -30,6 +30,8 @@ from core.db.models import LLMCall, Message
 from core.services import Services
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
     from core.evals.judge import JudgeReport
 
 __all__ = ["EvalReport", "default_corpus", "format_report", "run_eval"]
@@ -92,7 +94,7 @@ class EvalReport:
     cost_usd: float = 0.0
     seconds: float = 0.0
     misses: list[str] = field(default_factory=list)
-    judge: Any = None  # core.evals.judge.JudgeReport when --judge ran
+    judge: JudgeReport | None = None  # when --judge ran
     provider: str = ""  # the preset the endpoint matched ("" for rules only)
     structured_modes: dict[str, str] = field(
         default_factory=dict
@@ -129,7 +131,7 @@ class EvalReport:
         }
 
 
-def _norm(value: Any) -> Any:
+def _norm(value: object) -> object:
     if isinstance(value, str):
         return " ".join(value.casefold().split()) or None
     return value
@@ -145,7 +147,9 @@ def _expected_disposition(label: dict[str, Any]) -> str:
     return "new_inquiry"
 
 
-def _field_pairs(label: dict[str, Any], extracted: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+def _field_pairs(
+    label: dict[str, Any], extracted: dict[str, Any]
+) -> dict[str, tuple[object, object]]:
     return {
         "customer_name": (_norm(label.get("customer_name")), _norm(extracted.get("customer_name"))),
         "customer_email": (
@@ -291,7 +295,7 @@ def run_eval(
     return report
 
 
-def _modes_used(services: Services, session: Any) -> tuple[str, dict[str, str]]:
+def _modes_used(services: Services, session: Session) -> tuple[str, dict[str, str]]:
     """The provider preset and, per tier model, the structured-output mode intake ended in
     (what the capability negotiation learnt during the run, else where it starts)."""
     from core.db.app_state import get_state

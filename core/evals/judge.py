@@ -20,6 +20,8 @@ from sqlalchemy import select
 from core.db.models import Draft, Inquiry, Message
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
     from core.app import App
 
 INSTRUCTION = "感谢客户询价，告诉他我们会尽快安排报价或上门量尺，请他提供方便的时间。"
@@ -73,8 +75,8 @@ def _mean(values: list[int]) -> float | None:
     return round(sum(values) / len(values), 2) if values else None
 
 
-def _draft_text(session: Any, draft_id: int) -> tuple[str, str, list[str]]:
-    draft = session.get(Draft, draft_id)
+def _draft_text(session: Session, draft_id: int) -> tuple[str, str, list[str]]:
+    draft = session.get_one(Draft, draft_id)  # just composed (a miss fails this one judgement)
     return draft.subject, draft.body_en, list(draft.unconfirmed_facts or [])
 
 
@@ -85,7 +87,7 @@ async def judge_drafts(app: App, limit: int = 10) -> JudgeReport:
     report = JudgeReport()
     composer = app.drafts.composer
 
-    def targets(session: Any) -> list[tuple[int, str]]:
+    def targets(session: Session) -> list[tuple[int, str]]:
         rows = session.scalars(
             select(Inquiry).where(Inquiry.classification.in_(("A", "B"))).order_by(Inquiry.id)
         ).all()
