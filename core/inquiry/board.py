@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from sqlalchemy import (
     and_,
@@ -36,6 +36,10 @@ from core.db.models import (
 )
 from core.inquiry.search import has_search_index, search_condition
 from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, overdue_before, stage_time
+
+if TYPE_CHECKING:
+    from sqlalchemy import Row, Select
+    from sqlalchemy.sql.elements import SQLColumnExpression
 
 # Column keys of the board, in display order. Every one is sortable in SQL.
 COLUMNS: tuple[str, ...] = (
@@ -158,11 +162,11 @@ def _stage_order() -> ColumnElement[int]:
     return case({s: i for i, s in enumerate(ALL_STAGES)}, value=Inquiry.stage, else_=99)
 
 
-def _sort_keys(query: BoardQuery) -> list[Any]:
+def _sort_keys(query: BoardQuery) -> list[SQLColumnExpression[object]]:
     owes_since = case(
         (Inquiry.owes_reply == "us", Inquiry.last_inbound_at), else_=Inquiry.last_outbound_at
     )
-    keys: dict[str, list[Any]] = {
+    keys: dict[str, list[SQLColumnExpression[object]]] = {
         "customer": [func.lower(func.coalesce(Inquiry.customer_name, Inquiry.customer_email))],
         "suburb": [func.lower(Inquiry.suburb)],
         "products": [Inquiry.product_types],
@@ -201,9 +205,28 @@ _ROW_COLUMNS = (
     Inquiry.last_contact_at,
     Inquiry.stage_changed_at,
 )
+# a board row as ``_row_select`` reads it: the types of ``_ROW_COLUMNS``, then the count of
+# drafts pending approval
+_RowTypes: TypeAlias = tuple[
+    int,
+    str | None,
+    str | None,
+    str | None,
+    str | None,
+    list[str],
+    str,
+    str,
+    str,
+    str,
+    datetime | None,
+    datetime | None,
+    datetime | None,
+    datetime,
+    int,
+]
 
 
-def _row_select() -> Any:
+def _row_select() -> Select[*_RowTypes]:
     pending = (
         select(func.count(Draft.id))
         .where(and_(Draft.inquiry_id == Inquiry.id, Draft.status == "pending_approval"))
@@ -213,7 +236,7 @@ def _row_select() -> Any:
     return select(*_ROW_COLUMNS, pending.label("pending_drafts"))
 
 
-def _to_row(r: Any) -> BoardRow:
+def _to_row(r: Row[*_RowTypes]) -> BoardRow:
     return BoardRow(
         id=r.id,
         customer_name=r.customer_name,
