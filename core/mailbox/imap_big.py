@@ -24,7 +24,6 @@ import os
 import re
 import secrets
 from pathlib import Path
-from typing import Any
 
 from core.mail.oversize import OVERSIZE_BYTES
 from core.mailbox.imap_session import ImapSession
@@ -45,7 +44,7 @@ def is_big(size: int | None) -> bool:
     return size is not None and size > OVERSIZE_BYTES
 
 
-def _piece(data: list[Any]) -> bytes | None:
+def _piece(data: list[object]) -> bytes | None:
     """The literal of a partial FETCH answer; None when the message is gone (no answer)."""
     for item in data:
         if isinstance(item, tuple) and len(item) >= 2 and isinstance(item[1], bytes):

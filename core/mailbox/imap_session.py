@@ -15,9 +15,8 @@ import imaplib
 import re
 import socket
 import ssl
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from core.errors import (
     MailAuthError,
@@ -110,7 +109,7 @@ class ImapSession:
                 self.conn.shutdown()
 
 
-def _mapped(fn: Any, *args: object) -> Any:
+def _mapped(fn: Callable[..., tuple[str, list[object]]], *args: object) -> list[object]:
     """``fn(*args)`` → its data; imaplib's failures as the app's errors, NO/BAD as MailboxError."""
     try:
         typ, data = fn(*args)

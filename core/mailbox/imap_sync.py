@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -149,7 +149,7 @@ def _header_message_id(block: bytes) -> str | None:
     return normalise_message_id(match.group(1)) if match else None
 
 
-def _fetched(data: list[Any]) -> list[tuple[bytes, bytes]]:
+def _fetched(data: list[object]) -> list[tuple[bytes, bytes]]:
     """imaplib's FETCH answer → [(meta line, literal)] (strings between them dropped)."""
     return [(item[0], item[1]) for item in data if isinstance(item, tuple) and len(item) >= 2]
 
