@@ -18,8 +18,14 @@ from core.services import Services
 
 if TYPE_CHECKING:
     from core.config import Settings
+    from core.drafts.composing import DraftComposer
+    from core.drafts.decisions import OwnerDecisions
     from core.drafts.drafting import Drafting
+    from core.drafts.edits import OwnerEdits
+    from core.drafts.reader import DraftReader
     from core.llm.client import LLMClient
+    from core.llm.completion import Completion
+    from core.llm.model import M
     from core.llm.probe import ProbeReport
     from core.mail.ports import Mailer
     from core.secrets import Secrets
@@ -83,8 +89,82 @@ class LazyLLM:
         """An endpoint is configured (answered without importing the SDK)."""
         return bool(str(self._services.settings.get("llm.base_url") or "").strip())
 
-    async def text(self, **kwargs: Any) -> str:
-        return await self.client().text(**kwargs)
+    # ``ModelClient``'s calls (``core.llm.model``), handed to the client once it is built
+    async def complete(
+        self,
+        *,
+        tier: int,
+        purpose: str,
+        messages: list[dict[str, Any]],
+        refs: dict[str, Any] | None = None,
+        response_format: dict[str, Any] | None = None,
+        tools: list[dict[str, Any]] | None = None,
+        temperature: float | None = None,
+        schema: tuple[str, dict[str, Any]] | None = None,
+    ) -> Completion:
+        return await self.client().complete(
+            tier=tier,
+            purpose=purpose,
+            messages=messages,
+            refs=refs,
+            response_format=response_format,
+            tools=tools,
+            temperature=temperature,
+            schema=schema,
+        )
+
+    async def stream(
+        self,
+        *,
+        tier: int,
+        purpose: str,
+        messages: list[dict[str, Any]],
+        on_text: Callable[[str], None] | None = None,
+        refs: dict[str, Any] | None = None,
+        tools: list[dict[str, Any]] | None = None,
+        temperature: float | None = None,
+    ) -> Completion:
+        return await self.client().stream(
+            tier=tier,
+            purpose=purpose,
+            messages=messages,
+            on_text=on_text,
+            refs=refs,
+            tools=tools,
+            temperature=temperature,
+        )
+
+    async def structured(
+        self,
+        *,
+        tier: int,
+        purpose: str,
+        prompt: str,
+        variables: dict[str, Any],
+        schema: type[M],
+        refs: dict[str, Any] | None = None,
+    ) -> M:
+        return await self.client().structured(
+            tier=tier,
+            purpose=purpose,
+            prompt=prompt,
+            variables=variables,
+            schema=schema,
+            refs=refs,
+        )
+
+    async def text(
+        self,
+        *,
+        tier: int,
+        purpose: str,
+        prompt: str,
+        variables: dict[str, Any],
+        refs: dict[str, Any] | None = None,
+    ) -> str:
+        return await self.client().text(
+            tier=tier, purpose=purpose, prompt=prompt, variables=variables, refs=refs
+        )
 
     async def aclose(self) -> None:
         if self._client is not None:
@@ -109,9 +189,6 @@ class LazyLLM:
             return await probe.probe(trial)
         finally:
             await trial.aclose()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.client(), name)
 
 
 class LazyDrafts:
@@ -147,5 +224,20 @@ class LazyDrafts:
             self._service = build_drafting(self._services, self._llm, mailer)
         return self._service
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.service(), name)
+    # ``Drafting``'s four parts (``desktop.approval.parts.DraftingParts``), each from the
+    # drafting built on the first ask
+    @property
+    def composer(self) -> DraftComposer:
+        return self.service().composer
+
+    @property
+    def edits(self) -> OwnerEdits:
+        return self.service().edits
+
+    @property
+    def decisions(self) -> OwnerDecisions:
+        return self.service().decisions
+
+    @property
+    def reader(self) -> DraftReader:
+        return self.service().reader

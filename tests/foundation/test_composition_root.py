@@ -236,7 +236,7 @@ async def test_the_pipeline_drafting_and_the_assistant_share_one_model_client(
     assistant = app.assistant.conversation("today", channel="cli", persist=False).assistant
     assert assistant.llm is client
     # one client, so one ``llm.concurrency`` semaphore for intake, drafting and the assistant
-    assert pipeline.llm._limit() is composer_llm._limit() is assistant.llm._limit()
+    assert pipeline.llm._limit() is composer_llm.client()._limit() is assistant.llm._limit()
     assert app.pipeline(offline=True).llm is None  # rules only: no client at all
     closed: list[str] = []
 
