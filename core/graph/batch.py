@@ -60,7 +60,7 @@ class SubRequest:
 
     method: str
     url: str
-    body: Any = None
+    body: object = None  # JSON-serialisable
     headers: dict[str, str] = field(default_factory=dict)
 
 
@@ -71,7 +71,7 @@ class SubResponse:
     request: SubRequest
     status: int
     headers: dict[str, str]
-    body: Any
+    body: object
     error: GraphError | None = None
     attempts: int = 1
 
@@ -103,7 +103,7 @@ def _header(headers: dict[str, str], name: str) -> str | None:
     return None
 
 
-def decode_body(headers: dict[str, str], body: Any) -> Any:
+def decode_body(headers: dict[str, str], body: object) -> object:
     """JSON bodies stay objects; a string body of non-JSON content is base64 (Graph's rule)."""
     if not isinstance(body, str):
         return body
@@ -131,7 +131,7 @@ class BatchClient(Protocol):
         method: str,
         path_or_url: str,
         *,
-        json: Any = None,
+        json: object = None,
         headers: dict[str, str] | None = None,
         weight: int = 1,
         operations: int = 1,

@@ -251,7 +251,7 @@ class GraphClient:
         path_or_url: str,
         *,
         params: dict[str, Any] | None = None,
-        json: Any = None,
+        json: object = None,
         headers: dict[str, str] | None = None,
         weight: int = 1,
         operations: int = 1,
@@ -310,7 +310,7 @@ class GraphClient:
         method: str,
         url: str,
         params: dict[str, Any] | None,
-        json: Any,
+        json: object,
         headers: dict[str, str],
         weight: int,
         operations: int,
@@ -424,11 +424,13 @@ class GraphClient:
         response = await self.request("GET", path_or_url, **kwargs)
         return response.content
 
-    async def post_json(self, path_or_url: str, body: Any = None, **kwargs: Any) -> dict[str, Any]:
+    async def post_json(
+        self, path_or_url: str, body: object = None, **kwargs: Any
+    ) -> dict[str, Any]:
         response = await self.request("POST", path_or_url, json=body, **kwargs)
         return response.json() if response.content else {}
 
-    async def patch_json(self, path_or_url: str, body: Any, **kwargs: Any) -> dict[str, Any]:
+    async def patch_json(self, path_or_url: str, body: object, **kwargs: Any) -> dict[str, Any]:
         response = await self.request("PATCH", path_or_url, json=body, **kwargs)
         return response.json() if response.content else {}
 

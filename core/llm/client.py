@@ -35,7 +35,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 from urllib.parse import quote
 
 import openai
@@ -175,7 +175,15 @@ class LLMClient(LedgerBooking):
             self._client_key = key
         return self._client
 
-    async def _post(self, body: dict[str, Any], *, stream: bool = False) -> Any:
+    @overload
+    async def _post(self, body: dict[str, Any]) -> object: ...
+
+    @overload
+    async def _post(
+        self, body: dict[str, Any], *, stream: Literal[True]
+    ) -> openai.AsyncStream[object]: ...
+
+    async def _post(self, body: dict[str, Any], *, stream: bool = False) -> object:
         """The generic ``post`` of the AsyncOpenAI client (its retries, Retry-After, timeouts
         and error types) with the body as plain JSON and the answer as a plain dict:
         ``chat.completions.create`` walks the request through its TypedDict transformer and
@@ -186,7 +194,7 @@ class LLMClient(LedgerBooking):
         path = provider.path if provider is not None else "/chat/completions"
         path = path.replace("{model}", quote(str(body["model"]), safe=""))
         bearer = provider is None or provider.auth == "bearer"
-        options: Any = (
+        options: openai.RequestOptions = (
             {"security": {"bearer_auth": True}}
             if bearer
             else {"security": {}, "headers": {"Authorization": openai.Omit()}}

@@ -47,7 +47,7 @@ def _strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
     Callers get a deep copy from ``strict_json_schema`` or must not mutate (``structured``)."""
     schema = copy.deepcopy(model.model_json_schema())
 
-    def walk(node: Any) -> None:
+    def walk(node: object) -> None:
         if isinstance(node, dict):
             if node.get("type") == "object" and "properties" in node:
                 node["additionalProperties"] = False
@@ -63,7 +63,7 @@ def _strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
     return schema
 
 
-def parse_json_answer(text: str) -> Any:
+def parse_json_answer(text: str) -> object:
     """JSON from a model answer, tolerating ```json fences and chatter around one object."""
     candidate = text.strip()
     fenced = _FENCE.search(candidate)
@@ -78,7 +78,10 @@ def parse_json_answer(text: str) -> Any:
         raise
 
 
-def _int(value: Any) -> int:
+def _int(value: object) -> int:
+    """A count from the JSON; 0 for none, or for anything not a number or a numeric string."""
+    if not isinstance(value, str | int | float):
+        return 0  # what int() of the rest of decoded JSON (None, a list, an object) came to
     try:
         return int(value or 0)
     except (TypeError, ValueError):
@@ -95,7 +98,7 @@ def validation_problem(exc: Exception) -> str:
     return f"- not valid JSON: {exc}"
 
 
-def reduce_response(response: Any, model: str) -> Completion:
+def reduce_response(response: object, model: str) -> Completion:
     """The chat-completion JSON (a dict) reduced to a ``Completion``; anything not shaped
     like one is an ``LLMError``, never an exception from deep inside."""
     if not isinstance(response, dict):

@@ -12,7 +12,10 @@ from typing import Any
 from core.errors import LLMError
 
 
-def _int(value: Any) -> int:
+def _int(value: object) -> int:
+    """A count from the JSON; 0 for none, or for anything not a number or a numeric string."""
+    if not isinstance(value, str | int | float):
+        return 0  # what int() of the rest of decoded JSON (None, a list, an object) came to
     try:
         return int(value or 0)
     except (TypeError, ValueError):
@@ -30,7 +33,7 @@ class StreamAssembly:
         self.usage: dict[str, Any] = {}
         self.finish_reason: str | None = None
 
-    def add(self, chunk: Any) -> str:
+    def add(self, chunk: object) -> str:
         """Take one chunk; returns the text it added ("" for none)."""
         if not isinstance(chunk, dict):
             raise LLMError("the endpoint streamed something that is not a completion chunk")

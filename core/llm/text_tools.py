@@ -45,12 +45,12 @@ def strip_reasoning(text: str) -> str:
     return cleaned.strip()
 
 
-def _call_from(obj: Any, known: Collection[str]) -> dict[str, Any] | None:
+def _call_from(decoded: object, known: Collection[str]) -> dict[str, Any] | None:
     """One ``{id, name, arguments}`` call from a decoded object, or None if it is not one."""
-    if not isinstance(obj, dict):
+    if not isinstance(decoded, dict):
         return None
-    if isinstance(obj.get("function"), dict):  # {"type": "function", "function": {...}}
-        obj = obj["function"]
+    function = decoded.get("function")  # {"type": "function", "function": {...}}
+    obj = function if isinstance(function, dict) else decoded
     name = next((obj[k] for k in _NAME_KEYS if isinstance(obj.get(k), str)), None)
     if name is None:
         return None
@@ -58,7 +58,7 @@ def _call_from(obj: Any, known: Collection[str]) -> dict[str, Any] | None:
         return None  # an unknown name with flattened arguments may be a JSON answer
     # an unknown tool written as a call stays a call: the loop answers "no such tool", and the
     # owner never reads the raw call
-    args: Any = next((obj[k] for k in _ARGUMENT_KEYS if k in obj), None)
+    args: object = next((obj[k] for k in _ARGUMENT_KEYS if k in obj), None)
     if args is None:  # flattened: every other key is an argument
         args = {k: v for k, v in obj.items() if k not in (*_NAME_KEYS, "id", "type")}
     if isinstance(args, str):

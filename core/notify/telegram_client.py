@@ -103,7 +103,7 @@ class TelegramClient:
         *,
         timeout: float | None = None,
         files: dict[str, tuple[str, bytes, str]] | None = None,
-    ) -> Any:
+    ) -> object:
         """POST one method; returns ``result`` or raises TelegramApiError/TelegramNetworkError.
 
         With ``files`` the request is multipart/form-data (an upload): the payload's values go
@@ -201,7 +201,7 @@ class TelegramClient:
         *,
         parse_mode: str | None = "HTML",
         reply_markup: dict[str, Any] | None = None,
-    ) -> Any:
+    ) -> object:
         payload: dict[str, Any] = {"chat_id": chat_id, "message_id": message_id, "text": text}
         if parse_mode:
             payload["parse_mode"] = parse_mode
@@ -211,16 +211,16 @@ class TelegramClient:
 
     async def edit_reply_markup(
         self, chat_id: int | str, message_id: int, reply_markup: dict[str, Any] | None
-    ) -> Any:
+    ) -> object:
         payload: dict[str, Any] = {"chat_id": chat_id, "message_id": message_id}
         payload["reply_markup"] = reply_markup or {"inline_keyboard": []}
         return await self.call("editMessageReplyMarkup", payload)
 
-    async def send_chat_action(self, chat_id: int | str, action: str = "typing") -> Any:
+    async def send_chat_action(self, chat_id: int | str, action: str = "typing") -> object:
         """Show "typing…" under the bot's name for about five seconds (or until it sends)."""
         return await self.call("sendChatAction", {"chat_id": chat_id, "action": action})
 
-    async def answer_callback_query(self, callback_query_id: str, text: str = "") -> Any:
+    async def answer_callback_query(self, callback_query_id: str, text: str = "") -> object:
         payload: dict[str, Any] = {"callback_query_id": callback_query_id}
         if text:
             payload["text"] = text[:200]
