@@ -12,7 +12,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 log = logging.getLogger(__name__)
 
@@ -134,12 +134,14 @@ E = TypeVar("E", bound=Event)
 
 class EventBus:
     def __init__(self) -> None:
-        self._handlers: list[tuple[type[Event], Callable[[Any], None]]] = []
+        self._handlers: list[tuple[type[Event], Callable[[Event], None]]] = []
         self._lock = threading.Lock()
 
     def subscribe(self, event_type: type[E], handler: Callable[[E], None]) -> Callable[[], None]:
         """Register ``handler`` for ``event_type`` (and subclasses); returns an unsubscribe."""
-        entry = (event_type, handler)
+        # ``publish`` calls it only with an instance of ``event_type``: stored as a handler of
+        # any event, the one list holds them all
+        entry = (event_type, cast("Callable[[Event], None]", handler))
         with self._lock:
             self._handlers.append(entry)
 

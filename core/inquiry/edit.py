@@ -11,8 +11,8 @@ be glossary keys. Invalid input raises ``InvalidField`` (the desktop shows its C
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 import phonenumbers
 from sqlalchemy.orm import Session
@@ -51,12 +51,14 @@ class InvalidField(InquiryBridgeError):
         self.field = field
 
 
-def normalise_value(field: str, value: Any, region: str = "AU") -> Any:
+def normalise_value(field: str, value: object, region: str = "AU") -> str | list[str] | None:
     """Validate and normalise one field value; raise ``InvalidField`` when it cannot be stored."""
     if field not in EDITABLE_FIELDS:
         raise InvalidField(field, f"{field} 不可编辑")
     if field in ("product_types", "dimensions"):
-        items = [str(v).strip() for v in (value or []) if str(v).strip()]
+        # a list (what is not iterable fails here, as it always did)
+        values = cast("Iterable[object]", value or [])
+        items = [str(v).strip() for v in values if str(v).strip()]
         if field == "product_types":
             bad = [v for v in items if not is_product(v)]
             if bad:
