@@ -36,7 +36,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 from core import tasks
 from core.errors import TranscriptionError
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
+    from core.voice.live import LiveDictation
     from core.voice.transcriber import ProgressFn, Transcriber, Transcript
 
 log = logging.getLogger(__name__)
@@ -57,11 +58,16 @@ CANCEL_POLL_S = 0.1  # how often a waiting request looks at its cancel event
 
 # (model choice, device, compute type): what the child needs to build the same Transcriber
 Config = tuple[ModelChoice, str, str]
+T = TypeVar("T")
+
+
+# a request or a reply on the pipe: a tuple of picklable values, ``(op, id, *args)``
+Message = tuple[object, ...]
 
 
 @dataclass
 class _Job:
-    future: Future[Any]
+    future: Future[object]  # the child's reply (what ``call`` promised for its op)
     generation: int
     progress: ProgressFn | None = None
 
@@ -98,19 +104,40 @@ class WhisperProcess:
         """How many children were started so far (a crash and a retry make it 2)."""
         return self._generation
 
+    @overload
+    def call(
+        self,
+        op: Literal["load"],
+        *args: object,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Future[float]: ...
+
+    @overload
+    def call(
+        self,
+        op: Literal["file", "live_finish"],
+        *args: object,
+        progress: ProgressFn | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Future[Transcript]: ...
+
     def call(
         self,
         op: str,
-        *args: Any,
+        *args: object,
         progress: ProgressFn | None = None,
         cancel: threading.Event | None = None,
-    ) -> Future[Any]:
-        """Send ``op`` to the child (starting it if needed); the future holds its reply."""
-        future: Future[Any] = Future()
+    ) -> Future[float] | Future[Transcript]:
+        """Send ``op`` to the child (starting it if needed); the future holds its reply: the
+        seconds the model took to load for ``load``, a ``Transcript`` for the others (what
+        ``_ChildState.handle`` answers)."""
+        future: Future[object] = Future()
+        promised = cast("Future[float] | Future[Transcript]", future)  # settled by the reply
         with self._lock:
             if self._closed:
                 future.set_exception(TranscriptionError(CLOSED))
-                return future
+                return promised
             child = self._ensure()
             job_id = next(self._ids)
             self._jobs[job_id] = _Job(future, child.generation, progress)
@@ -118,7 +145,7 @@ class WhisperProcess:
             self._fail(job_id, TranscriptionError(CRASHED))
         elif cancel is not None:
             self._watch_cancel(child, job_id, future, cancel)
-        return future
+        return promised
 
     def open_live(self, config: Config, language: str, on_partial: Callable[[str], None]) -> int:
         """Start a live dictation in the child; returns its session id for ``feed``/``finish``."""
@@ -190,7 +217,7 @@ class WhisperProcess:
         log.info("whisper worker process %s started", process.pid)
         return child
 
-    def _send(self, child: _Child, message: tuple[Any, ...]) -> bool:
+    def _send(self, child: _Child, message: Message) -> bool:
         with child.send_lock:
             try:
                 child.conn.send(message)
@@ -231,7 +258,7 @@ class WhisperProcess:
                 self._settle(ident, None, message[2])
         self._died(child)
 
-    def _settle(self, job_id: int, value: Any, error: BaseException | None) -> None:
+    def _settle(self, job_id: int, value: object, error: BaseException | None) -> None:
         with self._lock:
             job = self._jobs.pop(job_id, None)
         if job is None or job.future.done():
@@ -265,7 +292,7 @@ class WhisperProcess:
             self._fail(job_id, TranscriptionError(CLOSED if closed else CRASHED))
 
     def _watch_cancel(
-        self, child: _Child, job_id: int, future: Future[Any], cancel: threading.Event
+        self, child: _Child, job_id: int, future: Future[object], cancel: threading.Event
     ) -> None:
         """Pass the caller's cancel event on to the child while the request runs."""
 
@@ -417,11 +444,11 @@ class _FixedSettings:
 class _ChildState:
     """What the child holds: one warm Transcriber, its live sessions, the cancel events."""
 
-    def __init__(self, send: Callable[[tuple[Any, ...]], None]) -> None:
+    def __init__(self, send: Callable[[Message], None]) -> None:
         self.send = send
         self.transcriber: Transcriber | None = None
         self.config: Config | None = None
-        self.lives: dict[int, Any] = {}
+        self.lives: dict[int, LiveDictation] = {}
         self.cancels: dict[int, threading.Event] = {}
 
     def whisper(self, config: Config) -> Transcriber:
@@ -478,8 +505,8 @@ class _ChildState:
         except BaseException as exc:
             self.send(("err", ident, _portable(exc)))
 
-    def reply(self, ident: int, future: Future[Any]) -> None:
-        def done(fut: Future[Any]) -> None:
+    def reply(self, ident: int, future: Future[T]) -> None:
+        def done(fut: Future[T]) -> None:
             self.cancels.pop(ident, None)
             error = fut.exception()
             if error is not None:
@@ -510,7 +537,7 @@ def child_main(conn: Connection) -> None:
     """The child: read requests until ``quit`` or the parent goes away (see module doc)."""
     send_lock = threading.Lock()
 
-    def send(message: tuple[Any, ...]) -> None:
+    def send(message: Message) -> None:
         with send_lock, contextlib.suppress(OSError, ValueError, EOFError):  # parent gone
             conn.send(message)
 
