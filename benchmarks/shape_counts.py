@@ -90,6 +90,7 @@ LIBRARY_ANY: dict[str, str] = {
     "core/secret_file.py::ProtectedFile._dpapi": "msal_extensions ships no types",
     "core/voice/download.py::_quiet_tqdm": "tqdm ships no types (a subclass of its class)",
     "core/voice/transcriber.py::Transcriber.__init__.self._model": "faster-whisper ships no types",
+    "core/voice/live.py::speech_in.options": "faster-whisper ships no types (its VadOptions)",
     "core/voice/transcriber.py::Transcriber._recognise": "faster-whisper's TranscriptionInfo, "
     "untyped",
     "desktop/board/model.py::BoardModel.data": "PySide6's stub: QAbstractItemModel.data returns "
