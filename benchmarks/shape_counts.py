@@ -103,16 +103,48 @@ LIBRARY_ANY: dict[str, str] = {
 
 REASONS = ("JSON payload", "forwarding *args/**kwargs", "library forces it", "ours")
 JSON_CONTAINERS = frozenset({"dict", "Dict", "Mapping", "MutableMapping"})
+# Aliases of ``Any`` (``X: TypeAlias = Any``, ``X = Any`` at a module's top) are seen through:
+# each use counts as an ``Any``. These name decoded JSON (any JSON value, not only an object:
+# ``core.db.models.JSONValue``), so their uses count as "JSON payload"; any other alias of
+# ``Any`` counts by where it is used, like ``Any`` itself.
+JSON_ALIASES = frozenset({"JSONValue"})
+_ALIASES: set[str] = set()  # the aliases of ``Any`` in the tree counted (``any_sites``)
 
 
 def _is_any(node: ast.AST) -> bool:
     named = node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)
-    return named == "Any"
+    return named == "Any" or named in _ALIASES
+
+
+def _is_json_alias(node: ast.AST) -> bool:
+    named = node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)
+    return named in _ALIASES and named in JSON_ALIASES
+
+
+def _any_aliases(root: Path) -> set[str]:
+    """The names bound to ``Any`` at the top of a module of core/ or desktop/."""
+    found: set[str] = set()
+    for path in _files(root):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                target, value = node.target.id, node.value
+            elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+            ):
+                target, value = node.targets[0].id, node.value
+            else:
+                continue
+            named = value.id if isinstance(value, ast.Name) else getattr(value, "attr", None)
+            if named == "Any":
+                found.add(target)
+    return found
 
 
 def _anys(annotation: ast.AST | None) -> list[bool]:
-    """One entry per ``Any`` in ``annotation``: whether it is a JSON payload's value type
-    (``dict[str, Any]``, ``Mapping[str, Any]``)."""
+    """One entry per ``Any`` (or alias of it) in ``annotation``: whether it is a JSON payload's
+    value type (``dict[str, Any]``, ``Mapping[str, Any]``, or a ``JSON_ALIASES`` name)."""
     if annotation is None:
         return []
     found: list[bool] = []
@@ -131,7 +163,7 @@ def _anys(annotation: ast.AST | None) -> list[bool]:
             json_values.add(id(node.slice.elts[1]))
     for node in ast.walk(annotation):
         if _is_any(node):
-            found.append(id(node) in json_values)
+            found.append(id(node) in json_values or _is_json_alias(node))
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             with contextlib.suppress(SyntaxError):  # a string annotation ("dict[str, Any]")
                 found += _anys(ast.parse(node.value, mode="eval"))
@@ -142,6 +174,8 @@ def any_sites(root: Path) -> list[tuple[str, str, str, str]]:
     """Every ``Any`` in an annotation of core/ and desktop/: (top, ``path::qualname``, the
     annotated name, reason)."""
     sites: list[tuple[str, str, str, str]] = []
+    _ALIASES.clear()
+    _ALIASES.update(_any_aliases(root))
 
     def visit(node: ast.AST, scope: list[str], relative: str, top: str) -> None:
         for child in ast.iter_child_nodes(node):

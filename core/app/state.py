@@ -7,9 +7,8 @@ read, for start-up decisions taken before the event loop serves anything.
 
 from __future__ import annotations
 
-from typing import Any
-
 from core.db.app_state import get_state, put_state
+from core.db.models import JSONValue
 from core.services import Services
 
 
@@ -17,12 +16,12 @@ class AppStateService:
     def __init__(self, services: Services) -> None:
         self._services = services
 
-    def peek(self, key: str) -> Any:
+    def peek(self, key: str) -> JSONValue:
         """The value under ``key`` now (a tiny indexed read; start-up only)."""
         with self._services.store.session() as session:
             return get_state(session, key)
 
-    async def get(self, key: str) -> Any:
+    async def get(self, key: str) -> JSONValue:
         return await self._services.store.read(lambda s: get_state(s, key))
 
     async def put(self, key: str, value: object) -> None:

@@ -7,15 +7,14 @@ desktop's mode all live here; these two helpers are the one way to read and writ
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.orm import Session
 
 from core.clock import naive_utc
-from core.db.models import AppState
+from core.db.models import AppState, JSONValue
 
 
-def get_state(session: Session, key: str) -> Any:
+def get_state(session: Session, key: str) -> JSONValue:
     """The value stored under ``key``, or None."""
     row = session.get(AppState, key)
     return row.value if row is not None else None
