@@ -45,7 +45,6 @@ import collections
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import httpx
@@ -53,12 +52,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core import tasks
-from core.clock import Clock, naive_utc, utc
+from core.clock import Clock, naive_utc
 from core.db.models import AuditEntry, Draft
 from core.db.store import explain_any
 from core.drafts.send_claim import SendSnapshot, claim_for_send, refuse_unless_approved
 from core.drafts.send_guard import SendGuard
 from core.drafts.send_journal import NOT_SENT, SUBMITTED
+from core.drafts.send_rate import wait_for_send_slot
 from core.drafts.state import STATUS_ZH, Transition, transition
 from core.drafts.submit_once import (
     TRANSMITTED,
@@ -78,10 +78,10 @@ from core.errors import (
     Throttled,
 )
 from core.mail.ports import DraftMailer, Mailer, SubmitMailer
+from core.services import Services
 
 if TYPE_CHECKING:
     from core.mailbox.outgoing import Outgoing
-from core.services import Services
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -190,35 +190,11 @@ class DraftSender:
         self._publish([t])
         return t
 
-    # ------------------------------------------------------------------ rate limit
-    async def _wait_for_slot(self) -> None:
-        """At most ``per_minute`` sends in any 60 s window (counted from the store)."""
-        while True:
-            now = self.clock.now()
-            since = (utc(now) - timedelta(seconds=60)).replace(tzinfo=None)
-
-            def recent(session: Session, since: datetime = since) -> list[datetime]:
-                return [
-                    sent_at
-                    for sent_at in session.scalars(
-                        select(Draft.sent_at)
-                        .where(Draft.sent_at.is_not(None), Draft.sent_at > since)
-                        .order_by(Draft.sent_at)
-                    )
-                    if sent_at is not None  # never: the query asks for sent drafts only
-                ]
-
-            times = await self.services.store.read(recent)
-            if len(times) < self.per_minute:
-                return
-            wait = 60.0 - (utc(now) - utc(times[0])).total_seconds() + 0.001
-            await self.clock.sleep(max(wait, 0.001))
-
     # ------------------------------------------------------------------ send
     async def send(self, draft_id: int, *, actor: str) -> SendResult:
         """Send one approved draft. Raises DraftStateError (nothing sent) if not approved."""
         async with self._lock:
-            await self._wait_for_slot()
+            await wait_for_send_slot(self.services.store, self.clock, self.per_minute)
             return await self._send_locked(draft_id, actor=actor)
 
     async def _send_locked(self, draft_id: int, *, actor: str) -> SendResult:

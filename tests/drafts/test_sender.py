@@ -133,3 +133,23 @@ async def test_batch_sends_paced_to_30_a_minute(services, drafting, graph, clock
         in_window = [u for u in times if t <= u < t + timedelta(seconds=60)]
         assert len(in_window) <= 30
     assert clock.now() - start >= timedelta(seconds=59)  # it waited instead of bursting
+
+
+async def test_a_third_send_in_one_minute_waits_for_the_window(services, llm, mailer, graph, clock):  # type: ignore[no-untyped-def]
+    """Exchange takes at most so many sends a minute per mailbox (``graph.send_per_minute``):
+    with a limit of 2, the third approved draft waits until the first send is 60 s old, then
+    goes, once; the first two go at once. The window is counted from the store's ``sent_at``."""
+    from core.drafts.drafting import build_drafting
+
+    services.settings.set("graph.send_per_minute", 2)
+    drafting = build_drafting(services, llm, mailer)
+    ids = [await _approved(services, drafting, graph) for _ in range(3)]
+    started = clock.now()
+    for draft_id in ids[:2]:
+        assert (await drafting.decisions.send(draft_id, actor="owner")).status == "sent"
+        clock.advance(10)
+    assert clock.sleeps == []  # two in the window: no wait
+    assert (await drafting.decisions.send(ids[2], actor="owner")).status == "sent"
+    assert sum(clock.sleeps) == pytest.approx(40, abs=0.1)  # 60 s after the first, not before
+    assert clock.now() - started >= timedelta(seconds=60)
+    assert len(graph.sent_log) == 3
