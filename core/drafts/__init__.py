@@ -4,17 +4,20 @@ What lives here, by capability (built once per data folder by ``drafting.build_d
 ``composing.DraftComposer`` writes drafts, ``edits.OwnerEdits`` changes them, ``decisions.
 OwnerDecisions`` approves/rejects/sends (owner surfaces only), ``reader.DraftReader`` reads them.
 Beneath them: ``state`` (the state machine and its audit rows), ``sender`` + ``send_claim`` (the
-at-most-once send through Outlook), ``composer`` (the model's context and calls), ``factguard``
-and ``evidence`` (which values are backed by the owner's or customer's words), ``attachments``,
-``recent``, ``view`` (``DraftView``), ``batch`` (CSV batch drafting), ``sample`` (screenshot data).
+at-most-once send through the ``core.mail.ports.Mailer`` port: Outlook's drafts or SMTP's
+submit-once), ``send_rate`` (so many sends a minute), ``composer`` (the model's context and
+calls), ``factguard`` and ``evidence`` (which values are backed by the owner's or customer's
+words), ``attachments``, ``recent``, ``view`` (``DraftView``), ``batch`` (CSV batch drafting),
+``sample`` (screenshot data).
 
 Imports, and why (the layer row below is the rule): ``core.db``, ``core.llm`` (through the injected
-client), ``core.graph`` (the mailer, built lazily), ``core.mail`` (safe file names, Message-IDs),
+client), ``core.mail`` (safe file names, Message-IDs, the mailbox ports), ``core.mailbox`` (the
+SMTP mailer when one is configured; the Graph mailer is handed down by ``core.app``),
 ``core.memory`` (which memories a prompt reads, their expiry), and core's shared modules (clock,
 config, errors, events, paths, services). Never PySide6, ``desktop`` or
 ``core.agent``/``core.notify``.
 ``core.llm`` gives the model client's shape (``core.llm.model.ModelClient``, annotations only).
 
-Layer row: clock, config, db, errors, events, graph, knowledge, llm, mail, mailbox, memory, paths,
+Layer row: clock, config, db, errors, events, knowledge, llm, mail, mailbox, memory, paths,
 provenance, secrets, services, tasks, text.
 """

@@ -6,5 +6,5 @@ Imports, and why (the layer row below is the rule): core.app (the eval folder is
 its pipeline, drafting for the optional judge and their one model client come from the
 composition root), core.sources, core.llm; read-only towards the owner's own data folder.
 
-Layer row: app, db, drafts, intake, llm, services, sources.
+Layer row: app, db, llm, services, sources.
 """

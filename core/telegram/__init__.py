@@ -12,5 +12,5 @@ rendering) are ``core.notify``, which never imports ``core.app``.
 Imports, and why (the layer row below is the rule): ``core.app`` for everything it wires, and the
 types of ``core.notify`` and ``core.drafts`` it passes along; never Qt.
 
-Layer row: app, db, drafts, errors, events, import_lock, notify, tasks, tls.
+Layer row: app, drafts, errors, events, notify, tasks, tls.
 """
