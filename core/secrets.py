@@ -14,6 +14,7 @@ from pathlib import Path
 
 import keyring
 import keyring.errors
+from keyring.backend import KeyringBackend
 
 from core.errors import SecretStoreUnavailable
 from core.secret_file import ProtectedFile
@@ -36,6 +37,16 @@ ENV_OVERRIDES = {
 KEYRING_ZH = ("系统密钥库", "the system keyring")
 
 
+def _backend() -> KeyringBackend:
+    """The OS keyring. A ``PYTHON_KEYRING_BACKEND`` naming a backend that cannot be loaded (a
+    typo, a package not installed) is no keyring here -- the owner-only file then, and the owner
+    is told where a secret went -- not a ``ModuleNotFoundError`` that stops the app at start."""
+    try:
+        return keyring.get_keyring()
+    except (ImportError, AttributeError, ValueError, TypeError) as exc:
+        raise keyring.errors.NoKeyringError(f"keyring backend cannot be loaded: {exc}") from None
+
+
 class Secrets:
     def __init__(
         self,
@@ -52,7 +63,7 @@ class Secrets:
         if env and self._environ.get(env):
             return self._environ[env]
         try:
-            value = keyring.get_password(self.service, name)
+            value = _backend().get_password(self.service, name)
         except keyring.errors.KeyringError:
             value = None
         if value is None and self.fallback is not None:
@@ -62,7 +73,7 @@ class Secrets:
     def set(self, name: str, value: str) -> tuple[str, str]:
         """Store ``value``; returns where it went, (Chinese, English), to tell the owner."""
         try:
-            keyring.set_password(self.service, name, value)
+            _backend().set_password(self.service, name, value)
         except keyring.errors.KeyringError as exc:
             if self.fallback is None:
                 raise SecretStoreUnavailable(str(exc) or type(exc).__name__) from exc
@@ -76,7 +87,7 @@ class Secrets:
     def delete(self, name: str) -> None:
         self._forget_fallback(name)
         try:
-            keyring.delete_password(self.service, name)
+            _backend().delete_password(self.service, name)
         except keyring.errors.PasswordDeleteError:
             return
         except keyring.errors.NoKeyringError:
@@ -91,7 +102,7 @@ class Secrets:
         if env and self._environ.get(env):
             return (f"环境变量 {env}", f"the environment variable {env}")
         try:
-            if keyring.get_password(self.service, name) is not None:
+            if _backend().get_password(self.service, name) is not None:
                 return KEYRING_ZH
         except keyring.errors.KeyringError:
             pass
@@ -109,7 +120,7 @@ class Secrets:
 
     def available(self) -> bool:
         try:
-            backend = keyring.get_keyring()
+            backend = _backend()
         except keyring.errors.KeyringError:
             return False
         return "fail" not in type(backend).__module__

@@ -78,3 +78,26 @@ def test_a_working_keyring_wins_and_no_copy_lingers_in_the_file(tmp_path: Path) 
     assert secrets.get(LLM_API_KEY) == "sk-new"
     assert "old-fallback" not in path.read_text("utf-8")
     secrets.delete(LLM_API_KEY)
+
+
+def test_a_keyring_backend_that_cannot_load_is_no_keyring(
+    monkeypatch: pytest.MonkeyPatch, home: Path
+) -> None:
+    """PYTHON_KEYRING_BACKEND naming a package that is not installed (a typo, a test setting
+    left in the shell) stopped the tray app at start with 'ModuleNotFoundError: No module named
+    keyrings'. Now it is no keyring: the key goes to the owner-only file and he is told so."""
+    import keyring
+
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyrings_not_installed.file.Keyring")
+    monkeypatch.setattr(keyring.core, "_keyring_backend", None)  # load from the environment
+    services = build_services(home)
+    try:
+        assert services.secrets.available() is False
+        assert services.secrets.get(LLM_API_KEY) is None
+        where_zh, _ = services.secrets.set(LLM_API_KEY, "sk-owner-789")
+        assert "本机受保护文件" in where_zh
+        assert services.secrets.get(LLM_API_KEY) == "sk-owner-789"
+        services.secrets.delete(LLM_API_KEY)
+        assert services.secrets.location(LLM_API_KEY) is None
+    finally:
+        services.close()
