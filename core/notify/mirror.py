@@ -61,7 +61,12 @@ from core.notify.draft_buttons import (
     draft_keyboard,
 )
 from core.notify.inquiry_alert import INQUIRY_ALERT_KINDS, inquiry_keyboard
-from core.notify.overdue_alert import is_stage_reminder, overdue_message_now
+from core.notify.overdue_alert import (
+    digest_message_now,
+    is_digest,
+    is_stage_reminder,
+    overdue_message_now,
+)
 from core.notify.pacing import Pacer
 from core.notify.pairing import Owner
 from core.notify.quiet import quiet_until_for
@@ -256,12 +261,16 @@ class TelegramMirror:
         elif row.kind in INQUIRY_ALERT_KINDS and row.ref_type == "inquiry" and row.ref_id:
             keyboard = inquiry_keyboard(row.ref_id)  # 起草回复 / 在电脑上打开 / 稍后提醒
         else:
-            if is_stage_reminder(row) and not row.telegram_message_ids:
+            if (is_stage_reminder(row) or is_digest(row)) and not row.telegram_message_ids:
                 # the days as the board counts them now (held through the night: one more)
-                fresh = overdue_message_now(session, row, self.clock.now())
+                now = self.clock.now()
+                if is_digest(row):
+                    fresh = digest_message_now(session, row, now)
+                else:
+                    fresh = overdue_message_now(session, row, now)
                 if fresh is None:  # moved on (or lost) meanwhile: nothing is overdue any more
                     row.telegram_status = "skipped"
-                    row.telegram_error = "the job has left the stage the reminder was about"
+                    row.telegram_error = "the jobs have left the stages the reminder was about"
                     return None
                 row.title, row.body_md = fresh
             keyboard = reminder_keyboard_for(session, row)  # 推迟/流失/起草/打开, or None

@@ -51,7 +51,7 @@ from core.notify.disk_alert import STATE_KEY as DISK_KEY
 from core.notify.disk_alert import disk_message
 from core.notify.draft_buttons import CLOSING_KIND, DRAFT_KEY, draft_fingerprint
 from core.notify.inquiry_alert import customer_label, inquiry_message
-from core.notify.overdue_alert import overdue_key, overdue_message
+from core.notify.overdue_alert import overdue_key, overdue_message, remember_digest
 from core.rhythm.reminders import Reminder, digest_markdown
 from core.text.render import md_escape
 
@@ -369,7 +369,10 @@ class NotificationCenter:
         title, body = digest_markdown(reminders)
         now = self.services.clock.now()
         key = "overdue-digest:" + naive_utc(now).strftime("%Y%m%d%H%M%S")
-        return self.raise_notification("overdue", title, body, None, None, key)
+        notification_id = self.raise_notification("overdue", title, body, None, None, key)
+        if notification_id is not None:  # the phone counts these jobs again when it sends
+            self.services.store.write(lambda s: remember_digest(s, notification_id, reminders, now))
+        return notification_id
 
     def on_sync_status(self, event: SyncStatus) -> None:
         key = f"notify.sync_open.{event.source}"

@@ -1,9 +1,10 @@
-"""The words of a stage reminder (outbox kind ``overdue`` about one inquiry), in Chinese.
+"""The words of a stage reminder (outbox kind ``overdue``: one inquiry, or a digest of many).
 
 Why its own module: the reminder is worded twice, when it is raised (``NotificationCenter``) and
 again when the Telegram mirror sends it (``core.notify.mirror``): one raised at 23:59 waits out
 the quiet hours, and at 07:00 the board counts one working day more, so the phone must say what
-the board says then. A reminder for a stage entry the job has since left is not sent at all.
+the board says then. A reminder for a stage entry the job has since left is not sent at all; a
+digest lists, of the jobs it was raised for, those still overdue when it goes out.
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from core.db.app_state import get_state, put_state
 from core.db.models import Inquiry, Notification
 from core.inquiry.stage_policy import days_in_stage, limit_days
 from core.inquiry.stages import STAGE_NAMES_ZH
 from core.notify.inquiry_alert import customer_label
-from core.rhythm.reminders import STAGE_ACTIONS_ZH
+from core.rhythm.reminders import STAGE_ACTIONS_ZH, Reminder, digest_markdown, due_reminders
 from core.text.render import md_escape
+
+DIGEST_IDS = "notify.overdue_digest."  # + the digest's notification id: its inquiry ids
 
 
 def overdue_key(inquiry: Inquiry) -> str:
@@ -61,3 +65,30 @@ def overdue_message_now(
     if inquiry is None or not row.dedup_key.startswith(overdue_key(inquiry)):
         return None
     return overdue_message(inquiry, days_in_stage(inquiry.stage_changed_at, now))
+
+
+def is_digest(row: Notification) -> bool:
+    """The one alert that stands for many overdue jobs (no single inquiry)."""
+    return row.kind == "overdue" and row.ref_type is None
+
+
+def remember_digest(
+    session: Session, notification_id: int, reminders: list[Reminder], now: datetime
+) -> None:
+    """Keep which jobs a digest was raised for, so it can be counted again when it goes out."""
+    ids = [reminder.inquiry_id for reminder in reminders]
+    put_state(session, f"{DIGEST_IDS}{notification_id}", ids, now)
+
+
+def digest_message_now(
+    session: Session, row: Notification, now: datetime
+) -> tuple[str, str] | None:
+    """A digest's title and body counted at ``now`` over the jobs it was raised for that are
+    still overdue (not moved on, not snoozed); None when none is. A digest raised before its
+    jobs were kept is sent as it was worded."""
+    ids = get_state(session, f"{DIGEST_IDS}{row.id}")
+    if not isinstance(ids, list):
+        return row.title, row.body_md
+    wanted = {i for i in ids if isinstance(i, int)}
+    still = [r for r in due_reminders(session, now) if r.inquiry_id in wanted]
+    return digest_markdown(still) if still else None

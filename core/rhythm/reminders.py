@@ -26,6 +26,7 @@ from core.db.models import CLOSED_STAGES, Inquiry
 from core.events import EventBus, StageOverdue
 from core.inquiry.stage_policy import STAGE_LIMIT_DAYS, stage_time
 from core.inquiry.stages import STAGE_NAMES_ZH
+from core.text.render import md_escape
 from core.workdays import add_working_days
 
 if TYPE_CHECKING:
@@ -201,7 +202,7 @@ def digest_markdown(reminders: list[Reminder]) -> tuple[str, str]:
     title = f"跟进提醒：{len(reminders)} 个询盘超过阶段期限"
     lines = [f"有 **{len(reminders)}** 个询盘在当前阶段停留超过期限（按悉尼工作日计）："]
     for reminder in reminders[:30]:
-        who = reminder.customer_name or f"询盘 #{reminder.inquiry_id}"
+        who = md_escape(reminder.customer_name or f"询盘 #{reminder.inquiry_id}")  # inert
         lines.append(
             f"- {who}（#{reminder.inquiry_id}）「{reminder.stage_zh}」"
             f"{reminder.days_in_stage}/{reminder.limit_days} 个工作日 — {reminder.action_zh}"

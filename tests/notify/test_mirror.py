@@ -218,6 +218,44 @@ async def test_a_reminder_held_overnight_says_the_mornings_working_days(
     assert "已停留 4 个工作日（期限 2 个工作日）" in alert.visible
 
 
+async def test_a_digest_held_overnight_counts_the_morning_and_drops_a_job_that_moved(
+    services: Any, center: Any, owner_env: TelegramServer, clock: Any
+) -> None:
+    """Six jobs overdue at 22:30 on a Monday make one digest, held by the quiet hours. At 06:40
+    the owner quotes one of them; at 07:00 the phone's digest lists the other five with
+    Tuesday's count (4 working days, as the board says then), not Monday night's 3. A customer
+    name is his text, shown inert: its Markdown does not format the alert."""
+    from core.rhythm.reminders import ReminderService
+
+    clock._now = utc(sydney(2026, 11, 25, 10, 0))  # Wednesday: six inquiries arrive
+    names = ["**Bold** Bob", "Amy", "Ben", "Cat", "Dan", "Eve"]
+    ids = [add_inquiry(services, customer_name=name) for name in names]
+    clock._now = utc(sydney(2026, 11, 30, 22, 30))
+    reminders = ReminderService(
+        services.store, services.bus, clock, raise_digest=center.raise_overdue_digest
+    )
+    assert len(await reminders.announce()) == 6
+    runner = TelegramRunner(services)
+    await runner.run_once()
+    assert [m for m in owner_env.sent if "跟进提醒" in m.visible] == []  # quiet hours
+    clock._now = utc(sydney(2026, 12, 1, 6, 40))
+    with services.store.session() as session:
+        inquiry = session.get(Inquiry, ids[1])
+        change_stage(
+            session, inquiry, "quoting", reason="quoted", triggered_by="owner", clock=clock
+        )
+        session.commit()
+    clock._now = utc(sydney(2026, 12, 1, 7, 0))
+    await runner.run_once()
+    await runner.aclose()
+    [digest] = [m.visible for m in owner_env.sent if "跟进提醒" in m.visible]
+    assert "5 个询盘超过阶段期限" in digest
+    assert f"（#{ids[1]}）" not in digest  # quoted at 06:40: no longer overdue
+    for inquiry_id in [ids[0], *ids[2:]]:
+        assert f"（#{inquiry_id}）「询盘」4/2 个工作日" in digest, digest
+    assert "**Bold** Bob" in digest  # shown as he wrote it, not as bold text
+
+
 async def test_a_reminder_for_a_stage_the_job_left_overnight_is_not_sent(
     services: Any, center: Any, owner_env: TelegramServer, clock: Any
 ) -> None:
