@@ -218,6 +218,16 @@ async def test_a_reminder_held_overnight_says_the_mornings_working_days(
     assert "已停留 4 个工作日（期限 2 个工作日）" in alert.visible
 
 
+def _owner_quotes(services: Any, inquiry_id: int, clock: Any) -> None:
+    """The owner moves the job on to 报价中 on the desktop (the job leaves its stage)."""
+    with services.store.session() as session:
+        inquiry = session.get(Inquiry, inquiry_id)
+        change_stage(
+            session, inquiry, "quoting", reason="quoted", triggered_by="owner", clock=clock
+        )
+        session.commit()
+
+
 async def test_a_digest_held_overnight_counts_the_morning_and_drops_a_job_that_moved(
     services: Any, center: Any, owner_env: TelegramServer, clock: Any
 ) -> None:
@@ -239,12 +249,7 @@ async def test_a_digest_held_overnight_counts_the_morning_and_drops_a_job_that_m
     await runner.run_once()
     assert [m for m in owner_env.sent if "跟进提醒" in m.visible] == []  # quiet hours
     clock._now = utc(sydney(2026, 12, 1, 6, 40))
-    with services.store.session() as session:
-        inquiry = session.get(Inquiry, ids[1])
-        change_stage(
-            session, inquiry, "quoting", reason="quoted", triggered_by="owner", clock=clock
-        )
-        session.commit()
+    _owner_quotes(services, ids[1], clock)
     clock._now = utc(sydney(2026, 12, 1, 7, 0))
     await runner.run_once()
     await runner.aclose()
@@ -268,12 +273,7 @@ async def test_a_reminder_for_a_stage_the_job_left_overnight_is_not_sent(
     runner = TelegramRunner(services)
     await runner.run_once()
     clock._now = utc(sydney(2026, 12, 1, 6, 40))
-    with services.store.session() as session:
-        inquiry = session.get(Inquiry, inquiry_id)
-        change_stage(
-            session, inquiry, "quoting", reason="quoted", triggered_by="owner", clock=clock
-        )
-        session.commit()
+    _owner_quotes(services, inquiry_id, clock)
     clock._now = utc(sydney(2026, 12, 1, 7, 0))
     await runner.run_once()
     await runner.aclose()
