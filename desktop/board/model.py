@@ -218,7 +218,8 @@ class BoardModel(QAbstractTableModel):
         orientation: Qt.Orientation,
         role: int = Qt.ItemDataRole.DisplayRole,
     ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+        shown = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)  # tip: when cut
+        if orientation != Qt.Orientation.Horizontal or role not in shown:
             return None
         titles = {
             "customer": self.tr("Customer"),

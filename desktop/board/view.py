@@ -160,6 +160,9 @@ class BoardPage(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
+        # a title wider than its column (English on a laptop, the detail open) ends in "…"
+        # instead of losing letters at both ends; its tooltip names it whole
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.setItemDelegateForColumn(COLUMNS.index("days_in_stage"), ElideMiddle(self.table))
         # the indicator first, so enabling sorting asks for the order the model already has
         header.setSortIndicator(COLUMNS.index("last_contact"), Qt.SortOrder.DescendingOrder)

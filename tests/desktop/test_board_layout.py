@@ -145,3 +145,25 @@ async def test_the_overdue_figure_shows_in_full_on_a_laptop_screen(ctx, language
             shown = metrics.elidedText(cell, option.textElideMode, room)
             assert shown.endswith(figure) and shown.startswith("⚠"), (lang, shown)
         window.close()
+
+
+@settles
+async def test_a_column_title_too_wide_for_its_column_ends_in_an_ellipsis_and_tips_whole(
+    ctx, languages, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    """In English on a 1366 px screen with a job open beside the board, "Last contact" showed
+    as ".ast contae" (cut at both ends, under the sort arrow): now a title that does not fit
+    is cut at its end with "…", and hovering it shows the whole title."""
+    from PySide6.QtCore import Qt
+
+    seed_inquiries(ctx.app._services, 60, messages=True)
+    languages.apply("en")
+    window = await _on_a_laptop_screen(ctx, qtbot)
+    table, model = window.board.table, window.board.model
+    header = table.horizontalHeader()
+    assert header.textElideMode() == Qt.TextElideMode.ElideRight  # Qt's header default: none
+    for section in range(model.columnCount()):
+        title = model.headerData(section, Qt.Orientation.Horizontal)
+        tip = model.headerData(section, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+        assert title and tip == title  # the whole title on hover
+    window.close()
