@@ -70,6 +70,14 @@ class IntakeSink(Protocol):
     async def ingest_batch(self, raws: list[RawMessage]) -> object: ...
 
 
+def selected_mark(imap: ImapSession) -> tuple[int, int | None]:
+    """(UIDVALIDITY, UIDNEXT) the last SELECT/EXAMINE reported; UIDNEXT None when the server
+    left it out (RFC 3501 requires it; a few servers still omit it)."""
+    uidvalidity = int(imap.response("UIDVALIDITY")[0])
+    after = imap.response("UIDNEXT")
+    return uidvalidity, (int(after[0]) if after and after[0].isdigit() else None)
+
+
 def cursor_name(folder: str) -> str:
     return f"imap:mail:{folder}"
 
@@ -184,6 +192,9 @@ class ImapSync:
         self._open: list[ImapSession] = []  # connections of rounds in progress
         self.spool = spool  # where big messages are fetched to; None: all in memory
         self.downloaded: list[Path] = []  # files of the last fetch (deleted by the next one)
+        # INBOX's (UIDVALIDITY, UIDNEXT) when the last round listed it: mail that lands after
+        # the listing and before the watch's IDLE begins is seen by comparing, not missed
+        self.inbox_mark: tuple[int, int] | None = None
 
     def folders(self) -> list[str]:
         return ["inbox", "sent"] if self.settings.get("graph.sync_sent_items") else ["inbox"]
@@ -239,7 +250,9 @@ class ImapSync:
         self, imap: ImapSession, folder: str, box: Folder, cursor: tuple[int, int] | None
     ) -> FolderState:
         imap.call("select", box.quoted, True)  # EXAMINE
-        uidvalidity = int(imap.response("UIDVALIDITY")[0])
+        uidvalidity, uidnext = selected_mark(imap)
+        if folder == "inbox":
+            self.inbox_mark = (uidvalidity, uidnext) if uidnext else None
         state = FolderState(folder, box, uidvalidity, 0)
         if cursor is None:
             state.first_sync = True

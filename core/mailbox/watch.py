@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from core import tasks
 from core.errors import MailAuthError, MailboxError, MailServiceDisabled
 from core.mailbox.imap_session import TIMEOUT, ImapSession
+from core.mailbox.imap_sync import selected_mark
 
 if TYPE_CHECKING:
     from core.mailbox.runtime import MailboxRuntime
@@ -36,13 +37,19 @@ def _pending(sock: object) -> bool:
     return isinstance(sock, ssl.SSLSocket) and sock.pending() > 0
 
 
-def idle_once(imap: ImapSession, timeout: float) -> bool:
+def idle_once(imap: ImapSession, timeout: float, since: tuple[int, int] | None = None) -> bool:
     """IDLE on INBOX until the server reports a change (True) or ``timeout`` s pass (False).
-    False at once when the server has no IDLE (the caller polls instead)."""
+    False at once when the server has no IDLE (the caller polls instead).
+
+    ``since`` is INBOX's (UIDVALIDITY, UIDNEXT) when the last round listed it: mail that came
+    between that listing and this SELECT raises no IDLE event (it is already in the count), so
+    without the comparison it would wait out the whole ``timeout``."""
     if not imap.has("IDLE"):
         return False
     conn = imap.conn
     imap.call("select", "INBOX", True)
+    if since is not None and selected_mark(imap) != since:
+        return True
     tag = conn._new_tag()  # imaplib has no IDLE of its own before Python 3.14
     conn.send(tag + b" IDLE\r\n")
     if not conn.readline().startswith(b"+"):
@@ -93,7 +100,7 @@ async def watch_forever(
         except (MailboxError, OSError):
             continue  # the next round reports and backs off
         try:
-            changed = await tasks.io(idle_once, imap, idle_for)
+            changed = await tasks.io(idle_once, imap, idle_for, runtime.mail.inbox_mark)
         except (MailboxError, OSError):
             changed = False
         finally:
