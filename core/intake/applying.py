@@ -135,9 +135,11 @@ class Applier:
         self, session: Session, msg: Message, job: Job, understanding: Understanding
     ) -> Outcome:
         cls, ext = understanding.classification, understanding.extraction
+        if cls is None:  # a bug upstream: recorded failed:internal by the caller, loudly
+            raise RuntimeError(f"message {msg.id} understood without a classification")
         msg.classification = cls.primary
         msg.confidence = cls.confidence
-        msg.labels = list(getattr(cls, "labels", []) or [])
+        msg.labels = list(cls.labels or [])
         msg.extracted = merge.extraction_dict(ext) if ext is not None else {}
         msg.updated_at = self.now()
         outcome = merge.apply_understood(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.events import Event
 from core.intake.records import StoredAttachment
@@ -21,6 +21,7 @@ from core.mail.source import RawMessage
 
 if TYPE_CHECKING:
     from core.errors import LLMError
+    from core.intake.classify import Classification
     from core.intake.escalation_opinion import Opinion
     from core.intake.extract import Extraction
 
@@ -106,7 +107,7 @@ class IngestReport:
 class Understanding:
     """The model's (or the rules') view of one message, or why there is none yet."""
 
-    classification: Any = None  # a Classification once understood (read unnarrowed)
+    classification: Classification | None = None  # None until understood (and for failures)
     extraction: Extraction | None = None
     error_reason: str | None = None  # schema | unavailable | error
     error_detail: str = ""

@@ -260,7 +260,7 @@ def fold_in_flight(
 
 def _fold_one(merged: dict[str, Any], understanding: Understanding) -> None:
     ext = understanding.extraction
-    if merged.get("classification") is None:
+    if merged.get("classification") is None and understanding.classification is not None:
         merged["classification"] = understanding.classification.primary
     if ext is None:
         return

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Literal, TypeVar, cast, overload
 
 from core import tasks
 from core.errors import TranscriptionError
@@ -462,17 +462,22 @@ class _ChildState:
             self.config = config
         return self.transcriber
 
-    def handle(self, message: tuple[Any, ...]) -> None:
+    def handle(self, message: Message) -> None:
+        """One request from the parent, ``(op, id, *args)`` as ``_Pool.call`` and the live
+        methods send them; its values are narrowed here, at the pipe."""
         op, ident, *args = message
+        if not isinstance(ident, int):
+            log.error("voice request without an id: %r", op)
+            return
         try:
             if op == "load":
-                self.reply(ident, self.whisper(args[0]).warm_up())
+                self.reply(ident, self.whisper(_config(args[0])).warm_up())
             elif op == "file":
                 config, path, language = args
                 cancel = self.cancels[ident] = threading.Event()
-                future = self.whisper(config).submit(
-                    path,
-                    language=language,
+                future = self.whisper(_config(config)).submit(
+                    Path(str(path)),
+                    language=_language(language),
                     progress=lambda f, text: self.send(("progress", ident, f, text)),
                     cancel=cancel,
                 )
@@ -482,16 +487,17 @@ class _ChildState:
 
                 config, language = args
                 self.lives[ident] = LiveDictation(
-                    self.whisper(config),
-                    language=language,
+                    self.whisper(_config(config)),
+                    language=_language(language),
                     on_partial=lambda text: self.send(("partial", ident, text)),
                 )
             elif op == "live_feed":
                 live = self.lives.get(ident)
-                if live is not None:
+                if live is not None and isinstance(args[0], bytes):
                     live.feed(args[0])
             elif op == "live_finish":
-                live = self.lives.pop(args[0], None)
+                session = args[0]
+                live = self.lives.pop(session, None) if isinstance(session, int) else None
                 if live is None:
                     raise TranscriptionError(CRASHED)
                 self.cancels[ident] = live.cancel_event
@@ -521,6 +527,17 @@ class _ChildState:
             live.cancel()
         if self.transcriber is not None:
             self.transcriber.close()
+
+
+def _config(value: object) -> Config:
+    """The parent's ``Config`` tuple: it and this child are the same module's two ends."""
+    if not (isinstance(value, tuple) and len(value) == 3):
+        raise TranscriptionError(f"语音识别收到了无法识别的设置：{value!r}")
+    return cast(Config, value)
+
+
+def _language(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _portable(error: BaseException) -> BaseException:
