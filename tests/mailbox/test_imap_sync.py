@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from core.cli.main import main
 from tests.support import dovecot as dovecot_support
 from tests.support.dovecot import DovecotServer
-from tests.support.mailbox_mail import inquiries, when
+from tests.support.mailbox_mail import inquiries, inquiry, when
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -137,3 +138,26 @@ def test_the_sent_folder_is_found_and_read_as_outgoing(
     own = rows["<own-reply-1@aurorawindows.com.au>"]
     assert own["folder"] == "sent" and own["direction"] == "out"
     assert rows["<inquiry-00.1@mail.example.com>"]["folder"] == "inbox"
+
+
+def test_a_first_sync_of_old_mail_starts_each_stage_clock_when_the_server_received_it(
+    imap_env: DovecotServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The stage clock of a new inquiry starts at its mail's arrival on the server
+    (INTERNALDATE, an hour after the Date its sender wrote), not at the sync."""
+    home = tmp_path / "home"
+    received = {}
+    for i in range(3):
+        arrived = when(i, 3) + timedelta(hours=1)
+        imap_env.append(inquiry(i, 3), when=arrived.timestamp())
+        received[f"customer{i:02d}@example.com"] = arrived.astimezone(UTC)
+    code, _out, err = _cli(capsys, "sync", "--once", "--offline", "--home", str(home))
+    assert code == 0, err
+    code, out, err = _cli(capsys, "inquiries", "--json", "--home", str(home))
+    assert code == 0, err
+    items = {i["customer_email"]: i for i in json.loads(out)}
+    assert set(items) == set(received)
+    for address, arrived in received.items():
+        since = datetime.fromisoformat(items[address]["stage_since"].replace("Z", "+00:00"))
+        assert since == arrived, address
+        assert items[address]["days_in_stage"] > 2  # days of working time, not "0 today"
