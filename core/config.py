@@ -9,22 +9,27 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Iterator
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypeAlias, TypeGuard
 
 import tomli_w
 
 from core.errors import ConfigError
 from core.tempfiles import partial_file
 
+# What a setting holds: its declared ``type`` below (a list holds strings; the one table,
+# ``drive.stage_folders``, maps a name to strings). ``_coerce`` makes every value one of these.
+SettingValue: TypeAlias = str | int | float | bool | list[str] | dict[str, list[str]]
+
 
 @dataclass(frozen=True)
 class Setting:
     key: str  # "section.name"
     type: type
-    default: Any
+    default: SettingValue
     description: str
     env: str | None = None
 
@@ -201,7 +206,8 @@ def setting(key: str) -> Setting:
         raise ConfigError(f"unknown setting {key!r}") from None
 
 
-def _coerce(spec: Setting, value: Any, origin: str) -> Any:
+def _coerce(spec: Setting, value: object, origin: str) -> SettingValue:
+    """``value`` (from the file, the environment or a form) as ``spec``'s type, or ConfigError."""
     if spec.type is bool:
         if isinstance(value, bool):
             return value
@@ -209,34 +215,114 @@ def _coerce(spec: Setting, value: Any, origin: str) -> Any:
             return True
         if isinstance(value, str) and value.strip().lower() in {"0", "false", "no", "off", ""}:
             return False
-    elif spec.type is int and not isinstance(value, bool):
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            pass
-    elif spec.type is float and not isinstance(value, bool):
-        try:
-            return float(value)
-        except (TypeError, ValueError):
-            pass
+    elif spec.type in (int, float) and isinstance(value, int | float | str):
+        if not isinstance(value, bool):
+            try:
+                return int(value) if spec.type is int else float(value)
+            except (ValueError, OverflowError):
+                pass
     elif spec.type is str:
         return str(value)
-    elif spec.type is list and isinstance(value, list):
+    elif spec.type is list and _is_strings(value):
         return list(value)
     elif spec.type is list and isinstance(value, str):
         return [v.strip() for v in value.split(",") if v.strip()]
-    elif spec.type is dict and isinstance(value, dict):
-        return dict(value)
+    elif (
+        spec.type is dict
+        and isinstance(value, dict)
+        and all(isinstance(k, str) and _is_strings(v) for k, v in value.items())
+    ):
+        return {k: list(v) for k, v in value.items()}
     raise ConfigError(f"{spec.key} from {origin}: expected {spec.type.__name__}, got {value!r}")
 
 
-class Settings:
+def coerce(key: str, value: object, origin: str) -> SettingValue:
+    """``value`` as ``key``'s declared type (ConfigError naming ``origin`` when it is not one)."""
+    return _coerce(setting(key), value, origin)
+
+
+def _is_strings(value: object) -> TypeGuard[list[str]]:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _copy(value: SettingValue) -> SettingValue:
+    """A list or table the caller may change without changing the settings (or a default)."""
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, dict):
+        return {k: list(v) for k, v in value.items()}
+    return value
+
+
+class SettingsReader(ABC):
+    """Reading settings: ``get`` for generic code (the settings dialog, a copy of every value),
+    and one accessor per declared type for the rest. An accessor returns exactly its type;
+    asking one for a key of another type (``number("general.language")``) is a programming
+    error and raises ConfigError naming the key."""
+
+    @abstractmethod
+    def get(self, key: str) -> SettingValue:
+        """The value of ``key`` (its declared type), env overrides applied."""
+
+    def __getitem__(self, key: str) -> SettingValue:
+        return self.get(key)
+
+    def text(self, key: str) -> str:
+        value = self._declared(key, str)
+        if isinstance(value, str):
+            return value
+        raise _misread(key, value)
+
+    def number(self, key: str) -> int:
+        value = self._declared(key, int)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise _misread(key, value)
+
+    def decimal(self, key: str) -> float:
+        value = self._declared(key, float)
+        if isinstance(value, float):
+            return value
+        raise _misread(key, value)
+
+    def flag(self, key: str) -> bool:
+        value = self._declared(key, bool)
+        if isinstance(value, bool):
+            return value
+        raise _misread(key, value)
+
+    def strings(self, key: str) -> list[str]:
+        value = self._declared(key, list)
+        if isinstance(value, list):
+            return value
+        raise _misread(key, value)
+
+    def string_lists(self, key: str) -> dict[str, list[str]]:
+        """A table of names to strings (``drive.stage_folders``)."""
+        value = self._declared(key, dict)
+        if isinstance(value, dict):
+            return value
+        raise _misread(key, value)
+
+    def _declared(self, key: str, wanted: type) -> SettingValue:
+        """``get(key)``, once ``key`` is known to be declared ``wanted``."""
+        declared = setting(key).type
+        if declared is not wanted:
+            raise ConfigError(f"{key} is a {declared.__name__} setting, read as {wanted.__name__}")
+        return self.get(key)
+
+
+def _misread(key: str, value: SettingValue) -> ConfigError:
+    return ConfigError(f"{key}: {value!r} is not of its declared type")
+
+
+class Settings(SettingsReader):
     """Settings of one data folder. ``get`` applies env overrides; ``set`` writes the file."""
 
     def __init__(self, path: Path, environ: dict[str, str] | None = None) -> None:
         self.path = path
         self._environ = environ if environ is not None else os.environ
-        self._file: dict[str, Any] = {}
+        self._file: dict[str, SettingValue] = {}
         self.reload()
 
     def reload(self) -> None:
@@ -255,42 +341,31 @@ class Settings:
                 if key in _BY_KEY:
                     self._file[key] = _coerce(_BY_KEY[key], value, str(self.path))
 
-    def get(self, key: str) -> Any:
+    def get(self, key: str) -> SettingValue:
         spec = setting(key)
         if spec.env and self._environ.get(spec.env):
             return _coerce(spec, self._environ[spec.env], spec.env)
-        if key in self._file:
-            return self._file[key]
-        default = spec.default
-        return (
-            list(default)
-            if isinstance(default, list)
-            else dict(default)
-            if isinstance(default, dict)
-            else default
-        )
-
-    def __getitem__(self, key: str) -> Any:
-        return self.get(key)
+        return _copy(self._file.get(key, spec.default))
 
     def overridden_by_env(self, key: str) -> bool:
         spec = setting(key)
         return bool(spec.env and self._environ.get(spec.env))
 
-    def set(self, key: str, value: Any) -> None:
+    def set(self, key: str, value: SettingValue) -> None:
         self.update({key: value})
 
-    def update(self, values: dict[str, Any]) -> None:
+    def update(self, values: Mapping[str, object]) -> None:
+        """Save ``values`` (a form's, so each is coerced to its key's type or ConfigError)."""
         for key, value in values.items():
             self._file[key] = _coerce(setting(key), value, "update")
         self._write()
 
-    def items(self) -> Iterator[tuple[Setting, Any]]:
+    def items(self) -> Iterator[tuple[Setting, SettingValue]]:
         for spec in SETTINGS:
             yield spec, self.get(spec.key)
 
     def _write(self) -> None:
-        nested: dict[str, dict[str, Any]] = {}
+        nested: dict[str, dict[str, SettingValue]] = {}
         for key, value in self._file.items():
             section, name = key.split(".", 1)
             nested.setdefault(section, {})[name] = value

@@ -206,7 +206,7 @@ def reopen_demo(services: Services) -> timedelta:
     present (folders loaded by an older version had neither). Returns the date shift."""
     shift = refresh_dates(services)
     apply_demo_profile(services)
-    signature = str(services.settings.get("drafts.signature") or "")
+    signature = services.settings.text("drafts.signature")
     services.store.write(lambda s: write_sample_drafts(s, services.clock, signature))
     return shift
 
@@ -234,7 +234,7 @@ async def load_demo(
     apply_demo_profile(services)
     if pipeline is None:
         pipeline = IntakePipeline(services, None, offline=True)
-    own = list(services.settings.get("general.owner_addresses"))
+    own = services.settings.strings("general.owner_addresses")
     raws = shifted_messages(source, services.clock.now(), own)
     if already:  # loaded before: only files it lacks (their dates shifted again would read
         # as new messages under a reused Message-ID, doubling the demo on every 试用示例数据)
@@ -257,7 +257,7 @@ async def load_demo(
             session.merge(AppState(key=DEMO_STATE_KEY, value=now.isoformat(), updated_at=now))
 
         await services.store.run(_mark)
-    signature = str(services.settings.get("drafts.signature") or "")
+    signature = services.settings.text("drafts.signature")
     await services.store.run(lambda s: write_sample_drafts(s, services.clock, signature))
 
     def _count(session):  # type: ignore[no-untyped-def]

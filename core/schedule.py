@@ -238,12 +238,12 @@ class SyncScheduler:
         self.last_sends: list[SendResult] = []
 
         def paused() -> bool:
-            return bool(settings.get("schedule.paused"))
+            return settings.flag("schedule.paused")
 
         self.mail = Poller(
             "mail",
             self._mail_round,
-            lambda: 60.0 * float(settings.get("graph.mail_poll_minutes")),
+            lambda: 60.0 * settings.number("graph.mail_poll_minutes"),
             services.clock,
             bus=services.bus,
             paused=paused,
@@ -251,7 +251,7 @@ class SyncScheduler:
         self.drive = Poller(
             "drive",
             runtime.drive_round,
-            lambda: 60.0 * float(settings.get("graph.drive_poll_minutes")),
+            lambda: 60.0 * settings.number("graph.drive_poll_minutes"),
             services.clock,
             bus=services.bus,
             paused=paused,
@@ -290,9 +290,9 @@ class SyncScheduler:
         settings = self.services.settings
         return in_quiet_hours(
             self.services.clock.now(),
-            settings.get("schedule.quiet_hours_start"),
-            settings.get("schedule.quiet_hours_end"),
-            settings.get("general.timezone"),
+            settings.text("schedule.quiet_hours_start"),
+            settings.text("schedule.quiet_hours_end"),
+            settings.text("general.timezone"),
         )
 
     def poke(self) -> None:

@@ -119,7 +119,7 @@ class DesktopApp(QObject):
     def start(self, *, force_wizard: bool = False) -> None:
         self.reporter.install(asyncio.get_event_loop())
         ai_needed.set_opener(lambda: self.show_settings(1))  # 打开 AI 设置 everywhere
-        self.languages.apply(str(self.real_app.settings.get("general.language")))
+        self.languages.apply(self.real_app.settings.text("general.language"))
         state = self.real_app.state
         demo = state.peek(MODE_KEY) == "demo"
         self._open_context(self._demo_app() if demo else self.real_app)

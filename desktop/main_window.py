@@ -144,7 +144,7 @@ class MainWindow(QMainWindow):
         self.sync_action.triggered.connect(self.sync_now_requested)
         self.pause_action = QAction(self)
         self.pause_action.setCheckable(True)
-        self.pause_action.setChecked(bool(ctx.app.settings.get("schedule.paused")))
+        self.pause_action.setChecked(ctx.app.settings.flag("schedule.paused"))
         self.pause_action.toggled.connect(self.pause_toggled)
         self.settings_action = QAction(self)
         self.settings_action.triggered.connect(self.settings_requested)

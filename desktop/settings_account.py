@@ -43,7 +43,7 @@ class AccountSettingsPage(QWidget):
         self.app = app
         support = app.desktop
         self.packaged_id = support.publisher_client_id() if packaged_id is None else packaged_id
-        own = str(app.settings.get("graph.client_id") or "")
+        own = app.settings.text("graph.client_id")
         # the id field only where it is needed: no publisher id, or his own id already set
         self.asks_for_id = not self.packaged_id or bool(own)
         self.status = QLabel()
@@ -107,7 +107,7 @@ class AccountSettingsPage(QWidget):
         if not typed and not self.packaged_id:
             self.status.setText(self.tr("Enter the Application (client) ID from step 6 first."))
             return False
-        if typed != str(self.app.settings.get("graph.client_id") or ""):
+        if typed != self.app.settings.text("graph.client_id"):
             self.app.settings.set("graph.client_id", typed)
         msal = self.app.desktop.microsoft_sign_in()
         self.sign_in_button.setEnabled(False)

@@ -127,19 +127,21 @@ class SettingsDialog(QDialog):
     def _sync_page(self, s: Settings) -> QWidget:
         self.mail_poll = QSpinBox()
         self.mail_poll.setRange(1, 240)
-        self.mail_poll.setValue(int(s.get("graph.mail_poll_minutes")))
+        self.mail_poll.setValue(s.number("graph.mail_poll_minutes"))
         self.drive_poll = QSpinBox()
         self.drive_poll.setRange(1, 240)
-        self.drive_poll.setValue(int(s.get("graph.drive_poll_minutes")))
+        self.drive_poll.setValue(s.number("graph.drive_poll_minutes"))
         self.first_sync = QSpinBox()
         self.first_sync.setRange(1, 3650)
-        self.first_sync.setValue(int(s.get("graph.first_sync_days")))
-        self.quiet_start = QTimeEdit(QTime.fromString(s.get("schedule.quiet_hours_start"), "HH:mm"))
-        self.quiet_end = QTimeEdit(QTime.fromString(s.get("schedule.quiet_hours_end"), "HH:mm"))
+        self.first_sync.setValue(s.number("graph.first_sync_days"))
+        self.quiet_start = QTimeEdit(
+            QTime.fromString(s.text("schedule.quiet_hours_start"), "HH:mm")
+        )
+        self.quiet_end = QTimeEdit(QTime.fromString(s.text("schedule.quiet_hours_end"), "HH:mm"))
         for edit in (self.quiet_start, self.quiet_end):
             edit.setDisplayFormat("HH:mm")
         self.paused = QCheckBox()
-        self.paused.setChecked(bool(s.get("schedule.paused")))
+        self.paused.setChecked(s.flag("schedule.paused"))
         page, _ = _page(
             (self._label("mail_poll"), self.mail_poll),
             (self._label("drive_poll"), self.drive_poll),
@@ -157,11 +159,11 @@ class SettingsDialog(QDialog):
         self.language.setCurrentIndex(max(0, self.language.findData(current_language())))
         self.start_at_login = QCheckBox()
         self.start_at_login.setChecked(autostart_enabled())
-        self.company = QLineEdit(s.get("general.company_name"))
-        self.owner = QLineEdit(s.get("general.owner_name"))
-        self.addresses = QLineEdit(", ".join(s.get("general.owner_addresses")))
-        self.office = QLineEdit(s.get("general.office_address"))
-        self.signature = QPlainTextEdit(s.get("drafts.signature"))
+        self.company = QLineEdit(s.text("general.company_name"))
+        self.owner = QLineEdit(s.text("general.owner_name"))
+        self.addresses = QLineEdit(", ".join(s.strings("general.owner_addresses")))
+        self.office = QLineEdit(s.text("general.office_address"))
+        self.signature = QPlainTextEdit(s.text("drafts.signature"))
         self.signature.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
         page, _ = _page(
             (self._label("language"), self.language),

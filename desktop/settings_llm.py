@@ -50,19 +50,19 @@ class LLMSettingsPage(QWidget):
         self.preset.addItem("", "")
         for key in PROVIDERS:
             self.preset.addItem("", key)
-        current = provider_for_address(s.get("llm.base_url"), s.get("llm.provider"))
+        current = provider_for_address(s.text("llm.base_url"), s.text("llm.provider"))
         self.preset.setCurrentIndex(max(0, self.preset.findData(current.key if current else "")))
         self.preset.activated.connect(lambda _i: self.apply_preset())
         self.preset_note = QLabel()
         self.preset_note.setWordWrap(True)
-        self.llm_url = QLineEdit(s.get("llm.base_url"))
+        self.llm_url = QLineEdit(s.text("llm.base_url"))
         self.llm_key = QLineEdit()
         self.llm_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.has_key = bool(app.secrets.get(LLM_API_KEY))
-        self.tiers = [QLineEdit(s.get(f"llm.tier{i}")) for i in (1, 2, 3)]
+        self.tiers = [QLineEdit(s.text(f"llm.tier{i}")) for i in (1, 2, 3)]
         self.concurrency = QSpinBox()
         self.concurrency.setRange(1, 50)
-        self.concurrency.setValue(int(s.get("llm.concurrency")))
+        self.concurrency.setValue(s.number("llm.concurrency"))
         self.test_button = QPushButton()
         self.test_button.clicked.connect(lambda: spawn(self.test_connection()))
         self.test_result = QLabel()
@@ -120,7 +120,7 @@ class LLMSettingsPage(QWidget):
 
     async def test_connection(self) -> bool:
         """Probe the endpoint with the values in the form; the findings show below the button."""
-        if not self.values().get("llm.base_url", self.app.settings.get("llm.base_url")):
+        if not self.values().get("llm.base_url", self.app.settings.text("llm.base_url")):
             # nothing to test yet: say which field to fill (by its label on this page)
             self.test_result.setText(
                 self.tr("Fill in “%1” above first, then test.").replace(

@@ -83,7 +83,7 @@ class TelegramSettingsPage(QWidget):
 
         self.enabled = QCheckBox()
         self.enabled.setObjectName("telegramEnabled")
-        self.enabled.setChecked(bool(settings.get("telegram.enabled")))
+        self.enabled.setChecked(settings.flag("telegram.enabled"))
 
     def _token_box(self) -> QWidget:
         """The token field (read-only when the environment presets it) and its test button."""

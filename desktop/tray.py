@@ -71,7 +71,7 @@ class TrayController(QObject):
         self.assistant_action.triggered.connect(lambda: self.open_item.emit("assistant", 0))
         self.pause_action = QAction(self.menu)
         self.pause_action.setCheckable(True)
-        self.pause_action.setChecked(bool(app.settings.get("schedule.paused")))
+        self.pause_action.setChecked(app.settings.flag("schedule.paused"))
         self.pause_action.toggled.connect(self.pause_toggled)
         self.sync_action = QAction(self.menu)
         self.sync_action.triggered.connect(self.sync_now_requested)

@@ -119,10 +119,10 @@ class FirstRunWizard(QDialog):
     def _build_profile(self) -> QGroupBox:
         """Company name, signature and office address (his real settings, empty at first)."""
         settings = self.profile_settings
-        self.company = QLineEdit(str(settings.get("general.company_name") or ""))
-        self.signature = QPlainTextEdit(str(settings.get("drafts.signature") or ""))
+        self.company = QLineEdit(settings.text("general.company_name"))
+        self.signature = QPlainTextEdit(settings.text("drafts.signature"))
         self.signature.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
-        self.office = QLineEdit(str(settings.get("general.office_address") or ""))
+        self.office = QLineEdit(settings.text("general.office_address"))
         self.profile_box = QGroupBox()
         form = QFormLayout(self.profile_box)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)

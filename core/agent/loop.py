@@ -138,7 +138,7 @@ class Assistant:
         """The system instructions, then the owner's confirmed memories as a data message."""
         memories = await self.standing_memories()
         variables = {
-            "company": self.services.settings.get("general.company_name"),
+            "company": self.services.settings.text("general.company_name"),
             # one JSON string per line: a memory cannot pose as several lines or as markup
             "memories": "\n".join(memories) or "(none yet)",
             "knowledge": knowledge_block(self.services.home),

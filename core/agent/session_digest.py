@@ -116,7 +116,7 @@ async def fold(
             purpose="session_summary",
             prompt="session_digest",
             variables={
-                "company": services.settings.get("general.company_name"),
+                "company": services.settings.text("general.company_name"),
                 "max_chars": max_chars,
                 "summary": summary or "(none yet)",
                 "turns": transcript(turns),
@@ -144,7 +144,7 @@ async def review(
             purpose="session_memories",
             prompt="session_review",
             variables={
-                "company": services.settings.get("general.company_name"),
+                "company": services.settings.text("general.company_name"),
                 "memories": "\n".join(json.dumps(m.text, ensure_ascii=False) for m in known)
                 or "(none yet)",
                 "today": to_sydney(services.clock.now()).strftime("%Y-%m-%d %A"),

@@ -11,9 +11,9 @@ never the settings file or the keyring: nothing typed is saved by testing it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from core.app.lazy import LazyLLM
@@ -51,7 +51,7 @@ class ConnectionTests:
         self._llm = llm
         self._telegram_client = telegram_client
 
-    async def llm(self, values: dict[str, Any], api_key: str, lang: str) -> LLMProbeResult:
+    async def llm(self, values: Mapping[str, object], api_key: str, lang: str) -> LLMProbeResult:
         """Probe the endpoint with the form's ``llm.*`` ``values`` (saved ones fill the rest)
         and the typed ``api_key`` (empty: the saved key). Raises what building the client
         raises (not configured, a value the client refuses); the caller words it."""

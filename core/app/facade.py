@@ -252,7 +252,7 @@ class App:
         ``telegram_client``, which the App owns."""
         from core.notify.telegram_client import TelegramClient
 
-        base_url = str(self._services.settings.get("telegram.base_url"))
+        base_url = self._services.settings.text("telegram.base_url")
         return TelegramClient(base_url, token, http_client=http_client, timeout=timeout)
 
     async def load_demo(self) -> DemoResult:

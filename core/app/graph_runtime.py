@@ -54,11 +54,11 @@ class GraphRuntime:
         settings = services.settings
         self.token_provider = token_provider or build_token_provider(services)
         self.client = GraphClient(
-            str(settings.get("graph.base_url")),
+            settings.text("graph.base_url"),
             self.token_provider,
             transport=transport,
             clock=services.clock,
-            max_concurrency=int(settings.get("graph.max_concurrency")),
+            max_concurrency=settings.number("graph.max_concurrency"),
             on_auth_error=self._auth_failed,
         )
         self.pipeline = pipeline
@@ -75,7 +75,7 @@ class GraphRuntime:
         )
         self.categories = CategoryWriter(self.client, services.store, services.bus)
         self.mailer = GraphMailer(
-            self.client, send_per_minute=int(settings.get("graph.send_per_minute"))
+            self.client, send_per_minute=settings.number("graph.send_per_minute")
         )
         self._attached = False
         self._auth_down = False
@@ -88,7 +88,7 @@ class GraphRuntime:
     def attach(self) -> None:
         """Listen to the bus (categories for changed inquiries, folders for new ones)."""
         if not self._attached:
-            if self.services.settings.get("graph.write_categories"):
+            if self.services.settings.flag("graph.write_categories"):
                 self.categories.attach()
             self.drive.attach()
             self._attached = True
@@ -121,7 +121,7 @@ class GraphRuntime:
         report = await self.mail.run_once()
         self._auth_ok()
         owed = await self._owed_categories()
-        if self.services.settings.get("graph.write_categories") and self.categories.dirty:
+        if self.services.settings.flag("graph.write_categories") and self.categories.dirty:
             patched = 0
             try:
                 patched = await self.categories.flush()
@@ -148,7 +148,7 @@ class GraphRuntime:
         clock = self.services.clock
         store = self.services.store
         claimed = await store.run(lambda s: claim(s, CATEGORIES, clock.now(), limit=500))
-        if not self.services.settings.get("graph.write_categories"):
+        if not self.services.settings.flag("graph.write_categories"):
             now = clock.now()
 
             def _off(session: Session) -> None:
@@ -206,7 +206,7 @@ def graph_configured(services: Services) -> bool:
     """A Graph account is set up in this data folder (a preset token or an Azure client id)."""
     from core.secrets import GRAPH_TOKEN
 
-    return bool(services.secrets.get(GRAPH_TOKEN) or services.settings.get("graph.client_id"))
+    return bool(services.secrets.get(GRAPH_TOKEN) or services.settings.text("graph.client_id"))
 
 
 class RuntimeMailer:

@@ -41,7 +41,7 @@ class InquiryService:
     @property
     def phone_region(self) -> str:
         """The region phone numbers are read in when written without a country code."""
-        return str(self._services.settings.get("general.phone_region") or "AU")
+        return self._services.settings.text("general.phone_region") or "AU"
 
     # -- board ---------------------------------------------------------------------------------
     async def page(

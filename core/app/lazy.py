@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from core.config import SettingsReader, SettingValue, coerce
 from core.import_lock import IMPORTING
 from core.secrets import LLM_API_KEY
 from core.services import Services
 
 if TYPE_CHECKING:
-    from core.config import Settings
     from core.drafts.composing import DraftComposer
     from core.drafts.decisions import OwnerDecisions
     from core.drafts.drafting import Drafting
@@ -38,18 +38,16 @@ def warm() -> None:
         import core.llm.client  # noqa: F401
 
 
-class _TypedSettings:
-    """Settings as typed in a form, falling back to the saved ones (a trial client's)."""
+class _TypedSettings(SettingsReader):
+    """Settings as typed in a form, falling back to the saved ones (a trial client's). Each
+    typed value is coerced to its key's type up front, as saving it would (ConfigError if not)."""
 
-    def __init__(self, saved: Settings, overrides: Mapping[str, Any]) -> None:
+    def __init__(self, saved: SettingsReader, overrides: Mapping[str, object]) -> None:
         self._saved = saved
-        self._overrides = dict(overrides)
+        self._overrides = {key: coerce(key, value, "form") for key, value in overrides.items()}
 
-    def get(self, key: str) -> Any:
+    def get(self, key: str) -> SettingValue:
         return self._overrides[key] if key in self._overrides else self._saved.get(key)
-
-    def __getitem__(self, key: str) -> Any:
-        return self.get(key)
 
 
 class _TypedSecrets:
@@ -87,7 +85,7 @@ class LazyLLM:
     @property
     def available(self) -> bool:
         """An endpoint is configured (answered without importing the SDK)."""
-        return bool(str(self._services.settings.get("llm.base_url") or "").strip())
+        return bool(self._services.settings.text("llm.base_url").strip())
 
     # ``ModelClient``'s calls (``core.llm.model``), handed to the client once it is built
     async def complete(
@@ -170,7 +168,7 @@ class LazyLLM:
         if self._client is not None:
             await self._client.aclose()
 
-    async def probe(self, overrides: Mapping[str, Any], api_key: str = "") -> ProbeReport:
+    async def probe(self, overrides: Mapping[str, object], api_key: str = "") -> ProbeReport:
         """Try an endpoint as typed in the settings form (``llm.*`` values over the saved ones,
         ``api_key`` over the saved key) with a few small requests, on a client of its own that
         is closed after: 测试连接 must not change the folder's client or its limit."""
@@ -180,7 +178,7 @@ class LazyLLM:
 
         s = self._services
         trial = LLMClient(
-            _TypedSettings(s.settings, overrides),  # type: ignore[arg-type]
+            _TypedSettings(s.settings, overrides),
             _TypedSecrets(s.secrets, api_key),  # type: ignore[arg-type]
             s.store,
             s.clock,

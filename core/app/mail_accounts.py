@@ -43,13 +43,13 @@ class MailAccountService:
 
     def current(self) -> MailAccount:
         settings = self.services.settings
-        imap_url = str(settings.get("imap.url") or "")
+        imap_url = settings.text("imap.url")
         user = imap_url.partition("://")[2].rpartition("@")[0] if imap_url else ""
         return MailAccount(
-            str(settings.get("imap.provider") or ""),
+            settings.text("imap.provider"),
             user,
             imap_url,
-            str(settings.get("smtp.url") or ""),
+            settings.text("smtp.url"),
             bool(self.services.secrets.get(MAIL_PASSWORD)),
         )
 

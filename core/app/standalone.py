@@ -35,10 +35,10 @@ def own_graph_client(services: Services) -> GraphClient:
 
     settings = services.settings
     return GraphClient(
-        str(settings.get("graph.base_url")),
+        settings.text("graph.base_url"),
         build_token_provider(services),
         clock=services.clock,
-        max_concurrency=int(settings.get("graph.max_concurrency") or 4),
+        max_concurrency=settings.number("graph.max_concurrency") or 4,
     )
 
 
@@ -49,7 +49,7 @@ def own_graph_mailer(services: Services) -> DraftMailer:
 
     mailer: DraftMailer = GraphMailer(
         own_graph_client(services),
-        send_per_minute=int(services.settings.get("graph.send_per_minute") or 30),
+        send_per_minute=services.settings.number("graph.send_per_minute") or 30,
     )
     return mailer
 
@@ -81,7 +81,7 @@ def own_pipeline(services: Services, *, offline: bool = False) -> IntakePipeline
     with IMPORTING:
         from core.intake.pipeline import IntakePipeline
 
-    configured = bool(str(services.settings.get("llm.base_url") or "").strip())
+    configured = bool(services.settings.text("llm.base_url").strip())
     if offline or not configured:
         return IntakePipeline(services, None, offline=offline)
     with IMPORTING:

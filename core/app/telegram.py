@@ -120,7 +120,7 @@ class TelegramService:
         return pairing.enabled(self._services)
 
     def base_url(self) -> str:
-        return str(self._services.settings.get("telegram.base_url"))
+        return self._services.settings.text("telegram.base_url")
 
     def owner(self) -> Owner | None:
         """The paired (or preset) chat, or None."""

@@ -51,8 +51,8 @@ class VoiceService:
         if self._process is None:
             return shared_transcriber(self.settings)
         choice = resolve_model_dir(self.settings)
-        device = str(self.settings.get("voice.device") or "cpu")
-        compute_type = str(self.settings.get("voice.compute_type") or "int8")
+        device = self.settings.text("voice.device") or "cpu"
+        compute_type = self.settings.text("voice.compute_type") or "int8"
         remote = self._remote
         if remote is None or remote.config != (choice, device, compute_type):
             remote = self._remote = RemoteTranscriber(self._process, self.settings, choice)

@@ -144,7 +144,7 @@ def cmd_account(args: argparse.Namespace, app: App) -> int:
         print("使用预设令牌 / using a preset token (INQUIRY_BRIDGE_GRAPH_TOKEN)")
         return 0
     auth = app.microsoft_auth()
-    user = auth.username() if app.settings.get("graph.client_id") else None
+    user = auth.username() if app.settings.text("graph.client_id") else None
     if user:
         print(f"已登录 / signed in: {user}  (令牌缓存 / token cache: {auth.cache_location})")
         return 0

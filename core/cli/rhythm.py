@@ -55,7 +55,7 @@ def cmd_snooze(args: argparse.Namespace, app: App) -> int:
 def cmd_briefing(args: argparse.Namespace, app: App) -> int:
     if args.announce:
         raised = asyncio.run(app.rhythm.announce_briefing())
-        at = app.settings.get("schedule.briefing_time")
+        at = app.settings.text("schedule.briefing_time")
         print(
             "已生成今晚的简报 / briefing raised"
             if raised

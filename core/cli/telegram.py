@@ -158,7 +158,7 @@ async def _settle_owed_forever(app: App, stop: asyncio.Event) -> None:
         while not stop.is_set():
             woken.clear()
             await _settle_owed(app)
-            minutes = float(app.settings.get("graph.drive_poll_minutes"))
+            minutes = float(app.settings.number("graph.drive_poll_minutes"))
             waits = [
                 asyncio.ensure_future(w)
                 for w in (stop.wait(), woken.wait(), app.clock.sleep(60.0 * minutes))

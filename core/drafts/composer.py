@@ -122,11 +122,11 @@ def reply_subject(subject: str) -> str:
 def settings_evidence(settings: Settings) -> list[str]:
     """The owner's own words that may appear in any email (signature, company, addresses)."""
     return [
-        str(settings.get("drafts.signature") or ""),
-        str(settings.get("drafts.style_notes") or ""),
-        str(settings.get("general.company_name") or ""),
-        str(settings.get("general.owner_name") or ""),
-        " ".join(settings.get("general.owner_addresses") or []),
+        settings.text("drafts.signature"),
+        settings.text("drafts.style_notes"),
+        settings.text("general.company_name"),
+        settings.text("general.owner_name"),
+        " ".join(settings.strings("general.owner_addresses")),
     ]
 
 
@@ -137,7 +137,7 @@ def with_knowledge(ctx: ComposeContext, settings: Settings) -> ComposeContext:
         ctx.evidence = [*ctx.evidence, Text.owner(ctx.knowledge)]
         # scanned now, while the context is read: the guard, later in the single writer,
         # then finds the file's values remembered (a long file costs a second to scan)
-        source_keys([ctx.knowledge], str(settings.get("general.phone_region") or "AU"))
+        source_keys([ctx.knowledge], settings.text("general.phone_region") or "AU")
     return ctx
 
 
@@ -309,10 +309,10 @@ def contact_context(contact: dict[str, str], settings: Settings) -> ComposeConte
 def _common_vars(ctx: ComposeContext, settings: Settings, *words: str) -> dict[str, str]:
     return {
         "knowledge": knowledge_text(ctx, *words),
-        "company_name": str(settings.get("general.company_name") or "our company"),
-        "style_notes": str(settings.get("drafts.style_notes") or "(none)"),
+        "company_name": settings.text("general.company_name") or "our company",
+        "style_notes": settings.text("drafts.style_notes") or "(none)",
         "signature": str(
-            settings.get("drafts.signature")
+            settings.text("drafts.signature")
             or "(no fixed signature: sign off with the company name)"
         ),
         "customer_language": ctx.customer_language,

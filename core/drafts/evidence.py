@@ -25,7 +25,7 @@ from core.provenance import Text
 
 
 def phone_region(settings: Settings) -> str:
-    return str(settings.get("general.phone_region") or "AU")
+    return settings.text("general.phone_region") or "AU"
 
 
 def batch_contact(session: Session, draft_id: int) -> dict[str, str] | None:

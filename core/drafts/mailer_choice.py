@@ -22,7 +22,7 @@ def graph_signed_in(services: Services) -> bool:
     """A Graph sign-in is configured (a preset token or an Azure client id)."""
     from core.secrets import GRAPH_TOKEN
 
-    return bool(services.secrets.get(GRAPH_TOKEN) or services.settings.get("graph.client_id"))
+    return bool(services.secrets.get(GRAPH_TOKEN) or services.settings.text("graph.client_id"))
 
 
 def build_mailer(services: Services, graph: Callable[[], DraftMailer]) -> Mailer | None:

@@ -123,7 +123,7 @@ class DraftReader:
     def recent_contact_days(self) -> int:
         """The owner's setting: mail within this many days counts as recent (a setting, not
         the store: no need to await)."""
-        return int(self._core.services.settings.get("drafts.recent_contact_days"))
+        return self._core.services.settings.number("drafts.recent_contact_days")
 
     async def recent_contact(
         self, target: int | str, days: int | None = None

@@ -40,8 +40,8 @@ def _lower(values: list[str | None]) -> set[str]:
 
 
 def _settings_addresses(settings: Settings) -> set[str]:
-    factory = str(settings.get("drafts.factory_address") or "")
-    return _lower([factory, *(settings.get("general.owner_addresses") or [])])
+    factory = settings.text("drafts.factory_address")
+    return _lower([factory, *settings.strings("general.owner_addresses")])
 
 
 def _edited(session: Session, draft: Draft) -> set[str]:
@@ -155,7 +155,7 @@ def _other_customers(session: Session, draft: Draft, own: set[str], region: str)
 
 def recipient_flags(session: Session, draft: Draft, settings: Settings) -> list[str]:
     """What the owner must confirm about who gets this draft and whose details it carries."""
-    region = str(settings.get("general.phone_region") or "AU")
+    region = settings.text("general.phone_region") or "AU"
     chosen = people_addresses(session, draft, settings)
     customer = _customer_addresses(session, draft)
     factory = _settings_addresses(settings)

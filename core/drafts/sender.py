@@ -142,7 +142,7 @@ class DraftSender:
         self.services = services
         self.mailer = mailer
         self._publish = publish or self._publish_on_bus
-        self.per_minute = per_minute or int(services.settings.get("graph.send_per_minute") or 30)
+        self.per_minute = per_minute or services.settings.number("graph.send_per_minute") or 30
         self._lock = asyncio.Lock()
         # the send journal (core.drafts.send_journal): checked before a claim, written around
         # the one submit call
@@ -258,7 +258,7 @@ class DraftSender:
 
     def _submit_once(self) -> SubmitOnce:
         s, mailer = self.services, cast("SubmitMailer[Outgoing]", self.mailer)
-        name = str(s.settings.get("general.company_name") or s.settings.get("general.owner_name"))
+        name = s.settings.text("general.company_name") or s.settings.text("general.owner_name")
         return SubmitOnce(mailer, s.store, s.paths.cache, name)
 
     async def _send_by_submission(self, snap: SendSnapshot, *, actor: str) -> SendResult:

@@ -96,7 +96,7 @@ class StageFolderMover:
         self.clock = clock
 
     def _stage_folders(self) -> dict[str, list[str]]:
-        return dict(self.settings.get("drive.stage_folders"))
+        return self.settings.string_lists("drive.stage_folders")
 
     def _plan(self, session: Session, inquiry_id: int) -> _Plan | str:
         inquiry = session.get(Inquiry, inquiry_id)
@@ -109,9 +109,7 @@ class StageFolderMover:
         if target_name is None:
             return f"no stage folder lists {inquiry.stage!r}"
         tree = _tree(session)
-        layout: StageLayout = stage_layout(
-            tree, str(self.settings.get("drive.root") or ""), stage_folders
-        )
+        layout: StageLayout = stage_layout(tree, self.settings.text("drive.root"), stage_folders)
         if layout.base_id is None:
             return "the stage folders' parent is not in OneDrive"
         folder = tree.get(inquiry.drive_folder_id)

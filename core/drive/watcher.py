@@ -171,7 +171,7 @@ class DriveWatcher:
         return done
 
     def _stage_folders(self) -> dict[str, list[str]]:
-        return dict(self.settings.get("drive.stage_folders"))
+        return self.settings.string_lists("drive.stage_folders")
 
     # ------------------------------------------------------------------ listing
     async def _cursor(self) -> str | None:
@@ -276,7 +276,7 @@ class DriveWatcher:
             self.bus.publish(change.event())
         for inquiry_id in changed:
             self.bus.publish(InquiryUpdated(inquiry_id, ("drive_folder_id", "drive_folder_name")))
-        if self.settings.get("drive.create_customer_folders") and self._want_folder:
+        if self.settings.flag("drive.create_customer_folders") and self._want_folder:
             report.folders_created = await self.create_pending_folders()
         return report
 
@@ -285,7 +285,7 @@ class DriveWatcher:
         tree = await self.store.read(
             lambda s: _tree({r.id: r for r in s.scalars(select(DriveItem))})
         )
-        drive_root = str(self.settings.get("drive.root") or "")
+        drive_root = self.settings.text("drive.root")
         return tree, stage_layout(tree, drive_root, self._stage_folders())
 
     async def create_pending_folders(self, limit: int = 20) -> int:
@@ -456,7 +456,7 @@ class _FolderPass:
         self.now = now
         self.report = report
         self.stage_folders = watcher._stage_folders()
-        drive_root = str(watcher.settings.get("drive.root") or "")
+        drive_root = watcher.settings.text("drive.root")
         self.before = before
         self.layout_before = stage_layout(before, drive_root, self.stage_folders)
         self.after = _tree(rows)

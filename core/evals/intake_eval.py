@@ -266,13 +266,13 @@ def run_eval(
             mailbox = mailbox_of(folder)
             if mailbox:
                 services.settings.update({"general.owner_addresses": [mailbox]})
-            url = str(services.settings.get("llm.base_url") or "").strip()
+            url = services.settings.text("llm.base_url").strip()
             offline = offline or not url
             mode = (
                 "rules only"
                 if offline
-                else f"model {services.settings.get('llm.tier1')} / "
-                f"{services.settings.get('llm.tier2')} at {url}"
+                else f"model {services.settings.text('llm.tier1')} / "
+                f"{services.settings.text('llm.tier2')} at {url}"
             )
             report = EvalReport(folder=str(folder), mode=mode)
             started = time.perf_counter()
@@ -303,14 +303,14 @@ def _modes_used(services: Services, session: Session) -> tuple[str, dict[str, st
     from core.llm.capabilities import STATE_PREFIX, Capabilities, endpoint_key
 
     settings = services.settings
-    url = str(settings.get("llm.base_url") or "").strip()
-    preset = providers.for_address(url, str(settings.get("llm.provider") or ""))
+    url = settings.text("llm.base_url").strip()
+    preset = providers.for_address(url, settings.text("llm.provider"))
     default = preset.capabilities if preset is not None else Capabilities()
-    if not settings.get("llm.use_json_schema") and default.structured == "schema":
+    if not settings.flag("llm.use_json_schema") and default.structured == "schema":
         default = Capabilities(structured="text")
     modes = {}
     for tier in (1, 2):
-        model = str(settings.get(f"llm.tier{tier}"))
+        model = settings.text(f"llm.tier{tier}")
         learnt = Capabilities.from_json(get_state(session, STATE_PREFIX + endpoint_key(url, model)))
         modes[f"tier{tier} {model}"] = (learnt or default).structured
     name = f"{preset.name_en} ({preset.key})" if preset is not None else "OpenAI-compatible"

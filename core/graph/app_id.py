@@ -35,7 +35,7 @@ def publisher_client_id(resources: Path | None = None) -> str:
 
 def client_id(settings: Settings, resources: Path | None = None) -> str:
     """The id sign-in uses: ``graph.client_id`` when he (or his IT) set one, else the publisher's."""
-    own = str(settings.get("graph.client_id") or "").strip()
+    own = settings.text("graph.client_id").strip()
     return own or publisher_client_id(resources)
 
 

@@ -264,7 +264,7 @@ def build_msal(services: Services) -> MsalAuth:
     settings = services.settings
     return MsalAuth(
         client_id(settings),
-        settings.get("graph.authority"),
+        settings.text("graph.authority"),
         token_cache_location(services.paths),
         bus=services.bus,
     )

@@ -186,7 +186,7 @@ class MailSync:
         self.downloaded: set[Path] = set()  # streamed files not yet deleted (see ``commit``)
 
     def folders(self) -> list[str]:
-        return ["inbox", "sent"] if self.settings.get("graph.sync_sent_items") else ["inbox"]
+        return ["inbox", "sent"] if self.settings.flag("graph.sync_sent_items") else ["inbox"]
 
     # ------------------------------------------------------------------ listing
     @staticmethod
@@ -195,7 +195,7 @@ class MailSync:
         return row.value if row and row.value else None
 
     def _initial_params(self) -> dict[str, str]:
-        since = self.clock.now() - timedelta(days=int(self.settings.get("graph.first_sync_days")))
+        since = self.clock.now() - timedelta(days=self.settings.number("graph.first_sync_days"))
         return {
             "$select": SELECT,
             "$expand": mime_stream.SIZE_EXPAND,  # the size, so a big mail is streamed

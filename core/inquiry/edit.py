@@ -118,7 +118,7 @@ class InquiryEditor:
         self, inquiry_id: int, changes: dict[str, Any], actor: str
     ) -> Callable[[Session], tuple[str, ...]]:
         """The one transaction behind both twins (values are checked before it runs)."""
-        region = str(self.services.settings.get("general.phone_region") or "AU")
+        region = self.services.settings.text("general.phone_region") or "AU"
         clean = {f: normalise_value(f, v, region) for f, v in changes.items()}
         now = naive_utc(self.services.clock.now())
 

@@ -75,12 +75,12 @@ class IntakePipeline:
         self.offline = offline or llm is None or not getattr(llm, "available", False)
         self.strip_quotes_enabled = strip_quotes_enabled
         settings = services.settings
-        own = [str(a).strip().lower() for a in settings.get("general.owner_addresses") if a]
+        own = [a.strip().lower() for a in settings.strings("general.owner_addresses") if a]
         self.own_addresses = own
-        self.region = str(settings.get("general.phone_region") or "AU")
-        self.max_attempts = max(1, int(settings.get("intake.max_attempts")))
-        self.attachment_max_mb = int(settings.get("intake.attachment_max_mb"))
-        concurrency = max(1, int(settings.get("llm.concurrency")))
+        self.region = settings.text("general.phone_region") or "AU"
+        self.max_attempts = max(1, settings.number("intake.max_attempts"))
+        self.attachment_max_mb = settings.number("intake.attachment_max_mb")
+        concurrency = max(1, settings.number("llm.concurrency"))
         self.window = max(32, concurrency * 4)  # messages admitted but not yet merged
         # worker processes for parsing long runs (0: always on the event loop)
         self.parse_workers = max(1, min(2, (os.cpu_count() or 2) - 1))
@@ -88,7 +88,7 @@ class IntakePipeline:
         self.budget = ParseBudget(
             spool_dir=str(services.paths.spool),
             keep_max=self.attachment_max_mb * 1024 * 1024,
-            max_bytes=max(1, int(settings.get("intake.mail_max_mb"))) * 1024 * 1024,
+            max_bytes=max(1, settings.number("intake.mail_max_mb")) * 1024 * 1024,
         )
         now = services.clock.now().timestamp()
         records.sweep_spool(services.paths, older_than_s=6 * 3600, now=now)
@@ -185,7 +185,7 @@ class IntakePipeline:
                 finish_batch=self.applying.finish_batch,
             )
             if run.llm_down is not None:
-                endpoint = str(self.services.settings.get("llm.base_url") or "").strip()
+                endpoint = self.services.settings.text("llm.base_url").strip()
                 down = run.llm_down.user_message("zh_CN")
                 report.model_down = f"{down} ({endpoint})" if endpoint else down
             if run.llm_unusable is not None:
@@ -218,7 +218,7 @@ def build_pipeline(
     drafting and the assistant), or rules only when there is no ``llm``, ``offline`` is set or no
     ``llm.base_url`` is configured. It never makes a client: one run without an ``App`` asks
     ``core.app.standalone.own_pipeline``."""
-    configured = bool(str(services.settings.get("llm.base_url") or "").strip())
+    configured = bool(services.settings.text("llm.base_url").strip())
     model = llm if configured and not offline else None
     return IntakePipeline(services, model, offline=offline, owns_llm=False)
 

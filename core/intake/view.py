@@ -25,6 +25,8 @@ _LATIN = re.compile(r"[A-Za-z]")
 def default_own_domains() -> tuple[str, ...]:
     """Domains of the default company addresses (used when the caller passes none)."""
     addresses = setting("general.owner_addresses").default
+    if not isinstance(addresses, list):  # declared a list of strings
+        return ()
     return tuple(sorted({a.rsplit("@", 1)[-1].lower() for a in addresses if "@" in a}))
 
 

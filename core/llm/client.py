@@ -42,7 +42,7 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from core.clock import Clock
-from core.config import Settings
+from core.config import SettingsReader
 from core.db.store import Store
 from core.errors import (
     LLMError,
@@ -84,7 +84,7 @@ class LLMClient(LedgerBooking):
 
     def __init__(
         self,
-        settings: Settings,
+        settings: SettingsReader,
         secrets: Secrets,
         store: Store,
         clock: Clock,
@@ -110,27 +110,27 @@ class LLMClient(LedgerBooking):
     @property
     def available(self) -> bool:
         """True when an endpoint is configured (rules-only mode otherwise)."""
-        return bool(str(self.settings.get("llm.base_url") or "").strip())
+        return bool(self.settings.text("llm.base_url").strip())
 
     def model_for(self, tier: int) -> str:
         if tier not in (1, 2, 3):
             raise ValueError(f"tier must be 1, 2 or 3, not {tier}")
-        return str(self.settings.get(f"llm.tier{tier}"))
+        return self.settings.text(f"llm.tier{tier}")
 
     @property
     def base_url(self) -> str:
-        return str(self.settings.get("llm.base_url") or "").strip()
+        return self.settings.text("llm.base_url").strip()
 
     @property
     def provider(self) -> providers.Provider | None:
         """The preset the settings name (``llm.provider``) or the address belongs to."""
-        return providers.for_address(self.base_url, str(self.settings.get("llm.provider") or ""))
+        return providers.for_address(self.base_url, self.settings.text("llm.provider"))
 
     def default_capabilities(self) -> Capabilities:
         """What to try first with an endpoint never talked to: its preset's documented modes."""
         provider = self.provider
         caps = provider.capabilities if provider is not None else Capabilities()
-        if not self.settings.get("llm.use_json_schema") and caps.structured == "schema":
+        if not self.settings.flag("llm.use_json_schema") and caps.structured == "schema":
             caps = replace(caps, structured="text")
         return caps
 
@@ -153,8 +153,8 @@ class LLMClient(LedgerBooking):
         key = (
             base_url,
             self._current_api_key(),
-            int(self.settings.get("llm.max_retries")),
-            float(self.settings.get("llm.timeout_seconds")),
+            self.settings.number("llm.max_retries"),
+            self.settings.decimal("llm.timeout_seconds"),
             id(loop),
             provider.key if provider is not None else "",
         )
@@ -220,7 +220,7 @@ class LLMClient(LedgerBooking):
     def _limit(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
         if self._semaphore is None or self._semaphore_loop is not loop:
-            self._semaphore = asyncio.Semaphore(max(1, int(self.settings.get("llm.concurrency"))))
+            self._semaphore = asyncio.Semaphore(max(1, self.settings.number("llm.concurrency")))
             self._semaphore_loop = loop
         return self._semaphore
 

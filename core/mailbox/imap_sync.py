@@ -197,7 +197,7 @@ class ImapSync:
         self.inbox_mark: tuple[int, int] | None = None
 
     def folders(self) -> list[str]:
-        return ["inbox", "sent"] if self.settings.get("graph.sync_sent_items") else ["inbox"]
+        return ["inbox", "sent"] if self.settings.flag("graph.sync_sent_items") else ["inbox"]
 
     # ------------------------------------------------------------------ cursors
     def _load_cursors(self, session: Session) -> dict[str, tuple[int, int]]:
@@ -256,7 +256,7 @@ class ImapSync:
         state = FolderState(folder, box, uidvalidity, 0)
         if cursor is None:
             state.first_sync = True
-            days = int(self.settings.get("graph.first_sync_days"))
+            days = self.settings.number("graph.first_sync_days")
             since = (self.clock.now() - timedelta(days=days)).strftime("%d-%b-%Y")
             found = imap.call("uid", "SEARCH", "SINCE", since)
         else:

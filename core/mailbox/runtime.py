@@ -28,19 +28,19 @@ log = logging.getLogger(__name__)
 
 
 def configured(settings: Settings) -> bool:
-    return bool(str(settings.get("imap.url") or "").strip())
+    return bool(settings.text("imap.url").strip())
 
 
 def smtp_configured(settings: Settings) -> bool:
-    return bool(str(settings.get("smtp.url") or "").strip())
+    return bool(settings.text("smtp.url").strip())
 
 
 def imap_endpoint(settings: Settings) -> Endpoint:
-    return parse_url(str(settings.get("imap.url")), "imap")
+    return parse_url(settings.text("imap.url"), "imap")
 
 
 def smtp_endpoint(settings: Settings) -> Endpoint:
-    return parse_url(str(settings.get("smtp.url")), "smtp")
+    return parse_url(settings.text("smtp.url"), "smtp")
 
 
 def mail_password(services: Services) -> str:
@@ -88,7 +88,7 @@ class MailboxRuntime:
         if retry is not None:
             retried = await retry()
         report = await self.mail.run_once()
-        if self.services.settings.get("imap.write_keywords"):
+        if self.services.settings.flag("imap.write_keywords"):
             from core.mailbox.keywords import write_back
 
             report.keywords = await write_back(self.services.store, self.connect)
@@ -122,6 +122,6 @@ def build_smtp_mailer(services: Services) -> SmtpMailer:
         smtp_endpoint(settings),
         lambda: mail_password(services),
         imap=imap,
-        append_sent=bool(settings.get("smtp.append_sent")),
+        append_sent=settings.flag("smtp.append_sent"),
         clock=services.clock,
     )

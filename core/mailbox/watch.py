@@ -79,8 +79,8 @@ async def watch_forever(
     """Rounds until cancelled (Ctrl-C): IDLE or poll between them, backoff after failures."""
 
     clock = services.clock
-    poll = 60.0 * float(services.settings.get("graph.mail_poll_minutes"))
-    idle_for = float(services.settings.get("imap.idle_seconds"))
+    poll = 60.0 * services.settings.number("graph.mail_poll_minutes")
+    idle_for = float(services.settings.number("imap.idle_seconds"))
     backoff = 0.0
     while True:
         try:

@@ -13,8 +13,9 @@ imports ``core.app``)
 Imports, and why (the layer row below is the rule): core.db, core.events, core.inquiry, core.rhythm
 (reminder texts), core.drafts (only the owner's decisions, handed in for the paired owner's
 buttons), core.voice (notes).
-``core.services`` names the container it is handed (annotations only).
+``core.services`` names the container it is handed, ``core.config`` the settings ``quiet`` reads
+(annotations only).
 
-Layer row: agent, clock, db, drafts, errors, events, glossary, inquiry, mail, phones, rhythm,
-secrets, services, tasks, text, tls, voice.
+Layer row: agent, clock, config, db, drafts, errors, events, glossary, inquiry, mail, phones,
+rhythm, secrets, services, tasks, text, tls, voice.
 """

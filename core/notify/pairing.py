@@ -171,7 +171,7 @@ def owner(services: Services) -> Owner | None:
             preset=True,
             user_id=user,
         )
-    if str(services.settings.get("telegram.chat_id") or "").strip():
+    if services.settings.text("telegram.chat_id").strip():
         return None  # a preset that is not a number: nobody, rather than a guess
     if not value or "chat_id" not in value:
         return None
@@ -190,7 +190,7 @@ def owner(services: Services) -> Owner | None:
 
 def preset_chat_id(services: Services) -> int | None:
     """The chat id preset by ``INQUIRY_BRIDGE_TELEGRAM_CHAT_ID`` / settings, if a number."""
-    preset = str(services.settings.get("telegram.chat_id") or "").strip()
+    preset = services.settings.text("telegram.chat_id").strip()
     try:
         return int(preset) if preset else None
     except ValueError:
@@ -233,6 +233,6 @@ def token(services: Services) -> str | None:
 
 def enabled(services: Services) -> bool:
     """Mirror on? The settings switch, or both headless variables preset."""
-    if services.settings.get("telegram.enabled"):
+    if services.settings.flag("telegram.enabled"):
         return True
     return services.settings.overridden_by_env("telegram.chat_id") and bool(token(services))

@@ -8,9 +8,13 @@ period ends. Times are wall-clock Sydney time (``schedule.quiet_hours_start``/``
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from core.clock import SYDNEY, utc
+
+if TYPE_CHECKING:
+    from core.config import SettingsReader
 
 
 def parse_hhmm(text: str) -> time | None:
@@ -48,15 +52,15 @@ def quiet_until(now: datetime, start: str, end: str, tz: ZoneInfo = SYDNEY) -> d
     return utc(ends)
 
 
-def quiet_until_for(settings, now: datetime) -> datetime | None:  # type: ignore[no-untyped-def]
+def quiet_until_for(settings: SettingsReader, now: datetime) -> datetime | None:
     """``quiet_until`` with the bounds and zone from settings."""
     try:
-        tz = ZoneInfo(settings.get("general.timezone") or "Australia/Sydney")
+        tz = ZoneInfo(settings.text("general.timezone") or "Australia/Sydney")
     except Exception:  # unknown zone name: fall back to the business's zone
         tz = SYDNEY
     return quiet_until(
         now,
-        settings.get("schedule.quiet_hours_start"),
-        settings.get("schedule.quiet_hours_end"),
+        settings.text("schedule.quiet_hours_start"),
+        settings.text("schedule.quiet_hours_end"),
         tz,
     )

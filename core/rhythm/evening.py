@@ -45,7 +45,7 @@ class EveningBriefing:
         calendar_note: str = "",
     ) -> Briefing:
         moment = now or self.clock.now()
-        office = str(self.settings.get("general.office_address") or "").strip() or None
+        office = self.settings.text("general.office_address").strip() or None
         return await self.store.read(
             lambda s: build_briefing(
                 s, moment, office=office, appointments=appointments, calendar_note=calendar_note
@@ -54,7 +54,7 @@ class EveningBriefing:
 
     def is_due(self, now: datetime) -> bool:
         local = to_sydney(now)
-        return local.time() >= briefing_time(self.settings.get("schedule.briefing_time"))
+        return local.time() >= briefing_time(self.settings.text("schedule.briefing_time"))
 
     async def announce_if_due(
         self,

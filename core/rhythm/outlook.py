@@ -25,7 +25,7 @@ def has_account(services: Services) -> bool:
     """A Microsoft account is set up: a preset token, or a signed-in msal cache."""
     if services.secrets.get(GRAPH_TOKEN):
         return True
-    if not services.settings.get("graph.client_id"):
+    if not services.settings.text("graph.client_id"):
         return False
     from core.graph.auth import build_msal
 

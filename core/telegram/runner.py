@@ -182,7 +182,7 @@ class TelegramRunner:
                     await task
 
     async def _poll_loop(self, stop: asyncio.Event) -> None:
-        timeout = int(self.side.settings.get("telegram.poll_timeout") or 30)
+        timeout = self.side.settings.number("telegram.poll_timeout") or 30
         failures = 0
         while not stop.is_set():
             try:

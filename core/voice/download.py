@@ -106,7 +106,7 @@ def hub_endpoint(settings: VoiceSettings | None = None) -> str:
     else huggingface.co."""
     value = ""
     if settings is not None:
-        value = str(settings.get("voice.hub_endpoint") or "")
+        value = settings.text("voice.hub_endpoint")
     value = value or os.environ.get("HF_ENDPOINT", "")
     return (value.strip() or DEFAULT_ENDPOINT).rstrip("/")
 

@@ -29,9 +29,10 @@ ENV_VAR = "INQUIRY_BRIDGE_WHISPER_MODEL"
 
 
 class VoiceSettings(Protocol):
-    """What voice reads of ``core.config.Settings``: its row is below ``config``, so a shape."""
+    """What voice reads of ``core.config.Settings``: its row is below ``config``, so a shape.
+    Every voice setting it reads is a string (``text`` raises ConfigError for another type)."""
 
-    def get(self, key: str) -> object: ...
+    def text(self, key: str) -> str: ...
 
     def overridden_by_env(self, key: str) -> bool: ...
 
@@ -179,7 +180,7 @@ def resolve_model_dir(settings: VoiceSettings) -> ModelChoice:
 
     Raises ``TranscriptionError`` with a Chinese message when nothing usable is configured.
     """
-    configured = str(settings.get("voice.model_dir") or "").strip()
+    configured = settings.text("voice.model_dir").strip()
     if configured:
         source = "env" if settings.overridden_by_env("voice.model_dir") else "settings"
         folder = Path(configured).expanduser()

@@ -111,8 +111,8 @@ class Transcriber:
     def __init__(self, settings: VoiceSettings, *, choice: ModelChoice | None = None) -> None:
         self._settings = settings
         self._choice = choice
-        self._device = str(settings.get("voice.device") or "cpu")
-        self._compute_type = str(settings.get("voice.compute_type") or "int8")
+        self._device = settings.text("voice.device") or "cpu"
+        self._compute_type = settings.text("voice.compute_type") or "int8"
         self._model: Any = None
         self._load_lock = threading.Lock()
         self._run_lock = threading.Lock()
@@ -303,7 +303,7 @@ class Transcriber:
 
     def wanted_language(self, language: str | None = None) -> str:
         """The language asked for: the argument, else the ``voice.language`` setting."""
-        return (language or str(self._settings.get("voice.language") or "auto")).strip().lower()
+        return (language or self._settings.text("voice.language") or "auto").strip().lower()
 
     def judge(self, result: Transcript, wanted: str) -> Transcript:
         """Refuse English noise made from Chinese speech; mark a low-confidence transcript.
@@ -426,8 +426,8 @@ def shared_transcriber(settings: VoiceSettings) -> Transcriber:
     choice = resolve_model_dir(settings)
     key = (
         str(choice.path.resolve()),
-        str(settings.get("voice.device") or "cpu"),
-        str(settings.get("voice.compute_type") or "int8"),
+        settings.text("voice.device") or "cpu",
+        settings.text("voice.compute_type") or "int8",
     )
     with _shared.lock:
         found = _shared.by_key.get(key)

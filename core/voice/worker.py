@@ -314,8 +314,8 @@ class RemoteTranscriber:
         self.process = process
         self._settings = settings
         self.choice = choice
-        self._device = str(settings.get("voice.device") or "cpu")
-        self._compute_type = str(settings.get("voice.compute_type") or "int8")
+        self._device = settings.text("voice.device") or "cpu"
+        self._compute_type = settings.text("voice.compute_type") or "int8"
         self.load_seconds: float | None = None
 
     @property
@@ -332,7 +332,7 @@ class RemoteTranscriber:
 
     def wanted_language(self, language: str | None = None) -> str:
         """The language asked for: the argument, else the ``voice.language`` setting."""
-        return (language or str(self._settings.get("voice.language") or "auto")).strip().lower()
+        return (language or self._settings.text("voice.language") or "auto").strip().lower()
 
     def warm_up(self) -> Future[float]:
         """Start the child and load the model there (the desktop calls this at a press)."""
@@ -434,8 +434,8 @@ class _FixedSettings:
     def __init__(self, device: str, compute_type: str) -> None:
         self._values = {"voice.device": device, "voice.compute_type": compute_type}
 
-    def get(self, key: str) -> object:
-        return self._values.get(key)
+    def text(self, key: str) -> str:
+        return self._values.get(key, "")
 
     def overridden_by_env(self, key: str) -> bool:
         return False

@@ -114,7 +114,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
 
         self.recorder = Recorder(
             self.voice.paths.audio,
-            max_seconds=int(self.voice.settings.get("voice.max_seconds")),
+            max_seconds=self.voice.settings.number("voice.max_seconds"),
             input_factory=audio_input_factory,
             clock=app.clock,
             open_wav=self.voice.wav_writer,
@@ -226,7 +226,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
         except InquiryBridgeError as exc:
             self._show_error(exc.user_message(_lang()))
             return False
-        self.recorder.max_seconds = float(self.voice.settings.get("voice.max_seconds"))
+        self.recorder.max_seconds = float(self.voice.settings.number("voice.max_seconds"))
         bridge = self._bridge
         live = self.voice.live(
             transcriber, on_partial=lambda text: emit_from_worker(bridge, "partial", text)

@@ -125,7 +125,7 @@ class VoiceSettingsPage(QWidget):
         get_row.addWidget(self.download_button)
         get_row.addWidget(self.import_button)
         get_row.addStretch(1)
-        self.mirror = QLineEdit(str(settings.get("voice.hub_endpoint") or ""))
+        self.mirror = QLineEdit(settings.text("voice.hub_endpoint"))
         self.mirror.setObjectName("hubMirror")
         self.mirror.setReadOnly(settings.overridden_by_env("voice.hub_endpoint"))
         self.download_dialog: ModelDownloadDialog | None = None
@@ -133,7 +133,7 @@ class VoiceSettingsPage(QWidget):
 
     def _build_folder_row(self, settings: Settings) -> QWidget:
         """The model folder field with its folder picker and "bundled" button, and its check."""
-        self.folder = QLineEdit(str(settings.get("voice.model_dir") or ""))
+        self.folder = QLineEdit(settings.text("voice.model_dir"))
         self.folder.setObjectName("modelFolder")
         self.folder.setReadOnly(self._env_locked)
         self.browse_button = QPushButton()
@@ -157,19 +157,19 @@ class VoiceSettingsPage(QWidget):
         self.language = QComboBox()
         for key in LANGUAGE_KEYS:
             self.language.addItem("", key)
-        self._select(self.language, str(settings.get("voice.language")))
+        self._select(self.language, settings.text("voice.language"))
         self.max_seconds = QSpinBox()
         self.max_seconds.setRange(10, 600)
         self.max_seconds.setSingleStep(10)
-        self.max_seconds.setValue(int(settings.get("voice.max_seconds")))
+        self.max_seconds.setValue(settings.number("voice.max_seconds"))
         self.device = QComboBox()
         for key in DEVICES:
             self.device.addItem(key, key)
-        self._select(self.device, str(settings.get("voice.device")))
+        self._select(self.device, settings.text("voice.device"))
         self.compute_type = QComboBox()
         for key in COMPUTE_TYPES:
             self.compute_type.addItem(key, key)
-        self._select(self.compute_type, str(settings.get("voice.compute_type")))
+        self._select(self.compute_type, settings.text("voice.compute_type"))
 
     def _build_mic_row(self) -> QWidget:
         """The "Check microphone" button and its result (probed only when asked)."""

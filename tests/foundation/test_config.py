@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from core.config import SETTINGS, Settings
+from core import config
+from core.config import SETTINGS, Setting, Settings
 from core.errors import ConfigError, SecretStoreUnavailable
 from core.secrets import LLM_API_KEY, Secrets
 
@@ -69,3 +70,55 @@ def test_no_keyring_backend_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) ->
     with pytest.raises(SecretStoreUnavailable) as info:
         secrets.set(LLM_API_KEY, "x")
     assert "密钥库" in info.value.user_message()
+
+
+def test_typed_accessors_return_the_declared_type(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    Settings(path, environ={}).update(
+        {"graph.first_sync_days": "7", "general.owner_addresses": "a@x.au, b@x.au"}
+    )
+    settings = Settings(path, environ={"INQUIRY_BRIDGE_LLM_TIER1": "from-env"})
+    assert settings.number("graph.first_sync_days") == 7
+    assert settings.text("llm.tier1") == "from-env"
+    assert settings.decimal("llm.timeout_seconds") == 60.0
+    assert settings.flag("llm.use_json_schema") is True
+    assert settings.strings("general.owner_addresses") == ["a@x.au", "b@x.au"]
+    folders = settings.string_lists("drive.stage_folders")
+    assert folders["厂家已报价"] == ["quoting"]
+    folders["厂家已报价"].append("changed")  # a copy: neither the default nor the file changes
+    assert settings.string_lists("drive.stage_folders")["厂家已报价"] == ["quoting"]
+
+
+def test_an_environment_override_is_coerced_to_the_declared_type(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # no int setting has an environment variable yet; the accessor must still give an int
+    spec = Setting("test.count", int, 1, "a test's", "INQUIRY_BRIDGE_TEST_COUNT")
+    monkeypatch.setitem(config._BY_KEY, spec.key, spec)
+    settings = Settings(tmp_path / "settings.toml", environ={"INQUIRY_BRIDGE_TEST_COUNT": "7"})
+    assert settings.number("test.count") == 7
+    bad = Settings(tmp_path / "settings.toml", environ={"INQUIRY_BRIDGE_TEST_COUNT": "seven"})
+    with pytest.raises(ConfigError, match="INQUIRY_BRIDGE_TEST_COUNT"):
+        bad.number("test.count")
+
+
+def test_reading_a_setting_as_another_type_is_a_config_error(tmp_path: Path) -> None:
+    settings = Settings(tmp_path / "settings.toml", environ={})
+    with pytest.raises(ConfigError, match=r"general\.language is a str setting, read as int"):
+        settings.number("general.language")
+    with pytest.raises(ConfigError, match=r"llm\.concurrency"):
+        settings.text("llm.concurrency")
+    with pytest.raises(ConfigError, match=r"schedule\.paused"):
+        settings.number("schedule.paused")  # a bool is not a number here
+    with pytest.raises(ConfigError, match="unknown setting"):
+        settings.text("general.no_such_key")
+
+
+def test_a_list_or_table_of_other_than_strings_is_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text("[general]\nowner_addresses = [1, 2]\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="owner_addresses"):
+        Settings(path, environ={})
+    path.write_text('[drive.stage_folders]\n"未报价顾客" = "inquiry"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="stage_folders"):
+        Settings(path, environ={})

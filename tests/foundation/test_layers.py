@@ -212,6 +212,7 @@ LAYERS: dict[str, set[str]] = {
     "notify": {
         "agent",
         "clock",
+        "config",
         "db",
         "drafts",
         "errors",

@@ -230,7 +230,7 @@ async def search_customers(ctx: ToolContext, args: dict[str, Any]) -> str:
     wanted = {
         k: str(args.get(k) or "").strip() for k in ("query", "name", "email", "phone", "suburb")
     }
-    region = str(ctx.services.settings.get("general.phone_region") or "AU")
+    region = ctx.services.settings.text("general.phone_region") or "AU"
     limit = limit_arg(args)
     text, found, exact = await ctx.services.store.read(
         lambda s: _search_customers(s, wanted, region, limit)

@@ -88,7 +88,7 @@ async def draft_reply(ctx: ToolContext, args: dict[str, Any]) -> str:
 async def forward_to_factory(ctx: ToolContext, args: dict[str, Any]) -> str:
     inquiry_id = int_arg(args, "inquiry_id")
     instruction = text_arg(args, "instruction")
-    factory = str(ctx.services.settings.get("drafts.factory_address") or "").strip()
+    factory = ctx.services.settings.text("drafts.factory_address").strip()
     if not valid_email(factory):
         raise ToolError(
             "NO_FACTORY_ADDRESS — the factory's email is not set (设置 drafts.factory_address); "

@@ -104,8 +104,8 @@ def _audit(session: Session, settings: Settings, limit: int) -> tuple[int, list[
         r.id: Node(r.name, r.parent_id, r.is_folder, r.deleted)
         for r in session.scalars(select(DriveItem))
     }
-    stage_folders = dict(settings.get("drive.stage_folders"))
-    layout = stage_layout(tree, str(settings.get("drive.root") or ""), stage_folders)
+    stage_folders = settings.string_lists("drive.stage_folders")
+    layout = stage_layout(tree, settings.text("drive.root"), stage_folders)
     sent_drafts = {
         int(i)
         for i in session.scalars(select(Draft.inquiry_id).where(Draft.status == "sent"))
