@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,47 @@ def test_a_list_or_table_of_other_than_strings_is_rejected(tmp_path: Path) -> No
     path.write_text('[drive.stage_folders]\n"未报价顾客" = "inquiry"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="stage_folders"):
         Settings(path, environ={})
+
+
+ACCESSORS = {
+    "text": str,
+    "number": int,
+    "decimal": float,
+    "flag": bool,
+    "strings": list,
+    "string_lists": dict,
+}
+
+
+def _typed_reads(root: Path) -> list[tuple[str, int, str, str]]:
+    """(file, line, accessor, key) of every ``x.text("a.b")``-style read with a literal key."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ACCESSORS
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+                and "." in node.args[0].value
+                and " " not in node.args[0].value
+            ):
+                found.append((str(path), node.lineno, node.func.attr, node.args[0].value))
+    return found
+
+
+def test_every_typed_read_in_the_code_names_a_setting_of_that_type() -> None:
+    """mypy cannot see a key's declared type, so a typo'd key or a flag read as text would
+    only surface as a ConfigError when that screen opens: this reads the source instead."""
+    repo = Path(__file__).resolve().parents[2]
+    declared = {spec.key: spec.type for spec in SETTINGS}
+    reads = _typed_reads(repo / "core") + _typed_reads(repo / "desktop")
+    assert len(reads) > 100  # the scan sees the code it guards
+    wrong = [
+        (file, line, key)
+        for file, line, accessor, key in reads
+        if declared.get(key) is not ACCESSORS[accessor]
+    ]
+    assert wrong == []
