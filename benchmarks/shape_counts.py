@@ -8,6 +8,7 @@ scan, ``tests/foundation/test_layers.py``'s import scan), applied to the tree gi
     python benchmarks/shape_counts.py            # this tree
     python benchmarks/shape_counts.py /path/old  # another checkout (e.g. ``git archive`` of main)
     python benchmarks/shape_counts.py --ours     # and where each "ours" Any is
+    python benchmarks/shape_counts.py --json     # and where each "JSON payload" Any is
 
 Figures:
 - wiring sites: functions (and files) outside the composition root (``core/app/``, and a client's
@@ -289,10 +290,12 @@ def main(argv: list[str]) -> int:
     reasons = any_reasons(root)
     for reason in REASONS:
         print(f"  {reason}: {reasons[reason]}")
-    if "--ours" in argv:
-        for _top, where, name, reason in any_sites(root):
-            if reason == "ours":
-                print(f"    {where} ({name})")
+    for flag, listed in (("--json", "JSON payload"), ("--ours", "ours")):
+        if flag in argv:
+            print(f"  {listed}:")
+            for _top, where, name, reason in any_sites(root):
+                if reason == listed:
+                    print(f"    {where} ({name})")
     found = knots(root)
     print(f"package knots: {len(found)}" + "".join(f"\n  {' ↔ '.join(g)}" for g in found))
     return 0
