@@ -14,7 +14,6 @@ Signals:
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTime, Signal
 from PySide6.QtWidgets import (
@@ -37,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.app import autostart_enabled, set_autostart
-from core.app.types import LLM_API_KEY, TELEGRAM_TOKEN, Settings
+from core.app.types import LLM_API_KEY, TELEGRAM_TOKEN, Settings, SettingValue
 from desktop.chat.knowledge_page import KnowledgeButton
 from desktop.chat.memory_page import MemoryButton
 from desktop.context import AppContext
@@ -217,7 +216,7 @@ class SettingsDialog(QDialog):
 
     # ------------------------------------------------------------------ AI
 
-    def _llm_values(self) -> dict[str, Any]:
+    def _llm_values(self) -> dict[str, SettingValue]:
         return self.ai_page.values()
 
     async def test_connection(self) -> bool:
@@ -226,7 +225,7 @@ class SettingsDialog(QDialog):
 
     # ------------------------------------------------------------------ saving
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> dict[str, SettingValue]:
         values = self._llm_values()
         values.update(
             {
@@ -243,12 +242,13 @@ class SettingsDialog(QDialog):
                 "general.owner_name": self.owner.text().strip(),
                 "general.office_address": self.office.text().strip(),
                 "drafts.signature": self.signature.toPlainText().strip(),
-                "general.owner_addresses": [
-                    a.strip().lower() for a in self.addresses.text().split(",") if a.strip()
-                ],
+                "general.owner_addresses": self._owner_addresses(),
             }
         )
         return values
+
+    def _owner_addresses(self) -> list[str]:
+        return [a.strip().lower() for a in self.addresses.text().split(",") if a.strip()]
 
     def problems(self) -> list[tuple[int, str]]:
         """What stops the dialog from saving: (page row, message in the owner's language)."""
@@ -257,7 +257,7 @@ class SettingsDialog(QDialog):
         if self.llm_url.isEnabled() and url and not url.startswith(("http://", "https://")):
             found.append((1, self.tr("The endpoint URL must start with http:// or https://")))
         found += [(3, text) for text in self.telegram_page.problems()]
-        bad = [a for a in self.values()["general.owner_addresses"] if "@" not in a]
+        bad = [a for a in self._owner_addresses() if "@" not in a]
         if bad:
             found.append((5, self.tr("Not a mail address: %1").replace("%1", ", ".join(bad))))
         return found

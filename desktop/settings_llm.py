@@ -11,7 +11,6 @@ where something is missing. What the probe learnt is kept, so the app starts in 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -26,7 +25,14 @@ from PySide6.QtWidgets import (
 )
 
 from core.app import App
-from core.app.types import LLM_API_KEY, PROVIDERS, Provider, provider_by_key, provider_for_address
+from core.app.types import (
+    LLM_API_KEY,
+    PROVIDERS,
+    Provider,
+    SettingValue,
+    provider_by_key,
+    provider_for_address,
+)
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.i18n import current_language
@@ -108,8 +114,8 @@ class LLMSettingsPage(QWidget):
                     widget.setText(value)
         self.retranslate()
 
-    def values(self) -> dict[str, Any]:
-        values: dict[str, Any] = {
+    def values(self) -> dict[str, SettingValue]:
+        values: dict[str, SettingValue] = {
             "llm.concurrency": self.concurrency.value(),
             "llm.provider": self.preset.currentData() or "",
         }

@@ -13,10 +13,12 @@ tell the owner in his language.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from core.app.types import Secrets, Settings
+    from collections.abc import Mapping
+
+    from core.app.types import Secrets, Settings, SettingValue
 
 
 @dataclass
@@ -27,7 +29,10 @@ class SaveOutcome:
 
 
 def save_all(
-    settings: Settings, secrets: Secrets, values: dict[str, Any], new_secrets: list[tuple[str, str]]
+    settings: Settings,
+    secrets: Secrets,
+    values: Mapping[str, SettingValue],
+    new_secrets: list[tuple[str, str]],
 ) -> SaveOutcome:
     """Store ``new_secrets`` and write ``values``, all or nothing (raises on failure)."""
     path = settings.path

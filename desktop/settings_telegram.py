@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QFont
@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.app import App
-from core.app.types import TELEGRAM_TOKEN, InquiryBridgeError, to_sydney
+from core.app.types import TELEGRAM_TOKEN, InquiryBridgeError, SettingValue, to_sydney
 from desktop.aio import spawn
 from desktop.look import add_field_row
 
@@ -160,7 +160,7 @@ class TelegramSettingsPage(QWidget):
         self._poll.start()
 
     # -- actions -----------------------------------------------------------------------------
-    def values(self) -> dict[str, Any]:
+    def values(self) -> dict[str, SettingValue]:
         """The settings this page writes (the dialog saves every page's at once)."""
         return {"telegram.enabled": self.enabled.isChecked()}
 

@@ -47,6 +47,7 @@ from core.clock import SystemClock as SystemClock
 from core.clock import to_sydney as to_sydney
 from core.clock import utc as utc
 from core.config import Settings as Settings
+from core.config import SettingValue as SettingValue
 from core.db.models import ALL_STAGES as ALL_STAGES
 from core.db.models import CLOSED_STAGES as CLOSED_STAGES
 from core.db.models import STAGES as STAGES
@@ -218,6 +219,7 @@ __all__ = [
     "RecentContact",
     "RepairReport",
     "Secrets",
+    "SettingValue",
     "Settings",
     "StageChanged",
     "StageOverdue",

@@ -20,7 +20,7 @@ settings dialog must stay instant.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
@@ -36,7 +36,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app.types import RECOMMENDED, InquiryBridgeError, ModelChoice, format_size
+from core.app.types import (
+    RECOMMENDED,
+    InquiryBridgeError,
+    ModelChoice,
+    SettingValue,
+    format_size,
+)
 from core.app.types import WHISPER_MODEL_ENV_VAR as ENV_VAR
 from desktop.i18n import current_language
 from desktop.look import add_field_row, set_tone
@@ -228,8 +234,8 @@ class VoiceSettingsPage(QWidget):
             text += "\n" + self.tr("In use: %1").replace("%1", default.description())
         self._status(self.mic_status, text, ok=True)
 
-    def values(self) -> dict[str, Any]:
-        values: dict[str, Any] = {
+    def values(self) -> dict[str, SettingValue]:
+        values: dict[str, SettingValue] = {
             "voice.language": self.language.currentData(),
             "voice.max_seconds": self.max_seconds.value(),
             "voice.device": self.device.currentData(),
