@@ -9,6 +9,7 @@ and the events a change publishes follow the commit. Answers are frozen dataclas
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from core.inquiry.board import (
@@ -85,7 +86,7 @@ class InquiryService:
 
     # -- owner edits ---------------------------------------------------------------------------
     async def update_fields(
-        self, inquiry_id: int, changes: dict[str, Any], *, actor: str = "owner"
+        self, inquiry_id: int, changes: Mapping[str, object], *, actor: str = "owner"
     ) -> tuple[str, ...]:
         """Apply field edits (each audited); the fields that really changed.
 

@@ -11,8 +11,8 @@ be glossary keys. Invalid input raises ``InvalidField`` (the desktop shows its C
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from typing import Any, cast
+from collections.abc import Callable, Iterable, Mapping
+from typing import cast
 
 import phonenumbers
 from sqlalchemy.orm import Session
@@ -95,7 +95,7 @@ class InquiryEditor:
         self.services = services
 
     def update_fields(
-        self, inquiry_id: int, changes: dict[str, Any], *, actor: str = "owner"
+        self, inquiry_id: int, changes: Mapping[str, object], *, actor: str = "owner"
     ) -> tuple[str, ...]:
         """Apply ``changes``; returns the fields that really changed (unchanged ones: no audit)."""
         changed = self.services.store.write(self._field_writer(inquiry_id, changes, actor))
@@ -103,7 +103,7 @@ class InquiryEditor:
         return changed
 
     async def update_fields_async(
-        self, inquiry_id: int, changes: dict[str, Any], *, actor: str = "owner"
+        self, inquiry_id: int, changes: Mapping[str, object], *, actor: str = "owner"
     ) -> tuple[str, ...]:
         """``update_fields`` on the store's writer thread, awaited from the event loop."""
         changed = await self.services.store.run(self._field_writer(inquiry_id, changes, actor))
@@ -115,7 +115,7 @@ class InquiryEditor:
             self.services.bus.publish(InquiryUpdated(inquiry_id, changed))
 
     def _field_writer(
-        self, inquiry_id: int, changes: dict[str, Any], actor: str
+        self, inquiry_id: int, changes: Mapping[str, object], actor: str
     ) -> Callable[[Session], tuple[str, ...]]:
         """The one transaction behind both twins (values are checked before it runs)."""
         region = self.services.settings.text("general.phone_region") or "AU"

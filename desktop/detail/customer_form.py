@@ -118,8 +118,11 @@ class CustomerForm(QWidget):
     def selected_products(self) -> list[str]:
         return [k for k, a in self.product_actions.items() if a.isChecked()]
 
-    def form_values(self) -> dict[str, Any]:
-        values: dict[str, Any] = {name: edit.text() for name, edit in self.fields.items()}
+    def form_values(self) -> dict[str, str | list[str]]:
+        """The form's fields by name: text, or a list (``product_types``, ``dimensions``)."""
+        values: dict[str, str | list[str]] = {
+            name: edit.text() for name, edit in self.fields.items()
+        }
         values["product_types"] = self.selected_products()
         values["dimensions"] = [
             line.strip() for line in self.dimensions.toPlainText().splitlines() if line.strip()

@@ -17,7 +17,6 @@ Signals:
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
@@ -181,7 +180,7 @@ class InquiryDetailView(QWidget):
     def selected_products(self) -> list[str]:
         return self.customer_form.selected_products()
 
-    def form_values(self) -> dict[str, Any]:
+    def form_values(self) -> dict[str, str | list[str]]:
         return self.customer_form.form_values()
 
     def _revert(self) -> None:
