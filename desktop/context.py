@@ -11,13 +11,24 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from core.app import App
 from core.app.types import LazyDrafts, NotificationCenter
 from desktop.hub import SignalHub
 
+if TYPE_CHECKING:
+    from desktop.app import DesktopApp
+    from desktop.i18n import LanguageManager
+
 log = logging.getLogger(__name__)
+
+
+class ContextExtras(TypedDict, total=False):
+    """What the running desktop app hangs on a context (a context built bare has neither)."""
+
+    app: DesktopApp
+    languages: LanguageManager
 
 
 @dataclass
@@ -26,7 +37,7 @@ class AppContext:
 
     app: App
     hub: SignalHub
-    extras: dict[str, Any] = field(default_factory=dict)
+    extras: ContextExtras = field(default_factory=ContextExtras)
 
     @property
     def is_demo(self) -> bool:
