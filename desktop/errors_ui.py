@@ -14,9 +14,10 @@ import logging
 import sys
 import time
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
@@ -283,9 +284,11 @@ class ErrorReporter:
         log.debug("".join(traceback.format_exception(etype, value, tb)))
         self.report(value)
 
-    def loop_handler(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    def loop_handler(self, loop: asyncio.AbstractEventLoop, context: Mapping[str, object]) -> None:
+        """asyncio's exception handler: ``context`` is the loop's, whose ``exception`` (when
+        there is one) is an exception; a context without one is only logged."""
         exc = context.get("exception")
-        if exc is None:
+        if not isinstance(exc, BaseException):
             log.error("event loop: %s", context.get("message"))
             return
         self.report(exc)

@@ -11,7 +11,8 @@ Signals:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
@@ -38,7 +39,7 @@ class ReminderDialog(QDialog):
 
         self.app = app
         self.inquiry_id = inquiry_id
-        self.reminder: dict[str, Any] | None = None
+        self.reminder: Mapping[str, object] | None = None
         self.setWindowTitle(title)
         self.heading = QLabel(title)
         self.heading.setObjectName("sectionTitle")
@@ -67,7 +68,7 @@ class ReminderDialog(QDialog):
         reminder = self.reminder
         if reminder is None:
             return
-        who = reminder.get("customer_name") or f"#{self.inquiry_id}"
+        who = str(reminder.get("customer_name") or f"#{self.inquiry_id}")
         title = self.tr("Follow-up reminder: %1").replace("%1", who)
         self.setWindowTitle(title)
         self.heading.setText(title)

@@ -8,8 +8,8 @@ Chinese UI Chinese.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QDate, QLocale
 
@@ -30,8 +30,9 @@ def stage_action(stage: str) -> str:
     return actions.get(stage, QCoreApplication.translate("Rhythm", "Follow it up"))
 
 
-def reminder_line(reminder: dict[str, Any]) -> str:
-    """``Lisa Chen · Inquiry · 4 of 2 working days — Reply to the customer soon``."""
+def reminder_line(reminder: Mapping[str, object]) -> str:
+    """``Lisa Chen · Inquiry · 4 of 2 working days — Reply to the customer soon``: a reminder's
+    record (``Reminder.as_json()``, a briefing's ``overdue`` item), read as text only."""
     who = reminder.get("customer_name") or f"#{reminder['inquiry_id']}"
     days = (
         QCoreApplication.translate("Rhythm", "%1 of %2 working days")
