@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from core.drafts.reader import DraftReader
     from core.llm.client import LLMClient
     from core.llm.completion import Completion
-    from core.llm.model import M
+    from core.llm.model import LedgerRefs, M
     from core.llm.probe import ProbeReport
     from core.mail.ports import Mailer
     from core.secrets import Secrets
@@ -94,7 +94,7 @@ class LazyLLM:
         tier: int,
         purpose: str,
         messages: list[dict[str, Any]],
-        refs: dict[str, Any] | None = None,
+        refs: LedgerRefs | None = None,
         response_format: dict[str, Any] | None = None,
         tools: list[dict[str, Any]] | None = None,
         temperature: float | None = None,
@@ -118,7 +118,7 @@ class LazyLLM:
         purpose: str,
         messages: list[dict[str, Any]],
         on_text: Callable[[str], None] | None = None,
-        refs: dict[str, Any] | None = None,
+        refs: LedgerRefs | None = None,
         tools: list[dict[str, Any]] | None = None,
         temperature: float | None = None,
     ) -> Completion:
@@ -138,9 +138,9 @@ class LazyLLM:
         tier: int,
         purpose: str,
         prompt: str,
-        variables: dict[str, Any],
+        variables: Mapping[str, object],
         schema: type[M],
-        refs: dict[str, Any] | None = None,
+        refs: LedgerRefs | None = None,
     ) -> M:
         return await self.client().structured(
             tier=tier,
@@ -157,8 +157,8 @@ class LazyLLM:
         tier: int,
         purpose: str,
         prompt: str,
-        variables: dict[str, Any],
-        refs: dict[str, Any] | None = None,
+        variables: Mapping[str, object],
+        refs: LedgerRefs | None = None,
     ) -> str:
         return await self.client().text(
             tier=tier, purpose=purpose, prompt=prompt, variables=variables, refs=refs

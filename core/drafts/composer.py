@@ -47,7 +47,7 @@ from core.provenance import Text
 from core.text.facts import source_keys
 
 if TYPE_CHECKING:
-    from core.llm.model import ModelClient
+    from core.llm.model import LedgerRefs, ModelClient
 
 THREAD_MESSAGES = 12  # newest messages of a thread given to the model
 MESSAGE_CHARS = 4000  # per message, so one pasted spec sheet cannot crowd out the rest
@@ -327,7 +327,7 @@ async def compose_answer(
     ctx: ComposeContext,
     instruction: str,
     settings: Settings,
-    refs: dict[str, Any],
+    refs: LedgerRefs,
 ) -> DraftAnswer:
     variables = {
         **_common_vars(ctx, settings, instruction),
@@ -355,7 +355,7 @@ async def revise_answer(
     body_en: str,
     instruction: str,
     settings: Settings,
-    refs: dict[str, Any],
+    refs: LedgerRefs,
 ) -> DraftAnswer:
     variables = {
         **_common_vars(ctx, settings, instruction, previous_instruction, body_en),
@@ -374,7 +374,7 @@ async def revise_answer(
     )
 
 
-async def render_zh(llm: ModelClient, subject: str, body_en: str, refs: dict[str, Any]) -> str:
+async def render_zh(llm: ModelClient, subject: str, body_en: str, refs: LedgerRefs) -> str:
     answer = await llm.structured(
         tier=2,
         purpose="draft_render_zh",

@@ -9,7 +9,8 @@ the desktop awaits it on the qasync loop so the window never freezes.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Protocol
 
 from sqlalchemy.orm import Session
 
@@ -34,8 +35,8 @@ class TextLLM(Protocol):
         tier: int,
         purpose: str,
         prompt: str,
-        variables: dict[str, Any],
-        refs: dict[str, Any],
+        variables: Mapping[str, object],
+        refs: Mapping[str, int | None],
     ) -> str: ...
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.llm import ledger
 from core.llm.completion import Completion
@@ -20,6 +20,7 @@ from core.llm.pricing import estimate_cost, estimate_tokens
 if TYPE_CHECKING:
     from core.clock import Clock
     from core.db.store import Store
+    from core.llm.model import LedgerRefs
 
 log = logging.getLogger("core.llm.client")
 
@@ -39,7 +40,7 @@ class LedgerBooking:
         completion: Completion,
         prompt_estimate: int,
         started: float,
-        refs: dict[str, Any] | None,
+        refs: LedgerRefs | None,
     ) -> Completion:
         """A call that came back: tokens estimated where the endpoint reported none, one row."""
         if not completion.prompt_tokens:
@@ -64,7 +65,7 @@ class LedgerBooking:
         started: float,
         ok: bool,
         error: str | None,
-        refs: dict[str, Any] | None,
+        refs: LedgerRefs | None,
     ) -> int | None:
         entry = ledger.LedgerEntry(
             at=self.clock.now(),

@@ -69,7 +69,11 @@ from core.llm.text_tools import VisibleStream, parse_tool_calls, strip_reasoning
 from core.secrets import LLM_API_KEY, Secrets
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     import httpx
+
+    from core.llm.model import LedgerRefs
 
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
@@ -236,7 +240,7 @@ class LLMClient(LedgerBooking):
         tier: int,
         purpose: str,
         messages: list[dict[str, Any]],
-        refs: dict[str, Any] | None = None,
+        refs: LedgerRefs | None = None,
         response_format: dict[str, Any] | None = None,
         tools: list[dict[str, Any]] | None = None,
         temperature: float | None = None,
@@ -279,7 +283,7 @@ class LLMClient(LedgerBooking):
         model: str,
         purpose: str,
         messages: list[dict[str, Any]],
-        refs: dict[str, Any] | None,
+        refs: LedgerRefs | None,
         response_format: dict[str, Any] | None,
         tools: list[dict[str, Any]] | None,
         temperature: float | None,
@@ -319,7 +323,7 @@ class LLMClient(LedgerBooking):
         model: str,
         purpose: str,
         body: dict[str, Any],
-        refs: dict[str, Any] | None,
+        refs: LedgerRefs | None,
     ) -> Completion:
         """One HTTP request and its ledger row (failed or not)."""
         messages = body["messages"]
@@ -367,7 +371,7 @@ class LLMClient(LedgerBooking):
         purpose: str,
         messages: list[dict[str, Any]],
         on_text: Callable[[str], None] | None = None,
-        refs: dict[str, Any] | None = None,
+        refs: LedgerRefs | None = None,
         tools: list[dict[str, Any]] | None = None,
         temperature: float | None = None,
     ) -> Completion:
@@ -424,7 +428,7 @@ class LLMClient(LedgerBooking):
         model: str,
         purpose: str,
         body: dict[str, Any],
-        refs: dict[str, Any] | None,
+        refs: LedgerRefs | None,
         visible: VisibleStream,
     ) -> Completion | None:
         """One streamed request; None when not a single event came (no streaming there)."""
@@ -478,9 +482,9 @@ class LLMClient(LedgerBooking):
         tier: int,
         purpose: str,
         prompt: str,
-        variables: dict[str, Any],
+        variables: Mapping[str, object],
         schema: type[M],
-        refs: dict[str, Any] | None = None,
+        refs: LedgerRefs | None = None,
     ) -> M:
         """Ask for JSON matching ``schema``; validate; one repair round; else LLMSchemaError."""
         refs = dict(refs or {})
@@ -529,8 +533,8 @@ class LLMClient(LedgerBooking):
         tier: int,
         purpose: str,
         prompt: str,
-        variables: dict[str, Any],
-        refs: dict[str, Any] | None = None,
+        variables: Mapping[str, object],
+        refs: LedgerRefs | None = None,
     ) -> str:
         """A plain-text answer (translation, drafts). An empty answer is an LLMError."""
         completion = await self.complete(
@@ -544,7 +548,7 @@ class LLMClient(LedgerBooking):
             raise LLMError(f"{purpose}: the model returned an empty answer")
         return completion.content.strip()
 
-    async def translate_to_chinese(self, text: str, *, refs: dict[str, Any] | None = None) -> str:
+    async def translate_to_chinese(self, text: str, *, refs: LedgerRefs | None = None) -> str:
         """The desktop's 翻译 button: faithful English -> Simplified Chinese (tier 2)."""
         return await self.text(
             tier=2, purpose="translate", prompt="translate", variables={"text": text}, refs=refs

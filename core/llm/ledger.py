@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -20,6 +20,9 @@ from sqlalchemy.orm import Session
 from core.clock import naive_utc
 from core.db.models import LLMCall
 from core.db.store import Store
+
+if TYPE_CHECKING:
+    from core.llm.model import LedgerRefs
 
 REF_KEYS = ("message_pk", "inquiry_id", "draft_id")
 
@@ -36,7 +39,7 @@ class LedgerEntry:
     cost_usd: float
     ok: bool
     error: str | None
-    refs: dict[str, Any]
+    refs: LedgerRefs
 
 
 def _row(entry: LedgerEntry) -> LLMCall:

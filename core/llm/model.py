@@ -2,14 +2,16 @@
 
 Why a shape and not the class: the callers are handed the client itself, the front ends' lazy
 wrapper that builds it on first use (``core.app.lazy.LazyLLM``), or nothing when no endpoint is
-configured; and importing the client costs the OpenAI SDK. Messages, tools and refs stay
-``dict[str, Any]``: they are the chat API's JSON.
+configured; and importing the client costs the OpenAI SDK. Messages, tools and schemas stay
+``dict[str, Any]``: they are the chat API's JSON. Refs and prompt variables are ours: what a
+call is booked against in the ledger (``LedgerRefs``), and a prompt's ``{{name}}`` values
+(``Mapping[str, object]``, each shown as its ``str()``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 from pydantic import BaseModel
 
@@ -17,6 +19,10 @@ if TYPE_CHECKING:
     from core.llm.completion import Completion
 
 M = TypeVar("M", bound=BaseModel)
+
+# What a model call is booked against in the ledger (``core.llm.ledger.REF_KEYS``: message_pk,
+# inquiry_id, draft_id): row ids, or None when the call has none yet.
+LedgerRefs: TypeAlias = Mapping[str, int | None]
 
 
 class ModelClient(Protocol):
@@ -31,7 +37,7 @@ class ModelClient(Protocol):
         tier: int,
         purpose: str,
         messages: list[dict[str, Any]],
-        refs: dict[str, Any] | None = None,
+        refs: LedgerRefs | None = None,
         response_format: dict[str, Any] | None = None,
         tools: list[dict[str, Any]] | None = None,
         temperature: float | None = None,
@@ -45,7 +51,7 @@ class ModelClient(Protocol):
         purpose: str,
         messages: list[dict[str, Any]],
         on_text: Callable[[str], None] | None = None,
-        refs: dict[str, Any] | None = None,
+        refs: LedgerRefs | None = None,
         tools: list[dict[str, Any]] | None = None,
         temperature: float | None = None,
     ) -> Completion: ...
@@ -56,9 +62,9 @@ class ModelClient(Protocol):
         tier: int,
         purpose: str,
         prompt: str,
-        variables: dict[str, Any],
+        variables: Mapping[str, object],
         schema: type[M],
-        refs: dict[str, Any] | None = None,
+        refs: LedgerRefs | None = None,
     ) -> M: ...
 
     async def text(
@@ -67,6 +73,6 @@ class ModelClient(Protocol):
         tier: int,
         purpose: str,
         prompt: str,
-        variables: dict[str, Any],
-        refs: dict[str, Any] | None = None,
+        variables: Mapping[str, object],
+        refs: LedgerRefs | None = None,
     ) -> str: ...

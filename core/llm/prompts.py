@@ -12,9 +12,9 @@ value is inserted, any of those delimiter tags inside it are defused (``</email>
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
 
@@ -53,7 +53,7 @@ def defuse(value: str) -> str:
     return _TAG.sub(lambda m: f"‹{m.group(1)}{m.group(2)}{m.group(3)}›", value)
 
 
-def _fill(template: str, variables: dict[str, Any]) -> str:
+def _fill(template: str, variables: Mapping[str, object]) -> str:
     def value(match: re.Match[str]) -> str:
         key = match.group(1)
         if key not in variables:
@@ -83,7 +83,7 @@ def render(name: str, **variables: object) -> str:
     return "\n\n".join(_fill(body, variables) for body in sections(name).values())
 
 
-def render_messages(name: str, variables: dict[str, Any]) -> list[dict[str, str]]:
+def render_messages(name: str, variables: Mapping[str, object]) -> list[dict[str, str]]:
     """Chat messages for the prompt: a system message (if the file has one) and a user one."""
     return [
         {"role": role, "content": _fill(body, variables)} for role, body in sections(name).items()
