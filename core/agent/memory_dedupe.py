@@ -26,7 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from pydantic import BaseModel, Field
 from sqlalchemy import select
@@ -206,8 +206,18 @@ async def find_duplicate(
     return None
 
 
+class _Repeat(TypedDict):
+    """Who said a memory again, and where: merged into the older memory (and its audit)."""
+
+    source: str
+    channel: str | None
+    proposal: bool
+    inquiry_id: int | None
+    expires_at: datetime | None
+
+
 def _merge(
-    session: Session, old_id: int, text: str, who: dict[str, Any], now: datetime
+    session: Session, old_id: int, text: str, who: _Repeat, now: datetime
 ) -> tuple[int, str, int | None]:
     memory = session.get(Memory, old_id)
     if memory is None:
@@ -268,7 +278,7 @@ async def remember_once(
         )  # fmt: skip
         return SaveResult(memory_id, status, merged=False)
     now = naive_utc(services.clock.now())
-    who = {
+    who: _Repeat = {
         "source": source, "channel": channel, "proposal": proposal,
         "inquiry_id": inquiry_id, "expires_at": expires_at,
     }  # fmt: skip

@@ -255,7 +255,7 @@ class Transcriber:
         """Run Whisper in ``lang``: the joined text (Chinese finished), its segments, its info.
 
         ``single_pass``: the speech may be in a language other than English."""
-        kwargs: dict[str, Any] = {
+        kwargs: dict[str, object] = {  # faster-whisper's transcribe options
             "language": lang,
             "vad_filter": vad,
             "beam_size": 5,
