@@ -84,7 +84,7 @@ class OutlookCalendar:
 
     async def between(self, start: datetime, end: datetime) -> list[CalendarEvent]:
         """Every event overlapping [start, end), following ``@odata.nextLink``."""
-        params: dict[str, Any] | None = {
+        params: dict[str, str] | None = {
             "startDateTime": utc(start).isoformat().replace("+00:00", "Z"),
             "endDateTime": utc(end).isoformat().replace("+00:00", "Z"),
             "$orderby": "start/dateTime",

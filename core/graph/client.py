@@ -30,9 +30,9 @@ import collections
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 import httpx
 
@@ -51,6 +51,8 @@ from core.graph.errors import (
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+# an OData query (``$select``, ``$top``, calendarView's window): what httpx sends as ``?k=v``
+QueryParams: TypeAlias = Mapping[str, str | int]
 READ_METHODS = frozenset({"GET", "HEAD"})
 MAX_BACKOFF = 120.0
 
@@ -250,7 +252,7 @@ class GraphClient:
         method: str,
         path_or_url: str,
         *,
-        params: dict[str, Any] | None = None,
+        params: QueryParams | None = None,
         json: object = None,
         headers: dict[str, str] | None = None,
         weight: int = 1,
@@ -309,7 +311,7 @@ class GraphClient:
         self,
         method: str,
         url: str,
-        params: dict[str, Any] | None,
+        params: QueryParams | None,
         json: object,
         headers: dict[str, str],
         weight: int,

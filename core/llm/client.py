@@ -71,8 +71,6 @@ from core.secrets import LLM_API_KEY, Secrets
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    import httpx
-
     from core.llm.model import LedgerRefs
 
 log = logging.getLogger(__name__)
@@ -92,14 +90,11 @@ class LLMClient(LedgerBooking):
         secrets: Secrets,
         store: Store,
         clock: Clock,
-        *,
-        http_client: httpx.AsyncClient | None = None,
     ) -> None:
         self.settings = settings
         self.secrets = secrets
         self.store = store
         self.clock = clock
-        self._http_client = http_client
         self._client: openai.AsyncOpenAI | None = None
         self._client_key: tuple[str, str, int, float, int, str] | None = None
         self._semaphore: asyncio.Semaphore | None = None
@@ -163,19 +158,15 @@ class LLMClient(LedgerBooking):
             provider.key if provider is not None else "",
         )
         if self._client is None or key != self._client_key:
-            kwargs: dict[str, Any] = {
-                "base_url": base_url,
-                "api_key": key[1],
-                "max_retries": key[2],
-                "timeout": key[3],
-            }
-            if provider is not None and provider.auth == "api-key":  # Azure: no bearer token
-                kwargs["default_headers"] = {"api-key": key[1]}
-            if provider is not None and provider.query:
-                kwargs["default_query"] = dict(provider.query)
-            if self._http_client is not None:
-                kwargs["http_client"] = self._http_client
-            self._client = openai.AsyncOpenAI(**kwargs)
+            azure = provider is not None and provider.auth == "api-key"  # no bearer token
+            self._client = openai.AsyncOpenAI(
+                base_url=base_url,
+                api_key=key[1],
+                max_retries=key[2],
+                timeout=key[3],
+                default_headers={"api-key": key[1]} if azure else None,
+                default_query=dict(provider.query) if provider and provider.query else None,
+            )
             self._client_key = key
         return self._client
 
