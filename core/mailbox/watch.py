@@ -48,8 +48,11 @@ def idle_once(imap: ImapSession, timeout: float, since: tuple[int, int] | None =
         return False
     conn = imap.conn
     imap.call("select", "INBOX", True)
-    if since is not None and selected_mark(imap) != since:
-        return True
+    if since is not None:
+        uidvalidity, uidnext = selected_mark(imap)
+        # a missing UIDNEXT says nothing (else a server that omits it would spin the rounds)
+        if uidvalidity != since[0] or (uidnext is not None and uidnext != since[1]):
+            return True
     tag = conn._new_tag()  # imaplib has no IDLE of its own before Python 3.14
     conn.send(tag + b" IDLE\r\n")
     if not conn.readline().startswith(b"+"):
