@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeAlias, TypeGuard
+from typing import TypeAlias, TypeGuard, TypeVar
 
 import tomli_w
 
@@ -23,6 +23,7 @@ from core.tempfiles import partial_file
 # What a setting holds: its declared ``type`` below (a list holds strings; the one table,
 # ``drive.stage_folders``, maps a name to strings). ``_coerce`` makes every value one of these.
 SettingValue: TypeAlias = str | int | float | bool | list[str] | dict[str, list[str]]
+_S = TypeVar("_S", str, int, float, bool)
 
 
 @dataclass(frozen=True)
@@ -268,26 +269,21 @@ class SettingsReader(ABC):
         return self.get(key)
 
     def text(self, key: str) -> str:
-        value = self._declared(key, str)
-        if isinstance(value, str):
-            return value
-        raise _misread(key, value)
+        return self._scalar(key, str)
 
     def number(self, key: str) -> int:
-        value = self._declared(key, int)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise _misread(key, value)
+        return self._scalar(key, int)
 
     def decimal(self, key: str) -> float:
-        value = self._declared(key, float)
-        if isinstance(value, float):
-            return value
-        raise _misread(key, value)
+        return self._scalar(key, float)
 
     def flag(self, key: str) -> bool:
-        value = self._declared(key, bool)
-        if isinstance(value, bool):
+        return self._scalar(key, bool)
+
+    def _scalar(self, key: str, wanted: type[_S]) -> _S:
+        """``key``'s value as ``wanted`` (a bool is no int here, though Python says it is)."""
+        value = self._declared(key, wanted)
+        if isinstance(value, wanted) and (wanted is bool or not isinstance(value, bool)):
             return value
         raise _misread(key, value)
 
