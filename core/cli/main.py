@@ -182,7 +182,8 @@ def _run(
         print("inquiry-bridge: 已中断 / interrupted", file=sys.stderr)
         return 130
     except InquiryBridgeError as exc:
-        log.info("command failed: %s", exc)
+        # the traceback of what it explains (a sqlite3 "database is locked"…) goes to the log
+        log.info("command failed: %s", exc, exc_info=exc.__cause__ is not None)
         print(one_line(exc), file=sys.stderr)
         return 1
     except Exception as exc:  # last resort: one line, the traceback goes to the log only

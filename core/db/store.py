@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import logging
 import re
 import threading
@@ -41,7 +42,7 @@ from core.errors import (
 
 if TYPE_CHECKING:
     from alembic.config import Config
-    from sqlalchemy.engine.interfaces import DBAPIConnection
+    from sqlalchemy.engine.interfaces import DBAPIConnection, DBAPICursor
     from sqlalchemy.pool import ConnectionPoolEntry
 
 log = logging.getLogger(__name__)
@@ -50,21 +51,54 @@ T = TypeVar("T")
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-def _on_connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+WAL_SWITCH_WAIT = 30.0  # seconds a fresh database's one-time switch to WAL keeps trying
+
+
+def _on_connect(
+    dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry, *, folder: Path
+) -> None:
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=10000")  # first: every statement below may wait
+    _use_wal(cursor, folder)
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
     # 16 MB of page cache per connection (SQLite's default is 2 MB): the board's search index
     # and its covering index then stay in memory between keystrokes at 50,000 inquiries
     cursor.execute("PRAGMA cache_size=-16000")
     cursor.close()
 
 
+def _use_wal(cursor: DBAPICursor, folder: Path) -> None:
+    """Put the database in WAL mode (a lasting property of the file), once, for every process.
+
+    Why not simply ``PRAGMA journal_mode=WAL`` on every connection: on a database not yet in
+    WAL the switch needs an exclusive lock, which SQLite tries once, without its busy handler,
+    and answers ``database is locked`` when another process so much as reads the file. Two
+    ``sync --once`` started together on a fresh folder then lost one of them at start-up. Now a
+    database already in WAL (every one after its first connection) skips the switch; a fresh one
+    switches under the folder's writer lock, so the processes opening it take turns, and the
+    switch is tried again while a reader's shared lock lasts.
+    """
+    import sqlite3
+    import time
+
+    if str(cursor.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
+        return
+    with WriterLock(folder).hold():
+        deadline = time.monotonic() + WAL_SWITCH_WAIT
+        while True:
+            try:
+                cursor.execute("PRAGMA journal_mode=WAL").fetchall()
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc).lower() or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
+
+
 def make_engine(path: Path) -> Engine:
     engine = create_engine(f"sqlite:///{path}", connect_args={"check_same_thread": False})
-    event.listen(engine, "connect", _on_connect)
+    event.listen(engine, "connect", functools.partial(_on_connect, folder=path.parent))
     return engine
 
 

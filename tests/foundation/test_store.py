@@ -212,3 +212,29 @@ def test_0004_downgrade_drops_only_the_owners_files(tmp_path: Path) -> None:
         columns = {c["name"] for c in inspect(conn).get_columns("attachments")}
         assert "inquiry_id" not in columns and "added_by" not in columns
     engine.dispose()
+
+
+def test_a_fresh_database_opens_while_another_connection_is_writing_it(tmp_path: Path) -> None:
+    """Switching a database to WAL takes an exclusive lock that SQLite does not wait for while
+    another connection holds a write lock (what a second process switching the same new file
+    holds): ``database is locked`` at once, a busy timeout notwithstanding. The store waits for
+    the writer to finish instead of failing to open."""
+    import sqlite3
+    import threading
+
+    path = tmp_path / "inquiry-bridge.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # a write transaction on a file not yet in WAL
+    done = threading.Timer(0.4, lambda: other.execute("COMMIT"))
+    done.start()
+    try:
+        store = Store(path)
+    finally:
+        done.join()
+        other.close()
+    try:
+        with store.engine.connect() as conn:
+            assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    finally:
+        store.close()

@@ -98,6 +98,58 @@ def test_two_ingests_on_a_fresh_folder(tmp_path: Path) -> None:
     assert sum(processed) == COUNT, [out for _, out, _ in results]
 
 
+ROUNDS = 40
+RACERS = 4
+
+_OPENER = r"""
+import sys, time
+from pathlib import Path
+from core.db.store import make_engine
+from sqlalchemy import text
+root, me, rounds = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+for n in range(rounds):
+    engine = make_engine(root / str(n) / "inquiry-bridge.sqlite3")
+    (root / str(n) / f"ready-{me}").touch()
+    while not (root / str(n) / "go").exists():
+        pass
+    with engine.connect() as connection:
+        mode = connection.execute(text("PRAGMA journal_mode")).scalar()
+    engine.dispose()
+    print(n, mode, flush=True)
+"""
+
+
+def test_processes_opening_one_fresh_database_at_the_same_instant_all_open_it(
+    tmp_path: Path,
+) -> None:
+    """Two ``sync --once`` started together on a fresh folder: one died at start-up with
+    "数据库正忙" (1 run in ~50 on a loaded machine). Switching a new database to WAL takes an
+    exclusive lock that SQLite does not wait for when two connections want it at once, so the
+    openers are released here together, round after round, on fresh databases."""
+    for n in range(ROUNDS):
+        (tmp_path / str(n)).mkdir()
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _OPENER, str(tmp_path), str(me), str(ROUNDS)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for me in range(RACERS)
+    ]
+    for n in range(ROUNDS):  # release each round once every opener is waiting at its line
+        deadline = time.monotonic() + 60
+        while len(list((tmp_path / str(n)).glob("ready-*"))) < RACERS:
+            assert all(p.poll() is None for p in procs), "an opener died"
+            assert time.monotonic() < deadline, f"round {n}: openers never got ready"
+            time.sleep(0.002)
+        (tmp_path / str(n) / "go").touch()
+    results = [_finish(p) for p in procs]
+    for code, out, err in results:
+        assert code == 0, err.strip().splitlines()[-1:]
+        assert out.split() == [w for n in range(ROUNDS) for w in (str(n), "wal")]
+
+
 @pytest.fixture
 def graph_env(tmp_path: Path):  # type: ignore[no-untyped-def]
     with GraphServer(page_size=7) as srv:
