@@ -88,7 +88,7 @@ async def test_the_plan_the_assistant_found_opens_from_the_panel(
         ]
 
         click_text(panel.transcript, qtbot, "Steward floor plan.pdf")
-        await wait_until(lambda: bool(viewer.opened), timeout=5)
+        await wait_until(lambda: bool(viewer.opened))
         [url] = viewer.opened
         assert url.isLocalFile() and Path(url.toLocalFile()) == expected
         assert Path(url.toLocalFile()).read_bytes() == PLAN

@@ -344,7 +344,7 @@ async def test_streamed_text_shows_at_once_and_the_checked_answer_replaces_it(ct
     assert panel.activity.text() == "正在查找客户…" and panel.activity.isVisible()
     for word in ("已为 Billy ", "起草回复，", "**已发送**。"):
         panel.on_event(TextDelta(word))
-    await wait_until(lambda: "已发送" in panel.transcript.toPlainText(), timeout=2)
+    await wait_until(lambda: "已发送" in panel.transcript.toPlainText())
     assert "**" not in panel.transcript.toPlainText()
     panel.on_event(
         TurnDone(AssistantReply(text="已为 Billy 起草回复，**待审批**，尚未发送。"), (5,))

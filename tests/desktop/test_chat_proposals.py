@@ -56,7 +56,7 @@ async def test_a_proposed_stage_change_is_one_click_in_the_panel(
         assert _stage(services, inquiry_id) == "inquiry"
 
         click_text(panel.transcript, qtbot, "确认执行")
-        await wait_until(lambda: "已确认并执行" in panel.transcript.toPlainText(), timeout=10)
+        await wait_until(lambda: "已确认并执行" in panel.transcript.toPlainText())
         assert _stage(services, inquiry_id) == "lost"
         with services.store.session() as session:
             (move,) = session.scalars(select(StageEvent).where(StageEvent.to_stage == "lost"))

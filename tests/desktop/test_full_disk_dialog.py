@@ -64,7 +64,7 @@ def test_a_full_disk_met_while_running_is_one_chinese_line_not_a_crash(  # type:
         with failing("full", home):
             # an owner's change saved from a Qt slot meets the full disk
             QTimer.singleShot(0, lambda: running._services.settings.set("graph.first_sync_days", 7))
-            qtbot.waitUntil(lambda: bool(reporter.shown), timeout=5000)
+            qtbot.waitUntil(lambda: bool(reporter.shown), timeout=30000)
         boxes = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox)]
         [message] = reporter.shown
         assert FULL in message and "\n" not in message.strip(), message  # one sentence

@@ -51,7 +51,7 @@ async def test_an_alert_shows_once_and_the_tray_follows_a_folder_switch(app, ser
     with services.store.session() as s:
         expected = needs_me_total(s, services.clock.now())
     assert expected > 0
-    await wait_until(lambda: tray.count == expected, timeout=5)
+    await wait_until(lambda: tray.count == expected)
 
     _raise(desktop, "real-1")
     await wait_until(lambda: "新询盘：real-1" in [title for title, _ in tray.shown])

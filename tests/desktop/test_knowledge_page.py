@@ -117,7 +117,7 @@ async def test_a_proposed_addition_is_one_click_in_the_chat(
         assert not services.paths.knowledge_file.exists()  # not before he confirms
 
         click_text(panel.transcript, qtbot, "确认执行")
-        await wait_until(lambda: "已确认并执行" in panel.transcript.toPlainText(), timeout=10)
+        await wait_until(lambda: "已确认并执行" in panel.transcript.toPlainText())
         saved = services.paths.knowledge_file.read_text(encoding="utf-8")
         assert saved == "## 交货期\n\n- 铝窗标准交货期 3 周\n"
         await ctx.app.aclose()

@@ -71,7 +71,7 @@ def test_uncertain_transcript_is_shown_not_inserted(
     assert button.offer_box is None and button.offer_button.isHidden()  # English was his choice
     shown = button.preview.text()
     assert shown and not button.preview.isHidden() and not button.confirm_button.isHidden()
-    with qtbot.waitSignal(button.transcribed):
+    with qtbot.waitSignal(button.transcribed, timeout=30_000):
         button.confirm_button.click()  # "Insert anyway"
     assert edit.toPlainText() == shown and button.confirm_button.isHidden()
 

@@ -49,7 +49,7 @@ def test_speech_is_written_to_a_wav_file_with_a_moving_level_meter(
     recorder.start()
     assert recorder.recording and source.started
     source.push()
-    with qtbot.waitSignal(recorder.finished) as finished:
+    with qtbot.waitSignal(recorder.finished, timeout=30_000) as finished:
         path = recorder.stop()
 
     assert finished.args == [path] and path is not None and path.parent == tmp_path / "audio"
@@ -72,7 +72,7 @@ def test_maximum_length_stops_the_recording_by_itself(
     source = GeneratedAudioInput(speech_pcm)
     recorder = _recorder(tmp_path, source, max_seconds=1)
     recorder.start()
-    with qtbot.waitSignals([recorder.limit_reached, recorder.finished]):
+    with qtbot.waitSignals([recorder.limit_reached, recorder.finished], timeout=30_000):
         source.push()
     assert not recorder.recording and source.stopped
     assert source.remaining_seconds > 1  # the rest of the buffer was never taken
@@ -86,7 +86,7 @@ def test_an_accidental_click_is_discarded(qtbot: QtBot, tmp_path: Path, speech_p
     recorder = _recorder(tmp_path, source)
     recorder.start()
     source.push(0.1)
-    with qtbot.waitSignal(recorder.failed) as failed:
+    with qtbot.waitSignal(recorder.failed, timeout=30_000) as failed:
         assert recorder.stop() is None
     assert "Too short" in failed.args[0]
     assert list((tmp_path / "audio").iterdir()) == []
@@ -109,7 +109,7 @@ def test_device_failure_mid_recording_keeps_what_was_said(
     recorder = _recorder(tmp_path, source)
     recorder.start()
     source.push(1.5)
-    with qtbot.waitSignals([recorder.finished, recorder.failed]):
+    with qtbot.waitSignals([recorder.finished, recorder.failed], timeout=30_000):
         source.failed.emit("unplugged")
     (path,) = (tmp_path / "audio").iterdir()
     with wave.open(str(path)) as wav:
@@ -122,7 +122,7 @@ def test_a_silent_device_is_reported_not_recorded_forever(qtbot: QtBot, tmp_path
         tmp_path / "audio", max_seconds=60, input_factory=lambda: source, stall_ms=50
     )
     recorder.start()
-    with qtbot.waitSignal(recorder.failed, timeout=5000) as failed:
+    with qtbot.waitSignal(recorder.failed, timeout=30000) as failed:
         pass
     assert "No sound is coming from the microphone" in failed.args[0]
     assert not recorder.recording and list((tmp_path / "audio").iterdir()) == []

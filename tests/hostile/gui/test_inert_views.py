@@ -168,7 +168,7 @@ async def test_a_program_attachment_is_never_opened_by_a_click(  # type: ignore[
         assert "可执行程序或脚本" in box.text() or "隐藏" in box.text()
         folder_button = next(b for b in box.buttons() if b.text() == "在文件夹中显示")
         folder_button.click()
-        qtbot.waitUntil(lambda shown=box: not shown.isVisible())
+        qtbot.waitUntil(lambda shown=box: not shown.isVisible(), timeout=30_000)
     assert opened.urls and all(not u.endswith((".exe", ".bat", ".lnk")) for u in opened.urls)
     assert all(Path(QUrl(u).toLocalFile()).is_dir() for u in opened.urls)  # folders only
     pdf = next(i for i in infos if i.filename == "quote.pdf")
@@ -223,7 +223,9 @@ async def test_model_text_in_the_chat_is_literal_and_links_ask_first(  # type: i
     assert dialog is not None and "https://aurorawindows.example/quote?id=7" in dialog.text()
     assert opened.urls == []
     next(b for b in dialog.buttons() if b.text() == "打开").click()
-    qtbot.waitUntil(lambda: opened.urls == ["https://aurorawindows.example/quote?id=7"])
+    qtbot.waitUntil(
+        lambda: opened.urls == ["https://aurorawindows.example/quote?id=7"], timeout=30_000
+    )
     transcript.anchorClicked.emit(QUrl("search-ms:query=quote"))
     assert transcript.links.dialog is None and opened.urls[-1].startswith("https://")
 

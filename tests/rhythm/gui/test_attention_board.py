@@ -33,6 +33,6 @@ async def test_guesses_are_marked_filtered_and_cleared_by_confirming(ctx, qtbot)
 
     [first, _] = await ctx.app.attention.items()
     await ctx.app.attention.confirm(first.key)
-    await wait_until(lambda: page.attention.text() == "需要您确认 (1)", timeout=5)
+    await wait_until(lambda: page.attention.text() == "需要您确认 (1)")
     await page.ready()
     assert model.ids() == [ids[7]]
