@@ -1,6 +1,7 @@
 """Pollers on the asyncio loop: mail every few minutes, OneDrive less often, never overlapping.
 
-A desktop app has no public HTTPS endpoint for Graph webhooks, so it polls. Each ``Poller`` runs
+A desktop app has no public HTTPS endpoint for Graph webhooks, so it polls; an IMAP mailbox
+also pushes between polls (the runtime's ``watch``: IDLE starts a round). Each ``Poller`` runs
 one job on its interval (read from settings every time, so the settings dialog applies at once)
 and is built for a machine that sleeps, loses Wi-Fi and gets signed out:
 
@@ -27,6 +28,7 @@ The clock is injected: tests drive ``run_once`` and ``run_forever`` with a FakeC
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, time
@@ -155,17 +157,31 @@ class Poller:
             return min(MAX_BACKOFF_S, base * (1 << min(self.failures, 10)) / 2 + base / 2)
         return max(base, QUIET_INTERVAL_S) if quiet else base
 
-    async def wait(self, seconds: float) -> None:
-        """Sleep on the clock, waking early on ``poke``."""
+    async def wait(self, seconds: float, stop: asyncio.Event | None = None) -> None:
+        """Sleep on the clock, waking early on ``poke`` or when ``stop`` is set (a window
+        closing must not wait out an hour's poll interval)."""
         self._wake.clear()
         sleeper = asyncio.ensure_future(self.clock.sleep(seconds))
         waker = asyncio.ensure_future(self._wake.wait())
+        waiters = {sleeper, waker}
+        if stop is not None:
+            waiters.add(asyncio.ensure_future(stop.wait()))
         try:
-            await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in (sleeper, waker):
+            for task in waiters:
                 task.cancel()
-            await asyncio.gather(sleeper, waker, return_exceptions=True)
+            await asyncio.gather(*waiters, return_exceptions=True)
+
+    async def woken_round(self, stop: asyncio.Event) -> None:
+        """``poke``, then return once a round that began after the poke has ended (or ``stop``).
+        A round already under way may have listed the mailbox before what woke us, so the one
+        after it is awaited instead."""
+        target = self.runs + (2 if self.running else 1)
+        self.poke()
+        while self.runs < target and not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 0.2)
 
     async def run_forever(
         self,
@@ -178,10 +194,10 @@ class Poller:
             if max_runs is not None and self.runs >= max_runs:
                 return
             if self.paused():
-                await self.wait(60.0)
+                await self.wait(60.0, stop)
                 continue
             await self.run_once()
-            await self.wait(self.next_delay(quiet()))
+            await self.wait(self.next_delay(quiet()), stop)
 
 
 def _default_drafts(services: Services, runtime: SyncRuntime) -> OwnerDecisions | None:
@@ -213,6 +229,12 @@ class SyncRuntime(Protocol):
     def attach(self) -> None: ...
 
     def detach(self) -> None: ...
+
+    async def watch(self, woken_round: Callable[[], Awaitable[None]], stop: asyncio.Event) -> None:
+        """Between polls, call ``woken_round`` the moment the mailbox says mail came (IMAP
+        IDLE); return at once where there is no such push (Graph, for an app with no webhook
+        endpoint, polls)."""
+        ...
 
 
 class SyncScheduler:
@@ -311,6 +333,14 @@ class SyncScheduler:
             await asyncio.gather(
                 self.mail.run_forever(stop, self.quiet),
                 self.drive.run_forever(stop, self.quiet),
+                self._watch(stop),
             )
         finally:
             self.runtime.detach()
+
+    async def _watch(self, stop: asyncio.Event) -> None:
+        """The runtime's push beside the polls; its failure leaves the polls running."""
+        try:
+            await self.runtime.watch(lambda: self.mail.woken_round(stop), stop)
+        except Exception:
+            log.warning("watching the mailbox failed; polling alone from now on", exc_info=True)

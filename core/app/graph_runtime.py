@@ -13,7 +13,7 @@ in core/app is that builder.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import httpx
@@ -28,6 +28,8 @@ from core.graph.mail_sync import IntakeSink, MailSync, MailSyncReport
 from core.graph.mailer import GraphMailer
 
 if TYPE_CHECKING:
+    import asyncio
+
     from sqlalchemy.orm import Session
 
     from core.db.owed import Claimed
@@ -102,6 +104,10 @@ class GraphRuntime:
         self.categories.detach()
         self.drive.detach()
         self._attached = False
+
+    async def watch(self, woken_round: Callable[[], Awaitable[None]], stop: asyncio.Event) -> None:
+        """No push between polls: Graph's change notifications need a public HTTPS endpoint a
+        desktop app does not have, so ``graph.mail_poll_minutes`` is the pace."""
 
     def _auth_failed(self, error: GraphAuthError) -> None:
         """One "sign in again" status per outage (concurrent requests all see the 401)."""

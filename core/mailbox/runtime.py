@@ -17,9 +17,13 @@ from core.mailbox.account import Endpoint, parse_url
 from core.mailbox.imap_session import ImapSession, open_session
 from core.mailbox.imap_sync import ImapSync, ImapSyncReport, IntakeSink
 from core.mailbox.smtp_mailer import SmtpMailer
+from core.mailbox.watch import wake_on_new_mail
 from core.secrets import MAIL_PASSWORD
 
 if TYPE_CHECKING:
+    import asyncio
+    from collections.abc import Awaitable, Callable
+
     from core.config import Settings
     from core.intake.jobs import IngestReport
     from core.services import Services
@@ -104,6 +108,11 @@ class MailboxRuntime:
 
     def detach(self) -> None:
         """Nothing to detach (see ``attach``)."""
+
+    async def watch(self, woken_round: Callable[[], Awaitable[None]], stop: asyncio.Event) -> None:
+        """IDLE on INBOX between the polls: new mail starts a round within seconds, not at the
+        next ``graph.mail_poll_minutes`` (``core.mailbox.watch.wake_on_new_mail``)."""
+        await wake_on_new_mail(self.services, self, woken_round, stop)
 
     async def drive_round(self) -> NoDrive:
         return NoDrive()

@@ -146,3 +146,35 @@ async def test_server_stopped_mid_round_loses_nothing_and_doubles_nothing(
     count = await services.store.read(lambda s: s.scalar(select(func.count(Message.id))))
     assert count == 5
     await runtime.aclose()
+
+
+def test_a_flag_change_does_not_wake_the_idle_but_new_mail_still_does(
+    dovecot: DovecotServer,
+) -> None:
+    """The owner reads a mail on his phone (\\Seen set by another client) while the app IDLEs:
+    that is no news; mail arriving in the same IDLE is."""
+    dovecot.append(inquiry(0))
+    endpoint = parse_url(dovecot.url, "imap")
+    watcher = open_session(endpoint, dovecot.password)
+    phone = open_session(endpoint, dovecot.password)
+    try:
+        phone.call("select", "INBOX")
+        mark = _mark(watcher)
+        reads = threading.Timer(0.5, lambda: phone.call("uid", "STORE", "1", "+FLAGS", r"(\Seen)"))
+        reads.start()
+        assert idle_once(watcher, 3, mark) is False  # a read is no news
+        reads.join()
+        mark = _mark(watcher)
+        both = threading.Timer(
+            0.5,
+            lambda: (
+                phone.call("uid", "STORE", "1", "-FLAGS", r"(\Seen)"),
+                dovecot.append(inquiry(1)),
+            ),
+        )
+        both.start()
+        assert idle_once(watcher, 30, mark) is True
+        both.join()
+    finally:
+        watcher.close()
+        phone.close()

@@ -1,0 +1,134 @@
+"""The desktop's scheduler over an IMAP mailbox: new mail starts a round within seconds (IDLE),
+not at the next poll an hour later, and stopping ends the watch at once."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from core.clock import StartedClock
+from core.db.models import Message
+from core.events import RecordingBus
+from core.intake.pipeline import build_pipeline
+from core.mailbox.runtime import MailboxRuntime
+from core.schedule import SyncScheduler
+from core.secrets import MAIL_PASSWORD
+from core.services import Services, build_services
+from tests.support.dovecot import DovecotServer
+from tests.support.mailbox_mail import inquiry
+from tests.support.qt import wait_until
+
+POLL_MINUTES = 60  # a poll would come after the test's end: only IDLE can bring the mail
+
+
+@pytest.fixture
+def paced(home: Path) -> Iterator[Services]:
+    """Services on a clock that runs at the real pace from a pinned instant: the scheduler
+    really waits its poll interval, as on the owner's machine."""
+    services = build_services(
+        home, clock=StartedClock(datetime(2026, 12, 2, 9, 0, tzinfo=UTC)), bus=RecordingBus()
+    )
+    yield services
+    services.close()
+
+
+def _count(services: Services) -> int:
+    with services.store.session() as session:
+        return int(session.scalar(select(func.count(Message.id))) or 0)
+
+
+async def test_new_mail_is_on_the_board_in_seconds_not_at_the_next_poll(
+    paced: Services, dovecot: DovecotServer
+) -> None:
+    paced.settings.update(
+        {
+            "imap.url": dovecot.url,
+            "imap.idle_seconds": 600,
+            "graph.mail_poll_minutes": POLL_MINUTES,
+            "graph.drive_poll_minutes": POLL_MINUTES,
+        }
+    )
+    paced.secrets.set(MAIL_PASSWORD, dovecot.password)
+    dovecot.append(inquiry(0, 3))
+    runtime = MailboxRuntime(paced, pipeline=build_pipeline(paced, offline=True))
+    scheduler = SyncScheduler(paced, runtime, drafts=False)
+    stop = asyncio.Event()
+    task = asyncio.ensure_future(scheduler.run_forever(stop))
+    try:
+        await wait_until(lambda: scheduler.mail.runs == 1)  # the first round, at start
+        assert _count(paced) == 1
+        await asyncio.sleep(1.0)  # let the watch settle into IDLE
+        dovecot.append(inquiry(1, 3))
+        await wait_until(lambda: _count(paced) == 2)  # within 30 s; the poll is an hour away
+        await wait_until(lambda: scheduler.mail.runs == 2)
+        dovecot.append(inquiry(2, 3))  # and again: the watch went back to IDLE after the round
+        await wait_until(lambda: _count(paced) == 3)
+        await wait_until(lambda: scheduler.mail.runs == 3)
+        await asyncio.sleep(2.0)
+        assert scheduler.mail.runs == 3  # nothing new, no round: IDLE does not spin
+    finally:
+        stopped = time.monotonic()
+        stop.set()
+        await asyncio.wait_for(task, 10)  # the poll waits and the IDLE end with stop
+        await runtime.aclose()
+    assert time.monotonic() - stopped < 5
+
+
+async def test_while_paused_new_mail_waits(paced: Services, dovecot: DovecotServer) -> None:
+    paced.settings.update(
+        {
+            "imap.url": dovecot.url,
+            "graph.mail_poll_minutes": POLL_MINUTES,
+            "graph.drive_poll_minutes": POLL_MINUTES,
+        }
+    )
+    paced.secrets.set(MAIL_PASSWORD, dovecot.password)
+    runtime = MailboxRuntime(paced, pipeline=build_pipeline(paced, offline=True))
+    scheduler = SyncScheduler(paced, runtime, drafts=False)
+    stop = asyncio.Event()
+    task = asyncio.ensure_future(scheduler.run_forever(stop))
+    try:
+        await wait_until(lambda: runtime.mail.inbox_mark is not None)
+        paced.settings.set("schedule.paused", True)
+        await asyncio.sleep(1.5)
+        dovecot.append(inquiry(0, 1))
+        await asyncio.sleep(3.0)
+        assert _count(paced) == 0 and scheduler.mail.runs == 1  # paused means paused
+        paced.settings.set("schedule.paused", False)
+        scheduler.poke()  # what the window's 继续同步 does
+        await wait_until(lambda: _count(paced) == 1)
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
+        await runtime.aclose()
+
+
+async def test_a_watch_that_breaks_leaves_the_polls_running(
+    paced: Services, dovecot: DovecotServer
+) -> None:
+    class BrokenWatch(MailboxRuntime):
+        async def watch(self, woken_round, stop):  # type: ignore[no-untyped-def]
+            raise RuntimeError("a bug in the watch")
+
+    paced.settings.update({"imap.url": dovecot.url, "graph.mail_poll_minutes": POLL_MINUTES})
+    paced.secrets.set(MAIL_PASSWORD, dovecot.password)
+    runtime = BrokenWatch(paced, pipeline=build_pipeline(paced, offline=True))
+    scheduler = SyncScheduler(paced, runtime, drafts=False)
+    stop = asyncio.Event()
+    task = asyncio.ensure_future(scheduler.run_forever(stop))
+    try:
+        await wait_until(lambda: scheduler.mail.runs == 1)
+        dovecot.append(inquiry(0, 1))
+        scheduler.poke()  # 立即同步 still works
+        await wait_until(lambda: _count(paced) == 1)
+        assert not task.done()
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
+        await runtime.aclose()
