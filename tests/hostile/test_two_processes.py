@@ -137,13 +137,17 @@ def test_processes_opening_one_fresh_database_at_the_same_instant_all_open_it(
         )
         for me in range(RACERS)
     ]
-    for n in range(ROUNDS):  # release each round once every opener is waiting at its line
-        deadline = time.monotonic() + 60
-        while len(list((tmp_path / str(n)).glob("ready-*"))) < RACERS:
-            assert all(p.poll() is None for p in procs), "an opener died"
-            assert time.monotonic() < deadline, f"round {n}: openers never got ready"
-            time.sleep(0.002)
-        (tmp_path / str(n) / "go").touch()
+    try:
+        for n in range(ROUNDS):  # release each round once every opener waits at its line
+            deadline = time.monotonic() + 60
+            while len(list((tmp_path / str(n)).glob("ready-*"))) < RACERS:
+                assert all(p.poll() is None for p in procs), "an opener died"
+                assert time.monotonic() < deadline, f"round {n}: openers never got ready"
+                time.sleep(0.002)
+            (tmp_path / str(n) / "go").touch()
+    finally:  # an opener that died leaves the others spinning at their line: release them all
+        for n in range(ROUNDS):
+            (tmp_path / str(n) / "go").touch()
     results = [_finish(p) for p in procs]
     for code, out, err in results:
         assert code == 0, err.strip().splitlines()[-1:]
