@@ -164,7 +164,7 @@ async def watch_forever(
             await clock.sleep(poll)
 
 
-IdleOutcome = Literal["changed", "quiet", "failed", "no-idle"]
+IdleOutcome = Literal["changed", "quiet", "failed", "refused", "no-idle"]
 
 
 async def wake_on_new_mail(
@@ -198,6 +198,9 @@ async def wake_on_new_mail(
             if outcome == "no-idle":
                 log.info("the mail server has no IDLE; new mail waits for the next poll")
                 return
+            if outcome == "refused":  # as the rounds do: faster retries lock QQ/163 accounts
+                await _pause(stop, 60.0 * services.settings.number("graph.mail_poll_minutes"))
+                continue
             if outcome == "failed":
                 backoff = next_backoff(backoff)
                 await _pause(stop, backoff)
@@ -229,6 +232,9 @@ async def _idle_round(
     idle_for = float(services.settings.number("imap.idle_seconds"))
     try:
         imap = await tasks.io(runtime.connect)
+    except (MailAuthError, MailServiceDisabled) as exc:
+        log.info("IDLE refused by the server: %s", exc)
+        return "refused"
     except (MailboxError, OSError) as exc:
         log.info("IDLE could not connect: %s", exc)
         return "failed"

@@ -132,3 +132,42 @@ async def test_a_watch_that_breaks_leaves_the_polls_running(
         stop.set()
         await asyncio.wait_for(task, 10)
         await runtime.aclose()
+
+
+async def test_a_refused_password_is_not_retried_by_the_watch_before_the_next_poll(
+    paced: Services, dovecot: DovecotServer
+) -> None:
+    """QQ/163 lock an account that logs in wrong too often: the watch's backoff (5 s, 10 s …)
+    is for a network that went away, not for a password the server refused."""
+    from core.errors import MailAuthError
+    from core.mailbox.imap_session import ImapSession
+
+    attempts: list[float] = []
+
+    class PasswordChanged(MailboxRuntime):
+        refuse = False
+
+        def connect(self) -> ImapSession:
+            if self.refuse:
+                attempts.append(time.monotonic())
+                raise MailAuthError("the server refused the password")
+            return super().connect()
+
+    paced.settings.update(
+        {"imap.url": dovecot.url, "imap.idle_seconds": 1, "graph.mail_poll_minutes": POLL_MINUTES}
+    )
+    paced.secrets.set(MAIL_PASSWORD, dovecot.password)
+    runtime = PasswordChanged(paced, pipeline=build_pipeline(paced, offline=True))
+    scheduler = SyncScheduler(paced, runtime, drafts=False)
+    stop = asyncio.Event()
+    task = asyncio.ensure_future(scheduler.run_forever(stop))
+    try:
+        await wait_until(lambda: scheduler.mail.runs == 1)
+        runtime.refuse = True  # the owner changed his password on the web
+        await wait_until(lambda: len(attempts) >= 1)  # the watch's next login: refused
+        await asyncio.sleep(7.0)  # past the 5 s a network failure would wait
+        assert len(attempts) == 1, attempts
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
+        await runtime.aclose()
