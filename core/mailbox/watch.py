@@ -178,8 +178,8 @@ async def wake_on_new_mail(
     customer's mail reaches the board in seconds, not at the next ``graph.mail_poll_minutes``.
 
     Only after a round has listed INBOX (its mark is what IDLE compares against); not while
-    sync is paused; never twice within ``WAKE_GAP`` s (a server that keeps announcing flag
-    changes does not turn into back-to-back rounds). A server without IDLE ends the watch: the
+    sync is paused; never twice within ``WAKE_GAP`` s (ten mails arriving one by one are one
+    or two rounds, not ten back to back). A server without IDLE ends the watch: the
     polls alone serve it. A dropped connection is retried with the rounds' backoff; the polls go
     on meanwhile, so nothing waits on the watch. ``stop`` ends it within ``HALT_CHECK`` s.
     """
