@@ -4,8 +4,9 @@ not at the next poll an hour later, and stopping ends the watch at once."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from sqlalchemy import func, select
 
 from core.clock import StartedClock
+from core.config import SettingValue
 from core.db.models import Message
 from core.events import RecordingBus
 from core.intake.pipeline import build_pipeline
@@ -43,24 +45,42 @@ def _count(services: Services) -> int:
         return int(session.scalar(select(func.count(Message.id))) or 0)
 
 
-async def test_new_mail_is_on_the_board_in_seconds_not_at_the_next_poll(
-    paced: Services, dovecot: DovecotServer
-) -> None:
+@contextlib.asynccontextmanager
+async def _scheduler(
+    paced: Services,
+    dovecot: DovecotServer,
+    runtime_class: type[MailboxRuntime] = MailboxRuntime,
+    **settings: SettingValue,
+) -> AsyncIterator[tuple[MailboxRuntime, SyncScheduler]]:
+    """The tray app's scheduler on the Dovecot account, polling once an hour, running until
+    the block ends; then stop must end it (the poll's wait and the IDLE) within 10 s."""
     paced.settings.update(
         {
             "imap.url": dovecot.url,
-            "imap.idle_seconds": 600,
             "graph.mail_poll_minutes": POLL_MINUTES,
             "graph.drive_poll_minutes": POLL_MINUTES,
+            **settings,
         }
     )
     paced.secrets.set(MAIL_PASSWORD, dovecot.password)
-    dovecot.append(inquiry(0, 3))
-    runtime = MailboxRuntime(paced, pipeline=build_pipeline(paced, offline=True))
+    runtime = runtime_class(paced, pipeline=build_pipeline(paced, offline=True))
     scheduler = SyncScheduler(paced, runtime, drafts=False)
     stop = asyncio.Event()
     task = asyncio.ensure_future(scheduler.run_forever(stop))
     try:
+        yield runtime, scheduler
+        assert not task.done()  # nothing ended the scheduler but stop
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
+        await runtime.aclose()
+
+
+async def test_new_mail_is_on_the_board_in_seconds_not_at_the_next_poll(
+    paced: Services, dovecot: DovecotServer
+) -> None:
+    dovecot.append(inquiry(0, 3))
+    async with _scheduler(paced, dovecot, **{"imap.idle_seconds": 600}) as (_runtime, scheduler):
         await wait_until(lambda: scheduler.mail.runs == 1)  # the first round, at start
         assert _count(paced) == 1
         await asyncio.sleep(1.0)  # let the watch settle into IDLE
@@ -72,28 +92,12 @@ async def test_new_mail_is_on_the_board_in_seconds_not_at_the_next_poll(
         await wait_until(lambda: scheduler.mail.runs == 3)
         await asyncio.sleep(2.0)
         assert scheduler.mail.runs == 3  # nothing new, no round: IDLE does not spin
-    finally:
         stopped = time.monotonic()
-        stop.set()
-        await asyncio.wait_for(task, 10)  # the poll waits and the IDLE end with stop
-        await runtime.aclose()
-    assert time.monotonic() - stopped < 5
+    assert time.monotonic() - stopped < 5  # the poll's wait and the IDLE ended with stop
 
 
 async def test_while_paused_new_mail_waits(paced: Services, dovecot: DovecotServer) -> None:
-    paced.settings.update(
-        {
-            "imap.url": dovecot.url,
-            "graph.mail_poll_minutes": POLL_MINUTES,
-            "graph.drive_poll_minutes": POLL_MINUTES,
-        }
-    )
-    paced.secrets.set(MAIL_PASSWORD, dovecot.password)
-    runtime = MailboxRuntime(paced, pipeline=build_pipeline(paced, offline=True))
-    scheduler = SyncScheduler(paced, runtime, drafts=False)
-    stop = asyncio.Event()
-    task = asyncio.ensure_future(scheduler.run_forever(stop))
-    try:
+    async with _scheduler(paced, dovecot) as (runtime, scheduler):
         await wait_until(lambda: runtime.mail.inbox_mark is not None)
         paced.settings.set("schedule.paused", True)
         await asyncio.sleep(1.5)
@@ -103,10 +107,6 @@ async def test_while_paused_new_mail_waits(paced: Services, dovecot: DovecotServ
         paced.settings.set("schedule.paused", False)
         scheduler.poke()  # what the window's 继续同步 does
         await wait_until(lambda: _count(paced) == 1)
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, 10)
-        await runtime.aclose()
 
 
 async def test_a_watch_that_breaks_leaves_the_polls_running(
@@ -116,22 +116,11 @@ async def test_a_watch_that_breaks_leaves_the_polls_running(
         async def watch(self, woken_round, stop):  # type: ignore[no-untyped-def]
             raise RuntimeError("a bug in the watch")
 
-    paced.settings.update({"imap.url": dovecot.url, "graph.mail_poll_minutes": POLL_MINUTES})
-    paced.secrets.set(MAIL_PASSWORD, dovecot.password)
-    runtime = BrokenWatch(paced, pipeline=build_pipeline(paced, offline=True))
-    scheduler = SyncScheduler(paced, runtime, drafts=False)
-    stop = asyncio.Event()
-    task = asyncio.ensure_future(scheduler.run_forever(stop))
-    try:
+    async with _scheduler(paced, dovecot, BrokenWatch) as (_runtime, scheduler):
         await wait_until(lambda: scheduler.mail.runs == 1)
         dovecot.append(inquiry(0, 1))
         scheduler.poke()  # 立即同步 still works
         await wait_until(lambda: _count(paced) == 1)
-        assert not task.done()
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, 10)
-        await runtime.aclose()
 
 
 async def test_a_refused_password_is_not_retried_by_the_watch_before_the_next_poll(
@@ -153,21 +142,13 @@ async def test_a_refused_password_is_not_retried_by_the_watch_before_the_next_po
                 raise MailAuthError("the server refused the password")
             return super().connect()
 
-    paced.settings.update(
-        {"imap.url": dovecot.url, "imap.idle_seconds": 1, "graph.mail_poll_minutes": POLL_MINUTES}
-    )
-    paced.secrets.set(MAIL_PASSWORD, dovecot.password)
-    runtime = PasswordChanged(paced, pipeline=build_pipeline(paced, offline=True))
-    scheduler = SyncScheduler(paced, runtime, drafts=False)
-    stop = asyncio.Event()
-    task = asyncio.ensure_future(scheduler.run_forever(stop))
-    try:
+    async with _scheduler(paced, dovecot, PasswordChanged, **{"imap.idle_seconds": 1}) as (
+        runtime,
+        scheduler,
+    ):
         await wait_until(lambda: scheduler.mail.runs == 1)
+        assert isinstance(runtime, PasswordChanged)
         runtime.refuse = True  # the owner changed his password on the web
         await wait_until(lambda: len(attempts) >= 1)  # the watch's next login: refused
         await asyncio.sleep(7.0)  # past the 5 s a network failure would wait
         assert len(attempts) == 1, attempts
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, 10)
-        await runtime.aclose()
