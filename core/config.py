@@ -1,7 +1,7 @@
 """Every setting in one place: key, type, default, one-line description, environment override.
 
 Values come from ``settings.toml`` in the data folder, then the ``INQUIRY_BRIDGE_*`` variables of
-DESIGN.md override them. Secrets are *not* settings: they live in the OS keyring (``secrets``).
+docs/contracts.md override them. Secrets are *not* settings: they live in the OS keyring (``secrets``).
 The settings dialog and the CLI both read this table, so adding a setting means one line here.
 """
 

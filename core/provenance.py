@@ -1,6 +1,6 @@
 """Where a text came from: the one type the guards read before they trust a word.
 
-DESIGN.md principle 7 ("only people state facts, and trust travels with the text") as a data
+docs/contracts.md principle 7 ("only people state facts, and trust travels with the text") as a data
 type. Every text the fact guard, the recipient rule and the write rule look at is a ``Text``
 carrying its ``Provenance``:
 

@@ -1,6 +1,6 @@
 """Secrets (API keys, bot token) in the OS keyring, never in settings, SQLite or logs.
 
-Environment variables of DESIGN.md win over the keyring so headless and test setups need no
+Environment variables of docs/contracts.md win over the keyring so headless and test setups need no
 keyring at all. Where the OS has no keyring (or it refuses), a secret goes to the data folder's
 owner-only ``ProtectedFile`` instead of being dropped, and ``location`` says which store holds
 it so the owner is told. Without a fallback file (tests, tools) a refusing keyring is

@@ -3,7 +3,7 @@
 Why: offloads used to be ad hoc -- ``asyncio.to_thread`` here, ``run_in_executor(None, …)`` there,
 a private ``ThreadPoolExecutor`` or a bare ``threading.Thread`` elsewhere -- so nobody could say
 which threads the process runs, how many, or what waits for them at close. Two lanes, as Anki's
-``taskman`` has (STYLE.md 17):
+``taskman`` has (docs/architecture.md, `tasks.py`):
 
 - the **database lane**: ``db_lane()``, one named thread per store (``Store`` owns it; every
   write of ``Store.run`` runs there, so writes to one database are serialised);

@@ -12,7 +12,7 @@ The answer passes the claim guard (``core.agent.claims``) before it is returned:
 channel shows it, the owner never reads "已发送" about a draft that waits for his approval.
 Memories reach the model as a delimited data message, never inside the system instructions.
 
-Provenance (DESIGN.md principle 7): the owner's own words of the turn travel with it
+Provenance (docs/contracts.md principle 7): the owner's own words of the turn travel with it
 (``ToolContext.owner_words``) — the instruction of record of any draft it writes, and what the
 consent rule reads. Once the turn has read customer content (a tool whose record says
 ``reads_customer_content``), a gated write (``Tool.gated``: stage, note, memory, folder) that his

@@ -1,6 +1,6 @@
 """The intake pipeline and its results as the headless front end uses them.
 
-Why a facade: ``ingest --eml-dir`` and the ``inquiries`` / ``mail`` listings (the DESIGN.md JSON
+Why a facade: ``ingest --eml-dir`` and the ``inquiries`` / ``mail`` listings (the docs/contracts.md JSON
 contracts) are what a check or a support person runs against a data folder; going through the
 ``App`` keeps them on the very pipeline and queries the desktop and ``sync`` use, and keeps the
 CLI away from the store.

@@ -2,7 +2,7 @@
 
 ``ingest --eml-dir DIR`` replays ``*.eml`` in name order as if they arrived in that order;
 messages a killed or failed earlier run left ``pending`` are retried first. Re-running on the same
-folder changes nothing. ``inquiries --json`` / ``mail --json`` print the DESIGN.md contracts
+folder changes nothing. ``inquiries --json`` / ``mail --json`` print the docs/contracts.md contracts
 (``core.intake.queries``); without ``--json`` a short table for people.
 """
 

@@ -1,6 +1,6 @@
 """OwnerDecisions: approve, reject, send — the owner's hands only.
 
-Principle 2 of DESIGN.md by what is handed over: this is the only object with ``approve`` and
+Principle 2 of docs/contracts.md by what is handed over: this is the only object with ``approve`` and
 ``send``, and it is given only to the owner's own surfaces — the approval window, the local
 command line and the paired owner's Telegram buttons (plus the scheduler, which sends what he
 already approved). The assistant's tools receive a ``DraftComposer`` and a ``DraftReader``; no

@@ -6,7 +6,7 @@
                ▼                                ▼
      rejected / superseded                    failed ─▶ approved (owner retries)
 
-Principle 2 of DESIGN.md lives here: ``transition`` refuses to produce ``approved``. The only
+Principle 2 of docs/contracts.md lives here: ``transition`` refuses to produce ``approved``. The only
 function that can is ``approve_transition``, and it demands an owner actor ("owner" from the
 window, "cli" from the local command line, "telegram" from the paired owner's button). The
 assistant's tool layer never gets a reference to it, and a property-based test drives every other

@@ -1,6 +1,6 @@
 """The other direction of the OneDrive ↔ stage link: a stage changed in the app moves the folder.
 
-The owner's folders are organised by stage (DESIGN.md), and the watcher turns a folder dragged in
+The owner's folders are organised by stage (docs/contracts.md), and the watcher turns a folder dragged in
 OneDrive into a stage change. When the stage changes in the app instead (the owner on the board,
 the assistant, a reminder's 流失 button, a confirmed appointment), the customer's folder follows:
 it is moved into the stage folder that lists the new stage, that folder created first when the

@@ -1,6 +1,6 @@
 """OneDrive watcher: drive delta → ``drive_items`` rows → stage changes of customers' inquiries.
 
-The owner runs his pipeline in OneDrive folders (DESIGN.md): one folder per customer inside a
+The owner runs his pipeline in OneDrive folders (docs/contracts.md): one folder per customer inside a
 stage folder (``未报价顾客/``, ``厂家已报价/``, ``已报价顾客/``, ``已确定并付定金顾客/`` by default,
 configurable root and names). Dragging a customer folder to another stage folder *is* a stage
 change; renaming it is not.

@@ -2,7 +2,7 @@
 
 Every place that says "days in stage" or "overdue" — the board (its rows and its SQL filter),
 ``inquiries --json``, ``reminders``, the briefing, the assistant's tools and Telegram — asks this
-module, so they cannot disagree. The rule, from DESIGN.md:
+module, so they cannot disagree. The rule, from docs/contracts.md:
 
 * a stage's clock starts when the job entered it; a new inquiry's clock starts at its first
   email's received time (not when the app happened to import it — a first sync of September mail

@@ -2,7 +2,7 @@
 
 Every stage change anywhere (pipeline, owner, agent, OneDrive) goes through ``change_stage`` so
 the audit trail ``{from, to, at, reason, triggered_by}`` and the ``StageChanged`` event can never
-be skipped. Reminder timeouts per stage come from DESIGN.md.
+be skipped. Reminder timeouts per stage come from docs/contracts.md.
 """
 
 from __future__ import annotations

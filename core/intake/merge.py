@@ -1,6 +1,6 @@
 """Which inquiry a message belongs to, and how it changes that inquiry. Deterministic, no LLM.
 
-Principle 1 of DESIGN.md: the model classifies and extracts; *this* module decides. The order of
+Principle 1 of docs/contracts.md: the model classifies and extracts; *this* module decides. The order of
 evidence, strongest first:
 
 1. **Thread** — ``In-Reply-To`` / ``References`` (nearest first) or the Graph ``conversation_id``

@@ -1,4 +1,4 @@
-"""The JSON views of ``inquiries --json`` and ``mail --json`` (DESIGN.md contracts).
+"""The JSON views of ``inquiries --json`` and ``mail --json`` (docs/contracts.md contracts).
 
 The field names here are checked from outside the repo, so they are spelled once, in this module.
 Times are ISO 8601 UTC with a ``Z``. Both exports read in two or three set-based queries (no query

@@ -281,7 +281,7 @@ def relink_source_id(
     """The same Message-ID listed under a new source id: the stored row takes the new id.
 
     Outlook can re-issue immutable ids when mail moves, and an IMAP server renumbers every UID
-    when its UIDVALIDITY changes: keep the newest, dedup on the Message-ID (STACK-NOTES). Nothing changes when another row already holds ``source_id`` (the
+    when its UIDVALIDITY changes: keep the newest, dedup on the Message-ID. Nothing changes when another row already holds ``source_id`` (the
     unique constraint), or when no row has ``message_id``. Mail sync (ids seen in a delta) and
     admission (a message arriving again) both relink through here.
 

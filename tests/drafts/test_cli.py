@@ -1,4 +1,4 @@
-"""The drafting CLI contracts of DESIGN.md, run in-process against loopback LLM and Graph."""
+"""The drafting CLI contracts of docs/contracts.md, run in-process against loopback LLM and Graph."""
 
 from __future__ import annotations
 

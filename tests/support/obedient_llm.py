@@ -1,7 +1,7 @@
 """A loopback model that obeys instructions planted in customer mail, the way real models often do.
 
 Served by ``tests.support.llm_server.LLMServer`` (``LLMServer(ObedientModel())``). It is the
-adversary of DESIGN.md principle 7:
+adversary of docs/contracts.md principle 7:
 
 - as the **assistant** (requests with ``tools``): first it reads the current inquiry
   (``get_inquiry``); then, for every line of the customer's text that says

@@ -5,7 +5,7 @@ Revises: 0006_owed_writes
 Create Date: 2026-12-01 20:40:00
 
 Why: a turn that has read customer content may only *propose* a stage change, a note or a
-OneDrive folder the owner's own words did not ask for (DESIGN.md principle 7). A proposal is a
+OneDrive folder the owner's own words did not ask for (docs/contracts.md principle 7). A proposal is a
 row the owner confirms or drops with one click (desktop chat, Telegram, ``proposals``); kept for
 the record whatever he decides.
 """
