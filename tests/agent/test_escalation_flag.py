@@ -82,7 +82,8 @@ async def test_a_calm_customer_or_a_handled_complaint_has_no_flag(
         assert "escalation" not in json.loads(reply.tool_calls[0].result)
         assert "该客户在投诉" not in reply.text
     with services.store.session() as s:
-        assert s.get(AppState, key).value["status"] == "dismissed"
+        state = s.get(AppState, key)
+        assert state is not None and state.value["status"] == "dismissed"
 
 
 async def test_a_long_answer_cut_for_telegram_keeps_the_flag(

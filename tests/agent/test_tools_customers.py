@@ -4,6 +4,7 @@ only when nothing matches exactly, and then said so; nothing found is said plain
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from sqlalchemy import select
 
@@ -12,8 +13,11 @@ from core.services import Services
 from tests.agent.conftest import Model, add_customer, run
 
 
-def _found(result: str) -> list[dict]:  # type: ignore[type-arg]
-    return json.loads(result.split("<data>")[1].split("</data>")[0])["inquiries"]
+def _found(result: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = json.loads(result.split("<data>")[1].split("</data>")[0])[
+        "inquiries"
+    ]
+    return found
 
 
 async def test_phone_in_any_format_finds_the_customer(services: Services, model: Model) -> None:

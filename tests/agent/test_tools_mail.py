@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from typing import Any
 
 from core.clock import SYDNEY
 from core.services import Services
 from tests.agent.conftest import Model, add_customer, add_mail, run
 
 
-def _data(result: str) -> dict:  # type: ignore[type-arg]
-    return json.loads(result.split("<data>")[1].split("</data>")[0])
+def _data(result: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(result.split("<data>")[1].split("</data>")[0])
+    return data
 
 
 def _sydney(day: int, hour: int, minute: int = 0) -> datetime:

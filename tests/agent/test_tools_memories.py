@@ -4,6 +4,7 @@ turn that read customer mail can neither make a memory active nor retire one."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from sqlalchemy import select
 
@@ -12,8 +13,9 @@ from core.services import Services
 from tests.agent.conftest import Model, add_customer, add_mail, run
 
 
-def _listed(result: str) -> list[dict]:  # type: ignore[type-arg]
-    return json.loads(result.split("\n", 1)[1])["memories"]
+def _listed(result: str) -> list[dict[str, Any]]:
+    listed: list[dict[str, Any]] = json.loads(result.split("\n", 1)[1])["memories"]
+    return listed
 
 
 async def test_remember_list_and_retire(services: Services, model: Model) -> None:

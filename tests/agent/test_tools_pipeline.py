@@ -75,7 +75,8 @@ async def test_audit_lists_disagreements_and_changes_nothing(
     assert "no longer exists" in found[fay]
     with services.store.session() as s:
         assert s.scalars(select(StageEvent)).all() == []
-        assert s.get(Inquiry, amy).stage == "inquiry"
+        row = s.get(Inquiry, amy)
+        assert row is not None and row.stage == "inquiry"
 
 
 async def test_a_consistent_pipeline_says_so(services: Services, model: Model) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta
+from typing import Any
 
 from core.agent.memory import save_memory
 from core.clock import FakeClock, to_sydney
@@ -31,8 +32,9 @@ def _pending_draft(services: Services, inquiry_id: int) -> int:
     return int(services.store.write(do))
 
 
-def _numbers(result: str) -> dict:  # type: ignore[type-arg]
-    return json.loads(result.split("\n", 1)[1])
+def _numbers(result: str) -> dict[str, Any]:
+    numbers: dict[str, Any] = json.loads(result.split("\n", 1)[1])
+    return numbers
 
 
 async def test_today_numbers_count_the_sydney_day(

@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from core.db.models import Inquiry, StageEvent
 from core.events import StageChanged
@@ -14,10 +15,11 @@ from core.inquiry.stages import (
     record_initial_stage,
     stage_history,
 )
+from core.services import Services
 
 
-def _new_inquiry(services) -> int:  # type: ignore[no-untyped-def]
-    def _do(session):  # type: ignore[no-untyped-def]
+def _new_inquiry(services: Services) -> int:
+    def _do(session: Session) -> int:
         now = services.clock.now().replace(tzinfo=None)
         inquiry = Inquiry(stage="inquiry", stage_changed_at=now, created_at=now, updated_at=now)
         session.add(inquiry)

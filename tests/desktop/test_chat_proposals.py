@@ -22,7 +22,7 @@ from tests.support.qt import settles, wait_until
 
 def _stage(services: Any, inquiry_id: int) -> str:
     with services.store.session() as session:
-        row = session.get(Inquiry, inquiry_id)
+        row: Inquiry | None = session.get(Inquiry, inquiry_id)
         assert row is not None
         return row.stage
 

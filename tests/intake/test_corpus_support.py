@@ -29,7 +29,8 @@ DISPOSITION = re.compile(r"^(skipped:[a-z_]+|new_inquiry|merged|not_inquiry|fail
 
 
 def load_labels(corpus: Path) -> list[dict[str, Any]]:
-    return json.loads((corpus / "labels.json").read_text(encoding="utf-8"))
+    labels: list[dict[str, Any]] = json.loads((corpus / "labels.json").read_text(encoding="utf-8"))
+    return labels
 
 
 def _squash(text: str) -> str:

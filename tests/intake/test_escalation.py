@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,7 +69,7 @@ def _mail(
     )
 
 
-def _attention(capsys: pytest.CaptureFixture[str], home: Path) -> list[dict]:
+def _attention(capsys: pytest.CaptureFixture[str], home: Path) -> list[dict[str, Any]]:
     from core.app import build_app
 
     app = build_app(home, clock=FakeClock())

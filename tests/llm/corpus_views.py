@@ -33,7 +33,10 @@ class Replayed:
 
 
 def load_labels(corpus_dir: Path) -> list[dict[str, Any]]:
-    return json.loads((corpus_dir / "labels.json").read_text(encoding="utf-8"))
+    labels: list[dict[str, Any]] = json.loads(
+        (corpus_dir / "labels.json").read_text(encoding="utf-8")
+    )
+    return labels
 
 
 def replay(

@@ -43,7 +43,7 @@ def llm(services: Any, inquiry: int) -> Iterator[LLMServer]:
 
 def _stage(services: Any, inquiry_id: int) -> str:
     with services.store.session() as session:
-        row = session.get(Inquiry, inquiry_id)
+        row: Inquiry | None = session.get(Inquiry, inquiry_id)
         assert row is not None
         return row.stage
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,7 @@ def _run(home: Path, *args: str) -> None:
     assert main([*args, "--home", str(home)]) == 0
 
 
-def _inquiries(home: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, dict]:
+def _inquiries(home: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, Any]]:
     capsys.readouterr()
     _run(home, "inquiries", "--json")
     return {i["customer_name"]: i for i in json.loads(capsys.readouterr().out)}
