@@ -15,9 +15,10 @@ this module; an invalid one is dropped (``None`` / left out), never stored:
 A model's answer then passes *grounding* (``core.intake.grounding``): each copied value — name,
 email, phone, address, suburb, dimensions, dates, budget — must be found in the customer's text,
 else it is dropped (recorded in ``grounding_drops`` with the reason) and the rules' value for the
-field is used when they have one. Products the customer never named are kept as inference,
-listed in ``model_made`` with urgency and language. ``confidence`` caps the classifier's
-confidence by what survived.
+field is used when they have one. Products the mail does not support are dropped the same way; a
+name the mail greets is dropped as the addressee; a phone is re-read from the mail's own digits.
+Urgency and language are inference, listed in ``model_made``. ``confidence`` caps the
+classifier's confidence by what survived.
 """
 
 from __future__ import annotations
@@ -152,6 +153,11 @@ class _FieldCheck:
             elif not self.evidence.has_phone(phone):  # the subscriber digits must be in the email
                 self.drop("customer_phone", raw_phone, "not_in_mail")
                 phone = None
+            elif self.grounded:
+                # the number is read off the mail's own digits, never the model's spelling of it
+                phone = self.evidence.mail_phone(phone)
+                if phone is None:
+                    self.drop("customer_phone", raw_phone, "not_in_mail")
         return phone
 
     def suburb(self, raw: dict[str, Any]) -> str | None:
@@ -180,9 +186,14 @@ class _FieldCheck:
             else:
                 self.drop("product_types", key, "invalid", f"product_types:{key}")
         if self.grounded and products:
-            made = [k for k in products if not self.evidence.names_product(k)]
-            if made:
-                self.model_made.append("product_types:" + ",".join(made))
+            # a product the mail does not support is dropped, not stored: a weak model that
+            # answers the whole glossary must not fill the board with 17 products
+            for key in products:
+                self.offer(key)
+            unsupported = [k for k in products if not self.evidence.supports_product(k)]
+            for key in unsupported:
+                self.drop("product_types", key, "not_in_mail", f"product_types:{key}")
+            products = [k for k in products if k not in unsupported]
         return products
 
     def dimensions(self, raw: dict[str, Any]) -> list[str]:
@@ -249,6 +260,9 @@ class _FieldCheck:
             name = None
         elif name and self.grounded and not self.evidence.has_name(name):
             self.drop("customer_name", name, "not_in_mail")
+            name = None
+        elif name and self.grounded and self.evidence.is_greeted_not_sender(name):
+            self.drop("customer_name", name, "addressee")  # "Hi Jason": the reader, not the sender
             name = None
         return name
 

@@ -14,8 +14,13 @@ collapsed and street types abbreviated ("Road" = "Rd"); a name's words may come 
 guard's normaliser (``core.text.facts``), so "2.4 m" in the mail grounds "2400 x …" and
 "3/3" grounds "3 March".
 
-Inference that is not copying — product type from a description, urgency, language — stays,
-marked ``model_made`` so the owner (and the eval) can tell it from what the customer wrote.
+Who wrote a value matters, not only that it appears: a customer name must be the sender's, never
+the name the mail greets ("Hi Jason" is the reader); a phone is taken from the mail's own digits
+(a model's "+497318264" for "0497 318 264" becomes the customer's number, not a German one); a
+product the mail does not name (glossary aliases, the rules' patterns, the thread's job) is
+dropped, so a weak model listing the whole glossary stores nothing of it (#45). Inference that is
+not copying — urgency, language — stays, marked ``model_made`` so the owner (and the eval) can
+tell it from what the customer wrote.
 Confidence follows what survived: the more of the model's copied values had to be dropped, the
 less its answer is trusted (``confidence_after``).
 
@@ -67,6 +72,13 @@ _STREET_ABBREVIATIONS = {
 _WORD = re.compile(r"[0-9a-z\u00c0-\u024f]+|[\u3400-\u9fff]", re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# "Hi Jason," / "Dear Mr Lee" / "Good morning Anna": the name after a greeting is the person the
+# mail is written TO (the shop's side), never the sender. Names are capitalised words.
+_GREETING = re.compile(
+    r"^[ \t>]*(?:hi|hello|hey|dear|g'?day|good (?:morning|afternoon|evening|day)|attn:?|"
+    r"attention:?)[ \t,]+((?:(?:mr|mrs|ms|miss|dr)\.?[ \t]+)?[A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*)?)",
+    re.IGNORECASE | re.MULTILINE,
+)
 _FACT_LINE = re.compile(
     r"\d|[一二两三四五六七八九十百千万半]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
     r"mon|tue|wed|thu|fri|sat|sun|noon|midday|周|星期|礼拜",
@@ -80,7 +92,9 @@ class GroundingDrop:
 
     field: str
     value: str
-    why: str  # "not_in_mail" (absent from the customer's text) | "invalid" (wrong shape)
+    # "not_in_mail" (absent from the customer's text) | "invalid" (wrong shape) |
+    # "addressee" (a name the mail greets: the reader, not the sender)
+    why: str
 
     def as_dict(self) -> dict[str, str]:
         return {"field": self.field, "value": self.value[:200], "why": self.why}
@@ -175,6 +189,49 @@ class Evidence:
         if _CJK.search(value):
             return "".join(words) in self.compact
         return all(w in self.word_set for w in words)
+
+    @cached_property
+    def greeted_words(self) -> frozenset[str]:
+        """The words of the names the mail greets ("Hi Jason" -> {"jason"})."""
+        found: set[str] = set()
+        for m in _GREETING.finditer(self.view.body_text or ""):
+            found |= {w for w in _words(m.group(1)) if w not in {"mr", "mrs", "ms", "miss", "dr"}}
+        return frozenset(found)
+
+    def is_greeted_not_sender(self, value: str) -> bool:
+        """The name is the one the mail greets, and the sender's own display name is another.
+
+        Who wrote a name matters, not only that it appears: "Hi Jason, ... Thanks, Mia" names
+        Jason as the reader. A name the From header also carries is the sender's after all."""
+        words = [w for w in _words(value) if w not in {"mr", "mrs", "ms", "miss", "dr"}]
+        if not words or not set(words) <= self.greeted_words:
+            return False
+        sender = set(_words(self.view.from_name or ""))
+        return not set(words) <= sender
+
+    def supports_product(self, key: str) -> bool:
+        """The mail names this product (a glossary alias, the rules' patterns) or the thread's
+        job already has it: a product the text does not support is not the customer's."""
+        if self.names_product(key):
+            return True
+        from core.intake.rules_extract import find_products
+
+        thread = (self.view.thread_inquiry or {}).get("products") or []
+        return key in thread or key in find_products(self.text)
+
+    def mail_phone(self, e164: str) -> str | None:
+        """The phone as the MAIL writes it, normalised in the mail's region: the one whose
+        subscriber digits the model's value ends with (a model that read "0497 318 264" as
+        "+497318264" gets the customer's own "+61497318264" back), or None."""
+        from core.intake.normalize import find_phones
+
+        tail = re.sub(r"\D", "", e164)[-8:]
+        if len(tail) < 8:
+            return None
+        for phone in find_phones(self.text, self.view.region):
+            if re.sub(r"\D", "", phone).endswith(tail):
+                return phone
+        return None
 
     def has_email(self, value: str) -> bool:
         return bool(value) and value.casefold() in self.lower

@@ -100,10 +100,55 @@ def test_invented_address_is_dropped_but_a_real_one_kept() -> None:
     assert e.confidence == "low"  # one of two copied values was invented
 
 
-def test_inferred_product_stays_marked_model_made() -> None:
+def test_a_product_the_mail_does_not_name_is_dropped_not_stored() -> None:
     e = ground_answer(answer(product_types=["sliding_door", "flyscreen"]), view())
-    assert e.product_types == ["sliding_door", "flyscreen"]
-    assert e.model_made == ["product_types:flyscreen"]
+    assert e.product_types == ["sliding_door"]
+    assert {"field": "product_types", "value": "flyscreen", "why": "not_in_mail"} in (
+        e.grounding_drops
+    )
+
+
+def test_a_weak_model_listing_the_whole_glossary_stores_only_what_the_mail_names() -> None:
+    from core.glossary import glossary
+
+    everything = sorted(glossary())
+    e = ground_answer(answer(product_types=everything), view())
+    assert e.product_types == ["sliding_door"]
+    assert e.confidence == "low"  # most of what it offered was not in the mail
+
+
+def test_the_thread_job_supports_a_product_a_short_reply_does_not_name() -> None:
+    reply = view("Yes please go ahead, Tuesday works.", thread_inquiry={"products": ["flyscreen"]})
+    assert ground_answer(answer(product_types=["flyscreen"]), reply).product_types == ["flyscreen"]
+
+
+def test_the_name_the_mail_greets_is_the_reader_not_the_customer() -> None:
+    body = "Hi Jason,\n\nCan you quote a sliding door for 27 Quarry Road, Ryde?\n\nThanks"
+    e = ground_answer(answer(customer_name="Jason"), view(body, from_name="Mia Tran"))
+    assert e.customer_name == "Mia Tran"  # the From header's name, from the rules
+    assert {"field": "customer_name", "value": "Jason", "why": "addressee"} in e.grounding_drops
+    # a sender who greets someone and signs with her own name keeps her name
+    signed = body + "\nMia"
+    e = ground_answer(answer(customer_name="Mia"), view(signed, from_name=None))
+    assert e.customer_name == "Mia"
+
+
+def test_a_name_the_from_header_carries_stays_even_when_greeted() -> None:
+    body = "Hello Anna,\nfollowing my call: a sliding door please.\nAnna Lee"
+    e = ground_answer(answer(customer_name="Anna Lee"), view(body, from_name="Anna Lee"))
+    assert e.customer_name == "Anna Lee"
+
+
+def test_a_mangled_phone_is_read_back_from_the_mails_own_digits() -> None:
+    body = "Sliding door for 27 Quarry Road, Ryde. Call me on 0497 318 264.\nMia"
+    e = ground_answer(answer(phone="+497318264"), view(body, from_name="Mia Tran"))
+    assert e.customer_phone == "+61497318264"
+    e = ground_answer(answer(phone="0497318264"), view(body, from_name="Mia Tran"))
+    assert e.customer_phone == "+61497318264"
+    # digits the mail does not hold are still dropped
+    e = ground_answer(answer(phone="0412 000 111"), view(body, from_name="Mia Tran"))
+    assert e.customer_phone == "+61497318264"  # the rules' phone, found in the mail
+    assert any(d["field"] == "customer_phone" for d in e.grounding_drops)
 
 
 def test_chinese_values_are_grounded_without_spaces() -> None:
