@@ -167,10 +167,31 @@ async def classify_llm(llm: ModelClient, view: MessageView) -> Classification:
         has_sizes=answer.has_sizes,
         new_project=answer.new_project,
     )
-    return Classification(
-        primary=primary,
-        labels=labels,
-        confidence=answer.confidence,
-        reason=answer.reason.strip()[:400],
-        source="llm",
+    return contradicted_by_rules(
+        Classification(
+            primary=primary,
+            labels=labels,
+            confidence=answer.confidence,
+            reason=answer.reason.strip()[:400],
+            source="llm",
+        ),
+        view,
     )
+
+
+def contradicted_by_rules(classification: Classification, view: MessageView) -> Classification:
+    """A model's inquiry class that the rules' non-inquiry cues contradict is capped at low.
+
+    A weak model files a job application, a supplier's invoice or a newsletter as a B inquiry;
+    the prefilter's cues for those (``rules_classify._NOT_INQUIRY``) cost nothing to read. The
+    model still proposes; code does not overrule it, but the owner is asked (a ``low``
+    confidence inquiry raises a 需要您确认 item with this reason)."""
+    if classification.primary == "C":
+        return classification
+    kind = rule_facts(view).not_inquiry_kind
+    if kind is None or kind == "internal":
+        return classification
+    classification.confidence = "low"
+    note = f"rules read this as not an inquiry ({kind})"
+    classification.reason = f"{note}; model: {classification.reason}"[:400]
+    return classification

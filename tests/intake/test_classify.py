@@ -255,3 +255,22 @@ async def test_llm_schema_break_twice_raises_for_the_pipeline(services: Services
     ):
         await classify_llm(llm(services, srv), view("x"))
     assert len(srv.chat_requests) == 2
+
+
+async def test_a_job_application_the_model_calls_b_goes_to_the_owner_at_low(
+    services: Services,
+) -> None:
+    """#45: a weak model files a job application as a B inquiry; the rules' cue caps it."""
+    application = view(
+        "Hi, I saw your ad on Seek and would like to apply for the installer position. My CV "
+        "is attached; I have a White Card and 5 years of experience with sliding doors.",
+        "Application - installer",
+    )
+    with LLMServer(lambda r: answer(["B"], has_sizes=True)) as srv:
+        result = await classify_llm(llm(services, srv), application)
+    assert result.primary == "B"  # the model proposes; code does not overrule it
+    assert result.confidence == "low"  # ...but the owner is asked (a 需要您确认 item)
+    assert "job_application" in result.reason
+    with LLMServer(lambda r: answer(["B"], has_sizes=True)) as srv:
+        plain = await classify_llm(llm(services, srv), view("Price for a 1800 x 1200 window?"))
+    assert plain.confidence == "high"
