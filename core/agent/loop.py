@@ -61,6 +61,11 @@ TOO_MANY_ROUNDS = (
 )
 # Tools whose results carry text customers wrote (names, subjects, email bodies): their records say
 CUSTOMER_CONTENT_TOOLS = frozenset(n for n, t in REGISTRY.items() if t.reads_customer_content)
+# A model that calls a tool the app does not have (a weak model inventing "new_inquiries") is
+# told the real names once, in the tool result, instead of the owner reading its raw call.
+_TOOL_LIST = (
+    "Call only these tools, with a JSON object of arguments: " + ", ".join(sorted(REGISTRY)) + "."
+)
 
 
 @dataclass
@@ -148,13 +153,13 @@ class Assistant:
     async def _run_tool(self, name: str, raw_arguments: str) -> tuple[dict[str, Any], str]:
         tool = REGISTRY.get(name)
         if tool is None:
-            return {}, f"ERROR: there is no tool named {name!r}"
+            return {}, f"ERROR: there is no tool named {name!r}. {_TOOL_LIST}"
         try:
             arguments = json.loads(raw_arguments or "{}")
             if not isinstance(arguments, dict):
                 raise ValueError("arguments must be a JSON object")
         except ValueError as exc:
-            return {}, f"ERROR: invalid arguments: {exc}"
+            return {}, f"ERROR: invalid arguments for {name!r}: {exc}. {_TOOL_LIST}"
         try:
             proposed = await self._gate(tool, arguments)
             if proposed is not None:

@@ -13,6 +13,7 @@ never mistaken for a call):
     {"name": "t", "query": "…"}                                 arguments flattened beside the name
     {"type": "function", "function": {"name": "t", …}}          OpenAI's own shape, as text
     [TOOL_CALLS] [{…}]                                          Mistral
+    <reply>{"name": "t", "arguments": []}</reply>               one made-up tag; list arguments
 """
 
 from __future__ import annotations
@@ -66,8 +67,12 @@ def _call_from(decoded: object, known: Collection[str]) -> dict[str, Any] | None
             args = json.loads(args or "{}")
         except ValueError:
             return None
-    if not isinstance(args, dict):
+    if args == []:
+        args = {}  # ``"arguments": []`` -- small models write "no arguments" as an empty list
+    if not isinstance(args, dict | list):
         return None
+    # arguments of the wrong shape (a list) stay a call: the loop answers "invalid arguments"
+    # with the real tool list, and the owner never reads the raw call (#45)
     return {
         "id": f"call_{uuid.uuid4().hex[:12]}",
         "name": name,
@@ -91,6 +96,15 @@ def _calls_in(candidate: str, known: Collection[str]) -> list[dict[str, Any]]:
     return [c for c in calls if c is not None] if all(calls) else []
 
 
+_WRAPPER = re.compile(r"^<([A-Za-z_][\w-]*)>\s*(.*?)\s*(?:</\1>)?$", re.DOTALL)
+
+
+def _unwrapped(text: str) -> str:
+    """``<reply>{"name": …}</reply>``: a call inside one made-up tag is still a call."""
+    match = _WRAPPER.match(text)
+    return match.group(2) if match else text
+
+
 def parse_tool_calls(text: str, known: Collection[str]) -> tuple[list[dict[str, Any]], str]:
     """Tool calls written in ``text`` for tools in ``known``, and the text that remains for the
     owner (chatter around the calls). No calls found: ``([], text)`` unchanged."""
@@ -111,7 +125,7 @@ def parse_tool_calls(text: str, known: Collection[str]) -> tuple[list[dict[str, 
         calls = _calls_in(fenced.group(1), known)
         if calls:
             return calls, (body[: fenced.start()] + body[fenced.end() :]).strip()
-    stripped = body.strip()
+    stripped = _unwrapped(body.strip())
     if stripped[:1] in "{[":
         calls = _calls_in(stripped, known)
         if calls:

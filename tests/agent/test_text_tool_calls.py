@@ -85,3 +85,43 @@ async def test_written_tool_calls_run_and_are_never_shown(
     with services.store.session() as s:
         drafts = s.scalars(select(Draft)).all()
     assert [(d.inquiry_id, d.status) for d in drafts] == [(inquiry_id, "pending_approval")]
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        '```json\n{"name": "new_inquiries", "arguments": []}\n```',
+        '<reply>{"name": "new_inquiries", "arguments": ["today"]}</reply>',
+        '{"name": "get_inquiry", "arguments": [12]}',
+    ],
+    ids=["fenced-unknown", "reply-tag-list-args", "known-list-args"],
+)
+async def test_a_text_call_to_a_tool_that_does_not_exist_is_never_shown(
+    services, written: str
+) -> None:  # type: ignore[no-untyped-def]
+    """#45: a weak model writes a call to a tool the app does not have (or with list
+    arguments) as its answer; the model is told the real tool list once, the owner sees only
+    the answer that follows."""
+    seen: list[list[str]] = []
+
+    def weak_model(request: dict[str, Any]) -> Any:
+        results = tool_results(request)
+        seen.append(results)
+        if not results:
+            return written
+        return "今天有 0 个新询盘。"
+
+    quirks = Quirks(text_tools="flat")
+    with LLMServer(weak_model, quirks=quirks) as srv:
+        services.settings.update({"llm.base_url": srv.base_url, "llm.max_retries": 0})
+        client = LLMClient(services.settings, services.secrets, services.store, services.clock)
+        assistant = Assistant(services, client, build_drafting(services, client))
+        try:
+            reply = await assistant.ask("今天有哪些新询盘")
+        finally:
+            await client.aclose()
+    for raw in ("{", "new_inquiries", "arguments", "reply>"):
+        assert raw not in reply.text, reply.text
+    assert reply.text == "今天有 0 个新询盘。"
+    told = seen[-1][-1]
+    assert told.startswith("ERROR") and "search_inquiries" in told  # the real tool list
