@@ -106,6 +106,8 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("llm.concurrency", int, 10, "Concurrent LLM calls"),
     Setting("llm.timeout_seconds", float, 60.0, "Timeout of one LLM call"),
+    Setting("llm.local_concurrency", int, 1, "Concurrent calls to a model on this PC"),
+    Setting("llm.local_timeout_seconds", float, 600.0, "Timeout of one call to a model on this PC"),
     Setting("llm.max_retries", int, 2, "Client retries on 429/5xx"),
     Setting("llm.use_json_schema", bool, True, "Ask for response_format json_schema"),
     # graph

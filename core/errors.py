@@ -319,6 +319,11 @@ class LLMDown(LLMUnavailable):
 
     code = "llm_down"
 
+    @property
+    def timed_out(self) -> bool:
+        """One call ran out of time: the server answers, this message was too long for it."""
+        return self.detail == "timeout"
+
 
 class LLMModelUnknown(LLMError):
     """404 or "model not found": the model name in the settings is wrong."""

@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from core import tasks
 from core.db.models import Message
-from core.errors import LLMError, LLMSchemaError, LLMUnavailable
+from core.errors import LLMDown, LLMError, LLMSchemaError, LLMUnavailable
 from core.import_lock import IMPORTING
 from core.intake import budget, merge
 from core.intake.jobs import Job, Run, Understanding, is_reply
@@ -122,7 +122,9 @@ class Understander:
             run.llm_worked = True
             return Understanding(cls, ext, escalation=await _opinion(llm, view, cls.primary))
         except LLMError as exc:
-            if isinstance(exc, LLMUnavailable) and exc.transient:
+            timed_out = isinstance(exc, LLMDown) and exc.timed_out
+            if isinstance(exc, LLMUnavailable) and exc.transient and not timed_out:
+                # a slow local model timing out on one long mail fails that mail, not the run
                 run.llm_down = run.llm_down or exc
             elif not exc.transient and not isinstance(exc, LLMSchemaError):
                 run.llm_unusable = run.llm_unusable or exc

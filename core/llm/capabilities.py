@@ -42,6 +42,7 @@ class Capabilities:
     tools: str = "native"
     streaming: bool = True
     stream_usage: bool = True  # ``stream_options.include_usage`` accepted
+    max_tokens: bool = True  # ``max_tokens`` accepted (a strict gateway may refuse it)
     source: str = "default"  # default | preset | probe | refusal
 
     def step_down(self, feature: str | None) -> Capabilities | None:
@@ -57,6 +58,8 @@ class Capabilities:
             return replace(self, stream_usage=False, source="refusal")
         if feature == "stream" and self.streaming:
             return replace(self, streaming=False, source="refusal")
+        if feature == "max_tokens" and self.max_tokens:
+            return replace(self, max_tokens=False, source="refusal")
         return None
 
     def as_json(self) -> dict[str, Any]:
@@ -72,6 +75,7 @@ class Capabilities:
             tools=str(value.get("tools") or "native"),
             streaming=bool(value.get("streaming", True)),
             stream_usage=bool(value.get("stream_usage", True)),
+            max_tokens=bool(value.get("max_tokens", True)),
             source=str(value.get("source") or "default"),
         )
         if caps.structured not in STRUCTURED_MODES or caps.tools not in TOOL_MODES:

@@ -63,7 +63,7 @@ from core.llm.completion import (
 )
 from core.llm.pricing import estimate_tokens
 from core.llm.prompts import render_messages
-from core.llm.request_shape import build_body, tool_names
+from core.llm.request_shape import build_body, output_tokens, tool_names
 from core.llm.stream_chunks import StreamAssembly
 from core.llm.text_tools import VisibleStream, parse_tool_calls, strip_reasoning
 from core.secrets import LLM_API_KEY, Secrets
@@ -153,7 +153,7 @@ class LLMClient(LedgerBooking):
             base_url,
             self._current_api_key(),
             self.settings.number("llm.max_retries"),
-            self.settings.decimal("llm.timeout_seconds"),
+            self.timeout_seconds(),
             id(loop),
             provider.key if provider is not None else "",
         )
@@ -212,10 +212,32 @@ class LLMClient(LedgerBooking):
             self._api_key = (now, self.secrets.get(LLM_API_KEY) or "not-needed")
         return self._api_key[1]
 
+    @property
+    def is_local(self) -> bool:
+        """A model on the owner's own PC (Ollama, LM Studio, llama.cpp presets): slow, and it
+        answers one request at a time."""
+        provider = self.provider
+        return provider is not None and provider.local
+
+    def concurrency(self) -> int:
+        """Calls in flight at once. A local server answers one at a time: ten queued calls
+        only wait into their timeouts (34 of 45 mails stayed pending that way, #45)."""
+        wanted = max(1, self.settings.number("llm.concurrency"))
+        if self.is_local:
+            return min(wanted, max(1, self.settings.number("llm.local_concurrency")))
+        return wanted
+
+    def timeout_seconds(self) -> float:
+        """Patience for one call: minutes for a model on this PC, which writes a reply at a few
+        tokens a second on a CPU."""
+        if self.is_local:
+            return float(self.settings.decimal("llm.local_timeout_seconds"))
+        return float(self.settings.decimal("llm.timeout_seconds"))
+
     def _limit(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
         if self._semaphore is None or self._semaphore_loop is not loop:
-            self._semaphore = asyncio.Semaphore(max(1, self.settings.number("llm.concurrency")))
+            self._semaphore = asyncio.Semaphore(self.concurrency())
             self._semaphore_loop = loop
         return self._semaphore
 
@@ -286,7 +308,7 @@ class LLMClient(LedgerBooking):
         for _step in range(MAX_STEPS):
             body = build_body(
                 model, messages, caps, response_format=response_format, schema=schema,
-                tools=tools, temperature=temperature,
+                tools=tools, temperature=temperature, max_tokens=output_tokens(purpose),
             )  # fmt: skip
             try:
                 completion = await self._call(tier, model, purpose, body, refs)
@@ -383,8 +405,9 @@ class LLMClient(LedgerBooking):
             if not caps.streaming:
                 break
             body = build_body(
-                model, messages, caps, tools=tools, temperature=temperature, stream=True
-            )
+                model, messages, caps, tools=tools, temperature=temperature, stream=True,
+                max_tokens=output_tokens(purpose),
+            )  # fmt: skip
             visible = VisibleStream(on_text or (lambda _text: None), tools=bool(tools))
             try:
                 streamed = await self._call_streamed(tier, model, purpose, body, refs, visible)

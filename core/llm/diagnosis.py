@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 # request features a server may refuse, most specific first (the order the text is searched in)
 FEATURES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("max_tokens", re.compile(r"max_(?:completion_)?tokens", re.I)),
     ("stream_options", re.compile(r"stream_options|include_usage", re.I)),
     ("parallel_tool_calls", re.compile(r"parallel_tool_calls", re.I)),
     ("json_schema", re.compile(r"json_schema|'text' or 'json_object'|structured output", re.I)),

@@ -87,6 +87,24 @@ def shape_tools(
     return None, [*shaped[:first_user], note, *shaped[first_user:]]
 
 
+# The most a call may write (tokens). Without a cap a small local model ran one draft to 2,802
+# tokens over 213 s (#45); a classification is a few dozen tokens of JSON, a reply a few hundred.
+OUTPUT_TOKENS: dict[str, int] = {
+    "classify": 400,
+    "extract": 800,
+    "escalate": 400,
+    "memory_duplicate": 200,
+    "probe": 300,
+    "judge": 600,
+}
+DEFAULT_OUTPUT_TOKENS = 2000
+
+
+def output_tokens(purpose: str) -> int:
+    """The ``max_tokens`` a call for ``purpose`` is sent with."""
+    return OUTPUT_TOKENS.get(purpose, DEFAULT_OUTPUT_TOKENS)
+
+
 def build_body(
     model: str,
     messages: list[dict[str, Any]],
@@ -97,6 +115,7 @@ def build_body(
     tools: list[dict[str, Any]] | None = None,
     temperature: float | None = None,
     stream: bool = False,
+    max_tokens: int | None = None,
 ) -> dict[str, Any]:
     """The JSON body of one chat-completions request in the endpoint's modes."""
     if schema is not None:
@@ -111,6 +130,8 @@ def build_body(
         body["tools"] = sent_tools
     if temperature is not None:
         body["temperature"] = temperature
+    if max_tokens and caps.max_tokens:
+        body["max_tokens"] = max_tokens
     if stream:
         body["stream"] = True
         if caps.stream_usage:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -24,7 +25,13 @@ from core.rhythm import attention
 from core.rhythm.attention import AttentionRecorder
 from core.sources.eml import EmlFolderSource
 from tests.intake.test_corpus_support import CorpusOracle, check_against_labels, load_labels
-from tests.intake.test_pipeline_support import ScriptedModel, Verdict, make_email, raw
+from tests.intake.test_pipeline_support import (
+    ScriptedModel,
+    Verdict,
+    make_email,
+    prompt_subject,
+    raw,
+)
 from tests.support.llm_quirks import Quirks
 from tests.support.llm_server import LLMServer, Reply
 
@@ -137,3 +144,41 @@ async def test_corpus_through_quirk_servers_leaves_nothing_pending(
     with services.store.session() as s:
         mail, inquiries = mail_json(s), inquiries_json(s)
     check_against_labels(mail, inquiries, load_labels(corpus_dir), exact_classes=True)
+
+
+LOCAL = {"llm.provider": "ollama", "llm.max_retries": 0}  # a model on this PC (a preset)
+
+
+async def test_a_model_on_this_pc_gets_one_call_at_a_time(services, pipelines) -> None:  # type: ignore[no-untyped-def]
+    """#45: a local server answers one request at a time; ten at once only queue into their
+    timeouts (34 of 45 mails stayed pending that way)."""
+    with LLMServer(ScriptedModel(dict(SCRIPT)), latency=0.2) as srv:
+        services.settings.update({"llm.base_url": srv.base_url, **LOCAL})
+        await pipelines().ingest_batch(
+            [raw(make_email(**e, minutes=i)) for i, e in enumerate(EMAILS)]  # type: ignore[arg-type]
+        )
+    assert len(srv.chat_requests) >= 3 and srv.max_in_flight == 1
+    assert _dispositions(services) == EXPECTED
+
+
+async def test_a_timeout_on_one_mail_does_not_stop_the_run(services, pipelines) -> None:  # type: ignore[no-untyped-def]
+    """#45: after one timeout the run used to stop asking the model for every later mail."""
+    scripted = ScriptedModel(dict(SCRIPT))
+
+    def slow_on_ryde(request: dict[str, Any]) -> Any:
+        answer = scripted(request)
+        if "Ryde" in prompt_subject(request):
+            return Reply(content=answer, delay=3.0)  # longer than the patience set below
+        return answer
+
+    with LLMServer(slow_on_ryde) as srv:
+        services.settings.update(
+            {"llm.base_url": srv.base_url, **LOCAL, "llm.local_timeout_seconds": 1.0}
+        )
+        report = await pipelines().ingest_batch(
+            [raw(make_email(**e, minutes=i)) for i, e in enumerate(EMAILS)]  # type: ignore[arg-type]
+        )
+    assert _dispositions(services) == ["new_inquiry", "pending", "not_inquiry"]
+    assert report.counts.get("pending") == 1
+    # the mail after the timeout was still asked about: the model's answer, not the rules'
+    assert any("SEO" in prompt_subject(r.body) for r in srv.chat_requests)

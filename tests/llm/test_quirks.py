@@ -284,3 +284,26 @@ async def test_nothing_listening_is_address_wrong(services: Services) -> None:
     with pytest.raises(LLMAddressWrong) as caught:
         await ask(client)
     assert "地址" in caught.value.user_message("zh_CN")
+
+
+async def test_every_call_carries_a_cap_on_what_the_model_may_write(services: Services) -> None:
+    """#45: without ``max_tokens`` a small local model ran one draft to 2,802 tokens (213 s)."""
+    with LLMServer(lambda r: GOOD if schema_name(r) else "好的。") as srv:
+        client = client_for(services, srv)
+        await ask(client)
+        await client.stream(
+            tier=3, purpose="assistant", messages=[{"role": "user", "content": "?"}]
+        )
+    caps = [(r.body or {}).get("max_tokens") for r in srv.chat_requests]
+    assert len(caps) == 2 and all(isinstance(c, int) and 0 < c <= 2000 for c in caps), caps
+
+
+async def test_a_server_that_refuses_max_tokens_is_asked_without_it(services: Services) -> None:
+    quirks = Quirks(unknown_params=frozenset({"max_tokens"}))
+    with LLMServer(lambda r: GOOD, quirks=quirks) as srv:
+        client = client_for(services, srv)
+        assert (await ask(client)).labels == ["B"]
+        assert (await ask(client)).labels == ["B"]  # learnt: the next call asks right away
+    sent = ["max_tokens" in (r.body or {}) for r in srv.chat_requests]
+    assert sent == [True, False, False]
+    assert not (await client.capabilities(1)).max_tokens
