@@ -8,7 +8,8 @@ change here without touching the capabilities that run the guard (edits, approva
 Every source is a ``core.provenance.Text``: the draft's ``instruction`` is the instruction *of
 record* — the owner's own words (his ``draft --instruction``, or the words of the assistant turn
 that drafted it), never what the model wrote in its tool call. ``run_guard`` adds the recipient
-rule (``core.drafts.recipients``) to the fact guard's flags: one list, one confirmation.
+rule (``core.drafts.recipients``) and the instruction points (``core.drafts.instruction_points``:
+what he asked for that the English lacks) to the fact guard's flags: one list, one confirmation.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from core.config import Settings
 from core.db.models import AuditEntry, Draft
 from core.drafts import composer
 from core.drafts.factguard import check_facts
+from core.drafts.instruction_points import PARROT, missing_points, parrots_customer
 from core.drafts.recipients import recipient_flags
 from core.provenance import Text
 
@@ -60,13 +62,22 @@ def guard_sources(session: Session, draft: Draft, settings: Settings) -> list[Te
 def run_guard(session: Session, draft: Draft, settings: Settings) -> None:
     """Check ``draft`` (its values may have changed, or its evidence since it was written):
     the fact guard's flags, then the recipient rule's."""
+    sources = guard_sources(session, draft, settings)
+    region = phone_region(settings)
     facts = check_facts(
         draft.body_en,
-        guard_sources(session, draft, settings),
+        sources,
         confirmed=draft.confirmed_facts or [],
-        region=phone_region(settings),
+        region=region,
         body_zh=draft.body_zh,
     )
+    # the other direction (#45): what he asked for must be in the English, and a reply that
+    # is mostly the customer's own words is not a reply
+    asked = missing_points(draft.instruction or "", draft.body_en or "", region)
+    if parrots_customer(draft.body_en or "", sources):
+        asked.append(PARROT)
+    confirmed = set(draft.confirmed_facts or [])
+    asked = [flag for flag in asked if flag not in confirmed]
     draft.unconfirmed_facts = list(
-        dict.fromkeys([*facts, *recipient_flags(session, draft, settings)])
+        dict.fromkeys([*facts, *asked, *recipient_flags(session, draft, settings)])
     )
