@@ -21,6 +21,7 @@
     │   │   └── LLMDown           timeouts, 5xx: the provider is down
     │   ├── LLMModelUnknown       404 / "model not found": the model name is wrong
     │   ├── LLMUnsupported        400/422/500 naming a request field the model cannot do
+    │   │   └── LLMContextTooLong 400: the prompt is longer than the model's context window
     │   └── LLMSchemaError        answer broke its JSON schema after the repair attempt
     ├── GraphError
     │   ├── GraphAuthError        sign-in needed, consent revoked, token expired
@@ -117,6 +118,12 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "这个模型不支持本软件需要的功能，请换一个模型，或在设置 → AI 模型中点“测试连接”",
         "This model does not support what the app needs; pick another model, or press "
         "Test connection in Settings → AI model",
+    ),
+    "llm_context": (
+        "这段对话超出了这个模型一次能读的长度，缩短后仍然不够；请在模型服务器上把上下文调大"
+        "（例如 llama.cpp 的 -c 8192），或换一个模型",
+        "This conversation is longer than the model can read at once, even shortened; give the "
+        "model server a larger context (e.g. llama.cpp -c 8192) or pick another model",
     ),
     "llm_busy": (
         "AI 服务繁忙（请求太多），稍后会自动重试",
@@ -336,6 +343,14 @@ class LLMUnsupported(LLMError):
     client has no plainer way left to ask."""
 
     code = "llm_unsupported"
+
+
+class LLMContextTooLong(LLMUnsupported):
+    """The prompt is longer than the model's context window (a local server's default 2,048 or
+    4,096 tokens): not "this model cannot do it" but "this conversation is too long for it".
+    ``limit`` and ``asked`` are the window and the prompt in tokens when the server says them."""
+
+    code = "llm_context"
 
 
 class LLMNotConfigured(LLMUnavailable):

@@ -140,6 +140,11 @@ def _llm_templates() -> dict[str, str]:
             "This model does not support what the app needs; pick another model, or press "
             "Test connection in Settings → AI model",
         ),
+        "llm_context": QCoreApplication.translate(
+            "Errors",
+            "This conversation is longer than the model can read at once, even shortened; give "
+            "the model server a larger context (e.g. llama.cpp -c 8192) or pick another model",
+        ),
         "llm_busy": QCoreApplication.translate(
             "Errors", "The AI service is busy (too many requests); it will be retried later"
         ),

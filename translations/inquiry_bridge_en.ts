@@ -1100,6 +1100,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>This conversation is longer than the model can read at once, even shortened; give the model server a larger context (e.g. llama.cpp -c 8192) or pick another model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The AI service is failing or not answering right now; it will be retried later</source>
         <translation type="unfinished"></translation>
     </message>

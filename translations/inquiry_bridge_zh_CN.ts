@@ -1098,6 +1098,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>发生错误：%1</translation>
     </message>
     <message>
+        <source>This conversation is longer than the model can read at once, even shortened; give the model server a larger context (e.g. llama.cpp -c 8192) or pick another model</source>
+        <translation>这段对话超出了这个模型一次能读的长度，缩短后仍然不够；请在模型服务器上把上下文调大（例如 llama.cpp 的 -c 8192），或换一个模型</translation>
+    </message>
+    <message>
         <source>The AI service is failing or not answering right now; it will be retried later</source>
         <translation>AI 服务暂时出故障或没有响应，稍后会自动重试</translation>
     </message>

@@ -54,11 +54,12 @@ from sqlalchemy.orm import Session
 
 from core.agent import turn_context
 from core.agent.loop import Assistant, AssistantReply
-from core.agent.session_budget import PromptBudget, fit, prompt_chars
+from core.agent.session_budget import PromptBudget, fit, fitted_budget, prompt_chars
 from core.agent.session_digest import fold, review
 from core.agent.session_store import SessionState, SessionStore, Turn, flatten
 from core.agent.tools import REGISTRY, tool_labels
 from core.clock import to_sydney, utc
+from core.errors import LLMContextTooLong
 from core.llm.prompts import render_messages
 from core.memory.recall import customer_memories, mark_used
 from core.memory.recall import fit as fit_memories
@@ -220,16 +221,27 @@ class Conversation:
             def on_tool(name: str, _call: dict[str, Any]) -> None:
                 emit(ToolActivity(name, *tool_label(name)))
 
-            reply = await self.assistant.ask(
-                wire_text,
-                history,
-                prefix=prefix,
-                on_text=on_text if on_event is not None else None,
-                on_tool=on_tool,
-                customer_content_seen=seen,
-                owner_text=text,
-                current_inquiry_id=self.current_inquiry_id,
-            )
+            async def turn() -> AssistantReply:
+                return await self.assistant.ask(
+                    wire_text,
+                    history,
+                    prefix=prefix,
+                    on_text=on_text if on_event is not None else None,
+                    on_tool=on_tool,
+                    customer_content_seen=seen,
+                    owner_text=text,
+                    current_inquiry_id=self.current_inquiry_id,
+                )
+
+            try:
+                reply = await turn()
+            except LLMContextTooLong as too_long:
+                # the server's window is smaller than our budget: fold to what fits, once
+                self.budget = fitted_budget(self.budget, self.last_prompt_chars, too_long)
+                streamed.clear()
+                prefix, history, seen, wire_text = await self._prompt(text)
+                self.last_prompt_chars = prompt_chars([*prefix, *history]) + len(wire_text)
+                reply = await turn()
             if not streamed:
                 emit(TextDelta(reply.text))
             await self._record(text, reply)

@@ -38,7 +38,7 @@ from core.agent.tools import REGISTRY, Tool, ToolContext, assistant_memories
 from core.agent.tools.base import Focus
 from core.agent.tools.knowledge import knowledge_block
 from core.db.models import ALL_STAGES, Inquiry
-from core.errors import InquiryBridgeError, LLMError
+from core.errors import InquiryBridgeError, LLMContextTooLong, LLMError
 from core.llm.prompts import render_messages
 from core.provenance import Text
 from core.services import Services
@@ -300,7 +300,14 @@ class Assistant:
         reply = AssistantReply(text="", question=dict(question))
         for round_no in range(1, MAX_ROUNDS + 1):
             reply.rounds = round_no
-            completion = await self._complete(messages, on_text)
+            try:
+                completion = await self._complete(messages, on_text)
+            except LLMContextTooLong as too_long:
+                if round_no == 1:
+                    raise  # nothing ran yet: the conversation folds and asks again
+                # tools already ran (a draft may exist): never run them twice; say what happened
+                reply.text = too_long.user_message("zh_CN")
+                return reply
             if not completion.tool_calls:
                 reply.text = completion.content.strip()
                 return reply

@@ -21,7 +21,7 @@ for every request of a turn as long as the turn's own tool calls and results sta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from core.agent.session_store import Turn
@@ -84,3 +84,23 @@ def fit(turns: list[Turn], room: int, budget: PromptBudget) -> tuple[list[Turn],
             break
         cut += 1
     return turns[:cut], turns[cut:]
+
+
+def fitted_budget(budget: PromptBudget, sent_chars: int, error: object) -> PromptBudget:
+    """A smaller budget after the server said the prompt exceeds its context window.
+
+    When the server names its window and the prompt's size in tokens (llama.cpp, vLLM, OpenAI
+    do), the history shrinks in that ratio with a fifth to spare; otherwise it halves. The
+    budget never grows here, and never falls below what one turn needs (the fixed prompt and
+    a question): a window smaller than that is the owner's message to read (``llm_context``)."""
+    params = getattr(error, "params", {}) or {}
+    limit, asked = int(params.get("limit") or 0), int(params.get("asked") or 0)
+    ratio = limit / asked if limit and asked and asked > limit else 0.5
+    total = int(min(budget.total_chars, sent_chars or budget.total_chars) * ratio * 0.8)
+    total = max(total, 2_000)
+    return replace(
+        budget,
+        total_chars=min(total, budget.total_chars),
+        keep_whole_messages=min(budget.keep_whole_messages, 4),
+        summary_chars=min(budget.summary_chars, max(400, total // 8)),
+    )

@@ -45,6 +45,7 @@ from core.clock import Clock
 from core.config import SettingsReader
 from core.db.store import Store
 from core.errors import (
+    LLMContextTooLong,
     LLMError,
     LLMNotConfigured,
     LLMSchemaError,
@@ -414,7 +415,11 @@ class LLMClient(LedgerBooking):
             except LLMError as error:
                 feature = diagnosis.feature_of(error)
                 lower = caps.step_down(feature)
-                if lower is None and isinstance(error, LLMUnsupported):
+                if (
+                    lower is None
+                    and isinstance(error, LLMUnsupported)
+                    and not isinstance(error, LLMContextTooLong)  # too long, streamed or not
+                ):
                     lower = caps.step_down("stream")  # refused still: the streamed form itself
                 if lower is None:
                     raise

@@ -19,6 +19,7 @@ import openai
 from core.errors import (
     LLMAddressWrong,
     LLMBusy,
+    LLMContextTooLong,
     LLMDown,
     LLMError,
     LLMKeyRejected,
@@ -37,6 +38,21 @@ FEATURES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("json_object", re.compile(r"json_object|response_format", re.I)),
     ("tools", re.compile(r"\btools?\b|tool_choice|function[_ ]call", re.I)),
     ("stream", re.compile(r"\bstream(ing)?\b", re.I)),
+)
+# "This model's maximum context length is 4096 tokens", llama.cpp's "the request exceeds the
+# available context size" (with n_ctx / n_prompt_tokens), llama-cpp-python's "Requested tokens
+# (5000) exceed context window of 4096", Anthropic-style "prompt is too long"
+_CONTEXT = re.compile(
+    r"context[_ ]length|maximum context|context (?:size|window)|exceed\w* (?:the )?(?:available )?"
+    r"context|n_ctx|prompt is too long|too many tokens",
+    re.I,
+)
+_LIMIT = re.compile(
+    r"(?:maximum context length is|context window of|n_ctx\W{0,4}|context size (?:of|is))\s*(\d{3,7})",
+    re.I,
+)
+_ASKED = re.compile(
+    r"(?:resulted in|requested tokens \(|n_prompt_tokens\W{0,4}|you requested)\s*(\d{3,7})", re.I
 )
 _NAMED_IN_500 = frozenset({"json_schema", "json_object", "stream_options", "parallel_tool_calls"})
 _MODEL_UNKNOWN = re.compile(
@@ -79,6 +95,10 @@ def from_status(status: int, message: str) -> LLMError:
         return LLMModelUnknown(detail)
     if status == 404:  # no model named: the path is wrong (a base URL without /v1, say)
         return LLMAddressWrong(detail)
+    if status in (400, 413, 422) and _CONTEXT.search(message):
+        return LLMContextTooLong(
+            detail, limit=_number(_LIMIT, message), asked=_number(_ASKED, message)
+        )
     if status >= 500 and feature not in _NAMED_IN_500:  # "stream closed" names no field of ours
         feature = None
     if status in (400, 405, 415, 422) or (status >= 500 and feature is not None):
@@ -86,6 +106,11 @@ def from_status(status: int, message: str) -> LLMError:
     if status in (408, 409) or status >= 500:
         return LLMDown(detail)
     return LLMError(detail)
+
+
+def _number(pattern: re.Pattern[str], message: str) -> int:
+    found = pattern.search(message)
+    return int(found.group(1)) if found else 0
 
 
 def feature_of(error: LLMError) -> str | None:
