@@ -6,7 +6,6 @@ importing drafting's composer and fact guard.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -18,13 +17,13 @@ from core.db.attention_rows import open_complaint
 from core.db.models import Draft, Inquiry
 from core.drafts.attachments import FileOption, selected_files, size_warnings
 from core.paths import DataPaths
+from core.text.email_address import is_email_address
 
 DEMO_BATCH = "demo"  # batch_id of the demo's code-written sample drafts (shown as 示例)
-EMAIL_RE = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 
 
 def valid_email(address: str) -> bool:
-    return bool(EMAIL_RE.match(address.strip()))
+    return is_email_address(address)
 
 
 @dataclass(frozen=True)

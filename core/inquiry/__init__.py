@@ -11,5 +11,5 @@ Imports, and why (the layer row below is the rule): ``core.db``, ``core.events``
 ``core.services``. Never imports front ends, intake, drafting or Graph; the facade (``core.app``)
 is what front ends call. Importing the package imports nothing else.
 
-Layer row: clock, db, errors, events, glossary, memory, paths, services, workdays.
+Layer row: clock, db, errors, events, glossary, memory, paths, services, text, workdays.
 """

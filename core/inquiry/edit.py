@@ -10,7 +10,6 @@ be glossary keys. Invalid input raises ``InvalidField`` (the desktop shows its C
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import cast
 
@@ -18,27 +17,15 @@ import phonenumbers
 from sqlalchemy.orm import Session
 
 from core.clock import naive_utc
-from core.db.models import CLASSIFICATIONS, AuditEntry, Inquiry
+from core.db.models import CLASSIFICATIONS, CUSTOMER_FIELDS, AuditEntry, Inquiry
 from core.errors import InquiryBridgeError
 from core.events import InquiryUpdated
 from core.glossary import is_product
 from core.inquiry.search import refresh_search_text
 from core.services import Services
+from core.text.email_address import is_email_address
 
-EDITABLE_FIELDS: tuple[str, ...] = (
-    "customer_name",
-    "customer_email",
-    "customer_phone",
-    "address",
-    "suburb",
-    "product_types",
-    "dimensions",
-    "classification",
-    "urgency",
-    "language",
-)
-
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+EDITABLE_FIELDS: tuple[str, ...] = (*CUSTOMER_FIELDS, "classification", "urgency", "language")
 
 
 class InvalidField(InquiryBridgeError):
@@ -66,7 +53,7 @@ def normalise_value(field: str, value: object, region: str = "AU") -> str | list
         return list(dict.fromkeys(items))
     text = ("" if value is None else str(value)).strip()
     if field == "customer_email":
-        if text and not _EMAIL.match(text):
+        if text and not is_email_address(text):
             raise InvalidField(field, f"邮箱格式不对：{text}")
         return text.lower() or None
     if field == "customer_phone":

@@ -9,15 +9,12 @@ becomes ``+61298714526``. Anything that is not a valid number is ``None``, never
 from __future__ import annotations
 
 import re
-from email.utils import parseaddr
 
 import phonenumbers
 from phonenumbers import Leniency, PhoneNumberFormat, PhoneNumberMatcher
 
-_EMAIL = re.compile(
-    r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
-    r"[A-Za-z]{2,24}$"
-)
+from core.text.email_address import normalize_email as normalize_email
+
 # Fullwidth digits and punctuation Chinese keyboards produce ("０４１２　３４５"), and the
 # "(0)" some people put after the country code ("+61 (0)412 …").
 _FULLWIDTH = str.maketrans("０１２３４５６７８９＋（）－　", "0123456789+()- ")
@@ -58,18 +55,3 @@ def find_phones(text: str | None, region: str = "AU") -> list[str]:
         if e164 not in found:
             found.append(e164)
     return found
-
-
-def normalize_email(text: str | None) -> str | None:
-    """Lower-case address if ``text`` is (or holds, like ``Name <a@b.com>``) one address."""
-    if not text or not isinstance(text, str):
-        return None
-    candidate = text.strip()
-    if candidate.lower().startswith("mailto:"):
-        candidate = candidate[7:]
-    if "<" in candidate or " " in candidate:
-        candidate = parseaddr(candidate)[1] or candidate
-    candidate = candidate.strip().strip("<>").strip().rstrip(".")
-    if not _EMAIL.match(candidate) or ".." in candidate:
-        return None
-    return candidate.lower()

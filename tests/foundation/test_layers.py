@@ -172,6 +172,7 @@ LAYERS: dict[str, set[str]] = {
         "memory",
         "paths",
         "services",
+        "text",
         "workdays",
     },
     "intake": {
