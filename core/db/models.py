@@ -45,6 +45,18 @@ STAGES = ("inquiry", "measure", "quoting", "follow_up", "ordered", "production",
 CLOSED_STAGES = ("done", "lost")
 ALL_STAGES = (*STAGES, "lost")
 CLASSIFICATIONS = ("A", "B", "C")
+# The customer facts an inquiry holds, in the order forms and reports list them: what intake
+# extracts, what the owner corrects on the board, what the accuracy report counts (#43: one list,
+# not three copies that could drift apart).
+CUSTOMER_FIELDS = (
+    "customer_name",
+    "customer_email",
+    "customer_phone",
+    "address",
+    "suburb",
+    "product_types",
+    "dimensions",
+)
 CONFIDENCES = ("high", "medium", "low")
 DRAFT_STATUSES = (
     "draft",

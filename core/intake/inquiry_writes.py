@@ -19,7 +19,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from core.clock import Clock, naive_utc
-from core.db.models import AuditEntry, Inquiry, InquiryPhone, Message
+from core.db.models import CUSTOMER_FIELDS, AuditEntry, Inquiry, InquiryPhone, Message
 from core.inquiry.search import build_search_text, phone_digit_forms
 from core.inquiry.stages import StageChange, record_initial_stage
 from core.intake.matching import _norm, find_email_inquiry, find_thread_inquiry
@@ -147,13 +147,7 @@ def extraction_dict(extraction: ExtractionLike | None) -> dict[str, Any]:
     if extraction is None:
         return {}
     keys = (
-        "customer_name",
-        "customer_email",
-        "customer_phone",
-        "address",
-        "suburb",
-        "product_types",
-        "dimensions",
+        *CUSTOMER_FIELDS,
         "urgency",
         "language",
         "dates",

@@ -21,19 +21,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.db.models import AuditEntry, Draft, Inquiry
+from core.db.models import CUSTOMER_FIELDS, AuditEntry, Draft, Inquiry
 from core.stats.periods import Period, find
 
 PEOPLE = ("owner", "cli", "telegram")
-FIELDS = (
-    "customer_name",
-    "customer_email",
-    "customer_phone",
-    "address",
-    "suburb",
-    "product_types",
-    "dimensions",
-)
+FIELDS = CUSTOMER_FIELDS  # the fields whose corrections count against the model
 
 
 @dataclass
