@@ -63,6 +63,8 @@ class TrayController(QObject):
         self.rhythm = RhythmDesk(self)
         self.rhythm.open_item.connect(self.open_item)
         self.shown: list[tuple[str, str]] = []
+        # where the background work runs: None unknown, "" this computer, else the host name
+        self.runner_host: str | None = None
         self._icons: dict[int, QIcon] = {False: app_icon(0)}  # False == 0: the no-count icon
         self.menu = QMenu()
         self.open_action = QAction(self.menu)
@@ -167,13 +169,26 @@ class TrayController(QObject):
         self._update_tooltip()
         return self.count
 
+    def set_runner(self, host: str | None, *, here: bool) -> None:
+        """Say where the background work runs (this computer, ``host``, or nowhere now)."""
+        self.runner_host = "" if here else host
+        self._update_tooltip()
+
+    def runner_line(self) -> str:
+        """后台在 <host> 运行 — where mail is read and reminders fire (a desk does neither)."""
+        if self.runner_host is None:
+            return self.tr("Background work is not running")
+        if self.runner_host == "":
+            return self.tr("Background work runs on this computer")
+        return self.tr("Background work runs on %1").replace("%1", self.runner_host)
+
     def _update_tooltip(self) -> None:
         title = self.tr("Inquiry Bridge")
         if self.count:
             tip = f"{title}\n" + self.tr("%n inquiries need you", "", self.count)
         else:
             tip = f"{title}\n" + self.tr("Nothing needs you right now")
-        self.icon.setToolTip(tip)
+        self.icon.setToolTip(f"{tip}\n{self.runner_line()}")
 
     def tooltip(self) -> str:
         return self.icon.toolTip()
