@@ -210,7 +210,7 @@ class Supervisor:
             self._spawn("telegram", self._telegram())
         if "rhythm" in self.pieces:
             self._spawn("rhythm", self._rhythm())
-        if "onedrive" in self.pieces and not self._graph_mail():
+        if "onedrive" in self.pieces and self.app.graph_configured() and not self._graph_mail():
             self._spawn("onedrive", self._owed_onedrive())
         if self.kind == "serve":  # no window: the outbox Telegram mirrors is written here
             self.app.notifications.attach(background=True)
