@@ -79,6 +79,11 @@ class SyncController:
         if self.on_runner is not None:
             self.on_runner(runner)
 
+    def mailbox_connected(self) -> None:
+        """A mailbox connected in the running app: its mail rounds start at once (when this
+        app runs the background work; else the runner picks it up)."""
+        self.supervisor.mailbox_connected()
+
     def set_paused(self, paused: bool) -> None:
         if not paused:
             self.supervisor.poke()

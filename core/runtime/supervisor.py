@@ -235,7 +235,6 @@ class Supervisor:
 
     def _spawn(self, name: str, work: Coroutine[Any, Any, None]) -> None:
         async def guarded() -> None:
-            self._state[name] = "running"
             try:
                 await work
                 self._state[name] = "stopped"
@@ -246,6 +245,7 @@ class Supervisor:
                 log.exception("background work %s failed", name)
                 self._state[name] = f"failed: {exc}"
 
+        self._state[name] = "running"
         self._work[name] = asyncio.ensure_future(guarded())
 
     async def _telegram(self) -> None:
@@ -302,6 +302,13 @@ class Supervisor:
                     log.info("closing a mail runtime: %s", exc)
 
     # -- what hosts ask ----------------------------------------------------------------------
+    def mailbox_connected(self) -> None:
+        """A mailbox was just connected (the wizard, 设置): its rounds start now on the runner,
+        not at the next heartbeat; a desk leaves them to the runner."""
+        if self.role == "runner":
+            self._start_mail()
+        self.poke()
+
     def poke(self) -> None:
         """Run the pollers soon (立即同步, a sign-in, pause lifted)."""
         if self.scheduler is not None:
