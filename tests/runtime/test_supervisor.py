@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from core.app import App
 from core.clock import StartedClock, parse_now
@@ -36,11 +37,11 @@ def dovecot() -> Iterator[DovecotServer]:
 
 
 async def _imap_count(services: Services) -> int:
-    return int(
-        await services.store.read(
-            lambda s: s.scalar(select(func.count(Message.id)).where(Message.source == "imap"))
-        )
-    )
+    def count(session: Session) -> int:
+        query = select(func.count(Message.id)).where(Message.source == "imap")
+        return int(session.scalar(query) or 0)
+
+    return await services.store.read(count)
 
 
 async def test_a_mailbox_connected_while_running_starts_its_rounds_at_once(
