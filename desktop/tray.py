@@ -30,7 +30,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
-from core.app import App
+from core.app import FrontEnd
 from core.app.types import tray_text
 from desktop.aio import spawn
 from desktop.i18n import LANGUAGES, current_language
@@ -53,7 +53,7 @@ class TrayController(QObject):
     # a notification that could not be shown as a balloon: title, body, ref_type, ref_id
     fallback = Signal(str, str, str, int)
 
-    def __init__(self, app: App, parent: QObject | None = None) -> None:
+    def __init__(self, app: FrontEnd, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.app = app
         self.available = QSystemTrayIcon.isSystemTrayAvailable()
@@ -131,7 +131,7 @@ class TrayController(QObject):
         self.menu.installEventFilter(self)
         self.retranslate()
 
-    def use(self, app: App) -> None:
+    def use(self, app: FrontEnd) -> None:
         """Serve another data folder's ``App`` (after a demo ↔ real switch)."""
         self._count_timer.stop()
         self.app = app
