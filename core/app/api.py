@@ -65,7 +65,6 @@ RUNTIME_HANDLES = frozenset(
         "take_graph",
         "take_mailbox",
         "telegram_client",
-        "watch_mailbox",
     }
 )
 

@@ -56,7 +56,6 @@ model, Graph and Telegram clients and the services over them (``pipeline``, ``gr
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -342,14 +341,6 @@ class App:
         from core.graph.auth import build_msal
 
         return build_msal(self._services)
-
-    async def watch_mailbox(
-        self, runtime: MailboxRuntime, *, on_round: Callable[[], Awaitable[None]]
-    ) -> None:
-        """IMAP rounds until cancelled: IDLE or poll between them, backoff after failures."""
-        from core.mailbox.watch import watch_forever
-
-        await watch_forever(self._services, runtime, on_round=on_round)
 
     async def aclose(self) -> None:
         """Close the HTTP clients (LLM, Graph, Telegram, drafting's mailer) on the loop that
