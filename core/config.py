@@ -157,6 +157,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("drive.create_customer_folders", bool, False, "Create a folder for new inquiries"),
     # schedule
     Setting("schedule.paused", bool, False, "Sync paused by the owner"),
+    Setting(
+        "runner.takeover_seconds",
+        int,
+        90,
+        "A dead runner's background work is taken over within this many seconds (heartbeat "
+        "every quarter of it, stale after two thirds)",
+        "INQUIRY_BRIDGE_LEASE_SECONDS",
+    ),
     Setting("schedule.quiet_hours_start", str, "21:00", "Quiet hours start (Sydney time)"),
     Setting("schedule.quiet_hours_end", str, "07:00", "Quiet hours end (Sydney time)"),
     Setting("schedule.briefing_time", str, "20:00", "Evening briefing time (Sydney time)"),

@@ -183,3 +183,15 @@ class NotificationRaised(Event):
     title: str
     ref_type: str | None = None
     ref_id: int | None = None
+
+
+@dataclass(frozen=True)
+class StoreChanged(Event):
+    """Rows another process (or connection) changed in the shared store, found by a desk's
+    change feed (``core.app.changes``): new and changed inquiries, drafts with their status.
+    Only views listen; nothing acts on it again (the process that made the change already did:
+    notifications, folders and categories are not raised twice)."""
+
+    created: tuple[int, ...] = ()
+    updated: tuple[int, ...] = ()
+    drafts: tuple[tuple[int, str], ...] = ()

@@ -175,6 +175,11 @@ class DesktopApp(QObject):
         if self.sync is not None:
             self.sync.stop()
         self.sync = SyncController(self.ctx)
+        tray = self.tray
+        self.sync.on_runner = lambda runner: tray.set_runner(
+            runner.host if runner is not None else None,
+            here=runner is not None and runner.mine,
+        )
         self.sync.start()
         spawn(self.tray.update_count())
         if old_window is not None:

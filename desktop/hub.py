@@ -15,6 +15,9 @@ Signals:
     mail_waiting(int, object, object): mails a round left for want of disk space (0: none), the
         free bytes the first needs, the free bytes there were (Python ints: over 2 GB).
     message_recorded(int): a message got its disposition (ingest progress).
+
+Changes other processes make to the store (``serve`` ingesting mail, another desk approving)
+arrive as one ``StoreChanged`` from the core's change feed and leave here as the same signals.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from core.app.types import (
     NotificationRaised,
     StageChanged,
     StageOverdue,
+    StoreChanged,
     SyncStatus,
 )
 
@@ -74,6 +78,13 @@ class SignalHub(QObject):
             isinstance(event, NoteAdded) and event.inquiry_id is not None
         ):
             self.inquiry_updated.emit(event.inquiry_id)
+        elif isinstance(event, StoreChanged):  # another process's changes (live desks)
+            for inquiry_id in event.created:
+                self.inquiry_created.emit(inquiry_id)
+            for inquiry_id in event.updated:
+                self.inquiry_updated.emit(inquiry_id)
+            for draft_id, status in event.drafts:
+                self.draft_changed.emit(draft_id, status)
         elif isinstance(event, DraftChanged):
             self.draft_changed.emit(event.draft_id, event.status)
             if event.inquiry_id is not None:

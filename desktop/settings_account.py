@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app import App, offload
+from core.app import FrontEnd, offload
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.inert import LinkGate
@@ -36,7 +36,7 @@ class AccountSettingsPage(QWidget):
     """The Microsoft account page; ``value()`` is the ``graph.client_id`` to save."""
 
     def __init__(
-        self, app: App, parent: QWidget | None = None, *, packaged_id: str | None = None
+        self, app: FrontEnd, parent: QWidget | None = None, *, packaged_id: str | None = None
     ) -> None:
         """``packaged_id``: the publisher's id (default: what the build put in resources/)."""
         super().__init__(parent)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app import App
+from core.app import FrontEnd
 from core.app.types import (
     LLM_API_KEY,
     PROVIDERS,
@@ -47,7 +47,7 @@ class LLMSettingsPage(QWidget):
     """The AI page of the settings dialog (``values`` are the ``llm.*`` settings typed)."""
 
     def __init__(
-        self, app: App, extra: QWidget | None = None, parent: QWidget | None = None
+        self, app: FrontEnd, extra: QWidget | None = None, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.app = app

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app import App
+from core.app import FrontEnd
 from core.app.types import TELEGRAM_TOKEN, InquiryBridgeError, SettingValue, to_sydney
 from desktop.aio import spawn
 from desktop.look import add_field_row
@@ -45,7 +45,7 @@ _TOKEN_SHAPE = re.compile(r"^\d+:\S+$")
 
 
 class TelegramSettingsPage(QWidget):
-    def __init__(self, app: App, parent: QWidget | None = None) -> None:
+    def __init__(self, app: FrontEnd, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.app = app
         self.pairing = app.telegram

@@ -1,139 +1,94 @@
-"""The desktop's handle on background sync: start the pollers, pause/resume, 立即同步.
+"""The desktop's host of the background work: start and stop the supervisor, 立即同步, pause.
 
-Also the daily rhythm (``core.rhythm.daily``: stage reminders, the evening briefing, backups),
-which runs for the real data folder with or without an account.
-
-The pollers (``core.schedule.SyncScheduler`` over ``core.app.graph_runtime.GraphRuntime``: Graph mail
-and OneDrive) run as coroutines on the qasync loop; this controller starts them when a Microsoft
-account is set up, stops them with the window's data folder, and forwards the owner's clicks.
-Pause is a setting the pollers read on every tick (``schedule.paused``); 立即同步 pokes them. The
-demo data folder never syncs.
+Everything that runs in the background (mail rounds and IDLE, OneDrive, the Telegram bot and
+mirror, reminders, the evening briefing, the weekly report, sending approved drafts) is the
+core's ``Supervisor`` (``core.runtime``); this controller only hosts it on the qasync loop for
+the window's data folder. The supervisor runs that work only while this app holds the store's
+runner lease; when ``serve`` (or another PC's app) holds it, this app is a desk and the tray
+says where the work runs (后台在 <host> 运行). Either way the change feed keeps the board live.
+Pause is a setting the pollers read on every tick (``schedule.paused``); 立即同步 pokes them.
+The demo data folder never syncs.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from types import ModuleType
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from core.app import offload
+from core.runtime import Supervisor
 from desktop.aio import spawn
 from desktop.context import AppContext
 
 if TYPE_CHECKING:
-    from core.app.types import GraphRuntime, MailboxRuntime, SyncScheduler
+    from core.app.types import GraphRuntime, MailboxRuntime, Runner, SyncScheduler
 
 log = logging.getLogger(__name__)
-
-
-def _telegram_front_end() -> ModuleType:
-    """The Telegram front end (``core.telegram.runner``), which the tray process hosts beside
-    its window. A plain import, so the layer test sees it: ``tests/foundation/test_layers.py``
-    lets this one file import it (``HOSTED_FRONT_ENDS``). It cannot come through ``core.app``:
-    the runner is a front end above ``App``, and ``core.app`` loading it would close a loop."""
-    import core.telegram.runner
-
-    return core.telegram.runner
 
 
 class SyncController:
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
-        self.scheduler: SyncScheduler | None = None
-        self.runtime: GraphRuntime | MailboxRuntime | None = None
-        self._stop = asyncio.Event()
-        self._task: asyncio.Future[None] | None = None
-        self._telegram_stop = asyncio.Event()
-        self._telegram_task: asyncio.Future[None] | None = None
-        self._rhythm_stop = asyncio.Event()
-        self._rhythm_task: asyncio.Future[None] | None = None
+        drafting = ctx.draft_service  # the owner's decisions for his Telegram buttons
+        app = ctx.app
+        self.supervisor = Supervisor(
+            app,
+            kind="desktop",
+            live=True,
+            drafts=lambda: drafting.decisions,
+            composer=lambda: drafting.composer if app.llm.available else None,
+        )
+        # who runs the background work, for the tray (None: nobody; ``mine``: this app)
+        self.on_runner: Callable[[Runner | None], None] | None = None
+        self.supervisor.role_changed = self._role_changed
+
+    def _role_changed(self, _role: str) -> None:
+        spawn(self.report_runner())
 
     @property
     def account_ready(self) -> bool:
-        if self.ctx.app.uses_imap():  # an IMAP/SMTP mailbox (settings → 其他邮箱)
-            return True
-        return self.ctx.app.desktop.account_configured()
+        return self.ctx.app.mail_configured()
 
-    def _build(self) -> SyncScheduler:
-        if self.scheduler is None:
-            app = self.ctx.app
-            self.runtime = app.mailbox() if app.uses_imap() else app.graph()
-            self.scheduler = app.scheduler(self.runtime)
-        return self.scheduler
+    @property
+    def scheduler(self) -> SyncScheduler | None:
+        return self.supervisor.scheduler
+
+    @property
+    def runtime(self) -> GraphRuntime | MailboxRuntime | None:
+        return self.supervisor.runtime
 
     @property
     def running(self) -> bool:
-        return self._task is not None and not self._task.done()
-
-    def start_telegram(self) -> bool:
-        """Start the Telegram mirror task (not for demo data). It idles until Telegram is
-        enabled with a token and re-reads both every 30 s, so the settings page needs no restart."""
-        if self.ctx.is_demo or (self._telegram_task is not None and not self._telegram_task.done()):
-            return False
-        self._telegram_stop = asyncio.Event()
-        self._telegram_task = spawn(self._serve_telegram(self._telegram_stop))
-        return True
-
-    async def _serve_telegram(self, stop: asyncio.Event) -> None:
-        # the mirror's modules (httpx, the bot: ~60 modules) load on a worker thread, not
-        # during start-up
-        runner = await offload(_telegram_front_end)
-        drafting = self.ctx.draft_service  # the owner's decisions for his buttons; the composer
-        app = self.ctx.app  # for 起草回复; the assistant is the App's, shared with the chat panel
-        await runner.serve(
-            app,
-            stop,
-            drafts=lambda: drafting.decisions,
-            assistant=app.assistant,
-            composer=lambda: drafting.composer if app.llm.available else None,
-        )
-
-    def start_rhythm(self) -> bool:
-        """Stage reminders, the evening briefing and backups (core.rhythm.daily); these need no
-        Microsoft account. Not for demo data, whose old dates would all be overdue."""
-        if self.ctx.is_demo or (self._rhythm_task is not None and not self._rhythm_task.done()):
-            return False
-        self._rhythm_stop = asyncio.Event()
-        self._rhythm_task = spawn(self._serve_rhythm(self._rhythm_stop))
-        return True
-
-    async def _serve_rhythm(self, stop: asyncio.Event) -> None:
-        # the holiday tables and the gazetteer load on a worker thread, not during start-up
-        await offload(self.ctx.app.rhythm.warm)
-        if not stop.is_set():
-            await self.ctx.app.rhythm.daily().run_forever(stop)
+        return self.supervisor.running
 
     def start(self) -> bool:
-        """Start polling (not for demo data, not without an account). True when started."""
-        self.start_telegram()
-        self.start_rhythm()
-        if self.ctx.is_demo or self.running or not self.account_ready:
+        """Start the supervisor (not for demo data). True when it was not running yet."""
+        if self.ctx.is_demo or self.supervisor.running:
             return False
-        scheduler = self._build()
-        self._stop = asyncio.Event()
-        self._task = spawn(scheduler.run_forever(self._stop))
+        self.supervisor.start()
         return True
 
     def stop(self) -> None:
-        self._stop.set()
-        self._telegram_stop.set()
-        self._rhythm_stop.set()
-        for runtime in (self.ctx.app.take_graph(), self.ctx.app.take_mailbox()):
-            if runtime is not None:
-                spawn(runtime.aclose())
-        self.runtime = None
-        self.scheduler = None
+        """Stop every piece and release the lease (on the loop; the window may close now)."""
+        if self.supervisor.running:
+            self.supervisor.request_stop()  # at once: the loop may stop right after
+            spawn(self.supervisor.stop())
+
+    async def report_runner(self) -> None:
+        runner = await self.supervisor.refresh_holder()
+        if self.on_runner is not None:
+            self.on_runner(runner)
+
+    def mailbox_connected(self) -> None:
+        """A mailbox connected in the running app: its mail rounds start at once (when this
+        app runs the background work; else the runner picks it up)."""
+        self.supervisor.mailbox_connected()
 
     def set_paused(self, paused: bool) -> None:
-        if not paused and self.scheduler is not None:
-            self.scheduler.poke()
+        if not paused:
+            self.supervisor.poke()
 
     async def sync_now(self) -> None:
         if self.ctx.is_demo or not self.account_ready:
             return
-        if self.running:
-            if self.scheduler is not None:  # None only while a stop is under way
-                self.scheduler.poke()
-            return
-        await self._build().run_once()
+        await self.supervisor.sync_now()

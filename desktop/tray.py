@@ -30,7 +30,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
-from core.app import App
+from core.app import FrontEnd
 from core.app.types import tray_text
 from desktop.aio import spawn
 from desktop.i18n import LANGUAGES, current_language
@@ -53,7 +53,7 @@ class TrayController(QObject):
     # a notification that could not be shown as a balloon: title, body, ref_type, ref_id
     fallback = Signal(str, str, str, int)
 
-    def __init__(self, app: App, parent: QObject | None = None) -> None:
+    def __init__(self, app: FrontEnd, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.app = app
         self.available = QSystemTrayIcon.isSystemTrayAvailable()
@@ -63,6 +63,8 @@ class TrayController(QObject):
         self.rhythm = RhythmDesk(self)
         self.rhythm.open_item.connect(self.open_item)
         self.shown: list[tuple[str, str]] = []
+        # where the background work runs: None unknown, "" this computer, else the host name
+        self.runner_host: str | None = None
         self._icons: dict[int, QIcon] = {False: app_icon(0)}  # False == 0: the no-count icon
         self.menu = QMenu()
         self.open_action = QAction(self.menu)
@@ -129,7 +131,7 @@ class TrayController(QObject):
         self.menu.installEventFilter(self)
         self.retranslate()
 
-    def use(self, app: App) -> None:
+    def use(self, app: FrontEnd) -> None:
         """Serve another data folder's ``App`` (after a demo ↔ real switch)."""
         self._count_timer.stop()
         self.app = app
@@ -167,13 +169,26 @@ class TrayController(QObject):
         self._update_tooltip()
         return self.count
 
+    def set_runner(self, host: str | None, *, here: bool) -> None:
+        """Say where the background work runs (this computer, ``host``, or nowhere now)."""
+        self.runner_host = "" if here else host
+        self._update_tooltip()
+
+    def runner_line(self) -> str:
+        """后台在 <host> 运行 — where mail is read and reminders fire (a desk does neither)."""
+        if self.runner_host is None:
+            return self.tr("Background work is not running")
+        if self.runner_host == "":
+            return self.tr("Background work runs on this computer")
+        return self.tr("Background work runs on %1").replace("%1", self.runner_host)
+
     def _update_tooltip(self) -> None:
         title = self.tr("Inquiry Bridge")
         if self.count:
             tip = f"{title}\n" + self.tr("%n inquiries need you", "", self.count)
         else:
             tip = f"{title}\n" + self.tr("Nothing needs you right now")
-        self.icon.setToolTip(tip)
+        self.icon.setToolTip(f"{tip}\n{self.runner_line()}")
 
     def tooltip(self) -> str:
         return self.icon.toolTip()

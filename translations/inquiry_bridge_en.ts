@@ -2591,6 +2591,18 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 <context>
     <name>TrayController</name>
     <message>
+        <source>Background work is not running</source>
+        <translation>Background work is not running</translation>
+    </message>
+    <message>
+        <source>Background work runs on this computer</source>
+        <translation>Background work runs on this computer</translation>
+    </message>
+    <message>
+        <source>Background work runs on %1</source>
+        <translation>Background work runs on %1</translation>
+    </message>
+    <message>
         <source>Inquiry Bridge</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2594,6 +2594,18 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 <context>
     <name>TrayController</name>
     <message>
+        <source>Background work is not running</source>
+        <translation>后台未运行</translation>
+    </message>
+    <message>
+        <source>Background work runs on this computer</source>
+        <translation>后台在本机运行</translation>
+    </message>
+    <message>
+        <source>Background work runs on %1</source>
+        <translation>后台在 %1 运行</translation>
+    </message>
+    <message>
         <source>Inquiry Bridge</source>
         <translation>询盘桥</translation>
     </message>

@@ -24,6 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from core.app.api import FrontEnd, front_end
 from core.app.build import build_app, explain_error
 from core.app.desktop_support import (
     autostart_enabled,
@@ -53,10 +54,12 @@ def repair_home(home: str | Path | None, *, offline: bool) -> RepairReport:
 
 __all__ = [
     "App",
+    "FrontEnd",
     "autostart_enabled",
     "build_app",
     "cache_dir",
     "explain_error",
+    "front_end",
     "offload",
     "repair_home",
     "resolve_home",

@@ -41,6 +41,10 @@ Attributes:
         drafting; the screenshot's sample draft.
     attachment_copies: ``AttachmentCopies`` — a stored attachment saved where the owner chose,
         marked as from the internet.
+    lease: ``RunnerLease`` — which process runs this store's background work (``serve`` or a
+        desktop app); taken, renewed and released by ``core.runtime.Supervisor``.
+    changes: ``ChangeFeed`` — changes other processes made to the store, published on this
+        process's bus as ``StoreChanged`` (live desks).
     is_demo: this is the demo data folder beside the real one.
 
 The composition root: this class and ``core.app.build`` are the only places that make the
@@ -52,7 +56,6 @@ model, Graph and Telegram clients and the services over them (``pipeline``, ``gr
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +63,7 @@ from core import tasks
 from core.app.assistant import AssistantService
 from core.app.attachment_copies import AttachmentCopies
 from core.app.attention import AttentionService
+from core.app.changes import ChangeFeed
 from core.app.connection_tests import ConnectionTests
 from core.app.desktop_support import DesktopSupport
 from core.app.draft_reading import DraftReading
@@ -67,6 +71,7 @@ from core.app.inquiries import InquiryService
 from core.app.intake import IntakeService
 from core.app.knowledge import KnowledgeService
 from core.app.lazy import LazyDrafts, LazyLLM
+from core.app.lease import RunnerLease
 from core.app.mail_accounts import MailAccountService
 from core.app.memories import MemoryService
 from core.app.notifications import NotificationService
@@ -143,6 +148,8 @@ class App:
             drive=self.customer_drive,
             transcriber=self.voice.transcriber,
         )
+        self.lease = RunnerLease(services)
+        self.changes = ChangeFeed(services)
         self._graph: GraphRuntime | None = None
         self._mailbox: MailboxRuntime | None = None
         self._unsubscribe = services.bus.subscribe(StageChanged, self._folder_not_followed)
@@ -231,14 +238,28 @@ class App:
             log.info("no mailer: %s", exc)
             return None
 
+    def store_kind(self) -> str:
+        """``sqlite`` or ``postgresql``: the engine the store runs on (``status --json``)."""
+        name = self._services.store.engine.dialect.name
+        return "postgresql" if name.startswith("postgres") else name
+
+    def mail_configured(self) -> bool:
+        """A mailbox to read is set up: IMAP, or a signed-in Microsoft 365 account (a token
+        cache or a preset token)."""
+        return self.uses_imap() or self.desktop.account_configured()
+
+    def sync_runtime(self, *, offline: bool = False) -> GraphRuntime | MailboxRuntime:
+        """The one place that decides how this folder's mail is read: the IMAP runtime (rounds
+        and IDLE) when an IMAP mailbox is set, else the Graph runtime (rounds and OneDrive).
+        The supervisor, ``sync`` and the scheduler all ask here."""
+        return self.mailbox(offline=offline) if self.uses_imap() else self.graph(offline=offline)
+
     def scheduler(self, runtime: GraphRuntime | MailboxRuntime | None = None) -> SyncScheduler:
         """The polling scheduler (mail, OneDrive, approved drafts after each mail round) over
-        ``runtime``, by default this folder's: IMAP when configured, else Graph."""
+        ``runtime``, by default this folder's (``sync_runtime``)."""
         from core.schedule import SyncScheduler
 
-        if runtime is None:
-            runtime = self.mailbox() if self.uses_imap() else self.graph()
-        return SyncScheduler(self._services, runtime)
+        return SyncScheduler(self._services, runtime or self.sync_runtime())
 
     def new_telegram_client(
         self,
@@ -320,14 +341,6 @@ class App:
         from core.graph.auth import build_msal
 
         return build_msal(self._services)
-
-    async def watch_mailbox(
-        self, runtime: MailboxRuntime, *, on_round: Callable[[], Awaitable[None]]
-    ) -> None:
-        """IMAP rounds until cancelled: IDLE or poll between them, backoff after failures."""
-        from core.mailbox.watch import watch_forever
-
-        await watch_forever(self._services, runtime, on_round=on_round)
 
     async def aclose(self) -> None:
         """Close the HTTP clients (LLM, Graph, Telegram, drafting's mailer) on the loop that

@@ -34,6 +34,7 @@ from core.app.knowledge import KnowledgeDoc as KnowledgeDoc
 from core.app.knowledge import KnowledgeService as KnowledgeService
 from core.app.lazy import LazyDrafts as LazyDrafts
 from core.app.lazy import LazyLLM as LazyLLM
+from core.app.lease import Runner as Runner
 from core.app.mail_accounts import MailAccountService as MailAccountService
 from core.app.memories import EDITABLE_STATUSES as EDITABLE_STATUSES
 from core.app.memories import PAGE_STATUSES as PAGE_STATUSES
@@ -74,6 +75,7 @@ from core.events import NoteAdded as NoteAdded
 from core.events import NotificationRaised as NotificationRaised
 from core.events import StageChanged as StageChanged
 from core.events import StageOverdue as StageOverdue
+from core.events import StoreChanged as StoreChanged
 from core.events import SyncStatus as SyncStatus
 from core.glossary import product_keys as product_keys
 from core.glossary import product_name as product_name
@@ -218,12 +220,14 @@ __all__ = [
     "Provider",
     "RecentContact",
     "RepairReport",
+    "Runner",
     "Secrets",
     "SettingValue",
     "Settings",
     "StageChanged",
     "StageOverdue",
     "Stats",
+    "StoreChanged",
     "StoreError",
     "SyncScheduler",
     "SyncStatus",

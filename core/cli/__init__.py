@@ -9,6 +9,6 @@ work, and below it only types, constants and pure helpers for parsing and printi
 ``core.services`` or the store's session; nothing in core imports it, and it never imports Qt
 (the desktop adds its own commands through ``extra``).
 
-Layer row: app, clock, db, drafts, errors, evals, events, inquiry, logging_setup, mail, rhythm,
-secrets, tasks, telegram, voice.
+Layer row: app, clock, db, drafts, errors, evals, inquiry, logging_setup, mail, rhythm,
+runtime, secrets, tasks, telegram, voice.
 """

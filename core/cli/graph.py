@@ -16,6 +16,7 @@ import sys
 from core.app import App
 from core.app.types import disk_size
 from core.mail.spool_budget import DiskShort
+from core.runtime import Supervisor
 
 
 def register(
@@ -61,9 +62,13 @@ def register(
 
 
 def cmd_sync(args: argparse.Namespace, app: App) -> int:
-    if app.uses_imap():
-        return _sync_imap(args, app)
-    runtime = app.graph(offline=bool(args.offline))
+    """One round (``--once``) here, or the supervisor's mail piece until Ctrl-C. Which mailbox
+    (IMAP or Microsoft 365) is ``App.sync_runtime``'s one decision."""
+    if not args.once:
+        app.sync_runtime(offline=bool(args.offline))  # built here: the supervisor uses it
+        return asyncio.run(_forever(app))
+    runtime = app.sync_runtime(offline=bool(args.offline))
+    imap = app.uses_imap()
 
     async def _once() -> int:
         runtime.attach()
@@ -71,9 +76,9 @@ def cmd_sync(args: argparse.Namespace, app: App) -> int:
             mail, retried = await runtime.mail_round()
             if retried is not None and retried.retried:
                 print(f"重试待处理 / retried pending: {retried.summary()}")
-            print(f"邮件 / mail: {mail.summary()}")
+            print(f"邮件 / mail{' (IMAP)' if imap else ''}: {mail.summary()}", flush=True)
             _say_disk_short(mail.disk)
-            if not args.no_drive:
+            if not args.no_drive and not imap:
                 drive = await runtime.drive_round()
                 print(f"OneDrive: {drive.summary()}")
             return 0
@@ -81,39 +86,17 @@ def cmd_sync(args: argparse.Namespace, app: App) -> int:
             runtime.detach()
             await app.aclose()
 
-    async def _forever() -> int:
-        scheduler = app.scheduler(runtime)
-        try:
-            await scheduler.run_forever()
-        finally:
-            await app.aclose()
-        return 0
-
-    return asyncio.run(_once() if args.once else _forever())
+    return asyncio.run(_once())
 
 
-def _sync_imap(args: argparse.Namespace, app: App) -> int:
-    """``sync`` over an IMAP mailbox: INBOX and Sent (no OneDrive without Microsoft 365)."""
-    runtime = app.mailbox(offline=bool(args.offline))
-
-    async def _round() -> None:
-        mail, retried = await runtime.mail_round()
-        if retried is not None and retried.retried:
-            print(f"重试待处理 / retried pending: {retried.summary()}")
-        print(f"邮件 / mail (IMAP): {mail.summary()}", flush=True)
-        _say_disk_short(mail.disk)
-
-    async def _run() -> int:
-        try:
-            if args.once:
-                await _round()
-            else:
-                await app.watch_mailbox(runtime, on_round=_round)
-            return 0
-        finally:
-            await app.aclose()
-
-    return asyncio.run(_run())
+async def _forever(app: App) -> int:
+    """Mail rounds (IMAP with IDLE, or Graph with OneDrive) and send-due until Ctrl-C: the
+    supervisor's ``mail`` piece, without the lease (the owner started it by hand)."""
+    try:
+        await Supervisor(app, kind="serve", pieces=("mail",), lease=False).run()
+    finally:
+        await app.aclose()
+    return 0
 
 
 def cmd_signin(args: argparse.Namespace, app: App) -> int:

@@ -18,6 +18,8 @@ from core import tasks
 from core.app import App
 from core.app.telegram import OUTBOX_STATUSES, TelegramService
 from core.clock import to_sydney
+from core.runtime import Supervisor
+from core.runtime.supervisor import settle_owed
 from core.telegram.runner import TelegramRunner
 
 log = logging.getLogger(__name__)
@@ -89,85 +91,40 @@ def _status(telegram: TelegramService) -> int:
 
 
 async def _run(app: App, *, once: bool) -> int:
+    if not once:
+        # the supervisor's Telegram, rhythm and owed-OneDrive pieces until Ctrl-C (no lease:
+        # the owner started this by hand)
+        pieces = ("telegram", "rhythm", "onedrive")
+        try:
+            await Supervisor(app, kind="serve", pieces=pieces, lease=False).run()
+        finally:
+            await app.aclose()
+        return 0
     app.notifications.attach(background=False)
     # the App's client, assistant (the owner's words, when AI is set) and composer
     runner = TelegramRunner(app)
     try:
-        if once:
-            report = await runner.run_once()
-            await _settle_owed(app)
-            d = report.delivery
-            line = (
-                f"Telegram：已发送 {d.sent} 条提醒（{d.messages} 条消息），失败 {d.failed}，"
-                f"跳过 {d.skipped}，等待 {d.held}；处理更新 {report.updates} 条"
-                f" / sent {d.sent}, failed {d.failed}, skipped {d.skipped}, waiting {d.held}, "
-                f"updates {report.updates}"
-            )
-            if d.edited:
-                line += f"；已更新 {d.edited} 条消息的按钮 / closed buttons on {d.edited} messages"
-            if d.held_until is not None:
-                line += f"；免打扰至 {to_sydney(d.held_until):%H:%M}"
-            if await tasks.io(app.telegram.owner) is None:
-                line += "；尚未配对 / not paired yet (telegram pair)"
-            print(line)
-            if report.error:
-                print(f"inquiry-bridge: {report.error}", file=sys.stderr)
-                return 1
-            return 0
-        stop = asyncio.Event()
-        rhythm = asyncio.ensure_future(app.rhythm.daily().run_forever(stop))
-        owed = asyncio.ensure_future(_settle_owed_forever(app, stop))
-        try:
-            await runner.run_forever(stop)
-        except asyncio.CancelledError:
-            stop.set()
-        finally:
-            stop.set()
-            await asyncio.gather(rhythm, owed, return_exceptions=True)
+        report = await runner.run_once()
+        await settle_owed(app)
+        d = report.delivery
+        line = (
+            f"Telegram：已发送 {d.sent} 条提醒（{d.messages} 条消息），失败 {d.failed}，"
+            f"跳过 {d.skipped}，等待 {d.held}；处理更新 {report.updates} 条"
+            f" / sent {d.sent}, failed {d.failed}, skipped {d.skipped}, waiting {d.held}, "
+            f"updates {report.updates}"
+        )
+        if d.edited:
+            line += f"；已更新 {d.edited} 条消息的按钮 / closed buttons on {d.edited} messages"
+        if d.held_until is not None:
+            line += f"；免打扰至 {to_sydney(d.held_until):%H:%M}"
+        if await tasks.io(app.telegram.owner) is None:
+            line += "；尚未配对 / not paired yet (telegram pair)"
+        print(line)
+        if report.error:
+            print(f"inquiry-bridge: {report.error}", file=sys.stderr)
+            return 1
         return 0
     finally:
         app.notifications.detach()
         await runner.aclose()
         await app.aclose()  # the model and Graph clients the assistant may have opened
-
-
-async def _settle_owed(app: App) -> int:
-    """The folder moves owed to OneDrive (a stage changed from Telegram, ``ask``, the CLI…),
-    done here too: this runner may be the only process on the PC that talks to Graph."""
-    if app.is_demo or not app.graph_configured():
-        return 0
-    try:
-        return await app.graph(offline=True).settle_owed()
-    except Exception as exc:  # OneDrive trouble never stops the Telegram side
-        log.warning("owed OneDrive moves wait for the next round: %s", exc)
-        return 0
-
-
-async def _settle_owed_forever(app: App, stop: asyncio.Event) -> None:
-    """Every OneDrive poll interval, and at once after a stage change on this loop."""
-    from core.events import StageChanged
-
-    woken = asyncio.Event()
-    loop = asyncio.get_running_loop()  # a change may be published from the store's thread
-
-    def _wake(_event: StageChanged) -> None:
-        loop.call_soon_threadsafe(woken.set)
-
-    unsubscribe = app.bus.subscribe(StageChanged, _wake)
-    try:
-        while not stop.is_set():
-            woken.clear()
-            await _settle_owed(app)
-            minutes = float(app.settings.number("graph.drive_poll_minutes"))
-            waits = [
-                asyncio.ensure_future(w)
-                for w in (stop.wait(), woken.wait(), app.clock.sleep(60.0 * minutes))
-            ]
-            try:
-                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                for w in waits:
-                    w.cancel()
-                await asyncio.gather(*waits, return_exceptions=True)
-    finally:
-        unsubscribe()

@@ -518,3 +518,19 @@ Index(
     unique=True,
 )
 Index("ix_owed_writes_status_kind", OwedWrite.status, OwedWrite.kind)
+
+
+class RunnerLease(Base):
+    """Who runs the background work of this store (``core.db.lease``): one row per lease name,
+    taken and renewed by conditional UPDATEs checked by their row count, so at most one process
+    holds it on SQLite and PostgreSQL alike. ``holder`` is NULL while nobody does."""
+
+    __tablename__ = "runner_lease"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    holder: Mapped[str | None] = mapped_column(String(64))  # a token per process run
+    pid: Mapped[int | None] = mapped_column(Integer)
+    host: Mapped[str | None] = mapped_column(String(255))
+    kind: Mapped[str | None] = mapped_column(String(16))  # serve | desktop
+    since: Mapped[datetime | None] = mapped_column(DateTime)
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime)

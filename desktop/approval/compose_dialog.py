@@ -33,7 +33,7 @@ from desktop.inert import plain_label
 from desktop.look import set_tone
 
 if TYPE_CHECKING:
-    from core.app import App
+    from core.app import FrontEnd
     from desktop.approval.parts import DraftingParts
 
 
@@ -41,7 +41,7 @@ class ComposeDialog(QDialog):
     drafted = Signal(int)
 
     def __init__(
-        self, app: App, drafting: DraftingParts, inquiry_id: int, parent: QWidget | None = None
+        self, app: FrontEnd, drafting: DraftingParts, inquiry_id: int, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.app = app  # whether a model is set up; dictation; the approval window it opens

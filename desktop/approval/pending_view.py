@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app import App
+from core.app import FrontEnd
 from core.app.types import to_sydney
 from desktop.aio import spawn
 from desktop.reopen import alive, showing
@@ -47,7 +47,7 @@ class PendingDraftsView(QWidget):
 
     def __init__(
         self,
-        app: App,
+        app: FrontEnd,
         hub: SignalHub | None,
         parent: QWidget | None = None,
         *,

@@ -65,7 +65,7 @@ from desktop.approval.panels import (
 from desktop.inert import InertBrowser
 
 if TYPE_CHECKING:
-    from core.app import App
+    from core.app import FrontEnd
     from core.app.types import DraftView, FileOption, RecentContact
     from desktop.approval.parts import DraftingParts
     from desktop.voice.insertion import Target
@@ -78,7 +78,7 @@ class ApprovalWindow(OwnerActions, QWidget):
     finished = Signal(int, str)
 
     def __init__(
-        self, app: App, drafting: DraftingParts, draft_id: int, parent: QWidget | None = None
+        self, app: FrontEnd, drafting: DraftingParts, draft_id: int, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.app = app  # its bus (another surface moved the draft) and dictation's settings
@@ -466,7 +466,7 @@ class ApprovalWindow(OwnerActions, QWidget):
         super().closeEvent(event)
 
 
-def _dictation_button(app: App, target: Target, parent: QWidget) -> QWidget | None:
+def _dictation_button(app: FrontEnd, target: Target, parent: QWidget) -> QWidget | None:
     from desktop.voice.dictation import DictationButton
 
     return DictationButton(app, target, parent)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app import App
+from core.app import FrontEnd
 from core.app.types import AttachmentInfo, judge_file, plain_tooltip
 from desktop.file_open import open_file
 
@@ -43,7 +43,7 @@ class AttachmentStrip(QWidget):
     def __init__(
         self,
         attachments: tuple[AttachmentInfo, ...],
-        app: App | None = None,
+        app: FrontEnd | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)

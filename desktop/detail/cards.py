@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app import App
+from core.app import FrontEnd
 from core.app.types import AttachmentInfo, MessageInfo, mostly_chinese, reflow
 from desktop import text
 from desktop.detail.attachments import AttachmentStrip
@@ -26,7 +26,7 @@ class OwnerFilesCard(QFrame):
     no email carried them, so they get a card of their own at the end of the thread."""
 
     def __init__(
-        self, files: tuple[AttachmentInfo, ...], app: App | None, parent: QWidget | None = None
+        self, files: tuple[AttachmentInfo, ...], app: FrontEnd | None, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.setObjectName("messageCard")
@@ -51,7 +51,7 @@ class MessageCard(QFrame):
     translate_requested = Signal(int)
 
     def __init__(
-        self, message: MessageInfo, app: App | None = None, parent: QWidget | None = None
+        self, message: MessageInfo, app: FrontEnd | None = None, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.message = message

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
-from core.app import App
+from core.app import FrontEnd
 from core.app.types import InquiryDetail
 from desktop.detail.cards import MessageCard, OwnerFilesCard
 
@@ -27,7 +27,7 @@ class ThreadPanel(QScrollArea):
         self.setWidget(self.thread_box)
         self.setFrameShape(QFrame.Shape.NoFrame)
 
-    def show_detail(self, d: InquiryDetail, app: App | None) -> None:
+    def show_detail(self, d: InquiryDetail, app: FrontEnd | None) -> None:
         for card in self.cards.values():
             card.setParent(None)
             card.deleteLater()

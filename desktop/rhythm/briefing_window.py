@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app import App
+from core.app import FrontEnd
 from core.app.types import AttentionItem, Briefing, Visit, display_phone, place_of
 from desktop.aio import spawn
 from desktop.i18n import current_language
@@ -86,7 +86,7 @@ def _empty(layout: QLayout) -> None:
 class BriefingWindow(QWidget):
     open_item = Signal(str, int)
 
-    def __init__(self, app: App, parent: QWidget | None = None) -> None:
+    def __init__(self, app: FrontEnd, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.app = app
         self.setObjectName("briefingWindow")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from core.app import App
+from core.app import FrontEnd
 from core.app.types import SNOOZE_CHOICES
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
@@ -79,7 +79,9 @@ class _Card(QFrame):
 class ReminderCard(_Card):
     """起草跟进邮件 · 打开询盘 · 推迟 1/3/7 天 · 标记流失 for the reminder of one inquiry."""
 
-    def __init__(self, app: App, inquiry_id: int, text: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, app: FrontEnd, inquiry_id: int, text: str, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.app = app
         self.inquiry_id = inquiry_id
@@ -132,7 +134,7 @@ class AttentionCard(_Card):
     """确认 · 打开询盘 for one item that needs the owner's judgement."""
 
     def __init__(
-        self, app: App, item: AttentionItem, text: str, parent: QWidget | None = None
+        self, app: FrontEnd, item: AttentionItem, text: str, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.app = app

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
-from core.app import App
+from core.app import FrontEnd
 from desktop.aio import spawn
 from desktop.look import SPACE
 from desktop.reopen import alive
@@ -32,7 +32,7 @@ class ReminderDialog(QDialog):
     """The reminder alert's title and text, with its one-click actions."""
 
     def __init__(
-        self, app: App, inquiry_id: int, title: str, body: str, parent: QWidget | None = None
+        self, app: FrontEnd, inquiry_id: int, title: str, body: str, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         from desktop.rhythm.cards import ReminderCard
@@ -93,7 +93,9 @@ class RhythmDesk(QObject):
         self.stats: StatsWindow | None = None
         self.reminders: list[ReminderDialog] = []
 
-    def show_reminder(self, app: App, inquiry_id: int, title: str, body: str) -> ReminderDialog:
+    def show_reminder(
+        self, app: FrontEnd, inquiry_id: int, title: str, body: str
+    ) -> ReminderDialog:
         dialog = ReminderDialog(app, inquiry_id, title, body)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.card.open_item.connect(self.open_item)
@@ -106,7 +108,7 @@ class RhythmDesk(QObject):
         if dialog in self.reminders:
             self.reminders.remove(dialog)
 
-    def show_briefing(self, app: App) -> BriefingWindow:
+    def show_briefing(self, app: FrontEnd) -> BriefingWindow:
         from desktop.rhythm.briefing_window import BriefingWindow
 
         if not alive(self.briefing) or self.briefing.app is not app:
@@ -120,7 +122,7 @@ class RhythmDesk(QObject):
         self.briefing.raise_()
         return self.briefing
 
-    def show_stats(self, app: App) -> StatsWindow:
+    def show_stats(self, app: FrontEnd) -> StatsWindow:
         """概览 / 成本与质量 (the weekly report's balloon opens it too)."""
         from desktop.stats.window import StatsWindow
 

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app import App
+from core.app import FrontEnd
 from core.app.types import Overview, Stats
 from desktop import text
 from desktop.aio import spawn
@@ -50,7 +50,7 @@ def _fill(table: QTableWidget, headers: list[str], rows: list[list[str]]) -> Non
 
 
 class StatsWindow(QWidget):
-    def __init__(self, app: App, parent: QWidget | None = None) -> None:
+    def __init__(self, app: FrontEnd, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.app = app
         self.setObjectName("statsWindow")

@@ -73,7 +73,7 @@ from desktop.voice.recorder import AudioInputFactory, Recorder
 from desktop.voice.status_line import StatusLine
 
 if TYPE_CHECKING:
-    from core.app import App
+    from core.app import FrontEnd
 
 __all__ = ["HOLD_SECONDS", "SHORTCUT", "DictationButton", "Target", "insert_at_cursor"]
 
@@ -86,7 +86,7 @@ class DictationButton(PushToTalk, LivePreview, StatusLine, NoteAudio, QWidget):
 
     def __init__(
         self,
-        app: App,
+        app: FrontEnd,
         target: Target,
         parent: QWidget | None = None,
         *,

@@ -39,10 +39,10 @@ from desktop.i18n import current_language
 from desktop.look import set_tone
 
 if TYPE_CHECKING:
-    from core.app import App
+    from core.app import FrontEnd
 
 # what the voice widgets are handed: the folder's App, or its voice service itself
-VoiceOwner: TypeAlias = "App | VoiceService"
+VoiceOwner: TypeAlias = "FrontEnd | VoiceService"
 
 _open: set[QWidget] = set()
 

@@ -62,8 +62,8 @@ async def test_an_alert_shows_once_and_the_tray_follows_a_folder_switch(app, ser
     assert len(titles) == len(set(titles)), titles
     sync = desktop.sync
     assert sync is not None
-    sync.stop()  # before quit: the real folder's Telegram task ends on the running loop
-    await wait_until(lambda: sync._telegram_task is None or sync._telegram_task.done(), timeout=20)
+    sync.stop()  # before quit: the real folder's background work ends on the running loop
+    await wait_until(lambda: not sync.running, timeout=20)
     desktop.qapp = recorder = QuitRecorder(desktop.qapp)
     desktop.quit()
     assert recorder.quit_calls == 1

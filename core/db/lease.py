@@ -1,0 +1,112 @@
+"""The runner lease: at most one process per store runs the background work.
+
+A heartbeat row (``runner_lease``, name ``runner``) says who runs it. Every change is one
+conditional UPDATE whose row count says whether it happened, so two processes racing for it
+cannot both win, on SQLite and on PostgreSQL alike (no read-then-write, no file lock):
+
+* ``take``: the row is free, already ours, or its heartbeat is older than ``expiry`` → ours;
+* ``renew``: still ours → new heartbeat (0 rows: someone took it over; stop the work at once);
+* ``release``: ours → free (a clean stop hands over without waiting for the expiry).
+
+Times are naive UTC like every other column; the caller passes ``now`` from its clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.orm import Session
+
+from core.db.models import RunnerLease
+
+RUNNER = "runner"
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds (or held) the lease."""
+
+    holder: str
+    pid: int
+    host: str
+    kind: str
+    since: datetime
+    heartbeat_at: datetime
+
+
+@dataclass(frozen=True)
+class Claimant:
+    """This process, as it writes itself into the row."""
+
+    token: str
+    pid: int
+    host: str
+    kind: str
+
+
+def _ensure_row(session: Session) -> None:
+    """The row the migration made (recreated if someone deleted it)."""
+    if session.get(RunnerLease, RUNNER) is None:
+        session.add(RunnerLease(name=RUNNER))
+        session.flush()
+
+
+def take(session: Session, me: Claimant, now: datetime, expiry: timedelta) -> bool:
+    """Take the lease when it is free, ours, or its holder's heartbeat is stale."""
+    _ensure_row(session)
+    result = session.execute(
+        update(RunnerLease)
+        .where(
+            RunnerLease.name == RUNNER,
+            or_(
+                RunnerLease.holder.is_(None),
+                RunnerLease.holder == me.token,
+                RunnerLease.heartbeat_at.is_(None),
+                RunnerLease.heartbeat_at < now - expiry,
+            ),
+        )
+        .values(
+            holder=me.token, pid=me.pid, host=me.host, kind=me.kind, since=now, heartbeat_at=now
+        )
+        .execution_options(synchronize_session=False)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def renew(session: Session, me: Claimant, now: datetime) -> bool:
+    """A new heartbeat while the lease is still ours; False once someone took it over."""
+    result = session.execute(
+        update(RunnerLease)
+        .where(RunnerLease.name == RUNNER, RunnerLease.holder == me.token)
+        .values(heartbeat_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def release(session: Session, me: Claimant) -> bool:
+    """Free the lease if it is ours (a clean stop: the next runner need not wait)."""
+    result = session.execute(
+        update(RunnerLease)
+        .where(RunnerLease.name == RUNNER, RunnerLease.holder == me.token)
+        .values(holder=None, heartbeat_at=None)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def current(session: Session) -> Holder | None:
+    """The row's holder (live or stale), or None while the lease is free."""
+    row = session.scalar(select(RunnerLease).where(RunnerLease.name == RUNNER))
+    if row is None or row.holder is None or row.since is None or row.heartbeat_at is None:
+        return None
+    return Holder(
+        holder=row.holder,
+        pid=int(row.pid or 0),
+        host=row.host or "",
+        kind=row.kind or "",
+        since=row.since,
+        heartbeat_at=row.heartbeat_at,
+    )
