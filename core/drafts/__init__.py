@@ -19,5 +19,5 @@ config, errors, events, paths, services). Never PySide6, ``desktop`` or
 ``core.llm`` gives the model client's shape (``core.llm.model.ModelClient``, annotations only).
 
 Layer row: clock, config, db, errors, events, knowledge, llm, mail, mailbox, memory, paths,
-provenance, secrets, services, tasks, text.
+provenance, quotes, secrets, services, tasks, text.
 """

@@ -12,20 +12,26 @@ window, "cli" from the local command line, "telegram" from the paired owner's bu
 assistant's tool layer never gets a reference to it, and a property-based test drives every other
 core entry point to show none of them reaches ``approved``.
 
+A move to ``sent`` also settles a quote the draft carries (``core.quotes.book.quote_sent``: the
+quote is ``sent``, the inquiry moves to ``follow_up``) in the same transaction, whichever path
+sent it (a send, a reconciliation, the send journal); the stage change rides on the
+``Transition`` (``follows``) and is published with it.
+
 Every move writes a ``DraftEvent`` row (who, when, from, to, note) in the same transaction as the
 status change, so the trail can never disagree with the draft.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
 from core.clock import Clock, naive_utc
 from core.db.models import DRAFT_STATUSES, Draft, DraftEvent
 from core.errors import DraftStateError
-from core.events import DraftChanged
+from core.events import DraftChanged, Event
+from core.quotes.book import quote_sent
 
 # Actors allowed to approve: the owner's own hands, never the pipeline or the assistant.
 APPROVERS = frozenset({"owner", "cli", "telegram"})
@@ -73,9 +79,14 @@ class Transition:
     inquiry_id: int | None
     from_status: str | None
     to_status: str
+    follows: tuple[Event, ...] = field(default=(), compare=False)  # what the move caused
 
     def event(self) -> DraftChanged:
         return DraftChanged(self.draft_id, self.inquiry_id, self.to_status)
+
+    def events(self) -> list[Event]:
+        """The draft's event, then what the move caused (a quote's stage change)."""
+        return [self.event(), *self.follows]
 
 
 def _record(
@@ -95,7 +106,11 @@ def _record(
             note=note,
         )
     )
-    return Transition(draft.id, draft.inquiry_id, from_status, to_status)
+    follows: tuple[Event, ...] = ()
+    if to_status == "sent":  # a reply carrying a quote: the quote is sent, the job follows up
+        change = quote_sent(session, draft.id, clock)
+        follows = (change.event(),) if change is not None else ()
+    return Transition(draft.id, draft.inquiry_id, from_status, to_status, follows)
 
 
 def record_created(session: Session, draft: Draft, *, actor: str, clock: Clock) -> None:

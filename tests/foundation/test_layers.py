@@ -70,6 +70,7 @@ LAYERS: dict[str, set[str]] = {
         "notify",
         "paths",
         "phones",
+        "quotes",
         "rhythm",
         "schedule",
         "secrets",
@@ -126,6 +127,7 @@ LAYERS: dict[str, set[str]] = {
         "memory",
         "paths",
         "provenance",
+        "quotes",
         "secrets",
         "services",
         "tasks",
@@ -232,6 +234,7 @@ LAYERS: dict[str, set[str]] = {
     "paths": {"errors"},
     "phones": set(),
     "provenance": set(),
+    "quotes": {"clock", "db", "errors", "glossary", "inquiry", "text"},
     "rhythm": {
         "clock",
         "config",
