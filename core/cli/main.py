@@ -49,6 +49,7 @@ COMMAND_MODULES = (
     "core.cli.repair",
     "core.cli.stats",
     "core.cli.stages",
+    "core.cli.quotes",
 )
 
 
