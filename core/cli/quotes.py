@@ -28,6 +28,7 @@ def register(
         help="报价单：新建版本、导出 PDF、记录客户接受 / quotes: new version, PDF, acceptance",
         description="报价单 / quote documents",
     )
+    quote.set_defaults(handler=cmd_no_verb)
     verbs = quote.add_subparsers(dest="quote_command", parser_class=type(quote))
     new = verbs.add_parser(
         "new",
@@ -81,6 +82,10 @@ def _read_items(path: str) -> object:
         raise BadInput(
             f"「{file.name}」不是有效的 JSON（第 {exc.lineno} 行）/ not valid JSON"
         ) from None
+
+
+def cmd_no_verb(args: argparse.Namespace, app: App) -> int:
+    raise BadInput("请写 quote new、quote pdf 或 quote accept / say quote new, pdf or accept")
 
 
 def cmd_new(args: argparse.Namespace, app: App) -> int:

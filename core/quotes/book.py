@@ -99,7 +99,7 @@ def new_version(
 def get_quote(session: Session, quote_id: int) -> Quote:
     quote = session.get(Quote, quote_id)
     if quote is None:
-        raise NotFound(f"报价 #{quote_id}")
+        raise NotFound(f"报价 #{quote_id} / quote {quote_id}")
     return quote
 
 
