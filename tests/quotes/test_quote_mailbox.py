@@ -137,6 +137,11 @@ def test_quote_contract_over_imap_and_smtp(
     assert quotes[2]["status"] == "sent"
     (inquiry,) = _json(capsys, home, "inquiries")
     assert inquiry["stage"] == "follow_up"
+    assert inquiry["quote_total_inc_gst"] == 7228.6  # the current version, not the superseded
+    money = _json(capsys, home, "stats")["money"]
+    assert money["pipeline_value_by_stage"]["follow_up"] == 7228.6
+    assert money["quotes_sent_this_week"] == {"count": 1, "value_inc_gst": 7228.6}
+    assert money["quotes_won_this_month"]["count"] == 0
     with sqlite3.connect(DataPaths(home).database) as db:
         moved = db.execute(
             "SELECT from_stage, to_stage, triggered_by FROM stage_events WHERE inquiry_id = ?"
@@ -149,3 +154,8 @@ def test_quote_contract_over_imap_and_smtp(
     (inquiry,) = _json(capsys, home, "inquiries")
     assert inquiry["stage"] == "ordered"
     assert {q["version"]: q["status"] for q in _json(capsys, home, "quotes")}[2] == "accepted"
+    money = _json(capsys, home, "stats")["money"]
+    assert money["quotes_won_this_month"] == {"count": 1, "value_inc_gst": 7228.6}
+    assert money["win_rate"] == 1.0
+    assert money["pipeline_value_by_stage"]["ordered"] == 7228.6
+    assert money["pipeline_value_by_stage"]["follow_up"] == 0.0
