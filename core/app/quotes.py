@@ -117,7 +117,7 @@ class QuoteService:
         return line_items(raw)
 
     # -- making a version ----------------------------------------------------------------------
-    def _deposit_percent(self) -> int:
+    def deposit_percent(self) -> int:
         percent = self._services.settings.number("company.deposit_percent")
         if not 0 <= percent <= 100:
             raise BadInput(f"定金比例 {percent}% 不合理（设置 company.deposit_percent）")
@@ -127,7 +127,7 @@ class QuoteService:
         settings = self._services.settings
         text = knowledge_for(self._services.paths.home).text()
         return book.QuoteTerms(
-            deposit_percent=self._deposit_percent(),
+            deposit_percent=self.deposit_percent(),
             valid_days=max(1, settings.number("company.quote_valid_days")),
             terms="\n".join(terms_from_knowledge(text)),
         )

@@ -32,6 +32,7 @@ class DetailHeader(QWidget):
         self.advance_button = QPushButton()
         self.lost_button = QPushButton()
         self.draft_button = QPushButton()
+        self.quote_button = QPushButton()  # 报价单: the quote editor
         self.drive_button = QPushButton()
         self.approval_button = QPushButton()  # 打开待审批草稿: only while one waits
         self.approval_button.setObjectName("primary")
@@ -42,6 +43,7 @@ class DetailHeader(QWidget):
             self.advance_button,
             self.lost_button,
             self.draft_button,
+            self.quote_button,
             self.drive_button,
         ):
             actions.addWidget(button)
@@ -81,6 +83,7 @@ class DetailHeader(QWidget):
         self.advance_button.setEnabled(d.stage != "lost")
         self.lost_button.setEnabled(open_stage)
         self.draft_button.setEnabled(bool(d.customer_email))
+        self.quote_button.setEnabled(bool(d.customer_email) and open_stage)
         self.drive_button.setEnabled(bool(d.drive_web_url))
         self.approval_button.setVisible(bool(d.pending_drafts))
         self.drive_button.setToolTip(
@@ -94,6 +97,13 @@ class DetailHeader(QWidget):
         )
         self.lost_button.setText(QCoreApplication.translate("InquiryDetailView", "Mark lost"))
         self.draft_button.setText(QCoreApplication.translate("InquiryDetailView", "Draft reply"))
+        self.quote_button.setText(QCoreApplication.translate("InquiryDetailView", "Quote…"))
+        self.quote_button.setToolTip(
+            QCoreApplication.translate(
+                "InquiryDetailView",
+                "Line items with live totals; the PDF goes with a reply you approve",
+            )
+        )
         self.approval_button.setText(
             QCoreApplication.translate("InquiryDetailView", "Open the waiting draft")
         )
