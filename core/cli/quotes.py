@@ -3,7 +3,7 @@
 ``quote new INQUIRY_ID --items-json FILE`` makes a version from his line items (a JSON list of
 ``description``, ``product``, ``width_mm``, ``height_mm``, ``qty``, ``unit_price_ex_gst``), or
 ``--instruction TEXT`` from his words through the model; either way a reply draft carrying the
-PDF waits for his approval. ``quotes --json`` lists every version (DESIGN.md, "Quotes");
+PDF waits for his approval. ``quotes --json`` lists every version (docs/contracts.md, "Quotes");
 ``quote pdf`` writes the customer's PDF; ``quote accept`` records the customer's acceptance
 (the inquiry moves to ``ordered``). Bad input: one Chinese line, non-zero exit, nothing stored.
 """

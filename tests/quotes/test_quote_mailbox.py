@@ -131,7 +131,8 @@ def test_quote_contract_over_imap_and_smtp(
     pdfs = [a for a in msg.iter_attachments() if a.get_content_type() == "application/pdf"]
     assert len(pdfs) == 1
     assert pdfs[0].get_content() == pdf.read_bytes()  # the very document he exported
-    assert "$7,228.60" in msg.get_body(("plain",)).get_content()
+    body = msg.get_body(("plain",))
+    assert body is not None and "$7,228.60" in body.get_content()
 
     quotes = {q["version"]: q for q in _json(capsys, home, "quotes")}
     assert quotes[2]["status"] == "sent"
