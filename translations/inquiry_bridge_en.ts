@@ -1315,6 +1315,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Quote %1 inc GST</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Advance stage</source>
         <translation type="unfinished"></translation>
     </message>

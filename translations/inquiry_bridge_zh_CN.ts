@@ -1312,6 +1312,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>在左侧选择一条询盘查看详情。</translation>
     </message>
     <message>
+        <source>Quote %1 inc GST</source>
+        <translation>报价 %1（含 GST）</translation>
+    </message>
+    <message>
         <source>Advance stage</source>
         <translation>推进阶段</translation>
     </message>

@@ -27,3 +27,14 @@ def current_quotes(session: Session) -> dict[int, Quote]:
 def current_totals(session: Session) -> dict[int, Decimal]:
     """Inquiry id → its current quote's total inc GST."""
     return {i: Decimal(q.total_inc_gst) for i, q in current_quotes(session).items()}
+
+
+def current_total(session: Session, inquiry_id: int) -> Decimal | None:
+    """One inquiry's current quote total inc GST (the detail's figure), None without a quote."""
+    total = session.scalar(
+        select(Quote.total_inc_gst)
+        .where(Quote.inquiry_id == inquiry_id, Quote.status != "superseded")
+        .order_by(Quote.version.desc())
+        .limit(1)
+    )
+    return Decimal(total) if total is not None else None

@@ -11,7 +11,7 @@ from datetime import datetime
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
-from core.app.types import CLOSED_STAGES, InquiryDetail
+from core.app.types import CLOSED_STAGES, InquiryDetail, aud
 from desktop import text
 from desktop.i18n import current_language
 from desktop.inert import plain_label
@@ -73,6 +73,12 @@ class DetailHeader(QWidget):
         if over:
             # one phrase: a narrow pane wraps before it, never inside "9 d"
             parts.append(("⚠ " + text.overdue_text(over)).replace(" ", "\u00a0"))
+        if d.quote_total_inc_gst is not None:
+            parts.append(
+                QCoreApplication.translate("InquiryDetailView", "Quote %1 inc GST").replace(
+                    "%1", aud(d.quote_total_inc_gst)
+                )
+            )
         if drafts_note:
             parts.append(drafts_note)
         self.subtitle.setText(" · ".join(parts))

@@ -50,6 +50,9 @@ async def test_editor_totals_live_refuses_a_bad_row_and_files_the_quote(
     (quote,) = await ctx.app.quotes.rows(iid)
     assert quote["total_inc_gst"] == 4325.42 and quote["draft_id"] == draft_id
     assert (await ctx.app.drafts.reader.get(draft_id)).status == "pending_approval"
+    view.show_inquiry(iid)
+    await view.ready()
+    assert "报价 $4,325.42（含 GST）" in view.subtitle.text()  # the job shows its quote
 
     window = StatsWindow(ctx.app)
     qtbot.addWidget(window)
