@@ -120,6 +120,7 @@ LAYERS: dict[str, set[str]] = {
         "db",
         "errors",
         "events",
+        "inquiry",
         "knowledge",
         "llm",
         "mail",

@@ -15,6 +15,7 @@ import json
 import shutil
 import sqlite3
 import subprocess
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -90,11 +91,13 @@ def test_quote_contract_over_imap_and_smtp(
     home = tmp_path / "home"
     home.mkdir()
     (home / "settings.toml").write_text(SETTINGS, encoding="utf-8")
-    dovecot.append(CUSTOMER_MAIL)
+    # arrived an hour before NOW (the server's internal date, not the machine's clock)
+    dovecot.append(CUSTOMER_MAIL, when=datetime.fromisoformat(NOW).timestamp() - 3600)
     code, _, err = _cli(capsys, "sync", "--once", "--offline", "--home", str(home))
     assert code == 0, err
     (inquiry,) = _json(capsys, home, "inquiries")
     iid = str(inquiry["id"])
+    assert (inquiry["owes_reply"], inquiry["last_outbound_at"]) == ("us", None)
 
     v1 = _json(capsys, home, "quote", "new", iid, "--items-json", _items_file(tmp_path, "1", V1))
     # 6480.35 → GST 648.035 → 648.04 (half up); 3 × 45.55 = 136.65 → GST 13.665 → 13.67
@@ -138,6 +141,8 @@ def test_quote_contract_over_imap_and_smtp(
     assert quotes[2]["status"] == "sent"
     (inquiry,) = _json(capsys, home, "inquiries")
     assert inquiry["stage"] == "follow_up"
+    # the board knows at once, before any mail round reads the Sent folder
+    assert inquiry["owes_reply"] == "customer" and inquiry["last_outbound_at"] is not None
     assert inquiry["quote_total_inc_gst"] == 7228.6  # the current version, not the superseded
     money = _json(capsys, home, "stats")["money"]
     assert money["pipeline_value_by_stage"]["follow_up"] == 7228.6
