@@ -2350,6 +2350,22 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>ABN (on quotes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Company address (on quotes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Company phone (on quotes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deposit on acceptance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Pause sync</source>
         <translation type="unfinished"></translation>
     </message>

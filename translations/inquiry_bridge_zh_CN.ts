@@ -2353,6 +2353,22 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>公司邮箱地址</translation>
     </message>
     <message>
+        <source>ABN (on quotes)</source>
+        <translation>ABN（印在报价单上）</translation>
+    </message>
+    <message>
+        <source>Company address (on quotes)</source>
+        <translation>公司地址（印在报价单上）</translation>
+    </message>
+    <message>
+        <source>Company phone (on quotes)</source>
+        <translation>公司电话（印在报价单上）</translation>
+    </message>
+    <message>
+        <source>Deposit on acceptance</source>
+        <translation>接受报价时的定金</translation>
+    </message>
+    <message>
         <source>Pause sync</source>
         <translation>暂停同步</translation>
     </message>

@@ -58,3 +58,23 @@ async def test_editor_totals_live_refuses_a_bad_row_and_files_the_quote(
     qtbot.addWidget(window)
     await window.reload()
     await wait_until(lambda: "在谈金额 $4,325.42" in window.money_label.text())
+
+
+def test_company_profile_for_quotes_is_set_in_settings(ctx: Any, qtbot: Any) -> None:
+    """ABN, address, phone and deposit are his to set in 设置 → 常规, and the quote uses them."""
+    from desktop.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(ctx)
+    qtbot.addWidget(dialog)
+    dialog.abn.setText("12 345 678 901")
+    dialog.company_address.setText("1 George St, Sydney NSW 2000")
+    dialog.company_phone.setText("02 9000 0000")
+    dialog.deposit.setValue(40)
+    assert dialog.save()
+    company = ctx.app.quotes.company()
+    assert (company.abn, company.address, company.phone) == (
+        "12 345 678 901",
+        "1 George St, Sydney NSW 2000",
+        "02 9000 0000",
+    )
+    assert ctx.app.quotes.deposit_percent() == 40
