@@ -62,6 +62,15 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("general.phone_region", str, "AU", "Default region for phone numbers without +code"),
     Setting("general.timezone", str, "Australia/Sydney", "Business time zone for display/schedule"),
+    # company: the profile a quote PDF carries (name, ABN, address, phone, logo) and its terms
+    Setting("company.name", str, "", "Company name on quotes ('' = general.company_name)"),
+    Setting("company.abn", str, "", "Australian Business Number printed on quotes"),
+    Setting("company.address", str, "", "Company address printed on quotes"),
+    Setting("company.phone", str, "", "Company phone printed on quotes"),
+    Setting("company.email", str, "", "Company email printed on quotes"),
+    Setting("company.logo", str, "", "Logo image (PNG/JPEG path) printed on quotes"),
+    Setting("company.deposit_percent", int, 30, "Deposit asked when a quote is accepted, in %"),
+    Setting("company.quote_valid_days", int, 30, "Days a quote stays valid"),
     # intake
     Setting("intake.attachment_max_mb", int, 25, "Largest attachment stored, in MB"),
     Setting(

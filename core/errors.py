@@ -39,6 +39,7 @@
     │   ├── MailPasswordMissing   a mailbox is configured but no password is stored
     │   └── InsecureMailServer    plain-text IMAP/SMTP to a host that is not this computer
     ├── DraftStateError           illegal draft transition (e.g. send before approve)
+    ├── QuoteStateError           a quote cannot do that now (lost inquiry, superseded version)
     ├── UnconfirmedFactsError     approve refused: the fact guard flagged values
     ├── TranscriptionError        missing/broken Whisper model, unreadable audio
     ├── ModelDownloadError        a voice model could not be downloaded, verified or imported
@@ -59,6 +60,7 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
     "error": ("发生错误：{detail}", "Something went wrong: {detail}"),
     "config": ("设置有误：{detail}", "Settings problem: {detail}"),
     "bad_input": ("输入有误：{detail}", "Bad input: {detail}"),
+    "quote_state": ("报价无法操作：{detail}", "Quote not possible: {detail}"),
     "secret_store": (
         "系统密钥库不可用，无法保存密码或令牌：{detail}",
         "The system keyring is unavailable, secrets cannot be stored: {detail}",
@@ -248,6 +250,12 @@ class BadInput(InquiryBridgeError):
     """What he typed (an argument, a time, a stage, a CSV) is wrong: 输入有误, never 设置有误."""
 
     code = "bad_input"
+
+
+class QuoteStateError(InquiryBridgeError):
+    """A quote cannot do that now: a quote on a lost inquiry, an accept of a superseded version."""
+
+    code = "quote_state"
 
 
 class SecretStoreUnavailable(InquiryBridgeError):

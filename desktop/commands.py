@@ -33,6 +33,7 @@ SCREENSHOT_WINDOWS = [
     "briefing",
     "reminder",
     "memory",
+    "quote-editor",
     "overview",
     "costs",
 ]

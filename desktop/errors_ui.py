@@ -41,6 +41,7 @@ def _local_templates() -> dict[str, str]:
     return {
         "config": QCoreApplication.translate("Errors", "Settings problem: %1"),
         "bad_input": QCoreApplication.translate("Errors", "Bad input: %1"),
+        "quote_state": QCoreApplication.translate("Errors", "Quote not possible: %1"),
         "secret_store": QCoreApplication.translate(
             "Errors", "The system keyring is unavailable, secrets cannot be stored: %1"
         ),

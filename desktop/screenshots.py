@@ -166,6 +166,32 @@ async def _memory(ctx: AppContext) -> QWidget:
     return dialog
 
 
+EXAMPLE_ITEMS = [
+    {"product": "sliding_window", "description": "Sliding window, double glazed, installed",
+     "width_mm": 1800, "height_mm": 1200, "qty": 3, "unit_price_ex_gst": "1250"},
+    {"product": "flyscreen", "description": "Flyscreen", "width_mm": 900, "height_mm": 1200,
+     "qty": 3, "unit_price_ex_gst": "85"},
+]  # fmt: skip
+
+
+async def _quote_editor(ctx: AppContext) -> QWidget:
+    """The quote editor of the first inquiry with an email: its newest version, or an example."""
+    from core.app.types import BoardQuery
+    from desktop.detail.quote_editor import QuoteEditor
+
+    rows = await ctx.app.inquiries.rows(BoardQuery(sort="last_contact"), limit=40)
+    quoted = {q["inquiry_id"] for q in await ctx.app.quotes.rows()}
+    emailed = [r.id for r in rows if r.customer_email]
+    target = next((i for i in emailed if i in quoted), emailed[0] if emailed else None)
+    if target is None:
+        raise LookupError("no inquiry with a customer email in this data folder")
+    editor = QuoteEditor(ctx.app, target)
+    if not await editor.prefill():
+        editor.set_rows(EXAMPLE_ITEMS)
+    editor.resize(1366, 768)
+    return editor
+
+
 def _stats(tab: int) -> Factory:
     async def factory(ctx: AppContext) -> QWidget:
         """概览 (tab 0) or 成本与质量 (tab 1)."""
@@ -191,6 +217,7 @@ WINDOWS: dict[str, Factory] = {
     "briefing": _briefing,
     "reminder": _reminder,
     "memory": _memory,
+    "quote-editor": _quote_editor,
     "overview": _stats(0),
     "costs": _stats(1),
 }

@@ -164,6 +164,14 @@ class SettingsDialog(QDialog):
         self.office = QLineEdit(s.text("general.office_address"))
         self.signature = QPlainTextEdit(s.text("drafts.signature"))
         self.signature.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 14)
+        # what a quote PDF prints (settings [company]); the name above is the company's name
+        self.abn = QLineEdit(s.text("company.abn"))
+        self.company_address = QLineEdit(s.text("company.address"))
+        self.company_phone = QLineEdit(s.text("company.phone"))
+        self.deposit = QSpinBox()
+        self.deposit.setRange(0, 100)
+        self.deposit.setSuffix(" %")
+        self.deposit.setValue(s.number("company.deposit_percent"))
         page, _ = _page(
             (self._label("language"), self.language),
             (None, self.start_at_login),
@@ -172,6 +180,10 @@ class SettingsDialog(QDialog):
             (self._label("signature"), self.signature),
             (self._label("office"), self.office),
             (self._label("addresses"), self.addresses),
+            (self._label("abn"), self.abn),
+            (self._label("company_address"), self.company_address),
+            (self._label("company_phone"), self.company_phone),
+            (self._label("deposit"), self.deposit),
         )
         return page
 
@@ -243,6 +255,10 @@ class SettingsDialog(QDialog):
                 "general.office_address": self.office.text().strip(),
                 "drafts.signature": self.signature.toPlainText().strip(),
                 "general.owner_addresses": self._owner_addresses(),
+                "company.abn": self.abn.text().strip(),
+                "company.address": self.company_address.text().strip(),
+                "company.phone": self.company_phone.text().strip(),
+                "company.deposit_percent": self.deposit.value(),
             }
         )
         return values
@@ -361,6 +377,10 @@ class SettingsDialog(QDialog):
             "signature": self.tr("Signature"),
             "office": self.tr("Office address"),
             "addresses": self.tr("Company mail addresses"),
+            "abn": self.tr("ABN (on quotes)"),
+            "company_address": self.tr("Company address (on quotes)"),
+            "company_phone": self.tr("Company phone (on quotes)"),
+            "deposit": self.tr("Deposit on acceptance"),
         }
         for key, widget in self.labels.items():
             widget.setText(texts[key])

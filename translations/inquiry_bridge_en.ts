@@ -1040,6 +1040,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Quote not possible: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Microsoft is busy; retrying later: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1311,6 +1315,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Quote %1 inc GST</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Advance stage</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1320,6 +1328,14 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Draft reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quote…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line items with live totals; the PDF goes with a reply you approve</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2016,6 +2032,69 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>QuoteEditor</name>
+    <message>
+        <source>Row %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subtotal ex GST %1 · GST %2 · Total inc GST %3 · Deposit %4% %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quote</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Product</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Description (the customer reads it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Width mm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Height mm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Qty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unit price ex GST</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line ex GST</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make quote and draft the reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The PDF goes with a reply draft; nothing is sent until you approve it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ReasonDialog</name>
     <message>
         <source>Mark as lost</source>
@@ -2271,6 +2350,22 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>ABN (on quotes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Company address (on quotes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Company phone (on quotes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deposit on acceptance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Pause sync</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2320,6 +2415,18 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 </context>
 <context>
     <name>StatsWindow</name>
+    <message>
+        <source>Pipeline value %1 · quotes sent this week %2 (%3), this month %4 (%5) · won this week %6 (%7), this month %8 (%9) · win rate %10</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No quotes yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline value by stage (current quotes, inc GST, AUD)</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>Nothing in this period yet</source>
         <translation type="unfinished"></translation>

@@ -1038,6 +1038,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>需要重新登录微软账户：%1</translation>
     </message>
     <message>
+        <source>Quote not possible: %1</source>
+        <translation>报价无法操作：%1</translation>
+    </message>
+    <message>
         <source>Microsoft is busy; retrying later: %1</source>
         <translation>微软服务繁忙，稍后重试：%1</translation>
     </message>
@@ -1308,6 +1312,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>在左侧选择一条询盘查看详情。</translation>
     </message>
     <message>
+        <source>Quote %1 inc GST</source>
+        <translation>报价 %1（含 GST）</translation>
+    </message>
+    <message>
         <source>Advance stage</source>
         <translation>推进阶段</translation>
     </message>
@@ -1318,6 +1326,14 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Draft reply</source>
         <translation>起草回复</translation>
+    </message>
+    <message>
+        <source>Quote…</source>
+        <translation>报价单…</translation>
+    </message>
+    <message>
+        <source>Line items with live totals; the PDF goes with a reply you approve</source>
+        <translation>逐项填写，合计实时计算；PDF 随回复草稿发出，经您批准才发送</translation>
     </message>
     <message>
         <source>Open the waiting draft</source>
@@ -2020,6 +2036,69 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>QuoteEditor</name>
+    <message>
+        <source>Row %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>Subtotal ex GST %1 · GST %2 · Total inc GST %3 · Deposit %4% %5</source>
+        <translation>小计（不含 GST）%1 · GST %2 · 合计（含 GST）%3 · 定金 %4% %5</translation>
+    </message>
+    <message>
+        <source>Quote</source>
+        <translation>报价单</translation>
+    </message>
+    <message>
+        <source>Product</source>
+        <translation>产品</translation>
+    </message>
+    <message>
+        <source>Description (the customer reads it)</source>
+        <translation>描述（客户看到的英文）</translation>
+    </message>
+    <message>
+        <source>Width mm</source>
+        <translation>宽（毫米）</translation>
+    </message>
+    <message>
+        <source>Height mm</source>
+        <translation>高（毫米）</translation>
+    </message>
+    <message>
+        <source>Qty</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Unit price ex GST</source>
+        <translation>单价（不含 GST）</translation>
+    </message>
+    <message>
+        <source>Line ex GST</source>
+        <translation>小计（不含 GST）</translation>
+    </message>
+    <message>
+        <source>Add row</source>
+        <translation>添加一行</translation>
+    </message>
+    <message>
+        <source>Remove row</source>
+        <translation>删除行</translation>
+    </message>
+    <message>
+        <source>Make quote and draft the reply</source>
+        <translation>生成报价并起草回复</translation>
+    </message>
+    <message>
+        <source>The PDF goes with a reply draft; nothing is sent until you approve it</source>
+        <translation>PDF 随回复草稿附上；您批准之前不会发送</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
     <name>ReasonDialog</name>
     <message>
         <source>Mark as lost</source>
@@ -2274,6 +2353,22 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>公司邮箱地址</translation>
     </message>
     <message>
+        <source>ABN (on quotes)</source>
+        <translation>ABN（印在报价单上）</translation>
+    </message>
+    <message>
+        <source>Company address (on quotes)</source>
+        <translation>公司地址（印在报价单上）</translation>
+    </message>
+    <message>
+        <source>Company phone (on quotes)</source>
+        <translation>公司电话（印在报价单上）</translation>
+    </message>
+    <message>
+        <source>Deposit on acceptance</source>
+        <translation>接受报价时的定金</translation>
+    </message>
+    <message>
         <source>Pause sync</source>
         <translation>暂停同步</translation>
     </message>
@@ -2323,6 +2418,18 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
 </context>
 <context>
     <name>StatsWindow</name>
+    <message>
+        <source>Pipeline value %1 · quotes sent this week %2 (%3), this month %4 (%5) · won this week %6 (%7), this month %8 (%9) · win rate %10</source>
+        <translation>在谈金额 %1 · 本周发出报价 %2 份（%3），本月 %4 份（%5） · 本周成交 %6 份（%7），本月 %8 份（%9） · 成交率 %10</translation>
+    </message>
+    <message>
+        <source>No quotes yet</source>
+        <translation>还没有报价</translation>
+    </message>
+    <message>
+        <source>Pipeline value by stage (current quotes, inc GST, AUD)</source>
+        <translation>各阶段在谈金额（当前报价，含 GST，澳元）</translation>
+    </message>
     <message>
         <source>Nothing in this period yet</source>
         <translation>这段时间还没有数据</translation>

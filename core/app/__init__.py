@@ -16,7 +16,7 @@ Importing this package is cheap: the LLM client, drafting and Graph load on firs
 
 Layer row: agent, autostart, clock, config, db, demo, drafts, drive, errors, events, glossary,
 graph, import_lock, inquiry, intake, knowledge, llm, logging_setup, mail, mailbox, memory, notify,
-paths, phones, rhythm, schedule, secrets, services, sources, stats, tasks, text, voice.
+paths, phones, quotes, rhythm, schedule, secrets, services, sources, stats, tasks, text, voice.
 """
 
 from __future__ import annotations

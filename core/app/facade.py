@@ -18,6 +18,9 @@ Attributes:
         price rules, standards, FAQs): load, save, add; drafts and the assistant read it.
     proposals: ``ProposalService`` — changes the assistant proposed after reading customer mail
         (stage, note, folder); the owner confirms or drops each with one click.
+    quotes: ``QuoteService`` — quote versions on an inquiry (from his items or his words), the
+        customer's PDF, his record of the customer's acceptance; the reply carrying a quote is
+        an ordinary draft.
     mail_accounts: ``MailAccountService`` — an IMAP/SMTP mailbox by provider (Gmail, QQ邮箱,
         163/126, iCloud, other): test the connection, save (password in the keyring).
     attention: ``AttentionService`` — 需要您确认: the pipeline's guesses (low confidence, a merge
@@ -76,6 +79,7 @@ from core.app.mail_accounts import MailAccountService
 from core.app.memories import MemoryService
 from core.app.notifications import NotificationService
 from core.app.proposals import ProposalService
+from core.app.quotes import QuoteService
 from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
 from core.app.stats import StatsService
@@ -123,6 +127,7 @@ class App:
         self.memories = MemoryService(services)
         self.knowledge = KnowledgeService(services)
         self.proposals = ProposalService(services, self.customer_drive)
+        self.quotes = QuoteService(services, self.llm, self.drafts)
         self.mail_accounts = MailAccountService(services)
         self.stats = StatsService(services)
         # Whisper in a child process (started on first use): its native imports would stall

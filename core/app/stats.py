@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from core.services import Services
 from core.stats.corrections import WeekAccuracy, accuracy
 from core.stats.costs import CostReport, cost_report
+from core.stats.money import MoneyFigures, money_figures
 from core.stats.periods import Period, days_of_week, last_months, last_weeks
 from core.stats.trade import Overview, overview
 
@@ -24,6 +25,7 @@ class Stats:
     periods: list[Period]
     costs: CostReport
     accuracy: list[WeekAccuracy]
+    money: MoneyFigures | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -32,6 +34,7 @@ class Stats:
             "to": self.periods[-1].end.isoformat() + "Z" if self.periods else None,
             "costs": self.costs.as_json(),
             "accuracy": [week.as_json() for week in self.accuracy],
+            "money": self.money.as_json() if self.money is not None else None,
         }
 
 
@@ -51,9 +54,15 @@ class StatsService:
                 periods,
                 cost_report(session, periods),
                 accuracy(session, weekly),
+                money_figures(session, now),
             )
 
         return await self._services.store.read(read)
+
+    async def money(self) -> MoneyFigures:
+        """Pipeline value by stage, quotes sent and won this week and month, the win rate."""
+        now = self._services.clock.now()
+        return await self._services.store.read(lambda s: money_figures(s, now))
 
     async def overview(self, *, weeks: int = 12, months: int = 6) -> Overview:
         """The 概览 charts: inquiries and first-reply time per week, the funnel per month,

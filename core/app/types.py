@@ -40,6 +40,7 @@ from core.app.memories import EDITABLE_STATUSES as EDITABLE_STATUSES
 from core.app.memories import PAGE_STATUSES as PAGE_STATUSES
 from core.app.memories import MemoryItem as MemoryItem
 from core.app.proposals import ProposalItem as ProposalItem
+from core.app.quotes import NewQuote as NewQuote
 from core.app.stats import Stats as Stats
 from core.app.voice import AnyDictation as Dictation
 from core.app.voice import VoiceService as VoiceService
@@ -101,6 +102,9 @@ from core.notify.disk_alert import disk_size as disk_size
 from core.notify.inquiry_alert import tray_text as tray_text
 from core.notify.outbox import NotificationCenter as NotificationCenter
 from core.phones import display_phone as display_phone
+from core.quotes.items import LineItem as LineItem
+from core.quotes.money import Totals as Totals
+from core.quotes.money import aud as aud
 from core.rhythm.attention import AttentionItem as AttentionItem
 from core.rhythm.briefing import Briefing as Briefing
 from core.rhythm.briefing import Visit as Visit
@@ -111,6 +115,7 @@ from core.secrets import GRAPH_TOKEN as GRAPH_TOKEN
 from core.secrets import LLM_API_KEY as LLM_API_KEY
 from core.secrets import TELEGRAM_TOKEN as TELEGRAM_TOKEN
 from core.secrets import Secrets as Secrets
+from core.stats.money import MoneyFigures as MoneyFigures
 from core.stats.trade import Overview as Overview
 from core.text.inert import clickable_url as clickable_url
 from core.text.inert import markdown_rich_text as markdown_rich_text
@@ -201,6 +206,7 @@ __all__ = [
     "LLMProbeResult",
     "LazyDrafts",
     "LazyLLM",
+    "LineItem",
     "LiveDictation",
     "MailAccountService",
     "MailWaiting",
@@ -210,6 +216,8 @@ __all__ = [
     "MessageMerged",
     "MessageRecorded",
     "ModelChoice",
+    "MoneyFigures",
+    "NewQuote",
     "NoteAdded",
     "NotificationCenter",
     "NotificationRaised",
@@ -235,6 +243,7 @@ __all__ = [
     "TelegramProbeResult",
     "TextDelta",
     "ToolActivity",
+    "Totals",
     "Transcriber",
     "Transcript",
     "TranscriptionCancelled",
@@ -242,6 +251,7 @@ __all__ = [
     "Visit",
     "VoiceService",
     "WavWriter",
+    "aud",
     "clickable_url",
     "display_phone",
     "format_size",

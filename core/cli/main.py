@@ -50,6 +50,7 @@ COMMAND_MODULES = (
     "core.cli.stats",
     "core.cli.stages",
     "core.cli.serve",
+    "core.cli.quotes",
 )
 
 

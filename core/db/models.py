@@ -71,6 +71,7 @@ DRAFT_STATUSES = (
 MEMORY_KINDS = ("boss_pref", "customer_note", "business_rule", "experience")
 MEMORY_STATUSES = ("active", "proposed", "superseded", "expired", "retired")
 TRIGGERS = ("pipeline", "owner", "agent", "onedrive")
+QUOTE_STATUSES = ("draft", "sent", "accepted", "declined", "superseded", "expired")
 
 
 # The board's trigram full-text index (migration 0003): an FTS5 virtual table and its shadow
@@ -322,6 +323,38 @@ class Draft(Base):
     sent_at: Mapped[datetime | None] = mapped_column(DateTime)
     created_at: Mapped[datetime] = mapped_column(DateTime)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Quote(Base):
+    """One version of a quote on an inquiry (migration 0009): line items with their money as
+    strings of cents-exact decimals (JSON has no Decimal), the totals computed by
+    ``core.quotes.money`` when the version was made, and the reply draft that carries its PDF.
+    A version is never edited: a change is a new version, which supersedes an unsent older one."""
+
+    __tablename__ = "quotes"
+    __table_args__ = (UniqueConstraint("inquiry_id", "version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    inquiry_id: Mapped[int] = mapped_column(ForeignKey("inquiries.id"), index=True)
+    number: Mapped[str] = mapped_column(String(32))  # Q-<inquiry id>, one per inquiry
+    version: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="draft", index=True)
+    items: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    subtotal_ex_gst: Mapped[str] = mapped_column(String(24))
+    gst: Mapped[str] = mapped_column(String(24))
+    total_inc_gst: Mapped[str] = mapped_column(String(24))
+    deposit_percent: Mapped[int] = mapped_column(Integer)
+    deposit_inc_gst: Mapped[str] = mapped_column(String(24))
+    valid_until: Mapped[str] = mapped_column(String(10))  # ISO date, Sydney
+    terms: Mapped[str] = mapped_column(Text, default="")
+    instruction: Mapped[str] = mapped_column(Text, default="")  # his words (``--instruction``)
+    unconfirmed_facts: Mapped[list[str]] = mapped_column(JSON, default=list)
+    draft_id: Mapped[int | None] = mapped_column(ForeignKey("drafts.id"), index=True)
+    attachment_id: Mapped[int | None] = mapped_column(ForeignKey("attachments.id"))
+    created_by: Mapped[str] = mapped_column(String(32), default="owner")
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime)
+    accepted_at: Mapped[datetime | None] = mapped_column(DateTime)
 
 
 class DraftEvent(Base):

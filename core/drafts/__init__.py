@@ -18,6 +18,6 @@ config, errors, events, paths, services). Never PySide6, ``desktop`` or
 ``core.agent``/``core.notify``.
 ``core.llm`` gives the model client's shape (``core.llm.model.ModelClient``, annotations only).
 
-Layer row: clock, config, db, errors, events, knowledge, llm, mail, mailbox, memory, paths,
-provenance, secrets, services, tasks, text.
+Layer row: clock, config, db, errors, events, inquiry, knowledge, llm, mail, mailbox, memory,
+paths, provenance, quotes, secrets, services, tasks, text.
 """

@@ -52,7 +52,8 @@ class DraftCore:
     def publish(self, transitions: list[Transition]) -> None:
         """After the commit: tell the tray, the views and Telegram what moved."""
         for t in transitions:
-            self.services.bus.publish(t.event())
+            for event in t.events():
+                self.services.bus.publish(event)
 
     def audit(
         self, session: Session, draft_id: int, action: str, actor: str, **detail: Any

@@ -22,6 +22,7 @@ audit log (``model_request``). Whatever the model added is checked like the body
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -61,6 +62,8 @@ class _NewDraft:
     cc: list[str] = field(default_factory=list)
     request: str | None = None  # the model's instruction, when it is not the owner's words
     reply: bool = False  # a reply to the inquiry's customer: the one live draft of the thread
+    # what the caller files with the draft, in its transaction, before the guard reads it
+    link: Callable[[Session, Draft], None] | None = None
 
 
 def _on_record(new: _NewDraft, of_record: str | None) -> _NewDraft:
@@ -120,6 +123,36 @@ class DraftComposer:
         new = _NewDraft(instruction_zh, subject, answer.body_en, answer.body_zh, actor, batch_id)
         new.attachment_ids, new.reply = files, True
         return await self._create(ctx, _on_record(new, of_record))
+
+    async def compose_document(
+        self,
+        inquiry_id: int,
+        *,
+        subject: str,
+        body_en: str,
+        body_zh: str,
+        instruction: str,
+        actor: str,
+        link: Callable[[Session, Draft], None],
+    ) -> int:
+        """A reply whose words code wrote from the owner's document (a quote), no model asked
+        (→ pending_approval, guarded and approved like any other). ``link`` runs in the same
+        transaction before the fact guard: it files the document and its attachment, so the
+        draft, the document and the file commit together or not at all."""
+        core, settings = self._core, self._core.services.settings
+        try:
+            ctx = await core.services.store.read(
+                lambda s: composer.load_context(s, inquiry_id, settings)
+            )
+        except LookupError:
+            raise NotFound(f"询盘 #{inquiry_id}") from None
+        if not ctx.recipient_email:
+            raise DraftStateError(f"询盘 {inquiry_id} 没有客户邮箱，无法起草回复")
+        if ctx.thread_subject and ctx.reply_to_message_pk is not None:
+            subject = composer.reply_subject(ctx.thread_subject)  # stay in the thread
+        new = _NewDraft(instruction, subject, body_en, body_zh, actor)
+        new.reply, new.link = True, link
+        return await self._create(ctx, new)
 
     async def compose_forward(
         self,
@@ -291,6 +324,8 @@ class DraftComposer:
                 draft.to_addrs, draft.cc_addrs = list(new.to), list(new.cc)
             if new.request is not None:  # what the model asked for: a request, kept apart
                 core.audit(session, draft.id, "model_request", new.actor, text=new.request)
+            if new.link is not None:
+                new.link(session, draft)
             run_guard(session, draft, core.services.settings)
             return draft.id, self._file(session, draft, new)
 

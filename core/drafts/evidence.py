@@ -24,6 +24,7 @@ from core.drafts.factguard import check_facts
 from core.drafts.instruction_points import PARROT, missing_points, parrots_customer
 from core.drafts.recipients import recipient_flags
 from core.provenance import Text
+from core.quotes.book import quote_evidence
 
 
 def phone_region(settings: Settings) -> str:
@@ -56,7 +57,10 @@ def guard_sources(session: Session, draft: Draft, settings: Settings) -> list[Te
         evidence = composer.with_memories(session, ctx).evidence
     recipients = " ".join([*(draft.to_addrs or []), *(draft.cc_addrs or [])])
     # the recipients are checked by recipient_flags; as evidence they back no payment detail
-    return [Text.owner(draft.instruction), *evidence, Text.customer(recipients)]
+    # a quote the draft carries: his items and what code computed from them (totals, GST,
+    # deposit, valid-until) -- never a value the model proposed (``core.quotes.grounding``)
+    computed = [Text.owner(t) for t in quote_evidence(session, draft.id)]
+    return [Text.owner(draft.instruction), *evidence, *computed, Text.customer(recipients)]
 
 
 def run_guard(session: Session, draft: Draft, settings: Settings) -> None:

@@ -158,7 +158,8 @@ class DraftSender:
 
     def _publish_on_bus(self, transitions: list[Transition]) -> None:
         for t in transitions:
-            self.services.bus.publish(t.event())
+            for event in t.events():
+                self.services.bus.publish(event)
 
     # ------------------------------------------------------------------ store helpers
     async def _write(self, fn: Callable[[Session], T]) -> T:

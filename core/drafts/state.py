@@ -12,20 +12,30 @@ window, "cli" from the local command line, "telegram" from the paired owner's bu
 assistant's tool layer never gets a reference to it, and a property-based test drives every other
 core entry point to show none of them reaches ``approved``.
 
+A move to ``sent`` also settles a quote the draft carries (``core.quotes.book.quote_sent``: the
+quote is ``sent``, the inquiry moves to ``follow_up``) and puts a reply to the customer on the
+board at once (``core.inquiry.replied``: he no longer owes the next email) in the same
+transaction, whichever path
+sent it (a send, a reconciliation, the send journal); the stage change rides on the
+``Transition`` (``follows``) and is published with it.
+
 Every move writes a ``DraftEvent`` row (who, when, from, to, note) in the same transaction as the
 status change, so the trail can never disagree with the draft.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
 from core.clock import Clock, naive_utc
-from core.db.models import DRAFT_STATUSES, Draft, DraftEvent
+from core.db.models import DRAFT_STATUSES, Draft, DraftEvent, Inquiry
 from core.errors import DraftStateError
-from core.events import DraftChanged
+from core.events import DraftChanged, Event
+from core.inquiry.replied import reply_sent
+from core.quotes.book import quote_sent
 
 # Actors allowed to approve: the owner's own hands, never the pipeline or the assistant.
 APPROVERS = frozenset({"owner", "cli", "telegram"})
@@ -73,9 +83,14 @@ class Transition:
     inquiry_id: int | None
     from_status: str | None
     to_status: str
+    follows: tuple[Event, ...] = field(default=(), compare=False)  # what the move caused
 
     def event(self) -> DraftChanged:
         return DraftChanged(self.draft_id, self.inquiry_id, self.to_status)
+
+    def events(self) -> list[Event]:
+        """The draft's event, then what the move caused (a quote's stage change)."""
+        return [self.event(), *self.follows]
 
 
 def _record(
@@ -95,7 +110,25 @@ def _record(
             note=note,
         )
     )
-    return Transition(draft.id, draft.inquiry_id, from_status, to_status)
+    follows: list[Event] = []
+    if to_status == "sent":
+        follows += _replied(session, draft, now)
+        change = quote_sent(session, draft.id, clock)  # a quote: sent, the job follows up
+        follows += [change.event()] if change is not None else []
+    return Transition(draft.id, draft.inquiry_id, from_status, to_status, tuple(follows))
+
+
+def _replied(session: Session, draft: Draft, now: datetime) -> list[Event]:
+    """A reply to an inquiry's customer went out: the board shows it at once (who owes the
+    next email, last contact), not at the next read of the Sent folder."""
+    if draft.inquiry_id is None or draft.batch_id is not None:
+        return []
+    inquiry = session.get(Inquiry, draft.inquiry_id)
+    if inquiry is None or not inquiry.customer_email:
+        return []
+    if inquiry.customer_email.lower() not in {a.lower() for a in draft.to_addrs or []}:
+        return []  # a forward to the factory is not a reply to the customer
+    return [reply_sent(inquiry, draft.sent_at or now)]
 
 
 def record_created(session: Session, draft: Draft, *, actor: str, clock: Clock) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 
 from sqlalchemy import (
     select,
@@ -23,6 +24,7 @@ from core.db.models import (
     Message,
     StageEvent,
 )
+from core.db.quote_totals import current_total
 from core.inquiry.stage_policy import stage_time
 
 
@@ -98,6 +100,7 @@ class InquiryDetail:
     pending_drafts: tuple[int, ...]
     # files the owner added from his computer (添加本机文件), oldest first; no email carried them
     owner_files: tuple[AttachmentInfo, ...] = ()
+    quote_total_inc_gst: Decimal | None = None  # the current quote (newest not superseded)
 
     def days_in_stage(self, now: datetime) -> int:
         """Sydney working days in the stage, as the board's column counts them."""
@@ -220,4 +223,5 @@ def load_detail(session: Session, inquiry_id: int) -> InquiryDetail | None:
         notes=notes,
         pending_drafts=tuple(drafts),
         owner_files=owner_files,
+        quote_total_inc_gst=current_total(session, inquiry.id),
     )

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.db.models import Attachment, Inquiry, Message
+from core.db.quote_totals import current_totals
 from core.inquiry.stage_policy import stage_time
 from core.mail.message_ids import original_message_id
 
@@ -48,6 +49,7 @@ def inquiries_json(session: Session, now: datetime | None = None) -> list[dict[s
     for inquiry_id, message_id in rows:
         ids_by_inquiry[inquiry_id].append(original_message_id(message_id))
     out: list[dict[str, Any]] = []
+    quoted = current_totals(session)
     for inquiry in session.scalars(select(Inquiry).order_by(Inquiry.id)):
         context = inquiry.context_data or {}
         timed = stage_time(inquiry.stage, inquiry.stage_changed_at, now or inquiry.stage_changed_at)
@@ -84,6 +86,10 @@ def inquiries_json(session: Session, now: datetime | None = None) -> list[dict[s
                 "thread_summary": context.get("thread_summary", ""),
                 "created_at": iso(inquiry.created_at),
                 "updated_at": iso(inquiry.updated_at),
+                # the current quote's total inc GST (newest version not superseded), or None
+                "quote_total_inc_gst": (
+                    float(quoted[inquiry.id]) if inquiry.id in quoted else None
+                ),
             }
         )
     return out

@@ -3,7 +3,8 @@
 Every figure is counted from the store (the ``llm_calls`` ledger, the audit trail, drafts and
 stage events) — never from the model. Modules: ``costs`` (the ledger by day, week, tier,
 purpose and model; cost per inquiry), ``corrections`` (accuracy from what he changed: classes,
-fields, drafts rewritten before approval as an edit distance), ``periods`` (Sydney calendar
+fields, drafts rewritten before approval as an edit distance), ``money`` (pipeline value by
+stage, quotes sent and won, win rate), ``periods`` (Sydney calendar
 weeks and days).
 
 Imports, and why (the layer row below is the rule): ``core.db``, ``core.clock``,

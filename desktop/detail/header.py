@@ -11,7 +11,7 @@ from datetime import datetime
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
-from core.app.types import CLOSED_STAGES, InquiryDetail
+from core.app.types import CLOSED_STAGES, InquiryDetail, aud
 from desktop import text
 from desktop.i18n import current_language
 from desktop.inert import plain_label
@@ -32,6 +32,7 @@ class DetailHeader(QWidget):
         self.advance_button = QPushButton()
         self.lost_button = QPushButton()
         self.draft_button = QPushButton()
+        self.quote_button = QPushButton()  # 报价单: the quote editor
         self.drive_button = QPushButton()
         self.approval_button = QPushButton()  # 打开待审批草稿: only while one waits
         self.approval_button.setObjectName("primary")
@@ -42,6 +43,7 @@ class DetailHeader(QWidget):
             self.advance_button,
             self.lost_button,
             self.draft_button,
+            self.quote_button,
             self.drive_button,
         ):
             actions.addWidget(button)
@@ -71,6 +73,12 @@ class DetailHeader(QWidget):
         if over:
             # one phrase: a narrow pane wraps before it, never inside "9 d"
             parts.append(("⚠ " + text.overdue_text(over)).replace(" ", "\u00a0"))
+        if d.quote_total_inc_gst is not None:
+            parts.append(
+                QCoreApplication.translate("InquiryDetailView", "Quote %1 inc GST").replace(
+                    "%1", aud(d.quote_total_inc_gst)
+                )
+            )
         if drafts_note:
             parts.append(drafts_note)
         self.subtitle.setText(" · ".join(parts))
@@ -81,6 +89,7 @@ class DetailHeader(QWidget):
         self.advance_button.setEnabled(d.stage != "lost")
         self.lost_button.setEnabled(open_stage)
         self.draft_button.setEnabled(bool(d.customer_email))
+        self.quote_button.setEnabled(bool(d.customer_email) and open_stage)
         self.drive_button.setEnabled(bool(d.drive_web_url))
         self.approval_button.setVisible(bool(d.pending_drafts))
         self.drive_button.setToolTip(
@@ -94,6 +103,13 @@ class DetailHeader(QWidget):
         )
         self.lost_button.setText(QCoreApplication.translate("InquiryDetailView", "Mark lost"))
         self.draft_button.setText(QCoreApplication.translate("InquiryDetailView", "Draft reply"))
+        self.quote_button.setText(QCoreApplication.translate("InquiryDetailView", "Quote…"))
+        self.quote_button.setToolTip(
+            QCoreApplication.translate(
+                "InquiryDetailView",
+                "Line items with live totals; the PDF goes with a reply you approve",
+            )
+        )
         self.approval_button.setText(
             QCoreApplication.translate("InquiryDetailView", "Open the waiting draft")
         )

@@ -40,6 +40,7 @@ from desktop.detail.dialogs import ReasonDialog, StageDialog
 from desktop.detail.header import DetailHeader
 from desktop.detail.history import HistoryPanel
 from desktop.detail.notes import NotesPanel
+from desktop.detail.quote_editor import QuoteEditor
 from desktop.detail.thread import ThreadPanel
 from desktop.errors_ui import show_error
 from desktop.loader import Loader
@@ -90,6 +91,7 @@ class InquiryDetailView(QWidget):
         self.advance_button.clicked.connect(self._ask_advance)
         self.lost_button.clicked.connect(self._ask_lost)
         self.draft_button.clicked.connect(self._open_compose)
+        self.header.quote_button.clicked.connect(lambda: self.open_quote_editor())
         self.header.approval_button.clicked.connect(self._open_waiting_draft)
         self.drive_button.clicked.connect(self.open_drive_folder)
         self.save_button.clicked.connect(self._save_clicked)
@@ -306,6 +308,17 @@ class InquiryDetailView(QWidget):
         dialog = ComposeDialog(self.ctx.app, self.ctx.app.drafts, self.inquiry_id, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
+
+    def open_quote_editor(self) -> QuoteEditor | None:
+        """报价单…: the table editor; the reply it makes waits in 待审批."""
+        if self.inquiry_id is None:
+            return None
+        editor = QuoteEditor(self.ctx.app, self.inquiry_id, self)
+        editor.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        editor.made.connect(lambda _draft: self.changed.emit(self.inquiry_id or 0))
+        editor.open()
+        spawn(editor.prefill())
+        return editor
 
     def open_drive_folder(self) -> bool:
         if self.detail is None or not self.detail.drive_web_url:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.app import FrontEnd
-from core.app.types import Overview, Stats
+from core.app.types import MoneyFigures, Overview, Stats, aud
 from desktop import text
 from desktop.aio import spawn
 from desktop.stats.charts import BarChart
@@ -58,6 +58,10 @@ class StatsWindow(QWidget):
         self.tabs = QTabWidget()
         self.overview_tab = QWidget()
         grid = QGridLayout(self.overview_tab)
+        self.money_label = QLabel()  # pipeline value, quotes sent and won, win rate
+        self.money_label.setObjectName("moneySummary")
+        self.money_label.setWordWrap(True)
+        self.pipeline_chart = BarChart()
         self.inquiries_chart = BarChart()
         self.reply_chart = BarChart()
         self.funnel_chart = BarChart()
@@ -65,7 +69,9 @@ class StatsWindow(QWidget):
         for i, chart in enumerate(
             (self.inquiries_chart, self.reply_chart, self.funnel_chart, self.stage_chart)
         ):
-            grid.addWidget(chart, i // 2, i % 2)
+            grid.addWidget(chart, 1 + i // 2, i % 2)
+        grid.addWidget(self.money_label, 0, 0, 1, 2)
+        grid.addWidget(self.pipeline_chart, 3, 0, 1, 2)
         self.costs_tab = QWidget()
         costs = QVBoxLayout(self.costs_tab)
         self.summary = QLabel()
@@ -91,6 +97,7 @@ class StatsWindow(QWidget):
         layout.addWidget(self.refresh_button)
         self.stats: Stats | None = None
         self.overview: Overview | None = None
+        self.money: MoneyFigures | None = None
         self.task: asyncio.Future[None] | None = None
         self.retranslate()
 
@@ -101,6 +108,7 @@ class StatsWindow(QWidget):
     async def load(self) -> None:
         self.stats = await self.app.stats.figures()
         self.overview = await self.app.stats.overview()
+        self.money = await self.app.stats.money()
         self._render()
 
     def _render(self) -> None:
@@ -108,6 +116,35 @@ class StatsWindow(QWidget):
             self._render_overview(self.overview)
         if self.stats is not None:
             self._render_costs(self.stats)
+        if self.money is not None:
+            self._render_money(self.money)
+
+    def _render_money(self, m: MoneyFigures) -> None:
+        """Pipeline value by stage (the open stages), quotes sent and won, the win rate."""
+        rate = "—" if m.win_rate is None else f"{m.win_rate:.0%}"
+        self.money_label.setText(
+            self.tr(
+                "Pipeline value %1 · quotes sent this week %2 (%3), this month %4 (%5) · "
+                "won this week %6 (%7), this month %8 (%9) · win rate %10"
+            )
+            .replace("%10", rate)
+            .replace("%1", aud(m.pipeline_total))
+            .replace("%2", str(m.sent_week.count))
+            .replace("%3", aud(m.sent_week.value))
+            .replace("%4", str(m.sent_month.count))
+            .replace("%5", aud(m.sent_month.value))
+            .replace("%6", str(m.won_week.count))
+            .replace("%7", aud(m.won_week.value))
+            .replace("%8", str(m.won_month.count))
+            .replace("%9", aud(m.won_month.value))
+        )
+        stages = list(m.pipeline_by_stage)
+        self.pipeline_chart.empty_text = self.tr("No quotes yet")
+        self.pipeline_chart.set_data(
+            self.tr("Pipeline value by stage (current quotes, inc GST, AUD)"),
+            [text.stage_name(s) for s in stages],
+            [[float(m.pipeline_by_stage[s]) for s in stages]],
+        )
 
     def _render_overview(self, o: Overview) -> None:
         empty = self.tr("Nothing in this period yet")

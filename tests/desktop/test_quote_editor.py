@@ -1,0 +1,80 @@
+"""报价单 from an inquiry's detail, as the owner uses it: rows with live totals (GST per line to the
+cent, as the PDF prints), a bad row says why in Chinese and blocks 生成报价, and saving files the
+version with a reply draft waiting in 待审批; 概览 shows the pipeline value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QTableWidgetItem
+
+from desktop.detail import InquiryDetailView
+from desktop.detail.quote_editor import PRICE, QTY, WIDTH
+from desktop.stats.window import StatsWindow
+from tests.quotes.test_quote_book import ITEMS, _inquiry
+from tests.support.qt import settles, wait_until
+
+
+@settles
+async def test_editor_totals_live_refuses_a_bad_row_and_files_the_quote(
+    ctx: Any, qtbot: Any, services: Any
+) -> None:
+    iid = _inquiry(services)
+    view = InquiryDetailView(ctx)
+    qtbot.addWidget(view)
+    view.show_inquiry(iid)
+    await view.ready()
+    assert view.header.quote_button.text() == "报价单…" and view.header.quote_button.isEnabled()
+    editor = view.open_quote_editor()
+    assert editor is not None
+    assert editor.windowTitle() == "报价单"
+    editor.set_rows(ITEMS)
+    assert "合计（含 GST）$4,275.32" in editor.totals_label.text()
+    assert "GST $388.67" in editor.totals_label.text()
+    assert editor.save_button.isEnabled()
+
+    editor.table.setItem(1, QTY, QTableWidgetItem("4"))  # 4 × 45.55 = 182.20, GST 18.22
+    assert "合计（含 GST）$4,325.42" in editor.totals_label.text()
+    editor.table.setItem(0, WIDTH, QTableWidgetItem("0"))
+    assert (
+        "第 1 行" in editor.problem_label.text()
+        and "宽度 0 毫米不合理" in editor.problem_label.text()
+    )
+    assert not editor.save_button.isEnabled()
+    editor.table.setItem(0, WIDTH, QTableWidgetItem("1800"))
+    editor.table.setItem(1, PRICE, QTableWidgetItem("45.55"))
+    assert editor.save_button.isEnabled()
+
+    draft_id = await editor.save()
+    assert draft_id is not None
+    (quote,) = await ctx.app.quotes.rows(iid)
+    assert quote["total_inc_gst"] == 4325.42 and quote["draft_id"] == draft_id
+    assert (await ctx.app.drafts.reader.get(draft_id)).status == "pending_approval"
+    view.show_inquiry(iid)
+    await view.ready()
+    assert "报价 $4,325.42（含 GST）" in view.subtitle.text()  # the job shows its quote
+
+    window = StatsWindow(ctx.app)
+    qtbot.addWidget(window)
+    await window.reload()
+    await wait_until(lambda: "在谈金额 $4,325.42" in window.money_label.text())
+
+
+def test_company_profile_for_quotes_is_set_in_settings(ctx: Any, qtbot: Any) -> None:
+    """ABN, address, phone and deposit are his to set in 设置 → 常规, and the quote uses them."""
+    from desktop.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(ctx)
+    qtbot.addWidget(dialog)
+    dialog.abn.setText("12 345 678 901")
+    dialog.company_address.setText("1 George St, Sydney NSW 2000")
+    dialog.company_phone.setText("02 9000 0000")
+    dialog.deposit.setValue(40)
+    assert dialog.save()
+    company = ctx.app.quotes.company()
+    assert (company.abn, company.address, company.phone) == (
+        "12 345 678 901",
+        "1 George St, Sydney NSW 2000",
+        "02 9000 0000",
+    )
+    assert ctx.app.quotes.deposit_percent() == 40
