@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from core.app.memories import MemoryService
     from core.app.notifications import NotificationService
     from core.app.proposals import ProposalService
+    from core.app.quotes import QuoteService
     from core.app.rhythm import RhythmService
     from core.app.state import AppStateService
     from core.app.stats import StatsService
@@ -84,6 +85,7 @@ class FrontEnd(Protocol):
     memories: MemoryService
     knowledge: KnowledgeService
     proposals: ProposalService
+    quotes: QuoteService
     mail_accounts: MailAccountService
     attention: AttentionService
     rhythm: RhythmService
