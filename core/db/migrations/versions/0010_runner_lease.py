@@ -1,7 +1,7 @@
 """runner_lease: which process runs the background work of this store
 
-Revision ID: 0009_runner_lease
-Revises: 0008_memory_links
+Revision ID: 0010_runner_lease
+Revises: 0009_quotes
 Create Date: 2026-12-06 19:40:00
 
 Why: more than one process may open one store (a ``serve`` on an always-on box, desktop apps on
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009_runner_lease"
-down_revision = "0008_memory_links"
+revision = "0010_runner_lease"
+down_revision = "0009_quotes"
 branch_labels = None
 depends_on = None
 
