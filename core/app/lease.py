@@ -34,6 +34,7 @@ class Runner:
     since: datetime  # naive UTC
     heartbeat_at: datetime  # naive UTC
     mine: bool  # this process
+    pieces: dict[str, str]  # its health view at the last heartbeat: piece → state
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -42,6 +43,7 @@ class Runner:
             "kind": self.kind,
             "since": self.since.isoformat() + "Z",
             "heartbeat_at": self.heartbeat_at.isoformat() + "Z",
+            "pieces": dict(self.pieces),
         }
 
 
@@ -78,10 +80,13 @@ class RunnerLease:
         me, now, expiry = self._me(), self._now(), self.expiry
         return await self._services.store.run(lambda s: rows.take(s, me, now, expiry), queued=False)
 
-    async def renew(self) -> bool:
-        """A heartbeat; False once another process took the lease over."""
+    async def renew(self, pieces: dict[str, str] | None = None) -> bool:
+        """A heartbeat carrying the supervisor's health view; False once another process took
+        the lease over."""
         me, now = self._me(), self._now()
-        return await self._services.store.run(lambda s: rows.renew(s, me, now), queued=False)
+        return await self._services.store.run(
+            lambda s: rows.renew(s, me, now, pieces), queued=False
+        )
 
     async def release(self) -> None:
         me = self._me()
@@ -104,4 +109,5 @@ class RunnerLease:
             since=found.since,
             heartbeat_at=found.heartbeat_at,
             mine=found.holder == self._token,
+            pieces=found.pieces,
         )

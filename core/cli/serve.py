@@ -3,7 +3,8 @@
 serve           every piece of background work (mail rounds and IDLE, OneDrive, Telegram,
                 reminders, the evening briefing, the weekly report, send-due), headless, under
                 the store's runner lease, until SIGTERM or SIGINT; then it stops cleanly (exit 0)
-status --json   ``{"store": "sqlite"|"postgresql", "runner": {...} or null}``
+status --json   ``{"store": "sqlite"|"postgresql", "runner": {...} or null}``; the runner also
+                carries ``pieces``, its health view at the last heartbeat (piece → state)
 
 A second ``serve`` on the same store waits as a standby (one line says who runs the work) and
 takes over within ``runner.takeover_seconds`` (``INQUIRY_BRIDGE_LEASE_SECONDS``) of the holder's
@@ -86,4 +87,6 @@ def cmd_status(args: argparse.Namespace, app: App) -> int:
             f"后台在 {runner.host} 运行（{runner.kind}，pid {runner.pid}）/ background work runs "
             f"on {runner.host} ({runner.kind}, pid {runner.pid})"
         )
+        for piece, state in sorted(runner.pieces.items()):
+            print(f"  {piece}: {state}")
     return 0

@@ -34,6 +34,7 @@ class Holder:
     kind: str
     since: datetime
     heartbeat_at: datetime
+    pieces: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -68,19 +69,28 @@ def take(session: Session, me: Claimant, now: datetime, expiry: timedelta) -> bo
             ),
         )
         .values(
-            holder=me.token, pid=me.pid, host=me.host, kind=me.kind, since=now, heartbeat_at=now
+            holder=me.token,
+            pid=me.pid,
+            host=me.host,
+            kind=me.kind,
+            since=now,
+            heartbeat_at=now,
+            pieces={},
         )
         .execution_options(synchronize_session=False)
     )
     return bool(getattr(result, "rowcount", 0) == 1)
 
 
-def renew(session: Session, me: Claimant, now: datetime) -> bool:
-    """A new heartbeat while the lease is still ours; False once someone took it over."""
+def renew(
+    session: Session, me: Claimant, now: datetime, pieces: dict[str, str] | None = None
+) -> bool:
+    """A new heartbeat (and the holder's health view) while the lease is still ours; False
+    once someone took it over."""
     result = session.execute(
         update(RunnerLease)
         .where(RunnerLease.name == RUNNER, RunnerLease.holder == me.token)
-        .values(heartbeat_at=now)
+        .values(heartbeat_at=now, pieces=pieces or {})
         .execution_options(synchronize_session=False)
     )
     return bool(getattr(result, "rowcount", 0) == 1)
@@ -91,7 +101,7 @@ def release(session: Session, me: Claimant) -> bool:
     result = session.execute(
         update(RunnerLease)
         .where(RunnerLease.name == RUNNER, RunnerLease.holder == me.token)
-        .values(holder=None, heartbeat_at=None)
+        .values(holder=None, heartbeat_at=None, pieces=None)
         .execution_options(synchronize_session=False)
     )
     return bool(getattr(result, "rowcount", 0) == 1)
@@ -109,4 +119,5 @@ def current(session: Session) -> Holder | None:
         kind=row.kind or "",
         since=row.since,
         heartbeat_at=row.heartbeat_at,
+        pieces=dict(row.pieces or {}),
     )

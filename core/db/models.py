@@ -567,3 +567,5 @@ class RunnerLease(Base):
     kind: Mapped[str | None] = mapped_column(String(16))  # serve | desktop
     since: Mapped[datetime | None] = mapped_column(DateTime)
     heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime)
+    # what each piece of background work is doing, written with every heartbeat
+    pieces: Mapped[dict[str, str] | None] = mapped_column(JSON)

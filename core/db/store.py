@@ -103,7 +103,10 @@ def make_engine(path: Path) -> Engine:
     return engine
 
 
-_REVISION = re.compile(r"^(down_revision|revision)\s*(?::[^=]*)?=\s*['\"]?([\w-]+|None)", re.M)
+_REVISION = re.compile(
+    r"^(down_revision|revision)\s*(?::[^=]*)?=\s*(None|\([^)]*\)|['\"][\w-]+['\"])", re.M
+)
+_NAME = re.compile(r"['\"]([\w-]+)['\"]")
 
 
 def migration_heads() -> set[str]:
@@ -117,10 +120,11 @@ def migration_heads() -> set[str]:
     parents: set[str] = set()
     for script in (MIGRATIONS / "versions").glob("*.py"):
         for kind, value in _REVISION.findall(script.read_text(encoding="utf-8")):
+            names = _NAME.findall(value)  # a merge revision names its parents in a tuple
             if kind == "revision":
-                revisions.add(value)
-            elif value != "None":
-                parents.add(value)
+                revisions.update(names)
+            else:
+                parents.update(names)
     return revisions - parents
 
 

@@ -171,13 +171,15 @@ class Supervisor:
         log.info("this process (%s) runs the background work", self.kind)
         self._start_work()
         last_ok = self.app.clock.now()
+        with contextlib.suppress(Exception):  # the health view at once; the next beat retries
+            await lease.renew(self.health().pieces)
         try:
             while not stop.is_set():
                 await _wait(stop, lease.heartbeat_s)
                 if stop.is_set():
                     return
                 try:
-                    if not await lease.renew():
+                    if not await lease.renew(self.health().pieces):
                         log.warning("the runner lease was taken over; background work stops")
                         return
                     last_ok = self.app.clock.now()

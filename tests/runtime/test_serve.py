@@ -123,6 +123,8 @@ def test_two_serves_one_runner_kill_9_takeover_and_a_clean_sigterm(
         runner = status["runner"]
         assert runner is not None and runner["kind"] == "serve" and runner["pid"] == a.pid
         assert {"host", "since", "heartbeat_at"} <= set(runner)
+        # the holder's health view, written with its heartbeat: the mail piece runs
+        assert runner["pieces"]["mail"] == "running", runner
 
         os.kill(a.pid, signal.SIGKILL)
         a.wait(10)
