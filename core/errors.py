@@ -38,6 +38,12 @@
     │   ├── MailNetworkError      server unreachable: no network, wrong host or port, timeout
     │   ├── MailPasswordMissing   a mailbox is configured but no password is stored
     │   └── InsecureMailServer    plain-text IMAP/SMTP to a host that is not this computer
+    ├── MailerError               a send over the mailbox port failed; every adapter (Graph,
+    │   │                         SMTP) maps its own failures to exactly one of:
+    │   ├── MailerUnavailable     nothing left this computer: retry later (once)
+    │   ├── MailerRefused         the server said no: the owner is told why and what to do
+    │   │   └── MailerGone        the item named (a draft, the customer's message) is not there
+    │   └── MailerAmbiguous       it may have left: reconcile (Sent, by Message-ID) before a retry
     ├── DraftStateError           illegal draft transition (e.g. send before approve)
     ├── QuoteStateError           a quote cannot do that now (lost inquiry, superseded version)
     ├── UnconfirmedFactsError     approve refused: the fact guard flagged values
@@ -199,6 +205,19 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "INQUIRY_BRIDGE_MAIL_PASSWORD{detail}",
         "No mail app password yet: enter it in Settings → Other mailbox, or set "
         "INQUIRY_BRIDGE_MAIL_PASSWORD{detail}",
+    ),
+    "mailer_unavailable": (
+        "{server}暂时无法发信，邮件没有发出：{detail}",
+        "{server} could not take the email now; it did not leave: {detail}",
+    ),
+    "mailer_refused": (
+        "{server}拒绝了这封邮件：{detail}",
+        "{server} refused the email: {detail}",
+    ),
+    "mailer_ambiguous": (
+        "{server}的连接在邮件交出后中断，无法确定是否已发出：{detail}",
+        "The connection to {server} broke after the email was handed over; it may have "
+        "left: {detail}",
     ),
     "mail_insecure": (
         "拒绝以明文连接邮件服务器（密码会被窃听）：请使用 SSL 或 STARTTLS（{detail}）",
@@ -487,3 +506,79 @@ class InsecureMailServer(MailboxError):
     """Plain-text IMAP/SMTP to a host other than this computer (the password would be sniffable)."""
 
     code = "mail_insecure"
+
+
+# who a mailer error is about, in the owner's words (zh, en)
+MAIL_SERVERS: dict[str, tuple[str, str]] = {
+    "smtp": ("发信 SMTP 服务器", "the outgoing mail (SMTP) server"),
+    "imap": ("收信 IMAP 服务器", "the incoming mail (IMAP) server"),
+    "graph": ("Outlook（微软 Graph）", "Outlook (Microsoft Graph)"),
+}
+
+
+class MailerError(InquiryBridgeError):
+    """A send over the mailbox port failed. Adapters raise exactly one of the three children,
+    the way httpx maps each transport's exceptions into its own tree, so the sender decides on
+    the *kind* of failure (retry / tell the owner / reconcile) and never on a transport's types.
+
+    ``via`` names the server ("smtp", "imap", "graph"); ``cause`` is the adapter's own error,
+    whose owner message becomes the detail when none is given (so a connection error reads the
+    same here as anywhere else)."""
+
+    code = "mailer"
+
+    def __init__(
+        self,
+        detail: str = "",
+        *,
+        via: str = "smtp",
+        host: str = "",
+        cause: BaseException | None = None,
+        **params: object,
+    ) -> None:
+        super().__init__(detail or (str(cause) if cause is not None else ""), **params)
+        self.via = via
+        self.host = host
+        self.cause = cause
+        self._own_detail = bool(detail)
+
+    def user_message(self, lang: str = "zh_CN") -> str:
+        zh_en = MAIL_SERVERS.get(self.via, (self.via, self.via))
+        server = zh_en[0] if lang.startswith("zh") else zh_en[1]
+        if self.host:
+            server = (
+                f"{server}（{self.host}）" if lang.startswith("zh") else f"{server} ({self.host})"
+            )
+        detail = detail_in(self.detail, lang)
+        if not self._own_detail and isinstance(self.cause, InquiryBridgeError):
+            detail = self.cause.user_message(lang)
+        zh, en = USER_MESSAGES.get(self.code, USER_MESSAGES["error"])
+        template = zh if lang.startswith("zh") else en
+        return template.replace("{server}", server).replace("{detail}", detail)
+
+
+class MailerUnavailable(MailerError):
+    """Provably nothing left (refused or dropped before the message's last byte, a 4xx
+    answer, throttling, no sign-in): the same message may be submitted again later."""
+
+    code = "mailer_unavailable"
+
+
+class MailerRefused(MailerError):
+    """The server answered no (5xx, a 4xx Graph refusal): retrying the same thing would get
+    the same no; the owner is told what it said and what to change."""
+
+    code = "mailer_refused"
+
+
+class MailerGone(MailerRefused):
+    """What the request named is not on the server (a deleted draft or customer message)."""
+
+    code = "mailer_refused"
+
+
+class MailerAmbiguous(MailerError):
+    """The message may have left (the connection broke after its last byte): never resubmit
+    before the mailbox's Sent folder has been asked for its Message-ID."""
+
+    code = "mailer_ambiguous"

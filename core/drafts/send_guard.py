@@ -38,7 +38,8 @@ from core.drafts.send_journal import (
     SendJournal,
 )
 from core.drafts.state import Transition
-from core.errors import GraphNotFound, InquiryBridgeError
+from core.drafts.submit_once import PREPARED
+from core.errors import InquiryBridgeError, MailerGone
 from core.mail.ports import DraftMailer, Mailer
 from core.services import Services
 
@@ -48,6 +49,16 @@ GONE_MESSAGE = (
     "上次发送的结果无法确认：邮件已不在草稿箱，已发送邮件中也找不到；为避免重复发送，未重新发送。"
     "请在 Outlook 中确认后再决定"
 )
+# the same for a mailbox without server drafts (SMTP): no Outlook to look in
+GONE_MESSAGE_SENT_FOLDER = (
+    "上次发送的结果无法确认：「已发送」文件夹中找不到这封邮件；为避免重复发送，未重新发送。"
+    "请在网页邮箱的「已发送」中确认，或问客户是否收到后再决定"
+)
+
+
+def gone_message(mailer: Mailer | None) -> str:
+    """The owner's sentence for a send nobody can confirm, naming where he can look."""
+    return GONE_MESSAGE if getattr(mailer, "has_drafts", True) else GONE_MESSAGE_SENT_FOLDER
 
 
 def _reason(exc: BaseException) -> str:
@@ -113,8 +124,9 @@ class SendGuard:
                 await self.services.store.run(lambda s: _adopt(s, draft_id, entry))
                 return None
             if not went:
-                await self._force(draft_id, "failed", GONE_MESSAGE, error=GONE_MESSAGE)
-                return "failed", GONE_MESSAGE
+                message = gone_message(self.mailer)
+                await self._force(draft_id, "failed", message, error=message)
+                return "failed", message
             entry = self.outcome(SUBMITTED, entry, note="found in Sent Items") or entry
         await self._mark_sent(draft_id, entry)
         return "sent", f"已发送给 {', '.join(to)}（发送记录显示此前已发出，未重复发送）"
@@ -127,10 +139,12 @@ class SendGuard:
         if entry.message_id and await mailer.find_sent(entry.message_id):
             return True, False
         if not entry.remote_id:
-            return False, False
+            # SMTP: the store's mark proves whether the last byte left (``submit_once``)
+            mark = await self.services.store.read(lambda s: _mark(s, entry.draft_id))
+            return False, mark == (PREPARED, entry.message_id)
         try:
             return False, bool(await mailer.draft_exists(entry.remote_id))
-        except GraphNotFound:
+        except MailerGone:
             return False, False
 
     async def _mark_sent(self, draft_id: int, entry: SendEntry) -> None:
@@ -219,6 +233,14 @@ class SendGuard:
             self.outcome(phase, verdict.entry, note=note)
 
 
+def _mark(session: Session, draft_id: int) -> tuple[str | None, str | None]:
+    """(journal mark, Message-ID) of a draft as the store holds them."""
+    draft = session.get(Draft, draft_id)
+    if draft is None:
+        return None, None
+    return draft.outlook_draft_id, draft.internet_message_id
+
+
 def _adopt(session: Session, draft_id: int, entry: SendEntry) -> None:
     """The store reuses the journalled remote draft instead of making a second copy."""
     draft = session.get(Draft, draft_id)
@@ -230,4 +252,4 @@ def _adopt(session: Session, draft_id: int, entry: SendEntry) -> None:
         draft.internet_message_id = entry.message_id
 
 
-__all__ = ["GONE_MESSAGE", "SendGuard"]
+__all__ = ["GONE_MESSAGE", "GONE_MESSAGE_SENT_FOLDER", "SendGuard", "gone_message"]

@@ -47,7 +47,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-import httpx
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -60,22 +59,16 @@ from core.drafts.send_guard import SendGuard
 from core.drafts.send_journal import NOT_SENT, SUBMITTED
 from core.drafts.send_rate import wait_for_send_slot
 from core.drafts.state import STATUS_ZH, Transition, transition
-from core.drafts.submit_once import (
-    TRANSMITTED,
-    VERDICT_WORDS,
-    SubmitOnce,
-    set_fields,
-    transient,
-)
+from core.drafts.submit_once import PREPARED, TRANSMITTED, VERDICT_WORDS, SubmitOnce, set_fields
 from core.errors import (
-    AmbiguousWriteError,
     DraftStateError,
-    GraphAuthError,
-    GraphError,
-    GraphNotFound,
     InquiryBridgeError,
+    MailerAmbiguous,
+    MailerError,
+    MailerGone,
+    MailerRefused,
+    MailerUnavailable,
     NotFound,
-    Throttled,
 )
 from core.mail.ports import DraftMailer, Mailer, SubmitMailer
 from core.services import Services
@@ -111,15 +104,13 @@ class _AlreadySent(Exception):
     """The recorded Outlook draft is gone because it was sent (found in Sent Items)."""
 
 
-def _transient(exc: BaseException) -> bool:
-    """True when the error says nothing went through and a later retry is right."""
-    if isinstance(exc, Throttled | GraphAuthError):
+def _retry_later(exc: BaseException) -> bool:
+    """Nothing was sent and trying again later is right. The adapters say which kind of
+    failure it was (``core.errors.MailerError``); before the one submit call an ambiguous
+    write only risks an orphan remote draft, never a send, so it waits for a retry too."""
+    if isinstance(exc, MailerUnavailable | MailerAmbiguous):
         return True
-    if isinstance(exc, httpx.TransportError | OSError | asyncio.TimeoutError):
-        return True
-    if isinstance(exc, GraphError) and not isinstance(exc, GraphNotFound):
-        return exc.status is None or exc.status >= 500
-    return False
+    return isinstance(exc, OSError | asyncio.TimeoutError) and not isinstance(exc, MailerError)
 
 
 def _reason(exc: BaseException) -> str:
@@ -264,21 +255,30 @@ class DraftSender:
 
     async def _send_by_submission(self, snap: SendSnapshot, *, actor: str) -> SendResult:
         once = self._submit_once()
-        attempt = None
         try:
             out, message_id, raw = await once.prepare(snap)
             attempt = self.guard.submitting(
                 snap.id, message_id, None, recipients=snap.to, subject=snap.subject,
                 draft_created=snap.created_at,
             )  # fmt: skip
+        except Exception as exc:  # nothing was submitted
+            return await self._not_sent(snap.id, exc, actor=actor)
+        try:
             await once.submit(snap, out, raw)
+        except MailerAmbiguous as exc:  # its last byte left: ask Sent before anything else
+            log.warning("submission of draft %s may have gone: %s", snap.id, exc)
+            return await self._after_send_error(snap, exc, actor=actor)
         except Exception as exc:
-            mark = await once.mark(snap.id)
-            if mark == TRANSMITTED and transient(exc):  # the answer was lost, not the message
-                return await self._reconcile_one(snap.id)
-            log.warning("submission of draft %s failed: %s", snap.id, exc)
-            if transient(exc):
-                exc = AmbiguousWriteError(_reason(exc))  # waits for a retry (nothing left)
+            # not the port's tree (a bug in an adapter): the journal mark decides
+            if (
+                not isinstance(exc, MailerUnavailable | MailerRefused)
+                and await once.mark(snap.id) == TRANSMITTED
+            ):
+                return await self._after_send_error(snap, exc, actor=actor)
+            # provably nothing was taken: journalled so, the same Message-ID goes next time
+            log.warning("submission of draft %s did not go: %s", snap.id, exc)
+            self.guard.outcome(NOT_SENT, attempt, note=type(exc).__name__)
+            await self._write(self._set_fields(snap.id, outlook_draft_id=PREPARED))
             return await self._not_sent(snap.id, exc, actor=actor)
         self.guard.outcome(SUBMITTED, attempt)
         await once.file_copy(snap.id, message_id, raw)
@@ -306,7 +306,7 @@ class DraftSender:
         if outlook_id is not None:
             try:
                 exists = await self.drafts.draft_exists(outlook_id)
-            except GraphNotFound:
+            except MailerGone:
                 exists = False
             if not exists:
                 # gone: if it went out (sent from Outlook by hand, or by us before a crash),
@@ -322,7 +322,7 @@ class DraftSender:
             if snap.reply_graph_id:
                 try:
                     outlook_id = await self.drafts.create_reply_draft(snap.reply_graph_id)
-                except GraphNotFound:  # the customer's message was deleted: start a new mail
+                except MailerGone:  # the customer's message was deleted: start a new mail
                     outlook_id = None
             if outlook_id is None:
                 outlook_id = await self.drafts.create_draft(
@@ -415,8 +415,7 @@ class DraftSender:
 
     async def _not_sent(self, draft_id: int, exc: BaseException, *, actor: str) -> SendResult:
         reason = _reason(exc)
-        if _transient(exc) or isinstance(exc, AmbiguousWriteError):
-            # An ambiguous *create* only risks an orphan draft in Outlook, never a send.
+        if _retry_later(exc):
             await self._move_and_publish(
                 draft_id,
                 "approved",
@@ -445,7 +444,7 @@ class DraftSender:
             return SendResult(
                 snap.id,
                 "unknown",
-                f"发送结果未知（{reason}）。连接恢复后会向 Outlook 核对，绝不重复发送",
+                f"发送结果未知（{reason}）。连接恢复后会向邮箱核对，绝不重复发送",
             )
         return results
 
@@ -485,11 +484,7 @@ class DraftSender:
             return SendResult(draft_id, "sent", f"已发送给 {', '.join(to)}")
         if await self.drafts.draft_exists(outlook_id):
             await self.guard.outcome_for(draft_id, NOT_SENT, note="still in Drafts")
-            if (
-                cause is not None
-                and not _transient(cause)
-                and not isinstance(cause, AmbiguousWriteError)
-            ):
+            if cause is not None and not _retry_later(cause):
                 reason = _reason(cause)
                 await self._move_and_publish(
                     draft_id,

@@ -8,7 +8,13 @@ step by step, each step committed before the next begins:
    ``<data folder>/cache/outbox/draft-<id>.eml``; the journal mark (``outlook_draft_id``, the
    draft's remote handle) says ``smtp:prepared``. Nothing has left the computer.
 2. **Submit.** The moment the last byte of DATA is written, before the server answers, the mark
-   becomes ``smtp:transmitted``. From here on the server may have the message.
+   becomes ``smtp:transmitted``. From here on the server may have the message. The adapter
+   says what a failure means (``core.errors.MailerError``): ``MailerUnavailable`` /
+   ``MailerRefused`` — nothing was taken (refused or dropped at connect, MAIL, RCPT or DATA, or
+   a non-2xx answer after the final dot): the journal gets ``not_sent``, the mark goes back to
+   ``smtp:prepared`` and the same Message-ID is submitted on the next try (or, refused, after
+   the owner fixes and re-approves); ``MailerAmbiguous`` — the connection broke after the last
+   byte: reconciled as below, never resubmitted.
 3. **Bookkeeping**: the copy is filed in Sent (appended unless the provider files it) and the
    draft becomes ``sent``.
 
@@ -26,7 +32,6 @@ So a message is submitted again only when the journal proves none of its bytes l
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -37,7 +42,7 @@ from sqlalchemy.orm import Session
 from core import tasks
 from core.db.models import Draft
 from core.drafts.send_claim import SendSnapshot
-from core.errors import DraftStateError, MailAuthError, MailNetworkError
+from core.errors import DraftStateError
 from core.mail.ports import SubmitMailer
 
 if TYPE_CHECKING:
@@ -88,11 +93,6 @@ def _write(path: Path, raw: bytes) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(raw)
     tmp.replace(path)
-
-
-def transient(exc: BaseException) -> bool:
-    """Nothing went and a later retry is right (no network, a server that said "later")."""
-    return isinstance(exc, MailNetworkError | MailAuthError | OSError | asyncio.TimeoutError)
 
 
 class SubmitOnce:

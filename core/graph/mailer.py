@@ -19,14 +19,28 @@ from __future__ import annotations
 
 import base64
 import collections
+import functools
 import re
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import quote
 
 import httpx
 
 from core import tls
-from core.errors import AmbiguousWriteError, GraphError, GraphNotFound, Throttled
+from core.errors import (
+    AmbiguousWriteError,
+    GraphAuthError,
+    GraphError,
+    GraphNotFound,
+    InquiryBridgeError,
+    MailerAmbiguous,
+    MailerError,
+    MailerGone,
+    MailerRefused,
+    MailerUnavailable,
+    Throttled,
+)
 from core.graph.client import GraphClient
 from core.graph.errors import NOT_SENT_ERRORS, THROTTLE_STATUSES, parse_retry_after
 from core.mail.ports import DraftAttachment
@@ -38,6 +52,53 @@ UPLOAD_CHUNK = 10 * 320 * 1024  # multiple of 320 KiB, under Outlook's 4 MB per 
 
 class AttachmentTooLarge(GraphError):
     """Over Graph's 150 MB ceiling for one attachment."""
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def mailer_error(exc: BaseException) -> BaseException:
+    """Graph's failure as the mailbox port's tree (``core.errors.MailerError``): the sender
+    decides on the kind, never on Graph's status codes or httpx's types. Errors that are not
+    the mailbox's (a local file, a bug) pass through unchanged."""
+    if isinstance(exc, MailerError):
+        return exc
+    if isinstance(exc, AmbiguousWriteError):  # the write may have happened
+        return MailerAmbiguous(via="graph", cause=exc)
+    if isinstance(exc, GraphNotFound):
+        return MailerGone(via="graph", cause=exc)
+    if isinstance(exc, AttachmentTooLarge):  # the same file is too large next time too
+        return MailerRefused(via="graph", cause=exc)
+    if isinstance(exc, Throttled | GraphAuthError):  # Outlook said "later" / sign in again
+        return MailerUnavailable(via="graph", cause=exc)
+    if isinstance(exc, GraphError):
+        if exc.status is None or exc.status >= 500:
+            return MailerUnavailable(via="graph", cause=exc)
+        return MailerRefused(via="graph", cause=exc)
+    if isinstance(exc, InquiryBridgeError):
+        return exc
+    if isinstance(exc, httpx.TransportError | OSError | TimeoutError):
+        return MailerUnavailable(via="graph", cause=exc)
+    return exc
+
+
+def _port_errors(
+    fn: Callable[P, Coroutine[Any, Any, R]],
+) -> Callable[P, Coroutine[Any, Any, R]]:
+    """A ``DraftMailer`` method whose failures leave as the port's tree (``mailer_error``)."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await fn(*args, **kwargs)
+        except Exception as exc:
+            mapped = mailer_error(exc)
+            if mapped is exc:
+                raise
+            raise mapped from exc
+
+    return wrapper
 
 
 _HTML = re.compile(r"<\s*(html|body|p|div|br|table|span|a)\b", re.IGNORECASE)
@@ -83,6 +144,7 @@ class GraphMailer:
             self.internet_message_ids[outlook_id] = str(message["internetMessageId"])
         return outlook_id
 
+    @_port_errors
     async def create_reply_draft(self, graph_message_id: str, *, comment: str | None = None) -> str:
         """A reply draft in the customer's thread (``createReply``); returns its Outlook id.
 
@@ -97,6 +159,7 @@ class GraphMailer:
         )
         return self._remember(message)
 
+    @_port_errors
     async def create_draft(
         self,
         to: list[str] | str,
@@ -123,6 +186,7 @@ class GraphMailer:
         message = await self.client.post_json("/me/messages", payload)
         return self._remember(message)
 
+    @_port_errors
     async def update_draft(
         self,
         outlook_id: str,
@@ -149,6 +213,7 @@ class GraphMailer:
             if message:
                 self._remember(message)
 
+    @_port_errors
     async def internet_message_id(self, outlook_id: str) -> str | None:
         """The draft's RFC 5322 Message-ID (kept when it is sent): what ``find_sent`` looks for."""
         if outlook_id in self.internet_message_ids:
@@ -174,12 +239,14 @@ class GraphMailer:
                 return
             await clock.sleep(60.0 - (now - self._sends[0]) + 0.01)
 
+    @_port_errors
     async def send_draft(self, outlook_id: str) -> None:
         """``POST /me/messages/{id}/send`` (202). Raises AmbiguousWriteError if the outcome is
         unknown — then reconcile with ``draft_exists``/``find_sent``, never resend blindly."""
         await self._respect_send_limit()
         await self.client.request("POST", f"/me/messages/{quote(outlook_id, safe='')}/send")
 
+    @_port_errors
     async def draft_exists(self, outlook_id: str) -> bool:
         """True while the draft is still an unsent draft (after a send its id answers 404)."""
         try:
@@ -192,6 +259,7 @@ class GraphMailer:
         self._remember(message)
         return bool(message.get("isDraft", True))
 
+    @_port_errors
     async def find_sent(self, internet_message_id: str) -> bool:
         """Whether a message with this Message-ID is in Sent Items."""
         data = await self.client.get_json(
@@ -205,6 +273,7 @@ class GraphMailer:
         return any(m.get("internetMessageId") == internet_message_id for m in data.get("value", []))
 
     # ------------------------------------------------------------------ attachments
+    @_port_errors
     async def add_attachment(
         self, outlook_id: str, filename: str, content_type: str, data: bytes
     ) -> str | None:
@@ -301,6 +370,7 @@ class GraphMailer:
             )
         raise GraphError("PUT upload: no attempts left")  # pragma: no cover - loop always returns
 
+    @_port_errors
     async def list_attachments(self, outlook_id: str) -> list[DraftAttachment]:
         """The attachments on a draft (name and size; no content)."""
         data = await self.client.get_json(
@@ -317,6 +387,7 @@ class GraphMailer:
             for a in data.get("value", [])
         ]
 
+    @_port_errors
     async def delete_attachment(self, outlook_id: str, attachment_id: str) -> bool:
         """Remove one attachment from a draft; False when it was already gone."""
         try:
@@ -328,6 +399,7 @@ class GraphMailer:
             return False
         return True
 
+    @_port_errors
     async def delete_draft(self, outlook_id: str) -> bool:
         """Delete an abandoned Outlook draft; False when it was already gone (404)."""
         try:

@@ -24,7 +24,13 @@ from typing import TypeVar
 
 from core import tasks
 from core.clock import Clock
-from core.errors import MailboxError, MailNetworkError
+from core.errors import (
+    MailboxError,
+    MailerAmbiguous,
+    MailerError,
+    MailerRefused,
+    MailerUnavailable,
+)
 from core.mailbox.account import Endpoint, check_transport
 from core.mailbox.folders import find_sent, list_folders
 from core.mailbox.imap_session import ImapSession, classify_refusal, network_error, open_session
@@ -69,32 +75,99 @@ def _smtp_text(exc: smtplib.SMTPResponseException) -> str:
     return f"{exc.smtp_code} {text}"
 
 
+def _said(code: int, resp: bytes | str) -> str:
+    text = resp.decode("utf-8", "replace") if isinstance(resp, bytes) else str(resp)
+    return f"{code} {text}".strip()
+
+
+# what the owner can do about a refusal, by the command the server refused (zh / en)
+_ADVICE = {
+    "MAIL": (
+        "请确认发件账户可以用这个服务器发信（发信地址、授权码、发信额度），改好后重新批准并发送",
+        "check that the account may send through this server (address, app password, daily "
+        "limit), then approve and send again",
+    ),
+    "RCPT": (
+        "请检查收件人地址是否写对，改正后重新批准并发送",
+        "check the recipient's address, correct it, then approve and send again",
+    ),
+    "DATA": (
+        "服务器不收这封邮件的内容（常见原因：被判为垃圾邮件、附件太大）；请修改后重新批准并发送，"
+        "或联系邮箱服务商",
+        "the server will not take this email's content (often: judged as spam, attachments too "
+        "large); change it and approve again, or ask the mail provider",
+    ),
+}
+
+
+def _reply_error(
+    command: str, code: int, resp: bytes | str, host: str, what: str = ""
+) -> MailerError:
+    """A non-success reply: 4xx (try later) → ``MailerUnavailable``; 5xx → ``MailerRefused``
+    with what the server said and what the owner can do. Either way the server did not take
+    the message (RFC 5321 §4.2.1: only a 2xx after the final dot hands it over)."""
+    said = _said(code, resp)
+    about = f"（{what}）" if what else ""
+    about_en = f" ({what})" if what else ""
+    if 400 <= code < 500:
+        return MailerUnavailable(
+            f"服务器对 {command} 回答「{said}」{about}，表示稍后再试"
+            f' / the server answered {command} with "{said}"{about_en}: try later',
+            via="smtp",
+            host=host,
+        )
+    zh, en = _ADVICE.get(command, _ADVICE["DATA"])
+    return MailerRefused(
+        f"服务器对 {command} 回答「{said}」{about}。{zh}"
+        f' / the server answered {command} with "{said}"{about_en}; {en}',
+        via="smtp",
+        host=host,
+    )
+
+
 def _transmit(
     smtp: smtplib.SMTP,
     sender: str,
     rcpts: list[str],
     raw: bytes,
     on_transmitted: Callable[[], None],
+    host: str,
 ) -> None:
-    """MAIL, RCPT, DATA by hand: ``on_transmitted`` runs between the last byte and the reply."""
-    code, resp = smtp.mail(sender)
-    if code != 250:
-        raise smtplib.SMTPSenderRefused(code, resp, sender)
-    for rcpt in rcpts:
-        code, resp = smtp.rcpt(rcpt)
-        if code not in (250, 251):
-            raise smtplib.SMTPRecipientsRefused({rcpt: (code, resp)})
-    code, resp = smtp.docmd("DATA")
-    if code != 354:
-        raise smtplib.SMTPDataError(code, resp)
-    data = re.sub(rb"(?m)^\.", b"..", raw)  # dot-stuffing (RFC 5321 4.5.2)
-    if not data.endswith(b"\r\n"):
-        data += b"\r\n"
-    smtp.send(data + b".\r\n")
+    """MAIL, RCPT, DATA by hand: ``on_transmitted`` runs between the last byte and the reply.
+
+    Every failure leaves as the port's tree: before the last byte nothing was taken
+    (``MailerUnavailable`` / ``MailerRefused``); after it, a reply is still a clear answer,
+    but a dropped connection or a timeout is ``MailerAmbiguous``."""
+    try:
+        code, resp = smtp.mail(sender)
+        if code != 250:
+            raise _reply_error("MAIL", code, resp, host, sender)
+        for rcpt in rcpts:
+            code, resp = smtp.rcpt(rcpt)
+            if code not in (250, 251):
+                raise _reply_error("RCPT", code, resp, host, rcpt)
+        code, resp = smtp.docmd("DATA")
+        if code != 354:
+            raise _reply_error("DATA", code, resp, host)
+        data = re.sub(rb"(?m)^\.", b"..", raw)  # dot-stuffing (RFC 5321 4.5.2)
+        if not data.endswith(b"\r\n"):
+            data += b"\r\n"
+        smtp.send(data + b".\r\n")
+    except (smtplib.SMTPServerDisconnected, OSError) as exc:  # the final dot never left
+        raise MailerUnavailable(via="smtp", host=host, cause=network_error(exc)) from exc
     on_transmitted()
-    code, resp = smtp.getreply()
+    try:
+        code, resp = smtp.getreply()
+    except (smtplib.SMTPServerDisconnected, OSError) as exc:
+        raise MailerAmbiguous(
+            "邮件已全部交给服务器，但没有收到确认"
+            f" / the whole email was handed over but no confirmation came ({exc})",
+            via="smtp",
+            host=host,
+            cause=exc,
+        ) from exc
     if code != 250:
-        raise smtplib.SMTPDataError(code, resp)
+        raise _reply_error("DATA", code, resp, host)
 
 
 class SmtpMailer:
@@ -130,23 +203,25 @@ class SmtpMailer:
 
     # ------------------------------------------------------------------ submit (blocking)
     def _submit(self, out: Outgoing, raw: bytes, on_transmitted: Callable[[], None]) -> None:
+        host = f"{self.endpoint.host}:{self.endpoint.port}"
         try:
             smtp = connect_smtp(self.endpoint)
-        except (OSError, smtplib.SMTPServerDisconnected) as exc:
-            raise network_error(exc) from exc
+        except smtplib.SMTPResponseException as exc:  # a 421/554 greeting: nothing sent
+            raise _reply_error("连接", exc.smtp_code, exc.smtp_error, host) from exc
+        except (OSError, smtplib.SMTPException) as exc:
+            raise MailerUnavailable(via="smtp", host=host, cause=network_error(exc)) from exc
+        except MailboxError as exc:  # plain text to a remote host: fix the settings, then retry
+            raise MailerUnavailable(via="smtp", host=host, cause=exc) from exc
         try:
-            login_smtp(smtp, self.endpoint, self.password())
-            _transmit(smtp, self.sender, recipients(out), raw, on_transmitted)
-        except smtplib.SMTPServerDisconnected as exc:
-            raise MailNetworkError(str(exc)) from exc
-        except smtplib.SMTPResponseException as exc:
-            raise MailboxError(_smtp_text(exc)) from exc
-        except smtplib.SMTPRecipientsRefused as exc:
-            raise MailboxError(
-                f"收件人被拒绝 / recipients refused: {list(exc.recipients)}"
-            ) from exc
-        except (TimeoutError, OSError) as exc:
-            raise network_error(exc) from exc
+            try:
+                login_smtp(smtp, self.endpoint, self.password())
+            except MailboxError as exc:  # wrong 授权码: fixed by the owner, then retried
+                raise MailerUnavailable(via="smtp", host=host, cause=exc) from exc
+            except smtplib.SMTPResponseException as exc:
+                raise _reply_error("AUTH", exc.smtp_code, exc.smtp_error, host) from exc
+            except (smtplib.SMTPException, OSError) as exc:
+                raise MailerUnavailable(via="smtp", host=host, cause=network_error(exc)) from exc
+            _transmit(smtp, self.sender, recipients(out), raw, on_transmitted, host)
         finally:
             with contextlib.suppress(smtplib.SMTPException, OSError):
                 smtp.quit()

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from core.clock import FakeClock
-from core.errors import AmbiguousWriteError
+from core.errors import MailerAmbiguous
 from core.graph.client import GraphClient, StaticToken
 from core.graph.mailer import GraphMailer
 from tests.support.graph_server import GraphServer
@@ -70,7 +70,7 @@ async def test_a_send_cut_off_mid_flight_is_reconciled_not_repeated(
     draft_id = await mailer.create_draft("c@example.com", "s", "body")
     imid = await mailer.internet_message_id(draft_id)
     graph.fail(r"/send$", drop_after=True)  # the server sends, the answer never arrives
-    with pytest.raises(AmbiguousWriteError):
+    with pytest.raises(MailerAmbiguous):
         await mailer.send_draft(draft_id)
     assert len(graph.requests_to(r"/send$")) == 1
     # reconciliation: gone from Drafts and present in Sent Items → it was sent, exactly once

@@ -11,6 +11,7 @@ import os
 import pytest
 
 from core.clock import FakeClock
+from core.errors import MailerRefused, MailerUnavailable
 from core.graph.client import GraphClient, StaticToken
 from core.graph.mailer import UPLOAD_CHUNK, AttachmentTooLarge, GraphMailer
 from tests.support.graph_server import GraphServer
@@ -78,12 +79,10 @@ async def test_throttled_chunk_is_retried_after_retry_after(
 
 
 async def test_failed_chunk_is_not_retried_blindly(graph: GraphServer, clock: FakeClock) -> None:
-    from core.errors import GraphError
-
     mailer = _mailer(graph, clock)
     draft = await mailer.create_draft(["amy@example.com"], "Plans", "See attached")
     graph.fail(path=r"^/upload/", method="PUT", status=500)
-    with pytest.raises(GraphError):
+    with pytest.raises(MailerUnavailable):  # a 500: nothing kept, retried later
         await mailer.add_attachment(draft, "plans.pdf", "application/pdf", os.urandom(3 * MB))
     assert len(graph.requests_to(r"^/upload/", "PUT")) == 1
     assert await mailer.list_attachments(draft) == []
@@ -94,8 +93,9 @@ async def test_over_150_mb_is_refused_before_any_request(
     graph: GraphServer, clock: FakeClock
 ) -> None:
     mailer = _mailer(graph, clock)
-    with pytest.raises(AttachmentTooLarge):
+    with pytest.raises(MailerRefused) as refused:
         await mailer.add_attachment("x", "huge.mov", "video/quicktime", bytes(150 * MB + 1))
+    assert isinstance(refused.value.cause, AttachmentTooLarge)
     assert graph.requests == []
     await mailer.client.aclose()
 

@@ -6,8 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.drafts.support import DraftingModel
 from tests.support import dovecot as dovecot_support
 from tests.support.dovecot import DovecotServer
+from tests.support.llm_server import LLMServer
 from tests.support.smtp_server import SmtpServer
 
 
@@ -35,3 +37,16 @@ def smtp(dovecot: DovecotServer) -> Iterator[SmtpServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def account(monkeypatch, dovecot: DovecotServer, smtp: SmtpServer):  # type: ignore[no-untyped-def]
+    """An IMAP (Dovecot) + SMTP (aiosmtpd) account and a drafting model, by the contract
+    variables."""
+    model = DraftingModel()
+    with LLMServer(model) as llm:
+        monkeypatch.setenv("INQUIRY_BRIDGE_IMAP_URL", dovecot.url)
+        monkeypatch.setenv("INQUIRY_BRIDGE_SMTP_URL", smtp.url)
+        monkeypatch.setenv("INQUIRY_BRIDGE_MAIL_PASSWORD", dovecot.password)
+        monkeypatch.setenv("INQUIRY_BRIDGE_LLM_BASE_URL", llm.base_url)
+        yield dovecot, smtp

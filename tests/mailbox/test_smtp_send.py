@@ -20,10 +20,7 @@ from pathlib import Path
 import pytest
 
 from core.cli.main import main
-from tests.drafts.support import DraftingModel
 from tests.support.dovecot import DovecotServer
-from tests.support.llm_server import LLMServer
-from tests.support.smtp_server import SmtpServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CUSTOMER_MAIL = (
@@ -35,17 +32,6 @@ CUSTOMER_MAIL = (
     b"Content-Type: text/plain; charset=utf-8\r\n\r\n"
     b"Hi, please quote bifold doors 3600 x 2100 for 8 Park Rd, Burwood. Call 0412 555 010.\r\n"
 )
-
-
-@pytest.fixture
-def account(monkeypatch, dovecot: DovecotServer, smtp: SmtpServer):  # type: ignore[no-untyped-def]
-    model = DraftingModel()
-    with LLMServer(model) as llm:
-        monkeypatch.setenv("INQUIRY_BRIDGE_IMAP_URL", dovecot.url)
-        monkeypatch.setenv("INQUIRY_BRIDGE_SMTP_URL", smtp.url)
-        monkeypatch.setenv("INQUIRY_BRIDGE_MAIL_PASSWORD", dovecot.password)
-        monkeypatch.setenv("INQUIRY_BRIDGE_LLM_BASE_URL", llm.base_url)
-        yield dovecot, smtp
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -5,7 +5,10 @@ only), checks the user's password, and keeps every accepted message in ``receive
 and bytes). Optionally it files a copy into a Dovecot Sent folder itself, as Gmail does
 (``deliver_sent``). Faults: ``cut_after_data`` closes the connection once the message is taken,
 without the final reply; ``hold`` keeps the reply back until released (a sender can be killed
-in that window).
+in that window); ``fail_next(command, action)`` makes the next ``CONNECT``, ``MAIL``, ``RCPT``
+or ``DATA`` (the command, before any message byte) answer ``action`` — a reply line such as
+``"451 4.3.0 try later"`` — or, with ``"drop"``, close the connection without a word. Each fault
+fires once, in order, so a test can script an outage and the recovery after it.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import AuthResult, LoginPassword
+from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 from tests.support.dovecot import DovecotServer, free_port
 
@@ -50,6 +53,55 @@ class _Handler:
         return "250 2.0.0 OK queued"
 
 
+class _FaultySMTP(SMTP):
+    """aiosmtpd's server with the scripted faults of ``SmtpServer.fail_next``."""
+
+    def __init__(self, owner: SmtpServer, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+
+    async def _fault(self, command: str) -> bool:
+        """Apply the next fault scripted for ``command``; True when it answered for it."""
+        action = self.owner.take_fault(command)
+        if action is None:
+            return False
+        if action == "drop":
+            assert self.transport is not None
+            self.transport.close()
+        else:
+            await self.push(action)
+            if command == "CONNECT":
+                assert self.transport is not None
+                self.transport.close()
+        return True
+
+    async def _handle_client(self) -> None:
+        if await self._fault("CONNECT"):
+            return
+        await super()._handle_client()
+
+    async def smtp_MAIL(self, arg: str | None) -> None:
+        if not await self._fault("MAIL"):
+            await super().smtp_MAIL(arg)
+
+    async def smtp_RCPT(self, arg: str | None) -> None:
+        if not await self._fault("RCPT"):
+            await super().smtp_RCPT(arg)
+
+    async def smtp_DATA(self, arg: str) -> None:
+        if not await self._fault("DATA"):
+            await super().smtp_DATA(arg)
+
+
+class _Controller(Controller):
+    def __init__(self, owner: SmtpServer, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+
+    def factory(self) -> SMTP:
+        return _FaultySMTP(self.owner, self.handler, **self.SMTP_kwargs)
+
+
 class SmtpServer:
     def __init__(
         self, user: str, password: str, *, deliver_sent: DovecotServer | None = None
@@ -63,7 +115,10 @@ class SmtpServer:
         self.taken = threading.Event()
         self.released = threading.Event()
         self.handler = _Handler(self)
-        self.controller = Controller(
+        self.faults: list[tuple[str, str]] = []
+        self._faults_lock = threading.Lock()
+        self.controller = _Controller(
+            self,
             self.handler,
             hostname="127.0.0.1",
             port=self.port,
@@ -71,6 +126,19 @@ class SmtpServer:
             auth_require_tls=False,
             auth_exclude_mechanism=["CRAM-MD5"],
         )
+
+    def fail_next(self, command: str, action: str) -> None:
+        """Script one fault: the next ``command`` (CONNECT, MAIL, RCPT, DATA) gets ``action``."""
+        with self._faults_lock:
+            self.faults.append((command.upper(), action))
+
+    def take_fault(self, command: str) -> str | None:
+        with self._faults_lock:
+            for i, (cmd, action) in enumerate(self.faults):
+                if cmd == command:
+                    del self.faults[i]
+                    return action
+        return None
 
     @property
     def received(self) -> list[Received]:
