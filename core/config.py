@@ -160,6 +160,15 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("imap.write_keywords", bool, True, "Write class/stage back as IMAP keywords"),
     Setting("imap.idle_seconds", int, 600, "Longest IMAP IDLE wait before a poll anyway"),
+    # what the app accepts from an IMAP server, whatever the server claims (core.mailbox)
+    Setting("imap.command_timeout_seconds", int, 90, "Longest wait for one IMAP command"),
+    Setting("imap.round_timeout_seconds", int, 1800, "Longest one IMAP sync round may take"),
+    Setting("imap.max_line_kb", int, 1024, "Longest IMAP response line accepted (KB)"),
+    Setting("imap.max_literal_kb", int, 32768, "Largest IMAP literal read at once (KB)"),
+    Setting("imap.max_command_kb", int, 131072, "Most bytes one IMAP command may answer (KB)"),
+    Setting("imap.max_round_mb", int, 4096, "Most bytes one IMAP sync round reads (MB)"),
+    Setting("imap.max_message_mb", int, 200, "Largest mail fetched from IMAP (MB)"),
+    Setting("imap.max_untagged", int, 100000, "Most untagged responses to one IMAP command"),
     # drive
     Setting("drive.root", str, "", "OneDrive folder holding the stage folders ('' = root)"),
     Setting("drive.stage_folders", dict, GLOSSARY_STAGE_FOLDERS, "Stage folder name -> stages"),

@@ -36,6 +36,9 @@
     │   ├── MailAuthError         wrong password / 授权码 (app password) refused
     │   ├── MailServiceDisabled   the provider's IMAP/SMTP service is switched off for the account
     │   ├── MailNetworkError      server unreachable: no network, wrong host or port, timeout
+    │   │   └── MailServerTooSlow an IMAP command or round passed its deadline (a trickle)
+    │   ├── MailServerMisbehaves  an IMAP answer past what the app accepts (a line, a literal,
+    │   │                         endless responses): the connection is dropped
     │   ├── MailPasswordMissing   a mailbox is configured but no password is stored
     │   └── InsecureMailServer    plain-text IMAP/SMTP to a host that is not this computer
     ├── MailerError               a send over the mailbox port failed; every adapter (Graph,
@@ -218,6 +221,18 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "{server}的连接在邮件交出后中断，无法确定是否已发出：{detail}",
         "The connection to {server} broke after the email was handed over; it may have "
         "left: {detail}",
+    ),
+    "mail_slow": (
+        "收信 IMAP 服务器太慢：{detail}。本轮同步已停止，已收到的邮件不受影响，稍后自动重试",
+        "The incoming mail (IMAP) server is too slow: {detail}. This round stopped; mail "
+        "already received is kept, and it is tried again later",
+    ),
+    "mail_hostile": (
+        "收信 IMAP 服务器的回答超出了允许的范围：{detail}。已断开连接，已收到的邮件不受影响；"
+        "如果一直这样，请联系邮箱服务商",
+        "The incoming mail (IMAP) server answered beyond what the app accepts: {detail}. "
+        "Disconnected; mail already received is kept. If this keeps happening, ask the mail "
+        "provider",
     ),
     "mail_insecure": (
         "拒绝以明文连接邮件服务器（密码会被窃听）：请使用 SSL 或 STARTTLS（{detail}）",
@@ -494,6 +509,28 @@ class MailNetworkError(MailboxError):
     """No connection: no network, a wrong host or port, a timeout, a dropped connection."""
 
     code = "mail_network"
+
+
+class MailServerTooSlow(MailNetworkError):
+    """An IMAP command (or a whole sync round) ran past its deadline: a server that trickles
+    a byte every few seconds never trips a socket timeout, so the app keeps its own clock."""
+
+    code = "mail_slow"
+
+
+class MailServerMisbehaves(MailboxError):
+    """An IMAP answer beyond what the app accepts (a line or literal over its cap, more bytes
+    or untagged responses than a command may bring): the connection is dropped at once.
+    ``uid`` is the message whose literal was refused, when the answer named it."""
+
+    code = "mail_hostile"
+
+    def __init__(
+        self, detail: str = "", *, uid: int | None = None, literal: bool = False, **params: object
+    ) -> None:
+        super().__init__(detail, **params)
+        self.uid = uid
+        self.literal = literal  # one message's data over its cap: that message is skipped
 
 
 class MailPasswordMissing(MailboxError):

@@ -77,6 +77,14 @@ def cmd_sync(args: argparse.Namespace, app: App) -> int:
             if retried is not None and retried.retried:
                 print(f"重试待处理 / retried pending: {retried.summary()}")
             print(f"邮件 / mail{' (IMAP)' if imap else ''}: {mail.summary()}", flush=True)
+            refused = int(getattr(mail, "refused", 0))  # IMAP: over the caps, skipped
+            if refused:
+                print(
+                    f"收信 IMAP 服务器发来的 {refused} 封邮件超过了大小上限，未下载"
+                    f" / {refused} message(s) from the IMAP server were over the size cap, "
+                    "not fetched",
+                    flush=True,
+                )
             _say_disk_short(mail.disk)
             if not args.no_drive and not imap:
                 drive = await runtime.drive_round()

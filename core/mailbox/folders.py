@@ -10,10 +10,14 @@ wire, so names are decoded for matching and the wire form is kept for ``SELECT``
 from __future__ import annotations
 
 import base64
+import binascii
+import logging
 import re
 from dataclasses import dataclass
 
 from core.mailbox.imap_session import ImapSession
+
+log = logging.getLogger(__name__)
 
 SENT_NAMES = (
     "Sent",
@@ -35,8 +39,9 @@ _LIST = re.compile(rb'\((?P<flags>[^)]*)\)\s+(?P<sep>"[^"]*"|NIL)\s+(?P<name>.+)
 @dataclass(frozen=True)
 class Folder:
     wire: str  # as the server spells it (modified UTF-7), quoted for commands by ``quoted``
-    name: str  # decoded, for matching and for people
+    name: str  # decoded, for matching and for people (escaped when it cannot be decoded)
     flags: frozenset[str]
+    decodable: bool = True  # False: not valid modified UTF-7; shown escaped, never used
 
     @property
     def quoted(self) -> str:
@@ -54,6 +59,19 @@ def decode_utf7(name: str) -> str:
         return base64.b64decode(padded).decode("utf-16-be")
 
     return re.sub(r"&([A-Za-z0-9+,]*)-", one, name)
+
+
+def escaped(wire: str) -> str:
+    """A folder name as sent, for people and logs: printable ASCII kept, the rest escaped."""
+    return wire.encode("unicode_escape").decode("ascii")
+
+
+def try_decode(wire: str) -> str | None:
+    """``decode_utf7``, or None when the name is not valid modified UTF-7 (``&AAAA-``)."""
+    try:
+        return decode_utf7(wire)
+    except (UnicodeError, binascii.Error, ValueError):
+        return None
 
 
 def encode_utf7(name: str) -> str:
@@ -85,21 +103,32 @@ def _parse_list_line(line: bytes) -> Folder | None:
     wire = raw.decode("ascii", "replace")
     if wire.startswith('"') and wire.endswith('"'):
         wire = wire[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-    flags = frozenset(f.lower() for f in match.group("flags").decode().split())
-    return Folder(wire, decode_utf7(wire), flags)
+    flags = frozenset(f.lower() for f in match.group("flags").decode("ascii", "replace").split())
+    name = try_decode(wire)
+    if name is None:
+        return Folder(wire, escaped(wire), flags, decodable=False)
+    return Folder(wire, name, flags)
 
 
 def list_folders(session: ImapSession) -> list[Folder]:
+    """Every folder the server lists; one whose name cannot be decoded is kept, escaped and
+    marked (``decodable`` False), so a hostile or broken name never stops the sync."""
     folders = []
     for line in session.command("LIST", '""', '"*"'):
         folder = _parse_list_line(line)
         if folder is not None:
+            if not folder.decodable:
+                log.warning(
+                    "IMAP folder name is not valid modified UTF-7, skipped: %s", folder.name
+                )
             folders.append(folder)
     return folders
 
 
 def find_sent(folders: list[Folder]) -> Folder | None:
-    """The Sent folder: marked ``\\Sent``, else the first common name present."""
+    """The Sent folder: marked ``\\Sent``, else the first common name present (never one
+    whose name cannot be decoded)."""
+    folders = [f for f in folders if f.decodable]
     for folder in folders:
         if "\\sent" in folder.flags:
             return folder

@@ -25,8 +25,9 @@ import re
 import secrets
 from pathlib import Path
 
+from core.errors import MailServerMisbehaves
 from core.mail.oversize import OVERSIZE_BYTES
-from core.mailbox.imap_session import ImapSession
+from core.mailbox.imap_session import ImapSession, human_size
 
 PIECE = 4 * 1024 * 1024  # bytes per partial FETCH: one literal in memory at a time
 PREFIX = "imap-"
@@ -56,7 +57,10 @@ def download(imap: ImapSession, uid: int, spool: Path) -> tuple[Path, str] | Non
     """Message ``uid`` of the selected folder into a new file under ``spool`` (blocking).
 
     Returns (path, sha256 hex), or None when the message was expunged since it was listed.
+    Raises ``MailServerMisbehaves`` (``literal``) past ``imap.limits.message_bytes``: a server
+    that answers every piece in full would otherwise fill the disk.
     """
+    limit = imap.limits.message_bytes
     spool.mkdir(parents=True, exist_ok=True)
     target = spool / f"{PREFIX}{secrets.token_hex(8)}.eml"
     tmp = target.with_name(target.name + ".part")
@@ -71,6 +75,13 @@ def download(imap: ImapSession, uid: int, spool: Path) -> tuple[Path, str] | Non
                     if offset == 0:
                         break  # expunged: nothing to read
                     piece = b""  # a server that answers past the end with nothing at all
+                if len(piece) > PIECE or offset + len(piece) > limit:
+                    raise MailServerMisbehaves(
+                        f"邮件 UID {uid} 超过 {human_size(limit)}，未下载"
+                        f" / message UID {uid} is over {human_size(limit)}, not fetched",
+                        uid=uid,
+                        literal=True,
+                    )
                 out.write(piece)
                 digest.update(piece)
                 offset += len(piece)

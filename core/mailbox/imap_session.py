@@ -15,16 +15,25 @@ import imaplib
 import re
 import socket
 import ssl
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from core.errors import (
     MailAuthError,
     MailboxError,
     MailNetworkError,
+    MailServerMisbehaves,
+    MailServerTooSlow,
     MailServiceDisabled,
 )
 from core.mailbox.account import Endpoint, check_transport
+
+if TYPE_CHECKING:
+    from core.config import Settings
 
 # imaplib checks a command name against its table before sending it; teach it the extensions
 imaplib.Commands.setdefault("ID", ("NONAUTH", "AUTH", "SELECTED"))
@@ -71,6 +80,226 @@ def network_error(exc: BaseException) -> MailNetworkError:
     return MailNetworkError(f"{type(exc).__name__}: {exc}")
 
 
+KB = 1024
+MB = 1024 * 1024
+_UID_IN = re.compile(rb"UID (\d+)")
+
+
+@dataclass(frozen=True)
+class ImapLimits:
+    """What the app accepts from an IMAP server, whatever the server claims.
+
+    imaplib reads a literal of the size the server announces (``{1200000000}``) into one bytes
+    object and keeps every untagged response until the command ends, and a socket timeout
+    never fires on a server that sends one byte every few seconds. So every read is bounded
+    here: a line, a literal, the bytes and untagged responses of one command, the bytes of
+    one round, and a deadline per command and per round (a watchdog closes the socket)."""
+
+    line_bytes: int = MB
+    literal_bytes: int = 32 * MB
+    command_bytes: int = 128 * MB
+    untagged: int = 100_000
+    command_seconds: float = 90.0
+    round_bytes: int = 4096 * MB
+    round_seconds: float = 1800.0
+    message_bytes: int = 200 * MB  # the largest mail fetched (``imap_big.download``)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ImapLimits:
+        def n(key: str) -> int:
+            return max(1, settings.number(key))
+
+        return cls(
+            line_bytes=n("imap.max_line_kb") * KB,
+            literal_bytes=n("imap.max_literal_kb") * KB,
+            command_bytes=n("imap.max_command_kb") * KB,
+            untagged=n("imap.max_untagged"),
+            command_seconds=float(n("imap.command_timeout_seconds")),
+            round_bytes=n("imap.max_round_mb") * MB,
+            round_seconds=float(n("imap.round_timeout_seconds")),
+            message_bytes=n("imap.max_message_mb") * MB,
+        )
+
+
+def human_size(n: int) -> str:
+    return f"{n / MB:.1f} MB" if n >= MB else f"{n / KB:.0f} KB" if n >= KB else f"{n} B"
+
+
+class _Bounded:
+    """The bounds of ``ImapLimits`` over imaplib's reader (mixed into IMAP4 / IMAP4_SSL).
+
+    Every failure leaves as the app's error (``MailServerMisbehaves``, ``MailServerTooSlow``)
+    and marks the connection ``poisoned``: what the server still has to say is never read,
+    the socket is simply closed."""
+
+    limits: ImapLimits
+    sock: socket.socket
+    file: Any
+    mo: Any
+
+    def _bound_init(self, limits: ImapLimits) -> None:
+        self.limits = limits
+        self.poisoned = False
+        self.expired: str | None = None  # "command" | "round" once a deadline closed the socket
+        self._command_due: float | None = time.monotonic() + limits.command_seconds  # greeting
+        self._round_due: float | None = None
+        self._command_bytes = 0
+        self._round_bytes: int | None = None
+        self._untagged = 0
+        self._stop = threading.Event()
+
+    # -- deadlines: a watchdog thread closes the socket when one passes
+    def _start_watchdog(self) -> None:
+        threading.Thread(target=self._watch, name="imap-deadline", daemon=True).start()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(0.1):
+            now = time.monotonic()
+            if self._command_due is not None and now > self._command_due:
+                self.expired = "command"
+            elif self._round_due is not None and now > self._round_due:
+                self.expired = "round"
+            else:
+                continue
+            self.poisoned = True
+            with contextlib.suppress(OSError):
+                self.sock.shutdown(socket.SHUT_RDWR)
+            return
+
+    def start_round(self, due: float | None = None) -> None:
+        """Bound the rest of this connection as one sync round (bytes and a deadline);
+        ``due`` (``time.monotonic()`` based) carries a round's deadline to a new connection."""
+        self._round_due = due if due is not None else time.monotonic() + self.limits.round_seconds
+        self._round_bytes = 0
+
+    @property
+    def round_due(self) -> float | None:
+        return self._round_due
+
+    def _too_slow(self) -> MailServerTooSlow:
+        if self.expired == "round":
+            return MailServerTooSlow(
+                f"一轮同步超过 {self.limits.round_seconds:.0f} 秒仍未完成"
+                f" / a sync round passed {self.limits.round_seconds:.0f} s"
+            )
+        return MailServerTooSlow(
+            f"一条命令 {self.limits.command_seconds:.0f} 秒内没有回答完"
+            f" / a command got no full answer within {self.limits.command_seconds:.0f} s"
+        )
+
+    def _refuse(
+        self, detail: str, uid: int | None = None, *, literal: bool = False
+    ) -> MailServerMisbehaves:
+        self.poisoned = True
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        return MailServerMisbehaves(detail, uid=uid, literal=literal)
+
+    def _count(self, n: int) -> None:
+        self._command_bytes += n
+        if self._command_bytes > self.limits.command_bytes:
+            raise self._refuse(
+                f"一条命令的回答超过 {human_size(self.limits.command_bytes)}"
+                f" / one command's answer passed {human_size(self.limits.command_bytes)}"
+            )
+        if self._round_bytes is not None:
+            self._round_bytes += n
+            if self._round_bytes > self.limits.round_bytes:
+                raise self._refuse(
+                    f"一轮同步读取超过 {human_size(self.limits.round_bytes)}"
+                    f" / a round read more than {human_size(self.limits.round_bytes)}"
+                )
+
+    # -- imaplib's reader, bounded
+    def readline(self) -> bytes:
+        cap = self.limits.line_bytes
+        line: bytes = self.file.readline(cap + 1)
+        if self.expired:
+            raise self._too_slow()
+        if len(line) > cap:
+            raise self._refuse(
+                f"一行回答超过 {human_size(cap)} / a response line longer than {human_size(cap)}"
+            )
+        self._count(len(line))
+        return line
+
+    def read(self, size: int) -> bytes:
+        cap = self.limits.literal_bytes
+        if size > cap:
+            match = _UID_IN.search(getattr(self.mo, "string", b"") or b"")
+            uid = int(match.group(1)) if match else None
+            raise self._refuse(
+                f"服务器要发来 {human_size(size)} 的一段数据（邮件 UID {uid or '?'}），"
+                f"超过上限 {human_size(cap)}"
+                f" / the server announced {human_size(size)} of data (message UID {uid or '?'}), "
+                f"over the cap of {human_size(cap)}",
+                uid,
+                literal=True,
+            )
+        self._count(size)
+        data: bytes = self.file.read(size)
+        if self.expired:
+            raise self._too_slow()
+        return data
+
+    def _append_untagged(self, typ: str, dat: object) -> None:
+        self._untagged += 1
+        if self._untagged > self.limits.untagged:
+            raise self._refuse(
+                f"一条命令收到超过 {self.limits.untagged} 条附带回答"
+                f" / more than {self.limits.untagged} untagged responses to one command"
+            )
+        super()._append_untagged(typ, dat)  # type: ignore[misc]
+
+    def _simple_command(self, name: str, *args: Any) -> tuple[str, list[Any]]:
+        if self.poisoned:
+            raise MailNetworkError("connection dropped after a bad answer")
+        self._command_due = time.monotonic() + self.limits.command_seconds
+        self._command_bytes = 0
+        self._untagged = 0
+        try:
+            result: tuple[str, list[Any]] = super()._simple_command(name, *args)  # type: ignore[misc]
+        except (imaplib.IMAP4.abort, OSError) as exc:
+            if self.expired:
+                raise self._too_slow() from exc
+            raise
+        finally:
+            self._command_due = None
+        return result
+
+    def shutdown(self) -> None:
+        self._stop.set()
+        super().shutdown()  # type: ignore[misc]
+
+
+class BoundedIMAP4(_Bounded, imaplib.IMAP4):
+    def __init__(self, host: str, port: int, *, timeout: float, limits: ImapLimits) -> None:
+        self._bound_init(limits)
+        super().__init__(host, port, timeout=timeout)
+
+    def open(self, host: str = "", port: int = 143, timeout: float | None = None) -> None:
+        super().open(host, port, timeout)
+        self._start_watchdog()
+
+
+class BoundedIMAP4_SSL(_Bounded, imaplib.IMAP4_SSL):
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        ssl_context: ssl.SSLContext,
+        timeout: float,
+        limits: ImapLimits,
+    ) -> None:
+        self._bound_init(limits)
+        super().__init__(host, port, ssl_context=ssl_context, timeout=timeout)
+
+    def open(self, host: str = "", port: int | None = 993, timeout: float | None = None) -> None:
+        super().open(host, port, timeout)
+        self._start_watchdog()
+
+
 class ImapSession:
     """A logged-in IMAP4 connection (``conn``) plus what the server said it can do."""
 
@@ -100,11 +329,32 @@ class ImapSession:
         _typ, data = self.conn.response(code)
         return [d for d in data if d is not None]
 
+    def start_round(self, due: float | None = None) -> float | None:
+        """Bound this connection as one sync round (``ImapLimits``); returns the deadline."""
+        if isinstance(self.conn, _Bounded):
+            self.conn.start_round(due)
+            return self.conn.round_due
+        return None
+
+    @property
+    def poisoned(self) -> bool:
+        """Whether a bound was hit: the connection is unusable and is only closed."""
+        return bool(getattr(self.conn, "poisoned", False))
+
+    @property
+    def limits(self) -> ImapLimits:
+        limits = getattr(self.conn, "limits", None)
+        return limits if isinstance(limits, ImapLimits) else ImapLimits()
+
     def close(self) -> None:
-        """Log out; on a dead connection just close the socket (never raises)."""
+        """Log out; on a dead or refused connection just close the socket (never raises)."""
+        if self.poisoned:
+            with contextlib.suppress(OSError):
+                self.conn.shutdown()
+            return
         try:
             self.conn.logout()
-        except (imaplib.IMAP4.error, OSError):
+        except (imaplib.IMAP4.error, OSError, MailboxError):
             with contextlib.suppress(OSError):
                 self.conn.shutdown()
 
@@ -139,23 +389,30 @@ def _text(data: object) -> str:
     return str(data)
 
 
-def _connect(endpoint: Endpoint, timeout: float) -> tuple[imaplib.IMAP4, bool]:
+def _connect(endpoint: Endpoint, timeout: float, limits: ImapLimits) -> tuple[imaplib.IMAP4, bool]:
     context = ssl.create_default_context()
     if endpoint.security == "ssl":
-        return imaplib.IMAP4_SSL(
-            endpoint.host, endpoint.port, ssl_context=context, timeout=timeout
+        return BoundedIMAP4_SSL(
+            endpoint.host, endpoint.port, ssl_context=context, timeout=timeout, limits=limits
         ), True
-    conn = imaplib.IMAP4(endpoint.host, endpoint.port, timeout=timeout)
+    conn = BoundedIMAP4(endpoint.host, endpoint.port, timeout=timeout, limits=limits)
     if "STARTTLS" in conn.capabilities:
         conn.starttls(ssl_context=context)
         return conn, True
     return conn, False
 
 
-def open_session(endpoint: Endpoint, password: str, *, timeout: float = TIMEOUT) -> ImapSession:
-    """Connect, say who we are (``ID``), log in. Raises the mapped errors above."""
+def open_session(
+    endpoint: Endpoint,
+    password: str,
+    *,
+    timeout: float = TIMEOUT,
+    limits: ImapLimits | None = None,
+) -> ImapSession:
+    """Connect, say who we are (``ID``), log in. Raises the mapped errors above. Every read
+    is bounded by ``limits`` (the defaults when None)."""
     try:
-        conn, tls = _connect(endpoint, timeout)
+        conn, tls = _connect(endpoint, timeout, limits or ImapLimits())
     except (OSError, imaplib.IMAP4.abort) as exc:
         raise network_error(exc) from exc
     except imaplib.IMAP4.error as exc:

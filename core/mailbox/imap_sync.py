@@ -44,6 +44,7 @@ from sqlalchemy.orm import Session
 from core import tasks
 from core.clock import Clock, naive_utc, utc
 from core.db.models import Message, SyncCursor
+from core.errors import MailServerMisbehaves
 from core.intake.identity import same_delivery
 from core.intake.records import relink_source_id
 from core.mail.message_ids import normalise_message_id
@@ -52,7 +53,7 @@ from core.mail.source import RawMessage
 from core.mail.spool_budget import DiskShort, RoundBudget
 from core.mailbox import imap_big
 from core.mailbox.folders import Folder, find_sent, inbox, list_folders
-from core.mailbox.imap_session import ImapSession
+from core.mailbox.imap_session import MB, ImapSession
 
 if TYPE_CHECKING:
     from core.config import Settings
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LIST_CHUNK = 200  # UIDs per listing FETCH
+BATCH_BYTES = 32 * MB  # a batch fetched whole stays under this (by the listed sizes)
 _UID = re.compile(rb"UID (\d+)")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _DATE = re.compile(rb'INTERNALDATE "([^"]+)"')
@@ -70,12 +72,14 @@ class IntakeSink(Protocol):
     async def ingest_batch(self, raws: list[RawMessage]) -> object: ...
 
 
-def selected_mark(imap: ImapSession) -> tuple[int, int | None]:
-    """(UIDVALIDITY, UIDNEXT) the last SELECT/EXAMINE reported; UIDNEXT None when the server
-    left it out (RFC 3501 requires it; a few servers still omit it)."""
-    uidvalidity = int(imap.response("UIDVALIDITY")[0])
-    after = imap.response("UIDNEXT")
-    return uidvalidity, (int(after[0]) if after and after[0].isdigit() else None)
+def _number(values: list[bytes]) -> int | None:
+    return int(values[0]) if values and values[0].strip().isdigit() else None
+
+
+def selected_mark(imap: ImapSession) -> tuple[int | None, int | None]:
+    """(UIDVALIDITY, UIDNEXT) the last SELECT/EXAMINE reported; either None when the server
+    left it out (RFC 3501 requires both; a few servers still omit them)."""
+    return _number(imap.response("UIDVALIDITY")), _number(imap.response("UIDNEXT"))
 
 
 def cursor_name(folder: str) -> str:
@@ -127,6 +131,7 @@ class ImapSyncReport:
     keywords: int = 0  # messages whose class/stage keywords were written back
     deferred: int = 0  # left for the next round by the spool budget or a nearly full disk
     disk: DiskShort | None = None  # what the disk lacked when it was the reason
+    refused: int = 0  # messages the server sent beyond the caps (skipped, see ImapRound)
 
     def summary(self) -> str:
         parts = [f"new={self.new}", f"known={self.known}", f"listed={self.listed}"]
@@ -138,6 +143,8 @@ class ImapSyncReport:
             parts.append(f"deferred={self.deferred}")
         if self.keywords:
             parts.append(f"keywords={self.keywords}")
+        if self.refused:
+            parts.append(f"refused={self.refused}")
         return " ".join(parts)
 
 
@@ -250,9 +257,16 @@ class ImapSync:
         self, imap: ImapSession, folder: str, box: Folder, cursor: tuple[int, int] | None
     ) -> FolderState:
         imap.call("select", box.quoted, True)  # EXAMINE
-        uidvalidity, uidnext = selected_mark(imap)
+        valid, uidnext = selected_mark(imap)
+        if valid is None:
+            # RFC 3501 2.3.1.1: without UIDVALIDITY no UID may be kept past this session. The
+            # folder is listed as on a first sync every round (the recent days), and what is
+            # stored already is known by its Message-ID and delivery time, not by its UID.
+            log.warning("%s: the server gave no UIDVALIDITY; listing it afresh", box.name)
+            cursor = None
+        uidvalidity = valid or 0
         if folder == "inbox":
-            self.inbox_mark = (uidvalidity, uidnext) if uidnext else None
+            self.inbox_mark = (uidvalidity, uidnext) if uidnext and valid else None
         state = FolderState(folder, box, uidvalidity, 0)
         if cursor is None:
             state.first_sync = True
@@ -395,6 +409,7 @@ class ImapSync:
         """List INBOX and Sent since the cursors over one connection (kept for the round)."""
         cursors = await self.store.read(self._load_cursors)
         imap = await tasks.io(self.connect)
+        due = imap.start_round()  # the round's bytes and deadline (``ImapLimits``)
         try:
             states = await tasks.io(self._list_all, imap, cursors)
             new, relinks, known = await self.store.read(lambda s: self._plan(s, states))
@@ -403,7 +418,7 @@ class ImapSync:
             raise
         self._open.append(imap)  # closed by run_once (or the caller) after commit
         budget = RoundBudget(self.spool) if self.spool is not None else None
-        return ImapRound(imap, states, new, relinks, known, budget=budget)
+        return ImapRound(imap, states, new, relinks, known, budget=budget, due=due)
 
     def new_items(self, plan: ImapRound) -> list[Listed]:
         return plan.new
@@ -419,6 +434,9 @@ class ImapSync:
         current: list[Listed] = []
         for index, m in enumerate(items):
             if not self.big(m):
+                if current and sum(x.size or 0 for x in current) + (m.size or 0) > BATCH_BYTES:
+                    yield current  # one FETCH brings at most BATCH_BYTES of honest sizes
+                    current = []
                 current.append(m)
                 if len(current) >= self.batch_size:
                     yield current
@@ -445,10 +463,48 @@ class ImapSync:
         for folder in ("inbox", "sent"):
             part = [m for m in items if m.folder == folder]
             if part:
-                raws += await tasks.io(self._fetch, plan.imap, by_folder[folder], part)
+                raws += await self._fetch_bounded(plan, by_folder[folder], part)
         order = {m.source_id: i for i, m in enumerate(items)}
         raws.sort(key=lambda r: order[r.source_id or ""])
         return raws
+
+    async def _fetch_bounded(
+        self, plan: ImapRound, state: FolderState, part: list[Listed]
+    ) -> list[RawMessage]:
+        """``_fetch``, skipping a message whose data passes the caps (a server that states
+        1 KB and sends 1.2 GB): the connection is dropped, the batch is fetched again one by
+        one over a new one, and the message that trips the cap alone is left out
+        (``plan.refused``; the cursor moves past it). Other misbehaviour ends the round."""
+        pending, raws = [part], []
+        while pending:
+            chunk = pending.pop(0)
+            try:
+                raws += await tasks.io(self._fetch, plan.imap, state, chunk)
+            except MailServerMisbehaves as exc:
+                if not exc.literal:
+                    raise
+                await self._reconnect(plan)
+                bad = [m for m in chunk if m.uid == exc.uid] or (chunk if len(chunk) == 1 else [])
+                if not bad:
+                    pending[:0] = [[m] for m in chunk]
+                    continue
+                log.warning("%s: message UID %s skipped: %s", state.box.name, bad[0].uid, exc)
+                plan.refused.append(bad[0])
+                rest = [m for m in chunk if m is not bad[0]]
+                if rest:
+                    pending.insert(0, rest)
+        order = {m.uid: i for i, m in enumerate(part)}
+        return sorted(raws, key=lambda r: order.get(_uid_of(r), 0))
+
+    async def _reconnect(self, plan: ImapRound) -> None:
+        """A new connection for the rest of the round (the old one may still be sending)."""
+        old = plan.imap
+        if old in self._open:
+            self._open.remove(old)
+        await tasks.io(old.close)
+        plan.imap = await tasks.io(self.connect)
+        self._open.append(plan.imap)
+        plan.imap.start_round(plan.due)
 
     async def commit(self, plan: ImapRound) -> None:
         """Relink renumbered messages and move the cursors (after everything is ingested)."""
@@ -476,6 +532,7 @@ class ImapSync:
             resynced=[st.folder for st in plan.states if st.resynced],
             deferred=len(plan.deferred),
             disk=plan.budget.short(len(plan.deferred)) if plan.budget else None,
+            refused=len(plan.refused),
         )
 
 
@@ -490,3 +547,9 @@ class ImapRound:
     known: int
     deferred: list[Listed] = field(default_factory=list)  # left for the next round (disk)
     budget: RoundBudget | None = None  # big mail this round may spool (None: no spool)
+    due: float | None = None  # the round's deadline (``time.monotonic()``), kept on reconnect
+    refused: list[Listed] = field(default_factory=list)  # over the caps: skipped for good
+
+
+def _uid_of(raw: RawMessage) -> int:
+    return int((raw.source_id or "0").rpartition(":")[2] or 0)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from core.errors import MailPasswordMissing
 from core.events import MailWaiting
 from core.mailbox.account import Endpoint, parse_url
-from core.mailbox.imap_session import ImapSession, open_session
+from core.mailbox.imap_session import ImapLimits, ImapSession, open_session
 from core.mailbox.imap_sync import ImapSync, ImapSyncReport, IntakeSink
 from core.mailbox.smtp_mailer import SmtpMailer
 from core.mailbox.watch import wake_on_new_mail
@@ -82,8 +82,10 @@ class MailboxRuntime:
         )
 
     def connect(self) -> ImapSession:
-        """A logged-in IMAP session (blocking: call from a worker thread)."""
-        return open_session(self.endpoint, mail_password(self.services))
+        """A logged-in IMAP session (blocking: call from a worker thread), every read bounded
+        by the ``imap.*`` limits of the settings."""
+        limits = ImapLimits.from_settings(self.services.settings)
+        return open_session(self.endpoint, mail_password(self.services), limits=limits)
 
     async def mail_round(self) -> tuple[ImapSyncReport, IngestReport | None]:
         """Pending messages first (a killed run's leftovers), then one round of INBOX and Sent."""
