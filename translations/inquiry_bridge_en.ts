@@ -280,6 +280,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Show %1 more…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 more files in this email</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 more attachments not kept (too many in one email)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Open</source>
         <translation type="unfinished"></translation>
     </message>

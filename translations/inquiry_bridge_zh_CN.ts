@@ -280,6 +280,18 @@
         <translation>保存附件</translation>
     </message>
     <message>
+        <source>Show %1 more…</source>
+        <translation>再显示 %1 个…</translation>
+    </message>
+    <message>
+        <source>%1 more files in this email</source>
+        <translation>这封邮件还有 %1 个文件</translation>
+    </message>
+    <message>
+        <source>%1 more attachments not kept (too many in one email)</source>
+        <translation>还有 %1 个附件未保存（一封邮件的附件太多）</translation>
+    </message>
+    <message>
         <source>Open</source>
         <translation>打开</translation>
     </message>

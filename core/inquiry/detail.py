@@ -6,6 +6,7 @@ view. Stage history comes from the ``StageEvent`` rows (the one record of it).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -51,6 +52,8 @@ class MessageInfo:
     body_full: str
     translation_zh: str | None
     attachments: tuple[AttachmentInfo, ...]
+    # attachments the intake counted but did not keep (over ``core.mail.parse.MAX_ATTACHMENTS``)
+    attachments_not_kept: int = 0
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,18 @@ class InquiryDetail:
         return stage_time(self.stage, self.stage_changed_at, now).overdue_days
 
 
+_NOT_KEPT = re.compile(r"^还有 (\d+) 个附件未保存")
+
+
+def not_kept(parse_notes: list[str] | None) -> int:
+    """How many attachments the parser counted past its cap (its note, ``core.mail.parse``)."""
+    for note in parse_notes or ():
+        match = _NOT_KEPT.match(str(note))
+        if match:
+            return int(match.group(1))
+    return 0
+
+
 def _attachment_info(a: Attachment) -> AttachmentInfo:
     return AttachmentInfo(a.id, a.filename, a.content_type, a.size, a.stored_path, a.skipped_reason)
 
@@ -145,6 +160,7 @@ def _message_infos(session: Session, inquiry_id: int) -> tuple[MessageInfo, ...]
             body_full=m.body_full,
             translation_zh=m.translation_zh,
             attachments=tuple(attachments.get(m.id, ())),
+            attachments_not_kept=not_kept(m.parse_notes),
         )
         for m in messages
     )

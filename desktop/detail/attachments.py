@@ -36,25 +36,51 @@ def _size_text(size: int) -> str:
     return f"{max(1, size // 1000)} KB"
 
 
+SHOWN_AT_FIRST = 12  # files with a button when the message opens
+MORE_STEP = 48  # files each press of "Show N more…" adds
+
+
 class AttachmentStrip(QWidget):
     """A row of files, each a button with 打开 / 另存为… (and a thumbnail for images): an
-    email's attachments, or the files the owner added from his computer."""
+    email's attachments, or the files the owner added from his computer.
+
+    Lazily: a button (and a thumbnail read from disk) costs time, and a mail of 10,000 parts
+    once took 17.6 s to open. The first ``SHOWN_AT_FIRST`` files get buttons; "Show N more…"
+    adds ``MORE_STEP`` at a time. ``not_kept`` files the intake did not keep (over its cap per
+    mail) are told in one line."""
 
     def __init__(
         self,
         attachments: tuple[AttachmentInfo, ...],
         app: FrontEnd | None = None,
         parent: QWidget | None = None,
+        *,
+        not_kept: int = 0,
     ) -> None:
         super().__init__(parent)
         self.app = app  # the data folder the stored paths are in; it saves the copies
         self.home = app.home if app is not None else None
         self.attachment_buttons: list[QToolButton] = []
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        for attachment in attachments:
-            row.addWidget(self._attachment_widget(attachment))
-        row.addStretch(1)
+        self.pending = list(attachments)  # files without a button yet
+        self.not_kept = not_kept
+        self.row = QHBoxLayout(self)
+        self.row.setContentsMargins(0, 0, 0, 0)
+        self.more_button = QToolButton(self)
+        self.more_button.clicked.connect(lambda: self.show_more(MORE_STEP))
+        self.not_kept_label = QLabel(self)
+        self.not_kept_label.setVisible(not_kept > 0)
+        self.row.addWidget(self.more_button)
+        self.row.addWidget(self.not_kept_label)
+        self.row.addStretch(1)
+        self.show_more(SHOWN_AT_FIRST)
+
+    def show_more(self, count: int) -> None:
+        """Buttons for the next ``count`` files (before the "more" button)."""
+        batch, self.pending = self.pending[:count], self.pending[count:]
+        at = self.row.indexOf(self.more_button)
+        for offset, attachment in enumerate(batch):
+            self.row.insertWidget(at + offset, self._attachment_widget(attachment))
+        self.more_button.setVisible(bool(self.pending))
         self.retranslate()
 
     def _attachment_widget(self, attachment: AttachmentInfo) -> QWidget:
@@ -132,6 +158,17 @@ class AttachmentStrip(QWidget):
         return self.app.attachment_copies.save(source, target)  # marked as from the internet
 
     def retranslate(self) -> None:
+        self.more_button.setText(
+            self.tr("Show %1 more…").replace("%1", str(min(MORE_STEP, len(self.pending))))
+        )
+        self.more_button.setToolTip(
+            self.tr("%1 more files in this email").replace("%1", str(len(self.pending)))
+        )
+        self.not_kept_label.setText(
+            self.tr("%1 more attachments not kept (too many in one email)").replace(
+                "%1", str(self.not_kept)
+            )
+        )
         for button in self.attachment_buttons:
             open_action, save_action = button._actions  # type: ignore[attr-defined]
             open_action.setText(self.tr("Open"))

@@ -102,8 +102,10 @@ class MessageCard(QFrame):
         layout.addWidget(self.subject)
         layout.addWidget(self.body)
         layout.addWidget(self.translation)
-        self.attachments = AttachmentStrip(message.attachments, app, self)
-        if message.attachments:
+        self.attachments = AttachmentStrip(
+            message.attachments, app, self, not_kept=message.attachments_not_kept
+        )
+        if message.attachments or message.attachments_not_kept:
             layout.addWidget(self.attachments)
         self.retranslate()
 
