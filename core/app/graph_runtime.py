@@ -24,8 +24,9 @@ from core.events import MailWaiting, SyncStatus
 from core.graph.auth import build_token_provider
 from core.graph.categories import CategoryWriter
 from core.graph.client import GraphClient, TokenProvider
-from core.graph.mail_sync import IntakeSink, MailSync, MailSyncReport
+from core.graph.mail_sync import MailSync, MailSyncReport
 from core.graph.mailer import GraphMailer
+from core.mail.ports import RemovalSink
 
 if TYPE_CHECKING:
     import asyncio
@@ -48,7 +49,7 @@ class GraphRuntime:
         self,
         services: Services,
         *,
-        pipeline: IntakeSink,
+        pipeline: RemovalSink,
         token_provider: TokenProvider | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:

@@ -37,7 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from sqlalchemy import select
@@ -53,7 +53,7 @@ from core.graph.client import GraphClient
 from core.intake.identity import same_delivery
 from core.intake.records import relink_source_id
 from core.mail.message_ids import normalise_message_id
-from core.mail.ports import recorded_here
+from core.mail.ports import RemovalSink, recorded_here
 from core.mail.source import RawMessage
 from core.mail.spool_budget import DiskShort, RoundBudget
 
@@ -73,14 +73,6 @@ FILTER_CAP = 5000
 # MIME (by listed size) in one $batch envelope: its JSON holds every part base64-encoded at once
 BATCH_BYTES = mime_stream.STREAM_ABOVE
 _CHUNK = 400  # ids per SQL IN (SQLite variable limits)
-
-
-class IntakeSink(Protocol):
-    """What mail sync needs from the intake pipeline (``core.intake.pipeline.IntakePipeline``)."""
-
-    async def ingest_batch(self, raws: list[RawMessage]) -> object: ...
-
-    async def record_removed(self, source_id: str) -> None: ...
 
 
 def cursor_name(folder: str) -> str:
@@ -161,12 +153,12 @@ def _received(entry: dict[str, Any]) -> datetime | None:
 
 
 class MailSync:
-    """Delta sync of the watched mail folders into an ``IntakeSink``."""
+    """Delta sync of the watched mail folders into a ``RemovalSink``."""
 
     def __init__(
         self,
         client: GraphClient,
-        sink: IntakeSink,
+        sink: RemovalSink,
         store: Store,
         settings: Settings,
         clock: Clock,

@@ -55,9 +55,16 @@ class MessageSource(Protocol[PlanT, ItemT]):
 
 
 class IntakeSink(Protocol):
-    """What a round feeds (``core.intake.pipeline.IntakePipeline``)."""
+    """What a round feeds (``core.intake.pipeline.IntakePipeline``): the one sink protocol of
+    every mailbox (IMAP and Graph used to declare a copy each)."""
 
     async def ingest_batch(self, raws: list[RawMessage]) -> object: ...
+
+
+class RemovalSink(IntakeSink, Protocol):
+    """A sink that also hears of messages deleted at their source (Graph's delta says so)."""
+
+    async def record_removed(self, source_id: str) -> None: ...
 
 
 def recorded_here(raws: Sequence[RawMessage], result: object) -> int:

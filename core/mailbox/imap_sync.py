@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -48,7 +48,7 @@ from core.errors import MailServerMisbehaves
 from core.intake.identity import same_delivery
 from core.intake.records import relink_source_id
 from core.mail.message_ids import normalise_message_id
-from core.mail.ports import run_round
+from core.mail.ports import IntakeSink, run_round
 from core.mail.source import RawMessage
 from core.mail.spool_budget import DiskShort, RoundBudget
 from core.mailbox import imap_big
@@ -66,10 +66,6 @@ BATCH_BYTES = 32 * MB  # a batch fetched whole stays under this (by the listed s
 _UID = re.compile(rb"UID (\d+)")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _DATE = re.compile(rb'INTERNALDATE "([^"]+)"')
-
-
-class IntakeSink(Protocol):
-    async def ingest_batch(self, raws: list[RawMessage]) -> object: ...
 
 
 def _number(values: list[bytes]) -> int | None:

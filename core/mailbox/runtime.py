@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 
 from core.errors import MailPasswordMissing
 from core.events import MailWaiting
+from core.mail.ports import IntakeSink
 from core.mailbox.account import Endpoint, parse_url
 from core.mailbox.imap_session import ImapLimits, ImapSession, open_session
-from core.mailbox.imap_sync import ImapSync, ImapSyncReport, IntakeSink
+from core.mailbox.imap_sync import ImapSync, ImapSyncReport
 from core.mailbox.smtp_mailer import SmtpMailer
 from core.mailbox.watch import wake_on_new_mail
 from core.secrets import MAIL_PASSWORD
