@@ -179,6 +179,17 @@ def _mailbox_templates() -> dict[str, str]:
             "No mail app password yet: enter it in Settings → Other mailbox, or set "
             "INQUIRY_BRIDGE_MAIL_PASSWORD%1",
         ),
+        "mail_slow": QCoreApplication.translate(
+            "Errors",
+            "The incoming mail (IMAP) server is too slow (%1). This round stopped; mail already "
+            "received is kept, and it is tried again later",
+        ),
+        "mail_hostile": QCoreApplication.translate(
+            "Errors",
+            "The incoming mail (IMAP) server answered beyond what the app accepts (%1). "
+            "Disconnected; mail already received is kept. If this keeps happening, ask the "
+            "mail provider",
+        ),
         "mail_insecure": QCoreApplication.translate(
             "Errors",
             "Refusing a plain-text connection to the mail server (the password could be "

@@ -1144,6 +1144,14 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The incoming mail (IMAP) server is too slow (%1). This round stopped; mail already received is kept, and it is tried again later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The incoming mail (IMAP) server answered beyond what the app accepts (%1). Disconnected; mail already received is kept. If this keeps happening, ask the mail provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Refusing a plain-text connection to the mail server (the password could be read): use SSL or STARTTLS (%1)</source>
         <translation type="unfinished"></translation>
     </message>

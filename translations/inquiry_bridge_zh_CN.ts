@@ -1142,6 +1142,14 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>尚未填写邮箱授权码（应用密码）：请在 设置 → 其他邮箱 中填写，或设置 INQUIRY_BRIDGE_MAIL_PASSWORD%1</translation>
     </message>
     <message>
+        <source>The incoming mail (IMAP) server is too slow (%1). This round stopped; mail already received is kept, and it is tried again later</source>
+        <translation>收信 IMAP 服务器太慢（%1）。本轮同步已停止，已收到的邮件不受影响，稍后自动重试</translation>
+    </message>
+    <message>
+        <source>The incoming mail (IMAP) server answered beyond what the app accepts (%1). Disconnected; mail already received is kept. If this keeps happening, ask the mail provider</source>
+        <translation>收信 IMAP 服务器的回答超出了允许的范围（%1）。已断开连接，已收到的邮件不受影响；如果一直这样，请联系邮箱服务商</translation>
+    </message>
+    <message>
         <source>Refusing a plain-text connection to the mail server (the password could be read): use SSL or STARTTLS (%1)</source>
         <translation>拒绝以明文连接邮件服务器（密码会被窃听）：请使用 SSL 或 STARTTLS（%1）</translation>
     </message>

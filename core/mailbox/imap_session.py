@@ -254,8 +254,9 @@ class _Bounded:
     def _simple_command(self, name: str, *args: Any) -> tuple[str, list[Any]]:
         if self.poisoned:
             raise MailNetworkError("connection dropped after a bad answer")
-        self._command_due = time.monotonic() + self.limits.command_seconds
-        self._command_bytes = 0
+        # an APPEND carries its message: its upload gets time too (64 KB/s at the least)
+        upload = len(getattr(self, "literal", None) or b"") if name == "APPEND" else 0
+        self._command_due = time.monotonic() + self.limits.command_seconds + upload / 65536
         self._untagged = 0
         try:
             result: tuple[str, list[Any]] = super()._simple_command(name, *args)  # type: ignore[misc]
