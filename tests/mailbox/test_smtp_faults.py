@@ -19,7 +19,7 @@ import pytest
 
 from core.app import build_app
 from tests.mailbox.test_smtp_send import _approved_draft, _cli, _sent_copies, _status
-from tests.support.dovecot import free_port
+from tests.support.dovecot import DovecotServer, free_port
 from tests.support.smtp_server import SmtpServer
 
 # every fault here happens before the message's final dot: nothing reached the server
@@ -40,7 +40,10 @@ def _message_id(smtp: SmtpServer) -> str:
 
 
 def test_failures_before_data_wait_and_the_reply_goes_once_on_recovery(
-    account, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    account: tuple[DovecotServer, SmtpServer],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     dovecot, smtp = account
     home = tmp_path / "home"
@@ -76,7 +79,7 @@ def test_failures_before_data_wait_and_the_reply_goes_once_on_recovery(
 
 
 def test_the_schedulers_own_retry_sends_once_after_a_greylisting(
-    account, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    account: tuple[DovecotServer, SmtpServer], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     dovecot, smtp = account
     home = tmp_path / "home"
@@ -105,7 +108,7 @@ def test_the_schedulers_own_retry_sends_once_after_a_greylisting(
 
 
 def test_a_refusal_is_told_in_chinese_and_a_reapproved_draft_goes_once(
-    account, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    account: tuple[DovecotServer, SmtpServer], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     dovecot, smtp = account
     home = tmp_path / "home"
@@ -129,7 +132,7 @@ def test_a_refusal_is_told_in_chinese_and_a_reapproved_draft_goes_once(
 
 
 def test_a_cut_after_data_is_reconciled_not_resent(
-    account, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    account: tuple[DovecotServer, SmtpServer], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     dovecot, smtp = account
     home = tmp_path / "home"

@@ -141,12 +141,12 @@ class ImapFaultServer:
             box = args.strip().strip('"').upper()
             count = len(self.messages) if box == "INBOX" else 0
             uidnext = (max((m.uid for m in self.messages), default=0) + 1) if count else 1
-            lines = [f"* {count} EXISTS\r\n", "* 0 RECENT\r\n", "* FLAGS (\\Seen)\r\n"]
+            said = [f"* {count} EXISTS\r\n", "* 0 RECENT\r\n", "* FLAGS (\\Seen)\r\n"]
             if not self.faults.no_uidvalidity:
-                lines.append("* OK [UIDVALIDITY 7] UIDs valid\r\n")
-            lines.append(f"* OK [UIDNEXT {uidnext}] next\r\n")
+                said.append("* OK [UIDVALIDITY 7] UIDs valid\r\n")
+            said.append(f"* OK [UIDNEXT {uidnext}] next\r\n")
             self._box = box
-            return "".join(lines).encode()
+            return "".join(said).encode()
         if command == "UID SEARCH":
             if getattr(self, "_box", "INBOX") != "INBOX":
                 return b"* SEARCH\r\n"
