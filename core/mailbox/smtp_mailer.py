@@ -91,6 +91,16 @@ _ADVICE = {
         "请检查收件人地址是否写对，改正后重新批准并发送",
         "check the recipient's address, correct it, then approve and send again",
     ),
+    "AUTH": (
+        "请检查发信账户的用户名和授权码（应用密码），并确认邮箱已开启 SMTP 服务，改好后会自动重发",
+        "check the sending account's user name and app password, and that SMTP is enabled for "
+        "the mailbox; it is sent again once fixed",
+    ),
+    "连接": (
+        "服务器不接受连接：请检查发信服务器地址和端口，或问邮箱服务商是否允许这个账户用 SMTP 发信",
+        "the server does not accept the connection: check the SMTP server name and port, or ask "
+        "the provider whether this account may send by SMTP",
+    ),
     "DATA": (
         "服务器不收这封邮件的内容（常见原因：被判为垃圾邮件、附件太大）；请修改后重新批准并发送，"
         "或联系邮箱服务商",

@@ -131,6 +131,34 @@ def test_a_refusal_is_told_in_chinese_and_a_reapproved_draft_goes_once(
     assert _status(capsys, home, draft_id) == "sent"
 
 
+def test_an_answer_after_the_final_dot_is_believed(
+    account: tuple[DovecotServer, SmtpServer],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """Every byte left, but the server answered: a 4xx means it did not take the message
+    (RFC 5321), so it goes again, once; a 5xx is its "no", told to the owner."""
+    dovecot, smtp = account
+    home = tmp_path / "home"
+    draft_id = _approved_draft(capsys, home, dovecot)
+    smtp.fail_next("END", "452 4.3.1 Insufficient system storage")
+    code, out, err = _cli(capsys, "send", str(draft_id), "--home", str(home))
+    assert "452 4.3.1" in out + err and "发信 SMTP" in out + err
+    assert _status(capsys, home, draft_id) == "approved" and smtp.received == []
+    smtp.fail_next("END", "550 5.7.1 Content rejected")
+    _cli(capsys, "send-due", "--home", str(home))
+    assert _status(capsys, home, draft_id) == "failed" and smtp.received == []
+    code, _, err = _cli(
+        capsys, "approve", str(draft_id), "--accept-unconfirmed", "--home", str(home)
+    )
+    assert code == 0, err
+    _cli(capsys, "send-due", "--home", str(home))
+    _cli(capsys, "send-due", "--home", str(home))
+    assert len(smtp.received) == 1
+    assert _status(capsys, home, draft_id) == "sent"
+    assert _sent_copies(dovecot, _message_id(smtp)) == 1
+
+
 def test_a_cut_after_data_is_reconciled_not_resent(
     account: tuple[DovecotServer, SmtpServer], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -7,7 +7,8 @@ and bytes). Optionally it files a copy into a Dovecot Sent folder itself, as Gma
 without the final reply; ``hold`` keeps the reply back until released (a sender can be killed
 in that window); ``fail_next(command, action)`` makes the next ``CONNECT``, ``MAIL``, ``RCPT``
 or ``DATA`` (the command, before any message byte) answer ``action`` — a reply line such as
-``"451 4.3.0 try later"`` — or, with ``"drop"``, close the connection without a word. Each fault
+``"451 4.3.0 try later"`` — or, with ``"drop"``, close the connection without a word; ``END``
+answers the final dot with the given reply and keeps nothing (a server that refused it). Each fault
 fires once, in order, so a test can script an outage and the recovery after it.
 """
 
@@ -36,6 +37,9 @@ class _Handler:
     received: list[Received] = field(default_factory=list)
 
     async def handle_DATA(self, smtp: Any, session: Any, envelope: Any) -> str:
+        refusal = self.server.take_fault("END")  # the answer to the final dot: not taken
+        if refusal is not None:
+            return refusal
         data = bytes(envelope.original_content or envelope.content)
         self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), data))
         if self.server.deliver_sent is not None:
