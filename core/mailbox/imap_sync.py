@@ -524,7 +524,7 @@ class ImapSync:
             listed=sum(len(st.listed) for st in plan.states),
             new=ingested,
             known=plan.known + raced,
-            vanished=vanished,
+            vanished=vanished - len(plan.refused),  # a refused one was not expunged
             resynced=[st.folder for st in plan.states if st.resynced],
             deferred=len(plan.deferred),
             disk=plan.budget.short(len(plan.deferred)) if plan.budget else None,

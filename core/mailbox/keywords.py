@@ -28,6 +28,7 @@ from core.db.models import Inquiry, Message
 from core.errors import MailboxError
 from core.mailbox.folders import Folder, find_sent, inbox, list_folders
 from core.mailbox.imap_session import ImapSession
+from core.mailbox.imap_sync import selected_mark
 
 if TYPE_CHECKING:
     from core.db.store import Store
@@ -98,8 +99,11 @@ def _allows(imap: ImapSession, keywords: set[str]) -> bool:
 
 def _store(imap: ImapSession, box: Folder, uidvalidity: int, items: list[Todo]) -> list[int]:
     imap.call("select", box.quoted)  # read-write; keywords never touch \\Seen
-    if int(imap.response("UIDVALIDITY")[0]) != uidvalidity:
-        return []  # renumbered since: the next sync relinks, the next round writes
+    current, _next = selected_mark(imap)
+    if current is None or current != uidvalidity:
+        # renumbered since: the next sync relinks, the next round writes; or no UIDVALIDITY
+        # at all (RFC 3501: then no UID from an earlier session names the same message)
+        return []
     if not _allows(imap, {k for item in items for k in item[4]}):
         log.info("%s does not take keywords; class/stage not written back", box.name)
         return []
