@@ -161,7 +161,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("imap.write_keywords", bool, True, "Write class/stage back as IMAP keywords"),
     Setting("imap.idle_seconds", int, 600, "Longest IMAP IDLE wait before a poll anyway"),
     # what the app accepts from an IMAP server, whatever the server claims (core.mailbox)
-    Setting("imap.command_timeout_seconds", int, 90, "Longest wait for one IMAP command"),
+    Setting(
+        "imap.command_timeout_seconds",
+        int,
+        60,
+        "Longest wait for one IMAP command (more while data keeps coming at 16 KB/s)",
+    ),
     Setting("imap.round_timeout_seconds", int, 1800, "Longest one IMAP sync round may take"),
     Setting("imap.max_line_kb", int, 1024, "Longest IMAP response line accepted (KB)"),
     Setting("imap.max_literal_kb", int, 32768, "Largest IMAP literal read at once (KB)"),

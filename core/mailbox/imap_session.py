@@ -83,6 +83,8 @@ def network_error(exc: BaseException) -> MailNetworkError:
 KB = 1024
 MB = 1024 * 1024
 _UID_IN = re.compile(rb"UID (\d+)")
+SLOW_RATE = 16 * 1024  # bytes/s: an answer arriving at least this fast is never cut
+SLOW_RATE = 16 * 1024  # bytes/s: an answer arriving at least this fast is never cut
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,7 @@ class ImapLimits:
     literal_bytes: int = 32 * MB
     command_bytes: int = 128 * MB
     untagged: int = 100_000
-    command_seconds: float = 90.0
+    command_seconds: float = 60.0
     round_bytes: int = 4096 * MB
     round_seconds: float = 1800.0
     message_bytes: int = 200 * MB  # the largest mail fetched (``imap_big.download``)
@@ -143,7 +145,8 @@ class _Bounded:
         self.expired: str | None = None  # "command" | "round" once a deadline closed the socket
         self._command_due: float | None = time.monotonic() + limits.command_seconds  # greeting
         self._round_due: float | None = None
-        self._command_bytes = 0
+        self._command_bytes = 0  # announced or read in this command (the caps)
+        self._received = 0  # really received in this command (the deadline's credit)
         self._round_bytes: int | None = None
         self._untagged = 0
         self._stop = threading.Event()
@@ -155,7 +158,10 @@ class _Bounded:
     def _watch(self) -> None:
         while not self._stop.wait(0.1):
             now = time.monotonic()
-            if self._command_due is not None and now > self._command_due:
+            # an answer that keeps coming at SLOW_RATE or better earns its time: the deadline
+            # stops a stall or a trickle, not a big message on a slow line
+            due = self._command_due
+            if due is not None and now > due + self._command_bytes / SLOW_RATE:
                 self.expired = "command"
             elif self._round_due is not None and now > self._round_due:
                 self.expired = "round"
@@ -221,6 +227,7 @@ class _Bounded:
                 f"一行回答超过 {human_size(cap)} / a response line longer than {human_size(cap)}"
             )
         self._count(len(line))
+        self._received += len(line)
         return line
 
     def read(self, size: int) -> bytes:
@@ -237,10 +244,18 @@ class _Bounded:
                 literal=True,
             )
         self._count(size)
-        data: bytes = self.file.read(size)
+        chunks: list[bytes] = []
+        left = size
+        while left > 0:  # in pieces, so the deadline credits what really arrived
+            chunk: bytes = self.file.read(min(left, 65536))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+            self._received += len(chunk)
         if self.expired:
             raise self._too_slow()
-        return data
+        return b"".join(chunks)
 
     def _append_untagged(self, typ: str, dat: object) -> None:
         self._untagged += 1
@@ -257,6 +272,8 @@ class _Bounded:
         # an APPEND carries its message: its upload gets time too (64 KB/s at the least)
         upload = len(getattr(self, "literal", None) or b"") if name == "APPEND" else 0
         self._command_due = time.monotonic() + self.limits.command_seconds + upload / 65536
+        self._command_bytes = 0
+        self._received = 0
         self._untagged = 0
         try:
             result: tuple[str, list[Any]] = super()._simple_command(name, *args)  # type: ignore[misc]

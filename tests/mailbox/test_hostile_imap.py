@@ -120,3 +120,11 @@ def test_the_same_server_without_faults_delivers_every_message(tmp_path: Path) -
         code, said = _sync_once(server, tmp_path / "home")
     assert code == 0 and "new=3" in said and "refused" not in said, said
     assert _stored(tmp_path / "home") == 3
+
+
+def test_the_command_cap_is_per_command_not_per_connection(tmp_path: Path) -> None:
+    """60 messages over one connection read about 40 KB in all, but no one command
+    answers with more than 16 KB: every message arrives."""
+    with ImapFaultServer(_mail(60)) as server:
+        code, said = _sync_once(server, tmp_path / "home", **{"imap.max_command_kb": 16})
+    assert code == 0 and "new=60" in said, said
