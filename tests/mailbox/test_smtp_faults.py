@@ -13,9 +13,11 @@ from __future__ import annotations
 import asyncio
 import email
 import email.policy
+from datetime import datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy.orm import Session
 
 from core.app import build_app
 from tests.mailbox.test_smtp_send import _approved_draft, _cli, _sent_copies, _status
@@ -174,3 +176,64 @@ def test_a_cut_after_data_is_reconciled_not_resent(
     assert len(smtp.received) == 1, "resent after a lost confirmation"
     assert _status(capsys, home, draft_id) == "sent"
     assert _sent_copies(dovecot, _message_id(smtp)) == 1
+
+
+def _journal_an_attempt(home: Path, draft_id: int, message_id: str, *, prepared: bool) -> None:
+    """What a process that died between the journal line and the submit leaves (or a restore
+    that forgot the outcome): ``submitting`` without an outcome, the draft ``approved``."""
+    from core.db.models import Draft
+    from core.drafts.send_journal import SUBMITTING, SendJournal
+    from core.drafts.submit_once import PREPARED
+
+    app = build_app(home)
+    try:
+        services = app._services
+
+        def mark(session: Session) -> datetime | None:
+            draft = session.get(Draft, draft_id)
+            assert draft is not None
+            if prepared:
+                draft.internet_message_id = message_id
+                draft.outlook_draft_id = PREPARED
+            return draft.created_at
+
+        created = services.store.write(mark)
+        SendJournal.for_home(home).record(
+            SUBMITTING, draft_id, message_id, at=services.clock.now(), draft_created=created
+        )
+    finally:
+        app.close()
+
+
+def test_an_unanswered_attempt_whose_bytes_never_left_is_sent_once(
+    account: tuple[DovecotServer, SmtpServer],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """The journal asks the mailbox; SMTP has no drafts to ask, but the store's mark
+    ``smtp:prepared`` with the same Message-ID proves nothing left: sent once, not failed."""
+    dovecot, smtp = account
+    home = tmp_path / "home"
+    draft_id = _approved_draft(capsys, home, dovecot)
+    _journal_an_attempt(home, draft_id, "<never-left@aurorawindows.com.au>", prepared=True)
+    _cli(capsys, "send-due", "--home", str(home))
+    _cli(capsys, "send-due", "--home", str(home))
+    assert len(smtp.received) == 1
+    assert _message_id(smtp) == "<never-left@aurorawindows.com.au>"
+    assert _status(capsys, home, draft_id) == "sent"
+
+
+def test_an_attempt_nobody_can_confirm_names_the_sent_folder_not_outlook(
+    account: tuple[DovecotServer, SmtpServer],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    dovecot, smtp = account
+    home = tmp_path / "home"
+    draft_id = _approved_draft(capsys, home, dovecot)
+    _journal_an_attempt(home, draft_id, "<unknown@aurorawindows.com.au>", prepared=False)
+    code, out, err = _cli(capsys, "send", str(draft_id), "--home", str(home))
+    said = out + err
+    assert code != 0 and "「已发送」" in said and "Outlook" not in said, said
+    assert smtp.received == []
+    assert _status(capsys, home, draft_id) == "failed"
