@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import imaplib
+import io
 import re
 import socket
 import ssl
@@ -20,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from core.errors import (
     MailAuthError,
@@ -127,6 +128,27 @@ def human_size(n: int) -> str:
     return f"{n / MB:.1f} MB" if n >= MB else f"{n / KB:.0f} KB" if n >= KB else f"{n} B"
 
 
+class _Counting(io.RawIOBase):
+    """A socket's bytes, each one counted into its connection's ``_received`` on arrival."""
+
+    def __init__(self, sock: socket.socket, owner: _Bounded) -> None:
+        self.raw = socket.SocketIO(sock, "rb")
+        self.owner = owner
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int | None:
+        n = self.raw.readinto(buffer)
+        if n:
+            self.owner._received += n
+        return n
+
+    def close(self) -> None:
+        self.raw.close()
+        super().close()
+
+
 class _Bounded:
     """The bounds of ``ImapLimits`` over imaplib's reader (mixed into IMAP4 / IMAP4_SSL).
 
@@ -171,6 +193,16 @@ class _Bounded:
             with contextlib.suppress(OSError):
                 self.sock.shutdown(socket.SHUT_RDWR)
             return
+
+    def _counted_file(self) -> None:
+        """imaplib's reader over a raw layer that credits every byte as it arrives (the
+        deadline's ``_received``), so one ``read`` of a literal stays one object."""
+        self.file = io.BufferedReader(_Counting(self.sock, self))
+
+    def starttls(self, ssl_context: Any | None = None) -> tuple[Literal["OK"], list[None]]:
+        result: tuple[Literal["OK"], list[None]] = super().starttls(ssl_context)  # type: ignore[misc]
+        self._counted_file()  # imaplib made a new file over the TLS socket
+        return result
 
     def start_round(self, due: float | None = None) -> None:
         """Bound the rest of this connection as one sync round (bytes and a deadline);
@@ -227,7 +259,6 @@ class _Bounded:
                 f"一行回答超过 {human_size(cap)} / a response line longer than {human_size(cap)}"
             )
         self._count(len(line))
-        self._received += len(line)
         return line
 
     def read(self, size: int) -> bytes:
@@ -244,18 +275,10 @@ class _Bounded:
                 literal=True,
             )
         self._count(size)
-        chunks: list[bytes] = []
-        left = size
-        while left > 0:  # in pieces, so the deadline credits what really arrived
-            chunk: bytes = self.file.read(min(left, 65536))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-            self._received += len(chunk)
+        data: bytes = self.file.read(size)  # one object: the raw layer credits the arrival
         if self.expired:
             raise self._too_slow()
-        return b"".join(chunks)
+        return data
 
     def _append_untagged(self, typ: str, dat: object) -> None:
         self._untagged += 1
@@ -297,6 +320,7 @@ class BoundedIMAP4(_Bounded, imaplib.IMAP4):
 
     def open(self, host: str = "", port: int = 143, timeout: float | None = None) -> None:
         super().open(host, port, timeout)
+        self._counted_file()
         self._start_watchdog()
 
 
@@ -315,6 +339,7 @@ class BoundedIMAP4_SSL(_Bounded, imaplib.IMAP4_SSL):
 
     def open(self, host: str = "", port: int | None = 993, timeout: float | None = None) -> None:
         super().open(host, port, timeout)
+        self._counted_file()
         self._start_watchdog()
 
 
