@@ -135,3 +135,24 @@ def corpus_dir() -> Path:
     if not corpus_present():
         pytest.skip(CORPUS_MISSING)
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def postgres_server():  # type: ignore[no-untyped-def]
+    """One real PostgreSQL for the whole run (``tests.support.postgres``); skipped with the
+    reason where the server binaries are missing (CI installs them: ``.ci/run``)."""
+    from tests.support import postgres
+
+    reason = postgres.available()
+    if reason is not None:
+        pytest.skip(reason)
+    server = postgres.PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(postgres_server) -> str:  # type: ignore[no-untyped-def]
+    """The URL of a fresh, empty PostgreSQL database of this test's own."""
+    url: str = postgres_server.new_database()
+    return url
