@@ -71,6 +71,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("company.logo", str, "", "Logo image (PNG/JPEG path) printed on quotes"),
     Setting("company.deposit_percent", int, 30, "Deposit asked when a quote is accepted, in %"),
     Setting("company.quote_valid_days", int, 30, "Days a quote stays valid"),
+    # store
+    Setting(
+        "store.url",
+        str,
+        "",
+        "The store as a SQLAlchemy URL (postgresql+psycopg://USER@HOST:PORT/DB); empty: SQLite "
+        "in the data folder",
+        "INQUIRY_BRIDGE_DATABASE_URL",
+    ),
     # intake
     Setting("intake.attachment_max_mb", int, 25, "Largest attachment stored, in MB"),
     Setting(

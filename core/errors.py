@@ -10,7 +10,13 @@
     │   ├── DatabaseDamaged       not a database / malformed: ``repair`` restores a backup
     │   ├── DatabaseBusy          another process is writing ("database is locked", a race)
     │   ├── DataFolderUnusable    the data folder is missing, unwritable or not a folder
-    │   └── DiskFull              no space left for the database or the mail files
+    │   ├── DiskFull              no space left for the database or the mail files
+    │   ├── StoreUrlBad           INQUIRY_BRIDGE_DATABASE_URL is not a SQLite/PostgreSQL URL
+    │   ├── StoreUnreachable      no PostgreSQL server answers at that address
+    │   ├── StoreAuthRefused      the server refused the user name or password
+    │   ├── StoreForeign          the database holds another application's tables
+    │   ├── StoreNewer            the database was made by a newer Inquiry Bridge
+    │   └── StoreNotEmpty         ``store copy`` refuses a target that already holds tables
     ├── MessageParseError         malformed MIME (becomes disposition ``failed:<reason>``)
     ├── LLMError                  (``transient``: worth asking again later)
     │   ├── LLMUnavailable        endpoint unreachable (transient)
@@ -93,6 +99,34 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
     "disk_full": (
         "磁盘空间已满，请清理磁盘后重试（没有丢失任何邮件）：{detail}",
         "The disk is full; free some space and try again (no mail was lost): {detail}",
+    ),
+    "store_url": (
+        "数据库地址有误（应为 postgresql+psycopg://用户@主机:端口/库名），未作任何改动：{detail}",
+        "The database URL is wrong (expected postgresql+psycopg://USER@HOST:PORT/DB); nothing "
+        "was changed: {detail}",
+    ),
+    "store_unreachable": (
+        "连不上数据库服务器，请检查地址、端口和网络，未作任何改动：{detail}",
+        "No database server answers; check the host, port and network. Nothing was changed: "
+        "{detail}",
+    ),
+    "store_auth": (
+        "数据库服务器拒绝了用户名或密码，未作任何改动：{detail}",
+        "The database server refused the user name or password; nothing was changed: {detail}",
+    ),
+    "store_foreign": (
+        "这个数据库里是别的程序的数据，不是询盘桥的，未作任何改动：{detail}",
+        "This database holds another application's data, not Inquiry Bridge's; nothing was "
+        "changed: {detail}",
+    ),
+    "store_newer": (
+        "这个数据库由更新版本的询盘桥建立，请先升级本程序，未作任何改动：{detail}",
+        "This database was made by a newer Inquiry Bridge; upgrade this program first. Nothing "
+        "was changed: {detail}",
+    ),
+    "store_not_empty": (
+        "目标数据库不是空的，未复制任何数据：{detail}",
+        "The target database is not empty; nothing was copied: {detail}",
     ),
     "parse": ("邮件格式损坏：{detail}", "Malformed email: {detail}"),
     "llm": ("AI 服务出错：{detail}", "AI service error: {detail}"),
@@ -328,6 +362,34 @@ class DataFolderUnusable(StoreError):
 
 class DiskFull(StoreError):
     code = "disk_full"
+
+
+class StoreUrlBad(StoreError):
+    code = "store_url"
+
+
+class StoreUnreachable(StoreError):
+    code = "store_unreachable"
+
+
+class StoreAuthRefused(StoreError):
+    code = "store_auth"
+
+
+class StoreForeign(StoreError):
+    """Tables of another application, and no ``alembic_version`` of ours: never migrated into."""
+
+    code = "store_foreign"
+
+
+class StoreNewer(StoreError):
+    """``alembic_version`` names a revision this program does not have."""
+
+    code = "store_newer"
+
+
+class StoreNotEmpty(StoreError):
+    code = "store_not_empty"
 
 
 class MessageParseError(InquiryBridgeError):

@@ -52,7 +52,7 @@ def build_services(
             raise ConfigError(str(exc)) from exc
     paths = DataPaths(resolve_home(home)).ensure()
     settings = Settings(paths.settings_file)
-    store = Store(paths.database)
+    store = Store(paths.database, url=settings.text("store.url"))
     return Services(
         paths=paths,
         settings=settings,

@@ -8,6 +8,12 @@ processes (the tray app beside a CLI ``ingest``) take turns and a check-then-ins
 Schema creation and migrations hold the same lock and look again once they have it. Reads may use
 ``Store.session()`` from any thread (WAL lets them run beside the writer) and take no lock; from
 async code, ``Store.read`` runs them on the I/O lane (``core.tasks.io``).
+
+With a PostgreSQL URL (``INQUIRY_BRIDGE_DATABASE_URL``, ``core.db.dialect``) the same ``Store``
+opens that database instead: no WAL, no folder lock (the store is shared by machines that share
+no folder); a write transaction takes a PostgreSQL advisory lock instead, so writers on every
+machine still take turns, and migrations run under another one. Backups of the folder are
+SQLite's; PostgreSQL is backed up with ``pg_dump``.
 """
 
 from __future__ import annotations
@@ -23,13 +29,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from sqlalchemy import create_engine, event, text
-from sqlalchemy.engine import Engine
+from sqlalchemy import create_engine, event, func, inspect, select, text
+from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import tasks
 from core.db import owner_journal
 from core.db.backup_schedule import OwedBackup
+from core.db.dialect import POSTGRESQL, SQLITE, StoreKind, check_url
 from core.db.writer_lock import WriterLock
 from core.errors import (
     DatabaseBusy,
@@ -37,7 +44,11 @@ from core.errors import (
     DataFolderUnusable,
     DiskFull,
     InquiryBridgeError,
+    StoreAuthRefused,
     StoreError,
+    StoreForeign,
+    StoreNewer,
+    StoreUnreachable,
 )
 
 if TYPE_CHECKING:
@@ -103,6 +114,20 @@ def make_engine(path: Path) -> Engine:
     return engine
 
 
+# advisory lock keys (any fixed 64-bit numbers; only this application takes them)
+WRITE_LOCK_KEY = 0x1B_5707E_0001
+MIGRATE_LOCK_KEY = 0x1B_5707E_0002
+PG_CONNECT_TIMEOUT = 10  # seconds: an unreachable server fails the start-up, it does not hang it
+
+
+def make_pg_engine(url: URL) -> Engine:
+    """A pooled engine on a PostgreSQL store; ``pool_pre_ping`` because a server restart (or a
+    NAS waking up) leaves dead connections in the pool, which must cost a retry, not a round."""
+    return create_engine(
+        url, pool_pre_ping=True, connect_args={"connect_timeout": PG_CONNECT_TIMEOUT}
+    )
+
+
 _REVISION = re.compile(
     r"^(down_revision|revision)\s*(?::[^=]*)?=\s*(None|\([^)]*\)|['\"][\w-]+['\"])", re.M
 )
@@ -131,14 +156,35 @@ def migration_heads() -> set[str]:
 def current_revisions(engine: Engine) -> set[str]:
     """What ``alembic_version`` says; empty for a new database."""
     with engine.connect() as connection:
-        exists = connection.execute(
-            text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'")
-        ).first()
-        if exists is None:
-            return set()
-        return {
-            row[0] for row in connection.execute(text("SELECT version_num FROM alembic_version"))
-        }
+        return _revisions(connection)
+
+
+def _revisions(connection: Connection) -> set[str]:
+    if not inspect(connection).has_table("alembic_version"):
+        return set()
+    return {row[0] for row in connection.execute(text("SELECT version_num FROM alembic_version"))}
+
+
+def known_revisions() -> set[str]:
+    """Every revision this program's migration files name."""
+    found: set[str] = set()
+    for script in (MIGRATIONS / "versions").glob("*.py"):
+        for kind, value in _REVISION.findall(script.read_text(encoding="utf-8")):
+            if kind == "revision":
+                found.update(_NAME.findall(value))
+    return found
+
+
+def refuse_unknown(connection: Connection, current: set[str]) -> None:
+    """A database this program must not migrate: one of a newer Inquiry Bridge (a revision we
+    do not have) or of another application (tables, but no ``alembic_version`` of ours)."""
+    name = connection.engine.url.render_as_string(hide_password=True)
+    if current - known_revisions():
+        raise StoreNewer(f"{name}: {', '.join(sorted(current))}")
+    if not current:
+        tables = [t for t in inspect(connection).get_table_names() if t != "alembic_version"]
+        if tables:
+            raise StoreForeign(f"{name}: {', '.join(sorted(tables)[:5])}")
 
 
 def alembic_config(engine_url: str) -> Config:
@@ -168,9 +214,14 @@ def upgrade_to_head(
 
 
 def _upgrade(engine: Engine, heads: set[str], backups: Path | None) -> None:
+    if engine.dialect.name == POSTGRESQL:
+        _upgrade_pg(engine, heads)
+        return
     current = current_revisions(engine)
     if heads and current == heads:
         return
+    with engine.connect() as connection:
+        refuse_unknown(connection, current)
     database = engine.url.database
     if not current and backups is not None and database and _has_good_backup(backups):
         # no schema, yet this folder has backups: the database was cut to nothing or removed.
@@ -189,6 +240,23 @@ def _upgrade(engine: Engine, heads: set[str], backups: Path | None) -> None:
         command.upgrade(cfg, "head")
 
 
+def _upgrade_pg(engine: Engine, heads: set[str]) -> None:
+    """Migrate a PostgreSQL store in one transaction under an advisory lock: a second process
+    waits, then finds the schema made (PostgreSQL's DDL is transactional: a failed migration
+    leaves nothing half-made). No folder backup: ``pg_dump`` is PostgreSQL's."""
+    from alembic import command
+
+    with engine.begin() as connection:
+        connection.execute(select(func.pg_advisory_xact_lock(MIGRATE_LOCK_KEY)))
+        current = _revisions(connection)
+        if heads and current == heads:
+            return
+        refuse_unknown(connection, current)
+        cfg = alembic_config(engine.url.render_as_string(hide_password=False))
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")
+
+
 def _has_good_backup(backups: Path) -> bool:
     from core.db.backup import has_good_backup
 
@@ -196,18 +264,38 @@ def _has_good_backup(backups: Path) -> bool:
 
 
 class Store:
-    """The database of one data folder."""
+    """The database of one data folder (SQLite), or the shared PostgreSQL one at ``url``.
 
-    def __init__(self, path: Path, migrate: bool = True) -> None:
+    ``kind`` says which (``"sqlite"`` / ``"postgresql"``); ``path`` stays the data folder's
+    database file either way, since the folder's journals and backups are placed beside it."""
+
+    def __init__(self, path: Path, migrate: bool = True, url: str | None = None) -> None:
         self.path = path
         self.backups = path.parent / "backups"
         self.writer_lock = WriterLock(path.parent)
+        parsed = check_url(url) if url and url.strip() else None
+        self.kind: StoreKind = (
+            POSTGRESQL if parsed is not None and parsed.get_backend_name() == POSTGRESQL else SQLITE
+        )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self.engine = make_engine(path)
-            if migrate:
-                upgrade_to_head(self.engine, self.backups, self.writer_lock)
-        except Exception as exc:  # sqlite3/alembic errors all mean "cannot open"
+            if parsed is not None and self.kind == POSTGRESQL:
+                self.engine = make_pg_engine(parsed)
+                if migrate:
+                    upgrade_to_head(self.engine)
+            else:
+                if parsed is not None and parsed.database:
+                    self.path = path = Path(parsed.database)
+                    self.backups = path.parent / "backups"
+                    self.writer_lock = WriterLock(path.parent)
+                self.engine = make_engine(path)
+                if migrate:
+                    upgrade_to_head(self.engine, self.backups, self.writer_lock)
+        except Exception as exc:  # sqlite3/psycopg/alembic errors all mean "cannot open"
+            if hasattr(self, "engine"):
+                self.engine.dispose()  # no connection left open behind a refusal
+            if self.kind == POSTGRESQL and parsed is not None:
+                raise explain_pg(exc, parsed) from exc
             raise explain(exc, path) from exc
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         owner_journal.install(self._sessions, owner_journal.OwnerJournal.for_home(path.parent))
@@ -231,6 +319,12 @@ class Store:
     def write(self, fn: Callable[[Session], T]) -> T:
         """Run ``fn`` in one transaction, serialised with every other writer (threads of this
         process by ``_write_lock``, other processes by the folder's writer lock)."""
+        if self.kind == POSTGRESQL:
+            with self._write_lock, self.session() as session:
+                # writers on every machine take turns, as the folder lock makes them on SQLite;
+                # released by the commit (or rollback)
+                session.execute(select(func.pg_advisory_xact_lock(WRITE_LOCK_KEY)))
+                return fn(session)
         with self._write_lock, self.writer_lock.hold():
             with self.session() as session:
                 result = fn(session)
@@ -273,6 +367,8 @@ class Store:
         for changes made outside ``write``)."""
         self.lane.close(wait=True)
         self.engine.dispose()
+        if self.kind == POSTGRESQL:
+            return  # backed up with pg_dump, not into the folder
         try:
             from core.db.backup import maybe_backup
 
@@ -319,6 +415,40 @@ def explain(exc: BaseException, path: Path) -> InquiryBridgeError:
     )
 
 
+_PG_UNREACHABLE = (
+    "connection refused",
+    "could not connect",
+    "timeout expired",
+    "could not translate host name",
+    "name or service not known",
+    "no route to host",
+    "server closed the connection",
+    "network is unreachable",
+    "connection timed out",
+)
+_PG_AUTH = ("password authentication failed", "no password supplied", "role ", "no pg_hba.conf")
+
+
+def explain_pg(exc: BaseException, url: URL | str) -> InquiryBridgeError:
+    """``explain`` for a PostgreSQL store: no server, refused login, or the server's words."""
+    if isinstance(exc, InquiryBridgeError):
+        return exc
+    original = getattr(exc, "orig", None) or exc
+    said = str(original).strip()
+    lowered = said.lower()
+    where = url.render_as_string(hide_password=True) if isinstance(url, URL) else url
+    if any(t in lowered for t in _PG_AUTH):
+        return StoreAuthRefused(f"{where}: {_last_line(said)}")
+    if any(t in lowered for t in _PG_UNREACHABLE):
+        return StoreUnreachable(where)
+    return StoreError(f"{where}: {_last_line(said) or type(original).__name__}")
+
+
+def _last_line(said: str) -> str:
+    lines = [line.strip() for line in said.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
 def explain_any(exc: BaseException) -> BaseException:
     """``explain`` for an exception from anywhere in a command: database (sqlite3/SQLAlchemy)
     and file-system failures get the owner's sentence; anything else is returned as is."""
@@ -326,6 +456,8 @@ def explain_any(exc: BaseException) -> BaseException:
 
     from sqlalchemy.exc import DBAPIError
 
+    if isinstance(exc, DBAPIError) and type(exc.orig).__module__.startswith("psycopg"):
+        return explain_pg(exc, "PostgreSQL")
     if isinstance(exc, DBAPIError | sqlite3.Error):
         return explain(exc, Path(str(getattr(exc, "filename", "") or "inquiry-bridge.sqlite3")))
     if isinstance(exc, OSError) and (

@@ -29,6 +29,19 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("phone", "inquiry_id", name=op.f("pk_inquiry_phones")),
     )
     # the numbers already in the customers' context
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(
+            """
+            INSERT INTO inquiry_phones (phone, inquiry_id)
+            SELECT DISTINCT j.value #>> '{}', i.id
+            FROM inquiries AS i,
+                 json_array_elements(CASE WHEN json_typeof(i.context_data::json -> 'phones')
+                     = 'array' THEN i.context_data::json -> 'phones' ELSE '[]'::json END) AS j
+            WHERE json_typeof(j.value) = 'string' AND j.value #>> '{}' <> ''
+            ON CONFLICT DO NOTHING
+            """
+        )
+        return
     op.execute(
         """
         INSERT OR IGNORE INTO inquiry_phones (phone, inquiry_id)

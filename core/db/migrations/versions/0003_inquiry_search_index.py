@@ -12,6 +12,11 @@ step by triggers, so no Python code path can forget it.
 Where SQLite lacks FTS5 or the trigram tokenizer (< 3.34), the migration leaves the index out
 and core.inquiry.board falls back to the scan: slower, same answers.
 
+On PostgreSQL the same job is a GIN index with ``pg_trgm``'s trigram operator class on
+``inquiries.search_text`` (no triggers: PostgreSQL keeps its indexes itself), which serves the
+board's ``LIKE '%word%'``. Where the extension cannot be made (a managed server that forbids
+it) the index is left out and the search scans, as on SQLite without FTS5.
+
 Careful in later migrations: a batch ALTER of ``inquiries`` copies the table and drops its
 triggers; re-create them (``create_triggers`` below) and run ``rebuild``.
 """
@@ -21,7 +26,7 @@ from __future__ import annotations
 import logging
 
 from alembic import op
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import OperationalError, ProgrammingError
 
 revision = "0003"
 down_revision = "0002"
@@ -57,7 +62,24 @@ def create_triggers() -> None:
         op.execute(trigger)
 
 
+PG_INDEX = "ix_inquiries_search_text_trgm"
+
+
+def _upgrade_pg() -> None:
+    bind = op.get_bind()
+    try:
+        with bind.begin_nested():  # a refused CREATE EXTENSION must not abort the migration
+            bind.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+    except (OperationalError, ProgrammingError) as exc:
+        log.warning("pg_trgm not available (%s); board search scans", exc)
+        return
+    op.execute(f"CREATE INDEX {PG_INDEX} ON inquiries USING gin (search_text gin_trgm_ops)")
+
+
 def upgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        _upgrade_pg()
+        return
     try:
         op.execute(
             "CREATE VIRTUAL TABLE inquiry_search USING fts5("
@@ -71,6 +93,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(f"DROP INDEX IF EXISTS {PG_INDEX}")
+        return
     for name in ("insert", "delete", "update"):
         op.execute(f"DROP TRIGGER IF EXISTS inquiries_search_{name}")
     op.execute("DROP TABLE IF EXISTS inquiry_search")

@@ -1,0 +1,97 @@
+"""The store on PostgreSQL: opened from a URL, migrated to head, refusing what is not ours."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from core.db.store import Store, current_revisions, migration_heads
+from core.errors import StoreAuthRefused, StoreForeign, StoreNewer, StoreUnreachable, StoreUrlBad
+from tests.support import postgres
+
+
+def test_a_postgresql_url_opens_a_migrated_store(tmp_path: Path, pg_url: str) -> None:
+    store = Store(tmp_path / "inquiry-bridge.sqlite3", url=pg_url)
+    try:
+        assert store.kind == "postgresql"
+        assert current_revisions(store.engine) == migration_heads()
+        assert not (tmp_path / "inquiry-bridge.sqlite3").exists()
+    finally:
+        store.close()
+    again = Store(tmp_path / "inquiry-bridge.sqlite3", url=pg_url)  # nothing left to do
+    again.close()
+
+
+def _refused(tmp_path: Path, url: str) -> BaseException:
+    with pytest.raises(Exception) as caught:
+        Store(tmp_path / "inquiry-bridge.sqlite3", url=url)
+    assert not (tmp_path / "inquiry-bridge.sqlite3").exists()
+    return caught.value
+
+
+def test_bad_urls_are_one_chinese_line_each(tmp_path: Path, postgres_server) -> None:  # type: ignore[no-untyped-def]
+    for url in ("mysql://u@h/db", "not a url", "postgresql+asyncpg://u@h/db", "postgresql://u@h"):
+        error = _refused(tmp_path, url)
+        assert isinstance(error, StoreUrlBad), url
+        line = error.user_message()
+        assert line.startswith("数据库地址有误") and "\n" not in line
+
+
+def test_no_server_and_a_refused_password_are_told_apart(
+    tmp_path: Path, pg_url: str, postgres_server
+) -> None:  # type: ignore[no-untyped-def]
+    database = pg_url.rsplit("/", 1)[1]
+    gone = postgres.PostgresServer()  # a port nothing listens on
+    error = _refused(tmp_path, gone.url(database))
+    assert isinstance(error, StoreUnreachable)
+    assert error.user_message().startswith("连不上数据库服务器")
+    wrong = postgres_server.url(database, postgres.PASSWORD_ROLE, "wrong-password")
+    error = _refused(tmp_path, wrong)
+    assert isinstance(error, StoreAuthRefused)
+    assert "wrong-password" not in error.user_message()
+    assert error.user_message().startswith("数据库服务器拒绝了用户名或密码")
+    engine = create_engine(pg_url)
+    with engine.connect() as conn:  # nothing was made
+        assert (
+            conn.execute(text("SELECT count(*) FROM pg_tables WHERE schemaname='public'")).scalar()
+            == 0
+        )
+    engine.dispose()
+    right = postgres_server.url(database, postgres.PASSWORD_ROLE, postgres.PASSWORD)
+    Store(tmp_path / "inquiry-bridge.sqlite3", url=right).close()
+
+
+def test_another_apps_database_and_a_newer_schema_are_left_alone(
+    tmp_path: Path, pg_url: str, postgres_server
+) -> None:  # type: ignore[no-untyped-def]
+    engine = create_engine(pg_url)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE invoices (id int primary key, total numeric)"))
+    error = _refused(tmp_path, pg_url)
+    assert isinstance(error, StoreForeign)
+    assert error.user_message().startswith("这个数据库里是别的程序的数据")
+    with engine.connect() as conn:
+        tables = (
+            conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname='public'"))
+            .scalars()
+            .all()
+        )
+    assert tables == ["invoices"]
+    engine.dispose()
+
+    newer_url = postgres_server.new_database()
+    Store(tmp_path / "inquiry-bridge.sqlite3", url=newer_url).close()
+    newer = create_engine(newer_url)
+    with newer.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '0999_from_the_future'"))
+    error = _refused(tmp_path, newer_url)
+    assert isinstance(error, StoreNewer)
+    assert error.user_message().startswith("这个数据库由更新版本的询盘桥建立")
+    with newer.connect() as conn:
+        assert (
+            conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            == "0999_from_the_future"
+        )
+    newer.dispose()
