@@ -7,10 +7,11 @@ sit here, beside the table, where the inquiry package may reach them without imp
 
 from __future__ import annotations
 
-from sqlalchemy import Integer, Select, func, select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from core.db.app_state import get_state
+from core.db.dialect import json_int, json_text
 from core.db.models import AppState
 
 PREFIX = "attention:"
@@ -18,10 +19,10 @@ PREFIX = "attention:"
 
 def open_complaint_ids_select() -> Select[int]:
     """Inquiries with an open complaint item: the board puts them first."""
-    inquiry_id = func.json_extract(AppState.value, "$.inquiry_id", type_=Integer)
+    inquiry_id = json_int(AppState.value, "inquiry_id")
     return select(inquiry_id).where(
         AppState.key.startswith(PREFIX + "complaint:"),
-        func.json_extract(AppState.value, "$.status") == "open",
+        json_text(AppState.value, "status") == "open",
         inquiry_id.is_not(None),
     )
 
@@ -40,9 +41,9 @@ def open_complaint(session: Session, inquiry_id: int | None) -> str | None:
 
 def open_inquiry_ids_select() -> Select[int]:
     """The same set in SQL, for the board's 需要您确认 filter (one query with its page)."""
-    inquiry_id = func.json_extract(AppState.value, "$.inquiry_id", type_=Integer)
+    inquiry_id = json_int(AppState.value, "inquiry_id")
     return select(inquiry_id).where(
         AppState.key.startswith(PREFIX),
-        func.json_extract(AppState.value, "$.status") == "open",
+        json_text(AppState.value, "status") == "open",
         inquiry_id.is_not(None),
     )

@@ -7,6 +7,8 @@ compiled per dialect so a query is written once and runs on both:
 
 - ``store_kind`` / ``check_url``: ``"sqlite"`` or ``"postgresql"`` from a URL (others refused);
 - ``substring_at``: SQLite's ``instr(text, part)``, PostgreSQL's ``strpos`` (1-based, 0 = absent);
+- ``contains_text``: ``part`` occurs in ``text`` (case-sensitive): ``instr(…) > 0`` on SQLite,
+  ``LIKE '%part%'`` (wildcards escaped) on PostgreSQL, where a ``pg_trgm`` index can answer it;
 - ``json_text``: one top-level key of a JSON column as text (``json_extract`` / ``->>``);
 - ``insert_ignore``: INSERT … ON CONFLICT DO NOTHING from either dialect's ``insert``.
 
@@ -18,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from sqlalchemy import Integer, String, cast
+from sqlalchemy import Boolean, ColumnExpressionArgument, Integer, String, cast, literal
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.compiler import compiles
@@ -92,6 +94,31 @@ def _substring_at_pg(element: substring_at, compiler: SQLCompiler, **kw: Any) ->
     return f"strpos({compiler.process(element.clauses, **kw)})"
 
 
+class _contains_text(FunctionElement[bool]):
+    type = Boolean()
+    name = "contains_text"
+    inherit_cache = True
+
+
+def contains_text(column: ColumnExpressionArgument[Any], part: str) -> ColumnElement[bool]:
+    """Whether ``part`` occurs in ``column`` as is (no case folding, no wildcards)."""
+    pattern = "%" + part.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    return _contains_text(column, literal(part), literal(pattern))
+
+
+@compiles(_contains_text)
+def _contains_text_sqlite(element: _contains_text, compiler: SQLCompiler, **kw: Any) -> str:
+    column, part, _pattern = list(element.clauses)
+    return f"(instr({compiler.process(column, **kw)}, {compiler.process(part, **kw)}) > 0)"
+
+
+@compiles(_contains_text, "postgresql")
+def _contains_text_pg(element: _contains_text, compiler: SQLCompiler, **kw: Any) -> str:
+    column, _part, pattern = list(element.clauses)
+    like = f"{compiler.process(column, **kw)} LIKE {compiler.process(pattern, **kw)}"
+    return f"({like} ESCAPE '\\')"
+
+
 class json_text(FunctionElement[str]):
     """One top-level key of a JSON column, as text (``json_text(col, "status") == "open"``)."""
 
@@ -112,7 +139,7 @@ def _json_text_pg(element: json_text, compiler: SQLCompiler, **kw: Any) -> str:
     return f"(({compiler.process(column, **kw)})::json ->> {compiler.process(key, **kw)})"
 
 
-def json_int(column: ColumnElement[Any], key: str) -> ColumnElement[int]:
+def json_int(column: ColumnExpressionArgument[Any], key: str) -> ColumnElement[int]:
     """``json_text`` read as an integer (NULL when absent)."""
     return cast(json_text(column, key), Integer)
 
@@ -139,6 +166,7 @@ __all__ = [
     "URL_ENV",
     "StoreKind",
     "check_url",
+    "contains_text",
     "insert_ignore",
     "json_int",
     "json_text",

@@ -77,10 +77,15 @@ QUOTE_STATUSES = ("draft", "sent", "accepted", "declined", "superseded", "expire
 # The board's trigram full-text index (migration 0003): an FTS5 virtual table and its shadow
 # tables, kept by triggers, outside this metadata (the ORM cannot declare virtual tables).
 SEARCH_INDEX = "inquiry_search"
+# its PostgreSQL twin (0003): a pg_trgm GIN index on inquiries.search_text
+SEARCH_INDEX_PG = "ix_inquiries_search_text_trgm"
 
 
 def include_name(name: str | None, type_: str, _parent_names: object) -> bool:
-    """Alembic autogenerate/compare filter: leave the search index's tables alone."""
+    """Alembic autogenerate/compare filter: leave the search index's tables (and its
+    PostgreSQL index, made by 0003 only where pg_trgm exists) alone."""
+    if type_ == "index" and name == SEARCH_INDEX_PG:
+        return False
     return not (type_ == "table" and name is not None and name.startswith(SEARCH_INDEX))
 
 

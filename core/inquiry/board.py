@@ -16,8 +16,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, TypeAlias
 
 from sqlalchemy import (
+    Text,
     and_,
     case,
+    cast,
     exists,
     func,
     or_,
@@ -169,7 +171,8 @@ def _sort_keys(query: BoardQuery) -> list[SQLColumnExpression[object]]:
     keys: dict[str, list[SQLColumnExpression[object]]] = {
         "customer": [func.lower(func.coalesce(Inquiry.customer_name, Inquiry.customer_email))],
         "suburb": [func.lower(Inquiry.suburb)],
-        "products": [Inquiry.product_types],
+        # as its JSON text: PostgreSQL's json type has no order, SQLite compares the same text
+        "products": [cast(Inquiry.product_types, Text)],
         "classification": [Inquiry.classification],
         "stage": [_stage_order()],
         "owes": [Inquiry.owes_reply, owes_since],

@@ -3,6 +3,8 @@
 ``Inquiry.search_text`` holds the lower-cased name, email, phone digits (international and
 national forms) and suburb; migration 0003 keeps a trigram full-text index over it. Words of one
 or two characters, and SQLite builds without FTS5, fall back to a substring test with ``instr``.
+On PostgreSQL the same words become ``LIKE '%word%'``, which 0003's ``pg_trgm`` GIN index
+answers (``_IndexedSearch`` picks per engine when the query is compiled).
 
 Phone search accepts any format: ``0412 345 678``, ``+61 412 345 678`` and ``0412345678`` all find
 the same customer, because the query is reduced to digits and matched against both forms.
@@ -12,26 +14,31 @@ from __future__ import annotations
 
 import re
 import weakref
+from typing import Any
 
 import phonenumbers
 from sqlalchemy import (
+    Boolean,
     Column,
     Integer,
     MetaData,
     Table,
     Text,
     and_,
-    func,
     or_,
     select,
     text,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ColumnElement
 
+from core.db.dialect import POSTGRESQL, contains_text, kind_of
 from core.db.models import (
     SEARCH_INDEX,
+    SEARCH_INDEX_PG,
     Inquiry,
 )
 
@@ -97,6 +104,13 @@ def has_search_index(session: Session) -> bool:
     if not isinstance(engine, Engine):
         engine = engine.engine
     if engine not in _indexed_engines:
+        if kind_of(engine) == POSTGRESQL:
+            found = session.execute(
+                text("SELECT count(*) FROM pg_indexes WHERE indexname = :name"),
+                {"name": SEARCH_INDEX_PG},
+            ).scalar()
+            _indexed_engines[engine] = bool(found)
+            return _indexed_engines[engine]
         found = session.execute(
             text("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = :name"),
             {"name": SEARCH_INDEX},
@@ -110,9 +124,33 @@ def _phrase(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def _indexed(match: str) -> ColumnElement[bool]:
+class _IndexedSearch(ColumnElement[bool]):
+    """One search through the engine's trigram index: FTS5 ``MATCH`` on SQLite, the same words
+    as ``LIKE`` on PostgreSQL (which its pg_trgm index answers)."""
+
+    inherit_cache = False  # holds two clauses; cheap to compile, so no statement cache
+    type = Boolean()
+
+    def __init__(self, fts: ColumnElement[bool], like: ColumnElement[bool]) -> None:
+        self.fts = fts
+        self.trigram = like
+
+
+@compiles(_IndexedSearch)
+def _fts(element: _IndexedSearch, compiler: SQLCompiler, **kw: Any) -> str:
+    return str(compiler.process(element.fts, **kw))
+
+
+@compiles(_IndexedSearch, "postgresql")
+def _trigram(element: _IndexedSearch, compiler: SQLCompiler, **kw: Any) -> str:
+    return str(compiler.process(element.trigram, **kw))
+
+
+def _indexed(terms: list[str], *, any_of: bool) -> ColumnElement[bool]:
+    match = (" OR " if any_of else " AND ").join(_phrase(t) for t in terms)
     ids = select(_search_index.c.rowid).where(_search_index.c.search_text.op("MATCH")(match))
-    return Inquiry.id.in_(ids)
+    likes = [contains_text(Inquiry.search_text, t) for t in terms]
+    return _IndexedSearch(Inquiry.id.in_(ids), or_(*likes) if any_of else and_(*likes))
 
 
 def search_condition(
@@ -132,13 +170,13 @@ def search_condition(
         elif code and digits.startswith(code) and len(digits) > len(code) + 4:
             alternatives.add("0" + digits[len(code) :])
         if indexed:
-            return _indexed(" OR ".join(_phrase(a) for a in sorted(alternatives)))
-        return or_(*(func.instr(Inquiry.search_text, a) > 0 for a in sorted(alternatives)))
+            return _indexed(sorted(alternatives), any_of=True)
+        return or_(*(contains_text(Inquiry.search_text, a) for a in sorted(alternatives)))
     words = list(dict.fromkeys(typed.split()))
     long_words = [w for w in words if indexed and len(w) >= _TRIGRAM]
     # search_text is lower-cased already: instr() is a plain substring test, cheaper than a
     # case-folding LIKE and free of wildcard escaping
-    conditions = [func.instr(Inquiry.search_text, w) > 0 for w in words if w not in long_words]
+    conditions = [contains_text(Inquiry.search_text, w) for w in words if w not in long_words]
     if long_words:
-        conditions.insert(0, _indexed(" AND ".join(_phrase(w) for w in long_words)))
+        conditions.insert(0, _indexed(long_words, any_of=False))
     return and_(*conditions)

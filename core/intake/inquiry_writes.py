@@ -15,10 +15,10 @@ from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import select
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from core.clock import Clock, naive_utc
+from core.db.dialect import insert_ignore
 from core.db.models import CUSTOMER_FIELDS, AuditEntry, Inquiry, InquiryPhone, Message
 from core.inquiry.search import build_search_text, phone_digit_forms
 from core.inquiry.stages import StageChange, record_initial_stage
@@ -106,8 +106,7 @@ def _append_unique(items: list[T] | None, new: Iterable[T]) -> list[T]:
 def index_phones(session: Session, inquiry_id: int, phones: Iterable[str]) -> None:
     """Record numbers in ``inquiry_phones`` so a later message quoting one finds this inquiry."""
     rows = [{"phone": p, "inquiry_id": inquiry_id} for p in dict.fromkeys(phones) if p]
-    if rows:
-        session.execute(sqlite_insert(InquiryPhone).values(rows).on_conflict_do_nothing())
+    insert_ignore(session, InquiryPhone, rows)
 
 
 def add_summary(inquiry: Inquiry, message: Message) -> None:

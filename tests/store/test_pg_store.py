@@ -95,3 +95,19 @@ def test_another_apps_database_and_a_newer_schema_are_left_alone(
             == "0999_from_the_future"
         )
     newer.dispose()
+
+
+def test_the_migrated_postgresql_schema_matches_the_models(tmp_path: Path, pg_url: str) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from core.db.models import Base, include_name
+
+    store = Store(tmp_path / "inquiry-bridge.sqlite3", url=pg_url)
+    try:
+        with store.engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"include_name": include_name})
+            diff = compare_metadata(context, Base.metadata)
+    finally:
+        store.close()
+    assert diff == [], f"models and migrations disagree on PostgreSQL: {diff}"

@@ -28,6 +28,7 @@ from core.agent.tools.base import (
     limit_arg,
     obj,
 )
+from core.db.dialect import contains_text
 from core.db.models import ALL_STAGES, Draft, Inquiry, InquiryPhone, Message
 from core.drive.paths import normalise_name
 from core.glossary import product_name
@@ -83,7 +84,7 @@ def _exact_ids(session: Session, args: dict[str, str], region: str, limit: int) 
             found.append(search_condition(args[key], region, indexed=indexed))
     if args.get("email"):
         email = args["email"].lower()
-        found.append(func.instr(func.lower(Inquiry.customer_email), email) > 0)
+        found.append(contains_text(func.lower(Inquiry.customer_email), email))
     if args.get("phone"):
         found.append(_phone_condition(args["phone"], region, indexed))
     conditions = [c for c in found if c is not None]

@@ -30,6 +30,7 @@ from core.agent.tools.base import (
     obj,
 )
 from core.clock import SYDNEY, utc
+from core.db.dialect import contains_text
 from core.db.models import Attachment, Draft, Inquiry, Message
 from core.drafts.attachments import human_size, inquiry_files
 from core.inquiry.stages import stage_history
@@ -66,17 +67,17 @@ def _email_conditions(args: dict[str, Any]) -> tuple[list[ColumnElement[bool]], 
     for word in words:
         conditions.append(
             or_(
-                func.instr(func.lower(Message.subject), word) > 0,
-                func.instr(func.lower(Message.body_full), word) > 0,
-                func.instr(func.lower(Message.body_text), word) > 0,
+                contains_text(func.lower(Message.subject), word),
+                contains_text(func.lower(Message.body_full), word),
+                contains_text(func.lower(Message.body_text), word),
             )
         )
     sender = str(args.get("sender") or "").strip().lower()
     if sender:
         conditions.append(
             or_(
-                func.instr(func.lower(Message.from_addr), sender) > 0,
-                func.instr(func.lower(Message.from_name), sender) > 0,
+                contains_text(func.lower(Message.from_addr), sender),
+                contains_text(func.lower(Message.from_name), sender),
             )
         )
     if args.get("since"):
@@ -191,7 +192,7 @@ def _by_name(session: Session, words: list[str], limit: int) -> list[dict[str, A
         select(Attachment, Message)
         .join(Message, Attachment.message_pk == Message.id)
         .where(Attachment.is_inline.is_(False), Message.removed_at.is_(None))
-        .where(*(func.instr(func.lower(Attachment.filename), w) > 0 for w in words))
+        .where(*(contains_text(func.lower(Attachment.filename), w) for w in words))
         .order_by(Message.received_at.desc())
         .limit(limit)
     )

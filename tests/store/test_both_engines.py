@@ -1,0 +1,33 @@
+"""Existing store, search and intake tests, run again here against both engines.
+
+Each is imported unchanged from its own folder; collected here, it gets this folder's ``home``
+(``tests/store/conftest.py``), so it runs once on SQLite and once on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from tests.desktop.test_board_query import (
+    test_every_column_sorts_in_sql_both_ways,
+    test_filters_by_stage_class_and_needs_me,
+    test_paging_returns_disjoint_pages,
+    test_phone_search_matches_every_format,
+    test_text_search_name_email_suburb_words,
+    test_the_search_index_gives_the_same_answers_as_a_scan,
+)
+from tests.intake.test_cli import (
+    eml_dir,
+    test_human_tables,
+    test_ingest_offline_then_json_views,
+)
+
+__all__ = [
+    "eml_dir",
+    "test_every_column_sorts_in_sql_both_ways",
+    "test_filters_by_stage_class_and_needs_me",
+    "test_human_tables",
+    "test_ingest_offline_then_json_views",
+    "test_paging_returns_disjoint_pages",
+    "test_phone_search_matches_every_format",
+    "test_text_search_name_email_suburb_words",
+    "test_the_search_index_gives_the_same_answers_as_a_scan",
+]
