@@ -23,10 +23,13 @@ from sqlalchemy.orm import Session
 
 from core import tasks
 from core.clock import naive_utc
+from core.db.claims import compare_and_set, current_value
 from core.db.models import AuditEntry, WriteProposal
 from core.errors import InquiryBridgeError
 from core.events import InquiryUpdated
 from core.inquiry.stages import STAGE_NAMES_ZH
+
+APPLYING = "applying"  # claimed by one desk, its write being made
 
 if TYPE_CHECKING:
     from core.agent.tools.drive_access import CustomerDrive
@@ -194,16 +197,23 @@ async def apply(
     ``drive``: the App's OneDrive access (its one Graph client) for a folder proposal."""
     row = await services.store.read(lambda s: _detached(s, proposal_id))
     result, status = "", "dropped"
+    claimed = "open"
     if confirm:
+        # claimed before the write is made: of two desks confirming at once, one makes it
+        await services.store.run(lambda s: _claim(s, proposal_id, "open", APPLYING))
+        claimed = APPLYING
         try:
             result, status = await _make(services, row, actor, drive), "confirmed"
         except InquiryBridgeError as exc:
             result, status = exc.user_message("zh_CN"), "failed"
+        except BaseException:  # not made: open again for the owner's next click
+            await services.store.run(lambda s: _claim(s, proposal_id, APPLYING, "open"))
+            raise
     now = naive_utc(services.clock.now())
 
     def decide(session: Session) -> ProposalItem:
-        current = _open(session, proposal_id)
-        current.status, current.result = status, result
+        current = _claim(session, proposal_id, claimed, status)
+        current.result = result
         current.decided_at, current.decided_by = now, actor
         _audit(session, current, f"proposal_{status}", actor, now)
         return _item(current)
@@ -212,6 +222,22 @@ async def apply(
     if item.inquiry_id is not None:
         services.bus.publish(InquiryUpdated(item.inquiry_id, ("proposals",)))
     return item
+
+
+def _claim(session: Session, proposal_id: int, expected: str, to_status: str) -> WriteProposal:
+    """``expected → to_status`` by a conditional UPDATE (``core.db.claims``): refused when the
+    proposal was decided elsewhere meanwhile."""
+    row = (
+        _open(session, proposal_id)
+        if expected == "open"
+        else session.get(WriteProposal, proposal_id)
+    )
+    if row is None or not compare_and_set(session, row, "status", expected, {"status": to_status}):
+        now_status = current_value(session, row, "status") if row is not None else "?"
+        raise ProposalError(
+            f"建议 {proposal_id} 已被另一处处理（现为「{now_status}」），本次未改变"
+        )
+    return row
 
 
 def _detached(session: Session, proposal_id: int) -> WriteProposal:

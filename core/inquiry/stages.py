@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.clock import Clock, naive_utc
+from core.db.claims import compare_and_set, current_value
 from core.db.models import ALL_STAGES, CLOSED_STAGES, STAGES, TRIGGERS, Inquiry, StageEvent
 from core.db.owed import CATEGORIES, DRIVE_MOVE, owe
 from core.db.store import Store
@@ -88,9 +89,13 @@ def change_stage(
         return None
     now = naive_utc(clock.now())  # an aware clock in any zone (a test's +11:00) stores UTC
     from_stage = inquiry.stage
-    inquiry.stage = to_stage
-    inquiry.stage_changed_at = now
-    inquiry.updated_at = now
+    moved = {"stage": to_stage, "stage_changed_at": now, "updated_at": now}
+    # conditional: a desk that read the old stage cannot overwrite a move made meanwhile
+    if not compare_and_set(session, inquiry, "stage", from_stage, moved):
+        raise StageError(
+            f"询盘 {inquiry.id} 的阶段刚被另一处改为 {current_value(session, inquiry, 'stage')}，"
+            "本次未改变"
+        )
     session.add(
         StageEvent(
             inquiry_id=inquiry.id,
