@@ -41,6 +41,7 @@ from core.tasks import io as offload
 
 if TYPE_CHECKING:
     from core.app.repair_report import RepairReport
+    from core.db.copy import CopyReport
 
 
 def repair_home(home: str | Path | None, *, offline: bool) -> RepairReport:
@@ -52,12 +53,23 @@ def repair_home(home: str | Path | None, *, offline: bool) -> RepairReport:
     return repair(home, offline=offline)
 
 
+def copy_store_home(home: str | Path | None, target_url: str) -> CopyReport:
+    """``store copy --to URL``: the data folder's SQLite store into an empty PostgreSQL
+    database, checked row for row (``core.db.copy``); the folder is not changed. Before any
+    ``App``: the App would open the store the settings name, not necessarily the folder's."""
+    from core.db.copy import copy_store
+    from core.paths import DataPaths
+
+    return copy_store(DataPaths(resolve_home(home)).database, target_url)
+
+
 __all__ = [
     "App",
     "FrontEnd",
     "autostart_enabled",
     "build_app",
     "cache_dir",
+    "copy_store_home",
     "explain_error",
     "front_end",
     "offload",

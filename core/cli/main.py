@@ -51,6 +51,7 @@ COMMAND_MODULES = (
     "core.cli.stages",
     "core.cli.serve",
     "core.cli.quotes",
+    "core.cli.store",
 )
 
 

@@ -244,17 +244,22 @@ def _upgrade_pg(engine: Engine, heads: set[str]) -> None:
     """Migrate a PostgreSQL store in one transaction under an advisory lock: a second process
     waits, then finds the schema made (PostgreSQL's DDL is transactional: a failed migration
     leaves nothing half-made). No folder backup: ``pg_dump`` is PostgreSQL's."""
-    from alembic import command
-
     with engine.begin() as connection:
         connection.execute(select(func.pg_advisory_xact_lock(MIGRATE_LOCK_KEY)))
         current = _revisions(connection)
         if heads and current == heads:
             return
         refuse_unknown(connection, current)
-        cfg = alembic_config(engine.url.render_as_string(hide_password=False))
-        cfg.attributes["connection"] = connection
-        command.upgrade(cfg, "head")
+        migrate_connection(connection)
+
+
+def migrate_connection(connection: Connection) -> None:
+    """Alembic's upgrade to head on a connection inside the caller's transaction."""
+    from alembic import command
+
+    cfg = alembic_config(connection.engine.url.render_as_string(hide_password=False))
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, "head")
 
 
 def _has_good_backup(backups: Path) -> bool:
@@ -445,8 +450,9 @@ def explain_pg(exc: BaseException, url: URL | str) -> InquiryBridgeError:
 
 
 def _last_line(said: str) -> str:
+    """The server's own sentence: libpq's first line (its later ones quote SQL and a caret)."""
     lines = [line.strip() for line in said.splitlines() if line.strip()]
-    return lines[-1] if lines else ""
+    return lines[0] if lines else ""
 
 
 def explain_any(exc: BaseException) -> BaseException:
