@@ -13,7 +13,8 @@ point leaves the target as empty as it was:
    order, in batches, values as stored: JSON as its text (SQL NULL stays NULL, not JSON ``null``);
 4. each table is read back from both sides in key order and compared row for row (count and
    every value); one difference aborts the copy;
-5. the id sequences are moved past the copied ids, so the next inquiry gets the next number.
+5. the id sequences are moved past the copied ids, so the next inquiry gets the next number,
+   and the tables are ANALYZEd for the planner.
 
 The data folder's files (raw mail, attachments, the knowledge base, the send journal) stay where
 they are: the app on PostgreSQL still finds them in the folder it is started with.
@@ -108,6 +109,9 @@ def copy_store(source: Path, target_url: str) -> CopyReport:
                     report.rows[table.name] = _copy_table(src, dst, table)
                     _check_table(src, dst, table, report.rows[table.name])
                 _reset_sequences(dst)
+                # the planner's statistics: without them the first board queries on a fresh
+                # copy guess row counts and may pass the trigram index by
+                dst.execute(text("ANALYZE"))
         except InquiryBridgeError:
             raise
         except Exception as exc:
