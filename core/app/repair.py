@@ -37,6 +37,7 @@ from sqlalchemy import select
 
 from core import tasks
 from core.app.repair_report import RepairReport
+from core.errors import StoreError
 from core.services import Services
 
 if TYPE_CHECKING:
@@ -183,5 +184,21 @@ def repair_home(home: str | Path | None, *, offline: bool) -> RepairReport:
     from core.paths import DataPaths, resolve_home
 
     paths = DataPaths(resolve_home(home)).ensure()
+    _refuse_postgresql(paths.settings_file)
     setup_logging_or_none(paths.logs)
     return repair_folder(paths.home, offline=offline)
+
+
+def _refuse_postgresql(settings_file: Path) -> None:
+    """``repair`` restores the folder's SQLite backups; a PostgreSQL store is not in the folder
+    (and restoring the folder's old file would not touch it): say so, change nothing."""
+    from core.config import Settings
+    from core.db.dialect import POSTGRESQL, store_kind
+
+    url = Settings(settings_file).text("store.url").strip()
+    if url and store_kind(url) == POSTGRESQL:
+        raise StoreError(
+            "数据库在 PostgreSQL 上，repair 只修复数据文件夹里的 SQLite 数据库；"
+            "请用 pg_dump / pg_restore 备份和恢复，未作任何改动 / the store is PostgreSQL: "
+            "repair restores the folder's SQLite store only; use pg_dump / pg_restore"
+        )

@@ -400,6 +400,8 @@ def explain(exc: BaseException, path: Path) -> InquiryBridgeError:
     if isinstance(exc, InquiryBridgeError):
         return exc
     original = getattr(exc, "orig", None) or exc
+    if type(original).__module__.startswith("psycopg"):  # the store is PostgreSQL
+        return explain_pg(exc, "PostgreSQL")
     text = str(original).lower()
     if (isinstance(original, OSError) and original.errno in (errno.ENOSPC, errno.EFBIG)) or any(
         t in text for t in _FULL
@@ -462,8 +464,6 @@ def explain_any(exc: BaseException) -> BaseException:
 
     from sqlalchemy.exc import DBAPIError
 
-    if isinstance(exc, DBAPIError) and type(exc.orig).__module__.startswith("psycopg"):
-        return explain_pg(exc, "PostgreSQL")
     if isinstance(exc, DBAPIError | sqlite3.Error):
         return explain(exc, Path(str(getattr(exc, "filename", "") or "inquiry-bridge.sqlite3")))
     if isinstance(exc, OSError) and (

@@ -109,6 +109,8 @@ class DailyRhythm:
             await tasks.io(self.center.raise_notification, "weekly", title, body, None, None, key)
 
     async def _backup(self) -> None:
+        if self.services.store.kind != "sqlite":
+            return  # PostgreSQL is backed up with pg_dump, not into the folder
         paths = self.services.paths
         await tasks.io(maybe_backup, paths.database, paths.backups)
 

@@ -19,15 +19,37 @@ from tests.intake.test_cli import (
     test_human_tables,
     test_ingest_offline_then_json_views,
 )
+from tests.intake.test_pipeline import (
+    model,
+    pipeline,
+    pipelines,
+    server,
+    test_a_second_number_given_earlier_finds_the_customer,
+    test_merge_by_email_then_by_phone,
+    test_new_inquiry_then_reply_in_thread_merges,
+    test_owner_edits_are_never_overwritten,
+    test_reingest_is_a_no_op,
+    test_reply_in_the_same_batch_sees_its_thread_and_calls_run_concurrently,
+)
 
 __all__ = [
     "eml_dir",
+    "model",
+    "pipeline",
+    "pipelines",
+    "server",
+    "test_a_second_number_given_earlier_finds_the_customer",
     "test_every_column_sorts_in_sql_both_ways",
     "test_filters_by_stage_class_and_needs_me",
     "test_human_tables",
     "test_ingest_offline_then_json_views",
+    "test_merge_by_email_then_by_phone",
+    "test_new_inquiry_then_reply_in_thread_merges",
+    "test_owner_edits_are_never_overwritten",
     "test_paging_returns_disjoint_pages",
     "test_phone_search_matches_every_format",
+    "test_reingest_is_a_no_op",
+    "test_reply_in_the_same_batch_sees_its_thread_and_calls_run_concurrently",
     "test_text_search_name_email_suburb_words",
     "test_the_search_index_gives_the_same_answers_as_a_scan",
 ]

@@ -175,3 +175,17 @@ def test_copy_refuses_what_it_must_not_write_to(
     engine.dispose()
     _refused(capsys, folder, pg_url, "目标数据库不是空的")
     assert _tables(pg_url) == ["customers"]  # the other data is still all there is
+
+
+def test_repair_says_it_is_for_sqlite_when_the_store_is_postgresql(
+    folder: Path,
+    pg_url: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("INQUIRY_BRIDGE_DATABASE_URL", pg_url)
+    before = _fingerprint(folder)
+    assert main(["repair", "--home", str(folder), "--offline"]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "repair 只修复数据文件夹里的 SQLite" in err and "\n" not in err
+    assert _fingerprint(folder) == before
