@@ -31,7 +31,9 @@ def _refused(tmp_path: Path, url: str) -> BaseException:
     return caught.value
 
 
-def test_bad_urls_are_one_chinese_line_each(tmp_path: Path, postgres_server) -> None:  # type: ignore[no-untyped-def]
+def test_bad_urls_are_one_chinese_line_each(
+    tmp_path: Path, postgres_server: postgres.PostgresServer
+) -> None:
     for url in ("mysql://u@h/db", "not a url", "postgresql+asyncpg://u@h/db", "postgresql://u@h"):
         error = _refused(tmp_path, url)
         assert isinstance(error, StoreUrlBad), url
@@ -40,8 +42,8 @@ def test_bad_urls_are_one_chinese_line_each(tmp_path: Path, postgres_server) -> 
 
 
 def test_no_server_and_a_refused_password_are_told_apart(
-    tmp_path: Path, pg_url: str, postgres_server
-) -> None:  # type: ignore[no-untyped-def]
+    tmp_path: Path, pg_url: str, postgres_server: postgres.PostgresServer
+) -> None:
     database = pg_url.rsplit("/", 1)[1]
     gone = postgres.PostgresServer()  # a port nothing listens on
     error = _refused(tmp_path, gone.url(database))
@@ -64,8 +66,8 @@ def test_no_server_and_a_refused_password_are_told_apart(
 
 
 def test_another_apps_database_and_a_newer_schema_are_left_alone(
-    tmp_path: Path, pg_url: str, postgres_server
-) -> None:  # type: ignore[no-untyped-def]
+    tmp_path: Path, pg_url: str, postgres_server: postgres.PostgresServer
+) -> None:
     engine = create_engine(pg_url)
     with engine.begin() as conn:
         conn.execute(text("CREATE TABLE invoices (id int primary key, total numeric)"))

@@ -9,7 +9,9 @@ from sqlalchemy.exc import OperationalError
 from tests.support import postgres
 
 
-def test_each_test_gets_an_empty_database_of_its_own(pg_url: str, postgres_server) -> None:  # type: ignore[no-untyped-def]
+def test_each_test_gets_an_empty_database_of_its_own(
+    pg_url: str, postgres_server: postgres.PostgresServer
+) -> None:
     engine = create_engine(pg_url)
     with engine.begin() as conn:
         assert (
@@ -27,7 +29,9 @@ def test_each_test_gets_an_empty_database_of_its_own(pg_url: str, postgres_serve
     other.dispose()
 
 
-def test_the_password_role_is_refused_a_wrong_password(pg_url: str, postgres_server) -> None:  # type: ignore[no-untyped-def]
+def test_the_password_role_is_refused_a_wrong_password(
+    pg_url: str, postgres_server: postgres.PostgresServer
+) -> None:
     database = pg_url.rsplit("/", 1)[1]
     wrong = create_engine(postgres_server.url(database, postgres.PASSWORD_ROLE, "wrong"))
     with pytest.raises(OperationalError, match="password"):

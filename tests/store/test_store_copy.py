@@ -139,7 +139,7 @@ def test_copy_moves_every_row_and_leaves_the_source_alone(
                 )
             ).scalar()
         )
-        assert new_id == top + 1
+        assert top is not None and new_id == top + 1
     finally:
         services.close()
 
@@ -157,7 +157,7 @@ def _refused(capsys: pytest.CaptureFixture[str], folder: Path, url: str, starts:
 def test_copy_refuses_what_it_must_not_write_to(
     folder: Path,
     pg_url: str,
-    postgres_server,  # type: ignore[no-untyped-def]
+    postgres_server: postgres.PostgresServer,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     database = pg_url.rsplit("/", 1)[1]
