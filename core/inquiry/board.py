@@ -262,13 +262,18 @@ def _to_row(r: Row[*_RowTypes]) -> BoardRow:
 def fetch_rows(
     session: Session, query: BoardQuery, now: datetime, *, offset: int = 0, limit: int = 200
 ) -> list[BoardRow]:
-    stmt = (
-        _row_select()
+    # the page's ids first, then their columns and draft counts: the correlated count runs for
+    # the page's rows only. PostgreSQL evaluated it for every row before its top-N sort
+    # (50,000 inquiries: ~330 ms a page); SQLite gives the same answer either way.
+    page = (
+        select(Inquiry.id)
         .where(*_conditions(session, query, now))
         .order_by(*_sort_keys(query))
         .offset(offset)
         .limit(limit)
+        .subquery()
     )
+    stmt = _row_select().join(page, page.c.id == Inquiry.id).order_by(*_sort_keys(query))
     return [_to_row(r) for r in session.execute(stmt)]
 
 
