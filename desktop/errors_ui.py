@@ -63,6 +63,29 @@ def _local_templates() -> dict[str, str]:
         "disk_full": QCoreApplication.translate(
             "Errors", "The disk is full; free some space and start again (no mail was lost): %1"
         ),
+        "store_url": QCoreApplication.translate(
+            "Errors",
+            "The database URL is wrong (expected postgresql+psycopg://USER@HOST:PORT/DB); "
+            "nothing was changed: %1",
+        ),
+        "store_unreachable": QCoreApplication.translate(
+            "Errors",
+            "No database server answers; check the host, port and network. Nothing was "
+            "changed: %1",
+        ),
+        "store_auth": QCoreApplication.translate(
+            "Errors",
+            "The database server refused the user name or password; nothing was changed: %1",
+        ),
+        "store_foreign": QCoreApplication.translate(
+            "Errors",
+            "This database holds another application's data; nothing was changed: %1",
+        ),
+        "store_newer": QCoreApplication.translate(
+            "Errors",
+            "This database was made by a newer Inquiry Bridge; update this program first. "
+            "Nothing was changed: %1",
+        ),
         "parse": QCoreApplication.translate("Errors", "Malformed email: %1"),
         "llm": QCoreApplication.translate("Errors", "AI service error: %1"),
         "llm_unavailable": QCoreApplication.translate(

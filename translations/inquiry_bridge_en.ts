@@ -1056,6 +1056,26 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The database URL is wrong (expected postgresql+psycopg://USER@HOST:PORT/DB); nothing was changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No database server answers; check the host, port and network. Nothing was changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database server refused the user name or password; nothing was changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This database holds another application&apos;s data; nothing was changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This database was made by a newer Inquiry Bridge; update this program first. Nothing was changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Microsoft is busy; retrying later: %1</source>
         <translation type="unfinished"></translation>
     </message>

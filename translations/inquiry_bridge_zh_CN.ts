@@ -1054,6 +1054,26 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>报价无法操作：%1</translation>
     </message>
     <message>
+        <source>The database URL is wrong (expected postgresql+psycopg://USER@HOST:PORT/DB); nothing was changed: %1</source>
+        <translation>数据库地址有误（应为 postgresql+psycopg://用户@主机:端口/库名），未作任何改动：%1</translation>
+    </message>
+    <message>
+        <source>No database server answers; check the host, port and network. Nothing was changed: %1</source>
+        <translation>连不上数据库服务器，请检查地址、端口和网络，未作任何改动：%1</translation>
+    </message>
+    <message>
+        <source>The database server refused the user name or password; nothing was changed: %1</source>
+        <translation>数据库服务器拒绝了用户名或密码，未作任何改动：%1</translation>
+    </message>
+    <message>
+        <source>This database holds another application&apos;s data; nothing was changed: %1</source>
+        <translation>这个数据库里是别的程序的数据，不是询盘桥的，未作任何改动：%1</translation>
+    </message>
+    <message>
+        <source>This database was made by a newer Inquiry Bridge; update this program first. Nothing was changed: %1</source>
+        <translation>这个数据库由更新版本的询盘桥建立，请先升级本程序，未作任何改动：%1</translation>
+    </message>
+    <message>
         <source>Microsoft is busy; retrying later: %1</source>
         <translation>微软服务繁忙，稍后重试：%1</translation>
     </message>
