@@ -113,3 +113,32 @@ def test_the_migrated_postgresql_schema_matches_the_models(tmp_path: Path, pg_ur
     finally:
         store.close()
     assert diff == [], f"models and migrations disagree on PostgreSQL: {diff}"
+
+
+def test_two_processes_opening_an_empty_database_at_once_migrate_it_once(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """Two ``serve`` started together on a new database: the migration's advisory lock makes
+    one wait and then find the schema made; both open, one ``alembic_version`` row."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from pathlib import Path; from core.db.store import Store; "
+        "Store(Path(sys.argv[1]), url=sys.argv[2]).close()"
+    )
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(tmp_path / f"home{i}" / "db.sqlite3"), pg_url],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(2)
+    ]
+    said = [child.communicate(timeout=120)[1] for child in children]
+    assert [child.returncode for child in children] == [0, 0], said
+    engine = create_engine(pg_url)
+    with engine.connect() as conn:
+        versions = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    engine.dispose()
+    assert set(versions) == migration_heads() and len(versions) == 1
