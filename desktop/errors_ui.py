@@ -70,8 +70,7 @@ def _local_templates() -> dict[str, str]:
         ),
         "store_unreachable": QCoreApplication.translate(
             "Errors",
-            "No database server answers; check the host, port and network. Nothing was "
-            "changed: %1",
+            "No database server answers; check the host, port and network. Nothing was changed: %1",
         ),
         "store_auth": QCoreApplication.translate(
             "Errors",
