@@ -31,6 +31,11 @@ from tests.intake.test_pipeline import (
     test_reingest_is_a_no_op,
     test_reply_in_the_same_batch_sees_its_thread_and_calls_run_concurrently,
 )
+from tests.runtime.test_changes import test_another_writer_s_rows_come_back_as_one_change
+from tests.runtime.test_lease import (
+    test_a_clean_stop_frees_the_lease_at_once,
+    test_one_holder_until_its_heartbeat_is_stale,
+)
 
 __all__ = [
     "eml_dir",
@@ -38,13 +43,16 @@ __all__ = [
     "pipeline",
     "pipelines",
     "server",
+    "test_a_clean_stop_frees_the_lease_at_once",
     "test_a_second_number_given_earlier_finds_the_customer",
+    "test_another_writer_s_rows_come_back_as_one_change",
     "test_every_column_sorts_in_sql_both_ways",
     "test_filters_by_stage_class_and_needs_me",
     "test_human_tables",
     "test_ingest_offline_then_json_views",
     "test_merge_by_email_then_by_phone",
     "test_new_inquiry_then_reply_in_thread_merges",
+    "test_one_holder_until_its_heartbeat_is_stale",
     "test_owner_edits_are_never_overwritten",
     "test_paging_returns_disjoint_pages",
     "test_phone_search_matches_every_format",
