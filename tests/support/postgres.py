@@ -54,15 +54,11 @@ class PostgresServer:
 
     def __init__(self) -> None:
         self.attached = os.environ.get("IB_TEST_PG_PORT")
-        self.root = Path(tempfile.mkdtemp(prefix="ib-pg-"))
-        self.data = self.root / "data"
-        self.port = _free_port()
+        self.root: Path | None = None  # its own temporary folder, made by ``start``
+        self.data = Path()
+        self.port = _free_port()  # nothing listens here until ``start`` (a "no server" URL)
         self._names = itertools.count(1)
         self._as: list[str] = []
-        if os.geteuid() == 0:
-            owner = pwd.getpwnam("postgres")
-            os.chown(self.root, owner.pw_uid, owner.pw_gid)
-            self._as = ["runuser", "-u", "postgres", "--"]
 
     def _run(self, *args: str) -> None:
         done = subprocess.run(
@@ -76,6 +72,12 @@ class PostgresServer:
             self.port = int(self.attached)
             self._names = itertools.count(int(time.time() * 1000) % 10**9)
             return self
+        self.root = Path(tempfile.mkdtemp(prefix="ib-pg-"))
+        self.data = self.root / "data"
+        if os.geteuid() == 0:
+            owner = pwd.getpwnam("postgres")
+            os.chown(self.root, owner.pw_uid, owner.pw_gid)
+            self._as = ["runuser", "-u", "postgres", "--"]
         self._run(
             str(BIN / "initdb"),
             "-D",
@@ -140,8 +142,7 @@ class PostgresServer:
         return self.url(name)
 
     def stop(self) -> None:
-        if self.attached:
-            shutil.rmtree(self.root, ignore_errors=True)
+        if self.attached or self.root is None:  # nothing of ours runs or was made
             return
         with contextlib.suppress(Exception):
             self._run(str(BIN / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
