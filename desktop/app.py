@@ -300,6 +300,7 @@ class DesktopApp(QObject):
         if ctx is not self.ctx:
             dialog.destroyed.connect(lambda *_: ctx.hub.detach())
         dialog.language_changed.connect(self.set_language)
+        dialog.mailbox_connected.connect(self.mailbox_connected)
         dialog.nav.setCurrentRow(page)
         self.settings_dialog = dialog
         dialog.open()
@@ -321,7 +322,12 @@ class DesktopApp(QObject):
         if showing(self.wizard) and self.wizard is not None:
             self.wizard.raise_()
             return self.wizard
-        wizard = FirstRunWizard(self.ctx, profile_settings=self.real_app.settings)
+        wizard = FirstRunWizard(
+            self.ctx,
+            profile_settings=self.real_app.settings,
+            accounts=self.real_app.mail_accounts,
+        )
+        wizard.mailbox_connected.connect(self.mailbox_connected)
         wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         wizard.sign_in_requested.connect(lambda: self._wizard_to_settings(wizard, 0))
         wizard.ai_requested.connect(lambda: self._wizard_to_settings(wizard, 1))
@@ -374,6 +380,19 @@ class DesktopApp(QObject):
             self._open_context(self.real_app)
         self.show_window()
         return saved
+
+    def mailbox_connected(self) -> None:
+        """A mailbox was just connected (wizard or 设置): read it now, not after a restart.
+        Over the demo that means back to his own folder, whose start begins the sync; in his
+        folder the pollers (re)start over the new mailbox. The window says so
+        (已连接，正在收取邮件…) until the first round reports."""
+        spawn(self.real_app.state.put(FIRST_RUN_KEY, True))
+        if self.ctx is not None and self.ctx.is_demo:
+            self.leave_demo()
+        elif self.sync is not None:
+            self.sync.mailbox_connected()
+        if self.window is not None:
+            self.window.show_fetching()
 
     def connect_mailbox(self) -> None:
         """连接我的邮箱: leave the demo, then the Microsoft account page of the settings."""

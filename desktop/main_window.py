@@ -182,6 +182,7 @@ class MainWindow(QMainWindow):
         # 待审批 (n) from the list's first read too, not only after a draft changes
         self.pending.count_changed.connect(lambda *_: self._update_pending_tab())
         self._sync_problem = ""
+        self._fetching = False  # a mailbox was just connected; cleared by the first round
         self._waiting = (0, 0)  # mails waiting for disk space, bytes to free for the first
         self.resize(1340, 700)  # fits a 1366 x 768 laptop with its taskbar and title bar
         self.retranslate()
@@ -247,7 +248,13 @@ class MainWindow(QMainWindow):
     def show_banner(self, title: str, body: str, ref_type: str | None, ref_id: int | None) -> None:
         self.banner.show_alert(title, body, ref_type, ref_id)
 
+    def show_fetching(self) -> None:
+        """A mailbox was just connected: say so until the first sync round reports."""
+        self._fetching = True
+        self._update_status()
+
     def _on_sync_status(self, source: str, ok: bool, code: str) -> None:
+        self._fetching = False
         if ok:
             self._sync_problem = ""
         else:
@@ -258,6 +265,7 @@ class MainWindow(QMainWindow):
         """Mail left for later on a nearly full disk: said in the status bar while it lasts
         (the tray told the owner once, ``core.notify.disk_alert``)."""
         missing = max(0, need_bytes - free_bytes)
+        self._fetching = False  # every mail round reports this: the first one is done
         self._waiting = (waiting, missing) if waiting else (0, 0)
         self._update_status()
 
@@ -274,6 +282,8 @@ class MainWindow(QMainWindow):
             self.sync_label.setText(
                 self.tr("Sync problem (%1) — see the log").replace("%1", self._sync_problem)
             )
+        elif self._fetching:
+            self.sync_label.setText(self.tr("Connected, fetching mail…"))
         elif self._waiting[0]:
             waiting, missing = self._waiting
             self.sync_label.setText(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QEvent, Qt, QUrl
+from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
@@ -33,7 +33,13 @@ log = logging.getLogger(__name__)
 
 
 class AccountSettingsPage(QWidget):
-    """The Microsoft account page; ``value()`` is the ``graph.client_id`` to save."""
+    """The Microsoft account page; ``value()`` is the ``graph.client_id`` to save.
+
+    Signals:
+        connected(): a browser sign-in succeeded (the app starts syncing that mailbox).
+    """
+
+    connected = Signal()
 
     def __init__(
         self, app: FrontEnd, parent: QWidget | None = None, *, packaged_id: str | None = None
@@ -121,6 +127,7 @@ class AccountSettingsPage(QWidget):
         finally:
             self.sign_in_button.setEnabled(True)
         self.refresh()
+        self.connected.emit()
         return True
 
     def sign_out(self) -> None:

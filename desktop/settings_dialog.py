@@ -9,6 +9,8 @@ runs MSAL's browser flow on a worker thread.
 Signals:
     language_changed(str): the owner picked another language (applied at once).
     saved(): settings were written.
+    mailbox_connected(): a Microsoft sign-in or an IMAP/SMTP account succeeded here; the running
+        app starts reading that mailbox at once (``DesktopApp.mailbox_connected``).
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ def _page(*rows: tuple[QLabel | None, QWidget]) -> tuple[QWidget, QFormLayout]:
 class SettingsDialog(QDialog):
     language_changed = Signal(str)
     saved = Signal()
+    mailbox_connected = Signal()
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -192,6 +195,8 @@ class SettingsDialog(QDialog):
         self.telegram_page = TelegramSettingsPage(self.ctx.app, self)
         self.voice_page = VoiceSettingsPage(self.ctx.app, self)
         self.mailbox_page = MailboxSettingsPage(self.ctx.app.mail_accounts, self)
+        self.mailbox_page.connected.connect(lambda _user: self.mailbox_connected.emit())
+        self.account_page.connected.connect(self.mailbox_connected)
 
         self.nav = QListWidget()
         self.nav.setFixedWidth(150)

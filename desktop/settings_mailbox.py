@@ -156,7 +156,7 @@ class MailboxSettingsPage(QWidget):
             self.connect_button.setEnabled(True)
         self.password.clear()
         self.result.setText(
-            self.tr("Connected: %1. Mail is read from INBOX and Sent.").replace("%1", user)
+            self.tr("Connected: %1. Fetching mail now (INBOX and Sent)…").replace("%1", user)
         )
         self.connected.emit(user)
         return True

@@ -13,6 +13,8 @@ way he leaves the window (``profile_settings``: the real folder's, even over the
 Signals:
     sign_in_requested(), ai_requested(): open the matching settings page (Microsoft account,
         AI model). Other mailbox kinds add their button with ``add_mailbox_choice``.
+    mailbox_connected(): an IMAP/SMTP mailbox was tested and saved in its dialog; the running
+        app starts reading it at once.
     demo_requested(): load the demo data and open the board over it.
     leave_demo_requested(): opened over the demo, the third choice is 退出示例 instead (back to
         the owner's own data folder); the first two also lead out of the demo (``DesktopApp``).
@@ -38,7 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.app.types import Settings
+from core.app.types import MailAccountService, Settings
 from desktop.context import AppContext
 from desktop.look import app_icon
 from desktop.settings_mailbox import MailboxDialog
@@ -47,6 +49,7 @@ from desktop.settings_mailbox import MailboxDialog
 class FirstRunWizard(QDialog):
     sign_in_requested = Signal()
     ai_requested = Signal()
+    mailbox_connected = Signal()
     demo_requested = Signal()
     leave_demo_requested = Signal()
     skipped = Signal()
@@ -57,10 +60,13 @@ class FirstRunWizard(QDialog):
         parent: QWidget | None = None,
         *,
         profile_settings: Settings | None = None,
+        accounts: MailAccountService | None = None,
     ) -> None:
+        """``profile_settings``, ``accounts``: the owner's real folder's, even over the demo."""
         super().__init__(parent)
         self.ctx = ctx
         self.profile_settings = profile_settings or ctx.app.settings
+        self.accounts = accounts or ctx.app.mail_accounts
         self.setWindowIcon(app_icon())
         logo = QLabel()
         logo.setPixmap(app_icon().pixmap(64, 64))
@@ -159,7 +165,8 @@ class FirstRunWizard(QDialog):
 
     def open_mailbox(self) -> MailboxDialog:
         """The mailbox page in its own dialog (kept as ``mailbox_dialog`` for tests)."""
-        self.mailbox_dialog = MailboxDialog(self.ctx.app.mail_accounts, self)
+        self.mailbox_dialog = MailboxDialog(self.accounts, self)
+        self.mailbox_dialog.page.connected.connect(lambda _user: self.mailbox_connected.emit())
         self.mailbox_dialog.open()
         return self.mailbox_dialog
 

@@ -1657,7 +1657,7 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Connected: %1. Mail is read from INBOX and Sent.</source>
+        <source>Connected: %1. Fetching mail now (INBOX and Sent)…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1713,6 +1713,10 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Sync problem (%1) — see the log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected, fetching mail…</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">

@@ -1662,8 +1662,8 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>正在连接…</translation>
     </message>
     <message>
-        <source>Connected: %1. Mail is read from INBOX and Sent.</source>
-        <translation>已连接：%1。将读取收件箱和已发送。</translation>
+        <source>Connected: %1. Fetching mail now (INBOX and Sent)…</source>
+        <translation>已连接：%1。正在收取邮件（收件箱和已发送）…</translation>
     </message>
     <message>
         <source>SSL/TLS</source>
@@ -1719,6 +1719,10 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Sync problem (%1) — see the log</source>
         <translation>同步出现问题（%1）——请查看日志</translation>
+    </message>
+    <message>
+        <source>Connected, fetching mail…</source>
+        <translation>已连接，正在收取邮件…</translation>
     </message>
     <message numerus="yes">
         <source>%n mails wait for disk space — free up about %1</source>
