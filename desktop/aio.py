@@ -37,7 +37,15 @@ def spawn(
     *,
     on_error: Callable[[BaseException], None] | None = None,
 ) -> asyncio.Future[T]:
-    task = asyncio.ensure_future(coro)
+    try:
+        task = asyncio.ensure_future(coro)
+    except RuntimeError:  # the loop has closed (the app quit; a Qt timer fired after it)
+        coro.close()  # nothing will ever run it: say so quietly, not as "never awaited"
+        log.debug("spawn after the event loop closed: %s dropped", coro)
+        dropped: asyncio.Future[T] = asyncio.Future(loop=asyncio.new_event_loop())
+        dropped.get_loop().close()
+        dropped.cancel()
+        return dropped
     _tasks.add(task)
 
     def _done(t: asyncio.Future[T]) -> None:

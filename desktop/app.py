@@ -161,6 +161,10 @@ class DesktopApp(QObject):
         self.window.demo_banner.leave_requested.connect(self.leave_demo)
         self.window.demo_banner.connect_requested.connect(self.connect_mailbox)
         self.window.board.wizard_requested.connect(self.show_wizard)
+        self.window.wizard_requested.connect(self.show_wizard)
+        self.window.briefing_requested.connect(self.show_briefing)
+        self.window.stats_requested.connect(self.show_stats)
+        self.window.reminder_requested.connect(self.show_reminder)
         if self.tray is None:
             self.tray = TrayController(app)
             self._connect_tray()
@@ -220,8 +224,33 @@ class DesktopApp(QObject):
         self.tray.leave_demo_requested.connect(self.leave_demo)
 
     def _banner(self, title: str, body: str, ref_type: str, ref_id: int) -> None:
-        if self.window is not None:
-            self.window.show_banner(title, body, ref_type or None, None if ref_id < 0 else ref_id)
+        """An alert without a tray: the banner's 打开 goes where the balloon's click would
+        (a reminder's action window, the briefing, the overview), not only to the board."""
+        if self.window is None or self.tray is None:
+            return
+        kind = self.tray.last_alert[0]
+        if kind == "overdue" and ref_type == "inquiry" and ref_id >= 0:
+            ref_type = "reminder"
+        elif kind == "briefing":
+            ref_type, ref_id = "briefing", 0
+        elif kind == "weekly":
+            ref_type, ref_id = "stats", 0
+        self.window.show_banner(title, body, ref_type or None, None if ref_id < 0 else ref_id)
+
+    def show_briefing(self) -> None:
+        """今晚简报 over the folder on screen (toolbar, banner, tray)."""
+        if self.tray is not None and self.ctx is not None:
+            self.tray.rhythm.show_briefing(self.ctx.app)
+
+    def show_stats(self) -> None:
+        """概览·成本与质量 over the folder on screen."""
+        if self.tray is not None and self.ctx is not None:
+            self.tray.rhythm.show_stats(self.ctx.app)
+
+    def show_reminder(self, inquiry_id: int) -> None:
+        """A stage reminder's action window (its text is read again from the reminder)."""
+        if self.tray is not None and self.ctx is not None:
+            self.tray.rhythm.show_reminder(self.ctx.app, inquiry_id, self.tr("Reminder"), "")
 
     def _open_item(self, ref_type: str, ref_id: int) -> None:
         if self.window is not None:

@@ -6,6 +6,10 @@ X servers) the window is the app, and alerts appear in the in-window banner inst
 
 Signals:
     settings_requested(): the owner asked for the settings dialog.
+    briefing_requested(), stats_requested(), wizard_requested(): 今晚简报, 概览·成本与质量 and
+        入门向导 from the toolbar — every window the tray menu opens has a route here too, since
+        stock GNOME (and many laptops) has no tray.
+    reminder_requested(int): a stage reminder's banner was opened (its action window).
     sync_now_requested(), pause_toggled(bool): sync controls from the toolbar.
     language_requested(str): a language was picked from the menu.
     quit_requested(): 退出 from the menu.
@@ -108,6 +112,10 @@ class Banner(QFrame):
 
 class MainWindow(QMainWindow):
     settings_requested = Signal()
+    briefing_requested = Signal()
+    stats_requested = Signal()
+    wizard_requested = Signal()
+    reminder_requested = Signal(int)
     sync_now_requested = Signal()
     pause_toggled = Signal(bool)
     language_requested = Signal(str)
@@ -148,6 +156,12 @@ class MainWindow(QMainWindow):
         self.pause_action.toggled.connect(self.pause_toggled)
         self.settings_action = QAction(self)
         self.settings_action.triggered.connect(self.settings_requested)
+        self.briefing_action = QAction(self)
+        self.briefing_action.triggered.connect(self.briefing_requested)
+        self.stats_action = QAction(self)
+        self.stats_action.triggered.connect(self.stats_requested)
+        self.wizard_action = QAction(self)
+        self.wizard_action.triggered.connect(self.wizard_requested)
         self.language_menu = QMenu(self)
         self.language_group = QActionGroup(self)
         for code, name in LANGUAGES.items():
@@ -165,12 +179,24 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.pause_action)
         toolbar.addSeparator()
         toolbar.addAction(self.chat.toggleViewAction())
+        toolbar.addAction(self.briefing_action)
+        toolbar.addAction(self.stats_action)
+        toolbar.addSeparator()
         toolbar.addAction(self.settings_action)
         toolbar.addWidget(self.language_button)
         self.quit_action = QAction(self)
         self.quit_action.setShortcut("Ctrl+Q")
         self.quit_action.triggered.connect(self.quit_requested)
         self.addAction(self.quit_action)
+        # 更多: the tray menu's remaining entries (入门向导, 退出), for a desktop without a tray
+        self.more_menu = QMenu(self)
+        self.more_menu.addAction(self.wizard_action)
+        self.more_menu.addSeparator()
+        self.more_menu.addAction(self.quit_action)
+        self.more_button = QToolButton()
+        self.more_button.setMenu(self.more_menu)
+        self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        toolbar.addWidget(self.more_button)
 
         self.sync_label = QLabel()
         self.mode_label = QLabel()
@@ -239,6 +265,12 @@ class MainWindow(QMainWindow):
             self.pending.open_draft(ref_id)
         elif ref_type == "assistant":
             self.show_assistant()
+        elif ref_type == "reminder":  # a stage reminder: its window of one-click actions
+            self.reminder_requested.emit(ref_id)
+        elif ref_type == "briefing":
+            self.briefing_requested.emit()
+        elif ref_type == "stats":
+            self.stats_requested.emit()
 
     def bring_forward(self) -> None:
         self.showNormal()
@@ -323,6 +355,10 @@ class MainWindow(QMainWindow):
             self.tr("Resume sync") if self.pause_action.isChecked() else self.tr("Pause sync")
         )
         self.settings_action.setText(self.tr("Settings"))
+        self.briefing_action.setText(self.tr("Evening briefing"))
+        self.stats_action.setText(self.tr("Overview · cost and quality"))
+        self.wizard_action.setText(self.tr("Welcome window"))
+        self.more_button.setText(self.tr("More"))
         self.language_button.setText(self.tr("Language"))
         self.quit_action.setText(self.tr("Quit"))
         self.assistant_action.setText(self.tr("Assistant"))

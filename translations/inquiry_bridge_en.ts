@@ -759,6 +759,10 @@
 <context>
     <name>DesktopApp</name>
     <message>
+        <source>Reminder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The demo data does not sync</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1760,6 +1764,22 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evening briefing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overview · cost and quality</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Welcome window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>More</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

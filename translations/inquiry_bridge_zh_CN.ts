@@ -757,6 +757,10 @@
 <context>
     <name>DesktopApp</name>
     <message>
+        <source>Reminder</source>
+        <translation>跟进提醒</translation>
+    </message>
+    <message>
         <source>The demo data does not sync</source>
         <translation>示例数据不会同步</translation>
     </message>
@@ -1765,6 +1769,22 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>Settings</source>
         <translation>设置</translation>
+    </message>
+    <message>
+        <source>Evening briefing</source>
+        <translation>今晚简报</translation>
+    </message>
+    <message>
+        <source>Overview · cost and quality</source>
+        <translation>概览 · 成本与质量</translation>
+    </message>
+    <message>
+        <source>Welcome window</source>
+        <translation>入门向导</translation>
+    </message>
+    <message>
+        <source>More</source>
+        <translation>更多</translation>
     </message>
     <message>
         <source>Language</source>
