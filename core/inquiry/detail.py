@@ -54,6 +54,9 @@ class MessageInfo:
     attachments: tuple[AttachmentInfo, ...]
     # attachments the intake counted but did not keep (over ``core.mail.parse.MAX_ATTACHMENTS``)
     attachments_not_kept: int = 0
+    # a reply sent from here whose copy the Sent folder's sync has not brought yet: shown from
+    # the draft itself (its id here), so the thread has it the moment it went
+    sent_draft_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,7 @@ def _message_infos(session: Session, inquiry_id: int) -> tuple[MessageInfo, ...]
                 continue  # signature logos
             if a.message_pk is not None:  # always, by the query; says so to the type checker
                 attachments.setdefault(a.message_pk, []).append(_attachment_info(a))
-    return tuple(
+    infos = [
         MessageInfo(
             id=m.id,
             direction=m.direction,
@@ -163,7 +166,39 @@ def _message_infos(session: Session, inquiry_id: int) -> tuple[MessageInfo, ...]
             attachments_not_kept=not_kept(m.parse_notes),
         )
         for m in messages
-    )
+    ]
+    infos.extend(_sent_not_synced(session, inquiry_id, {_bare(m.message_id) for m in messages}))
+    return tuple(sorted(infos, key=lambda m: (m.received_at, m.id)))
+
+
+def _bare(message_id: str | None) -> str:
+    return (message_id or "").strip().strip("<>").lower()
+
+
+def _sent_not_synced(session: Session, inquiry_id: int, seen: set[str]) -> list[MessageInfo]:
+    """Replies sent from the app whose Message-ID is not in the thread yet (the Sent folder's
+    copy arrives with the next sync and then takes their place)."""
+    drafts = session.scalars(
+        select(Draft).where(Draft.inquiry_id == inquiry_id, Draft.status == "sent")
+    ).all()
+    return [
+        MessageInfo(
+            id=-d.id,  # never a message's id: a draft's, negated
+            direction="out",
+            from_addr=None,
+            from_name=None,
+            to_addrs=tuple(d.to_addrs or ()),
+            subject=d.subject,
+            received_at=d.sent_at or d.updated_at,
+            body_text=d.body_en,
+            body_full=d.body_en,
+            translation_zh=d.body_zh or None,
+            attachments=(),
+            sent_draft_id=d.id,
+        )
+        for d in drafts
+        if _bare(d.internet_message_id) not in seen or not d.internet_message_id
+    ]
 
 
 def _owner_files(session: Session, inquiry_id: int) -> tuple[AttachmentInfo, ...]:

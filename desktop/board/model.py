@@ -59,6 +59,7 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 ROW_ROLE = Qt.ItemDataRole.UserRole + 2
 
 Index = QModelIndex | QPersistentModelIndex
+AGE_REFRESH_MS = 60_000  # "14 分钟" moves on once a minute
 
 
 class BoardModel(QAbstractTableModel):
@@ -88,6 +89,12 @@ class BoardModel(QAbstractTableModel):
         self._live_timer.timeout.connect(self._live_refresh)
         ctx.hub.inquiry_created.connect(self._on_change)
         ctx.hub.inquiry_updated.connect(self._on_change)
+        # ages ("待我们回复 · 14 分钟", 超期) are relative to now: repainted every minute from
+        # the injected clock while the window is open, no query needed
+        self.age_timer = QTimer(self)
+        self.age_timer.setInterval(AGE_REFRESH_MS)
+        self.age_timer.timeout.connect(self.refresh_ages)
+        self.age_timer.start()
 
     # ------------------------------------------------------------------ querying
 
@@ -152,6 +159,12 @@ class BoardModel(QAbstractTableModel):
         self.endInsertRows()
 
     # ------------------------------------------------------------------ live updates
+
+    def refresh_ages(self) -> None:
+        """Repaint every cell whose text is relative to now (the clock is read in ``data``)."""
+        if self._rows:
+            last = self.index(len(self._rows) - 1, len(COLUMNS) - 1)
+            self.dataChanged.emit(self.index(0, 0), last)
 
     def _on_change(self, _inquiry_id: int) -> None:
         self._live_timer.start()  # debounce bursts (an ingest batch) into one re-read

@@ -141,3 +141,27 @@ async def test_live_update_keeps_selection_and_scroll(ctx, qtbot) -> None:  # ty
     assert sel.isRowSelected(page.model.row_of(selected))
     assert sel.currentIndex().row() == page.model.row_of(selected)
     _ = QItemSelectionModel
+
+
+@settles
+async def test_relative_ages_move_on_while_the_window_is_open(ctx, qtbot, clock) -> None:  # type: ignore[no-untyped-def]
+    """ "待我们回复 · 14 分钟" is repainted as time passes, with no new mail and no click: the
+    model's minute timer tells the view every age cell changed (the clock is the injected one)."""
+    seed_inquiries(ctx.app._services, 3)
+    page = BoardPage(ctx)
+    qtbot.addWidget(page)
+    await page.ready()
+    owes = COLUMNS.index("owes")
+    model = page.model
+    before = model.data(model.index(0, owes))
+    repainted: list[tuple[int, int]] = []
+    model.dataChanged.connect(
+        lambda top, bottom, *_: repainted.append((top.column(), bottom.column()))
+    )
+    clock.advance(3 * 3600)
+    assert model.age_timer.isActive() and model.age_timer.interval() == 60_000
+    model.age_timer.setInterval(20)  # a minute, shortened for the test
+    await wait_until(lambda: bool(repainted))
+    first, last = repainted[0]
+    assert first <= owes <= last  # the view re-reads the age cells …
+    assert model.data(model.index(0, owes)) != before  # … which now say the later age
