@@ -36,7 +36,7 @@ from core.app.types import (
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.i18n import current_language
-from desktop.look import set_tone
+from desktop.status_lines import StatusLines
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +71,7 @@ class LLMSettingsPage(QWidget):
         self.concurrency.setValue(s.number("llm.concurrency"))
         self.test_button = QPushButton()
         self.test_button.clicked.connect(lambda: spawn(self.test_connection()))
-        self.test_result = QLabel()
-        self.test_result.setWordWrap(True)
+        self.test_result = StatusLines()  # each finding with its icon and its own colour
         self.labels = {k: QLabel() for k in ("preset", "url", "key", "t1", "t2", "t3", "conc")}
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -131,23 +130,20 @@ class LLMSettingsPage(QWidget):
             self.test_result.setText(
                 self.tr("Fill in “%1” above first, then test.").replace(
                     "%1", self.labels["url"].text()
-                )
+                ),
+                "error",
             )
-            set_tone(self.test_result, "error")
             return False
         self.test_button.setEnabled(False)
         self.test_result.setText(self.tr("Testing… (a few small requests)"))
-        set_tone(self.test_result, "")
         tests = self.app.connection_tests
         try:
             report = await tests.llm(self.values(), self.llm_key.text().strip(), current_language())
-            self.test_result.setText("\n".join(report.lines))
+            self.test_result.set_report(list(report.lines))
             ok = report.ok
-            set_tone(self.test_result, "ok" if ok else "error")
         except Exception as exc:  # not configured, a form value the client refuses…
             log.info("test connection: %s", exc)
-            self.test_result.setText(message_for(exc))
-            set_tone(self.test_result, "error")
+            self.test_result.setText(message_for(exc), "error")
             ok = False
         finally:
             self.test_button.setEnabled(True)

@@ -45,6 +45,29 @@ async def test_test_connection_reports_what_works_and_what_the_app_does_instead(
         ctx.app._services.settings.set("llm.max_retries", 0)
         assert await dialog.test_connection()
     shown = dialog.test_result.text()
-    assert shown.startswith("✅ 已连接")
+    assert shown.startswith("已连接")
+    # icons from the app's resources, not emoji (boxes in the recommended font)
+    assert not any(mark in shown for mark in ("✅", "❌", "⚠"))
+    assert all(not icon.pixmap().isNull() for icon, _, _ in dialog.test_result.rows)
+    assert dialog.test_result.tones()[:2] == ["ok", "warning"]  # JSON mode only: a warning
     assert "只支持 JSON 模式" in shown and "写在文字里" in shown and "中文：能用中文回答" in shown
     assert "HTTP" not in shown and "llama_cpp" not in shown
+
+
+def test_a_failure_line_is_red_with_its_icon_while_the_others_stay_green(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from desktop.status_lines import StatusLines
+
+    lines = StatusLines()
+    qtbot.addWidget(lines)
+    lines.set_report(
+        [
+            "✅ 已连接：模型 m 在 90 毫秒内回答",
+            "❌ 工具调用：模型没有调用工具",
+            "⚠️ 流式输出：不支持",
+        ]
+    )
+    assert lines.tones() == ["ok", "error", "warning"]
+    assert lines.text().splitlines()[1] == "工具调用：模型没有调用工具"
+    ok, failed = lines.rows[0][0].pixmap().toImage(), lines.rows[1][0].pixmap().toImage()
+    assert ok.pixelColor(8, 8) != failed.pixelColor(8, 8)  # a green disc, a red one
+    assert failed.pixelColor(3, 8).red() > failed.pixelColor(3, 8).green()
