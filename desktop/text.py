@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from PySide6.QtCore import QCoreApplication, QObject
 
 from core.app.types import product_name, to_sydney, utc
+from desktop.i18n import current_language
 
 
 def stage_name(stage: str | None) -> str:
@@ -114,3 +115,28 @@ def _plurals() -> Domain:
     if not _DOMAIN:
         _DOMAIN.append(Domain())
     return _DOMAIN[0]
+
+
+def week_label(period: str, *, short: bool = False) -> str:
+    """An ISO week key ("2026-W43") as the owner reads it: its Monday to Sunday ("10月19日–25日",
+    "19–25 Oct"); ``short``: the Monday only ("10/19"), for a chart's axis. Other keys (a month)
+    are returned as they are."""
+    year, sep, week = period.partition("-W")
+    if not sep or not (year.isdigit() and week.isdigit()):
+        return period
+    try:
+        monday = datetime.fromisocalendar(int(year), int(week), 1)
+    except ValueError:
+        return period
+    sunday = monday + timedelta(days=6)
+    if short:
+        return f"{monday.month}/{monday.day}"
+    if current_language().startswith("zh"):
+        end = (
+            f"{sunday.day}日" if sunday.month == monday.month else f"{sunday.month}月{sunday.day}日"
+        )
+        return f"{monday.month}月{monday.day}日–{end}"
+    month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    if sunday.month == monday.month:
+        return f"{monday.day}–{sunday.day} {month[monday.month - 1]}"
+    return f"{monday.day} {month[monday.month - 1]} – {sunday.day} {month[sunday.month - 1]}"

@@ -2496,7 +2496,7 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>New inquiries per week</source>
+        <source>New inquiries per week (from Monday)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

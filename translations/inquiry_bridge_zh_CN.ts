@@ -2499,8 +2499,8 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>这段时间还没有数据</translation>
     </message>
     <message>
-        <source>New inquiries per week</source>
-        <translation>每周新询盘</translation>
+        <source>New inquiries per week (from Monday)</source>
+        <translation>每周新询盘（按周一标注）</translation>
     </message>
     <message>
         <source>First reply (median hours) per week</source>
@@ -2544,7 +2544,7 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Tokens in / out</source>
-        <translation>输入 / 输出 tokens</translation>
+        <translation>词元（输入 / 输出）</translation>
     </message>
     <message>
         <source>Week</source>

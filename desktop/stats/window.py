@@ -150,13 +150,13 @@ class StatsWindow(QWidget):
         empty = self.tr("Nothing in this period yet")
         for chart in (self.inquiries_chart, self.reply_chart, self.funnel_chart, self.stage_chart):
             chart.empty_text = empty
-        weeks = [w.split("-W")[-1] for w in o.weeks]
+        weeks = [text.week_label(w, short=True) for w in o.weeks]  # each week's Monday
         self.inquiries_chart.set_data(
-            self.tr("New inquiries per week"), [f"W{w}" for w in weeks], [o.inquiries_per_week]
+            self.tr("New inquiries per week (from Monday)"), weeks, [o.inquiries_per_week]
         )
         self.reply_chart.set_data(
             self.tr("First reply (median hours) per week"),
-            [f"W{w}" for w in weeks],
+            weeks,
             [o.first_reply_hours],
         )
         self.funnel_chart.set_data(
@@ -195,12 +195,13 @@ class StatsWindow(QWidget):
             [self.tr("Week"), calls, tokens, cost],
             [
                 [
-                    label,
+                    text.week_label(label),
                     str(t.calls),
-                    f"{t.prompt_tokens} / {t.completion_tokens}",
+                    f"{t.prompt_tokens:,} / {t.completion_tokens:,}",
                     _money(t.cost_usd),
                 ]
                 for label, t in c.by_period.items()
+                if t.calls or t.cost_usd  # a week without a call is no row of zeros
             ],
         )
         split = [
@@ -224,7 +225,7 @@ class StatsWindow(QWidget):
             ],
             [
                 [
-                    w.period,
+                    text.week_label(w.period),
                     str(w.inquiries_filed),
                     str(w.classes_changed),
                     str(w.fields_edited),
@@ -233,6 +234,7 @@ class StatsWindow(QWidget):
                     "—" if w.draft_edit_ratio is None else f"{w.draft_edit_ratio:.0%}",
                 ]
                 for w in stats.accuracy
+                if w.inquiries_filed or w.drafts_approved or w.classes_changed or w.fields_edited
             ],
         )
 

@@ -70,3 +70,28 @@ async def test_the_tray_opens_figures_he_can_read(ctx, qtbot, languages) -> None
     assert window.summary.text().startswith("AI calls: 4")
     window.close()
     tray.hide()
+
+
+@settles
+async def test_cost_page_speaks_chinese_dates_and_skips_empty_weeks(ctx, qtbot, languages) -> None:  # type: ignore[no-untyped-def]
+    """词元 (not "tokens"), weeks as dates (not "2026-W43"), and no row of zeros."""
+    _fill(ctx)
+    tray = TrayController(ctx.app)
+    tray.stats_action.trigger()
+    window = tray.rhythm.stats
+    qtbot.addWidget(window)
+    await window.task
+    table = window.weeks_table
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert "词元（输入 / 输出）" in headers and not any("token" in h.lower() for h in headers)
+    weeks = [table.item(r, 0).text() for r in range(table.rowCount())]
+    assert weeks and all("-W" not in w and "月" in w and "日" in w for w in weeks)
+    calls = [table.item(r, 1).text() for r in range(table.rowCount())]
+    assert "0" not in calls  # weeks without a call are left out
+    accuracy = window.accuracy_table
+    for r in range(accuracy.rowCount()):
+        assert "-W" not in accuracy.item(r, 0).text()
+        assert any(accuracy.item(r, c).text() not in ("0", "—") for c in range(1, 6))
+    assert all("W" not in label for label in window.inquiries_chart.labels)
+    window.close()
+    tray.hide()
