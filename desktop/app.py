@@ -187,6 +187,7 @@ class DesktopApp(QObject):
         self.sync.start()
         spawn(self.tray.update_count())
         if old_window is not None:
+            old_window.pending.close_windows()  # a demo draft's approval window goes with it
             old_window.keep_running_in_tray = False
             old_window.close()
             old_window.deleteLater()
@@ -309,8 +310,9 @@ class DesktopApp(QObject):
             return (
                 self.tr("No mailbox connected yet"),
                 self.tr(
-                    "Nothing to sync until you sign in: Settings → Microsoft account → "
-                    "Sign in with Microsoft."
+                    "Nothing to sync until a mailbox is connected: Settings → Microsoft "
+                    "account → Sign in with Microsoft (Outlook / Microsoft 365), or Settings → "
+                    "Other mailbox (Gmail, QQ, 163, any IMAP)."
                 ),
             )
         return None
@@ -323,7 +325,7 @@ class DesktopApp(QObject):
             current.nav.setCurrentRow(page)
             current.raise_()
             return current
-        ctx = self._settings_context()
+        ctx = self.real_context()
         dialog = SettingsDialog(ctx, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         if ctx is not self.ctx:
@@ -335,7 +337,7 @@ class DesktopApp(QObject):
         dialog.open()
         return dialog
 
-    def _settings_context(self) -> AppContext:
+    def real_context(self) -> AppContext:
         """Settings always edit the owner's real folder: over the demo, a context of the real
         ``App`` (its hub detached with the dialog), so an id or key typed there is his."""
         assert self.ctx is not None
@@ -423,10 +425,11 @@ class DesktopApp(QObject):
         if self.window is not None:
             self.window.show_fetching()
 
-    def connect_mailbox(self) -> None:
-        """连接我的邮箱: leave the demo, then the Microsoft account page of the settings."""
+    def connect_mailbox(self) -> FirstRunWizard:
+        """连接我的邮箱: leave the demo (its approval windows close with its board), then the
+        welcome window, which offers both kinds: 登录微软 and 连接其他邮箱 (IMAP)."""
         self.leave_demo()
-        self.show_settings(0)
+        return self.show_wizard()
 
 
 async def _log_ready(app: DesktopApp) -> None:

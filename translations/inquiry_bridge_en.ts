@@ -418,7 +418,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No inquiries yet. Sign in to Microsoft, set up the AI or try the demo data from the welcome window.</source>
+        <source>No inquiries yet. Connect your mailbox (Microsoft 365 / Outlook, or another mailbox: Gmail, QQ, 163, any IMAP), set up the AI or try the demo data from the welcome window.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -775,7 +775,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Nothing to sync until you sign in: Settings → Microsoft account → Sign in with Microsoft.</source>
+        <source>Nothing to sync until a mailbox is connected: Settings → Microsoft account → Sign in with Microsoft (Outlook / Microsoft 365), or Settings → Other mailbox (Gmail, QQ, 163, any IMAP).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1530,6 +1530,10 @@ The words are inserted at the cursor for you to edit.</source>
     </message>
     <message>
         <source>What you know about your trade, in your own words. Every draft and the assistant read it, and a lead time, price or warranty written here counts as yours: a draft that repeats it is not flagged as unconfirmed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You are trying the demo data: this is your own knowledge base, not the demo&apos;s. What you write here stays when you leave the demo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

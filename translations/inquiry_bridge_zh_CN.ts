@@ -416,8 +416,8 @@
         <translation>没有符合筛选条件的询盘。</translation>
     </message>
     <message>
-        <source>No inquiries yet. Sign in to Microsoft, set up the AI or try the demo data from the welcome window.</source>
-        <translation>还没有询盘。可在入门向导里登录微软、设置 AI 或试用示例数据。</translation>
+        <source>No inquiries yet. Connect your mailbox (Microsoft 365 / Outlook, or another mailbox: Gmail, QQ, 163, any IMAP), set up the AI or try the demo data from the welcome window.</source>
+        <translation>还没有询盘。请在入门向导里连接邮箱（微软 365 / Outlook，或其他邮箱：Gmail、QQ、163、任何 IMAP 邮箱）、设置 AI，或先试用示例数据。</translation>
     </message>
     <message>
         <source>All (%1)</source>
@@ -773,8 +773,8 @@
         <translation>还没有连接邮箱</translation>
     </message>
     <message>
-        <source>Nothing to sync until you sign in: Settings → Microsoft account → Sign in with Microsoft.</source>
-        <translation>登录之前没有可同步的内容：设置 → 微软账户 → 登录微软。</translation>
+        <source>Nothing to sync until a mailbox is connected: Settings → Microsoft account → Sign in with Microsoft (Outlook / Microsoft 365), or Settings → Other mailbox (Gmail, QQ, 163, any IMAP).</source>
+        <translation>连接邮箱之前没有可同步的内容：设置 → 微软账户 → 登录微软（Outlook / 微软 365），或 设置 → 其他邮箱（Gmail、QQ、163、任何 IMAP 邮箱）。</translation>
     </message>
 </context>
 <context>
@@ -1528,6 +1528,10 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>What you know about your trade, in your own words. Every draft and the assistant read it, and a lead time, price or warranty written here counts as yours: a draft that repeats it is not flagged as unconfirmed.</source>
         <translation>用您自己的话写下您的业务知识。每份草稿和助手都会读取；写在这里的交货期、价格或保修算作您本人的话：草稿里出现时不会被标为「未经确认」。</translation>
+    </message>
+    <message>
+        <source>You are trying the demo data: this is your own knowledge base, not the demo&apos;s. What you write here stays when you leave the demo.</source>
+        <translation>您正在试用示例数据：这里是您自己的知识库，不是示例的。在这里写的内容，退出示例后仍然保留。</translation>
     </message>
     <message>
         <source>Write one fact per line under a heading, for example:

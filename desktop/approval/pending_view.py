@@ -172,6 +172,14 @@ class PendingDraftsView(QWidget):
             return None
         return self.open_draft(self.views[row].id)
 
+    def close_windows(self) -> None:
+        """Close every approval window opened from here (the board they belong to is going:
+        a demo draft's window must not stay open over his own folder)."""
+        for window in list(self.windows.values()):
+            if showing(window):
+                window.close()
+        self.windows.clear()
+
     def open_draft(self, draft_id: int) -> QWidget:
         from desktop.approval.window import ApprovalWindow
 

@@ -326,7 +326,8 @@ class BoardPage(QWidget):
             else:
                 self.empty_hint.setText(
                     self.tr(
-                        "No inquiries yet. Sign in to Microsoft, set up the AI or try the "
+                        "No inquiries yet. Connect your mailbox (Microsoft 365 / Outlook, or "
+                        "another mailbox: Gmail, QQ, 163, any IMAP), set up the AI or try the "
                         "demo data from the welcome window."
                     )
                 )

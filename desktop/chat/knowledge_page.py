@@ -36,9 +36,13 @@ from desktop.errors_ui import show_error
 class KnowledgeDialog(QDialog):
     saved = Signal()
 
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, parent: QWidget | None = None, *, over_demo: bool = False
+    ) -> None:
+        """``over_demo``: opened while the demo is on screen (``ctx`` is then his real folder's)."""
         super().__init__(parent)
         self.ctx = ctx
+        self.over_demo = over_demo
         self.knowledge: KnowledgeService = ctx.app.knowledge
         self.doc: KnowledgeDoc | None = None
         self.intro = QLabel()
@@ -203,6 +207,15 @@ class KnowledgeDialog(QDialog):
                 "yours: a draft that repeats it is not flagged as unconfirmed."
             )
         )
+        if self.over_demo:
+            self.intro.setText(
+                self.intro.text()
+                + "\n"
+                + self.tr(
+                    "You are trying the demo data: this is your own knowledge base, not the "
+                    "demo's. What you write here stays when you leave the demo."
+                )
+            )
         self.editor.setPlaceholderText(
             self.tr(
                 "Write one fact per line under a heading, for example:\n"
@@ -257,8 +270,17 @@ class KnowledgeButton(QPushButton):
 
 
 def open_knowledge(ctx: AppContext, parent: QWidget | None) -> KnowledgeDialog:
-    """Show the knowledge page (deleted when closed)."""
-    dialog = KnowledgeDialog(ctx, parent)
+    """Show the knowledge page (deleted when closed). Over the demo it is still his own
+    knowledge base (the real folder's, like 设置): what he writes while trying the demo must
+    not stay behind in the demo folder when he leaves it."""
+    desktop = ctx.extras.get("app")
+    over_demo = ctx.is_demo and desktop is not None
+    if ctx.is_demo and desktop is not None:
+        ctx = desktop.real_context()
+    dialog = KnowledgeDialog(ctx, parent, over_demo=over_demo)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    if over_demo:
+        hub = ctx.hub
+        dialog.destroyed.connect(lambda *_: hub.detach())
     dialog.show()
     return dialog

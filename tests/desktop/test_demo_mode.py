@@ -78,3 +78,45 @@ async def test_the_wizard_opened_over_the_demo_leads_out_of_it(app, services) ->
     assert desktop.settings_dialog is not None and desktop.settings_dialog.ctx is desktop.ctx
     await wait_until(lambda: desktop.real_app.state.peek(MODE_KEY) == "real")
     _stop(desktop)
+
+
+@settles
+async def test_connect_my_mailbox_offers_both_kinds_and_closes_the_demo_drafts(
+    app, services
+) -> None:  # type: ignore[no-untyped-def]
+    desktop = DesktopApp(app, App(services), tray=True)
+    desktop.start()
+    await desktop.load_demo(desktop.wizard)
+    window = desktop.window
+    assert window is not None and desktop.ctx is not None
+    await window.board.ready()
+    await window.pending.ready()
+    assert window.pending.pending_count() > 0  # the demo's sample drafts
+    approval = window.pending.open_row(0)
+    assert approval is not None and approval.isVisible()
+
+    # his knowledge, written over the demo, goes to his own folder
+    from desktop.chat.knowledge_page import open_knowledge
+
+    page = open_knowledge(desktop.ctx, window)
+    assert page.over_demo and page.knowledge.path == desktop.real_app.knowledge.path
+    assert "退出示例后仍然保留" in page.intro.text()
+    page.close()
+
+    window.demo_banner.connect_button.click()  # 连接我的邮箱
+    assert desktop.ctx is not None and not desktop.ctx.is_demo
+    assert not approval.isVisible()  # the demo's approval window does not stay open
+    wizard = desktop.wizard
+    assert wizard is not None and wizard.isVisible()
+    assert wizard.sign_in_button.isVisible() and wizard.mailbox_button.isVisible()
+    assert wizard.mailbox_button.text() == "连接其他邮箱"  # IMAP, not only Microsoft
+    wizard.skip_button.click()
+
+    desktop.window.sync_action.trigger()  # 立即同步 without a mailbox names both kinds
+    text = desktop.window.banner.label.text()
+    assert "登录微软" in text and "其他邮箱" in text
+    board = desktop.window.board
+    await board.ready()
+    await wait_until(lambda: board.empty_hint.isVisible())
+    assert "其他邮箱" in board.empty_hint.text() and "微软" in board.empty_hint.text()
+    _stop(desktop)
