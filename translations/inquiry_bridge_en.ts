@@ -141,6 +141,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>the Chinese for you and the English that is sent disagree on: %1 — click “Translate again” or correct the English</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The file %1 cannot be attached: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -238,6 +242,10 @@
     </message>
     <message>
         <source>these values are not in your instruction or the emails: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Chinese is up to date.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -141,6 +141,10 @@
         <translation>该客户在投诉：%1，请先看一下再批准</translation>
     </message>
     <message>
+        <source>the Chinese for you and the English that is sent disagree on: %1 — click “Translate again” or correct the English</source>
+        <translation>中文译文和要发出的英文不一致：%1 —— 请点「重新翻译」，或改正英文</translation>
+    </message>
+    <message>
         <source>The file %1 cannot be attached: %2</source>
         <translation>文件 %1 无法附加：%2</translation>
     </message>
@@ -239,6 +243,10 @@
     <message>
         <source>these values are not in your instruction or the emails: %1</source>
         <translation>以下内容不在您的指示或往来邮件中：%1</translation>
+    </message>
+    <message>
+        <source>The Chinese is up to date.</source>
+        <translation>中文已是最新。</translation>
     </message>
     <message>
         <source>This is a sample reply from the demo data, so it is not sent. Once your mailbox is connected, approving a reply sends it.</source>

@@ -149,6 +149,7 @@ if TYPE_CHECKING:  # annotations only (see the module docstring)
     from core.drafts.composing import DraftComposer as DraftComposer
     from core.drafts.decisions import OwnerDecisions as OwnerDecisions
     from core.drafts.edits import OwnerEdits as OwnerEdits
+    from core.drafts.factguard import rendering_mismatches as rendering_mismatches
     from core.mailbox.runtime import MailboxRuntime as MailboxRuntime
     from core.schedule import SyncScheduler as SyncScheduler
 
@@ -270,6 +271,7 @@ __all__ = [
     "provider_by_key",
     "provider_for_address",
     "reflow",
+    "rendering_mismatches",
     "to_sydney",
     "today_name",
     "tool_label",
@@ -284,6 +286,7 @@ _ON_FIRST_USE: dict[str, str] = {
     "ToolActivity": "core.agent.conversation",
     "TurnDone": "core.agent.conversation",
     "tool_label": "core.agent.conversation",
+    "rendering_mismatches": "core.drafts.factguard",
 }
 
 

@@ -20,11 +20,12 @@ from core.db.models import Draft
 from core.drafts import composer
 from core.drafts.attachments import copy_owner_file, owner_file_row
 from core.drafts.base import EDITABLE, DraftCore, not_editable, require_llm
-from core.drafts.evidence import run_guard
+from core.drafts.evidence import phone_region, run_guard
 from core.drafts.reader import ATTACH_FOLDER_KEY
-from core.drafts.state import Transition
+from core.drafts.state import APPROVERS, Transition
 from core.drafts.view import DraftView, draft_view, valid_email
 from core.errors import DraftStateError
+from core.text.facts import extract_facts
 
 if TYPE_CHECKING:
     from core.llm.model import ModelClient
@@ -71,9 +72,15 @@ class OwnerEdits:
             draft = core.get(session, draft_id)
             if draft.status not in EDITABLE:
                 raise not_editable(draft, "编辑")
+            before = draft.body_en
             changed = _apply_edit(draft, body_en, subject, to, cc)
             if not changed:
                 return self._view(session, draft), []
+            if "body_en" in changed and actor in APPROVERS:  # he typed these values himself
+                region = phone_region(core.services.settings)
+                draft.confirmed_facts = typed_values(
+                    before, draft.body_en, draft.confirmed_facts or [], region
+                )
             draft.updated_at = core.now()
             core.audit(session, draft.id, "edit", actor, **changed)  # first: his recipients
             run_guard(session, draft, core.services.settings)
@@ -203,6 +210,15 @@ class OwnerEdits:
             return self._view(session, draft), [same]
 
         return await self._change(do)
+
+
+def typed_values(before: str, after: str, confirmed: list[str], region: str) -> list[str]:
+    """``confirmed`` plus the values the owner's own edit brought into the English: only people
+    state facts, and he is one — a price he typed is his word, not a value "not in your
+    instruction or the emails" (an edit by the assistant never comes here)."""
+    old = {fact.text for fact in extract_facts(before, region)}
+    new = [fact.text for fact in extract_facts(after, region) if fact.text not in old]
+    return list(dict.fromkeys([*confirmed, *new]))
 
 
 def _apply_edit(

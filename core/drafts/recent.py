@@ -7,7 +7,7 @@ the Internet Message-ID so one email never counts twice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, String, cast, func, or_, select
@@ -23,6 +23,8 @@ class RecentContact:
     subject: str
     to: tuple[str, ...]
     source: str  # "sent_items" | "app"
+    draft_id: int | None = None  # the app's draft this email was, when known (not a warning
+    # about itself: the approval window of that draft leaves it out)
 
 
 def _emails_of_inquiry(session: Session, inquiry_id: int) -> set[str]:
@@ -94,6 +96,8 @@ def recent_contact(
         to = tuple(a.lower() for a in (d.to_addrs or []))
         if inquiry_id is None and not (set(to) & emails):
             continue
-        if key not in found and d.sent_at is not None:
-            found[key] = RecentContact(utc(d.sent_at), d.subject, to, "app")
+        if key in found:
+            found[key] = replace(found[key], draft_id=d.id)
+        elif d.sent_at is not None:
+            found[key] = RecentContact(utc(d.sent_at), d.subject, to, "app", d.id)
     return sorted(found.values(), key=lambda r: r.at, reverse=True)

@@ -96,8 +96,10 @@ class OwnerActions:
             self._set_busy(False)
             self._show_error(exc)
             return
-        self._set_busy(False, "")
+        self._set_busy(False)
         await self._load()
+        # the busy line goes once the Chinese is in (it stayed, as if still translating)
+        self._show_ok(QCoreApplication.translate("ApprovalWindow", "The Chinese is up to date."))
 
     async def approve_and_send(self) -> str:
         """批准并发送: approve as the owner, then send once. Returns the final status."""

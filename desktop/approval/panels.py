@@ -225,17 +225,39 @@ def warning_items(
             )
         )
     if view.unconfirmed_facts:
-        facts = "、".join(view.unconfirmed_facts)
-        items.append(
+        from core.app.types import rendering_mismatches  # the fact scanner, on first use
+
+        # two reasons, each said as it is: the Chinese he reads and the English that is sent
+        # disagree (his own typing included), or nobody wrote the value at all
+        disagree = set(rendering_mismatches(view.body_en, view.body_zh)) if view.body_zh else set()
+        apart = [f for f in view.unconfirmed_facts if f in disagree]
+        unbacked = [f for f in view.unconfirmed_facts if f not in disagree]
+        title = (
             "<b>"
             + html.escape(QCoreApplication.translate("ApprovalWindow", "Unconfirmed"))
             + "</b>: "
-            + html.escape(
-                QCoreApplication.translate(
-                    "ApprovalWindow", "these values are not in your instruction or the emails: %1"
-                ).replace("%1", facts)
-            )
         )
+        if apart:
+            items.append(
+                title
+                + html.escape(
+                    QCoreApplication.translate(
+                        "ApprovalWindow",
+                        "the Chinese for you and the English that is sent disagree on: %1 — "
+                        "click “Translate again” or correct the English",
+                    ).replace("%1", "、".join(apart))
+                )
+            )
+        if unbacked:
+            items.append(
+                title
+                + html.escape(
+                    QCoreApplication.translate(
+                        "ApprovalWindow",
+                        "these values are not in your instruction or the emails: %1",
+                    ).replace("%1", "、".join(unbacked))
+                )
+            )
     items += [html.escape(w) for w in file_warnings]
     if view.error and view.status in {"failed", "approved"}:
         items.append(html.escape(view.error))

@@ -271,6 +271,8 @@ class ApprovalWindow(OwnerActions, QWidget):
         self.view = view
         self.files = files
         self.last_folder = last_folder
+        # the email this very draft became is no warning about itself (after 批准并发送)
+        recent = [r for r in recent if r.draft_id != draft_id]
         self.recent = sorted(recent, key=lambda r: r.at, reverse=True)
         self._dirty = False
         self._render(fill=True)
