@@ -366,7 +366,7 @@
     </message>
     <message>
         <source>Days in stage</source>
-        <translation>本阶段（工作日）</translation>
+        <translation>本阶段天数</translation>
     </message>
     <message>
         <source>(unknown)</source>

@@ -56,8 +56,10 @@ MIN_WIDTH = 60
 # when the table is narrow (the assistant docked beside it), these give way first, in this order:
 # each is also on the detail pane, while the customer, who owes a reply and the overdue days are
 # what the board is for
-NARROW_DROPS = ("last_contact", "suburb", "products")
+NARROW_DROPS = ("last_contact", "suburb", "products", "classification")
 SQUEEZE = 0.8  # columns may shrink to this share of their preferred width before one is hidden
+TITLE_PADDING = 40  # a title's margins and the sort arrow beside it
+CELL_CAP = {"products": 120}  # a long product list ends in "…" (the detail pane has it whole)
 
 
 class ElideMiddle(QStyledItemDelegate):
@@ -203,7 +205,7 @@ class BoardPage(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
-        splitter.setSizes([780, 560])  # the detail needs ~560 px; the table fits the rest
+        splitter.setSizes([800, 540])  # the detail needs ~540 px; the table fits the rest
         self.splitter = splitter
 
         return splitter
@@ -223,16 +225,23 @@ class BoardPage(QWidget):
         self.model.loaded.connect(self._on_loaded)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
 
-    def _fit_columns(self) -> None:
-        """Share the viewport's width among the columns in their proportions (once per width,
-        so a column the owner dragged keeps its size until the window is resized); when even
-        squeezed they would not fit, the columns in ``NARROW_DROPS`` are hidden, in order."""
+    def _fit_columns(self, *, force: bool = False) -> None:
+        """Give each column the width its title and its loaded cells need (once per width and
+        per query, so a column the owner dragged keeps its size until then). When they do not
+        all fit, the columns in ``NARROW_DROPS`` are hidden, in order; room left over is shared
+        in proportion, and only when even the kept columns do not fit are they squeezed (a
+        title then ends in "…", its tooltip whole)."""
         width = self.table.viewport().width()
-        if width <= 0 or width == self._fitted_width:
+        if width <= 0 or (width == self._fitted_width and not force):
             return
         self._fitted_width = width
-        shown = visible_columns(width)
-        total = sum(COLUMN_WIDTHS[c] for c in shown)
+        wanted = {c: self._wanted_width(i, c) for i, c in enumerate(COLUMNS)}
+        shown = list(COLUMNS)
+        for column in NARROW_DROPS:
+            if sum(wanted[c] for c in shown) <= width:
+                break
+            shown.remove(column)
+        total = sum(wanted[c] for c in shown)
         used = 0
         for i, column in enumerate(COLUMNS):
             self.table.setColumnHidden(i, column not in shown)
@@ -241,9 +250,23 @@ class BoardPage(QWidget):
             if column == shown[-1]:
                 share = max(MIN_WIDTH, width - used)
             else:
-                share = max(MIN_WIDTH, width * COLUMN_WIDTHS[column] // total)
+                share = max(MIN_WIDTH, width * wanted[column] // total)
             used += share
             self.table.setColumnWidth(i, share)
+
+    def _wanted_width(self, index: int, column: str) -> int:
+        """The room column ``column`` needs: its title (with the sort arrow) and its widest
+        loaded cell, capped for the free-text product list; never less than its share."""
+        header = self.table.horizontalHeader()
+        title = str(self.model.headerData(index, Qt.Orientation.Horizontal) or "")
+        # Qt's hint, with the sort arrow; a hidden section has none, so its text is measured
+        need_title = max(
+            header.sectionSizeHint(index),
+            header.fontMetrics().horizontalAdvance(title) + TITLE_PADDING,
+        )
+        need_cells = self.table.sizeHintForColumn(index) if self.model.rowCount() else 0
+        need_cells = min(need_cells, CELL_CAP.get(column, need_cells))
+        return max(MIN_WIDTH, need_title, need_cells, int(COLUMN_WIDTHS[column] * SQUEEZE))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
@@ -316,6 +339,8 @@ class BoardPage(QWidget):
         self.empty_hint.setVisible(empty)
         self.empty_box.setVisible(empty)
         self.table.setVisible(not empty)
+        if not empty:
+            self._fit_columns(force=True)  # the new rows' widths, their titles in this language
         q = self.model.query
         filtered = bool(q.search or q.stages or q.classes or q.needs_me or q.attention)
         self.wizard_button.setVisible(empty and not filtered and not self.ctx.is_demo)

