@@ -24,9 +24,9 @@ async def _window(qtbot, services, folder_app, drafting, graph) -> ApprovalWindo
     return window
 
 
-async def test_the_recent_mail_warning_never_points_at_the_email_just_sent(
+async def test_the_recent_mail_warning_never_points_at_the_email_just_sent(  # type: ignore[no-untyped-def]
     qtbot, zh, services, folder_app, drafting, graph
-):  # type: ignore[no-untyped-def]
+):
     window = await _window(qtbot, services, folder_app, drafting, graph)
     assert "最近 14 天内已给该客户发过邮件" not in window.warnings.text()
     assert await window.approve_and_send() == "sent"
@@ -36,9 +36,9 @@ async def test_the_recent_mail_warning_never_points_at_the_email_just_sent(
     window.close()
 
 
-async def test_a_value_he_typed_is_his_and_a_disagreement_is_called_one(
+async def test_a_value_he_typed_is_his_and_a_disagreement_is_called_one(  # type: ignore[no-untyped-def]
     qtbot, zh, services, folder_app, drafting, graph
-):  # type: ignore[no-untyped-def]
+):
     window = await _window(qtbot, services, folder_app, drafting, graph)
     english = window.en_edit.toPlainText()
     assert "$15,000" in english
@@ -59,9 +59,9 @@ async def test_a_value_he_typed_is_his_and_a_disagreement_is_called_one(
     window.close()
 
 
-async def test_translating_goes_away_once_the_chinese_is_in(
+async def test_translating_goes_away_once_the_chinese_is_in(  # type: ignore[no-untyped-def]
     qtbot, zh, services, folder_app, drafting, graph
-):  # type: ignore[no-untyped-def]
+):
     window = await _window(qtbot, services, folder_app, drafting, graph)
     await window.rerender()  # 重新翻译
     assert "正在翻译" not in window.status_label.text()

@@ -14,9 +14,9 @@ from tests.drafts.support import CUSTOMER, add_inquiry
 from tests.support.qt import wait_until
 
 
-async def test_after_a_send_the_row_waits_for_the_customer_and_the_thread_has_the_reply(
+async def test_after_a_send_the_row_waits_for_the_customer_and_the_thread_has_the_reply(  # type: ignore[no-untyped-def]
     qtbot, zh, services, folder_app, drafting, graph
-):  # type: ignore[no-untyped-def]
+):
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
     inquiry_id, _ = add_inquiry(services, source_id=gid)
     draft_id = await drafting.composer.compose(
