@@ -599,6 +599,14 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Current customer is now %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Several customers matched: no current customer until you pick one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>move inquiry #%1 to the stage “%2”</source>
         <translation type="unfinished"></translation>
     </message>

@@ -597,6 +597,14 @@
         <translation>记忆</translation>
     </message>
     <message>
+        <source>Current customer is now %1</source>
+        <translation>当前客户已改为 %1</translation>
+    </message>
+    <message>
+        <source>Several customers matched: no current customer until you pick one</source>
+        <translation>找到多位客户：在您选定之前，没有当前客户</translation>
+    </message>
+    <message>
         <source>move inquiry #%1 to the stage “%2”</source>
         <translation>把询盘 #%1 改到「%2」阶段</translation>
     </message>

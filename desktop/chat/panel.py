@@ -269,10 +269,27 @@ class ChatPanel(QWidget):
             self.transcript.append_live(event.text)
         elif isinstance(event, TurnDone):
             self.transcript.end_live(Entry("assistant", event.reply.text))
+            before = self.customer_bar.inquiry_id
             if event.customer is not None:  # the tools settled on a customer: he is "他" now
                 self.customer_bar.set_customer(*event.customer)
+                if before is not None and before != event.customer[0]:  # said, not silent
+                    self.transcript.add(
+                        Entry(
+                            "notice",
+                            self.tr("Current customer is now %1").replace("%1", event.customer[1]),
+                        )
+                    )
             elif event.customer_moved:  # several matched: nobody until he says
                 self.customer_bar.clear()
+                if before is not None:
+                    self.transcript.add(
+                        Entry(
+                            "notice",
+                            self.tr(
+                                "Several customers matched: no current customer until you pick one"
+                            ),
+                        )
+                    )
             if event.draft_ids:
                 self.transcript.add(Entry("drafts", "", tuple(event.draft_ids)))
             if event.attachment_ids:

@@ -385,3 +385,29 @@ async def test_a_false_sent_claim_is_corrected_in_the_panel(ctx, qtbot, two_cust
             assert [d.status for d in s.scalars(select(Draft))] == ["pending_approval"]
             assert not {e.to_status for e in s.scalars(select(DraftEvent))} & {"sending", "sent"}
         await ctx.app.aclose()
+
+
+@settles
+async def test_the_assistant_says_when_it_moves_the_current_customer(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """当前客户 never changes silently: the transcript says who he is now."""
+    from core.agent.conversation import TurnDone
+    from core.agent.loop import AssistantReply
+    from desktop.chat.panel import ChatPanel
+
+    ctx.app._services.settings.update({"llm.base_url": "http://127.0.0.1:9/v1"})  # never called
+    panel = ChatPanel(ctx)
+    qtbot.addWidget(panel)
+    panel.show()
+    await panel.loading
+    panel.set_customer(1, "Amy Lee")
+    panel.transcript.begin_live()
+    panel._set_busy(True)
+    panel.on_event(TurnDone(AssistantReply(text="找到了 Ben。"), customer=(2, "Ben Carter")))
+    assert panel.customer_bar.inquiry_id == 2
+    assert "当前客户已改为 Ben Carter" in panel.transcript.toPlainText()
+    panel.transcript.begin_live()
+    panel._set_busy(True)
+    panel.on_event(TurnDone(AssistantReply(text="有两位。"), customer_moved=True))
+    assert panel.customer_bar.inquiry_id is None
+    assert "没有当前客户" in panel.transcript.toPlainText()
+    await ctx.app.aclose()
