@@ -326,10 +326,14 @@ def guard_text(text: str, facts: TurnFacts) -> GuardResult:
         by_sentence.setdefault((claim.start, claim.end), []).append(claim)
     pieces: list[str] = []
     cursor = 0
+    said: set[str] = set()  # a truth is told once, however many sentences made the claim
     for (start, end), claims in sorted(by_sentence.items()):
-        truths = list(dict.fromkeys(truth_for(c.kind, facts, zh) for c in claims))
+        truths = [
+            t for t in dict.fromkeys(truth_for(c.kind, facts, zh) for c in claims) if t not in said
+        ]
+        said.update(truths)
         original = text[start:end]
-        trailing = original[len(original.rstrip()) :]
+        trailing = original[len(original.rstrip()) :] if truths else ""
         pieces.append(text[cursor:start])
         pieces.append(("" if zh else " ").join(truths) + trailing)
         cursor = end

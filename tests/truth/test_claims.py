@@ -85,3 +85,12 @@ def test_scheduled_needs_a_confirmed_appointment_or_an_approved_draft(services) 
     with services.store.session() as s:
         facts = turn_facts(s, mark)
     assert guard_text("已安排周二上门量尺。", facts).corrections == []
+
+
+def test_a_claim_made_twice_is_corrected_once() -> None:
+    """Two sentences saying the mail went out get one correction, not the same line twice."""
+    facts = TurnFacts(drafts={7: "pending_approval"}, created=[7])
+    checked = guard_text("好的，邮件已发送给客户。客户很快会收到，已经发出了。请放心。", facts)
+    assert len(checked.corrections) == 2  # both claims are recorded …
+    assert checked.text.count("更正") == 1  # … and he reads the correction once
+    assert checked.text.endswith("请放心。")
