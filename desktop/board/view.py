@@ -56,7 +56,7 @@ MIN_WIDTH = 60
 # when the table is narrow (the assistant docked beside it), these give way first, in this order:
 # each is also on the detail pane, while the customer, who owes a reply and the overdue days are
 # what the board is for
-NARROW_DROPS = ("last_contact", "suburb", "products", "classification")
+NARROW_DROPS = ("last_contact", "suburb", "products", "classification", "stage")
 SQUEEZE = 0.8  # columns may shrink to this share of their preferred width before one is hidden
 TITLE_PADDING = 40  # a title's margins and the sort arrow beside it
 CELL_CAP = {"products": 120}  # a long product list ends in "…" (the detail pane has it whole)
