@@ -57,7 +57,8 @@
     ├── QuoteStateError           a quote cannot do that now (lost inquiry, superseded version)
     ├── UnconfirmedFactsError     approve refused: the fact guard flagged values
     ├── TranscriptionError        missing/broken Whisper model, unreadable audio
-    ├── ModelDownloadError        a voice model could not be downloaded, verified or imported
+    ├── ModelDownloadError        a voice model could not be downloaded or verified
+    │   └── ModelImportError      the folder or zip given to 导入 is not a usable model
     ├── AudioDeviceError          no microphone / permission denied
     └── TelegramError             Bot API failure
 
@@ -216,6 +217,7 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "transcription": ("语音识别失败：{detail}", "Transcription failed: {detail}"),
     "model_download": ("语音模型下载失败：{detail}", "Voice model download failed: {detail}"),
+    "model_import": ("无法导入语音模型：{detail}", "Cannot import the voice model: {detail}"),
     "audio_device": (
         "没有可用的麦克风或没有权限：{detail}",
         "No microphone available or permission denied: {detail}",
@@ -274,6 +276,83 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "use SSL or STARTTLS ({detail})",
     ),
 }
+
+# Connection errors name the server and say what happened and what to do, in his words: the
+# IMAP and the SMTP port used to fail with one text ("ConnectionRefusedError: [Errno 111]").
+# ``server_sentence`` joins a server and a cause; the raw text stays in ``detail`` (the log).
+SERVERS: dict[str, tuple[str, str]] = {
+    "imap": ("收信服务器（IMAP）", "The incoming mail server (IMAP)"),
+    "smtp": ("发信服务器（SMTP）", "The outgoing mail server (SMTP)"),
+    "microsoft": ("微软邮箱服务器（Microsoft 365）", "Microsoft's mail server (Microsoft 365)"),
+}
+CAUSES: dict[str, tuple[str, str]] = {
+    "refused": (
+        "拒绝了连接（这个端口上没有邮件服务）：请核对服务器地址和端口号"
+        "（常用：收信 993，发信 465 或 587）",
+        "refused the connection (no mail service on this port): check the server name and "
+        "the port (usually 993 for incoming, 465 or 587 for outgoing mail)",
+    ),
+    "timeout": (
+        "没有响应（连接超时）：请检查网络、防火墙或代理，并核对端口号",
+        "did not answer (timed out): check the network, a firewall or proxy, and the port",
+    ),
+    "dns": (
+        "找不到（服务器地址无法解析）：请检查地址有没有拼错，以及这台电脑能否上网",
+        "cannot be found (the name does not resolve): check the server name for typos and "
+        "that this computer is online",
+    ),
+    "unreachable": (
+        "无法到达（网络不通）：请检查这台电脑的网络连接",
+        "cannot be reached (no route through the network): check this computer's network",
+    ),
+    "tls": (
+        "的安全连接（SSL/TLS）建立失败：请核对端口和加密方式是否匹配"
+        "（993、465 用 SSL，587、143 用 STARTTLS），并检查电脑的日期和时间",
+        "could not set up a secure (SSL/TLS) connection: check that the port matches the "
+        "security (SSL on 993 and 465, STARTTLS on 587 and 143) and this computer's date and "
+        "time",
+    ),
+    "dropped": (
+        "中途断开了连接：多半是暂时的网络问题，稍后会自动重试",
+        "dropped the connection: most likely a passing network problem; it will be retried",
+    ),
+    "password": (
+        "拒绝了用户名或密码：请检查用户名，并使用邮箱设置里生成的授权码（应用专用密码），"
+        "不是网页登录密码",
+        "refused the user name or password: check the user name and use the app password "
+        "(authorisation code) from the mailbox settings, not the web login password",
+    ),
+    "disabled": (
+        "尚未开启 IMAP/SMTP 服务：请在网页邮箱的设置中开启后再试",
+        "has IMAP/SMTP switched off for this account: turn it on in the webmail settings and "
+        "try again",
+    ),
+}
+_SAYS = {"password", "disabled"}  # causes where the server's own words help him
+
+
+def server_sentence(server: str, where: str, cause: str, said: str, lang: str) -> str:
+    """ "收信服务器（IMAP）imap.qq.com:993 拒绝了连接……" — or "" when server or cause is unknown."""
+    if server not in SERVERS or cause not in CAUSES:
+        return ""
+    zh = lang.startswith("zh")
+    name = SERVERS[server][0 if zh else 1]
+    what = CAUSES[cause][0 if zh else 1]
+    place = (where if zh else f" {where}") if where else ""
+    gap = "" if zh and (what.startswith("的") or not where) else " "
+    sentence = f"{name}{place}{gap}{what}"
+    if said and cause in _SAYS:
+        sentence += f"（服务器说：{said}）" if zh else f" (the server said: {said})"
+    return sentence
+
+
+def own_sentence(exc: BaseException, lang: str = "zh_CN") -> str:
+    """The owner's whole sentence when ``exc`` builds one itself (a connection failure that
+    names its server and says what to do), else "" (then a template wraps the detail)."""
+    cause = vars(exc).get("cause", "")
+    if isinstance(exc, InquiryBridgeError) and isinstance(cause, str) and cause:
+        return exc.user_message(lang)
+    return ""
 
 
 def _has_cjk(text: str) -> bool:
@@ -472,8 +551,13 @@ class GraphError(InquiryBridgeError):
     code = "graph"
 
     def __init__(self, detail: str = "", status: int | None = None, **params: object) -> None:
+        cause = params.pop("cause", "")  # a connection failure's kind (``CAUSES``)
         super().__init__(detail, **params)
         self.status = status
+        self.cause = str(cause or "")
+
+    def user_message(self, lang: str = "zh_CN") -> str:
+        return server_sentence("microsoft", "", self.cause, "", lang) or super().user_message(lang)
 
 
 class GraphAuthError(GraphError):
@@ -541,6 +625,13 @@ class ModelDownloadError(InquiryBridgeError):
     code = "model_download"
 
 
+class ModelImportError(ModelDownloadError):
+    """What he handed to 导入 (a folder, a zip) is not a usable model: nothing was downloaded,
+    so the message must not say "download failed"."""
+
+    code = "model_import"
+
+
 class AudioDeviceError(InquiryBridgeError):
     code = "audio_device"
 
@@ -550,21 +641,38 @@ class TelegramError(InquiryBridgeError):
 
 
 class MailboxError(InquiryBridgeError):
-    """An IMAP/SMTP mailbox failed: the server refused a command or broke the protocol."""
+    """An IMAP/SMTP mailbox failed: the server refused a command or broke the protocol.
+
+    ``server`` (``imap``/``smtp``), ``where`` (host:port) and ``cause`` (a key of ``CAUSES``)
+    make the owner's sentence: which server, what happened, what to do. Without them (an odd
+    server answer) the table's general message with the detail is shown."""
 
     code = "mailbox"
+    default_cause: ClassVar[str] = ""
+
+    def __init__(self, detail: str = "", **params: object) -> None:
+        server, where, cause = (str(params.pop(k, "") or "") for k in ("server", "where", "cause"))
+        super().__init__(detail, **params)
+        self.server, self.where = server, where
+        self.cause = cause or self.default_cause
+
+    def user_message(self, lang: str = "zh_CN") -> str:
+        sentence = server_sentence(self.server, self.where, self.cause, self.detail, lang)
+        return sentence or super().user_message(lang)
 
 
 class MailAuthError(MailboxError):
     """The server refused the user name or the (app) password."""
 
     code = "mail_auth"
+    default_cause = "password"
 
 
 class MailServiceDisabled(MailboxError):
     """The provider answered that IMAP/SMTP is switched off for this account."""
 
     code = "mail_disabled"
+    default_cause = "disabled"
 
 
 class MailNetworkError(MailboxError):

@@ -90,6 +90,9 @@ class SyncStatus(Event):
     ok: bool
     code: str = ""
     detail: str = ""
+    # the owner's whole sentence when the error builds its own (a connection failure that
+    # names its server: ``core.errors.server_sentence``); shown as it is, not inside the template
+    sentence: str = ""
 
 
 class DiskFigures(Protocol):

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from zoneinfo import ZoneInfo
 
 from core.clock import Clock, utc
-from core.errors import GraphAuthError, InquiryBridgeError
+from core.errors import GraphAuthError, InquiryBridgeError, own_sentence
 from core.events import DiskFigures, EventBus, SyncStatus
 from core.import_lock import IMPORTING
 
@@ -146,6 +146,7 @@ class Poller:
                 ok=ok,
                 code=exc.code if exc else "",
                 detail=exc.user_message("zh_CN") if exc else "",
+                sentence=own_sentence(exc) if exc else "",
             )
         )
 

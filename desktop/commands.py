@@ -14,11 +14,16 @@ import sys
 from pathlib import Path
 
 from core.app import App
-from core.app.types import InquiryBridgeError
+from core.app.types import InquiryBridgeError, detail_in
 
 
 class ScreenshotError(InquiryBridgeError):
+    """A screenshot that cannot be taken; its detail is the whole sentence ("中文 / English")."""
+
     code = "error"
+
+    def user_message(self, lang: str = "zh_CN") -> str:
+        return detail_in(self.detail, lang)
 
 
 # the names of desktop.screenshots.WINDOWS (listed here so ``--help`` does not load the windows)
@@ -74,6 +79,7 @@ def _run_screenshot(args: argparse.Namespace, _none: None = None) -> int:
     from core.app import build_app, resolve_home, setup_logging
     from desktop.screenshots import rendering_copy
 
+    out_file(args.out)  # a wrong --out fails before anything is copied or rendered
     home = resolve_home(getattr(args, "home", None))
     setup_logging(home / "logs")  # the folder's own log: the copy and its log are deleted
     with rendering_copy(home) as copy:
@@ -82,6 +88,30 @@ def _run_screenshot(args: argparse.Namespace, _none: None = None) -> int:
             return _shoot_over(args, app)
         finally:
             app.close()
+
+
+def out_file(value: str) -> Path:
+    """``--out``: a file in a folder that exists and can be written. The folder is never made
+    for him (``/nonexistent/dir/x.png`` created ``/nonexistent/dir``): a typo in the path is
+    told, not followed."""
+    out = Path(value).expanduser()
+    folder = out.parent if str(out.parent) else Path(".")
+    if out.is_dir():
+        raise ScreenshotError(
+            f"--out 是一个文件夹，请给出 .png 文件名：{out} / --out is a folder; give a .png file "
+            f"name: {out}"
+        )
+    if not folder.is_dir():
+        raise ScreenshotError(
+            f"保存截图的文件夹不存在：{folder} / the folder for the screenshot does not exist: "
+            f"{folder}"
+        )
+    if not os.access(folder, os.W_OK):
+        raise ScreenshotError(
+            f"无法写入保存截图的文件夹：{folder} / cannot write to the folder for the screenshot: "
+            f"{folder}"
+        )
+    return out
 
 
 def _shoot_over(args: argparse.Namespace, app: App) -> int:

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from core.app.types import InquiryBridgeError
+from core.app.types import InquiryBridgeError, detail_in, own_sentence
 from desktop import ai_needed, aio
+from desktop.i18n import current_language
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -132,6 +133,7 @@ def _service_templates() -> dict[str, str]:
         ),
         "transcription": QCoreApplication.translate("Errors", "Transcription failed: %1"),
         "model_download": QCoreApplication.translate("Errors", "Voice model download failed: %1"),
+        "model_import": QCoreApplication.translate("Errors", "Cannot import the voice model: %1"),
         "audio_device": QCoreApplication.translate(
             "Errors", "No microphone available or permission denied: %1"
         ),
@@ -226,7 +228,13 @@ def message_for(exc: BaseException) -> str:
     from core.app import explain_error
 
     exc = explain_error(exc)
-    detail = str(getattr(exc, "detail", "") or exc)
+    lang = current_language()
+    detail = detail_in(str(getattr(exc, "detail", "") or exc), lang)  # "中文 / English": his half
+    sentence = own_sentence(exc, lang)
+    if sentence:
+        # a connection failure: core's sentence names the server (收信 IMAP / 发信 SMTP /
+        # Microsoft), what happened and what to do (core.errors.CAUSES), in his language
+        return sentence
     if isinstance(exc, InquiryBridgeError):
         templates = {
             **_local_templates(),

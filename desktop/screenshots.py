@@ -231,7 +231,6 @@ async def render(ctx: AppContext, name: str, out: Path) -> Path:
     widget.show()
     for _ in range(5):  # let the loop lay out and paint (never a nested processEvents)
         await asyncio.sleep(0.02)
-    out.parent.mkdir(parents=True, exist_ok=True)
     if not widget.grab().save(str(out)):
         raise OSError(f"cannot write {out}")
     widget.close()

@@ -1144,6 +1144,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Cannot import the voice model: %1</source>
+        <translation>Cannot import the voice model: %1</translation>
+    </message>
+    <message>
         <source>No microphone available or permission denied: %1</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1142,6 +1142,10 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>语音模型下载失败：%1</translation>
     </message>
     <message>
+        <source>Cannot import the voice model: %1</source>
+        <translation>无法导入语音模型：%1</translation>
+    </message>
+    <message>
         <source>No microphone available or permission denied: %1</source>
         <translation>没有可用的麦克风或没有权限：%1</translation>
     </message>

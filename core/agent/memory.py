@@ -176,9 +176,12 @@ def confirm_memory(services: Services, memory_id: int, *, actor: str = "owner") 
     def do(session: Session) -> MemoryItem:
         memory = session.get(Memory, memory_id)
         if memory is None:
-            raise MemoryStateError(f"记忆 {memory_id} 不存在")
+            raise MemoryStateError(f"记忆 {memory_id} 不存在 / memory {memory_id} does not exist")
         if memory.status not in {"proposed", "active"}:
-            raise MemoryStateError(f"记忆 {memory_id} 已是「{memory.status}」，不能确认")
+            raise MemoryStateError(
+                f"记忆 {memory_id} 已是「{memory.status}」，不能确认 / memory {memory_id} is "
+                f"already {memory.status} and cannot be confirmed"
+            )
         if memory.status == "proposed":
             proposed = session.scalars(
                 select(AuditEntry)
@@ -212,7 +215,7 @@ def retire_memory(services: Services, memory_id: int, *, actor: str = "owner") -
     def do(session: Session) -> MemoryItem:
         memory = session.get(Memory, memory_id)
         if memory is None:
-            raise MemoryStateError(f"记忆 {memory_id} 不存在")
+            raise MemoryStateError(f"记忆 {memory_id} 不存在 / memory {memory_id} does not exist")
         if memory.status == "retired":
             return item_of(session, memory)
         old = memory.status

@@ -141,9 +141,11 @@ def list_proposals(
 def _open(session: Session, proposal_id: int) -> WriteProposal:
     row = session.get(WriteProposal, proposal_id)
     if row is None:
-        raise ProposalError(f"建议 {proposal_id} 不存在")
+        raise ProposalError(f"建议 {proposal_id} 不存在 / proposal {proposal_id} does not exist")
     if row.status != "open":
-        raise ProposalError(f"建议 {proposal_id} 已是「{row.status}」")
+        raise ProposalError(
+            f"建议 {proposal_id} 已是「{row.status}」 / proposal {proposal_id} is already {row.status}"
+        )
     return row
 
 

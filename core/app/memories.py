@@ -93,15 +93,20 @@ class MemoryService:
         """New words for a memory; the audit entry keeps the old ones."""
         text = text.strip()
         if not text:
-            raise MemoryStateError("记忆内容为空")
+            raise MemoryStateError("记忆内容为空 / the memory is empty")
         now = naive_utc(self._services.clock.now())  # as core.agent.memory stamps
 
         def do(session: Session) -> tuple[MemoryItem, int | None]:
             memory = session.get(Memory, memory_id)
             if memory is None:
-                raise MemoryStateError(f"记忆 {memory_id} 不存在")
+                raise MemoryStateError(
+                    f"记忆 {memory_id} 不存在 / memory {memory_id} does not exist"
+                )
             if memory.status not in EDITABLE_STATUSES:
-                raise MemoryStateError(f"记忆 {memory_id} 已是「{memory.status}」，不能修改")
+                raise MemoryStateError(
+                    f"记忆 {memory_id} 已是「{memory.status}」，不能修改 / memory {memory_id} is "
+                    f"already {memory.status} and cannot be changed"
+                )
             previous = memory.text
             if previous == text:
                 return _item(session, memory), None

@@ -64,6 +64,8 @@ from core.errors import AudioDeviceError as AudioDeviceError
 from core.errors import InquiryBridgeError as InquiryBridgeError
 from core.errors import LLMNotConfigured as LLMNotConfigured
 from core.errors import StoreError as StoreError
+from core.errors import detail_in as detail_in
+from core.errors import own_sentence as own_sentence
 from core.events import DraftChanged as DraftChanged
 from core.events import Event as Event
 from core.events import EventBus as EventBus

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from core.app import App
+from core.errors import NotFound
 
 if TYPE_CHECKING:
     from core.drafts.batch import BatchReport
@@ -84,14 +85,16 @@ def cmd_draft_files(args: argparse.Namespace, app: App) -> int:
         return 2
     try:
         files = _run(app, lambda d: d.reader.inquiry_files(args.inquiry_id))
-    except LookupError as exc:
-        print(f"inquiry-bridge: {exc.args[0]}", file=sys.stderr)
-        return 1
+    except LookupError:
+        raise NotFound(f"询盘 #{args.inquiry_id} / inquiry #{args.inquiry_id}") from None
     if args.json:
         print(json.dumps([f.as_json() for f in files], ensure_ascii=False, indent=1))
         return 0
     if not files:
-        print(f"询盘 {args.inquiry_id} 没有可附加的文件")
+        print(
+            f"询盘 {args.inquiry_id} 没有可附加的文件 / inquiry {args.inquiry_id} has no files "
+            "to attach"
+        )
     for f in files:
         note = "" if f.available else f"  （无法附加：{f.reason}）"
         print(f"{f.id:>6}  {f.filename}  {human_size(f.size)}{note}")

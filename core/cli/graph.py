@@ -25,8 +25,11 @@ def register(
     sync = sub.add_parser(
         "sync",
         parents=[common],
-        help="poll Graph mail and OneDrive (once, or forever on the schedule)",
-        description="同步微软邮箱和 OneDrive / sync Microsoft 365 mail and OneDrive",
+        help="poll the mailbox (Microsoft 365, or IMAP/SMTP) and OneDrive (once, or forever on "
+        "the schedule)",
+        description="同步邮箱（微软 365，或 IMAP/SMTP 邮箱，如 QQ、163、Gmail）和 OneDrive / sync "
+        "the mailbox (Microsoft 365, or an IMAP/SMTP mailbox such as QQ, 163 or Gmail) and "
+        "OneDrive",
     )
     sync.add_argument("--once", action="store_true", help="one round of each, then exit")
     sync.add_argument("--offline", action="store_true", help="no LLM: rules only for new mail")

@@ -16,7 +16,7 @@ ZH: dict[str, str] = {
     "run the intake pipeline on a folder of .eml files": "把一个文件夹里的 .eml 邮件送进收件流程",
     "list inquiries": "列出询盘",
     "list every ingested message with its disposition": "列出收到的每封邮件及其处理结果",
-    "poll Graph mail and OneDrive (once, or forever on the schedule)": "同步微软邮箱和 OneDrive（一次，或按计划一直同步）",
+    "poll the mailbox (Microsoft 365, or IMAP/SMTP) and OneDrive (once, or forever on the schedule)": "同步邮箱（微软 365 或 IMAP/SMTP 邮箱）和 OneDrive（一次，或按计划一直同步）",
     "sign in to Microsoft 365": "登录微软 365",
     "sign out and delete the token cache": "退出登录并删除令牌缓存",
     "show the signed-in account and where the token cache is": "显示已登录的账户和令牌缓存的位置",

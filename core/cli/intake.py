@@ -96,7 +96,16 @@ def cmd_ingest(args: argparse.Namespace, app: App) -> int:
         finally:
             await app.aclose()  # the model client the pipeline shared
 
-    print(asyncio.run(ingest()).summary())
+    report = asyncio.run(ingest())
+    print(report.summary())
+    if report.nothing_was_mail:  # a folder of notes or CSVs: say so, and fail the command
+        print(
+            f"inquiry-bridge: 文件夹里的 {report.processed} 个文件都不是邮件（没有发件人或无法解析），"
+            f"没有收到任何邮件：{folder} / none of the {report.processed} files in {folder} is an "
+            "email (no sender, or not MIME); nothing was received",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from core.app import App
-from core.clock import SYDNEY, to_sydney
+from core.clock import SYDNEY, clock_from_env, to_sydney
 from core.errors import BadInput, NotFound
 from core.rhythm.briefing_text import render_markdown
 from core.rhythm.reminders import SNOOZE_CHOICES, Reminder
@@ -46,7 +47,7 @@ def cmd_snooze(args: argparse.Namespace, app: App) -> int:
     try:
         until = asyncio.run(app.rhythm.snooze_reminder(args.inquiry_id, args.days))
     except LookupError:
-        raise NotFound(f"#{args.inquiry_id}") from None
+        raise NotFound(f"询盘 #{args.inquiry_id} / inquiry #{args.inquiry_id}") from None
     stamp = to_sydney(until).strftime("%Y-%m-%d %H:%M")
     print(f"已推迟提醒到 {stamp}（悉尼时间）/ snoozed until {stamp} Sydney time")
     return 0
@@ -71,12 +72,20 @@ def cmd_briefing(args: argparse.Namespace, app: App) -> int:
     return 0
 
 
-def _when(text: str) -> datetime:
+def example_time(now: datetime) -> str:
+    """An example for ``--at``: tomorrow 10:00 in Sydney by the injected clock, so the example
+    is never a day that is already over (a fixed "2026-12-03" aged into the past)."""
+    return (to_sydney(now) + timedelta(days=1)).strftime("%Y-%m-%d 10:00")
+
+
+def _when(text: str, now: datetime) -> datetime:
     try:
         moment = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
     except ValueError:
+        example = example_time(now)
         raise BadInput(
-            f"时间格式应为 2026-12-03 10:00 / expected 2026-12-03 10:00: {text!r}"
+            f"时间格式应为「年-月-日 时:分」，例如 {example} / expected 'YYYY-MM-DD HH:MM', "
+            f"for example {example}: {text!r}"
         ) from None
     return moment if moment.tzinfo else moment.replace(tzinfo=SYDNEY)
 
@@ -85,7 +94,9 @@ def cmd_appointment(args: argparse.Namespace, app: App) -> int:
     async def run() -> str:
         async with app.rhythm.appointments_once() as appointments:
             if args.at:
-                proposal = await appointments.propose(args.inquiry_id, _when(args.at), args.minutes)
+                proposal = await appointments.propose(
+                    args.inquiry_id, _when(args.at, app.clock.now()), args.minutes
+                )
                 return (
                     f"建议上门时间：{proposal.start.replace('T', ' ')}（{proposal.minutes} 分钟）"
                     f" · {proposal.location or '地址未知'}\n"
@@ -134,6 +145,12 @@ def register(
     appointment.add_argument("inquiry_id", type=int)
     what = appointment.add_mutually_exclusive_group(required=True)
     what.add_argument("--at", metavar="'YYYY-MM-DD HH:MM'", help="propose a time (Sydney)")
+    # the example in --help is tomorrow by the process's clock (INQUIRY_BRIDGE_NOW in checks)
+    with contextlib.suppress(ValueError):  # a bad clock variable is told by the command itself
+        appointment.epilog = (
+            f"例如 / for example: inquiry-bridge appointment 12 --at "
+            f"'{example_time(clock_from_env().now())}'"
+        )
     what.add_argument("--confirm", action="store_true", help="create the Outlook event")
     appointment.add_argument("--minutes", type=int, default=60)
     appointment.set_defaults(handler=cmd_appointment)

@@ -53,9 +53,12 @@ def register(
         description="下载或导入多语言语音模型 / get the multilingual voice model",
     )
     actions = m.add_subparsers(dest="action", required=True)
-    d = actions.add_parser("download", help=f"download {RECOMMENDED.repo_id} (resumes)")
+    # --home is welcome after the action too, as after every other command
+    d = actions.add_parser(
+        "download", parents=[common], help=f"download {RECOMMENDED.repo_id} (resumes)"
+    )
     d.add_argument("--endpoint", default=None, help="Hub or mirror URL (default: HF_ENDPOINT)")
-    i = actions.add_parser("import", help="import a model folder or zip")
+    i = actions.add_parser("import", parents=[common], help="import a model folder or zip")
     i.add_argument("path", type=Path)
     m.set_defaults(handler=_voice_model)
 

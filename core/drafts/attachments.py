@@ -165,19 +165,19 @@ def copy_owner_file(paths: DataPaths, source_path: str | os.PathLike[str]) -> Co
     """
     raw = os.fspath(source_path or "").strip()
     if not raw:
-        raise BadFile("没有选择文件")
+        raise BadFile("没有选择文件 / no file chosen")
     source = Path(raw).expanduser()
     name = source.name
     try:
         info = source.stat()
     except FileNotFoundError:
-        raise BadFile(f"找不到文件：{source}") from None
+        raise BadFile(f"找不到文件：{source} / file not found: {source}") from None
     except OSError as exc:
         raise BadFile(f"无法读取文件「{name}」：{exc.strerror or exc}") from None
     if source.is_dir():
-        raise BadFile(f"「{name}」是一个文件夹，请选择一个文件")
+        raise BadFile(f"「{name}」是一个文件夹，请选择一个文件 / {name} is a folder; choose a file")
     if not source.is_file():
-        raise BadFile(f"「{name}」不是普通文件，无法附加")
+        raise BadFile(f"「{name}」不是普通文件，无法附加 / {name} is not a regular file")
     if info.st_size == 0:
         raise BadFile(f"文件「{name}」是空的（0 字节），没有附加")
     if info.st_size > MAX_ATTACHMENT_BYTES:

@@ -73,7 +73,7 @@ class DraftCore:
     def get(session: Session, draft_id: int) -> Draft:
         draft = session.get(Draft, draft_id)
         if draft is None:
-            raise NotFound(f"草稿 #{draft_id} 不存在")
+            raise NotFound(f"草稿 #{draft_id} 不存在 / draft #{draft_id} does not exist")
         return draft
 
     def back_to_review(self, session: Session, draft: Draft, actor: str, note: str) -> Transition:

@@ -101,10 +101,13 @@ def parse_contacts(text: str) -> tuple[list[Contact], list[RowOutcome]]:
     try:
         header = next(reader)
     except StopIteration:
-        raise BatchError("CSV 文件是空的") from None
+        raise BatchError("CSV 文件是空的 / the CSV file is empty") from None
     columns = [_canonical(h) for h in header]
     if "email" not in columns:
-        raise BatchError(f"CSV 缺少 email 列（表头：{', '.join(header)}）")
+        raise BatchError(
+            f"CSV 缺少 email 列（表头：{', '.join(header)}） / the CSV has no email column "
+            f"(header: {', '.join(header)})"
+        )
     contacts: list[Contact] = []
     errors: list[RowOutcome] = []
     for values in reader:
@@ -158,7 +161,7 @@ class BatchDrafter:
             except UnicodeDecodeError:
                 continue
         else:  # pragma: no cover - gb18030 decodes any byte string
-            raise BatchError(f"{path} 的编码无法识别")
+            raise BatchError(f"{path} 的编码无法识别 / the text encoding of {path} is unknown")
         return await self.run(text, instruction_zh, actor=actor)
 
     async def run(
@@ -167,7 +170,10 @@ class BatchDrafter:
         """One draft per usable row; ``of_record``: the owner's words when ``instruction_zh``
         is the assistant's request (``DraftComposer.compose``)."""
         if not (instruction_zh or "").strip():
-            raise BatchError("请写下群发邮件的要点（中文即可）")
+            raise BatchError(
+                "请写下群发邮件的要点（中文即可） / write what the mailing should say "
+                "(Chinese is fine)"
+            )
         contacts, errors = parse_contacts(csv_text)
         report = BatchReport(batch_id=uuid.uuid4().hex[:12])
         outcomes: list[RowOutcome] = list(errors)

@@ -96,7 +96,9 @@ class DraftComposer:
         checked before the model is asked, so a wrong id costs no tokens."""
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
-            raise DraftStateError("请写下回复要点（中文即可）")
+            raise DraftStateError(
+                "请写下回复要点（中文即可） / write what the reply should say (Chinese is fine)"
+            )
         core, settings = self._core, self._core.services.settings
         await self._expire_memories()
         try:  # the inquiry first: a wrong id is "not found", whatever the AI settings say
@@ -104,10 +106,13 @@ class DraftComposer:
                 lambda s: composer.load_context(s, inquiry_id, settings)
             )
         except LookupError:
-            raise NotFound(f"询盘 #{inquiry_id}") from None
+            raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}") from None
         llm = require_llm(self._llm)
         if not ctx.recipient_email:
-            raise DraftStateError(f"询盘 {inquiry_id} 没有客户邮箱，无法起草回复")
+            raise DraftStateError(
+                f"询盘 {inquiry_id} 没有客户邮箱，无法起草回复 / inquiry {inquiry_id} has no "
+                "customer email address, so no reply can be drafted"
+            )
         files: list[int] = []
         if attachment_ids:
             wanted = list(attachment_ids)
@@ -172,7 +177,10 @@ class DraftComposer:
         """
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
-            raise DraftStateError("请写下要转给工厂的要点（中文即可）")
+            raise DraftStateError(
+                "请写下要转给工厂的要点（中文即可） / write what to tell the factory "
+                "(Chinese is fine)"
+            )
         core, settings = self._core, self._core.services.settings
         await self._expire_memories()
         try:
@@ -180,7 +188,7 @@ class DraftComposer:
                 lambda s: composer.load_context(s, inquiry_id, settings)
             )
         except LookupError:
-            raise NotFound(f"询盘 #{inquiry_id}") from None
+            raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}") from None
         llm = require_llm(self._llm)
         wanted = list(attachment_ids or [])
         files = await core.services.store.read(lambda s: core.check_files(s, inquiry_id, wanted))
@@ -230,7 +238,7 @@ class DraftComposer:
         ``of_record``: the owner's own words, when the instruction is the model's request."""
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
-            raise DraftStateError("请写下要修改的地方")
+            raise DraftStateError("请写下要修改的地方 / write what to change")
         llm = require_llm(self._llm)
         settings = self._core.services.settings
         await self._expire_memories()

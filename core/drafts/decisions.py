@@ -41,13 +41,18 @@ class OwnerDecisions:
         """The ONLY way to ``approved``. Owner actors only; refuses unconfirmed facts unless
         ``accept_unconfirmed`` (then they are recorded as confirmed by this actor)."""
         if actor not in APPROVERS:
-            raise DraftStateError(f"只有老板本人可以批准草稿（调用者：{actor}）")
+            raise DraftStateError(
+                f"只有老板本人可以批准草稿（调用者：{actor}） / only the owner can approve a "
+                f"draft (caller: {actor})"
+            )
         core = self._core
 
         def do(session: Session) -> tuple[DraftView, Transition]:
             draft = core.get(session, draft_id)
             if not draft.to_addrs:
-                raise DraftStateError(f"草稿 {draft_id} 没有收件人")
+                raise DraftStateError(
+                    f"草稿 {draft_id} 没有收件人 / draft {draft_id} has no recipient"
+                )
             if draft.status in APPROVABLE:
                 if draft.attachment_ids:
                     core.check_files(session, draft.inquiry_id, list(draft.attachment_ids))

@@ -54,10 +54,14 @@ def refuse_unless_approved(session: Session, draft_id: int) -> Draft:
     if draft.status != "approved":
         raise DraftStateError(
             f"草稿 {draft_id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，"
-            "只有老板批准的草稿才能发送；未发送"
+            "只有老板批准的草稿才能发送；未发送 / "
+            f"draft {draft_id} is {draft.status}: only a draft the owner approved can be sent; "
+            "not sent"
         )
     if not draft.to_addrs:
-        raise DraftStateError(f"草稿 {draft_id} 没有收件人，未发送")
+        raise DraftStateError(
+            f"草稿 {draft_id} 没有收件人，未发送 / draft {draft_id} has no recipient; not sent"
+        )
     return draft
 
 
@@ -71,7 +75,10 @@ def _chosen_files(
     bad = [f for f in chosen if not f.available]
     if len(chosen) != len(wanted) or bad:
         names = "、".join(f"{f.filename}（{f.reason}）" for f in bad) or "已被删除"
-        raise DraftStateError(f"草稿 {draft.id} 的附件无法发送：{names}；未发送")
+        raise DraftStateError(
+            f"草稿 {draft.id} 的附件无法发送：{names}；未发送 / the attachments of draft "
+            f"{draft.id} cannot be sent: {names}; not sent"
+        )
     files = []
     for f in chosen:
         row = session.get(Attachment, f.id)

@@ -162,7 +162,7 @@ class DraftSender:
         def do(session: Session) -> Transition:
             draft = session.get(Draft, draft_id)
             if draft is None:
-                raise NotFound(f"草稿 #{draft_id} 不存在")
+                raise NotFound(f"草稿 #{draft_id} 不存在 / draft #{draft_id} does not exist")
             for key, value in fields.items():
                 setattr(draft, key, value)
             return transition(
@@ -455,7 +455,7 @@ class DraftSender:
         def load(session: Session) -> tuple[str, str | None, str | None, list[str]]:
             d = session.get(Draft, draft_id)
             if d is None:
-                raise NotFound(f"草稿 #{draft_id} 不存在")
+                raise NotFound(f"草稿 #{draft_id} 不存在 / draft #{draft_id} does not exist")
             return d.status, d.outlook_draft_id, d.internet_message_id, list(d.to_addrs or [])
 
         status, outlook_id, imid, to = await self.services.store.read(load)

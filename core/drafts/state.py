@@ -167,14 +167,17 @@ def transition(
     """Move ``draft`` to ``to_status`` (never to ``approved`` except sending→approved when
     reconciliation proved the Outlook draft unsent). Raises DraftStateError otherwise."""
     if to_status not in DRAFT_STATUSES:
-        raise DraftStateError(f"未知状态 {to_status!r}")
+        raise DraftStateError(f"未知状态 {to_status!r} / unknown status {to_status!r}")
     if to_status == "approved" and not (_reconcile and draft.status == "sending"):
-        raise DraftStateError(f"草稿 {draft.id} 只能由老板本人批准")
+        raise DraftStateError(
+            f"草稿 {draft.id} 只能由老板本人批准 / only the owner can approve draft {draft.id}"
+        )
     allowed = TRANSITIONS.get(draft.status, frozenset())
     if to_status not in allowed:
         raise DraftStateError(
             f"草稿 {draft.id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，"
-            f"不能变为「{STATUS_ZH.get(to_status, to_status)}」"
+            f"不能变为「{STATUS_ZH.get(to_status, to_status)}」 / draft {draft.id} is "
+            f"{draft.status} and cannot become {to_status}"
         )
     return _record(session, draft, to_status, actor=actor, note=note, clock=clock)
 
@@ -184,10 +187,14 @@ def approve_transition(
 ) -> Transition:
     """The single path into ``approved``: an owner actor on an approvable draft."""
     if actor not in APPROVERS:
-        raise DraftStateError(f"只有老板本人可以批准草稿（调用者：{actor}）")
+        raise DraftStateError(
+            f"只有老板本人可以批准草稿（调用者：{actor}） / only the owner can approve a draft "
+            f"(caller: {actor})"
+        )
     if draft.status not in APPROVABLE:
         raise DraftStateError(
-            f"草稿 {draft.id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，不能批准"
+            f"草稿 {draft.id} 处于「{STATUS_ZH.get(draft.status, draft.status)}」，不能批准 / "
+            f"draft {draft.id} is {draft.status} and cannot be approved"
         )
     now = naive_utc(clock.now())
     draft.approved_by = actor

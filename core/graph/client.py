@@ -46,6 +46,7 @@ from core.graph.errors import (
     error_code,
     map_error,
     parse_retry_after,
+    transport_cause,
 )
 
 log = logging.getLogger(__name__)
@@ -385,7 +386,9 @@ class GraphClient:
                 f"{method} {_short(url)}: connection lost after sending ({type(exc).__name__})"
             ) from exc
         if attempt >= self.max_attempts:
-            raise GraphError(f"{method} {url}: network error: {exc}") from exc
+            raise GraphError(
+                f"{method} {url}: network error: {exc}", cause=transport_cause(exc)
+            ) from exc
         log.info("graph %s %s: %s, retrying", method, _short(url), type(exc).__name__)
 
     def _throttle_wait(

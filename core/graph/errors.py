@@ -20,6 +20,23 @@ THROTTLE_STATUSES = frozenset({429, 503, 504})
 NOT_SENT_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 
+def transport_cause(exc: httpx.TransportError) -> str:
+    """What a failed connection to Microsoft was, as a key of ``core.errors.CAUSES`` (the
+    owner's sentence names the server and what to do; httpx's text goes to the log)."""
+    text = f"{exc} {exc.__cause__ or ''}".lower()
+    if isinstance(exc, httpx.TimeoutException):
+        return "timeout"
+    if "name or service not known" in text or "nodename" in text or "getaddrinfo" in text:
+        return "dns"
+    if "ssl" in text or "certificate" in text or "tls" in text:
+        return "tls"
+    if "refused" in text:
+        return "refused"
+    if isinstance(exc, httpx.ConnectError):
+        return "unreachable"
+    return "dropped"
+
+
 def parse_retry_after(value: str | None, clock: Clock) -> float | None:
     """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date."""
     if not value:

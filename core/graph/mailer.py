@@ -42,7 +42,12 @@ from core.errors import (
     Throttled,
 )
 from core.graph.client import GraphClient
-from core.graph.errors import NOT_SENT_ERRORS, THROTTLE_STATUSES, parse_retry_after
+from core.graph.errors import (
+    NOT_SENT_ERRORS,
+    THROTTLE_STATUSES,
+    parse_retry_after,
+    transport_cause,
+)
 from core.mail.ports import DraftAttachment
 
 SIMPLE_ATTACHMENT_MAX = 3 * 1024 * 1024  # Graph: from 3 MB use an upload session
@@ -345,7 +350,9 @@ class GraphMailer:
                 response = await http.put(url, content=chunk, headers=headers)
             except NOT_SENT_ERRORS as exc:
                 if attempt >= attempts:
-                    raise GraphError(f"PUT upload: network unreachable: {exc}") from exc
+                    raise GraphError(
+                        f"PUT upload: network unreachable: {exc}", cause=transport_cause(exc)
+                    ) from exc
                 await clock.sleep(min(60.0, 2.0 ** (attempt - 1)))
                 continue
             except httpx.TransportError as exc:

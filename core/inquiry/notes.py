@@ -104,13 +104,13 @@ def _note_writer(
     """Check the note, then the one transaction both twins run."""
     text = text.strip()
     if not text:
-        raise NoteError("笔记内容为空")
+        raise NoteError("笔记内容为空 / the note is empty")
     if source not in NOTE_SOURCES:
         raise NoteError(f"unknown note source {source!r}")
     stored_audio = None
     if audio_path is not None:
         if not Path(audio_path).is_file():
-            raise NoteError(f"录音文件不存在：{audio_path}")
+            raise NoteError(f"录音文件不存在：{audio_path} / recording not found: {audio_path}")
         stored_audio = stored_audio_path(services.paths.home, Path(audio_path))
     now = naive_utc(services.clock.now())
     # "下周二上门": a note about a day is over after it (core.memory.expiry, Sydney time)
@@ -121,7 +121,7 @@ def _note_writer(
         if inquiry_id is not None:
             inquiry = session.get(Inquiry, inquiry_id)
             if inquiry is None:
-                raise NoteError(f"询盘 {inquiry_id} 不存在")
+                raise NoteError(f"询盘 {inquiry_id} 不存在 / inquiry {inquiry_id} does not exist")
         note = Memory(
             kind="customer_note",
             inquiry_id=inquiry_id,

@@ -201,7 +201,7 @@ class StageService:
         def _do(session: Session) -> StageChange | None:
             inquiry = session.get(Inquiry, inquiry_id)
             if inquiry is None:
-                raise NotFound(f"询盘 #{inquiry_id}")
+                raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}")
             return change_stage(
                 session,
                 inquiry,

@@ -29,6 +29,37 @@ PENDING = "pending"
 OUTGOING = "skipped:outgoing"
 REPLY_PREFIXES = ("re:", "re ", "aw:", "回复", "答复", "回覆")
 
+# failures that mean "this file is not an email" (a CSV, a note, a photo renamed .eml)
+NOT_MAIL = frozenset({"failed:no_sender", "failed:unparseable", "failed:parse_error"})
+
+_WORDS: dict[str, tuple[str, str]] = {
+    "new_inquiry": ("新询盘", "new inquiries"),
+    "merged": ("并入已有询盘", "merged into an inquiry"),
+    "not_inquiry": ("不是询盘", "not an inquiry"),
+    "pending": ("等待重试", "waiting for a retry"),
+    "skipped:outgoing": ("我们发出的邮件", "sent by us"),
+    "failed:no_sender": ("不是邮件（没有发件人）", "not an email (no sender)"),
+    "failed:unparseable": ("不是邮件（无法解析）", "not an email (unreadable)"),
+    "failed:parse_error": ("不是邮件（无法解析）", "not an email (unreadable)"),
+    "failed:raw_missing": ("原始邮件文件丢失", "raw mail file missing"),
+    "failed:internal": ("处理出错（详见日志）", "failed (see the log)"),
+    "failed:timeout": ("处理超时", "timed out"),
+}
+
+
+def disposition_words(disposition: str) -> tuple[str, str]:
+    """A disposition as the owner reads it, (Chinese, English); a reason without words of its
+    own keeps its key after the general word, so nothing is hidden."""
+    if disposition in _WORDS:
+        return _WORDS[disposition]
+    kind, _, reason = disposition.partition(":")
+    if kind == "skipped":
+        return f"按规则跳过（{reason}）", f"skipped by rule ({reason})"
+    if kind == "failed":
+        return f"无法处理（{reason}）", f"failed ({reason})"
+    return disposition, disposition
+
+
 # What applying one message produced: (disposition, events to publish, new inquiry id),
 # or None when another run finished that message meanwhile.
 Outcome = tuple[str, list[Event], int | None] | None
@@ -76,13 +107,19 @@ class IngestReport:
         return sum(self.counts.values())
 
     def summary(self) -> str:
-        """One line for the CLI and logs (Chinese first)."""
-        parts = ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
+        """One line for the CLI and logs (Chinese first), each disposition in words, never a raw
+        key (``failed:no_sender 1`` told the owner nothing)."""
+        shown = [(disposition_words(k), n) for k, n in sorted(self.counts.items())]
+        rest = [(w, n) for w, n in shown if w != _WORDS["new_inquiry"]]
+        zh_parts = "，".join(f"{zh} {n} 封" for (zh, _en), n in rest)
+        en_parts = ", ".join(f"{en} {n}" for (_zh, en), n in rest)
         return (
             f"处理邮件 {self.processed} 封，新询盘 {len(self.new_inquiry_ids)} 个，"
-            f"已存在 {self.already_known} 封 / processed {self.processed}, "
+            f"已存在 {self.already_known} 封"
+            + (f"；其中{zh_parts}" if zh_parts else "")
+            + f" / processed {self.processed}, "
             f"new inquiries {len(self.new_inquiry_ids)}, already known {self.already_known}"
-            + (f" ({parts})" if parts else "")
+            + (f"; {en_parts}" if en_parts else "")
             + self._why_waiting()
             + (
                 f"；AI 模型无法使用，已按规则归档（请确认）：{self.model_unusable}"
@@ -91,6 +128,12 @@ class IngestReport:
                 else ""
             )
         )
+
+    @property
+    def nothing_was_mail(self) -> bool:
+        """Every message this run read was something other than an email (no sender, not
+        MIME): the folder given to ``ingest`` held no mail at all."""
+        return self.processed > 0 and all(k in NOT_MAIL for k in self.counts)
 
     def _why_waiting(self) -> str:
         """Why ``pending`` messages wait, when the reason is known: an unreachable model."""

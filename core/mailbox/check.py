@@ -12,10 +12,10 @@ import contextlib
 import smtplib
 from dataclasses import dataclass
 
-from core.errors import MailboxError, MailNetworkError
+from core.errors import MailboxError
 from core.mailbox.account import Endpoint
 from core.mailbox.folders import find_sent, list_folders
-from core.mailbox.imap_session import network_error, open_session
+from core.mailbox.imap_session import dropped, network_error, open_session
 from core.mailbox.smtp_mailer import connect_smtp, login_smtp
 
 
@@ -35,14 +35,16 @@ def check_account(imap: Endpoint, smtp: Endpoint | None, password: str) -> Check
     if smtp is not None:
         try:
             conn = connect_smtp(smtp)
-        except (OSError, smtplib.SMTPServerDisconnected) as exc:
-            raise network_error(exc) from exc
+        except smtplib.SMTPServerDisconnected as exc:
+            raise dropped(str(exc), smtp) from exc
+        except OSError as exc:
+            raise network_error(exc, smtp) from exc
         except smtplib.SMTPException as exc:
             raise MailboxError(str(exc)) from exc
         try:
             login_smtp(conn, smtp, password)
         except smtplib.SMTPServerDisconnected as exc:
-            raise MailNetworkError(str(exc)) from exc
+            raise dropped(str(exc), smtp) from exc
         finally:
             with contextlib.suppress(smtplib.SMTPException, OSError):
                 conn.quit()

@@ -11,6 +11,7 @@ client that has not said who it is — then ``LOGIN``. Errors leave as the app's
 from __future__ import annotations
 
 import contextlib
+import errno
 import imaplib
 import io
 import re
@@ -57,14 +58,21 @@ _AUTH = re.compile(
 )
 
 
-def classify_refusal(text: str) -> MailboxError:
+def _at(endpoint: Endpoint | None) -> dict[str, str]:
+    """Which server an error names: its protocol and host:port (nothing when unknown)."""
+    if endpoint is None:
+        return {}
+    return {"server": endpoint.protocol, "where": f"{endpoint.host}:{endpoint.port}"}
+
+
+def classify_refusal(text: str, endpoint: Endpoint | None = None) -> MailboxError:
     """The app's error for a server's NO/BAD text at login (disabled before auth: 'please
     enable IMAP' messages often also mention the password)."""
     if _DISABLED.search(text):
-        return MailServiceDisabled(text)
+        return MailServiceDisabled(text, **_at(endpoint))
     if _AUTH.search(text):
-        return MailAuthError(text)
-    return MailboxError(text)
+        return MailAuthError(text, **_at(endpoint))
+    return MailboxError(text, **_at(endpoint))
 
 
 def error_text(exc: BaseException) -> str:
@@ -73,12 +81,32 @@ def error_text(exc: BaseException) -> str:
     return arg.decode("utf-8", "replace") if isinstance(arg, bytes) else str(arg)
 
 
-def network_error(exc: BaseException) -> MailNetworkError:
+def network_cause(exc: BaseException) -> str:
+    """What happened, as a key of ``core.errors.CAUSES`` (the owner's sentence is built there)."""
     if isinstance(exc, socket.gaierror):
-        return MailNetworkError(f"unknown host: {exc}")
+        return "dns"
     if isinstance(exc, TimeoutError | socket.timeout):
-        return MailNetworkError(f"timed out: {exc}")
-    return MailNetworkError(f"{type(exc).__name__}: {exc}")
+        return "timeout"
+    if isinstance(exc, ssl.SSLError | ssl.CertificateError):
+        return "tls"
+    if isinstance(exc, ConnectionRefusedError):
+        return "refused"
+    if isinstance(exc, OSError) and exc.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+        return "unreachable"
+    return "dropped"
+
+
+def network_error(exc: BaseException, endpoint: Endpoint | None = None) -> MailNetworkError:
+    """A failed connection as the app's error: which server (``endpoint``), what happened; the
+    exception's own text stays in the detail (the log)."""
+    return MailNetworkError(
+        f"{type(exc).__name__}: {exc}", cause=network_cause(exc), **_at(endpoint)
+    )
+
+
+def dropped(text: str, endpoint: Endpoint | None = None) -> MailNetworkError:
+    """The server closed the connection under us (imaplib's abort, SMTP's disconnect)."""
+    return MailNetworkError(text, cause="dropped", **_at(endpoint))
 
 
 KB = 1024
@@ -359,13 +387,13 @@ class ImapSession:
 
     def command(self, name: str, *args: str) -> list[bytes]:
         """Run a command, raising ``MailboxError`` on NO/BAD; the untagged data of ``name``."""
-        _mapped(self.conn._simple_command, name, *args)  # imaplib's door for any command
+        _mapped(self.endpoint, self.conn._simple_command, name, *args)  # any command's door
         found = self.conn.untagged_responses.pop(name, [])
         return [d if isinstance(d, bytes) else _inline(d) for d in found if d is not None]
 
     def call(self, method: str, *args: object) -> list[object]:
         """``getattr(conn, method)(*args)`` with the error map (select, uid, append…)."""
-        return list(_mapped(getattr(self.conn, method), *args))
+        return list(_mapped(self.endpoint, getattr(self.conn, method), *args))
 
     def response(self, code: str) -> list[bytes]:
         """An untagged response code left by the last command (UIDVALIDITY, PERMANENTFLAGS)."""
@@ -402,16 +430,18 @@ class ImapSession:
                 self.conn.shutdown()
 
 
-def _mapped(fn: Callable[..., tuple[str, list[object]]], *args: object) -> list[object]:
+def _mapped(
+    endpoint: Endpoint, fn: Callable[..., tuple[str, list[object]]], *args: object
+) -> list[object]:
     """``fn(*args)`` → its data; imaplib's failures as the app's errors, NO/BAD as MailboxError."""
     try:
         typ, data = fn(*args)
     except imaplib.IMAP4.abort as exc:
-        raise MailNetworkError(error_text(exc)) from exc
+        raise dropped(error_text(exc), endpoint) from exc
     except imaplib.IMAP4.error as exc:
         raise MailboxError(error_text(exc)) from exc
     except OSError as exc:
-        raise network_error(exc) from exc
+        raise network_error(exc, endpoint) from exc
     if typ != "OK":
         raise MailboxError(_text(data))
     return data
@@ -456,8 +486,10 @@ def open_session(
     is bounded by ``limits`` (the defaults when None)."""
     try:
         conn, tls = _connect(endpoint, timeout, limits or ImapLimits())
-    except (OSError, imaplib.IMAP4.abort) as exc:
-        raise network_error(exc) from exc
+    except imaplib.IMAP4.abort as exc:
+        raise dropped(error_text(exc), endpoint) from exc
+    except OSError as exc:
+        raise network_error(exc, endpoint) from exc
     except imaplib.IMAP4.error as exc:
         raise MailboxError(error_text(exc)) from exc
     try:
@@ -468,9 +500,9 @@ def open_session(
         try:
             conn.login(endpoint.user, password)
         except imaplib.IMAP4.abort as exc:
-            raise MailNetworkError(error_text(exc)) from exc
+            raise dropped(error_text(exc), endpoint) from exc
         except imaplib.IMAP4.error as exc:
-            raise classify_refusal(error_text(exc)) from exc
+            raise classify_refusal(error_text(exc), endpoint) from exc
         # servers may announce more after login (SPECIAL-USE, IDLE, MOVE)
         try:
             typ, data = conn.capability()

@@ -33,7 +33,12 @@ from core.errors import (
 )
 from core.mailbox.account import Endpoint, check_transport
 from core.mailbox.folders import find_sent, list_folders
-from core.mailbox.imap_session import ImapSession, classify_refusal, network_error, open_session
+from core.mailbox.imap_session import (
+    ImapSession,
+    classify_refusal,
+    network_error,
+    open_session,
+)
 from core.mailbox.outgoing import Outgoing, build_mime, new_message_id, recipients
 
 log = logging.getLogger(__name__)
@@ -66,7 +71,7 @@ def login_smtp(smtp: smtplib.SMTP, endpoint: Endpoint, password: str) -> None:
     try:
         smtp.login(endpoint.user, password)
     except smtplib.SMTPAuthenticationError as exc:
-        raise classify_refusal(_smtp_text(exc)) from exc
+        raise classify_refusal(_smtp_text(exc), endpoint) from exc
 
 
 def _smtp_text(exc: smtplib.SMTPResponseException) -> str:
@@ -219,7 +224,9 @@ class SmtpMailer:
         except smtplib.SMTPResponseException as exc:  # a 421/554 greeting: nothing sent
             raise _reply_error("连接", exc.smtp_code, exc.smtp_error, host) from exc
         except (OSError, smtplib.SMTPException) as exc:
-            raise MailerUnavailable(via="smtp", host=host, cause=network_error(exc)) from exc
+            raise MailerUnavailable(
+                via="smtp", host=host, cause=network_error(exc, self.endpoint)
+            ) from exc
         except MailboxError as exc:  # plain text to a remote host: fix the settings, then retry
             raise MailerUnavailable(via="smtp", host=host, cause=exc) from exc
         try:
@@ -230,7 +237,9 @@ class SmtpMailer:
             except smtplib.SMTPResponseException as exc:
                 raise _reply_error("AUTH", exc.smtp_code, exc.smtp_error, host) from exc
             except (smtplib.SMTPException, OSError) as exc:
-                raise MailerUnavailable(via="smtp", host=host, cause=network_error(exc)) from exc
+                raise MailerUnavailable(
+                    via="smtp", host=host, cause=network_error(exc, self.endpoint)
+                ) from exc
             _transmit(smtp, self.sender, recipients(out), raw, on_transmitted, host)
         finally:
             with contextlib.suppress(smtplib.SMTPException, OSError):

@@ -397,7 +397,7 @@ class NotificationCenter:
         source_zh = SOURCE_ZH.get(event.source, event.source)
         zh_template = USER_MESSAGES.get(event.code, USER_MESSAGES["error"])[0]
         try:
-            message = zh_template.format(detail=event.detail, retry_after="?")
+            message = event.sentence or zh_template.format(detail=event.detail, retry_after="?")
         except (KeyError, IndexError):
             message = event.detail or event.code
         title = f"{source_zh}出现问题"

@@ -93,7 +93,7 @@ class Appointments:
         def do(session: Session) -> Proposal:
             inquiry = session.get(Inquiry, inquiry_id)
             if inquiry is None:
-                raise NotFound(f"#{inquiry_id}")
+                raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}")
             who = inquiry.customer_name or inquiry.customer_email or f"#{inquiry.id}"
             proposal = Proposal(
                 inquiry_id=inquiry_id,

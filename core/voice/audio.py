@@ -137,7 +137,7 @@ def load_audio(path: str | Path) -> np.ndarray:
     """
     path = Path(path)
     if not path.is_file():
-        raise TranscriptionError(f"找不到音频文件：{path}")
+        raise TranscriptionError(f"找不到音频文件：{path} / audio file not found: {path}")
     try:
         return _with_soundfile(path)
     except Exception as first:  # libsndfile: RuntimeError/LibsndfileError for what it can't read
@@ -145,7 +145,8 @@ def load_audio(path: str | Path) -> np.ndarray:
             return _with_pyav(path)
         except Exception:
             raise TranscriptionError(
-                f"无法读取音频文件（格式不支持或文件已损坏）：{path.name}"
+                f"无法读取音频文件（格式不支持或文件已损坏）：{path.name} / cannot read the "
+                f"audio file (format not supported, or the file is damaged): {path.name}"
             ) from first
 
 

@@ -42,7 +42,7 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from core.errors import ModelDownloadError
+from core.errors import ModelDownloadError, ModelImportError
 from core.voice.model_files import (
     RemoteFile,
     find_model_folder,
@@ -260,30 +260,41 @@ def import_model(home: Path, source: Path) -> Path:
                 for member in archive.infolist():
                     dest = (scratch / member.filename).resolve()
                     if not dest.is_relative_to(scratch.resolve()):
-                        raise ModelDownloadError(f"压缩包里有不安全的路径：{member.filename}")
+                        raise ModelImportError(
+                            f"压缩包里有不安全的路径：{member.filename} / the zip holds an "
+                            f"unsafe path: {member.filename}"
+                        )
                 archive.extractall(scratch)
             folder = find_model_folder(scratch)
         elif source.is_dir():
             folder = find_model_folder(source)
         else:
-            raise ModelDownloadError(f"找不到模型文件夹或压缩包：{source}")
+            raise ModelImportError(_not_a_model(source))
         if folder is None:
-            raise ModelDownloadError(
-                f"{source.name} 里没有 Whisper 模型（需要 model.bin、config.json 和 tokenizer.json）"
+            raise ModelImportError(
+                f"{source.name} 里没有 Whisper 模型（需要 model.bin、config.json 和 "
+                f"tokenizer.json） / {source.name} holds no Whisper model (it needs model.bin, "
+                "config.json and tokenizer.json)"
             )
         try:
             check_model_dir(folder)
         except TranscriptionError as exc:
-            raise ModelDownloadError(exc.detail) from exc
+            raise ModelImportError(exc.detail) from exc
         manifest = folder / MANIFEST
         if manifest.is_file():
             expected = json.loads(manifest.read_text(encoding="utf-8")).get("files", {})
             for name, meta in expected.items():
                 path = folder / name
                 if not path.is_file() or path.stat().st_size != int(meta["size"]):
-                    raise ModelDownloadError(f"模型文件不完整：{name}（大小不符），已拒绝导入")
+                    raise ModelImportError(
+                        f"模型文件不完整：{name}（大小不符），已拒绝导入 / model file {name} is "
+                        "incomplete (wrong size); not imported"
+                    )
                 if meta.get("sha256") and sha256_file(path) != meta["sha256"]:
-                    raise ModelDownloadError(f"模型文件已损坏：{name}（校验值不符），已拒绝导入")
+                    raise ModelImportError(
+                        f"模型文件已损坏：{name}（校验值不符），已拒绝导入 / model file {name} is "
+                        "damaged (checksum differs); not imported"
+                    )
         name = folder.name if folder != scratch else source.stem
         staging = root / ".partial" / f"import-{name}"
         shutil.rmtree(staging, ignore_errors=True)
@@ -291,6 +302,17 @@ def import_model(home: Path, source: Path) -> Path:
         return install_folder(staging, root / name)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _not_a_model(source: Path) -> str:
+    """Why ``source`` cannot be imported: it is missing, or a file that is not a .zip."""
+    if not source.exists():
+        return f"找不到模型文件夹或压缩包：{source} / no model folder or zip at {source}"
+    return (
+        f"{source.name} 不是模型文件夹，也不是 .zip 压缩包：请选择 Whisper 模型所在的文件夹或"
+        f"它的 .zip / {source.name} is not a model folder or a .zip file: choose the folder "
+        "of a Whisper model, or its .zip"
+    )
 
 
 # -- helpers ------------------------------------------------------------------------------------

@@ -102,21 +102,31 @@ def is_multilingual(folder: Path) -> bool | None:
 def check_model_dir(folder: Path) -> None:
     """Raise ``TranscriptionError`` (Chinese) unless ``folder`` looks like a CTranslate2 Whisper."""
     if not str(folder).strip():
-        raise TranscriptionError("没有设置语音模型文件夹")
+        raise TranscriptionError("没有设置语音模型文件夹 / no voice model folder is set")
     if not folder.exists():
-        raise TranscriptionError(f"语音模型文件夹不存在：{folder}（请在“设置 → 语音”中重新选择）")
+        raise TranscriptionError(
+            f"语音模型文件夹不存在：{folder}（请在“设置 → 语音”中重新选择） / the voice model "
+            f"folder does not exist: {folder} (choose it again in Settings → Voice)"
+        )
     if not folder.is_dir():
-        raise TranscriptionError(f"语音模型路径不是文件夹：{folder}")
+        raise TranscriptionError(
+            f"语音模型路径不是文件夹：{folder} / the voice model path is not a folder: {folder}"
+        )
     missing = [name for name in REQUIRED_FILES if not (folder / name).is_file()]
     if missing:
         raise TranscriptionError(
             f"语音模型文件夹不完整，缺少 {'、'.join(missing)}：{folder}"
-            "（需要 CTranslate2 格式的 Whisper 模型，例如 faster-whisper-small）"
+            "（需要 CTranslate2 格式的 Whisper 模型，例如 faster-whisper-small） / the voice "
+            f"model folder lacks {', '.join(missing)}: {folder} (a CTranslate2 Whisper model "
+            "is needed, e.g. faster-whisper-small)"
         )
     if not any(
         (folder / n).is_file() for n in ("tokenizer.json", "vocabulary.txt", "vocabulary.json")
     ):
-        raise TranscriptionError(f"语音模型文件夹缺少词表文件 tokenizer.json：{folder}")
+        raise TranscriptionError(
+            f"语音模型文件夹缺少词表文件 tokenizer.json：{folder} / the voice model folder lacks "
+            f"its vocabulary (tokenizer.json): {folder}"
+        )
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:

@@ -59,7 +59,7 @@ def test_ingest_with_an_unreachable_model_says_why_mail_waits(
     )
     monkeypatch.setenv("INQUIRY_BRIDGE_LLM_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens
     code, out, _ = _err(capsys, "ingest", "--eml-dir", str(folder), "--home", str(home))
-    assert code == 0 and "pending 1" in out
+    assert code == 0 and "waiting for a retry 1" in out and "等待重试 1 封" in out
     assert "等待 AI 服务" in out and "http://127.0.0.1:9/v1" in out
     # the next run retries it first and then meets the same file: one message, counted once
     code, out, _ = _err(capsys, "ingest", "--eml-dir", str(folder), "--home", str(home))

@@ -103,7 +103,7 @@ def test_database_and_intake_failures_log_no_customer_text(
     )
     folder = _mail(tmp_path)
     assert main(["ingest", "--eml-dir", str(folder), "--offline", "--home", str(home)]) == 0
-    assert "failed:internal 1" in capsys.readouterr().out
+    assert "failed (see the log) 1" in capsys.readouterr().out
     _trigger(home, "DROP TRIGGER refuse_inquiry")
     _trigger(
         home,

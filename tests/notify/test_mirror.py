@@ -90,6 +90,29 @@ def test_sync_problem_alerts_once_per_outage(services: Any, center: Any, clock: 
     assert len(rows(services)) == 2
 
 
+def test_a_mailbox_outage_alert_names_the_server_once_not_inside_a_template(
+    services: Any, center: Any
+) -> None:
+    """Tray and Telegram get the sentence that says which server and what to do (issue 42),
+    not "无法连接邮件服务器…（ConnectionRefusedError: [Errno 111]…）"."""
+    from core.mailbox.account import Endpoint
+    from core.mailbox.imap_session import network_error
+    from core.schedule import Poller
+
+    error = network_error(
+        ConnectionRefusedError(111, "Connection refused"),
+        Endpoint("smtp", "smtp.qq.com", 465, "boss@qq.com", "ssl"),
+    )
+
+    async def job() -> None:
+        return None
+
+    Poller("mail", job, lambda: 60.0, services.clock, bus=services.bus)._report(False, error)
+    [row] = rows(services, "sync_problem")
+    assert row.body_md.startswith("发信服务器（SMTP）smtp") and "465 拒绝了连接" in row.body_md
+    assert "Errno" not in row.body_md and "无法连接邮件服务器" not in row.body_md
+
+
 async def test_new_inquiry_reaches_owner_once_even_after_restart(
     services: Any, center: Any, owner_env: TelegramServer, home: Any, clock: Any
 ) -> None:
