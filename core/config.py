@@ -207,6 +207,12 @@ SETTINGS: tuple[Setting, ...] = (
         "drafts.recent_contact_days", int, 14, "Warn when the customer was mailed this recently"
     ),
     Setting("drafts.factory_address", str, "", "The factory's email (forward_to_factory drafts)"),
+    Setting(
+        "drafts.auto_first_reply",
+        bool,
+        True,
+        "Draft the first reply to a new A/B inquiry when a model is set up (waits for approval)",
+    ),
     # telegram
     Setting("telegram.enabled", bool, False, "Mirror alerts to Telegram"),
     Setting(

@@ -175,12 +175,15 @@ class SettingsDialog(QDialog):
         self.deposit.setRange(0, 100)
         self.deposit.setSuffix(" %")
         self.deposit.setValue(s.number("company.deposit_percent"))
+        self.auto_first_reply = QCheckBox()
+        self.auto_first_reply.setChecked(s.flag("drafts.auto_first_reply"))
         page, _ = _page(
             (self._label("language"), self.language),
             (None, self.start_at_login),
             (self._label("company"), self.company),
             (self._label("owner"), self.owner),
             (self._label("signature"), self.signature),
+            (None, self.auto_first_reply),
             (self._label("office"), self.office),
             (self._label("addresses"), self.addresses),
             (self._label("abn"), self.abn),
@@ -259,6 +262,7 @@ class SettingsDialog(QDialog):
                 "general.owner_name": self.owner.text().strip(),
                 "general.office_address": self.office.text().strip(),
                 "drafts.signature": self.signature.toPlainText().strip(),
+                "drafts.auto_first_reply": self.auto_first_reply.isChecked(),
                 "general.owner_addresses": self._owner_addresses(),
                 "company.abn": self.abn.text().strip(),
                 "company.address": self.company_address.text().strip(),
@@ -392,6 +396,9 @@ class SettingsDialog(QDialog):
         self.ai_page.retranslate()
         self.paused.setText(self.tr("Pause sync"))
         self.start_at_login.setText(self.tr("Start when I log in"))
+        self.auto_first_reply.setText(
+            self.tr("Draft the first reply to each new inquiry (waits for my approval)")
+        )
         self.addresses.setToolTip(self.tr("Mail from these addresses is ours, never a customer"))
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("OK"))
         self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancel"))

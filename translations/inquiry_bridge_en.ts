@@ -2462,6 +2462,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Draft the first reply to each new inquiry (waits for my approval)</source>
+        <translation>Draft the first reply to each new inquiry (waits for my approval)</translation>
+    </message>
+    <message>
         <source>Mail from these addresses is ours, never a customer</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2465,6 +2465,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <translation>开机登录时自动启动</translation>
     </message>
     <message>
+        <source>Draft the first reply to each new inquiry (waits for my approval)</source>
+        <translation>每封新询盘自动起草第一封回复（等我审批后才发送）</translation>
+    </message>
+    <message>
         <source>Mail from these addresses is ours, never a customer</source>
         <translation>来自这些地址的邮件是我们自己的，不算客户</translation>
     </message>

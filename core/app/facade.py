@@ -87,7 +87,9 @@ from core.app.telegram import TelegramService
 from core.app.voice import VoiceService
 from core.clock import Clock
 from core.config import Settings
+from core.drafts.first_reply import FirstReplies
 from core.events import EventBus, StageChanged
+from core.import_lock import IMPORTING
 from core.paths import DataPaths
 from core.secrets import Secrets
 from core.services import Services
@@ -99,6 +101,7 @@ if TYPE_CHECKING:
     from core.agent.tools.drive_access import CustomerDrive
     from core.app.graph_runtime import GraphRuntime
     from core.demo import DemoResult
+    from core.drafts.composing import DraftComposer
     from core.graph.auth import MsalAuth
     from core.graph.client import GraphClient
     from core.intake.pipeline import IntakePipeline
@@ -143,7 +146,11 @@ class App:
             drafts=self.drafts,
             attention_settled=self.attention.settled,
         )
-        self.intake = IntakeService(services, self.pipeline)
+        # the first reply of each new A/B inquiry, drafted in the background (never in a demo)
+        self.first_replies = FirstReplies(
+            services, self._first_reply_composer, lambda: self.llm.available and not is_demo
+        )
+        self.intake = IntakeService(services, self.pipeline, self.first_replies)
         self.telegram = TelegramService(
             services,
             llm=self.llm,
@@ -208,15 +215,31 @@ class App:
         """The core's events (stage changed, draft changed, …) the front ends subscribe to."""
         return self._services.bus
 
-    def pipeline(self, *, offline: bool = False) -> IntakePipeline:
+    def pipeline(self, *, offline: bool = False, first_replies: bool = True) -> IntakePipeline:
         """An intake pipeline over the App's one model client (rules only when ``offline`` or
         no endpoint is configured). It shares that client, and so its ``llm.concurrency``
-        limit, with drafting, the assistant and translation; ``App.aclose`` closes it."""
+        limit, with drafting, the assistant and translation; ``App.aclose`` closes it. Its new
+        A/B inquiries get their first reply drafted (``FirstReplies``) unless
+        ``first_replies=False`` (``eval`` measures intake alone)."""
         from core.intake.pipeline import build_pipeline
 
         if offline or not self.llm.available:
             return build_pipeline(self._services, offline=True)
-        return build_pipeline(self._services, offline=False, llm=self.llm.client())
+        return build_pipeline(
+            self._services,
+            offline=False,
+            llm=self.llm.client(),
+            on_created=self.first_replies.schedule if first_replies else None,
+        )
+
+    def _first_reply_composer(self) -> DraftComposer:
+        """Only a composer for the automatic first reply: it can add to his queue, nothing
+        more (no mailer is built for it)."""
+        with IMPORTING:
+            from core.drafts.base import DraftCore
+            from core.drafts.composing import DraftComposer
+
+        return DraftComposer(DraftCore(self._services), self.llm)
 
     def graph(self, *, offline: bool = False, **overrides: Any) -> GraphRuntime:
         """The Graph runtime (client, mail sync, OneDrive, mailer), built on first use.
@@ -349,7 +372,9 @@ class App:
 
     async def aclose(self) -> None:
         """Close the HTTP clients (LLM, Graph, Telegram, drafting's mailer) on the loop that
-        opened them."""
+        opened them. First replies still being drafted finish first (a CLI run ends after
+        them; they are bounded by the model client's timeouts)."""
+        await self.first_replies.drain()
         await self.telegram.aclose()
         drafting = self.drafts._service  # built on first use; its mailer's Graph client
         if drafting is not None:

@@ -16,6 +16,7 @@ from core.intake.jobs import IngestReport
 from core.services import Services
 
 if TYPE_CHECKING:
+    from core.drafts.first_reply import FirstReplies
     from core.intake.pipeline import IntakePipeline
 
 # ``App.pipeline``: a pipeline over the App's one model client (rules only when offline)
@@ -25,9 +26,15 @@ __all__ = ["IngestReport", "IntakeService"]
 
 
 class IntakeService:
-    def __init__(self, services: Services, pipeline: PipelineFactory) -> None:
+    def __init__(
+        self,
+        services: Services,
+        pipeline: PipelineFactory,
+        first_replies: FirstReplies | None = None,
+    ) -> None:
         self._services = services
         self._pipeline = pipeline
+        self._first_replies = first_replies
 
     async def ingest_folder(self, folder: Path, *, offline: bool = False) -> IngestReport:
         """Messages a killed or failed earlier run left ``pending`` first, then ``*.eml`` of
@@ -40,9 +47,11 @@ class IntakeService:
         try:
             report = await pipeline.retry_pending()
             report.extend(await pipeline.ingest_source(EmlFolderSource(folder)))
-            return report
         finally:
             await pipeline.aclose()
+        if self._first_replies is not None:  # the run's first replies, drafted meanwhile
+            await self._first_replies.drain()
+        return report
 
     async def inquiries_json(self) -> list[dict[str, Any]]:
         """Every inquiry as the ``inquiries --json`` contract (``core.intake.queries``)."""

@@ -33,6 +33,7 @@ from core.db.models import Draft, DraftEvent
 from core.drafts import composer
 from core.drafts.base import EDITABLE, DraftCore, not_editable, require_llm
 from core.drafts.evidence import batch_contact, run_guard
+from core.drafts.first_reply import AlreadyDrafted
 from core.drafts.state import Transition, record_created, transition
 from core.drafts.view import DraftView, draft_view
 from core.errors import DraftStateError, NotFound
@@ -64,6 +65,7 @@ class _NewDraft:
     reply: bool = False  # a reply to the inquiry's customer: the one live draft of the thread
     # what the caller files with the draft, in its transaction, before the guard reads it
     link: Callable[[Session, Draft], None] | None = None
+    first_reply: bool = False  # the automatic first reply: only into a thread with no draft
 
 
 def _on_record(new: _NewDraft, of_record: str | None) -> _NewDraft:
@@ -89,11 +91,14 @@ class DraftComposer:
         batch_id: str | None = None,
         attachment_ids: list[int] | None = None,
         of_record: str | None = None,
+        first_reply: bool = False,
     ) -> int:
         """Write a reply to an inquiry from the owner's Chinese instruction (→ pending_approval).
 
         ``attachment_ids``: files of this inquiry (``Attachment`` ids) to send with the reply;
-        checked before the model is asked, so a wrong id costs no tokens."""
+        checked before the model is asked, so a wrong id costs no tokens. ``first_reply``: the
+        automatic first reply (``core.drafts.first_reply``), filed only when the inquiry has no
+        draft at all, else ``AlreadyDrafted`` (it never supersedes a draft of his)."""
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
             raise DraftStateError(
@@ -126,7 +131,7 @@ class DraftComposer:
         if ctx.thread_subject and ctx.reply_to_message_pk is not None:
             subject = composer.reply_subject(ctx.thread_subject)  # stay in the thread
         new = _NewDraft(instruction_zh, subject, answer.body_en, answer.body_zh, actor, batch_id)
-        new.attachment_ids, new.reply = files, True
+        new.attachment_ids, new.reply, new.first_reply = files, True, first_reply
         return await self._create(ctx, _on_record(new, of_record))
 
     async def compose_document(
@@ -303,6 +308,10 @@ class DraftComposer:
         chosen = [ctx.recipient_email] if ctx.recipient_email else []
 
         def do(session: Session) -> tuple[int, list[Transition]]:
+            if new.first_reply and ctx.inquiry_id is not None:
+                drafted = select(Draft.id).where(Draft.inquiry_id == ctx.inquiry_id).limit(1)
+                if session.scalars(drafted).first() is not None:
+                    raise AlreadyDrafted(f"inquiry {ctx.inquiry_id} has a draft already")
             now = core.now()
             draft = Draft(
                 inquiry_id=ctx.inquiry_id,

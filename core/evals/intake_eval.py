@@ -214,7 +214,7 @@ async def _ingest(app: App, folder: Path, offline: bool, judge: int) -> JudgeRep
     from core.sources.eml import EmlFolderSource
 
     try:
-        pipeline = app.pipeline(offline=offline)
+        pipeline = app.pipeline(offline=offline, first_replies=False)  # intake's own cost
         await pipeline.ingest_source(EmlFolderSource(folder))
         if offline or judge <= 0:
             return None

@@ -66,8 +66,12 @@ class IntakePipeline:
         offline: bool = False,
         strip_quotes_enabled: bool = True,
         owns_llm: bool = True,
+        on_created: Callable[[int], None] | None = None,
     ) -> None:
         self.services = services
+        # told each new inquiry's id after its run committed (the first reply, drafted in the
+        # background: ``core.drafts.first_reply``); it must return at once
+        self.on_created = on_created
         self.llm = llm
         # a client handed down by the composition root is shared (drafting, the assistant):
         # its owner closes it, not this pipeline's ``aclose``
@@ -191,6 +195,7 @@ class IntakePipeline:
             if run.llm_unusable is not None:
                 report.model_unusable = run.llm_unusable.user_message("zh_CN")
             self._tell_owner(run)
+            self._created(report.new_inquiry_ids)
             return report
         finally:  # after the last merge: late offline-rules calls still use the worker
             await run.parser.close()
@@ -205,13 +210,28 @@ class IntakePipeline:
         elif run.llm_worked and run.llm_down is None:
             self._publish([SyncStatus("llm", True)])
 
+    def _created(self, inquiry_ids: list[int]) -> None:
+        """After the run: the new inquiries to whoever drafts first replies (never fatal to
+        intake: what it recorded stays recorded)."""
+        if self.on_created is None:
+            return
+        for inquiry_id in inquiry_ids:
+            try:
+                self.on_created(inquiry_id)
+            except Exception:
+                log.exception("intake: on_created(%s) failed", inquiry_id)
+
     def _publish(self, events: Iterable[Event]) -> None:
         for event in events:
             self.services.bus.publish(event)
 
 
 def build_pipeline(
-    services: Services, offline: bool = False, *, llm: ModelClient | None = None
+    services: Services,
+    offline: bool = False,
+    *,
+    llm: ModelClient | None = None,
+    on_created: Callable[[int], None] | None = None,
 ) -> IntakePipeline:
     """The pipeline of a data folder over ``llm``, the model client handed down by the
     composition root (``App.pipeline``, which shares its one client and concurrency limit with
@@ -220,7 +240,7 @@ def build_pipeline(
     ``core.app.standalone.own_pipeline``."""
     configured = bool(services.settings.text("llm.base_url").strip())
     model = llm if configured and not offline else None
-    return IntakePipeline(services, model, offline=offline, owns_llm=False)
+    return IntakePipeline(services, model, offline=offline, owns_llm=False, on_created=on_created)
 
 
 __all__ = ["IngestReport", "IntakePipeline", "Understanding", "build_pipeline"]

@@ -1,0 +1,135 @@
+"""The first reply, ready when he opens the mail (issue 42).
+
+When intake creates a NEW A or B inquiry and a model is set up, the first reply is drafted in
+the background: thanks, and what is needed next (the address and a time to measure for A; photos,
+sizes and quantities for B), from his knowledge base and his memories. It waits in
+``pending_approval`` with its Chinese like every other draft; nothing here can approve or send
+(it holds only a ``DraftComposer``).
+
+Why it is shaped like this:
+
+* The instruction is written by code, not by a model: a fixed owner-side text in
+  ``core/llm/prompts/first_reply.md``. It carries no values, so the fact guard still flags every
+  price, date or size the model adds that no person wrote.
+* It never blocks intake: ``schedule`` only starts a task; a failing model is logged and leaves
+  the inquiry as it is (he can still ask for a draft by hand). ``drain`` lets a command line run
+  finish its drafts before it exits.
+* One mail thread gets one waiting first reply, never two: only ``InquiryCreated`` starts one (a
+  merged second mail does not), and the composer files it only when the inquiry has no draft at
+  all, checked in the very transaction that writes it (``AlreadyDrafted``). A re-run of intake
+  creates no inquiry, so it drafts nothing.
+* ``drafts.auto_first_reply`` turns it off; its model calls go through the shared client, so
+  their cost is in the ``llm_calls`` ledger (purpose ``draft``) like any other draft.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from core.errors import DraftStateError, InquiryBridgeError
+from core.llm.prompts import load_prompt
+
+if TYPE_CHECKING:  # the store and the composer load on the first new inquiry, not at start-up
+    from sqlalchemy.orm import Session
+
+    from core.drafts.composing import DraftComposer
+    from core.services import Services
+
+log = logging.getLogger(__name__)
+
+ACTOR = "first_reply"  # who wrote the draft (its audit trail and ``created_by``)
+CLASSES = frozenset({"A", "B"})  # measure on site, quote remotely: a customer waiting for us
+
+
+class AlreadyDrafted(DraftStateError):
+    """The inquiry had a draft already when the first reply was to be written (checked in the
+    writing transaction): one mail thread gets one waiting first reply, never two; nothing was
+    written."""
+
+
+def instruction() -> str:
+    """The fixed owner-side instruction (Chinese, as he would say it)."""
+    return load_prompt("first_reply").strip()
+
+
+class FirstReplies:
+    """Drafts the first reply of each new A/B inquiry, in the background, at most once."""
+
+    def __init__(
+        self,
+        services: Services,
+        composer: Callable[[], DraftComposer],
+        model_ready: Callable[[], bool],
+    ) -> None:
+        self._services = services
+        self._composer = composer
+        self._model_ready = model_ready
+        self._tasks: set[asyncio.Task[int | None]] = set()
+
+    @property
+    def enabled(self) -> bool:
+        return self._services.settings.flag("drafts.auto_first_reply") and self._model_ready()
+
+    def schedule(self, inquiry_id: int) -> None:
+        """Start drafting for a just-created inquiry (the pipeline calls it after the commit,
+        on the event loop); returns at once."""
+        if not inquiry_id or not self.enabled:
+            return
+        task = asyncio.get_running_loop().create_task(self.draft(inquiry_id))
+        self._tasks.add(task)
+        task.add_done_callback(lambda done: self._tasks.discard(done))
+
+    async def draft(self, inquiry_id: int) -> int | None:
+        """The draft's id, or None when the inquiry needs none (C, no email, already drafted)
+        or the model failed (logged; the inquiry stays as it was)."""
+        try:
+            wanted = await self._services.store.read(lambda s: _wants_first_reply(s, inquiry_id))
+            if not wanted:
+                return None
+            return await self._composer().compose(
+                inquiry_id, instruction(), actor=ACTOR, first_reply=True
+            )
+        except AlreadyDrafted:
+            return None
+        except InquiryBridgeError as exc:
+            log.warning("first reply for inquiry %s not drafted: %s", inquiry_id, exc)
+        except Exception:  # a bug here must not reach intake: it is logged, the inquiry stays
+            log.exception("first reply for inquiry %s failed", inquiry_id)
+        return None
+
+    async def drain(self) -> None:
+        """Wait for the drafts started so far on this loop (a CLI run ends after them); a task
+        of a loop that is gone (an earlier ``asyncio.run``) is forgotten, it cannot finish."""
+        loop = asyncio.get_running_loop()
+        while True:
+            mine = {t for t in self._tasks if t.get_loop() is loop and not t.done()}
+            self._tasks = set(mine)
+            if not mine:
+                return
+            await asyncio.gather(*mine, return_exceptions=True)
+
+
+def _wants_first_reply(session: Session, inquiry_id: int) -> bool:
+    from core.db.models import Inquiry
+
+    inquiry = session.get(Inquiry, inquiry_id)
+    return (
+        inquiry is not None
+        and inquiry.classification in CLASSES
+        and bool(inquiry.customer_email)
+        and not _has_draft(session, inquiry_id)
+    )
+
+
+def _has_draft(session: Session, inquiry_id: int) -> bool:
+    """Any draft at all (his own, an earlier first reply, a sent one): then his thread needs
+    no automatic first reply."""
+    from sqlalchemy import select
+
+    from core.db.models import Draft
+
+    found = session.scalars(select(Draft.id).where(Draft.inquiry_id == inquiry_id).limit(1))
+    return found.first() is not None
