@@ -8,14 +8,16 @@ sizes and quantities for B), from his knowledge base and his memories. It waits 
 
 Why it is shaped like this:
 
-* The instruction is written by code, not by a model: a fixed owner-side text in
-  ``core/llm/prompts/first_reply.md``. It carries no values, so the fact guard still flags every
-  price, date or size the model adds that no person wrote.
+* The instruction is written by code, not by a model: a fixed owner-side text per class in
+  ``core/llm/prompts/first_reply_a.md`` and ``core/llm/prompts/first_reply_b.md``. It carries no values, so the fact guard still
+  flags every price, date or size the model adds that no person wrote, and each of its requests
+  (confirm the address, a visit to measure; photos, sizes) is one the instruction-points guard
+  finds in the English.
 * It never blocks intake: ``schedule`` only starts a task; a failing model is logged and leaves
   the inquiry as it is (he can still ask for a draft by hand). ``drain`` lets a command line run
   finish its drafts before it exits.
-* One mail thread gets one waiting first reply, never two: only ``InquiryCreated`` starts one (a
-  merged second mail does not), and the composer files it only when the inquiry has no draft at
+* One mail thread gets one waiting first reply, never two: only an intake run's new inquiry starts
+  one (a merged second mail does not), and the composer files it only when the inquiry has no draft at
   all, checked in the very transaction that writes it (``AlreadyDrafted``). A re-run of intake
   creates no inquiry, so it drafts nothing.
 * ``drafts.auto_first_reply`` turns it off; its model calls go through the shared client, so
@@ -50,9 +52,11 @@ class AlreadyDrafted(DraftStateError):
     written."""
 
 
-def instruction() -> str:
-    """The fixed owner-side instruction (Chinese, as he would say it)."""
-    return load_prompt("first_reply").strip()
+def instruction(classification: str) -> str:
+    """The fixed owner-side instruction for the inquiry's class (Chinese, as he would say it):
+    A asks to confirm the address and a time to measure, B for photos and sizes. One per class,
+    so each point of it is one the English can carry (the instruction-points guard checks)."""
+    return load_prompt(f"first_reply_{classification.lower()}").strip()
 
 
 class FirstReplies:
@@ -87,10 +91,10 @@ class FirstReplies:
         or the model failed (logged; the inquiry stays as it was)."""
         try:
             wanted = await self._services.store.read(lambda s: _wants_first_reply(s, inquiry_id))
-            if not wanted:
+            if wanted is None:
                 return None
             return await self._composer().compose(
-                inquiry_id, instruction(), actor=ACTOR, first_reply=True
+                inquiry_id, instruction(wanted), actor=ACTOR, first_reply=True
             )
         except AlreadyDrafted:
             return None
@@ -112,16 +116,20 @@ class FirstReplies:
             await asyncio.gather(*mine, return_exceptions=True)
 
 
-def _wants_first_reply(session: Session, inquiry_id: int) -> bool:
+def _wants_first_reply(session: Session, inquiry_id: int) -> str | None:
+    """The inquiry's class when it wants a first reply (A/B, a customer address to write to,
+    no draft yet), else None."""
     from core.db.models import Inquiry
 
     inquiry = session.get(Inquiry, inquiry_id)
-    return (
-        inquiry is not None
-        and inquiry.classification in CLASSES
-        and bool(inquiry.customer_email)
-        and not _has_draft(session, inquiry_id)
-    )
+    if (
+        inquiry is None
+        or inquiry.classification not in CLASSES
+        or not inquiry.customer_email
+        or _has_draft(session, inquiry_id)
+    ):
+        return None
+    return inquiry.classification
 
 
 def _has_draft(session: Session, inquiry_id: int) -> bool:

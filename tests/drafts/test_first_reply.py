@@ -44,9 +44,11 @@ SCRIPT = {
 }
 ANSWER = {
     "subject": "RE: Sliding door for our new house - Ryde",
-    "body_en": "Hi Tom,\n\nThank you for your email. When would suit you for us to measure at "
-    "12 Pine St, Ryde?\n\nKind regards,\nAurora",
-    "body_zh": "Tom 您好：\n\n感谢来信。您什么时间方便我们到 12 Pine St, Ryde 上门量尺？\n\n此致\nAurora",
+    "body_en": "Hi Tom,\n\nThank you for your email. Could you please confirm the address is "
+    "12 Pine St, Ryde, and let us know when would suit you for us to come and measure?"
+    "\n\nKind regards,\nAurora",
+    "body_zh": "Tom 您好：\n\n感谢来信。请确认地址是 12 Pine St, Ryde，并告诉我们您什么时间方便"
+    "我们上门量尺。\n\n此致\nAurora",
 }
 
 
@@ -95,8 +97,11 @@ def _serve(monkeypatch: pytest.MonkeyPatch, model: DraftingModel) -> Iterator[LL
 
 
 def test_a_new_a_inquiry_gets_one_waiting_first_reply_even_after_a_merge_and_a_rerun(
-    home: Path, mailroom: Path, monkeypatch: pytest.MonkeyPatch, capsys
-) -> None:  # type: ignore[no-untyped-def]
+    home: Path,
+    mailroom: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     model = DraftingModel()
     with _serve(monkeypatch, model):
         (mailroom / "001.eml").write_bytes(FIRST)
@@ -107,8 +112,9 @@ def test_a_new_a_inquiry_gets_one_waiting_first_reply_even_after_a_merge_and_a_r
         (draft,) = drafts
         assert draft["status"] == "pending_approval" and draft["to"] == ["tom.nguyen@example.com"]
         assert draft["body_en"].startswith("Hi Tom") and "上门量尺" in draft["body_zh"]
+        assert draft["unconfirmed_facts"] == []  # his requests are carried, no value invented
         assert "draft" in _ledger(home)  # its cost is in the ledger (概览·成本)
-        assert "感谢" in model.draft_prompts[0]  # the fixed owner-side instruction
+        assert "确认安装地址" in model.draft_prompts[0]  # the fixed instruction for class A
 
         (mailroom / "002.eml").write_bytes(SECOND)  # merged into the same inquiry
         _ingest(home, mailroom, capsys)
@@ -118,8 +124,11 @@ def test_a_new_a_inquiry_gets_one_waiting_first_reply_even_after_a_merge_and_a_r
 
 
 def test_turned_off_no_first_reply(
-    home: Path, mailroom: Path, monkeypatch: pytest.MonkeyPatch, capsys
-) -> None:  # type: ignore[no-untyped-def]
+    home: Path,
+    mailroom: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     (home / "settings.toml").write_text("[drafts]\nauto_first_reply = false\n", encoding="utf-8")
     model = DraftingModel()
     with _serve(monkeypatch, model):
@@ -131,8 +140,11 @@ def test_turned_off_no_first_reply(
 
 
 def test_mail_that_is_not_an_inquiry_gets_no_reply(
-    home: Path, mailroom: Path, monkeypatch: pytest.MonkeyPatch, capsys
-) -> None:  # type: ignore[no-untyped-def]
+    home: Path,
+    mailroom: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     model = DraftingModel()
     with _serve(monkeypatch, model):
         (mailroom / "001.eml").write_bytes(NEWSLETTER)  # the script says C
@@ -141,8 +153,11 @@ def test_mail_that_is_not_an_inquiry_gets_no_reply(
 
 
 def test_a_failing_model_leaves_the_inquiry_and_no_draft(
-    home: Path, mailroom: Path, monkeypatch: pytest.MonkeyPatch, capsys
-) -> None:  # type: ignore[no-untyped-def]
+    home: Path,
+    mailroom: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     model = DraftingModel(fail_drafts=True)
     with _serve(monkeypatch, model):
         (mailroom / "001.eml").write_bytes(FIRST)
@@ -154,8 +169,11 @@ def test_a_failing_model_leaves_the_inquiry_and_no_draft(
 
 
 def test_two_first_replies_at_once_file_one_and_never_replace_his_draft(
-    home: Path, mailroom: Path, monkeypatch: pytest.MonkeyPatch, capsys
-) -> None:  # type: ignore[no-untyped-def]
+    home: Path,
+    mailroom: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """Both asked before either is written (a second process, a retry): the writing
     transaction keeps one; and a thread he already drafted gets none."""
     from core.app import build_app
@@ -184,3 +202,25 @@ def test_two_first_replies_at_once_file_one_and_never_replace_his_draft(
             app.close()
     assert again == [None, None]
     assert len(model.draft_prompts) == 2 and len(_drafts(home, capsys)) == 1
+
+
+def test_a_b_inquiry_is_asked_for_photos_and_sizes(
+    home: Path,
+    mailroom: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    model = DraftingModel()
+    model.script["Shower screen"] = Verdict(["B"], name="Ann Lee", products=["shower_screen"])
+    with _serve(monkeypatch, model):
+        (mailroom / "001.eml").write_bytes(
+            make_email(
+                subject="Shower screen quote",
+                body="Hi, how much for a frameless shower screen?\nAnn",
+                sender="Ann Lee <ann.lee@example.com>",
+            )
+        )
+        _ingest(home, mailroom, capsys)
+    assert len(_drafts(home, capsys)) == 1
+    (prompt,) = model.draft_prompts
+    assert "现场照片" in prompt and "尺寸" in prompt and "上门量尺" not in prompt
