@@ -52,9 +52,10 @@ __all__ = [
 
 
 class MemoryStateError(InquiryBridgeError):
-    """A memory id that does not exist or cannot make this move."""
+    """A memory id that does not exist or cannot make this move: what he asked for is wrong
+    (输入有误), not "something went wrong"."""
 
-    code = "error"
+    code = "bad_input"
 
 
 @dataclass(frozen=True)

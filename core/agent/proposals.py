@@ -39,9 +39,10 @@ __all__ = ["ProposalError", "ProposalItem", "apply", "describe", "list_proposals
 
 
 class ProposalError(InquiryBridgeError):
-    """A proposal id that does not exist or was already decided."""
+    """A proposal id that does not exist or was already decided: what he asked for is wrong
+    (输入有误), not "something went wrong"."""
 
-    code = "error"
+    code = "bad_input"
 
 
 @dataclass(frozen=True)

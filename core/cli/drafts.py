@@ -19,6 +19,18 @@ from typing import TYPE_CHECKING, TypeVar
 from core.app import App
 from core.errors import NotFound
 
+# the statuses of the ``drafts --json`` contract (docs/contracts.md; core.db.models.DRAFT_STATUSES)
+STATUSES = (
+    "draft",
+    "pending_approval",
+    "approved",
+    "sending",
+    "sent",
+    "rejected",
+    "failed",
+    "superseded",
+)
+
 if TYPE_CHECKING:
     from core.drafts.batch import BatchReport
     from core.drafts.drafting import Drafting
@@ -243,7 +255,13 @@ def register(
 
     p = sub.add_parser("drafts", parents=[common], help="the approval queue")
     p.add_argument("--json", action="store_true", help="every draft as a JSON array")
-    p.add_argument("--status", action="append", metavar="STATUS", help="only drafts in STATUS")
+    p.add_argument(
+        "--status",
+        action="append",
+        metavar="STATUS",
+        choices=STATUSES,  # a typo is told, not answered with an empty list
+        help="only drafts in STATUS",
+    )
     p.set_defaults(handler=cmd_drafts)
 
     p = sub.add_parser("approve", parents=[common], help="approve a draft (the owner's decision)")

@@ -74,6 +74,14 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"inquiry-bridge: 参数错误 / bad arguments: {message}\n")
 
 
+def _home(value: str) -> str:
+    """``--home ""`` is a mistake, not a request for the default folder (it silently opened the
+    platform's data folder)."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("数据文件夹不能为空 / the data folder cannot be empty")
+    return value
+
+
 def common_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     # SUPPRESS: the same option sits before and after the command name; a default here would
@@ -81,6 +89,7 @@ def common_parser() -> argparse.ArgumentParser:
     common.add_argument(
         "--home",
         metavar="DIR",
+        type=_home,
         default=argparse.SUPPRESS,
         help="data folder (overrides INQUIRY_BRIDGE_HOME)",
     )

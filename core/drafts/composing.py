@@ -36,7 +36,7 @@ from core.drafts.evidence import batch_contact, run_guard
 from core.drafts.first_reply import AlreadyDrafted
 from core.drafts.state import Transition, record_created, transition
 from core.drafts.view import DraftView, draft_view
-from core.errors import DraftStateError, NotFound
+from core.errors import BadInput, DraftStateError, NotFound
 from core.memory.expiry import expire_due
 from core.memory.recall import mark_used
 from core.provenance import Text
@@ -101,7 +101,7 @@ class DraftComposer:
         draft at all, else ``AlreadyDrafted`` (it never supersedes a draft of his)."""
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
-            raise DraftStateError(
+            raise BadInput(
                 "请写下回复要点（中文即可） / write what the reply should say (Chinese is fine)"
             )
         core, settings = self._core, self._core.services.settings
@@ -182,7 +182,7 @@ class DraftComposer:
         """
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
-            raise DraftStateError(
+            raise BadInput(
                 "请写下要转给工厂的要点（中文即可） / write what to tell the factory "
                 "(Chinese is fine)"
             )
@@ -243,7 +243,7 @@ class DraftComposer:
         ``of_record``: the owner's own words, when the instruction is the model's request."""
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
-            raise DraftStateError("请写下要修改的地方 / write what to change")
+            raise BadInput("请写下要修改的地方 / write what to change")
         llm = require_llm(self._llm)
         settings = self._core.services.settings
         await self._expire_memories()

@@ -136,6 +136,10 @@ def load_audio(path: str | Path) -> np.ndarray:
     leaves PyAV out, and such a file gets the same clear refusal as a damaged one.
     """
     path = Path(path)
+    if path.is_dir():
+        raise TranscriptionError(
+            f"这是一个文件夹，不是音频文件：{path} / this is a folder, not an audio file: {path}"
+        )
     if not path.is_file():
         raise TranscriptionError(f"找不到音频文件：{path} / audio file not found: {path}")
     try:

@@ -98,3 +98,20 @@ def test_a_data_folder_that_is_a_file_is_one_line(tmp_path: Path, bad_home: str)
     (tmp_path / "dir" / "file").write_text("x", encoding="utf-8")
     zh, en = _one_line(_run(tmp_path / bad_home, "inquiries"))
     assert "数据文件夹" in zh and "data folder" in en
+
+
+def test_more_wrong_input_is_told_not_ignored(tmp_path: Path) -> None:
+    """A typo'd status, an empty instruction and an empty --home: each one line, non-zero."""
+    done = _run(tmp_path / "home", "drafts", "--status", "pending")
+    assert done.returncode == 2 and "pending_approval" in done.stderr, done
+    zh, en = _one_line(_run(tmp_path / "home", "draft", "1", "--instruction", " "))
+    assert zh.startswith("inquiry-bridge: 输入有误") and "draft's state" not in en
+    empty = subprocess.run(
+        [*_command(), "inquiries", "--home", ""],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "INQUIRY_BRIDGE_NOW": NOW},
+    )
+    assert empty.returncode == 2 and "数据文件夹不能为空" in empty.stderr, empty
