@@ -34,10 +34,6 @@ INQUIRY_ALERT_KINDS = ("new_inquiry", "inquiry_later")
 # the kinds whose body is an inquiry alert's (summary, facts, folded English)
 INQUIRY_BODY_KINDS = (*INQUIRY_ALERT_KINDS, "open_on_pc")
 # what 起草回复 asks the composer for: an acknowledging reply with the right next step
-DRAFT_INSTRUCTION_ZH = {
-    "A": "感谢客户的询价，回应邮件里提到的内容，并约一个上门量尺的时间。",
-    "B": "感谢客户的询价，回应邮件里提到的内容；如缺尺寸或照片，请客户补充以便报价。",
-}
 DEFAULT_DRAFT_INSTRUCTION_ZH = "感谢客户来信，回应邮件里提到的内容，并说明下一步。"
 
 
@@ -163,7 +159,13 @@ def inquiry_keyboard(inquiry_id: int) -> dict[str, Any]:
 
 
 def draft_instruction(inquiry: Inquiry) -> str:
-    return DRAFT_INSTRUCTION_ZH.get(inquiry.classification, DEFAULT_DRAFT_INSTRUCTION_ZH)
+    """The 起草回复 button's instruction: for A/B the first reply's own (one text for the button
+    and the automatic first reply: ``core.drafts.first_reply.instruction``)."""
+    from core.drafts.first_reply import CLASSES, instruction
+
+    if inquiry.classification in CLASSES:
+        return instruction(inquiry.classification)
+    return DEFAULT_DRAFT_INSTRUCTION_ZH
 
 
 def _plain(markdown: str) -> str:
