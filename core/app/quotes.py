@@ -120,7 +120,10 @@ class QuoteService:
     def deposit_percent(self) -> int:
         percent = self._services.settings.number("company.deposit_percent")
         if not 0 <= percent <= 100:
-            raise BadInput(f"定金比例 {percent}% 不合理（设置 company.deposit_percent）")
+            raise BadInput(
+                f"定金比例 {percent}% 不合理（设置 company.deposit_percent） / a deposit of "
+                f"{percent}% is not sensible (setting company.deposit_percent)"
+            )
         return percent
 
     def _terms(self) -> book.QuoteTerms:
@@ -189,7 +192,7 @@ class QuoteService:
         def check(session: Session) -> str:
             inquiry = session.get(Inquiry, inquiry_id)
             if inquiry is None:
-                raise NotFound(f"询盘 #{inquiry_id}")
+                raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}")
             if inquiry.stage in book.NO_QUOTE_STAGES:
                 stage = "已流失" if inquiry.stage == "lost" else "已完成"
                 raise QuoteStateError(
@@ -277,7 +280,7 @@ class QuoteService:
             q = book.get_quote(session, quote_id)
             inquiry = session.get(Inquiry, q.inquiry_id)
             if inquiry is None:
-                raise NotFound(f"询盘 #{q.inquiry_id}")
+                raise NotFound(f"询盘 #{q.inquiry_id} / inquiry #{q.inquiry_id}")
             return stored_doc(company, inquiry, q)
 
         doc = await self._services.store.read(load)

@@ -73,9 +73,11 @@ def _read_items(path: str) -> object:
     try:
         text = file.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise BadFile(f"找不到文件：{file}") from None
+        raise BadFile(f"找不到文件：{file} / file not found: {file}") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise BadFile(f"无法读取文件「{file.name}」：{exc}") from None
+        raise BadFile(
+            f"无法读取文件「{file.name}」：{exc} / cannot read {file.name}: {exc}"
+        ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -116,7 +118,9 @@ def cmd_pdf(args: argparse.Namespace, app: App) -> int:
     try:
         out.write_bytes(data)
     except OSError as exc:
-        raise BadFile(f"无法写入「{out}」：{exc.strerror or exc}") from None
+        raise BadFile(
+            f"无法写入「{out}」：{exc.strerror or exc} / cannot write {out}: {exc.strerror or exc}"
+        ) from None
     print(f"已保存 {out} / saved")
     return 0
 

@@ -155,9 +155,12 @@ class DraftComposer:
                 lambda s: composer.load_context(s, inquiry_id, settings)
             )
         except LookupError:
-            raise NotFound(f"询盘 #{inquiry_id}") from None
+            raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}") from None
         if not ctx.recipient_email:
-            raise DraftStateError(f"询盘 {inquiry_id} 没有客户邮箱，无法起草回复")
+            raise DraftStateError(
+                f"询盘 {inquiry_id} 没有客户邮箱，无法起草回复 / inquiry {inquiry_id} has no "
+                "customer email address, so no reply can be drafted"
+            )
         if ctx.thread_subject and ctx.reply_to_message_pk is not None:
             subject = composer.reply_subject(ctx.thread_subject)  # stay in the thread
         new = _NewDraft(instruction, subject, body_en, body_zh, actor)

@@ -60,7 +60,7 @@ def new_version(
     """Store the next version; older versions not yet sent become ``superseded``."""
     inquiry = session.get(Inquiry, inquiry_id)
     if inquiry is None:
-        raise NotFound(f"询盘 #{inquiry_id}")
+        raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}")
     if inquiry.stage in NO_QUOTE_STAGES:
         stage = "已流失" if inquiry.stage == "lost" else "已完成"
         raise QuoteStateError(
