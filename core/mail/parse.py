@@ -40,9 +40,16 @@ from core.mail.headers import (
     first_message_id,
     parse_addresses,
     parse_date,
-    raw_header_text,
 )
 from core.mail.limits import cap_html, cap_text
+from core.mail.mime_parts import content_type as _content_type
+from core.mail.mime_parts import disposition as _disposition
+from core.mail.mime_parts import filename as _filename
+from core.mail.mime_parts import header_param as _header_param
+from core.mail.mime_parts import html_to_text as _html_to_text
+from core.mail.mime_parts import payload_bytes as _payload_bytes
+from core.mail.mime_parts import serialize as _serialize
+from core.mail.mime_parts import squeeze_blank_lines as _squeeze_blank_lines
 from core.mail.oversize import OMITTED, OVERSIZE_BYTES, Trimmed, trim_stream
 
 # Attachments kept per mail. A mail of 10,000 one-byte parts once took 17.6 s and 808 MB to
@@ -118,95 +125,6 @@ class _Body:
 
 
 _BOUNDARY_LINE = re.compile(rb"^--([^\s-][^\s]{4,}?)(?:--)?\s*$", re.MULTILINE)
-
-
-def _header_param(part: Message, header: str, param: str) -> str | None:
-    try:
-        value = part.get_param(param, header=header)
-    except Exception:
-        return None
-    if isinstance(value, tuple):  # RFC 2231 (charset, language, text)
-        try:
-            value = email.utils.collapse_rfc2231_value(value)
-        except Exception:
-            value = value[2]
-    return str(value) if value is not None else None
-
-
-def _content_type(part: Message) -> str:
-    try:
-        return part.get_content_type()
-    except Exception:
-        return "application/octet-stream"
-
-
-def _disposition(part: Message) -> str | None:
-    try:
-        value = part.get_content_disposition()
-    except Exception:
-        return None
-    return value.lower() if value else None
-
-
-def _filename(part: Message, notes: list[str]) -> str | None:
-    name = None
-    try:
-        name = part.get_filename()
-    except Exception:
-        name = _header_param(part, "content-disposition", "filename") or _header_param(
-            part, "content-type", "name"
-        )
-    if not name:
-        return None
-    name = str(name)
-    if "=?" in name:
-        name = decode_header_value(name, notes)
-    name = raw_header_text(name, notes)
-    name = name.replace("\ufffd", "_").strip().strip('"')
-    return name or None
-
-
-def _payload_bytes(part: Message, notes: list[str]) -> bytes:
-    """Decoded transfer-encoding of a leaf part; a damaged base64 body yields what it can."""
-    try:
-        data = part.get_payload(decode=True)
-    except Exception:
-        data = None
-    if isinstance(data, bytes):
-        return data
-    raw = part.get_payload()
-    if isinstance(raw, str):
-        add_note(notes, "undecodable transfer encoding")
-        return raw.encode("utf-8", errors="surrogateescape")
-    return b""
-
-
-def _serialize(part: Message) -> bytes:
-    try:
-        return part.as_bytes()
-    except Exception:
-        try:
-            return part.as_string().encode("utf-8", errors="replace")
-        except Exception:
-            return b""
-
-
-def _html_to_text(html: str) -> str:
-    """Readable text from HTML: inscriptis lays out tables cell by cell (not run together)."""
-    from inscriptis import get_text
-    from inscriptis.css_profiles import CSS_PROFILES
-    from inscriptis.model.config import ParserConfig
-
-    try:
-        text = get_text(html, ParserConfig(css=CSS_PROFILES["strict"], display_links=False))
-    except Exception:
-        text = re.sub(r"<[^>]+>", " ", html)
-    lines = [line.rstrip() for line in text.splitlines()]
-    return _squeeze_blank_lines("\n".join(lines)).strip()
-
-
-def _squeeze_blank_lines(text: str) -> str:
-    return re.sub(r"\n{3,}", "\n\n", text)
 
 
 class _Walker:
