@@ -215,7 +215,9 @@ async def _ingest(app: App, folder: Path, offline: bool, judge: int) -> JudgeRep
 
     try:
         pipeline = app.pipeline(offline=offline, first_replies=False)  # intake's own cost
-        await pipeline.ingest_source(EmlFolderSource(folder))
+        mailbox = mailbox_of(folder)
+        sent = frozenset({mailbox}) if mailbox else frozenset()
+        await pipeline.ingest_source(EmlFolderSource(folder, sent_from=sent))
         if offline or judge <= 0:
             return None
         from core.evals.judge import judge_drafts

@@ -37,6 +37,7 @@ from core.services import Services
 
 if TYPE_CHECKING:
     from core.db.models import Message
+    from core.drafts.send_journal import SendEntry
     from core.intake.worker_pool import Parsing
 
 log = logging.getLogger(__name__)
@@ -134,6 +135,7 @@ class Admission:
                 new.append(item)
         if new:
             await tasks.io(self._save_files, new)
+            await tasks.io(self._mark_journalled, new)
             outcomes = await store.run(lambda s: self._insert_many(s, new))
             for item, outcome in zip(new, outcomes, strict=True):
                 item.outcome = outcome
@@ -188,6 +190,29 @@ class Admission:
                     paths, item.parsed.attachments, self.attachment_max_mb
                 )
 
+    def _mark_journalled(self, items: list[Arrival]) -> None:
+        """Flag the arrivals outside Sent that are copies the app itself submitted.
+
+        Read only when a message outside Sent says it is from the owner (mail he sent to
+        himself, a Bcc to his own address — or a stranger spoofing his From:), so the journal
+        file is not read for ordinary mail."""
+        own = {a.lower() for a in self.own_addresses}
+        asking = [
+            i
+            for i in items
+            if i.parsed is not None
+            and i.raw.folder != "sent"
+            and (i.parsed.from_addr or "").lower() in own
+        ]
+        if not asking:
+            return
+        from core.drafts.send_journal import SendJournal
+
+        entries = SendJournal.for_home(self.services.paths.home).entries()
+        for item in asking:
+            assert item.parsed is not None
+            item.journalled = own_copy(item.message_id, item.parsed, entries)
+
     def _insert_many(self, session: Session, items: list[Arrival]) -> list[tuple[str, int, str]]:
         """The rows of a chunk of new messages, in order, with one flush: per message
         ``("inserted", pk, disposition)``, or ``("raced", pk, "")`` when another writer recorded
@@ -204,8 +229,7 @@ class Admission:
             parsed = item.parsed
             if found is not None or parsed is None:
                 continue
-            sender = (parsed.from_addr or "").lower()
-            item.outgoing = item.raw.folder == "sent" or sender in self.own_addresses
+            item.outgoing = is_ours(item)
             try:
                 item.customer_email = self.customer_email(parsed, item.body_text)
             except Exception as exc:  # this message fails alone, raw bytes kept
@@ -320,6 +344,40 @@ class Admission:
         )
         email = view.customer_email
         return email if email and email not in self.own_addresses else None
+
+
+def is_ours(item: Arrival) -> bool:
+    """Whether an arrival is the owner's own mail (outgoing): the mailbox holds it as sent
+    (Graph Sent Items, the IMAP Sent folder) or it is a copy the app submitted and journalled.
+
+    Never because ``From:`` names his address: anyone can write that header, and a stranger's
+    Inbox mail "from" the owner would otherwise become the owner's words (evidence for payment
+    details) and mark the inquiry answered by us. Such mail stays a stranger's (provenance
+    ``CUSTOMER`` at most; see docs/provenance.md)."""
+    return item.raw.folder == "sent" or item.journalled
+
+
+def own_copy(message_id: str, parsed: ParsedMessage, entries: Iterable[SendEntry]) -> bool:
+    """Whether the send journal holds this message as one the app submitted: the same
+    Message-ID, subject and recipients on a ``submitting``/``submitted`` line.
+
+    The subject and recipients are compared too because a Message-ID is no secret: every
+    recipient of our mail has it, and could send a different text under it."""
+    from core.drafts.send_journal import NOT_SENT, subject_hash
+
+    wanted = records.normalise_message_id(message_id)
+    people = {a.lower() for a in [*parsed.to, *parsed.cc]}
+    for entry in entries:
+        if entry.phase == NOT_SENT or not entry.message_id:
+            continue
+        if records.normalise_message_id(entry.message_id) != wanted:
+            continue
+        same_subject = not entry.subject_hash or entry.subject_hash == subject_hash(
+            parsed.subject or ""
+        )
+        if same_subject and {a.lower() for a in entry.recipients} <= people:
+            return True
+    return False
 
 
 def fail_arrival(item: Arrival, exc: Exception) -> None:

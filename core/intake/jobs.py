@@ -190,6 +190,7 @@ class Arrival:
     raw_path: str | None = None
     stored: list[StoredAttachment] = field(default_factory=list)
     outgoing: bool = False
+    journalled: bool = False  # the app submitted this very message (``own_copy``)
     customer_email: str | None = None
     outcome: tuple[str, int, str] | None = None  # (inserted|known|raced, pk, disposition)
     same_as: Arrival | None = None  # an identical message earlier in the same chunk

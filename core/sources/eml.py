@@ -8,6 +8,7 @@ event loop or sits in memory all at once.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,8 +20,12 @@ from core.mail.source import RawMessage
 class EmlFolderSource:
     """Yields every ``*.eml`` (case-insensitive) directly inside ``folder``, sorted by file name."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, sent_from: frozenset[str] = frozenset()) -> None:
+        """``sent_from``: only for a labelled corpus exported from one mailbox (the eval), whose
+        own mail came out of its Sent folder. A folder the owner ingests never says that: a
+        ``From:`` header proves nothing (docs/provenance.md), so its mail is all inbox."""
         self.folder = Path(folder)
+        self.sent_from = frozenset(a.lower() for a in sent_from)
 
     def files(self) -> list[Path]:
         """The files this source will yield, in order (also used for progress counts)."""
@@ -31,7 +36,21 @@ class EmlFolderSource:
 
     async def __aiter__(self) -> AsyncIterator[RawMessage]:
         for path in self.files():
-            yield await tasks.io(read_eml, path, path.name)
+            raw = await tasks.io(read_eml, path, path.name)
+            if self.sent_from and _sender(raw) in self.sent_from:
+                raw = dataclasses.replace(raw, folder="sent")
+            yield raw
+
+
+def _sender(raw: RawMessage) -> str:
+    """The ``From:`` address of a small file (a big one is never one of the corpus' own)."""
+    from email.parser import BytesHeaderParser
+    from email.utils import parseaddr
+
+    if not raw.raw:
+        return ""
+    headers = BytesHeaderParser().parsebytes(raw.raw)
+    return parseaddr(str(headers.get("From", "")))[1].lower()
 
 
 def read_eml(path: Path, source_ref: str) -> RawMessage:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.cli.main import main
+from core.services import build_services
 from tests.support import dovecot as dovecot_support
 from tests.support.dovecot import DovecotServer
 from tests.support.mailbox_mail import inquiries, inquiry, when
@@ -161,3 +162,26 @@ def test_a_first_sync_of_old_mail_starts_each_stage_clock_when_the_server_receiv
         since = datetime.fromisoformat(items[address]["stage_since"].replace("Z", "+00:00"))
         assert since == arrived, address
         assert items[address]["days_in_stage"] > 2  # days of working time, not "0 today"
+
+
+def test_an_inbox_mail_from_the_owners_address_is_not_his(
+    imap_env: DovecotServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Only the Sent folder says a message is his: the same From: in INBOX is a stranger's, and
+    the inquiry it threads onto still waits for our answer."""
+    home = tmp_path / "home"
+    _fill(imap_env, 1)
+    spoofed = OWN_REPLY.replace(b"<own-reply-1@", b"<spoofed-1@")
+    imap_env.append(spoofed, when=when(0, 1).timestamp() + 600)
+    services = build_services(home)
+    services.settings.set("general.owner_addresses", [imap_env.user])
+    services.close()
+    code, _, err = _cli(capsys, "sync", "--once", "--offline", "--home", str(home))
+    assert code == 0, err
+    rows = {r["message_id"]: r for r in _mail(capsys, home)}
+    fake = rows["<spoofed-1@aurorawindows.com.au>"]
+    assert fake["folder"] == "inbox" and fake["direction"] == "in"
+    assert fake["disposition"] != "skipped:outgoing" and fake["inquiry_id"] is None
+    code, listing, _ = _cli(capsys, "inquiries", "--json", "--home", str(home))
+    (row,) = json.loads(listing)
+    assert row["owes_reply"] == "us" and row["last_outbound_at"] is None
