@@ -24,7 +24,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["PEOPLE", "Provenance", "Text", "owner_words", "people_words"]
+__all__ = ["FORWARD_MARK", "PEOPLE", "Provenance", "Text", "owner_words", "people_words"]
+
+# The first words of a forwarded message as the assistant reads it (``core.notify.forwards``):
+# a turn whose history carries it has read a stranger's words, like a tool result.
+FORWARD_MARK = "[forwarded message]"
 
 
 class Provenance(StrEnum):

@@ -63,6 +63,7 @@ from core.errors import LLMContextTooLong
 from core.llm.prompts import render_messages
 from core.memory.recall import customer_memories, mark_used
 from core.memory.recall import fit as fit_memories
+from core.provenance import FORWARD_MARK
 
 log = logging.getLogger(__name__)
 
@@ -203,8 +204,12 @@ class Conversation:
         ]
 
     # -- a turn -------------------------------------------------------------------------
-    async def ask(self, text: str, *, on_event: EventSink | None = None) -> AssistantReply:
-        """One turn. On cancellation the history is left as it was before the turn."""
+    async def ask(
+        self, text: str, *, on_event: EventSink | None = None, owner_text: str | None = None
+    ) -> AssistantReply:
+        """One turn. On cancellation the history is left as it was before the turn.
+        ``owner_text``: the owner's own words when ``text`` is not all his (a forwarded
+        message is someone else's: ``""``, and the turn has read a stranger's words)."""
         emit = on_event or (lambda _event: None)
         self._disarm_idle()
         if self._went_idle():
@@ -228,8 +233,8 @@ class Conversation:
                     prefix=prefix,
                     on_text=on_text if on_event is not None else None,
                     on_tool=on_tool,
-                    customer_content_seen=seen,
-                    owner_text=text,
+                    customer_content_seen=seen or FORWARD_MARK in text,
+                    owner_text=text if owner_text is None else owner_text,
                     current_inquiry_id=self.current_inquiry_id,
                 )
 

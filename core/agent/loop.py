@@ -40,7 +40,7 @@ from core.agent.tools.knowledge import knowledge_block
 from core.db.models import ALL_STAGES, Inquiry
 from core.errors import InquiryBridgeError, LLMContextTooLong, LLMError
 from core.llm.prompts import render_messages
-from core.provenance import Text
+from core.provenance import FORWARD_MARK, Text
 from core.services import Services
 
 if TYPE_CHECKING:
@@ -198,7 +198,9 @@ class Assistant:
         self.context.proposals = []  # what a tool proposed itself (an addition to 知识库)
         # a session whose history holds tool results has read customer content already
         self.context.customer_content_seen = customer_content_seen or any(
-            m.get("role") == "tool" for m in history or []
+            m.get("role") == "tool"
+            or (m.get("role") == "user" and FORWARD_MARK in str(m.get("content") or ""))
+            for m in history or []
         )
         reply = await self._turn(text, history, prefix, _bounded(on_text), on_tool)
         proposed = dict.fromkeys([*self._proposed, *self.context.proposals])

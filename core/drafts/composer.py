@@ -205,11 +205,16 @@ def with_memories(session: Session, ctx: ComposeContext) -> ComposeContext:
 
 
 MODEL_ACTORS = frozenset({"pipeline", "agent"})  # who writes without being a person
+# where a stranger's words were kept as a note: a Telegram forward (``core.notify.forwards``)
+STRANGER_SOURCES = frozenset({"forwarded"})
 
 
 def is_owner_words(memory: Memory) -> bool:
     """A memory is the owner's word when he wrote or said it, or confirmed the assistant's
-    proposal (``confidence="high"``); what the assistant saved on its own is not evidence."""
+    proposal (``confidence="high"``); what the assistant saved on its own is not evidence, and
+    neither is a note he kept of someone else's words (a forwarded message)."""
+    if memory.source in STRANGER_SOURCES:
+        return False
     return memory.source not in MODEL_ACTORS or memory.confidence == "high"
 
 

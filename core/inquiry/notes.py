@@ -27,7 +27,14 @@ from core.memory.expiry import event_date, expires_at_for, today_in_sydney
 if TYPE_CHECKING:
     from core.services import Services
 
-NOTE_SOURCES = ("desktop", "voice", "telegram", "agent", "cli")
+NOTE_SOURCES = (
+    "desktop",
+    "voice",
+    "telegram",
+    "agent",
+    "cli",
+    "forwarded",
+)  # forwarded: a stranger's
 
 
 class NoteError(InquiryBridgeError):

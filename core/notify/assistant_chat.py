@@ -141,12 +141,15 @@ class AssistantChat:
         chat_id: int,
         text: str,
         *,
+        owner_text: str | None = None,
         note_button: dict[str, Any] | None = None,
         about: int | None = None,
         reply_to: int | None = None,
     ) -> list[int]:
         """One turn for ``text``; returns the draft ids the turn wrote. ``about``: the inquiry
-        of the alert the message replies to ("给他回复" under Amy's alert means Amy)."""
+        of the alert the message replies to ("给他回复" under Amy's alert means Amy).
+        ``owner_text``: the owner's own words when ``text`` is not all his ("" for a forward:
+        someone else's words, which back nothing and consent to nothing)."""
         source = self._assistant()
         if source is None:
             return []
@@ -165,7 +168,7 @@ class AssistantChat:
 
         try:
             async with self.chat.typing():
-                reply = await conversation.ask(text, on_event=on_event)
+                reply = await conversation.ask(text, on_event=on_event, owner_text=owner_text)
         except InquiryBridgeError as exc:
             await self.chat.reply(f"⚠️ {_escape(exc.user_message('zh_CN'))}", reply_to=reply_to)
             return []

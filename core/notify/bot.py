@@ -63,6 +63,7 @@ from core.errors import InquiryBridgeError, TelegramError
 from core.inquiry.files import AttachmentFile, load_attachment_file
 from core.notify.assistant_chat import AssistantChat, AssistantSource, typing_while
 from core.notify.draft_press import DraftPress
+from core.notify.forwards import forwarded_from, framed
 from core.notify.inquiry_press import InquiryPress
 from core.notify.owner_notes import OwnerNotes, note_preview
 from core.notify.pacing import Pacer
@@ -309,6 +310,13 @@ class TelegramBot:
                 return
             self._ignore("message", chat, user)
             return
+        origin = forwarded_from(message)
+        if origin is not None:  # someone else's words: never a command, never his instruction
+            if message.get("voice") or message.get("audio"):
+                await self._on_voice(message)
+            elif text:
+                await self._route(text, message, audio_path=None)
+            return
         if command in ("/start", "/help"):
             await self.reply(escape(HELP_ZH))
         elif command == "/status":
@@ -326,6 +334,7 @@ class TelegramBot:
         """The owner's words: a note when they reply to an alert (or no AI is set), else a
         question for the assistant."""
         spoken = audio_path is not None
+        origin = forwarded_from(message)
         replied = (message.get("reply_to_message") or {}).get("message_id")
         alert_inquiry = None
         if replied is not None:
@@ -335,6 +344,10 @@ class TelegramBot:
         if not self.chat.available():
             notice = None if alert_inquiry is not None else await self.notes.ai_notice_once()
             heading = "语音转写如下，要存为备注吗？" if spoken else "要把这段文字存为备注吗？"
+            if origin is not None:
+                heading = (
+                    f"这是转发的「{origin}」的消息（他人所说，不作为事实依据），要存为备注吗？"
+                )
             await self.notes.offer(
                 text, audio_path=audio_path, heading=heading, message=message, notice=notice
             )
@@ -352,7 +365,8 @@ class TelegramBot:
         button = {"inline_keyboard": [[{"text": "📝 存为备注", "callback_data": f"n:{nonce}:s"}]]}
         await self.chat.answer(
             owner.chat_id,
-            text,
+            text if origin is None else framed(text, origin),
+            owner_text=None if origin is None else "",  # a forward carries no words of his
             note_button=button,
             about=alert_inquiry,  # a reply to an alert is about its customer
             reply_to=None if spoken else message.get("message_id"),

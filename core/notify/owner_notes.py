@@ -25,6 +25,7 @@ from core.clock import naive_utc, utc
 from core.db.app_state import get_state, put_state
 from core.db.models import AppState, Draft, Inquiry, Notification
 from core.notify.draft_buttons import LAST_INQUIRY_KEY
+from core.notify.forwards import FORWARDED_SOURCE, forwarded_from
 from core.notify.inquiry_alert import customer_label
 from core.text.render import escape
 
@@ -176,6 +177,7 @@ class OwnerNotes:
                 NOTE_KEY.format(nonce),
                 {
                     "text": text,
+                    "forwarded": forwarded_from(message) is not None,
                     "audio_path": audio_path,
                     "inquiry_id": inquiry_id,
                     "created_at": utc(now).isoformat(),
@@ -249,7 +251,11 @@ class OwnerNotes:
         inquiry_id = pending.get("inquiry_id")
         note_id = await tasks.io(
             lambda: add_customer_note(
-                self.services, inquiry_id, pending["text"], source="telegram", audio_path=audio
+                self.services,
+                inquiry_id,
+                pending["text"],
+                source=FORWARDED_SOURCE if pending.get("forwarded") else "telegram",
+                audio_path=audio,
             ),
         )
         log.info("telegram note %s saved (inquiry %s)", note_id, inquiry_id)

@@ -250,8 +250,10 @@ class TelegramServer:
         user_id: int | None = None,
         chat_type: str = "private",
         reply_to: SentMessage | int | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> int:
-        """A text message; ``reply_to`` makes it a reply to one of the bot's messages."""
+        """A text message; ``reply_to`` makes it a reply to one of the bot's messages;
+        ``extra``: more fields of the message (a forward's ``forward_origin``, …)."""
         return self._push(
             {
                 "message": {
@@ -261,6 +263,7 @@ class TelegramServer:
                     "date": 1775000000,
                     "text": text,
                     **self._replied(chat_id, reply_to),
+                    **(extra or {}),
                 }
             }
         )
