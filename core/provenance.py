@@ -20,11 +20,22 @@ command line, old callers); code that holds text of another origin wraps it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 
-__all__ = ["FORWARD_MARK", "PEOPLE", "Provenance", "Text", "owner_words", "people_words"]
+__all__ = [
+    "FORWARD_MARK",
+    "PEOPLE",
+    "Provenance",
+    "Text",
+    "named_file",
+    "named_paths",
+    "owner_words",
+    "people_words",
+]
 
 # The first words of a forwarded message as the assistant reads it (``core.notify.forwards``):
 # a turn whose history carries it has read a stranger's words, like a tool result.
@@ -78,3 +89,42 @@ def people_words(texts: Iterable[str | Text]) -> list[str]:
 def owner_words(texts: Iterable[str | Text]) -> list[str]:
     """The values of the texts the owner himself wrote."""
     return [t.value for t in map(_of, texts) if t.source is Provenance.OWNER and t.value]
+
+
+# a path in the owner's words: "quoted" (may hold spaces) or one token, ending in a file suffix
+_QUOTED_PATH = re.compile(r"[\"'“‘「『]([^\"'”’」』\n]+?\.[A-Za-z0-9]{1,8})[\"'”’」』]")
+_BARE_PATH = re.compile(
+    r"(?<![^\s\"'“”‘’「」『』（）()，。；：、,;])"
+    r"((?:[A-Za-z]:)?[^\s\"'“”‘’「」『』（）()，。；：、,;<>|]*\.[A-Za-z0-9]{1,8})"
+    r"(?=$|[\s\"'“”‘’「」『』（）()，。；：、,;!?！？])"
+)
+
+
+def _normal(raw: str, home: Path | None) -> Path:
+    text = raw.strip().replace("\\", "/")
+    if text == "~" or text.startswith("~/"):
+        path = (home or Path.home()) / text[2:]
+    else:
+        path = Path(text).expanduser()
+    if not path.is_absolute():  # "Desktop/customers.csv" is in his home folder
+        path = (home or Path.home()) / path
+    return path.resolve(strict=False)
+
+
+def named_paths(words: str, *, home: Path | None = None) -> list[Path]:
+    """Every file path the owner's words name, made whole: a relative one ("Desktop/a.csv",
+    "a.csv") is taken from his home folder, ``~`` expanded, links resolved."""
+    found = [m.group(1) for m in _QUOTED_PATH.finditer(words)]
+    rest = _QUOTED_PATH.sub(" ", words)  # a quoted path's last word is no path of its own
+    found += [m.group(1) for m in _BARE_PATH.finditer(rest)]
+    return list(dict.fromkeys(_normal(raw, home) for raw in found if raw.strip()))
+
+
+def named_file(words: str, raw: str, *, home: Path | None = None) -> Path | None:
+    """``raw`` (a path a model passed) as the file the owner named, or None when his words
+    name no such file. The exact path decides, never a file name: a customer's mailed
+    ``attachments/…/customers.csv`` is not the ``Desktop/customers.csv`` he meant."""
+    if not raw.strip():
+        return None
+    wanted = _normal(raw, home)
+    return wanted if wanted in named_paths(words, home=home) else None

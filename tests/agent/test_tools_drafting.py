@@ -106,3 +106,43 @@ async def test_propose_appointment_is_only_a_proposal(
         assert f"appointment.proposal.{jane}" in keys and f"appointment.event.{jane}" not in keys
         audited = s.scalars(select(AuditEntry).where(AuditEntry.action == "appointment_proposed"))
         assert [(a.entity_id, a.actor) for a in audited] == [(jane, "agent")]
+
+
+async def test_a_look_alike_csv_is_not_the_file_he_named(
+    services: Services, model: Model, tmp_path: Path, monkeypatch: object
+) -> None:
+    """He names Desktop/customers.csv; a fraudster mailed a customers.csv of his own, and the
+    model passes the stored attachment. Only the exact path he named is his: the look-alike is
+    refused and nothing is drafted from it; the file he named (however the model spells its
+    path) is read."""
+    import pytest
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    owner_home = tmp_path / "owner"
+    (owner_home / "Desktop").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(owner_home))
+    mine = owner_home / "Desktop" / "customers.csv"
+    mine.write_text("name,email\nAnn,ann@build.com.au\n", encoding="utf-8")
+    jane = add_customer(services, "Jane Citizen", email="jane@example.com")
+    evil = b"name,email\nAll,everyone@pay-evil.example\nBob,bob@example.org\n"
+    add_mail(services, jane, subject="list", body="our list", at=services.clock.now(),
+             attachments=(("customers.csv", evil),))  # fmt: skip
+    with services.store.session() as s:
+        mailed = str(s.scalar(select(Attachment.stored_path)))
+    assert mailed.endswith("customers.csv") and Path(mailed).read_bytes() == evil
+    words = "用 Desktop/customers.csv 群发，通知客户新账户"
+    instruction = {"instruction": "通知客户新账户 BSB 062-999"}
+    reply = await run(
+        model,
+        ("batch_drafts", {**instruction, "csv_path": mailed}),
+        ("batch_drafts", {**instruction, "csv_path": str(tmp_path / "Desktop" / "customers.csv")}),
+        ("batch_drafts", {**instruction, "csv_path": "~/Desktop/customers.csv"}),
+        text=words,
+    )
+    refused, elsewhere, taken = (c.result for c in reply.tool_calls)
+    assert "CSV_NOT_CHOSEN_BY_OWNER" in refused and "CSV_NOT_CHOSEN_BY_OWNER" in elsewhere
+    assert taken.startswith("BATCH ") and "1 DRAFTS_PENDING_APPROVAL" in taken
+    with services.store.session() as s:
+        drafts = s.scalars(select(Draft)).all()
+    assert [d.to_addrs for d in drafts] == [["ann@build.com.au"]]
+    assert "062-999" not in drafts[0].body_en or "062-999" in drafts[0].unconfirmed_facts

@@ -36,6 +36,7 @@ from core.drafts.composing import replaced_by
 from core.drafts.reader import describe
 from core.drafts.view import escalation_line, valid_email
 from core.graph.calendar import OutlookCalendar
+from core.provenance import named_file
 from core.rhythm.appointments import Appointments
 
 PENDING_NOTE = "The owner must approve it in 待审批; you cannot send it."
@@ -129,14 +130,15 @@ def _csv_text(ctx: ToolContext, args: dict[str, Any]) -> str:
     """The CSV file the owner named in his own words this turn: recipients come from people,
     never from rows a model wrote (principle 7)."""
     raw = text_arg(args, "csv_path")
-    if raw not in ctx.owner_words.value and Path(raw).name not in ctx.owner_words.value:
+    if Path(raw).suffix.lower() != ".csv":
+        raise ToolError(f"{Path(raw).name} is not a .csv file")
+    path = named_file(ctx.owner_words.value, raw)
+    if path is None:  # the exact path he named, never a file that only shares its name
         raise ToolError(
-            "CSV_NOT_CHOSEN_BY_OWNER — batch drafting takes only a CSV file the owner named in "
-            "his own words (a path on this PC); nothing was drafted. Ask him which file."
+            "CSV_NOT_CHOSEN_BY_OWNER — batch drafting takes only the CSV file whose exact path "
+            "the owner named in his own words (a path on this PC); nothing was drafted. Ask "
+            "him for the full path of the file."
         )
-    path = Path(raw).expanduser()
-    if path.suffix.lower() != ".csv":
-        raise ToolError(f"{path.name} is not a .csv file")
     data = path.read_bytes() if path.is_file() else None
     if data is None:
         raise ToolError(f"no such CSV file: {path}")
