@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from core.db.backup import backup_database  # noqa: E402
 from core.db.models import AuditEntry, Inquiry, Message  # noqa: E402
+from core.db.send_journal import SUBMITTING, SendJournal  # noqa: E402
 from core.db.store import Store  # noqa: E402
-from core.drafts.send_journal import SUBMITTING, SendJournal  # noqa: E402
 
 BODY = "Hi, please quote a sliding door 2400 x 2100 for our place, call me any time. " * 12
 

@@ -28,6 +28,7 @@ from datetime import datetime
 
 from core.clock import to_sydney
 from core.llm.prompts import render
+from core.provenance import FORWARD_MARK
 
 OPEN, CLOSE = "<context>\n", "\n</context>\n"
 
@@ -66,6 +67,15 @@ def question(
         body += "\n" + render("turn_rules", memories=rules)
     head = f"[current inquiry: #{customer.inquiry_id}]\n" if customer is not None else ""
     return f"{head}{OPEN}{body}{CLOSE}{text}"
+
+
+def forwarded(text: str, origin: str) -> str:
+    """A message the owner forwarded (``core.notify.forwards``) as the assistant reads it: data
+    that ``origin`` wrote, never his instruction. It starts with ``FORWARD_MARK``, by which a
+    later turn knows its history holds a stranger's words."""
+    body = render("forwarded_message", origin=f"someone else ({origin})", text=text)
+    assert body.startswith(FORWARD_MARK)
+    return body
 
 
 def owner_words(content: str) -> str:

@@ -81,8 +81,8 @@ def repair_folder(home: Path, *, offline: bool) -> RepairReport:
 
 def _settle_sends(services: Services, report: RepairReport) -> None:
     """Drafts the send journal says went out are ``sent``, whatever the backup said."""
+    from core.db.send_journal import SendJournal
     from core.drafts.send_facts import settle_from_journal
-    from core.drafts.send_journal import SendJournal
 
     journal = SendJournal.for_home(services.paths.home)
     result = services.store.write(lambda s: settle_from_journal(s, journal, clock=services.clock))
@@ -93,8 +93,8 @@ async def _check_mailbox(services: Services) -> list[tuple[str, str]]:
     """Attempts without an outcome are checked against Sent Items now (not only at the next
     send): each becomes ``sent``, stays free to send, or ``failed`` -- never sent here."""
     from core.app.standalone import close_own_mailer, own_mailer
+    from core.db.send_journal import ASK_MAILBOX, SendJournal
     from core.drafts.send_guard import SendGuard
-    from core.drafts.send_journal import ASK_MAILBOX, SendJournal
 
     journal = SendJournal.for_home(services.paths.home)
     asks = [k[0] for k, v in journal.latest_by_draft().items() if v.state == ASK_MAILBOX]

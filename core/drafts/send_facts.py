@@ -1,6 +1,6 @@
 """The store made to agree with the send journal: a draft the journal says went out is ``sent``.
 
-``core.drafts.send_journal`` keeps the facts; this module applies them to the database, which may
+``core.db.send_journal`` keeps the facts; this module applies them to the database, which may
 have been set back by ``repair`` (a backup from before the approval or the send). Two writers:
 
 * ``settle_from_journal`` (``repair``, and each ``send_due`` round): every draft with a
@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from core.clock import Clock, naive_utc
 from core.db.models import Draft
-from core.drafts.send_journal import SENT, SendEntry, SendJournal, stamp
+from core.db.send_journal import SENT, SendEntry, SendJournal, stamp
 from core.drafts.state import Transition
 from core.drafts.state import _record as record_move  # the audited move, past the rules
 

@@ -27,8 +27,7 @@ from sqlalchemy.orm import Session
 
 from core import tasks
 from core.db.models import Draft
-from core.drafts.send_facts import force_status, mark_sent, settle_from_journal
-from core.drafts.send_journal import (
+from core.db.send_journal import (
     ASK_MAILBOX,
     FREE,
     NOT_SENT,
@@ -37,6 +36,7 @@ from core.drafts.send_journal import (
     SendEntry,
     SendJournal,
 )
+from core.drafts.send_facts import force_status, mark_sent, settle_from_journal
 from core.drafts.state import Transition
 from core.drafts.submit_once import PREPARED
 from core.errors import InquiryBridgeError, MailerGone

@@ -53,10 +53,10 @@ from sqlalchemy.orm import Session
 from core import tasks
 from core.clock import Clock, naive_utc
 from core.db.models import AuditEntry, Draft
+from core.db.send_journal import NOT_SENT, SUBMITTED
 from core.db.store import explain_any
 from core.drafts.send_claim import SendSnapshot, claim_for_send, refuse_unless_approved
 from core.drafts.send_guard import SendGuard
-from core.drafts.send_journal import NOT_SENT, SUBMITTED
 from core.drafts.send_rate import wait_for_send_slot
 from core.drafts.state import STATUS_ZH, Transition, transition
 from core.drafts.submit_once import PREPARED, TRANSMITTED, VERDICT_WORDS, SubmitOnce, set_fields
@@ -135,7 +135,7 @@ class DraftSender:
         self._publish = publish or self._publish_on_bus
         self.per_minute = per_minute or services.settings.number("graph.send_per_minute") or 30
         self._lock = asyncio.Lock()
-        # the send journal (core.drafts.send_journal): checked before a claim, written around
+        # the send journal (core.db.send_journal): checked before a claim, written around
         # the one submit call
         self.guard = SendGuard(services, mailer, self._publish)
 

@@ -37,7 +37,7 @@ from core.services import Services
 
 if TYPE_CHECKING:
     from core.db.models import Message
-    from core.drafts.send_journal import SendEntry
+    from core.db.send_journal import SendEntry
     from core.intake.worker_pool import Parsing
 
 log = logging.getLogger(__name__)
@@ -206,7 +206,7 @@ class Admission:
         ]
         if not asking:
             return
-        from core.drafts.send_journal import SendJournal
+        from core.db.send_journal import SendJournal
 
         entries = SendJournal.for_home(self.services.paths.home).entries()
         for item in asking:
@@ -363,7 +363,7 @@ def own_copy(message_id: str, parsed: ParsedMessage, entries: Iterable[SendEntry
 
     The subject and recipients are compared too because a Message-ID is no secret: every
     recipient of our mail has it, and could send a different text under it."""
-    from core.drafts.send_journal import NOT_SENT, subject_hash
+    from core.db.send_journal import NOT_SENT, subject_hash
 
     wanted = records.normalise_message_id(message_id)
     people = {a.lower() for a in [*parsed.to, *parsed.cc]}

@@ -57,13 +57,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core import tasks
+from core.agent.turn_context import forwarded
 from core.clock import naive_utc, utc
 from core.db.models import Draft, Inquiry, Notification, SyncCursor
 from core.errors import InquiryBridgeError, TelegramError
 from core.inquiry.files import AttachmentFile, load_attachment_file
 from core.notify.assistant_chat import AssistantChat, AssistantSource, typing_while
 from core.notify.draft_press import DraftPress
-from core.notify.forwards import forwarded_from, framed
+from core.notify.forwards import forwarded_from
 from core.notify.inquiry_press import InquiryPress
 from core.notify.owner_notes import OwnerNotes, note_preview
 from core.notify.pacing import Pacer
@@ -365,7 +366,7 @@ class TelegramBot:
         button = {"inline_keyboard": [[{"text": "📝 存为备注", "callback_data": f"n:{nonce}:s"}]]}
         await self.chat.answer(
             owner.chat_id,
-            text if origin is None else framed(text, origin),
+            text if origin is None else forwarded(text, origin),
             owner_text=None if origin is None else "",  # a forward carries no words of his
             note_button=button,
             about=alert_inquiry,  # a reply to an alert is about its customer

@@ -6,7 +6,7 @@ Telegram marks a forward with ``forward_origin`` (Bot API 7+: ``user``, ``hidden
 discussion group carries ``is_automatic_forward``. Any one of them makes the message a
 *forward*: the owner asks us to act on a stranger's words, so the text is a stranger's
 (``Provenance.CUSTOMER`` at most: never evidence for a payment detail, never the owner's
-instruction). The assistant gets it framed as data (``framed``), with no owner words of record,
+instruction). The assistant gets it framed as data (``core.agent.turn_context.forwarded``), with no owner words of record,
 so every write it leads to is a proposal the owner confirms; a note saved from it is kept as
 ``source="forwarded"``, which ``core.drafts.composer.is_owner_words`` never counts as his.
 A forwarded ``/note …`` is not a command.
@@ -16,10 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.llm.prompts import render
-from core.provenance import FORWARD_MARK
-
-__all__ = ["FORWARDED_SOURCE", "FORWARD_KEYS", "FORWARD_MARK", "forwarded_from", "framed"]
+__all__ = ["FORWARDED_SOURCE", "FORWARD_KEYS", "forwarded_from"]
 
 FORWARD_KEYS = (
     "forward_origin",
@@ -62,10 +59,3 @@ def forwarded_from(message: dict[str, Any]) -> str | None:
         or str(message.get("forward_sender_name") or message.get("forward_signature") or "")
     )
     return " ".join(who.split())[:120] or "someone"
-
-
-def framed(text: str, origin: str) -> str:
-    """The forward as the assistant reads it: data from ``origin``, never an instruction."""
-    body = render("forwarded_message", origin=f"someone else ({origin})", text=text)
-    assert body.startswith(FORWARD_MARK)
-    return body

@@ -18,7 +18,7 @@ import pytest
 
 from core.cli.main import main
 from core.db.backup import list_backups
-from core.drafts.send_journal import ASK_MAILBOX, FREE, SENT, SUBMITTING, SendJournal
+from core.db.send_journal import ASK_MAILBOX, FREE, SENT, SUBMITTING, SendJournal
 from tests.drafts.support import CUSTOMER, add_inquiry
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from core.cli.main import main
 from core.clock import parse_now
-from core.drafts.send_journal import SendJournal
+from core.db.send_journal import SendJournal
 from core.services import Services
 from tests.conftest import TEST_NOW
 from tests.support.graph_server import GraphServer
