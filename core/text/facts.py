@@ -15,15 +15,25 @@ it lives in the text layer below both.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
 import phonenumbers
 
 from core.text.payment import is_pay_link, payment_spans
+from core.text.reading import Reading, reading_form
 
-__all__ = ["Fact", "arabise", "covered", "extract_facts", "scan_text", "source_keys", "url_key"]
+__all__ = [
+    "HOST_KINDS",
+    "Fact",
+    "arabise",
+    "covered",
+    "extract_facts",
+    "scan_text",
+    "source_keys",
+    "url_key",
+]
 
 
 @dataclass(frozen=True)
@@ -124,6 +134,65 @@ _URL = re.compile(  # a link ends at a space, a bracket, a quote or Chinese text
     r"\b(?:https?://|www\.)[^\s<>\"'\])\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+", re.I
 )
 _URL_TRAIL = ".,;:!?。，；：！？"
+# a link without a scheme: host labels, a final label of letters, an optional port and path
+_BARE_HOST = re.compile(
+    r"(?<![\w@./:-])((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})"
+    r"(?::\d{2,5})?(?:/[^\s<>\"'\])\u3000-\u303f\u3400-\u9fff\uff00-\uffef]*)?(?![\w@-])"
+)
+# what a bare "word.word" is more often than a host: a file, an abbreviation, a title
+_NOT_HOSTS = frozenset(
+    {"pdf", "jpg", "jpeg", "png", "gif", "heic", "doc", "docx", "xls", "xlsx", "csv", "txt",
+     "dwg", "dxf", "zip", "rar", "mp3", "mp4", "mov", "wav", "ogg", "eml", "msg", "ppt", "pptx"}
+)  # fmt: skip
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "a.m", "p.m", "etc", "n.b", "p.s", "ph.d", "q.v"})
+# cheap test: might the text hide a value (anything not plain ASCII, or a defanged spelling)?
+_MAYBE_HIDDEN = re.compile(r"[^\x00-\x7f]|dot\b|\[|\(|\{|hxxp|\s\.\s|\bat\b", re.I)
+_DEFANG_DOT = re.compile(
+    r"\s*(?:\[\s*(?:dot|\.)\s*\]|\(\s*(?:dot|\.)\s*\)|\{\s*(?:dot|\.)\s*\}|<\s*dot\s*>)\s*"
+    r"|(?<=[A-Za-z0-9])(?:\s+dot\s+|\s+\.\s+|。)(?=[A-Za-z0-9])",
+    re.I,
+)
+_DEFANG_AT = re.compile(r"\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\})\s*", re.I)
+_DEFANG_SCHEME = re.compile(r"\bhxxp(s?)\s*(?:\[\s*:\s*\]|:)\s*//", re.I)
+HOST_KINDS = frozenset({"link", "paylink"})
+
+
+def _plausible_host(m: re.Match[str]) -> bool:
+    """A bare ``word.word`` taken for a host: not a file name, an abbreviation or a title
+    ("Mr.Smith"); a capitalised two-label word needs a path to count."""
+    host = m.group(1)
+    labels = host.split(".")
+    if labels[-1].lower() in _NOT_HOSTS or host.lower() in _ABBREVIATIONS:
+        return False
+    if len(labels) == 2 and host != host.lower() and "/" not in m.group(0):
+        return False
+    return not all(len(label) == 1 for label in labels)
+
+
+def _defang(reading: Reading) -> Reading:
+    """``reading`` with defanged link spellings restored (``[dot]`` → ``.``, ``[at]`` → ``@``,
+    ``hxxps://`` → ``https://``), its map back to the original kept."""
+    text, origin = reading.text, list(reading.origin)
+    steps: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+        (_DEFANG_SCHEME, lambda m: f"http{m.group(1)}://"),
+        (_DEFANG_DOT, lambda _m: "."),
+        (_DEFANG_AT, lambda _m: "@"),
+    )
+    for pattern, replace in steps:
+        chars: list[str] = []
+        mapped: list[int] = []
+        last = 0
+        for m in pattern.finditer(text):
+            chars.append(text[last : m.start()])
+            mapped.extend(origin[last : m.start()])
+            piece = replace(m)
+            chars.append(piece)
+            mapped.extend([origin[m.start()]] * len(piece))
+            last = m.end()
+        chars.append(text[last:])
+        mapped.extend(origin[last:])  # includes the closing entry
+        text, origin = "".join(chars), mapped
+    return Reading(text, tuple(origin))
 
 
 def url_key(url: str) -> str | None:
@@ -281,6 +350,7 @@ class _Scanner:
         self.text = text
         self.taken = [False] * len(text)
         self.facts: list[Fact] = []
+        self.hosts: list[Fact] = []  # each link's host: a value inside a value, never masked
 
     def free(self, start: int, end: int) -> bool:
         return not any(self.taken[start:end])
@@ -305,18 +375,64 @@ class _Scanner:
                 self.taken[i] = True
 
 
-def _scan_links_and_dates(s: _Scanner, text: str) -> None:
-    """Links, e-mails and the unambiguous date forms, before phones take their digits."""
-    for start, end, pay in payment_spans(text):  # whole payment details before any digit
-        s.add("payment", start, end, frozenset({pay}))
-    for m in _URL.finditer(text):  # links next: a pay link is a payment detail
-        key = url_key(m.group(0))
-        if key:
-            end = m.start() + len(m.group(0).rstrip(_URL_TRAIL))
-            kind = "paylink" if is_pay_link(text, m.start(), end) else "link"
-            s.take(kind, m, [key], span=(m.start(), end))
+def _link_spans(text: str) -> list[tuple[int, int]]:
+    """Where the links of ``text`` are: with a scheme or ``www.``, or a bare host (and path)."""
+    spans: list[tuple[int, int]] = []
+    for m in _URL.finditer(text):
+        spans.append((m.start(), m.start() + len(m.group(0).rstrip(_URL_TRAIL))))
+    for m in _BARE_HOST.finditer(text):
+        if any(s <= m.start() < e for s, e in spans) or not _plausible_host(m):
+            continue
+        spans.append((m.start(), m.start() + len(m.group(0).rstrip(_URL_TRAIL))))
+    return sorted(spans)
+
+
+def _scan_links(s: _Scanner, text: str, origin: Reading | None = None) -> None:
+    """Links, whole payment details and e-mails, before any other pattern takes a character.
+
+    Links come first so that nothing inside one (``?ref=7781``, a number in its path) is taken
+    for a value of its own; every link's host is a value of its own too (``host:``), so a new
+    link on a known site and a known path on a new host are both seen. ``origin``: ``text`` is
+    the reading form of ``s.text`` (``_scan_hidden``); spans are mapped back to the original."""
+
+    def span(start: int, end: int) -> tuple[int, int]:
+        return origin.span(start, end) if origin is not None else (start, end)
+
+    links = _link_spans(text)
+    for start, end in links:
+        written = text[start:end]
+        key = url_key(written)
+        if not key:
+            continue
+        kind = "paylink" if is_pay_link(text, start, end) else "link"
+        host = key.removeprefix("url:").partition("/")[0]
+        o_start, o_end = span(start, end)
+        if s.free(o_start, o_end):
+            s.add(kind, o_start, o_end, frozenset({key}))
+            s.hosts.append(Fact(kind, host, frozenset({f"host:{host}"}), o_start, o_end))
+    for start, end, pay in payment_spans(text, links):  # whole details before any digit
+        s.add("payment", *span(start, end), frozenset({pay}))
     for m in _EMAIL.finditer(text):
-        s.take("email", m, [f"email:{m.group(0).lower()}"])
+        s.add("email", *span(m.start(), m.end()), frozenset({f"email:{m.group(0).lower()}"}))
+
+
+def _scan_hidden(s: _Scanner, text: str) -> Reading | None:
+    """Values spelled to slip past a reader's eye or a pattern: links written
+    ``pay [dot] evil [dot] example`` or ``hxxps://``, addresses with ``[at]``, and links,
+    e-mails, payment details and phones behind zero-width characters, full-width forms or
+    look-alike letters. Found in the text's reading form (``core.text.reading``), shown as
+    written."""
+    if not _MAYBE_HIDDEN.search(text):
+        return None
+    clean = _defang(reading_form(text))
+    if clean.text == text:
+        return None
+    _scan_links(s, clean.text, clean)
+    return clean  # its phones are read after the dates (``scan_text``)
+
+
+def _scan_dates(s: _Scanner, text: str) -> None:
+    """The unambiguous date forms, before phones take their digits."""
 
     # dates before phones (phonenumbers ignores most dates, but 15/04/2026 must stay a date)
     for m in _DATE_ISO.finditer(text):
@@ -329,7 +445,7 @@ def _scan_links_and_dates(s: _Scanner, text: str) -> None:
         s.take("date", m, [_date_key(int(m.group(2)), int(m.group(1)))])
 
 
-def _scan_phones(s: _Scanner, text: str, region: str) -> None:
+def _scan_phones(s: _Scanner, text: str, region: str, origin: Reading | None = None) -> None:
     """Phones, before the dimension and number patterns chew their digits."""
     try:
         matcher = phonenumbers.PhoneNumberMatcher(
@@ -337,7 +453,8 @@ def _scan_phones(s: _Scanner, text: str, region: str) -> None:
         )
         for pm in matcher:
             e164 = phonenumbers.format_number(pm.number, phonenumbers.PhoneNumberFormat.E164)
-            s.add("phone", pm.start, pm.end, frozenset({f"phone:{e164}"}))
+            start, end = origin.span(pm.start, pm.end) if origin else (pm.start, pm.end)
+            s.add("phone", start, end, frozenset({f"phone:{e164}"}))
     except Exception:  # phonenumbers never should, but a guard must not crash a draft
         pass
 
@@ -457,13 +574,17 @@ def _scan_durations_and_numbers(s: _Scanner, text: str, *, source: bool) -> None
 def scan_text(text: str, region: str, *, source: bool) -> list[Fact]:
     """Every fact in ``text``; the order of the passes decides who owns contested characters."""
     s = _Scanner(text)
-    _scan_links_and_dates(s, text)
+    _scan_links(s, text)
+    clean = _scan_hidden(s, text)
+    _scan_dates(s, text)
+    if clean is not None:
+        _scan_phones(s, clean.text, region, clean)
     _scan_phones(s, text, region)
     _scan_numeric_dates_and_weekdays(s, text)
     _scan_times(s, text, source=source)
     _scan_sizes(s, text)
     _scan_durations_and_numbers(s, text, source=source)
-    return sorted(s.facts, key=lambda f: f.start)
+    return sorted([*s.facts, *s.hosts], key=lambda f: (f.start, f.kind in HOST_KINDS))
 
 
 def extract_facts(body: str, region: str = "AU") -> list[Fact]:

@@ -26,12 +26,16 @@ _DIGITS = r"(\d(?:[ -]?\d){%d,%d})"
 _LABELLED: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "bsb",
-        re.compile(rf"\bBSB(?:\s*(?:number|no\.?|号))?{_SEP}(\d{{3}}[ -]?\d{{3}})(?!\d)", re.I),
+        re.compile(
+            rf"\bB\.?S\.?B(?![A-Za-z])\.?(?:\s*(?:number|no\.?|号))?{_SEP}(\d{{3}}[ .-]?\d{{3}})(?!\d)",
+            re.I,
+        ),
     ),
     (
         "acct",
         re.compile(
-            r"(?:\baccount(?:\s*(?:number|no\.?|#))?|\bacct\.?|\ba/c|账号|帐号|账户|帐户|户号)"
+            r"(?:\baccount(?:\s*(?:number|no\.?|#))?|\bacct\.?|\bacc\b\.?(?:\s*(?:number|no\.?|#))?"
+            r"|\ba/c(?:\s*(?:number|no\.?|#))?|账号|帐号|账户|帐户|户号)"
             rf"{_SEP}" + _DIGITS % (4, 17) + r"(?!\d)",
             re.I,
         ),
@@ -73,10 +77,16 @@ def _luhn(digits: str) -> bool:
     return total % 10 == 0
 
 
-def payment_spans(text: str) -> list[tuple[int, int, str]]:
-    """Every payment detail in ``text``: (start, end, key), labelled kinds first."""
+def payment_spans(
+    text: str, links: list[tuple[int, int]] | None = None
+) -> list[tuple[int, int, str]]:
+    """Every payment detail in ``text``: (start, end, key), labelled kinds first.
+
+    ``links``: spans of the links in ``text``. A value inside a link is part of that link
+    (``pay.example/inv?ref=7781`` is one pay link, not a link and a reference), so it is left
+    for the link to carry."""
     found: list[tuple[int, int, str]] = []
-    taken: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = list(links or [])
 
     def add(start: int, end: int, key: str) -> None:
         if any(s < end and start < e for s, e in taken):

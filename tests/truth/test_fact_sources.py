@@ -16,10 +16,14 @@ SIG = "Kind regards,\nAurora Windows & Doors"
 
 def test_a_link_is_a_checkable_value() -> None:
     body = "Hi Jane,\n\nPlease pay the deposit at https://pay.example.com/inv/7.\n\n" + SIG
-    assert check_facts(body, ["请发付款链接"]) == ["https://pay.example.com/inv/7"]
+    # the link and its host are values of their own: a new host is flagged by itself
+    assert check_facts(body, ["请发付款链接"]) == [
+        "https://pay.example.com/inv/7",
+        "pay.example.com",
+    ]
     # written differently by the owner: scheme, www and a trailing slash do not matter
     assert check_facts(body, ["付款链接 www.pay.example.com/inv/7/"]) == []
-    assert check_facts(body, ["付款链接 pay.example.com/inv/8"]) == [
+    assert check_facts(body, ["付款链接 pay.example.com/inv/8"]) == [  # a known host, new path
         "https://pay.example.com/inv/7"
     ]
 
@@ -67,7 +71,8 @@ async def test_draft_with_only_a_payment_link_cannot_be_approved_in_one_click(
     model.plant = ["Please pay the deposit at https://pay.evil.example/deposit."]
     draft_id = await drafting.composer.compose(inquiry_id, "回复客户", actor="owner")
     assert (await drafting.reader.get(draft_id)).unconfirmed_facts == [
-        "https://pay.evil.example/deposit"
+        "https://pay.evil.example/deposit",
+        "pay.evil.example",
     ]
     with pytest.raises(UnconfirmedFactsError):
         await drafting.decisions.approve(draft_id, actor="owner")
