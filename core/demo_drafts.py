@@ -17,6 +17,7 @@ from core.clock import Clock, naive_utc
 from core.db.models import Draft, Inquiry, Message
 from core.drafts.factguard import check_facts
 from core.drafts.state import record_created
+from core.drafts.translation import zh_stamp
 from core.drafts.view import DEMO_BATCH
 from core.glossary import product_name
 
@@ -107,6 +108,7 @@ def write_sample_drafts(session: Session, clock: Clock, signature: str) -> int:
             subject=subject if subject.lower().startswith("re:") else f"RE: {subject}",
             body_en=body_en,
             body_zh=body_zh,
+            zh_source=zh_stamp(body_en),  # the app's own translation of its own template
             instruction=INSTRUCTION,
             unconfirmed_facts=check_facts(
                 body_en, [first.body_text or "", signature], body_zh=body_zh

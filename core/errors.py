@@ -215,6 +215,12 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "草稿中有未经确认的内容，请先确认或修改：{detail}",
         "The draft has unconfirmed facts; confirm or edit them first: {detail}",
     ),
+    "translation_stale": (
+        "中文译文不是最终英文的翻译，请先重新翻译（inquiry-bridge translate ID，或在审批窗口"
+        "点「重新翻译」），读过后再批准：{detail}",
+        "The Chinese is not a translation of the final English; re-translate and read it "
+        "before approving: {detail}",
+    ),
     "transcription": ("语音识别失败：{detail}", "Transcription failed: {detail}"),
     "model_download": ("语音模型下载失败：{detail}", "Voice model download failed: {detail}"),
     "model_import": ("无法导入语音模型：{detail}", "Cannot import the voice model: {detail}"),
@@ -615,6 +621,12 @@ class DraftStateError(InquiryBridgeError):
 
 class UnconfirmedFactsError(InquiryBridgeError):
     code = "unconfirmed_facts"
+
+
+class TranslationStaleError(DraftStateError):
+    """The English changed after the Chinese the owner reads was made (or there is none)."""
+
+    code = "translation_stale"
 
 
 class TranscriptionError(InquiryBridgeError):

@@ -141,8 +141,28 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Your instruction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>you asked for this, the English does not say it: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>most of this draft repeats the customer&apos;s own email; is it the reply you want?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>the Chinese for you and the English that is sent disagree on: %1 — click “Translate again” or correct the English</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not in the Chinese</source>
+        <translation>Not in the Chinese</translation>
+    </message>
+    <message>
+        <source>the English sends these values, the Chinese does not show them: %1</source>
+        <translation>the English sends these values, the Chinese does not show them: %1</translation>
     </message>
     <message>
         <source>The file %1 cannot be attached: %2</source>
@@ -1864,6 +1884,10 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>you</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>forwarded on Telegram (not your words)</source>
+        <translation>forwarded on Telegram (not your words)</translation>
     </message>
     <message>
         <source>in use</source>

@@ -141,8 +141,28 @@
         <translation>该客户在投诉：%1，请先看一下再批准</translation>
     </message>
     <message>
+        <source>Your instruction</source>
+        <translation>您的指示</translation>
+    </message>
+    <message>
+        <source>you asked for this, the English does not say it: %1</source>
+        <translation>您要求说明，但英文草稿里没有：%1</translation>
+    </message>
+    <message>
+        <source>most of this draft repeats the customer&apos;s own email; is it the reply you want?</source>
+        <translation>这份草稿大部分是在重复客户自己的来信，这是您要的回复吗？</translation>
+    </message>
+    <message>
         <source>the Chinese for you and the English that is sent disagree on: %1 — click “Translate again” or correct the English</source>
         <translation>中文译文和要发出的英文不一致：%1 —— 请点「重新翻译」，或改正英文</translation>
+    </message>
+    <message>
+        <source>Not in the Chinese</source>
+        <translation>中文未体现</translation>
+    </message>
+    <message>
+        <source>the English sends these values, the Chinese does not show them: %1</source>
+        <translation>英文会发出这些内容，中文里没有体现：%1</translation>
     </message>
     <message>
         <source>The file %1 cannot be attached: %2</source>
@@ -1868,6 +1888,10 @@ The words are inserted at the cursor for you to edit.</source>
     <message>
         <source>you</source>
         <translation>本人</translation>
+    </message>
+    <message>
+        <source>forwarded on Telegram (not your words)</source>
+        <translation>Telegram 转发（他人所说）</translation>
     </message>
     <message>
         <source>in use</source>

@@ -60,6 +60,10 @@ def _print_draft(view: DraftView) -> None:
     print(f"主题：{view.subject}")
     if view.unconfirmed_facts:
         print(f"未经确认：{'、'.join(view.unconfirmed_facts)}")
+    if view.zh_missing:
+        print(f"中文未体现：{'、'.join(view.zh_missing)}")
+    if view.zh_stale:
+        print(f"中文译文不是最终英文的翻译（重新翻译：inquiry-bridge translate {view.id}）")
     if view.attachments:
         print(f"附件：{'、'.join(f.filename for f in view.attachments)}")
 
@@ -160,6 +164,19 @@ def cmd_approve(args: argparse.Namespace, app: App) -> int:
         ),
     )
     print(f"草稿 {view.id} 已批准，尚未发送（发送：inquiry-bridge send {view.id}）")
+    return 0
+
+
+def cmd_translate(args: argparse.Namespace, app: App) -> int:
+    """The Chinese made again from the draft's final English (a call that sees only it)."""
+
+    async def work(d: Drafting) -> DraftView:
+        await d.edits.rerender_zh(args.id)
+        return await d.reader.get(args.id)
+
+    view = _run(app, work)
+    print(view.body_zh)
+    _print_draft(view)
     return 0
 
 
@@ -272,6 +289,12 @@ def register(
         help="approve even though the fact guard flagged values (they become confirmed)",
     )
     p.set_defaults(handler=cmd_approve)
+
+    p = sub.add_parser(
+        "translate", parents=[common], help="make a draft's Chinese again from its final English"
+    )
+    p.add_argument("id", type=int, metavar="ID")
+    p.set_defaults(handler=cmd_translate)
 
     p = sub.add_parser("send", parents=[common], help="send an approved draft (at most once)")
     p.add_argument("id", type=int, metavar="ID")

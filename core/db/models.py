@@ -312,6 +312,8 @@ class Draft(Base):
     subject: Mapped[str] = mapped_column(Text, default="")
     body_en: Mapped[str] = mapped_column(Text, default="")
     body_zh: Mapped[str] = mapped_column(Text, default="")
+    # the fingerprint of the English body_zh translates (core.drafts.translation.zh_stamp)
+    zh_source: Mapped[str | None] = mapped_column(String(64))
     instruction: Mapped[str] = mapped_column(Text, default="")
     unconfirmed_facts: Mapped[list[str]] = mapped_column(JSON, default=list)
     confirmed_facts: Mapped[list[str]] = mapped_column(JSON, default=list)

@@ -35,6 +35,7 @@ from core.drafts.base import EDITABLE, DraftCore, not_editable, require_llm
 from core.drafts.evidence import batch_contact, run_guard
 from core.drafts.first_reply import AlreadyDrafted
 from core.drafts.state import Transition, record_created, transition
+from core.drafts.translation import translate, zh_stamp
 from core.drafts.view import DraftView, draft_view
 from core.errors import BadInput, DraftStateError, NotFound
 from core.memory.expiry import expire_due
@@ -66,6 +67,9 @@ class _NewDraft:
     # what the caller files with the draft, in its transaction, before the guard reads it
     link: Callable[[Session, Draft], None] | None = None
     first_reply: bool = False  # the automatic first reply: only into a thread with no draft
+    # code wrote both languages from the same data (a quote): its Chinese is a translation of
+    # its English by construction, no model asked; else the English-only call translates
+    zh_by_code: bool = False
 
 
 def _on_record(new: _NewDraft, of_record: str | None) -> _NewDraft:
@@ -164,7 +168,7 @@ class DraftComposer:
         if ctx.thread_subject and ctx.reply_to_message_pk is not None:
             subject = composer.reply_subject(ctx.thread_subject)  # stay in the thread
         new = _NewDraft(instruction, subject, body_en, body_zh, actor)
-        new.reply, new.link = True, link
+        new.reply, new.link, new.zh_by_code = True, link, True
         return await self._create(ctx, new)
 
     async def compose_forward(
@@ -309,6 +313,15 @@ class DraftComposer:
         """Store the draft (guarded) in pending_approval; a revision supersedes its original."""
         core = self._core
         chosen = [ctx.recipient_email] if ctx.recipient_email else []
+        # what he will read: a translation of this English by a call that sees only it, never
+        # the drafting call's own Chinese (that call read the mail; core.drafts.translation)
+        refs = {"inquiry_id": ctx.inquiry_id} if ctx.inquiry_id is not None else {}
+        zh: str
+        zh_source: str | None
+        if new.zh_by_code:
+            zh, zh_source = new.body_zh.strip(), zh_stamp(new.body_en)
+        else:
+            zh, zh_source = await translate(require_llm(self._llm), new.subject, new.body_en, refs)
 
         def do(session: Session) -> tuple[int, list[Transition]]:
             if new.first_reply and ctx.inquiry_id is not None:
@@ -323,7 +336,8 @@ class DraftComposer:
                 cc_addrs=[],
                 subject=new.subject,
                 body_en=new.body_en.strip(),
-                body_zh=new.body_zh.strip(),
+                body_zh=zh,
+                zh_source=zh_source,
                 instruction=new.instruction,
                 reply_to_message_pk=ctx.reply_to_message_pk,
                 revision_of=new.revision_of,

@@ -22,8 +22,9 @@ from core.drafts.base import DraftCore
 from core.drafts.evidence import run_guard
 from core.drafts.sender import DraftSender, SendResult
 from core.drafts.state import APPROVABLE, APPROVERS, Transition, approve_transition, transition
+from core.drafts.translation import is_stale
 from core.drafts.view import DraftView, draft_view
-from core.errors import DraftStateError, UnconfirmedFactsError
+from core.errors import DraftStateError, TranslationStaleError, UnconfirmedFactsError
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,8 @@ class OwnerDecisions:
             if draft.status in APPROVABLE:
                 if draft.attachment_ids:
                     core.check_files(session, draft.inquiry_id, list(draft.attachment_ids))
+                if is_stale(draft):  # he would approve a Chinese that is not this English
+                    raise TranslationStaleError(f"草稿 {draft_id}")
                 run_guard(session, draft, core.services.settings)  # evidence may have changed
             if draft.unconfirmed_facts and draft.status in APPROVABLE:
                 if not accept_unconfirmed:

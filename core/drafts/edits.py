@@ -23,6 +23,7 @@ from core.drafts.base import EDITABLE, DraftCore, not_editable, require_llm
 from core.drafts.evidence import phone_region, run_guard
 from core.drafts.reader import ATTACH_FOLDER_KEY
 from core.drafts.state import APPROVERS, Transition
+from core.drafts.translation import zh_stamp
 from core.drafts.view import DraftView, draft_view, valid_email
 from core.errors import DraftStateError
 from core.text.facts import extract_facts
@@ -185,6 +186,7 @@ class OwnerEdits:
             if draft.body_en != view.body_en:  # edited again meanwhile: this rendering is stale
                 return False
             draft.body_zh = zh.strip()
+            draft.zh_source = zh_stamp(view.body_en)  # a translation of this English, only
             draft.updated_at = core.now()
             run_guard(session, draft, core.services.settings)  # he will read this: compare it
             return True
@@ -235,7 +237,7 @@ def _apply_edit(
         changed["body_chars_before"] = len(draft.body_en.strip())
         changed["body_edit_chars"] = edit_chars(draft.body_en.strip(), body_en.strip())
         draft.body_en = body_en.strip()
-        draft.body_zh = ""
+        draft.body_zh, draft.zh_source = "", None  # no longer what will be sent
         changed["body_en"] = True
     if subject is not None and subject.strip() != draft.subject:
         draft.subject = subject.strip()

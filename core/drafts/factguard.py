@@ -26,13 +26,14 @@ calendar date) is flagged because the owner never said it — he confirms it wit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from core.provenance import Text, owner_words, people_words
 from core.text.facts import arabise, covered, extract_facts, scan_text, source_keys
 from core.text.payment import PAYMENT_KINDS
 
-__all__ = ["check_facts", "rendering_mismatches"]
+__all__ = ["check_facts", "promises", "rendering_mismatches"]
 
 
 def check_facts(
@@ -90,4 +91,43 @@ def rendering_mismatches(
         if fact.kind == "weekday" or covered(fact, en_keys) or covered(fact, ok_keys):
             continue
         out.append(fact.text)
+    accepted = set(confirmed)
+    en_promises, zh_promises = promises(body_en, _PROMISES_EN), promises(body_zh, _PROMISES_ZH)
+    for kind, written in en_promises.items():
+        if kind not in zh_promises and written not in accepted:
+            out.append(written)
+    for kind, written in zh_promises.items():
+        if kind in _BOTH_WAYS and kind not in en_promises and written not in accepted:
+            out.append(written)
     return list(dict.fromkeys(out))
+
+
+# Promises that cost money or admit fault: the English must not make one the Chinese leaves
+# out ("we accept full responsibility and will refund" beside "下周上门量尺"), nor the reverse
+_PROMISES_EN = {
+    "refund": r"\brefund\w*|\bmoney back\b|\breimburse\w*",
+    "discount": r"\bdiscount\w*|\b\d+(?:\.\d+)?\s*%\s*off\b|\bwaive\w*|\bprice match\w*",
+    "free": r"\bfree of charge\b|\bat no (?:extra |additional )?(?:cost|charge)\b|\bfor free\b"
+    r"|\bcomplimentary\b",
+    "compensation": r"\bcompensat\w*",
+    "liability": r"\bliab(?:le|ility)\b|\bour fault\b|\b(?:accept|admit|take)\w*\s+(?:full\s+)?"
+    r"(?:responsibility|the blame)\b|\bwe are (?:fully )?responsible\b",
+}
+_PROMISES_ZH = {
+    "refund": r"退款|退钱|退还|退回|返还|退费",
+    "discount": r"折扣|打折|\d+(?:\.\d+)?\s*折|优惠|减免|让利|免去",
+    "free": r"免费|不收费|不另收费|不收取",
+    "compensation": r"赔偿|补偿|赔付",
+    "liability": r"责任|过错|我们的错|过失|负全责",
+}
+_BOTH_WAYS = frozenset({"refund", "discount", "free", "compensation"})
+
+
+def promises(text: str, table: dict[str, str]) -> dict[str, str]:
+    """The kinds of promise ``text`` makes, each with its first words as written."""
+    found: dict[str, str] = {}
+    for kind, pattern in table.items():
+        m = re.search(pattern, text, re.I)
+        if m:
+            found[kind] = m.group(0)
+    return found

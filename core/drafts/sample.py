@@ -19,6 +19,7 @@ from core.clock import naive_utc
 from core.db.models import Attachment, Draft, Inquiry, Message
 from core.drafts.factguard import check_facts
 from core.drafts.state import record_created
+from core.drafts.translation import zh_stamp
 from core.services import Services
 
 DEMO_BODY_EN = (
@@ -140,6 +141,7 @@ async def ensure_sample_draft(services: Services) -> int:
             subject="RE: Sliding door quote",
             body_en=DEMO_BODY_EN,
             body_zh=DEMO_BODY_ZH,
+            zh_source=zh_stamp(DEMO_BODY_EN),  # the app's own translation of its own English
             instruction=DEMO_INSTRUCTION,
             unconfirmed_facts=check_facts(DEMO_BODY_EN, sources),
             reply_to_message_pk=inbound.id,

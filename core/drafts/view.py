@@ -16,6 +16,8 @@ from core.clock import naive_utc
 from core.db.attention_rows import open_complaint
 from core.db.models import Draft, Inquiry
 from core.drafts.attachments import FileOption, selected_files, size_warnings
+from core.drafts.factguard import rendering_mismatches
+from core.drafts.translation import is_stale
 from core.paths import DataPaths
 from core.text.email_address import is_email_address
 
@@ -59,6 +61,12 @@ class DraftView:
     # the reason of the inquiry's open complaint item (需要您确认 "complaint"), or None: every
     # surface that shows the draft shows ``escalation_line`` with it
     escalation: str | None = None
+    # the Chinese is not a translation of this English (edited since, or none yet): approval
+    # waits for a new one (core.drafts.translation)
+    zh_stale: bool = False
+    # flagged values of the English the Chinese does not carry (中文未体现), a part of
+    # ``unconfirmed_facts``
+    zh_missing: list[str] = field(default_factory=list)
 
     @property
     def attachment_warnings(self) -> list[str]:
@@ -92,6 +100,8 @@ class DraftView:
             "attachments": [f.as_json() for f in self.attachments],
             "recently_mailed": self.recently_mailed,
             "escalation": self.escalation,
+            "zh_stale": self.zh_stale,
+            "zh_missing": self.zh_missing,
         }
 
     @property
@@ -105,6 +115,15 @@ class DraftView:
         if not self.customer_email:
             return False
         return self.customer_email.lower() not in {a.lower() for a in self.to}
+
+
+def zh_missing(d: Draft) -> list[str]:
+    """The draft's flagged values that its Chinese does not carry (中文未体现)."""
+    flagged = list(d.unconfirmed_facts or [])
+    if not flagged or not (d.body_zh or "").strip():
+        return []
+    missing = set(rendering_mismatches(d.body_en, d.body_zh, confirmed=d.confirmed_facts or []))
+    return [f for f in flagged if f in missing]
 
 
 def iso_utc(value: datetime | None) -> str | None:
@@ -143,6 +162,8 @@ def draft_view(session: Session, d: Draft, paths: DataPaths | None = None) -> Dr
         attachments=files,
         recently_mailed=recently_mailed(session, d),
         escalation=open_complaint(session, d.inquiry_id),
+        zh_stale=is_stale(d),
+        zh_missing=zh_missing(d),
     )
 
 

@@ -185,6 +185,15 @@ class AttachmentsPanel(QWidget):
         self.add_file_button.setEnabled(can_add)
 
 
+ASKED_PREFIX = "未包含您的指示："  # core.drafts.instruction_points.MISSING, before its point
+PARROT_FLAG = "草稿大段重复客户来信，请确认这是您要的回复"  # core.drafts.instruction_points.PARROT
+
+
+def title_for(title: str) -> str:
+    """A warning's bold title, already translated."""
+    return "<b>" + html.escape(title) + "</b>: "
+
+
 def warning_items(
     view: DraftView, recent: list[RecentContact], days: int, file_warnings: list[str]
 ) -> list[str]:
@@ -231,7 +240,35 @@ def warning_items(
         # disagree (his own typing included), or nobody wrote the value at all
         disagree = set(rendering_mismatches(view.body_en, view.body_zh)) if view.body_zh else set()
         apart = [f for f in view.unconfirmed_facts if f in disagree]
-        unbacked = [f for f in view.unconfirmed_facts if f not in disagree]
+        missing_zh = set(view.zh_missing)  # said on their own line below
+        asked = [f for f in view.unconfirmed_facts if f.startswith(ASKED_PREFIX)]
+        parrot = [f for f in view.unconfirmed_facts if f == PARROT_FLAG]
+        unbacked = [
+            f
+            for f in view.unconfirmed_facts
+            if f not in disagree and f not in missing_zh and f not in asked and f not in parrot
+        ]
+        if asked:  # what he asked for that the English lacks (core.drafts.instruction_points)
+            points = "、".join(f.removeprefix(ASKED_PREFIX) for f in asked)
+            items.append(
+                title_for(QCoreApplication.translate("ApprovalWindow", "Your instruction"))
+                + html.escape(
+                    QCoreApplication.translate(
+                        "ApprovalWindow", "you asked for this, the English does not say it: %1"
+                    ).replace("%1", points)
+                )
+            )
+        if parrot:
+            items.append(
+                title_for(QCoreApplication.translate("ApprovalWindow", "Your instruction"))
+                + html.escape(
+                    QCoreApplication.translate(
+                        "ApprovalWindow",
+                        "most of this draft repeats the customer's own email; is it the reply "
+                        "you want?",
+                    )
+                )
+            )
         title = (
             "<b>"
             + html.escape(QCoreApplication.translate("ApprovalWindow", "Unconfirmed"))
@@ -258,6 +295,18 @@ def warning_items(
                     ).replace("%1", "、".join(unbacked))
                 )
             )
+    if view.zh_missing:  # the English says it, the Chinese he reads does not
+        items.append(
+            "<b>"
+            + html.escape(QCoreApplication.translate("ApprovalWindow", "Not in the Chinese"))
+            + "</b>: "
+            + html.escape(
+                QCoreApplication.translate(
+                    "ApprovalWindow",
+                    "the English sends these values, the Chinese does not show them: %1",
+                ).replace("%1", "、".join(view.zh_missing))
+            )
+        )
     items += [html.escape(w) for w in file_warnings]
     if view.error and view.status in {"failed", "approved"}:
         items.append(html.escape(view.error))

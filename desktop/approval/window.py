@@ -291,7 +291,7 @@ class ApprovalWindow(OwnerActions, QWidget):
             self.en_edit.setPlainText(view.body_en)
             self.en_edit.blockSignals(False)
             self._dirty = False
-        if view.body_zh:
+        if view.body_zh and not view.zh_stale:  # never a Chinese of another English
             self.zh_preview.setHtml(zh_html(view.body_zh, view.unconfirmed_facts))
         else:
             self.zh_preview.setHtml(
@@ -425,6 +425,7 @@ class ApprovalWindow(OwnerActions, QWidget):
             and (
                 (
                     view.status in open_states
+                    and not view.zh_stale  # he must read the Chinese of this English first
                     and (
                         not view.unconfirmed_facts or self.confirm_check.isChecked() or self._dirty
                     )

@@ -61,6 +61,7 @@ def source_name(source: str) -> str:
         "agent": QCoreApplication.translate("Memory", "assistant"),
         "cli": QCoreApplication.translate("Memory", "command line"),
         "owner": QCoreApplication.translate("Memory", "you"),
+        "forwarded": QCoreApplication.translate("Memory", "forwarded on Telegram (not your words)"),
     }
     return names.get(source, source)
 

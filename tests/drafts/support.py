@@ -126,6 +126,7 @@ class DraftingModel:
         self.calls: list[str] = []
         self.broken = 0  # the next N answers break the schema (LLM repair round included)
         self.broken_for: set[str] = set()  # answers about these addresses always break
+        self.chinese: dict[str, str] = {}  # the Chinese it wrote beside each English body
         self._lock = threading.Lock()
 
     def __call__(self, request: dict[str, Any]) -> Any:
@@ -139,9 +140,11 @@ class DraftingModel:
             everything = " ".join(str(m.get("content")) for m in request.get("messages", []))
             if any(address in everything for address in self.broken_for):
                 return {"subject": "broken"}
-        if name == "chineserendering":
+        if name == "chineserendering":  # its own Chinese for an English it wrote, else a gloss
             body = _between(user, "email")
-            return {"body_zh": "【中文】" + body.replace("Thank you", "谢谢")}
+            english = body.partition("\n\n")[2].strip()
+            known = self.chinese.get(english)
+            return {"body_zh": known or "【中文】" + body.replace("Thank you", "谢谢")}
         instructions = re.findall(r"<instruction>\s*(.*?)\s*</instruction>", user, re.S)
         instruction = instructions[-1] if instructions else ""
         greeting = "Hi there,"
@@ -162,4 +165,5 @@ class DraftingModel:
             lines.append(f"You can also write to {self.extra_email}.")
         body = f"{greeting}\n\n" + " ".join(lines) + "\n\nKind regards,\nAurora Windows & Doors"
         zh = "您好，\n\n" + "；".join(lines) + "\n\n此致\nAurora Windows & Doors"
+        self.chinese[body.strip()] = zh
         return {"subject": "Your quote from Aurora", "body_en": body, "body_zh": zh}

@@ -52,7 +52,8 @@ async def test_batch_drafts_each_new_contact_once(services, drafting, model, llm
     assert outcomes[(10, "erin@example.com")][0] == "drafted"
     assert len(report.errors) == 3 and len(report.rows) == 8  # every non-blank row has one outcome
     assert report.summary_zh() == "已起草 3 封（待审批），跳过 2 行，出错 3 行"
-    assert len(llm_server.chat_requests) == 3  # one tier-2 call per drafted contact
+    # per drafted contact: one tier-2 call to write it, one English-only call to translate it
+    assert len(llm_server.chat_requests) == 6
     drafts = await drafting.reader.list()
     assert sorted(d.to[0] for d in drafts) == [
         "alice@example.com",
@@ -62,7 +63,11 @@ async def test_batch_drafts_each_new_contact_once(services, drafting, model, llm
     assert all(d.status == "pending_approval" and d.batch_id == report.batch_id for d in drafts)
     assert all("sales-team@invented.example" in d.unconfirmed_facts for d in drafts)
     # the contact's own data backs the guard (company name came from the CSV row)
-    users = [r.body["messages"][-1]["content"] for r in llm_server.chat_requests]
+    users = [
+        r.body["messages"][-1]["content"]
+        for r in llm_server.chat_requests
+        if "<customer>" in r.body["messages"][-1]["content"]
+    ]
     [alice] = [u for u in users if "alice@example.com" in u.split("<customer>")[1]]
     assert "Brown Builders" in alice.split("<customer>")[1]
 

@@ -53,7 +53,7 @@ async def test_no_knowledge_file_flags_the_lead_time_as_before(
     model.plant = ["The standard lead time is 4 weeks."]
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
     assert (await drafting.reader.get(draft_id)).unconfirmed_facts == ["4 weeks"]
-    block = _knowledge_block(llm_server.requests[-1].body)
+    block = _knowledge_block(llm_server.last_drafting().body)
     assert "not written his knowledge base" in block
 
 
@@ -65,12 +65,12 @@ async def test_the_drafting_prompt_carries_a_small_knowledge_file_whole(
 
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
 
-    block = _knowledge_block(llm_server.requests[-1].body)
+    block = _knowledge_block(llm_server.last_drafting().body)
     assert "推拉门标准交货期 4 周" in block
     assert "铝框保修 10 年" in block
     assert "双层中空玻璃 Low-E 可选" in block
     await drafting.composer.revise(draft_id, "更正式一点", actor="owner")
-    assert "推拉门标准交货期 4 周" in _knowledge_block(llm_server.requests[-1].body)
+    assert "推拉门标准交货期 4 周" in _knowledge_block(llm_server.last_drafting().body)
 
 
 def _large_knowledge() -> str:
@@ -94,7 +94,7 @@ async def test_a_large_knowledge_file_is_searched_not_sent_whole(services, draft
 
     await drafting.composer.compose(inquiry_id, "回答交货期", actor="owner")
 
-    block = _knowledge_block(llm_server.requests[-1].body)
+    block = _knowledge_block(llm_server.last_drafting().body)
     assert "推拉门 sliding door 标准交货期 4 周" in block
     assert len(block) < WHOLE_CHARS
     assert "型号 297" not in block  # the unrelated catalogue stayed out

@@ -48,7 +48,7 @@ async def test_standing_preferences_reach_compose_and_revise(services, drafting,
 
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
 
-    request = llm_server.requests[-1].body
+    request = llm_server.last_drafting().body
     block = _memory_block(request)
     assert "[owner preference] Always offer a free site measure" in block
     assert "[business rule] Deposit is 50% on order" in block
@@ -60,7 +60,7 @@ async def test_standing_preferences_reach_compose_and_revise(services, drafting,
     assert "<owner_memory>" in system_text(request)  # the model is told what the block is
 
     await drafting.composer.revise(draft_id, "更正式一点", actor="owner")
-    assert "Deposit is 50% on order" in _memory_block(llm_server.requests[-1].body)
+    assert "Deposit is 50% on order" in _memory_block(llm_server.last_drafting().body)
 
 
 async def test_a_value_from_a_business_rule_is_not_flagged(services, drafting, model):
@@ -74,4 +74,4 @@ async def test_a_value_from_a_business_rule_is_not_flagged(services, drafting, m
 async def test_no_memories_says_none(services, drafting, llm_server):
     inquiry_id, _ = add_inquiry(services)
     await drafting.composer.compose(inquiry_id, "报价15000含GST", actor="owner")
-    assert _memory_block(llm_server.requests[-1].body).strip() == "(none)"
+    assert _memory_block(llm_server.last_drafting().body).strip() == "(none)"

@@ -63,23 +63,23 @@ async def test_a_confirmed_note_from_telegram_reaches_billys_draft_and_no_one_el
     )
 
     await drafting.composer.compose(billy, "报价15000含GST", actor="owner")
-    assert "预算有限" not in _everything(llm_server.requests[-1].body)  # a proposal is unused
+    assert "预算有限" not in _everything(llm_server.last_drafting().body)  # a proposal is unused
 
     confirm_memory(services, memory_id)
     draft_id = await drafting.composer.compose(billy, "报价15000含GST", actor="owner")
-    request = llm_server.requests[-1].body
+    request = llm_server.last_drafting().body
     assert "[note about this customer] Billy 预算有限" in _memory_block(request)
     used = _memory(services, memory_id)
     assert used.last_used_in == f"draft:{draft_id}" and used.last_used_at is not None
 
     await drafting.composer.compose(amy, "报价9000含GST", actor="owner")
-    assert "预算有限" not in _everything(llm_server.requests[-1].body)
+    assert "预算有限" not in _everything(llm_server.last_drafting().body)
 
     # Billy writes again about another job: a new inquiry of the same customer reads it too
     again, _ = add_inquiry(services, email="billy@example.com", name="Billy Nguyen",
                            subject="Another window")  # fmt: skip
     await drafting.composer.compose(again, "报价3000含GST", actor="owner")
-    assert "Billy 预算有限" in _memory_block(llm_server.requests[-1].body)
+    assert "Billy 预算有限" in _memory_block(llm_server.last_drafting().body)
 
 
 async def test_a_name_two_customers_share_links_no_one(services, drafting, llm_server) -> None:  # type: ignore[no-untyped-def]
@@ -92,7 +92,7 @@ async def test_a_name_two_customers_share_links_no_one(services, drafting, llm_s
     assert _memory(services, vague).inquiry_id is None  # which Billy? nobody's, not the wrong one
     assert _memory(services, exact).inquiry_id == second
     await drafting.composer.compose(first, "报价15000含GST", actor="owner")
-    block = _memory_block(llm_server.requests[-1].body)
+    block = _memory_block(llm_server.last_drafting().body)
     assert "黑色" not in block and "白色" not in block
 
 
@@ -109,17 +109,17 @@ async def test_a_memory_past_its_day_is_expired_and_unused(
     assert memory.expires_at == datetime(2026, 4, 7, 14, 0)  # 8 April 00:00 Sydney, in UTC
 
     await drafting.composer.compose(billy, "报价15000含GST", actor="owner")
-    assert "下周二上门量尺" in _memory_block(llm_server.requests[-1].body)
+    assert "下周二上门量尺" in _memory_block(llm_server.last_drafting().body)
 
     clock.advance(timedelta(days=6, hours=13).total_seconds())  # Tuesday 7 April, 23:00 Sydney
     await drafting.composer.compose(billy, "报价15000含GST", actor="owner")
-    assert "下周二上门量尺" in _memory_block(llm_server.requests[-1].body)  # still that day
+    assert "下周二上门量尺" in _memory_block(llm_server.last_drafting().body)  # still that day
     assert _memory(services, memory_id).status == "active"
 
     clock.advance(timedelta(hours=2).total_seconds())  # Wednesday 8 April, 01:00 Sydney
     assert clock.now() == datetime(2026, 4, 7, 15, 0, tzinfo=UTC)
     await drafting.composer.compose(billy, "报价15000含GST", actor="owner")
-    assert "下周二上门量尺" not in _everything(llm_server.requests[-1].body)
+    assert "下周二上门量尺" not in _everything(llm_server.last_drafting().body)
     assert _memory(services, memory_id).status == "expired"  # kept, not deleted
     with services.store.session() as s:
         actions = s.scalars(

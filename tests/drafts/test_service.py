@@ -25,10 +25,11 @@ async def test_compose_lands_pending_with_customer_and_thread(
     assert view.reply_to_message_pk == msg_pk
     assert view.subject == "RE: Sliding door quote"  # stays in the thread
     assert "$15,000" in view.body_en and "Tuesday at 10am" in view.body_en
-    assert view.body_zh.startswith("您好")
+    assert view.body_zh.startswith("您好")  # from the English-only translation call
+    assert "$15,000" in view.body_zh and not view.zh_stale
     assert view.unconfirmed_facts == []
     # the customer's text went to the model as delimited data, with the instruction apart
-    user = llm_server.chat_requests[-1].body["messages"][-1]["content"]
+    user = llm_server.last_drafting().body["messages"][-1]["content"]
     thread = user.split("<thread>")[1].split("</thread>")[0]
     assert "2400 x 2100 for 12 Smith St" in thread
     assert "报价15000含GST" in user.split("<instruction>")[1].split("</instruction>")[0]
@@ -66,6 +67,8 @@ async def test_accept_unconfirmed_and_edit_away(services, drafting, model):
     body = (await drafting.reader.get(second)).body_en.replace(" Call me on 0499 111 222.", "")
     edited = await drafting.edits.update_body(second, body, actor="owner")
     assert edited.unconfirmed_facts == [] and edited.body_zh == ""  # preview must be redone
+    assert edited.zh_stale  # … before it can be approved
+    await drafting.edits.rerender_zh(second)
     assert (await drafting.decisions.approve(second, actor="owner")).status == "approved"
 
 
@@ -161,7 +164,7 @@ async def test_recent_contact_warning(services, drafting):
 async def test_chinese_customer_gets_chinese_flag(services, drafting, llm_server):
     inquiry_id, _ = add_inquiry(services, body="你好，我想装推拉门，尺寸2400x2100。", language="zh")
     await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
-    system = llm_server.chat_requests[-1].body["messages"][0]["content"]
+    system = llm_server.last_drafting().body["messages"][0]["content"]
     assert (
         '"zh"' in system
         or '= "zh"' in system

@@ -91,6 +91,7 @@ def test_stats_reports_the_ledger_exactly_and_his_corrections(env, capsys, tmp_p
                 one.body_en.replace("Kind regards", "Best wishes") + "\nSee you soon.",
                 actor="owner",
             )
+            await app.drafts.edits.rerender_zh(one.id)  # he reads the Chinese of his English
             for view in (one, two):
                 await app.drafts.decisions.approve(view.id, actor="owner", accept_unconfirmed=True)
 

@@ -499,6 +499,12 @@ class LLMServer:
         with self._lock:
             return [r for r in self.requests if r.method == "POST" and r.body is not None]
 
+    def last_drafting(self) -> RecordedRequest:
+        """The newest request that was not a draft's translation (``draft_render_zh``, the
+        English-only call every new draft ends with): the prompt a test wants to read."""
+        found = [r for r in self.chat_requests if schema_name(r.body or {}) != "chineserendering"]
+        return found[-1]
+
     def reset(self) -> None:
         with self._lock:
             self.requests.clear()
