@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from core.db.models import Draft, Inquiry, Memory, StageEvent, WriteProposal
 from core.drafts.composer import is_owner_words
+from core.services import Services
 from tests.notify.conftest import OWNER, add_inquiry
 from tests.notify.test_chat import once
 from tests.support.llm_server import LLMServer, schema_name
@@ -89,7 +90,7 @@ def model(services: Any) -> Iterator[ObeysTheNewestMessage]:
         yield responder
 
 
-def _stage(services: Any, inquiry_id: int) -> str:
+def _stage(services: Services, inquiry_id: int) -> str:
     with services.store.session() as session:
         row = session.get(Inquiry, inquiry_id)
         assert row is not None

@@ -21,6 +21,7 @@ from core.db.models import Draft
 from core.drafts.drafting import Drafting
 from core.drafts.translation import zh_stamp
 from core.errors import TranslationStaleError, UnconfirmedFactsError
+from core.services import Services
 from tests.drafts.support import DraftingModel, add_inquiry
 from tests.support.llm_server import schema_name
 
@@ -64,7 +65,7 @@ async def cli(args: list[str]) -> int:
     return await asyncio.to_thread(main, args)
 
 
-def _draft(services: Any, draft_id: int) -> Draft:
+def _draft(services: Services, draft_id: int) -> Draft:
     with services.store.session() as session:
         row = session.get(Draft, draft_id)
         assert row is not None
