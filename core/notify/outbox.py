@@ -36,6 +36,7 @@ from core import tasks
 from core.clock import naive_utc, to_sydney
 from core.db.attention_rows import open_complaint
 from core.db.models import AppState, Draft, Inquiry, Notification
+from core.drafts.translation import is_stale
 from core.drafts.view import escalation_line, recently_mailed
 from core.errors import USER_MESSAGES
 from core.events import (
@@ -519,9 +520,10 @@ def draft_message(
         lines.append(f"主题：{md_escape(draft.subject)}")
     lines.append("")
     lines.append("**中文内容：**")
-    lines.append(
-        md_escape(draft.body_zh.strip()) if draft.body_zh.strip() else "（中文翻译尚未生成）"
-    )
+    if is_stale(draft):  # never a Chinese of another English (core.drafts.translation)
+        lines.append("（中文翻译尚未按最终英文生成，发送前请在电脑上点「重新翻译」）")
+    else:
+        lines.append(md_escape(draft.body_zh.strip()))
     body_en = draft.body_en.strip()
     lines.append("")
     if len(body_en) > ENGLISH_PREVIEW_CHARS:

@@ -190,3 +190,61 @@ async def test_in_a_preset_group_only_the_owner_may_press_and_only_after_proving
     tg_env.press(alert, "发送", user_id=OWNER)
     await once(services)
     assert len(graph.sent_log) == 1 and (await desk.reader.get(draft_id)).status == "sent"
+
+
+async def test_a_chinese_that_leaves_a_value_out_needs_the_second_press(
+    services: Any, center: Any, owner_env: TelegramServer, desk: Any, graph: GraphServer, model: Any
+) -> None:
+    """The English carries a new phone and a refund the Chinese he reads does not: 发送 shows
+    them (中文未体现) and sends nothing until 仍然发送."""
+    model.plant = ["We will refund the deposit. Call 0488 999 000."]
+    original = model.chinese  # the translation call writes a Chinese without them
+    model.chinese = _Forgetful(original)
+    draft_id, alert = await pending_alert(services, desk, owner_env)
+    view = await desk.reader.get(draft_id)
+    assert {"refund", "0488 999 000"} <= set(view.zh_missing)
+    owner_env.press(alert, "发送")
+    await once(services)
+    assert graph.sent_log == []
+    warning = owner_env.sent_to(OWNER)[-1]
+    assert "refund" in warning.visible and "0488 999 000" in warning.visible
+
+
+async def test_an_english_changed_after_its_chinese_cannot_be_sent_from_the_phone(
+    services: Any, center: Any, owner_env: TelegramServer, desk: Any, graph: GraphServer
+) -> None:
+    from core.db.models import Draft
+    from core.errors import TranslationStaleError
+    from core.notify.outbox import draft_message
+
+    draft_id, alert = await pending_alert(services, desk, owner_env)
+
+    def change(session: Any) -> None:
+        row = session.get(Draft, draft_id)
+        row.body_en = row.body_en.replace("$15,000", "$1,500")
+
+    services.store.write(change)
+    owner_env.press(alert, "发送")
+    await once(services)
+    assert graph.sent_log == []
+    assert (await desk.reader.get(draft_id)).status == "pending_approval"
+    with pytest.raises(TranslationStaleError):  # the decision 发送 calls, with any confirmation
+        await desk.decisions.approve(draft_id, actor="telegram", accept_unconfirmed=True)
+    with services.store.session() as session:  # a new alert never shows the old Chinese
+        _, text = draft_message(session.get(Draft, draft_id), None)
+    assert "重新翻译" in text and "您好" not in text
+
+
+class _Forgetful(dict[str, str]):
+    """The model's Chinese for each English, less every sentence that carries a value."""
+
+    def __init__(self, known: dict[str, str]) -> None:
+        super().__init__()
+        self.known = known
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        zh = self.known.get(key)
+        return None if zh is None else "您好，\n\n谢谢您的询价。\n\n此致"
+
+    def __setitem__(self, key: str, value: str) -> None:
+        self.known[key] = value
