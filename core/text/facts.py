@@ -146,7 +146,9 @@ _NOT_HOSTS = frozenset(
 )  # fmt: skip
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "a.m", "p.m", "etc", "n.b", "p.s", "ph.d", "q.v"})
 # cheap test: might the text hide a value (anything not plain ASCII, or a defanged spelling)?
-_MAYBE_HIDDEN = re.compile(r"[^\x00-\x7f]|dot\b|\[|\(|\{|hxxp|\s\.\s|\bat\b", re.I)
+_MAYBE_HIDDEN = re.compile(r"[^\x00-\x7f]|\bdot\b|[\[({<]\s*(?:dot|at|\.)|hxxp|\s\.\s", re.I)
+# what hides a phone's digits from phonenumbers: full-width digits, invisible characters
+_HIDDEN_DIGITS = re.compile(r"[\uff10-\uff19\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _DEFANG_DOT = re.compile(
     r"\s*(?:\[\s*(?:dot|\.)\s*\]|\(\s*(?:dot|\.)\s*\)|\{\s*(?:dot|\.)\s*\}|<\s*dot\s*>)\s*"
     r"|(?<=[A-Za-z0-9])(?:\s+dot\s+|\s+\.\s+|。)(?=[A-Za-z0-9])",
@@ -428,7 +430,8 @@ def _scan_hidden(s: _Scanner, text: str) -> Reading | None:
     if clean.text == text:
         return None
     _scan_links(s, clean.text, clean)
-    return clean  # its phones are read after the dates (``scan_text``)
+    # its phones are read after the dates (``scan_text``), when anything hides their digits
+    return clean if _HIDDEN_DIGITS.search(text) else None
 
 
 def _scan_dates(s: _Scanner, text: str) -> None:
