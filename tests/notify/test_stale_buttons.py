@@ -158,6 +158,7 @@ async def test_edited_on_the_pc_the_phone_gets_the_new_words_and_old_buttons_die
         await desk.reader.get(draft_id)
     ).body_en + "\n\nP.S. We look forward to hearing from you soon."
     await desk.edits.update_body(draft_id, body, actor="owner")
+    await desk.edits.rerender_zh(draft_id)  # the window makes the Chinese of his new English
     await once(services)
     assert alert.buttons() == []
     assert alert.visible.endswith("✏️ 已在电脑上修改，请看新的提醒 · 4月1日 11:00")
