@@ -25,6 +25,7 @@ ZH: dict[str, str] = {
     "the approval queue": "待审批的草稿",
     "approve a draft (the owner's decision)": "批准草稿（老板的决定）",
     "send an approved draft (at most once)": "发送已批准的草稿（最多发一次）",
+    "make a draft's Chinese again from its final English": "按草稿最终的英文重新生成中文译文",
     "discard a draft (never sent)": "放弃草稿（不会发送）",
     "reconcile and send approved drafts": "核对并发送已批准的草稿",
     "one draft per CSV contact": "为 CSV 里的每位联系人起草一封",
