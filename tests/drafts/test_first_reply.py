@@ -16,7 +16,7 @@ import pytest
 
 from core.cli.main import main
 from tests.intake.test_pipeline_support import ScriptedModel, Verdict, make_email, message_id_of
-from tests.support.llm_server import LLMServer, Reply, system_text
+from tests.support.llm_server import LLMServer, Reply, schema_name, system_text
 
 FIRST = make_email(
     subject="Sliding door for our new house - Ryde",
@@ -61,6 +61,8 @@ class DraftingModel(ScriptedModel):
         self.draft_prompts: list[str] = []
 
     def __call__(self, request: dict[str, Any]) -> Any:
+        if schema_name(request) == "chineserendering":  # the English-only translation (#39)
+            return {"body_zh": ANSWER["body_zh"]}
         if "You write email replies to customers" in system_text(request):
             self.draft_prompts.append(json.dumps(request["messages"], ensure_ascii=False))
             return Reply.error(500) if self.fail_drafts else ANSWER
