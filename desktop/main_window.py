@@ -144,6 +144,26 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self._build_chat(ctx)
 
+        self._build_toolbar(ctx)
+
+        self.sync_label = QLabel()
+        self.mode_label = QLabel()
+        self.statusBar().addWidget(self.sync_label, 1)
+        self.statusBar().addPermanentWidget(self.mode_label)
+        ctx.hub.sync_status.connect(self._on_sync_status)
+        ctx.hub.mail_waiting.connect(self._on_mail_waiting)
+        ctx.hub.draft_changed.connect(lambda *_: self._update_pending_tab())
+        # 待审批 (n) from the list's first read too, not only after a draft changes
+        self.pending.count_changed.connect(lambda *_: self._update_pending_tab())
+        self._sync_problem = ""
+        self._fetching = False  # a mailbox was just connected; cleared by the first round
+        self._waiting = (0, 0)  # mails waiting for disk space, bytes to free for the first
+        self.resize(1340, 700)  # fits a 1366 x 768 laptop with its taskbar and title bar
+        self.retranslate()
+
+    def _build_toolbar(self, ctx: AppContext) -> None:
+        """同步 · 暂停 · 助手 · 今晚简报 · 概览 · 设置 · 语言 · 更多: every window the tray menu
+        opens is reachable from here too (stock GNOME has no tray)."""
         toolbar = QToolBar()
         toolbar.setMovable(False)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -197,21 +217,6 @@ class MainWindow(QMainWindow):
         self.more_button.setMenu(self.more_menu)
         self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         toolbar.addWidget(self.more_button)
-
-        self.sync_label = QLabel()
-        self.mode_label = QLabel()
-        self.statusBar().addWidget(self.sync_label, 1)
-        self.statusBar().addPermanentWidget(self.mode_label)
-        ctx.hub.sync_status.connect(self._on_sync_status)
-        ctx.hub.mail_waiting.connect(self._on_mail_waiting)
-        ctx.hub.draft_changed.connect(lambda *_: self._update_pending_tab())
-        # 待审批 (n) from the list's first read too, not only after a draft changes
-        self.pending.count_changed.connect(lambda *_: self._update_pending_tab())
-        self._sync_problem = ""
-        self._fetching = False  # a mailbox was just connected; cleared by the first round
-        self._waiting = (0, 0)  # mails waiting for disk space, bytes to free for the first
-        self.resize(1340, 700)  # fits a 1366 x 768 laptop with its taskbar and title bar
-        self.retranslate()
 
     # ------------------------------------------------------------------ assistant
 

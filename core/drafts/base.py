@@ -106,3 +106,9 @@ def require_llm(llm: ModelClient | None) -> ModelClient:
     if llm is None or not getattr(llm, "available", False):
         raise LLMNotConfigured()
     return llm
+
+
+class AlreadyDrafted(DraftStateError):
+    """The inquiry had a draft already when the first reply was to be written (checked in the
+    writing transaction): one mail thread gets one waiting first reply, never two; nothing was
+    written."""

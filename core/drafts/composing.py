@@ -31,9 +31,8 @@ from sqlalchemy.orm import Session
 
 from core.db.models import Draft, DraftEvent
 from core.drafts import composer
-from core.drafts.base import EDITABLE, DraftCore, not_editable, require_llm
+from core.drafts.base import EDITABLE, AlreadyDrafted, DraftCore, not_editable, require_llm
 from core.drafts.evidence import batch_contact, run_guard
-from core.drafts.first_reply import AlreadyDrafted
 from core.drafts.state import Transition, record_created, transition
 from core.drafts.translation import translate, zh_stamp
 from core.drafts.view import DraftView, draft_view

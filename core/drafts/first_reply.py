@@ -31,7 +31,8 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from core.errors import DraftStateError, InquiryBridgeError
+from core.drafts.base import AlreadyDrafted
+from core.errors import InquiryBridgeError
 from core.llm.prompts import load_prompt
 
 if TYPE_CHECKING:  # the store and the composer load on the first new inquiry, not at start-up
@@ -44,12 +45,6 @@ log = logging.getLogger(__name__)
 
 ACTOR = "first_reply"  # who wrote the draft (its audit trail and ``created_by``)
 CLASSES = frozenset({"A", "B"})  # measure on site, quote remotely: a customer waiting for us
-
-
-class AlreadyDrafted(DraftStateError):
-    """The inquiry had a draft already when the first reply was to be written (checked in the
-    writing transaction): one mail thread gets one waiting first reply, never two; nothing was
-    written."""
 
 
 def instruction(classification: str) -> str:

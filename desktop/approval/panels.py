@@ -194,6 +194,74 @@ def title_for(title: str) -> str:
     return "<b>" + html.escape(title) + "</b>: "
 
 
+def _fact_warnings(view: DraftView) -> list[str]:
+    """Unconfirmed values, each said with its reason: the Chinese and the English disagree,
+    his instruction asked for it, the draft parrots the customer, or nobody wrote it."""
+    if not view.unconfirmed_facts:
+        return []
+    items: list[str] = []
+    from core.app.types import rendering_mismatches  # the fact scanner, on first use
+
+    # two reasons, each said as it is: the Chinese he reads and the English that is sent
+    # disagree (his own typing included), or nobody wrote the value at all
+    disagree = set(rendering_mismatches(view.body_en, view.body_zh)) if view.body_zh else set()
+    apart = [f for f in view.unconfirmed_facts if f in disagree]
+    missing_zh = set(view.zh_missing)  # said on their own line below
+    asked = [f for f in view.unconfirmed_facts if f.startswith(ASKED_PREFIX)]
+    parrot = [f for f in view.unconfirmed_facts if f == PARROT_FLAG]
+    unbacked = [
+        f
+        for f in view.unconfirmed_facts
+        if f not in disagree and f not in missing_zh and f not in asked and f not in parrot
+    ]
+    if asked:  # what he asked for that the English lacks (core.drafts.instruction_points)
+        points = "、".join(f.removeprefix(ASKED_PREFIX) for f in asked)
+        items.append(
+            title_for(QCoreApplication.translate("ApprovalWindow", "Your instruction"))
+            + html.escape(
+                QCoreApplication.translate(
+                    "ApprovalWindow", "you asked for this, the English does not say it: %1"
+                ).replace("%1", points)
+            )
+        )
+    if parrot:
+        items.append(
+            title_for(QCoreApplication.translate("ApprovalWindow", "Your instruction"))
+            + html.escape(
+                QCoreApplication.translate(
+                    "ApprovalWindow",
+                    "most of this draft repeats the customer's own email; is it the reply "
+                    "you want?",
+                )
+            )
+        )
+    title = (
+        "<b>" + html.escape(QCoreApplication.translate("ApprovalWindow", "Unconfirmed")) + "</b>: "
+    )
+    if apart:
+        items.append(
+            title
+            + html.escape(
+                QCoreApplication.translate(
+                    "ApprovalWindow",
+                    "the Chinese for you and the English that is sent disagree on: %1 — "
+                    "click “Translate again” or correct the English",
+                ).replace("%1", "、".join(apart))
+            )
+        )
+    if unbacked:
+        items.append(
+            title
+            + html.escape(
+                QCoreApplication.translate(
+                    "ApprovalWindow",
+                    "these values are not in your instruction or the emails: %1",
+                ).replace("%1", "、".join(unbacked))
+            )
+        )
+    return items
+
+
 def warning_items(
     view: DraftView, recent: list[RecentContact], days: int, file_warnings: list[str]
 ) -> list[str]:
@@ -233,68 +301,7 @@ def warning_items(
                 .replace("%2", view.customer_email or "")
             )
         )
-    if view.unconfirmed_facts:
-        from core.app.types import rendering_mismatches  # the fact scanner, on first use
-
-        # two reasons, each said as it is: the Chinese he reads and the English that is sent
-        # disagree (his own typing included), or nobody wrote the value at all
-        disagree = set(rendering_mismatches(view.body_en, view.body_zh)) if view.body_zh else set()
-        apart = [f for f in view.unconfirmed_facts if f in disagree]
-        missing_zh = set(view.zh_missing)  # said on their own line below
-        asked = [f for f in view.unconfirmed_facts if f.startswith(ASKED_PREFIX)]
-        parrot = [f for f in view.unconfirmed_facts if f == PARROT_FLAG]
-        unbacked = [
-            f
-            for f in view.unconfirmed_facts
-            if f not in disagree and f not in missing_zh and f not in asked and f not in parrot
-        ]
-        if asked:  # what he asked for that the English lacks (core.drafts.instruction_points)
-            points = "、".join(f.removeprefix(ASKED_PREFIX) for f in asked)
-            items.append(
-                title_for(QCoreApplication.translate("ApprovalWindow", "Your instruction"))
-                + html.escape(
-                    QCoreApplication.translate(
-                        "ApprovalWindow", "you asked for this, the English does not say it: %1"
-                    ).replace("%1", points)
-                )
-            )
-        if parrot:
-            items.append(
-                title_for(QCoreApplication.translate("ApprovalWindow", "Your instruction"))
-                + html.escape(
-                    QCoreApplication.translate(
-                        "ApprovalWindow",
-                        "most of this draft repeats the customer's own email; is it the reply "
-                        "you want?",
-                    )
-                )
-            )
-        title = (
-            "<b>"
-            + html.escape(QCoreApplication.translate("ApprovalWindow", "Unconfirmed"))
-            + "</b>: "
-        )
-        if apart:
-            items.append(
-                title
-                + html.escape(
-                    QCoreApplication.translate(
-                        "ApprovalWindow",
-                        "the Chinese for you and the English that is sent disagree on: %1 — "
-                        "click “Translate again” or correct the English",
-                    ).replace("%1", "、".join(apart))
-                )
-            )
-        if unbacked:
-            items.append(
-                title
-                + html.escape(
-                    QCoreApplication.translate(
-                        "ApprovalWindow",
-                        "these values are not in your instruction or the emails: %1",
-                    ).replace("%1", "、".join(unbacked))
-                )
-            )
+    items += _fact_warnings(view)
     if view.zh_missing:  # the English says it, the Chinese he reads does not
         items.append(
             "<b>"
