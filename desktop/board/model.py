@@ -83,6 +83,9 @@ class BoardModel(QAbstractTableModel):
         self._more_task: asyncio.Future[None] | None = None
         self._needs_me_stale = True
         self._stage_icons = {s: dot_icon(c) for s, c in STAGE_COLOURS.items()}
+        # the days column's words by (working days, overdue days): a handful of distinct texts
+        # on any board, so a repaint looks them up instead of formatting every visible cell
+        self._days_texts: dict[tuple[int, int], str] = {}
         self._live_timer = QTimer(self)
         self._live_timer.setSingleShot(True)
         self._live_timer.setInterval(400)
@@ -265,8 +268,7 @@ class BoardModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DecorationRole and column == "customer":
             return self._attention_icon if row.id in self.attention_ids else None
         if role == Qt.ItemDataRole.ForegroundRole:
-            now = self.clock.now()
-            if column == "days_in_stage" and row.overdue_days(now) > 0:
+            if column == "days_in_stage" and row.overdue_days(self.clock.now()) > 0:
                 return QBrush(OVERDUE)
             if column == "owes" and row.owes_reply == "us" and row.stage not in ("done", "lost"):
                 return QBrush(ATTENTION)
@@ -289,7 +291,6 @@ class BoardModel(QAbstractTableModel):
         return None
 
     def _display(self, row: BoardRow, column: str) -> str:
-        now = self.clock.now()
         if column == "customer":
             return row.customer_name or row.customer_email or self.tr("(unknown)")
         if column == "suburb":
@@ -303,17 +304,25 @@ class BoardModel(QAbstractTableModel):
         if column == "owes":
             if row.stage in ("done", "lost"):
                 return ""
-            since = row.owes_since()
+            since, now = row.owes_since(), self.clock.now()
             ago = text.duration(utc(now) - utc(since)) if since is not None else "–"
             label = self.tr("We owe · %1") if row.owes_reply == "us" else self.tr("They owe · %1")
             return label.replace("%1", ago)
         if column == "last_contact":
-            return _compact_time(row.last_contact_at, now)
+            return _compact_time(row.last_contact_at, self.clock.now())
         if column == "days_in_stage":
-            days = text.working_days_text(row.days_in_stage(now))
-            over = row.overdue_days(now)
-            return f"⚠ {days} (+{over})" if over else days
+            return self._days_text(row)
         return ""
+
+    def _days_text(self, row: BoardRow) -> str:
+        now = self.clock.now()
+        key = (row.days_in_stage(now), row.overdue_days(now))
+        cell = self._days_texts.get(key)
+        if cell is None:
+            days, over = key
+            words = text.working_days_text(days)
+            cell = self._days_texts[key] = f"⚠ {words} (+{over})" if over else words
+        return cell
 
     def _tooltip(self, row: BoardRow, column: str) -> str | None:
         if column == "customer":
@@ -358,6 +367,7 @@ class BoardModel(QAbstractTableModel):
 
     def retranslate(self) -> None:
         """Language changed: headers and every cell's words change."""
+        self._days_texts.clear()
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         if self._rows:
             self.dataChanged.emit(
