@@ -5,12 +5,12 @@ often lacks. Without them Qt aborts the process (exit 134) with a message that n
 xcb-cursor, so the owner is left with a core dump and the wrong hint. ``missing_packages`` looks
 each library up (``ctypes.util.find_library``, injectable for tests) and ``problem`` turns the
 missing ones into one line that names the packages to install. No Qt is imported here: the check
-runs before the QApplication exists.
+runs before the QApplication exists. ``ctypes`` is imported only when the check runs (an X11
+desktop on Linux): Windows, Wayland and offscreen starts never load it.
 """
 
 from __future__ import annotations
 
-import ctypes.util
 import sys
 from collections.abc import Callable, Mapping
 
@@ -42,7 +42,14 @@ def uses_xcb(environ: Mapping[str, str], platform: str = sys.platform) -> bool:
     return bool(environ.get("DISPLAY")) and not environ.get("WAYLAND_DISPLAY")
 
 
-def missing_packages(find: Finder = ctypes.util.find_library) -> list[str]:
+def find_library(name: str) -> str | None:
+    """``ctypes.util.find_library``, imported on first use."""
+    import ctypes.util
+
+    return ctypes.util.find_library(name)
+
+
+def missing_packages(find: Finder = find_library) -> list[str]:
     """The packages whose xcb library cannot be found, in install order."""
     return [package for name, package in XCB_LIBRARIES.items() if not find(name)]
 
@@ -51,7 +58,7 @@ def problem(
     environ: Mapping[str, str],
     *,
     platform: str = sys.platform,
-    find: Finder = ctypes.util.find_library,
+    find: Finder = find_library,
 ) -> str | None:
     """One line for stderr when the window cannot open for want of xcb libraries, else None."""
     if not uses_xcb(environ, platform):

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.intake.jobs import IngestReport
 from core.services import Services
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the pipeline and its worker pool (multiprocessing) load when mail is ingested
     from core.drafts.first_reply import FirstReplies
+    from core.intake.jobs import IngestReport
     from core.intake.pipeline import IntakePipeline
 
 # ``App.pipeline``: a pipeline over the App's one model client (rules only when offline)

@@ -11,11 +11,9 @@ from __future__ import annotations
 from core import tasks
 from core.knowledge import (
     SECTIONS,
-    WHOLE_CHARS,
     KnowledgeBase,
     KnowledgeChanged,
     KnowledgeDoc,
-    excerpt,
     skeleton,
 )
 from core.services import Services
@@ -32,7 +30,12 @@ class KnowledgeService:
         """Where the file is (the page shows it: he may edit it in any editor)."""
         return str(self._base.path)
 
-    whole_chars = WHOLE_CHARS  # up to this size drafts and the assistant read the file whole
+    @property
+    def whole_chars(self) -> int:
+        """Up to this size drafts and the assistant read the file whole."""
+        from core.knowledge.search import WHOLE_CHARS
+
+        return WHOLE_CHARS
 
     @staticmethod
     def sections() -> tuple[tuple[str, str], ...]:
@@ -58,5 +61,7 @@ class KnowledgeService:
 
     async def search(self, query: str) -> str:
         """What a prompt about ``query`` would get of the file."""
+        from core.knowledge.search import excerpt
+
         doc = await self.load()
         return excerpt(doc.text, query).text

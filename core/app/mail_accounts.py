@@ -8,13 +8,16 @@ file, the password (授权码) in the keyring. Nothing is saved before a test su
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from core import tasks
 from core.mailbox.account import Endpoint, Security
-from core.mailbox.check import CheckResult, check_account
 from core.mailbox.presets import PRESETS, Preset, endpoints
 from core.secrets import MAIL_PASSWORD
 from core.services import Services
+
+if TYPE_CHECKING:  # the IMAP and SMTP clients load when a test runs, not when the app starts
+    from core.mailbox.check import CheckResult
 
 Server = tuple[str, int, Security]
 
@@ -69,6 +72,8 @@ class MailAccountService:
     ) -> CheckResult:
         """Log in once to both servers; raises ``MailAuthError`` / ``MailServiceDisabled`` /
         ``MailNetworkError`` / ``InsecureMailServer`` (Chinese ``user_message``)."""
+        from core.mailbox.check import check_account
+
         i, s = self._endpoints(key, user, imap, smtp)
         return await tasks.io(check_account, i, s, password)
 

@@ -7,14 +7,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from core.services import Services
-from core.stats.corrections import WeekAccuracy, accuracy
-from core.stats.costs import CostReport, cost_report
-from core.stats.money import MoneyFigures, money_figures
-from core.stats.periods import Period, days_of_week, last_months, last_weeks
-from core.stats.trade import Overview, overview
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the figures' modules load when a figure is asked for, not at start
     from sqlalchemy.orm import Session
+
+    from core.stats.corrections import WeekAccuracy
+    from core.stats.costs import CostReport
+    from core.stats.money import MoneyFigures
+    from core.stats.periods import Period
+    from core.stats.trade import Overview
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,11 @@ class StatsService:
 
     async def figures(self, *, this_week: bool = False, weeks: int = 8) -> Stats:
         """This week by day (``this_week``), else the last ``weeks`` weeks by week."""
+        from core.stats.corrections import accuracy
+        from core.stats.costs import cost_report
+        from core.stats.money import money_figures
+        from core.stats.periods import days_of_week, last_weeks
+
         now = self._services.clock.now()
         periods = days_of_week(now) if this_week else last_weeks(now, weeks)
         weekly = last_weeks(now, 1) if this_week else periods
@@ -61,12 +67,17 @@ class StatsService:
 
     async def money(self) -> MoneyFigures:
         """Pipeline value by stage, quotes sent and won this week and month, the win rate."""
+        from core.stats.money import money_figures
+
         now = self._services.clock.now()
         return await self._services.store.read(lambda s: money_figures(s, now))
 
     async def overview(self, *, weeks: int = 12, months: int = 6) -> Overview:
         """The 概览 charts: inquiries and first-reply time per week, the funnel per month,
         working days per stage."""
+        from core.stats.periods import last_months, last_weeks
+        from core.stats.trade import overview
+
         now = self._services.clock.now()
         periods, labels = last_weeks(now, weeks), last_months(now, months)
         return await self._services.store.read(lambda s: overview(s, periods, labels))

@@ -118,7 +118,6 @@ from core.secrets import LLM_API_KEY as LLM_API_KEY
 from core.secrets import TELEGRAM_TOKEN as TELEGRAM_TOKEN
 from core.secrets import Secrets as Secrets
 from core.stats.money import MoneyFigures as MoneyFigures
-from core.stats.trade import Overview as Overview
 from core.text.inert import clickable_url as clickable_url
 from core.text.inert import markdown_rich_text as markdown_rich_text
 from core.text.inert import plain_tooltip as plain_tooltip
@@ -154,6 +153,7 @@ if TYPE_CHECKING:  # annotations only (see the module docstring)
     from core.drafts.factguard import rendering_mismatches as rendering_mismatches
     from core.mailbox.runtime import MailboxRuntime as MailboxRuntime
     from core.schedule import SyncScheduler as SyncScheduler
+    from core.stats.trade import Overview as Overview
 
 # every name here: the renamed ones (``provider_by_key``…) are exported only by this list
 __all__ = [
@@ -289,6 +289,7 @@ _ON_FIRST_USE: dict[str, str] = {
     "TurnDone": "core.agent.conversation",
     "tool_label": "core.agent.conversation",
     "rendering_mismatches": "core.drafts.factguard",
+    "Overview": "core.stats.trade",  # the 概览 charts: their sums load when the page opens
 }
 
 

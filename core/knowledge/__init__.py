@@ -15,7 +15,12 @@ Modules: ``base`` (the file: load, save atomically and owner-only, add one line 
 ``search`` (what a prompt gets: the whole text while small, the matching paragraphs when large).
 
 Layer row: errors, glossary.
+
+``search`` (and the glossary it reads) loads on first use of one of its names: the board, the
+tray and the CLI's listings build the knowledge service but never search.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from core.knowledge.base import (
     SECTIONS,
@@ -25,7 +30,19 @@ from core.knowledge.base import (
     knowledge_for,
     skeleton,
 )
-from core.knowledge.search import EXCERPT_CHARS, WHOLE_CHARS, Excerpt, excerpt, outline
+
+if TYPE_CHECKING:
+    from core.knowledge.search import EXCERPT_CHARS, WHOLE_CHARS, Excerpt, excerpt, outline
+else:
+    _SEARCH = {"EXCERPT_CHARS", "WHOLE_CHARS", "Excerpt", "excerpt", "outline"}
+
+    def __getattr__(name: str) -> Any:
+        if name in _SEARCH:
+            from core.knowledge import search
+
+            return getattr(search, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "EXCERPT_CHARS",

@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-import multiprocessing
 import pickle
 import threading
 from collections.abc import Callable
@@ -203,6 +202,8 @@ class WhisperProcess:
         child = self._child
         if child is not None and child.process.is_alive():
             return child
+        import multiprocessing  # on the first dictation, not when the app starts
+
         context = multiprocessing.get_context("spawn")
         parent_conn, child_conn = context.Pipe()
         process = context.Process(
