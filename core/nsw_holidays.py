@@ -71,11 +71,17 @@ def holidays_of(year: int) -> list[date]:
     return [date(year, int(d[:2]), int(d[2:])) for d in HOLIDAYS.get(year, "").split()]
 
 
+def library_holidays(year: int) -> frozenset[date]:
+    """NSW public holidays of ``year`` straight from ``holidays`` (slow: imported on first call;
+    ``core.workdays`` asks it only for a year outside the table)."""
+    import holidays  # ~100 ms and 280 modules on first use: never on the hot path
+
+    return frozenset(holidays.country_holidays("AU", subdiv="NSW", years=[year]).keys())
+
+
 def _write() -> None:
     """Rewrite this file's table from the installed ``holidays`` (for maintainers, not the app)."""
     from pathlib import Path
-
-    from core.workdays import library_holidays
 
     lines = []
     for year in range(FIRST_YEAR, LAST_YEAR + 1):

@@ -21,14 +21,7 @@ from bisect import bisect_right
 from datetime import date, datetime, timedelta
 
 from core.clock import to_sydney
-from core.nsw_holidays import FIRST_YEAR, LAST_YEAR, holidays_of
-
-
-def library_holidays(year: int) -> frozenset[date]:
-    """NSW public holidays of ``year`` straight from ``holidays`` (slow: imported on first call)."""
-    import holidays  # ~100 ms and 280 modules on first use: never on the hot path
-
-    return frozenset(holidays.country_holidays("AU", subdiv="NSW", years=[year]).keys())
+from core.nsw_holidays import FIRST_YEAR, LAST_YEAR, holidays_of, library_holidays
 
 
 class _Calendar:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import multiprocessing
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -45,7 +44,11 @@ def _command_of(args: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     # The intake pipeline parses long runs in a spawned worker process; in the frozen one-folder
     # build that child re-enters this entry point and must be diverted before any CLI parsing.
-    multiprocessing.freeze_support()
+    # Only a frozen build can be such a child: elsewhere multiprocessing is not even imported.
+    if getattr(sys, "frozen", False):
+        import multiprocessing
+
+        multiprocessing.freeze_support()
     args = list(sys.argv[1:] if argv is None else argv)
     if _command_of(args) is None and "-h" not in args and "--help" not in args:
         args = ["app", *args]  # no command: start the tray application

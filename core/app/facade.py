@@ -322,7 +322,7 @@ class App:
 
     def uses_imap(self) -> bool:
         """This data folder reads an IMAP mailbox (``imap.url`` / ``INQUIRY_BRIDGE_IMAP_URL``)."""
-        from core.mailbox.runtime import configured
+        from core.mailbox.account import configured
 
         return configured(self._services.settings)
 

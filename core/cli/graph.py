@@ -12,11 +12,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from typing import TYPE_CHECKING
 
 from core.app import App
-from core.app.types import disk_size
-from core.mail.spool_budget import DiskShort
 from core.runtime import Supervisor
+
+if TYPE_CHECKING:
+    from core.mail.spool_budget import DiskShort
 
 
 def register(
@@ -151,6 +153,8 @@ def _say_disk_short(disk: DiskShort | None) -> None:
     and Telegram get the same alert from the round's ``MailWaiting``)."""
     if disk is None:
         return
+    from core.app.types import disk_size  # every front end's types: only when there is news
+
     missing = disk_size(max(0, disk.need_bytes - disk.free_bytes))
     print(
         f"磁盘空间不足：{disk.waiting} 封邮件等待下载，请腾出至少 {missing} / "

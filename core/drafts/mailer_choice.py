@@ -29,7 +29,8 @@ def build_mailer(services: Services, graph: Callable[[], DraftMailer]) -> Mailer
     """The SMTP mailer when an SMTP URL is configured (``core.mailbox``), else the Graph mailer
     ``graph()`` gives (the composition root's: the runtime's, or for a caller without an ``App``
     ``core.app.standalone.own_graph_mailer``), or None when no sign-in is configured at all."""
-    from core.mailbox.runtime import build_smtp_mailer, smtp_configured
+    from core.mailbox.account import smtp_configured
+    from core.mailbox.runtime import build_smtp_mailer
 
     if smtp_configured(services.settings):
         smtp: SubmitMailer[Outgoing] = build_smtp_mailer(services)  # mypy checks the port here

@@ -14,10 +14,10 @@ section says 4 周, and still is when it does not.
 Modules: ``base`` (the file: load, save atomically and owner-only, add one line to a section),
 ``search`` (what a prompt gets: the whole text while small, the matching paragraphs when large).
 
-Layer row: errors, glossary.
-
 ``search`` (and the glossary it reads) loads on first use of one of its names: the board, the
 tray and the CLI's listings build the knowledge service but never search.
+
+Layer row: errors, glossary.
 """
 
 from typing import TYPE_CHECKING, Any

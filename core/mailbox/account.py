@@ -11,10 +11,13 @@ from __future__ import annotations
 import ipaddress
 import socket
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import unquote, urlsplit
 
 from core.errors import ConfigError, InsecureMailServer
+
+if TYPE_CHECKING:
+    from core.config import SettingsReader
 
 Security = Literal["ssl", "starttls", "plain"]
 
@@ -77,3 +80,13 @@ def check_transport(endpoint: Endpoint, *, tls: bool) -> None:
 def resolve_check(host: str) -> None:
     """Fail fast with a network error when the name does not resolve (no network, typo)."""
     socket.getaddrinfo(host, None)
+
+
+def configured(settings: SettingsReader) -> bool:
+    """An IMAP mailbox is set for this folder (here, not in ``runtime``: asking must not load
+    the IMAP and SMTP clients)."""
+    return bool(settings.text("imap.url").strip())
+
+
+def smtp_configured(settings: SettingsReader) -> bool:
+    return bool(settings.text("smtp.url").strip())

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from core.errors import MailPasswordMissing
 from core.events import MailWaiting
 from core.mail.ports import IntakeSink
-from core.mailbox.account import Endpoint, parse_url
+from core.mailbox.account import Endpoint, configured, parse_url, smtp_configured
 from core.mailbox.imap_session import ImapLimits, ImapSession, open_session
 from core.mailbox.imap_sync import ImapSync, ImapSyncReport
 from core.mailbox.smtp_mailer import SmtpMailer
@@ -30,14 +30,6 @@ if TYPE_CHECKING:
     from core.services import Services
 
 log = logging.getLogger(__name__)
-
-
-def configured(settings: Settings) -> bool:
-    return bool(settings.text("imap.url").strip())
-
-
-def smtp_configured(settings: Settings) -> bool:
-    return bool(settings.text("smtp.url").strip())
 
 
 def imap_endpoint(settings: Settings) -> Endpoint:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
-
-import httpx
 
 from core.errors import GraphAuthError, GraphError
 
@@ -61,6 +60,16 @@ async def read_calendar(
     except TimeoutError:
         log.warning("calendar not read within %.0f s", budget_s)
         return CalendarRead(None, "未读取 Outlook 日历（Outlook 暂时无法连接，稍后会再试）")
-    except (httpx.HTTPError, OSError) as exc:
+    except Exception as exc:
+        if not _network_error(exc):
+            raise
         log.warning("calendar not read: %s", type(exc).__name__)
         return CalendarRead(None, "未读取 Outlook 日历（无法连接网络）")
+
+
+def _network_error(exc: Exception) -> bool:
+    """A dropped connection: an OSError, or an httpx error — httpx is not imported here (the
+    daily rhythm starts with the app and must not load the HTTP client before a read needs
+    it), and an httpx error can only exist once something has loaded it."""
+    httpx = sys.modules.get("httpx")
+    return isinstance(exc, OSError) or (httpx is not None and isinstance(exc, httpx.HTTPError))

@@ -8,7 +8,6 @@ its dedup key is the week it reports on, so a restart or a second process cannot
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import asdict, dataclass
 from datetime import datetime, time, timedelta
 from typing import Any
@@ -18,10 +17,7 @@ from sqlalchemy.orm import Session
 
 from core.clock import to_sydney
 from core.db.models import StageEvent
-from core.stats.corrections import accuracy
-from core.stats.costs import cost_report
 from core.stats.periods import Period, week_of
-from core.stats.trade import first_reply_hours
 
 REPORT_AT = time(8, 0)  # Monday, Sydney
 
@@ -61,6 +57,13 @@ def _came_in(session: Session, period: Period) -> list[int]:
 
 
 def week_figures(session: Session, period: Period) -> WeekFigures:
+    # the figures' modules load when a report is due (Mondays), not when the daily rhythm starts
+    import statistics
+
+    from core.stats.corrections import accuracy
+    from core.stats.costs import cost_report
+    from core.stats.trade import first_reply_hours
+
     figures = WeekFigures(period.label)
     came = _came_in(session, period)
     figures.inquiries = len(came)

@@ -213,6 +213,7 @@ LAYERS: dict[str, set[str]] = {
         "tasks",
     },
     "memory": {"clock", "db"},
+    "nsw_holidays": set(),
     "notify": {
         "agent",
         "clock",
@@ -275,7 +276,7 @@ LAYERS: dict[str, set[str]] = {
     "text": set(),
     "tls": {"tasks"},
     "voice": {"errors", "tasks", "text"},
-    "workdays": {"clock"},
+    "workdays": {"clock", "nsw_holidays"},
 }
 
 # What the desktop imports from core: ``core.app`` (``App``, ``build_app`` and the few functions

@@ -9,11 +9,10 @@ from datetime import date, datetime, timedelta
 from functools import cache
 
 from core.clock import SYDNEY
-from core.nsw_holidays import FIRST_YEAR, LAST_YEAR, holidays_of
+from core.nsw_holidays import FIRST_YEAR, LAST_YEAR, holidays_of, library_holidays
 from core.workdays import (
     add_working_days,
     is_working_day,
-    library_holidays,
     working_days_between,
     working_days_in,
 )
