@@ -33,8 +33,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSplitter,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -60,14 +58,6 @@ NARROW_DROPS = ("last_contact", "suburb", "products", "classification", "stage")
 SQUEEZE = 0.8  # columns may shrink to this share of their preferred width before one is hidden
 TITLE_PADDING = 40  # a title's margins and the sort arrow beside it
 CELL_CAP = {"products": 120}  # a long product list ends in "…" (the detail pane has it whole)
-
-
-class ElideMiddle(QStyledItemDelegate):
-    """Cuts a cell's text in its middle: the start (⚠ and the days) and the end (+overdue) stay."""
-
-    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:  # type: ignore[override]
-        super().initStyleOption(option, index)
-        option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
 def visible_columns(width: int) -> list[str]:
@@ -165,7 +155,10 @@ class BoardPage(QWidget):
         # a title wider than its column (English on a laptop, the detail open) ends in "…"
         # instead of losing letters at both ends; its tooltip names it whole
         header.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.table.setItemDelegateForColumn(COLUMNS.index("days_in_stage"), ElideMiddle(self.table))
+        # cells cut in their middle: the days column keeps its start (⚠ and the days) and its
+        # end (+overdue); a name or a suburb keeps both ends too. Set on the view, not by a
+        # Python delegate on one column, which ran Python for every cell of it on every paint
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         # the indicator first, so enabling sorting asks for the order the model already has
         header.setSortIndicator(COLUMNS.index("last_contact"), Qt.SortOrder.DescendingOrder)
         self.table.setSortingEnabled(True)

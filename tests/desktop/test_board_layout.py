@@ -114,7 +114,7 @@ async def test_with_the_assistant_docked_a_long_sender_line_wraps_inside_the_det
 async def test_the_overdue_figure_shows_in_full_on_a_laptop_screen(ctx, languages, qtbot) -> None:  # type: ignore[no-untyped-def]
     """ "⚠ 8 个工作日 (+6)" was cut to "⚠ 8 个工作…" at 1366 x 768: the owner saw that a job was
     late but not by how much. Chinese fits whole; the longer English keeps both ends."""
-    from PySide6.QtWidgets import QStyleOptionViewItem
+    from PySide6.QtWidgets import QStyledItemDelegate
 
     from core.inquiry.board import COLUMNS
 
@@ -139,11 +139,12 @@ async def test_the_overdue_figure_shows_in_full_on_a_laptop_screen(ctx, language
             figure = cell[cell.rindex("(") :]
             if lang == "zh_CN":
                 assert metrics.horizontalAdvance(cell) <= room, cell
-            # cut the way the view paints it: the column's delegate decides where
-            option = QStyleOptionViewItem()
-            table.itemDelegateForIndex(index).initStyleOption(option, index)
-            shown = metrics.elidedText(cell, option.textElideMode, room)
+            # cut the way the view paints it: the view's elide mode decides where
+            shown = metrics.elidedText(cell, table.textElideMode(), room)
             assert shown.endswith(figure) and shown.startswith("⚠"), (lang, shown)
+        # and no Python delegate paints a cell (one ran Python per cell on every scroll)
+        delegates = {type(table.itemDelegateForIndex(model.index(0, c))) for c in range(8)}
+        assert delegates == {QStyledItemDelegate}, delegates
         window.close()
 
 
