@@ -42,7 +42,6 @@ from core.app.memories import MemoryItem as MemoryItem
 from core.app.proposals import ProposalItem as ProposalItem
 from core.app.quotes import NewQuote as NewQuote
 from core.app.stats import Stats as Stats
-from core.app.voice import AnyDictation as Dictation
 from core.app.voice import VoiceService as VoiceService
 from core.clock import Clock as Clock
 from core.clock import SystemClock as SystemClock
@@ -137,6 +136,10 @@ from core.voice.transcriber import ChineseNeedsMultilingualModel as ChineseNeeds
 from core.voice.transcriber import Transcriber as Transcriber
 from core.voice.transcriber import Transcript as Transcript
 from core.voice.transcriber import TranscriptionCancelled as TranscriptionCancelled
+from core.voice.worker import RemoteLiveDictation as _RemoteLiveDictation
+
+# what ``VoiceService.live`` returns: recognition in this process or in the Whisper child
+Dictation = LiveDictation | _RemoteLiveDictation
 
 if TYPE_CHECKING:  # annotations only (see the module docstring)
     from core.agent.conversation import ChatEvent as ChatEvent

@@ -18,18 +18,21 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
 from core.config import Settings
 from core.paths import DataPaths
-from core.voice.audio import WavWriter, concat_wavs
-from core.voice.download import RECOMMENDED, HubModel, download_model, hub_endpoint, import_model
-from core.voice.live import LiveDictation, PartialFn
 from core.voice.models import ModelChoice, check_model_dir, is_multilingual, resolve_model_dir
-from core.voice.transcriber import Transcriber, shared_transcriber
 from core.voice.worker import RemoteLiveDictation, RemoteTranscriber, WhisperProcess
 
-AnyTranscriber = Transcriber | RemoteTranscriber
-AnyDictation = LiveDictation | RemoteLiveDictation
+if TYPE_CHECKING:  # the in-process model, live recognition, download and WAV code load on use
+    from core.voice.audio import WavWriter
+    from core.voice.download import HubModel
+    from core.voice.live import LiveDictation, PartialFn
+    from core.voice.transcriber import Transcriber
+
+    AnyTranscriber: TypeAlias = Transcriber | RemoteTranscriber
+    AnyDictation: TypeAlias = LiveDictation | RemoteLiveDictation
 
 
 class VoiceService:
@@ -49,6 +52,8 @@ class VoiceService:
         in Chinese when no usable model is set up): the same object while they stay the same,
         so the desktop can tell that the model changed while the owner spoke."""
         if self._process is None:
+            from core.voice.transcriber import shared_transcriber
+
             return shared_transcriber(self.settings)
         choice = resolve_model_dir(self.settings)
         device = self.settings.text("voice.device") or "cpu"
@@ -64,6 +69,8 @@ class VoiceService:
         """Recognition at the owner's pauses while he still talks (``core.voice.live``)."""
         if isinstance(transcriber, RemoteTranscriber):
             return RemoteLiveDictation(transcriber, on_partial=on_partial)
+        from core.voice.live import LiveDictation
+
         return LiveDictation(transcriber, on_partial=on_partial)
 
     def close(self) -> None:
@@ -90,32 +97,46 @@ class VoiceService:
     # -- download and import ----------------------------------------------------------------
     def hub_endpoint(self) -> str:
         """Where ``download`` fetches from (``voice.hub_endpoint``, ``HF_ENDPOINT``, the Hub)."""
+        from core.voice.download import hub_endpoint
+
         return hub_endpoint(self.settings)
 
     def download(
         self,
-        model: HubModel = RECOMMENDED,
+        model: HubModel | None = None,
         *,
         endpoint: str | None = None,
         progress: Callable[[int, int], None] | None = None,
         cancel: threading.Event | None = None,
     ) -> Path:
         """Download, verify and install ``model`` into the data folder. Blocking: run it on a
-        worker thread (it reads the network for minutes)."""
+        worker thread (it reads the network for minutes). ``model``: the recommended one."""
+        from core.voice.download import RECOMMENDED, download_model
+
         return download_model(
-            self.paths.home, model, endpoint=endpoint, progress=progress, cancel=cancel
+            self.paths.home,
+            model or RECOMMENDED,
+            endpoint=endpoint,
+            progress=progress,
+            cancel=cancel,
         )
 
     def import_model(self, source: Path) -> Path:
         """Copy a model from a folder or .zip into the data folder; returns the installed folder.
         Raises ``ModelDownloadError`` (Chinese) for anything that is not a usable model."""
+        from core.voice.download import import_model
+
         return import_model(self.paths.home, source)
 
     # -- audio files ------------------------------------------------------------------------
     def wav_writer(self, path: Path) -> WavWriter:
         """A 16 kHz mono WAV file the recorder appends microphone chunks to."""
+        from core.voice.audio import WavWriter
+
         return WavWriter(path)
 
     def concat_wavs(self, paths: list[Path], out: Path) -> Path:
         """Join recordings into one WAV (a voice note dictated in several presses)."""
+        from core.voice.audio import concat_wavs
+
         return concat_wavs(paths, out)
