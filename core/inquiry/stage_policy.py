@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from core.clock import SYDNEY, naive_utc, to_sydney, utc
-from core.workdays import is_working_day, working_days_between
+from core.workdays import is_working_day, working_days_between, working_days_in
 
 # Working days in a stage before a reminder: inquiry 2, measure 5, quoting 7, follow_up 14,
 # ordered 3, production 21, install 7. done and lost never go overdue.
@@ -65,7 +65,13 @@ def days_in_stage(since: datetime | None, now: datetime) -> int:
 
 
 def stage_time(stage: str, since: datetime | None, now: datetime) -> StageTime:
-    days = days_in_stage(since, now)
+    return stage_time_on(stage, since, to_sydney(now).date())
+
+
+def stage_time_on(stage: str, since: datetime | None, today: date) -> StageTime:
+    """``stage_time`` on Sydney date ``today``: the count depends on the date alone, so a page of
+    rows converts "now" once, not once per row."""
+    days = 0 if since is None else working_days_in(to_sydney(utc(since)).date(), today)
     limit = limit_days(stage)
     over = max(0, days - limit) if limit is not None and since is not None else 0
     return StageTime(stage, since, days, limit, over)
