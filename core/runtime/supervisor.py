@@ -250,7 +250,15 @@ class Supervisor:
         self._state[name] = "running"
         self._work[name] = asyncio.ensure_future(guarded())
 
-    async def _telegram(self) -> None:
+    async def _telegram(self, recheck_seconds: float = 30.0) -> None:
+        # the runner's modules (~0.3 s of CPU) load only once Telegram is on and has a token,
+        # re-read as often as the runner itself re-reads them
+        telegram, stop = self.app.telegram, self._work_stop
+        while not await tasks.io(lambda: telegram.enabled() and bool(telegram.token())):
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=recheck_seconds)
+            if stop.is_set():
+                return
         runner = await tasks.io(_telegram_front_end)
         app = self.app
         await runner.serve(
