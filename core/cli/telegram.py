@@ -20,7 +20,6 @@ from core.app.telegram import OUTBOX_STATUSES, TelegramService
 from core.clock import to_sydney
 from core.runtime import Supervisor
 from core.runtime.supervisor import settle_owed
-from core.telegram.runner import TelegramRunner
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +101,8 @@ async def _run(app: App, *, once: bool) -> int:
         return 0
     app.notifications.attach(background=False)
     # the App's client, assistant (the owner's words, when AI is set) and composer
+    from core.telegram.runner import TelegramRunner  # the HTTP client: only when it runs
+
     runner = TelegramRunner(app)
     try:
         report = await runner.run_once()
