@@ -20,7 +20,6 @@ import hashlib
 import logging
 from typing import TYPE_CHECKING
 
-from core.drafts import composer
 from core.errors import InquiryBridgeError
 
 if TYPE_CHECKING:
@@ -49,6 +48,8 @@ async def translate(
 ) -> tuple[str, str | None]:
     """(Chinese, its ``zh_source``) for ``body_en``, by the English-only call; ("", None) when
     the model cannot be used now: the draft is kept and waits for a translation."""
+    from core.drafts import composer  # pydantic and the prompts: not for a board that reads
+
     try:
         zh = await composer.render_zh(llm, subject, body_en.strip(), refs)
     except InquiryBridgeError as exc:
