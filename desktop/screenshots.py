@@ -152,7 +152,9 @@ async def _reminder(ctx: AppContext) -> QWidget:
 
     due = await ctx.app.rhythm.reminders()
     if not due:
-        raise LookupError("no reminder is due in this data folder")
+        raise LookupError(
+            "这个数据文件夹里现在没有到期的提醒 / no reminder is due in this data folder"
+        )
     dialog = ReminderDialog(ctx.app, due[0].inquiry_id, "", "")
     await dialog.task
     return dialog
@@ -184,7 +186,9 @@ async def _quote_editor(ctx: AppContext) -> QWidget:
     emailed = [r.id for r in rows if r.customer_email]
     target = next((i for i in emailed if i in quoted), emailed[0] if emailed else None)
     if target is None:
-        raise LookupError("no inquiry with a customer email in this data folder")
+        raise LookupError(
+            "这个数据文件夹里没有带客户邮箱的询盘 / no inquiry with a customer email in this data folder"
+        )
     editor = QuoteEditor(ctx.app, target)
     if not await editor.prefill():
         editor.set_rows(EXAMPLE_ITEMS)
