@@ -7,7 +7,8 @@ and its detail need the width. It can be floated off the window or docked on eit
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QDockWidget, QWidget
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from desktop.chat.panel import ChatPanel
 from desktop.context import AppContext
@@ -33,6 +34,15 @@ class ChatDock(QDockWidget):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Assistant"))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Docked, the panel takes its narrowest width: at 1366×768 every pixel it leaves is the
+        board's, whose customer and days columns were cut with the assistant open (#42)."""
+        super().showEvent(event)
+        window = self.parentWidget()
+        if isinstance(window, QMainWindow) and not self.isFloating():
+            width = self.panel.minimumWidth()
+            window.resizeDocks([self], [width], Qt.Orientation.Horizontal)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

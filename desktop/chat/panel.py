@@ -121,6 +121,7 @@ class ChatPanel(QWidget):
         buttons = QHBoxLayout()
         self.hint = QLabel()
         set_tone(self.hint, "muted")
+        self.hint.setWordWrap(True)  # a narrow dock wraps the hint, never cuts it
         buttons.addWidget(self.hint, 1)
         buttons.addWidget(self.stop_button)
         buttons.addWidget(self.send_button)

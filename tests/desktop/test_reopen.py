@@ -83,16 +83,19 @@ async def test_settings_reopens_from_the_toolbar_tray_and_ai_hint(app, services)
 
 
 @settles
-async def test_settings_reopens_from_the_demo_banner_and_the_wizard(app, services) -> None:  # type: ignore[no-untyped-def]
+async def test_demo_banner_offers_both_mailboxes_and_wizard_reopens_settings(app, services) -> None:  # type: ignore[no-untyped-def]
     desktop = await _demo(app, services)
     for _ in range(2):  # 连接我的邮箱 leaves the demo; come back each time
         await desktop.load_demo()
         assert desktop.window is not None and desktop.ctx is not None and desktop.ctx.is_demo
         desktop.window.demo_banner.connect_button.click()
-        dialog = _settings(desktop)
-        assert dialog is not None and dialog.isVisible() and dialog.nav.currentRow() == 0
+        # #42: it leaves the demo and offers both kinds of mailbox, not Microsoft's page alone
+        wizard = desktop.wizard
+        assert wizard is not None and wizard.isVisible()
+        assert wizard.sign_in_button.isVisibleTo(wizard)  # 登录微软
+        assert wizard.mailbox_button.isVisibleTo(wizard)  # 连接其他邮箱 (IMAP)
         assert not desktop.ctx.is_demo
-        await _close(dialog)
+        await _close(wizard)
     for button in ("sign_in_button", "ai_button"):
         for _ in range(2):
             wizard = desktop.show_wizard()
