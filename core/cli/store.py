@@ -24,6 +24,9 @@ def register(
         description="数据库：把本数据文件夹的 SQLite 数据库复制到 PostgreSQL / "
         "the store: copy this folder's SQLite store into PostgreSQL",
     )
+    # the subcommand is required: only ``copy`` reaches a handler, and it opens the source store
+    # itself, read-only (an App would open it for writing and migrate it)
+    store.set_defaults(handler=cmd_store_copy, needs_app=False)
     actions = store.add_subparsers(dest="store_command", required=True)
     copy = actions.add_parser(
         "copy",

@@ -22,6 +22,7 @@ from core.drafts.attachments import copy_owner_file, owner_file_row
 from core.drafts.base import EDITABLE, DraftCore, not_editable, require_llm
 from core.drafts.evidence import phone_region, run_guard
 from core.drafts.reader import ATTACH_FOLDER_KEY
+from core.drafts.recipients import recipient_flags
 from core.drafts.state import APPROVERS, Transition
 from core.drafts.translation import zh_stamp
 from core.drafts.view import DraftView, draft_view, valid_email
@@ -77,13 +78,18 @@ class OwnerEdits:
             changed = _apply_edit(draft, body_en, subject, to, cc)
             if not changed:
                 return self._view(session, draft), []
+            typed: list[str] = []
             if "body_en" in changed and actor in APPROVERS:  # he typed these values himself
                 region = phone_region(core.services.settings)
-                draft.confirmed_facts = typed_values(
-                    before, draft.body_en, draft.confirmed_facts or [], region
-                )
+                typed = typed_values(before, draft.body_en, [], region)
             draft.updated_at = core.now()
             core.audit(session, draft.id, "edit", actor, **changed)  # first: his recipients
+            if typed:
+                # his word, but another customer's address or phone in the body still needs
+                # his explicit yes: whose contact it is matters (core.drafts.recipients)
+                others = set(recipient_flags(session, draft, core.services.settings))
+                mine = [value for value in typed if value not in others]
+                draft.confirmed_facts = list(dict.fromkeys([*(draft.confirmed_facts or []), *mine]))
             run_guard(session, draft, core.services.settings)
             move = core.back_to_review(session, draft, actor, "老板修改了草稿")
             return self._view(session, draft), [move]

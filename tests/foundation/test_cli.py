@@ -26,8 +26,9 @@ def test_bad_arguments_exit_non_zero_with_one_line(capsys) -> None:  # type: ign
 
 
 def test_every_handler_takes_the_app_and_only_repair_runs_without_one() -> None:
-    """``run_command`` hands every handler the ``App`` (no ``Services`` variant left); the one
-    that opens its folder itself says ``needs_app=False``."""
+    """``run_command`` hands every handler the ``App`` (no ``Services`` variant left); the two
+    that open their store themselves say ``needs_app=False``: ``repair`` (a damaged store cannot
+    be opened) and ``store copy`` (its source is read-only, never migrated)."""
     import argparse
     import inspect
 
@@ -45,7 +46,7 @@ def test_every_handler_takes_the_app_and_only_repair_runs_without_one() -> None:
         second = list(inspect.signature(handler, eval_str=True).parameters.values())[1]
         annotations.add(second.annotation)
         assert command.get_default("wants_app") is None, name  # the flag is gone
-    assert without_app == ["repair"]
+    assert without_app == ["repair", "store"]
     assert annotations == {App}
 
 
