@@ -52,6 +52,7 @@ __all__ = ["RUNTIME_HANDLES", "FrontEnd", "front_end"]
 RUNTIME_HANDLES = frozenset(
     {
         "changes",  # the change feed: the supervisor runs it
+        "first_replies",  # intake hands it each new A/B inquiry; no window calls it
         "close_graph",
         "close_telegram_client",
         "customer_drive",  # the assistant's OneDrive tools get it from the root

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from core import tasks
 from core.errors import (
     MailAuthError,
     MailboxError,
@@ -203,7 +204,7 @@ class _Bounded:
 
     # -- deadlines: a watchdog thread closes the socket when one passes
     def _start_watchdog(self) -> None:
-        threading.Thread(target=self._watch, name="imap-deadline", daemon=True).start()
+        tasks.daemon(self._watch, "imap-deadline")
 
     def _watch(self) -> None:
         while not self._stop.wait(0.1):

@@ -31,7 +31,6 @@ OTHERS = {
     "core/app/graph_runtime.py": {"httpx"},  # the Graph client's transport (tests inject one)
     "core/notify/telegram_client.py": {"httpx"},  # the Bot API
     "core/telegram/runner.py": {"httpx"},  # the Bot API's long poll
-    "core/rhythm/calendar_read.py": {"httpx"},  # the calendar's network errors
     "core/tls.py": {"httpx"},  # the CA bundle every client shares
 }
 
