@@ -181,9 +181,8 @@ def test_a_cut_after_data_is_reconciled_not_resent(
 def _journal_an_attempt(home: Path, draft_id: int, message_id: str, *, prepared: bool) -> None:
     """What a process that died between the journal line and the submit leaves (or a restore
     that forgot the outcome): ``submitting`` without an outcome, the draft ``approved``."""
-    from core.db.send_journal import SUBMITTING, SendJournal
-
     from core.db.models import Draft
+    from core.db.send_journal import SUBMITTING, SendJournal
     from core.drafts.submit_once import PREPARED
 
     app = build_app(home)

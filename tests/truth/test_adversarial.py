@@ -37,8 +37,12 @@ def planting() -> PlantingModel:
 
 @pytest.fixture
 def live(
-    monkeypatch: pytest.MonkeyPatch, planting: PlantingModel
+    monkeypatch: pytest.MonkeyPatch, planting: PlantingModel, home: Path
 ) -> Iterator[tuple[GraphServer, LLMServer]]:
+    # these attacks target the drafts he asks for; the automatic first reply (#42) would add a
+    # second draft to each thread (tests/drafts/test_first_reply.py covers it)
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "settings.toml").write_text("[drafts]\nauto_first_reply = false\n", encoding="utf-8")
     with GraphServer() as graph, LLMServer(planting) as llm:
         monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_URL", graph.base_url)
         monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_TOKEN", graph.token or "")
