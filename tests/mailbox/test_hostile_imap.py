@@ -10,7 +10,6 @@ every sync fail with an English ``UnicodeDecodeError``, a SELECT without UIDVALI
 from __future__ import annotations
 
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +28,16 @@ def _mail(count: int) -> list[FaultyMessage]:
     return [FaultyMessage(uid, inquiry(uid)) for uid in range(1, count + 1)]
 
 
+_PEAK = "\nPEAK_RSS_KB="
+_PEAKS: list[float] = []
+# runs the command as its child and reports that child's peak RSS (kB) as its last stderr line
+_MEASURED = (
+    "import resource, subprocess, sys; code = subprocess.call(sys.argv[1:]); "
+    f"sys.stderr.write({_PEAK!r} + str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)); "
+    "sys.exit(code)"
+)
+
+
 def _sync_once(server: ImapFaultServer, home: Path, **settings: int | bool) -> tuple[int, str]:
     """``sync --once --offline`` in a child (the suite's clock), with small caps for speed."""
     app = build_app(home)
@@ -41,15 +50,18 @@ def _sync_once(server: ImapFaultServer, home: Path, **settings: int | bool) -> t
         "INQUIRY_BRIDGE_MAIL_PASSWORD": PASSWORD,
     }
     env.pop("INQUIRY_BRIDGE_SMTP_URL", None)
+    command = [sys.executable, "-m", "core.cli.main", "sync", "--once", "--offline"]
     done = subprocess.run(
-        [sys.executable, "-m", "core.cli.main", "sync", "--once", "--offline", "--home", str(home)],
+        [sys.executable, "-c", _MEASURED, *command, "--home", str(home)],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         timeout=120,  # the issue's bound: a hostile server never keeps the sync running
     )
-    return done.returncode, done.stdout + done.stderr
+    said, _, peak = done.stderr.rpartition(_PEAK)
+    _PEAKS.append(int(peak.strip() or 0) / 1024)
+    return done.returncode, done.stdout + said
 
 
 def _stored(home: Path) -> int:
@@ -68,7 +80,14 @@ def _stored(home: Path) -> int:
 
 
 def _peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    """The highest peak RSS of this test's sync children. Read by a fresh wrapper process per
+    child: the suite's own RUSAGE_CHILDREN holds the biggest child any earlier test ran."""
+    return max(_PEAKS, default=0.0)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_peaks() -> None:
+    _PEAKS.clear()
 
 
 @pytest.fixture(autouse=True)
