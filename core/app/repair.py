@@ -94,7 +94,7 @@ async def _check_mailbox(services: Services) -> list[tuple[str, str]]:
     send): each becomes ``sent``, stays free to send, or ``failed`` -- never sent here."""
     from core.app.standalone import close_own_mailer, own_mailer
     from core.db.send_journal import ASK_MAILBOX, SendJournal
-    from core.drafts.send_guard import SendGuard
+    from core.drafts.send_journal_keeper import SendJournalKeeper
 
     journal = SendJournal.for_home(services.paths.home)
     asks = [k[0] for k, v in journal.latest_by_draft().items() if v.state == ASK_MAILBOX]
@@ -103,11 +103,11 @@ async def _check_mailbox(services: Services) -> list[tuple[str, str]]:
     mailer = own_mailer(services)  # None without a usable sign-in: the sender checks later
     if mailer is None:
         return []
-    guard = SendGuard(services, mailer, lambda _t: None, journal)
+    keeper = SendJournalKeeper(services, mailer, lambda _t: None, journal)
     lines: list[tuple[str, str]] = []
     try:
         for draft_id in asks:
-            verdict = await guard.check(draft_id)
+            verdict = await keeper.check(draft_id)
             if verdict is not None:
                 zh = f"核对发送：草稿 #{draft_id}：{verdict[1]}"
                 lines.append((zh, f"checked draft #{draft_id} against Sent Items: {verdict[0]}"))

@@ -12,7 +12,7 @@ operations is the whole safety argument, the same for both:
    Graph, else a new message), PATCH recipients/subject/body/files in, commit its id and
    Internet Message-ID; SMTP — choose the Message-ID, write the bytes, commit the id with the
    mark ``smtp:prepared`` (``core.drafts.submit_once``).
-3. Submit once, journalled first (``core.drafts.send_guard``: a ``submitting`` line fsynced in
+3. Submit once, journalled first (``core.drafts.send_journal_keeper``: a ``submitting`` line fsynced in
    ``sends.journal`` outside the database, ``submitted`` after the answer): ``send_draft`` (on
    202 → ``sent``) or SMTP ``DATA`` (its last byte moves the mark to ``smtp:transmitted``; the
    copy is filed in Sent; → ``sent``).
@@ -56,7 +56,7 @@ from core.db.models import AuditEntry, Draft
 from core.db.send_journal import NOT_SENT, SUBMITTED
 from core.db.store import explain_any
 from core.drafts.send_claim import SendSnapshot, claim_for_send, refuse_unless_approved
-from core.drafts.send_guard import SendGuard
+from core.drafts.send_journal_keeper import SendJournalKeeper
 from core.drafts.send_rate import wait_for_send_slot
 from core.drafts.state import STATUS_ZH, Transition, transition
 from core.drafts.submit_once import PREPARED, TRANSMITTED, VERDICT_WORDS, SubmitOnce, set_fields
@@ -137,7 +137,7 @@ class DraftSender:
         self._lock = asyncio.Lock()
         # the send journal (core.db.send_journal): checked before a claim, written around
         # the one submit call
-        self.guard = SendGuard(services, mailer, self._publish)
+        self.journal_keeper = SendJournalKeeper(services, mailer, self._publish)
 
     @property
     def clock(self) -> Clock:
@@ -195,7 +195,9 @@ class DraftSender:
             return SendResult(
                 draft_id, "waiting", "未发送：尚未连接 Outlook（请登录微软账户），登录后自动发送"
             )
-        settled = await self.guard.check(draft_id)  # journalled or in Sent Items: not again
+        settled = await self.journal_keeper.check(
+            draft_id
+        )  # journalled or in Sent Items: not again
         if settled is not None:
             return SendResult(draft_id, *settled)
         paths = self.services.paths
@@ -210,7 +212,7 @@ class DraftSender:
         try:
             outlook_id, imid = await self._prepare_outlook_draft(snap)
         except _AlreadySent:
-            await self.guard.outcome_for(snap.id, SUBMITTED, note="found in Sent Items")
+            await self.journal_keeper.outcome_for(snap.id, SUBMITTED, note="found in Sent Items")
             await self._move_and_publish(
                 snap.id,
                 "sent",
@@ -226,7 +228,7 @@ class DraftSender:
 
         # Step 3: the one send, journalled (fsynced) before it is made.
         try:
-            attempt = self.guard.submitting(
+            attempt = self.journal_keeper.submitting(
                 snap.id,
                 imid,
                 outlook_id,
@@ -241,7 +243,7 @@ class DraftSender:
         except Exception as exc:
             log.warning("send of draft %s failed: %s", snap.id, exc)
             return await self._after_send_error(snap, exc, actor=actor)
-        self.guard.outcome(SUBMITTED, attempt)
+        self.journal_keeper.outcome(SUBMITTED, attempt)
         now = naive_utc(self.clock.now())
         await self._move_and_publish(
             snap.id, "sent", actor=actor, note=f"已发送给 {', '.join(snap.to)}", sent_at=now
@@ -257,7 +259,7 @@ class DraftSender:
         once = self._submit_once()
         try:
             out, message_id, raw = await once.prepare(snap)
-            attempt = self.guard.submitting(
+            attempt = self.journal_keeper.submitting(
                 snap.id, message_id, None, recipients=snap.to, subject=snap.subject,
                 draft_created=snap.created_at,
             )  # fmt: skip
@@ -277,10 +279,10 @@ class DraftSender:
                 return await self._after_send_error(snap, exc, actor=actor)
             # provably nothing was taken: journalled so, the same Message-ID goes next time
             log.warning("submission of draft %s did not go: %s", snap.id, exc)
-            self.guard.outcome(NOT_SENT, attempt, note=type(exc).__name__)
+            self.journal_keeper.outcome(NOT_SENT, attempt, note=type(exc).__name__)
             await self._write(self._set_fields(snap.id, outlook_draft_id=PREPARED))
             return await self._not_sent(snap.id, exc, actor=actor)
-        self.guard.outcome(SUBMITTED, attempt)
+        self.journal_keeper.outcome(SUBMITTED, attempt)
         await once.file_copy(snap.id, message_id, raw)
         now = naive_utc(self.clock.now())
         await self._move_and_publish(
@@ -293,7 +295,9 @@ class DraftSender:
     ) -> SendResult:
         verdict = await self._submit_once().decide(draft_id, mark, imid)
         went = verdict != "not_sent"
-        await self.guard.outcome_for(draft_id, SUBMITTED if went else NOT_SENT, note=verdict)
+        await self.journal_keeper.outcome_for(
+            draft_id, SUBMITTED if went else NOT_SENT, note=verdict
+        )
         (note, answer), to_status = VERDICT_WORDS[verdict], "sent" if went else "approved"
         fields = {"sent_at": naive_utc(self.clock.now())} if went else {}
         await self._move_and_publish(draft_id, to_status, actor=SYSTEM_ACTOR, note=note, **fields)
@@ -471,7 +475,7 @@ class DraftSender:
         if imid is None:
             imid = await self.drafts.internet_message_id(outlook_id)
         if imid and await self.drafts.find_sent(imid):
-            await self.guard.outcome_for(draft_id, SUBMITTED, note="found in Sent Items")
+            await self.journal_keeper.outcome_for(draft_id, SUBMITTED, note="found in Sent Items")
             now = naive_utc(self.clock.now())
             await self._move_and_publish(
                 draft_id,
@@ -483,7 +487,7 @@ class DraftSender:
             )
             return SendResult(draft_id, "sent", f"已发送给 {', '.join(to)}")
         if await self.drafts.draft_exists(outlook_id):
-            await self.guard.outcome_for(draft_id, NOT_SENT, note="still in Drafts")
+            await self.journal_keeper.outcome_for(draft_id, NOT_SENT, note="still in Drafts")
             if cause is not None and not _retry_later(cause):
                 reason = _reason(cause)
                 await self._move_and_publish(
@@ -542,7 +546,9 @@ class DraftSender:
         wait for the next round)."""
         if self.mailer is None:
             return []
-        await self.guard.settle()  # journalled sends the store forgot (a restore) are ``sent``
+        await (
+            self.journal_keeper.settle()
+        )  # journalled sends the store forgot (a restore) are ``sent``
         results = await self.reconcile()
         if any(r.status == "unknown" for r in results):
             return results

@@ -68,7 +68,7 @@ def test_the_sender_and_the_mail_port_know_no_transport() -> None:
     for rel in (
         "core/drafts/sender.py",
         "core/drafts/submit_once.py",
-        "core/drafts/send_guard.py",
+        "core/drafts/send_journal_keeper.py",
         "core/mail/ports.py",
     ):
         assert _transports(ROOT / rel) == set(), rel

@@ -1,4 +1,7 @@
-"""The send journal at the sender's two points: before a submit (check, then record) and after.
+"""The send journal kept at the sender's two points: before a submit (check, then record) and after.
+
+Named a keeper, not a guard: it writes and reads ``core.db.send_journal`` (the file store), it
+is not one of the checks on what a draft says (the fact guard, the assertion guard).
 
 ``DraftSender`` calls ``check`` before it claims a draft and ``submitting`` right before the one
 call that submits the email, ``outcome`` once it knows what happened. The argument:
@@ -74,8 +77,8 @@ def _info(session: Session, draft_id: int) -> tuple[datetime, str, list[str]] | 
     return draft.created_at, draft.status, list(draft.to_addrs or [])
 
 
-class SendGuard:
-    """The journal checks of one sender (see the module docstring)."""
+class SendJournalKeeper:
+    """The send journal as one sender keeps it (see the module docstring)."""
 
     def __init__(
         self,
@@ -252,4 +255,4 @@ def _adopt(session: Session, draft_id: int, entry: SendEntry) -> None:
         draft.internet_message_id = entry.message_id
 
 
-__all__ = ["GONE_MESSAGE", "GONE_MESSAGE_SENT_FOLDER", "SendGuard", "gone_message"]
+__all__ = ["GONE_MESSAGE", "GONE_MESSAGE_SENT_FOLDER", "SendJournalKeeper", "gone_message"]
