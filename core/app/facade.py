@@ -101,7 +101,7 @@ if TYPE_CHECKING:
     from core.agent.tools.drive_access import CustomerDrive
     from core.app.graph_runtime import GraphRuntime
     from core.demo import DemoResult
-    from core.drafts.composing import DraftComposer
+    from core.drafts.draft_composer import DraftComposer
     from core.graph.auth import MsalAuth
     from core.graph.client import GraphClient
     from core.intake.pipeline import IntakePipeline
@@ -237,7 +237,7 @@ class App:
         more (no mailer is built for it)."""
         with IMPORTING:
             from core.drafts.base import DraftCore
-            from core.drafts.composing import DraftComposer
+            from core.drafts.draft_composer import DraftComposer
 
         return DraftComposer(DraftCore(self._services), self.llm)
 

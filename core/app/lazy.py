@@ -18,8 +18,8 @@ from core.secrets import LLM_API_KEY
 from core.services import Services
 
 if TYPE_CHECKING:
-    from core.drafts.composing import DraftComposer
     from core.drafts.decisions import OwnerDecisions
+    from core.drafts.draft_composer import DraftComposer
     from core.drafts.drafting import Drafting
     from core.drafts.edits import OwnerEdits
     from core.drafts.reader import DraftReader

@@ -45,8 +45,8 @@ if TYPE_CHECKING:
     from core.app.assistant import AssistantService
     from core.app.lazy import LazyDrafts, LazyLLM
     from core.app.voice import AnyTranscriber
-    from core.drafts.composing import DraftComposer
     from core.drafts.decisions import OwnerDecisions
+    from core.drafts.draft_composer import DraftComposer
     from core.mail.ports import Mailer
     from core.notify.bot import AssistantFactory, ComposerFactory, DecisionsSource, TelegramBot
     from core.notify.mirror import TelegramMirror

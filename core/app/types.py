@@ -150,8 +150,8 @@ if TYPE_CHECKING:  # annotations only (see the module docstring)
     from core.agent.conversation import tool_label as tool_label
     from core.app.graph_runtime import GraphRuntime as GraphRuntime
     from core.app.repair_report import RepairReport as RepairReport
-    from core.drafts.composing import DraftComposer as DraftComposer
     from core.drafts.decisions import OwnerDecisions as OwnerDecisions
+    from core.drafts.draft_composer import DraftComposer as DraftComposer
     from core.drafts.edits import OwnerEdits as OwnerEdits
     from core.drafts.factguard import rendering_mismatches as rendering_mismatches
     from core.mailbox.runtime import MailboxRuntime as MailboxRuntime

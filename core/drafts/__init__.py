@@ -1,12 +1,12 @@
 """Drafting: reply drafts from the owner's Chinese instruction, his review, approval and the send.
 
 What lives here, by capability (built once per data folder by ``drafting.build_drafting``):
-``composing.DraftComposer`` writes drafts, ``edits.OwnerEdits`` changes them, ``decisions.
+``draft_composer.DraftComposer`` writes drafts, ``edits.OwnerEdits`` changes them, ``decisions.
 OwnerDecisions`` approves/rejects/sends (owner surfaces only), ``reader.DraftReader`` reads them.
 Beneath them: ``state`` (the state machine and its audit rows), ``sender`` + ``send_claim`` (the
 at-most-once send through the ``core.mail.ports.Mailer`` port: Outlook's drafts or SMTP's
-submit-once), ``send_rate`` (so many sends a minute), ``composer`` (the model's context and
-calls), ``factguard`` and ``evidence`` (which values are backed by the owner's or customer's
+submit-once) with ``send_journal_keeper`` (the send journal at each submit), ``send_rate`` (so
+many sends a minute), ``reply_model`` (what the drafting model sees, and its calls), ``factguard`` and ``evidence`` (which values are backed by the owner's or customer's
 words), ``attachments``, ``recent``, ``view`` (``DraftView``), ``batch`` (CSV batch drafting),
 ``sample`` (screenshot data).
 

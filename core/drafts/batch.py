@@ -22,7 +22,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.drafts.composing import DraftComposer
+from core.drafts.draft_composer import DraftComposer
 from core.drafts.reader import DraftReader
 from core.drafts.view import valid_email
 from core.errors import BadFile, InquiryBridgeError

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.drafts.base import DraftCore
-from core.drafts.composing import DraftComposer
 from core.drafts.decisions import OwnerDecisions
+from core.drafts.draft_composer import DraftComposer
 from core.drafts.edits import OwnerEdits
 from core.drafts.reader import DraftReader
 from core.drafts.sender import DraftSender

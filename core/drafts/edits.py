@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from core import tasks
 from core.db.app_state import put_state
 from core.db.models import Draft
-from core.drafts import composer
+from core.drafts import reply_model
 from core.drafts.attachments import copy_owner_file, owner_file_row
 from core.drafts.base import EDITABLE, DraftCore, not_editable, require_llm
 from core.drafts.evidence import phone_region, run_guard
@@ -185,7 +185,7 @@ class OwnerEdits:
         llm = require_llm(self._llm)
         core = self._core
         view = await core.services.store.read(lambda s: self._view(s, core.get(s, draft_id)))
-        zh = await composer.render_zh(llm, view.subject, view.body_en, {"draft_id": draft_id})
+        zh = await reply_model.render_zh(llm, view.subject, view.body_en, {"draft_id": draft_id})
 
         def save(session: Session) -> bool:
             draft = core.get(session, draft_id)

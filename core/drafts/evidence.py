@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from core.config import Settings
 from core.db.models import AuditEntry, Draft
-from core.drafts import composer
+from core.drafts import reply_model
 from core.drafts.factguard import check_facts
 from core.drafts.instruction_points import PARROT, missing_points, parrots_customer
 from core.drafts.recipients import recipient_flags
@@ -50,11 +50,11 @@ def guard_sources(session: Session, draft: Draft, settings: Settings) -> list[Te
     revision chain, the inquiry record and thread (or the batch contact), the owner's
     settings and the recipients he chose."""
     if draft.inquiry_id is not None:
-        evidence = composer.load_context(session, draft.inquiry_id, settings).evidence
+        evidence = reply_model.load_context(session, draft.inquiry_id, settings).evidence
     else:
         contact = batch_contact(session, draft.id) or {}
-        ctx = composer.contact_context(contact, settings)
-        evidence = composer.with_memories(session, ctx).evidence
+        ctx = reply_model.contact_context(contact, settings)
+        evidence = reply_model.with_memories(session, ctx).evidence
     recipients = " ".join([*(draft.to_addrs or []), *(draft.cc_addrs or [])])
     # the recipients are checked by recipient_flags; as evidence they back no payment detail
     # a quote the draft carries: his items and what code computed from them (totals, GST,

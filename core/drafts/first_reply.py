@@ -38,7 +38,7 @@ from core.llm.prompts import load_prompt
 if TYPE_CHECKING:  # the store and the composer load on the first new inquiry, not at start-up
     from sqlalchemy.orm import Session
 
-    from core.drafts.composing import DraftComposer
+    from core.drafts.draft_composer import DraftComposer
     from core.services import Services
 
 log = logging.getLogger(__name__)

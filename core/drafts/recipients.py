@@ -2,7 +2,7 @@
 
 Why: a model that reads a stranger's mail can be talked into writing "reply to
 accounts@evil.example" or into pasting every customer's phone into one email. Python picks a
-draft's recipient (``core.drafts.composing``), and this module checks the result against the
+draft's recipient (``core.drafts.draft_composer``), and this module checks the result against the
 addresses a *person* gave:
 
 - the addresses the customer wrote from (``From`` / ``Reply-To`` of his mail in the thread), the

@@ -2,7 +2,7 @@
 
 He reads the Chinese pane and approves; the customer gets the English. So the Chinese is never
 the drafting model's (that call read the customer's mail and may obey it): it is made by
-``composer.render_zh``, a call that sees only the final English (no mail, no tools), and it
+``reply_model.render_zh``, a call that sees only the final English (no mail, no tools), and it
 carries ``Draft.zh_source``, the fingerprint of the English it translates (``zh_stamp``). When
 the English changes after that, the Chinese is *stale* (``is_stale``) and approval waits until
 it is made again, on every path (``OwnerDecisions.approve``: desktop, CLI, Telegram).
@@ -48,10 +48,10 @@ async def translate(
 ) -> tuple[str, str | None]:
     """(Chinese, its ``zh_source``) for ``body_en``, by the English-only call; ("", None) when
     the model cannot be used now: the draft is kept and waits for a translation."""
-    from core.drafts import composer  # pydantic and the prompts: not for a board that reads
+    from core.drafts import reply_model  # pydantic and the prompts: not for a board that reads
 
     try:
-        zh = await composer.render_zh(llm, subject, body_en.strip(), refs)
+        zh = await reply_model.render_zh(llm, subject, body_en.strip(), refs)
     except InquiryBridgeError as exc:
         log.warning("translating a draft failed: %s", exc)
         return "", None

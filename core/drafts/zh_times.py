@@ -3,7 +3,7 @@
 The owner approves a reply by reading its Chinese rendering. Models often copy "10am" or
 "4 weeks" straight from the English into it, so the one part of a reply he most needs to check
 (when we come, how long it takes) is the part he reads in English. The rendering's answer
-passes through ``localise_times`` in code (``core.drafts.composer``'s answer models), never
+passes through ``localise_times`` in code (``core.drafts.reply_model``'s answer models), never
 through another prompt:
 
     上午 10am → 上午10点     2:30pm → 下午2点30分     12pm → 中午12点

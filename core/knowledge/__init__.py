@@ -7,7 +7,7 @@ manager. The app never writes a fact into it on its own: the desktop's 知识库
 typed, and an addition the assistant proposes is written only after he confirms it
 (``core.agent.proposals``, kind ``knowledge``).
 
-Because he wrote it, the fact guard counts it as his word (``core.drafts.composer`` adds it to a
+Because he wrote it, the fact guard counts it as his word (``core.drafts.reply_model`` adds it to a
 draft's evidence as ``Text.owner``): "4 weeks" in a draft is not flagged when his lead-time
 section says 4 周, and still is when it does not.
 

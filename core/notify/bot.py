@@ -77,8 +77,8 @@ from core.voice.length import audio_seconds
 
 if TYPE_CHECKING:
     from core.agent.tools.drive_access import CustomerDrive
-    from core.drafts.composing import DraftComposer
     from core.drafts.decisions import OwnerDecisions
+    from core.drafts.draft_composer import DraftComposer
     from core.services import Services
     from core.voice.transcriber import Transcriber
     from core.voice.worker import RemoteTranscriber

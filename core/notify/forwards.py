@@ -8,7 +8,7 @@ discussion group carries ``is_automatic_forward``. Any one of them makes the mes
 (``Provenance.CUSTOMER`` at most: never evidence for a payment detail, never the owner's
 instruction). The assistant gets it framed as data (``core.agent.turn_context.forwarded``), with no owner words of record,
 so every write it leads to is a proposal the owner confirms; a note saved from it is kept as
-``source="forwarded"``, which ``core.drafts.composer.is_owner_words`` never counts as his.
+``source="forwarded"``, which ``core.drafts.reply_model.is_owner_words`` never counts as his.
 A forwarded ``/note …`` is not a command.
 """
 

@@ -30,7 +30,7 @@ from core.notify.inquiry_alert import customer_label, draft_instruction, inquiry
 from core.text.render import escape
 
 if TYPE_CHECKING:
-    from core.drafts.composing import DraftComposer
+    from core.drafts.draft_composer import DraftComposer
     from core.notify.assistant_chat import ChatSide
     from core.services import Services
 

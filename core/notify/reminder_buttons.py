@@ -35,7 +35,7 @@ from core.rhythm.reminders import SNOOZE_CHOICES, ReminderService
 from core.text.render import escape
 
 if TYPE_CHECKING:
-    from core.drafts.composing import DraftComposer
+    from core.drafts.draft_composer import DraftComposer
     from core.notify.draft_press import OwnerChat
     from core.services import Services
 

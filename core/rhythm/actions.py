@@ -45,7 +45,7 @@ def follow_up_instruction(stage: str) -> str:
 
 
 class FollowUpComposer(Protocol):
-    """What the follow-up needs of ``core.drafts.composing.DraftComposer`` (not in the row)."""
+    """What the follow-up needs of ``core.drafts.draft_composer.DraftComposer`` (not in the row)."""
 
     async def compose(self, inquiry_id: int, instruction_zh: str, *, actor: str) -> int: ...
 

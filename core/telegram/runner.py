@@ -40,7 +40,7 @@ from core.notify.telegram_client import TelegramAuthError, TelegramNetworkError
 if TYPE_CHECKING:
     from core.app.telegram import TelegramHost
     from core.app.voice import AnyTranscriber
-    from core.drafts.composing import DraftComposer
+    from core.drafts.draft_composer import DraftComposer
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.drafts.composer import ChineseRendering, DraftAnswer
 from core.drafts.factguard import rendering_mismatches
+from core.drafts.reply_model import ChineseRendering, DraftAnswer
 from core.drafts.zh_times import localise_times
 
 

@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import select
 
 from core.db.models import Draft, Inquiry, Memory, StageEvent, WriteProposal
-from core.drafts.composer import is_owner_words
+from core.drafts.reply_model import is_owner_words
 from core.services import Services
 from tests.notify.conftest import OWNER, add_inquiry
 from tests.notify.test_chat import once

@@ -11,7 +11,7 @@ import pytest
 from core.agent.memory import confirm_memory, retire_memory, save_memory
 from core.agent.tools import active_memories
 from core.cli.main import main
-from core.drafts.composer import contact_context, with_memories
+from core.drafts.reply_model import contact_context, with_memories
 
 
 def _used(services) -> tuple[list[str], str]:  # type: ignore[no-untyped-def]

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from core.agent.tools.drive_access import CustomerDrive
 from core.clock import naive_utc, to_sydney
 from core.db.models import AuditEntry
-from core.drafts.composing import DraftComposer
+from core.drafts.draft_composer import DraftComposer
 from core.drafts.reader import DraftReader
 from core.errors import InquiryBridgeError
 from core.glossary import product_name

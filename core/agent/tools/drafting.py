@@ -32,7 +32,7 @@ from core.agent.tools.base import (
 )
 from core.clock import SYDNEY
 from core.drafts.batch import BatchDrafter
-from core.drafts.composing import replaced_by
+from core.drafts.draft_composer import replaced_by
 from core.drafts.reader import describe
 from core.drafts.view import escalation_line, valid_email
 from core.graph.calendar import OutlookCalendar

@@ -30,7 +30,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.db.models import Draft, DraftEvent
-from core.drafts import composer
+from core.drafts import reply_model
 from core.drafts.base import EDITABLE, AlreadyDrafted, DraftCore, not_editable, require_llm
 from core.drafts.evidence import batch_contact, run_guard
 from core.drafts.state import Transition, record_created, transition
@@ -111,7 +111,7 @@ class DraftComposer:
         await self._expire_memories()
         try:  # the inquiry first: a wrong id is "not found", whatever the AI settings say
             ctx = await core.services.store.read(
-                lambda s: composer.load_context(s, inquiry_id, settings)
+                lambda s: reply_model.load_context(s, inquiry_id, settings)
             )
         except LookupError:
             raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}") from None
@@ -127,12 +127,12 @@ class DraftComposer:
             files = await core.services.store.read(
                 lambda s: core.check_files(s, inquiry_id, wanted)
             )
-        answer = await composer.compose_answer(
+        answer = await reply_model.compose_answer(
             llm, ctx, instruction_zh, settings, {"inquiry_id": inquiry_id}
         )
-        subject = answer.subject.strip() or composer.reply_subject(ctx.thread_subject)
+        subject = answer.subject.strip() or reply_model.reply_subject(ctx.thread_subject)
         if ctx.thread_subject and ctx.reply_to_message_pk is not None:
-            subject = composer.reply_subject(ctx.thread_subject)  # stay in the thread
+            subject = reply_model.reply_subject(ctx.thread_subject)  # stay in the thread
         new = _NewDraft(instruction_zh, subject, answer.body_en, answer.body_zh, actor, batch_id)
         new.attachment_ids, new.reply, new.first_reply = files, True, first_reply
         return await self._create(ctx, _on_record(new, of_record))
@@ -155,7 +155,7 @@ class DraftComposer:
         core, settings = self._core, self._core.services.settings
         try:
             ctx = await core.services.store.read(
-                lambda s: composer.load_context(s, inquiry_id, settings)
+                lambda s: reply_model.load_context(s, inquiry_id, settings)
             )
         except LookupError:
             raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}") from None
@@ -165,7 +165,7 @@ class DraftComposer:
                 "customer email address, so no reply can be drafted"
             )
         if ctx.thread_subject and ctx.reply_to_message_pk is not None:
-            subject = composer.reply_subject(ctx.thread_subject)  # stay in the thread
+            subject = reply_model.reply_subject(ctx.thread_subject)  # stay in the thread
         new = _NewDraft(instruction, subject, body_en, body_zh, actor)
         new.reply, new.link, new.zh_by_code = True, link, True
         return await self._create(ctx, new)
@@ -196,7 +196,7 @@ class DraftComposer:
         await self._expire_memories()
         try:
             ctx = await core.services.store.read(
-                lambda s: composer.load_context(s, inquiry_id, settings)
+                lambda s: reply_model.load_context(s, inquiry_id, settings)
             )
         except LookupError:
             raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}") from None
@@ -209,7 +209,7 @@ class DraftComposer:
         instruction = (
             f"这封邮件写给我们的工厂（{to_addr}），不是写给客户；附件随信发出。{instruction_zh}"
         )
-        answer = await composer.compose_answer(
+        answer = await reply_model.compose_answer(
             llm, ctx, instruction, settings, {"inquiry_id": inquiry_id}
         )
         new = _NewDraft(
@@ -232,9 +232,9 @@ class DraftComposer:
         settings = self._core.services.settings
         await self._expire_memories()
         ctx = await self._core.services.store.read(
-            lambda s: composer.with_memories(s, composer.contact_context(contact, settings))
+            lambda s: reply_model.with_memories(s, reply_model.contact_context(contact, settings))
         )
-        answer = await composer.compose_answer(llm, ctx, instruction_zh, settings, {})
+        answer = await reply_model.compose_answer(llm, ctx, instruction_zh, settings, {})
         new = _NewDraft(
             instruction_zh, answer.subject.strip(), answer.body_en, answer.body_zh, actor, batch_id
         )
@@ -257,7 +257,7 @@ class DraftComposer:
             lambda s: self._revision_context(s, draft_id)
         )
         ctx.recipient_email = view.to[0] if view.to else ctx.recipient_email  # his edits stay
-        answer = await composer.revise_answer(
+        answer = await reply_model.revise_answer(
             llm,
             ctx,
             previous_instruction=view.instruction,
@@ -289,17 +289,19 @@ class DraftComposer:
 
     def _revision_context(
         self, session: Session, draft_id: int
-    ) -> tuple[DraftView, composer.ComposeContext, dict[str, str] | None]:
+    ) -> tuple[DraftView, reply_model.ComposeContext, dict[str, str] | None]:
         core, settings = self._core, self._core.services.settings
         draft = core.get(session, draft_id)
         if draft.status not in EDITABLE:
             raise not_editable(draft, "修改")
         contact = None
         if draft.inquiry_id is not None:
-            ctx = composer.load_context(session, draft.inquiry_id, settings)
+            ctx = reply_model.load_context(session, draft.inquiry_id, settings)
         else:
             contact = batch_contact(session, draft.id)
-            ctx = composer.with_memories(session, composer.contact_context(contact or {}, settings))
+            ctx = reply_model.with_memories(
+                session, reply_model.contact_context(contact or {}, settings)
+            )
         return draft_view(session, draft, core.services.paths), ctx, contact
 
     async def _expire_memories(self) -> None:
@@ -308,7 +310,7 @@ class DraftComposer:
         core = self._core
         await core.services.store.run(lambda s: expire_due(s, core.services.clock.now()))
 
-    async def _create(self, ctx: composer.ComposeContext, new: _NewDraft) -> int:
+    async def _create(self, ctx: reply_model.ComposeContext, new: _NewDraft) -> int:
         """Store the draft (guarded) in pending_approval; a revision supersedes its original."""
         core = self._core
         chosen = [ctx.recipient_email] if ctx.recipient_email else []
