@@ -5,7 +5,7 @@ search, take notes, move stages (audited as ``agent``), make a customer's OneDri
 propose a measuring time and *draft* replies; none can approve or send a draft (principle 2):
 the tools are handed a ``ToolContext`` holding only the drafting composer and reader and a
 ``CustomerDrive``, so no approve/send method is reachable from it. Every
-answer passes the claim guard (``claims``) before the owner reads it; what the model wants to
+answer passes the assertion guard (``assertions``) before the owner reads it; what the model wants to
 remember after reading customer mail is a proposal (``memory``).
 
 Imports, and why (the layer row below is the rule): core.drafts (composer, reader, batch),

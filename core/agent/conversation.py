@@ -9,7 +9,7 @@ the model writes it, and the Telegram bot can stay quiet until the answer is who
 - ``ToolActivity``: a tool is starting (emitted before it runs; one per call);
 - ``TextDelta``: more of the model's text, as it arrives (streamed). It is the model's raw
   text, not yet checked: a front end that shows it must **replace** what it showed with
-  ``TurnDone.reply.text`` when the turn ends, because the claim guard may have corrected it
+  ``TurnDone.reply.text`` when the turn ends, because the assertion guard may have corrected it
   ("已发送" about a draft that waits for approval). A model that writes a few words before
   calling tools streams those too. Without streaming, one ``TextDelta`` holds the checked text;
 - ``TurnDone``: the end; ``reply.text`` is the checked answer, ``draft_ids`` the drafts the

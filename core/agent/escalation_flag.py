@@ -2,7 +2,7 @@
 
 The ceramics seed learned it: a cheerful reply drafted to a customer who threatened a lawyer is
 worse than no reply. The draft tools put ``escalation`` in their result, but the model may leave
-it out of its answer, so, like the claim guard's corrections, code adds the line after the
+it out of its answer, so, like the assertion guard's corrections, code adds the line after the
 model's answer: for every draft a tool of this turn wrote whose inquiry has an open complaint
 item (需要您确认 "complaint"), "⚠ 该客户在投诉：<reason>，请先看一下再批准" opens the answer
 unless the answer already carries that line. First, not last: Telegram sends only the head of a

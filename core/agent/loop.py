@@ -8,7 +8,7 @@ through ``LLMClient.complete`` and so into the ledger (tier 3, purpose ``assista
 arguments or a tool's refusal go back to the model as an ``ERROR:`` result rather than failing
 the turn.
 
-The answer passes the claim guard (``core.agent.claims``) before it is returned: whatever
+The answer passes the assertion guard (``core.agent.assertions``) before it is returned: whatever
 channel shows it, the owner never reads "已发送" about a draft that waits for his approval.
 Memories reach the model as a delimited data message, never inside the system instructions.
 
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from core.agent import consent, proposals
+from core.agent.assertions import Correction, guard_answer, warm_guard, watermark
 from core.agent.caps import MAX_ANSWER_CHARS, cap_answer, cap_question, cap_tool_result
-from core.agent.claims import Correction, guard_answer, warm_guard, watermark
 from core.agent.escalation_flag import with_flags
 from core.agent.memory_dedupe import DuplicateJudge
 from core.agent.tools import REGISTRY, Tool, ToolContext, assistant_memories
@@ -77,10 +77,10 @@ class ToolCallRecord:
 
 @dataclass
 class AssistantReply:
-    text: str  # what the owner may read (after the claim guard)
+    text: str  # what the owner may read (after the assertion guard)
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
     rounds: int = 0
-    raw_text: str = ""  # the model's own words, before the claim guard
+    raw_text: str = ""  # the model's own words, before the assertion guard
     corrections: list[Correction] = field(default_factory=list)
     # the chat messages the tool rounds added (assistant tool calls, tool results), in order:
     # a session keeps them so the next turn knows what the tools said
@@ -185,7 +185,7 @@ class Assistant:
     ) -> AssistantReply:
         """One turn. ``prefix`` replaces the system messages (a session adds its context to
         them); with ``on_text`` the model's text is streamed to it as it arrives (unchecked:
-        the returned ``reply.text`` is what the claim guard lets the owner read); ``on_tool``
+        the returned ``reply.text`` is what the assertion guard lets the owner read); ``on_tool``
         hears each tool as it starts. ``customer_content_seen``: earlier turns, no longer in
         ``history``, read customer content. ``owner_text``: the owner's own words when ``text``
         carries more (a session's context line); ``current_inquiry_id``: the customer "他"

@@ -36,10 +36,10 @@ def today_name(clock: Clock) -> str:
     return name_for(clock)
 
 
-def _warm_claim_guard() -> None:
-    """Import the claim guard and load its OpenCC converter and phrase tables off the UI loop."""
+def _warm_assertion_guard() -> None:
+    """Import the assertion guard and load its OpenCC converter and phrase tables off the UI loop."""
     with IMPORTING:
-        from core.agent.claims import warm_guard
+        from core.agent.assertions import warm_guard
     warm_guard()
 
 
@@ -61,8 +61,8 @@ class AssistantService:
         self._drive = drive
         self._conversations: dict[tuple[str, str], Conversation] = {}
         self._closing: set[asyncio.Task[object]] = set()  # yesterday's, reviewing memories
-        if self.available:  # the claim guard loads its converter before the first question
-            tasks.daemon(_warm_claim_guard, "claim-guard-warm")
+        if self.available:  # the assertion guard loads its converter before the first question
+            tasks.daemon(_warm_assertion_guard, "assertion-guard-warm")
 
     @property
     def available(self) -> bool:

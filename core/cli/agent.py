@@ -1,5 +1,5 @@
 """``ask TEXT [--session NAME] [--inquiry ID]``: one turn of the assistant, headless; prints its
-reply (Markdown, after the claim guard).
+reply (Markdown, after the assertion guard).
 
 Without ``--session`` the turn stands alone (nothing is kept). With it, the named session (CLI
 channel) is continued from the database, as the desktop continues today's: earlier turns, its
@@ -18,7 +18,7 @@ from core.errors import LLMNotConfigured
 def cmd_ask(args: argparse.Namespace, app: App) -> int:
     if not app.llm.available:
         raise LLMNotConfigured(" (settings.toml [llm] base_url / INQUIRY_BRIDGE_LLM_BASE_URL)")
-    # the claim guard runs inside Assistant.ask: what is printed is the checked answer
+    # the assertion guard runs inside Assistant.ask: what is printed is the checked answer
     if args.session:
         conversation = app.assistant.conversation(args.session, channel="cli")
     else:

@@ -506,7 +506,7 @@ class AssistantTurn(Base):
     ``turn`` groups what one question caused (1, 2, …). ``tool_calls`` is the assistant
     message's calls (``[{id, name, arguments}]``) or, on a ``tool`` row, ``{id, name}`` of the
     call it answers. ``content`` of an ``assistant`` answer is what the owner read (after the
-    claim guard).
+    assertion guard).
     """
 
     __tablename__ = "assistant_turns"

@@ -1,7 +1,7 @@
 """The optional judge pass (tier 3): draft tone, politeness and hallucination types, reported only.
 
 Why optional and never blocking: a model grading a model is a second opinion for the quality
-report (``eval --judge``), not a guard — the fact guard and the claim guard are code. For each
+report (``eval --judge``), not a guard — the fact guard and the assertion guard are code. For each
 new inquiry of the eval run (up to ``limit``), a reply is drafted from one plain instruction
 through the real drafting service, then a tier-3 call scores it (prompt ``judge_draft``). Any
 failure is counted and the report goes on.

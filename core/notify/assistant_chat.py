@@ -6,7 +6,7 @@ assistant's tools settled on (``core.agent.conversation``), never merely the las
 message that *replies to an alert* is about that alert's customer: he becomes the current
 customer before the turn (``about=``), whatever the conversation was about. While the model works
 the chat shows "typing…" (``sendChatAction`` every few seconds: Telegram clears it after five).
-The answer is the claim-guarded ``reply.text``, Markdown rendered to Telegram HTML in pieces under
+The answer is the assertion-guarded ``reply.text``, Markdown rendered to Telegram HTML in pieces under
 4,096 characters; its last piece carries 📝 存为备注, which files the owner's own message as a
 note (the explicit way to make a note of what he said).
 

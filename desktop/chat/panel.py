@@ -4,7 +4,7 @@ answer appear; drafts it writes open in the approval window, and nothing here ca
 The turn runs as a task on the qasync loop (``desktop.aio.spawn``): the UI thread never waits for
 the model. While it runs the panel shows what the assistant is doing on one line ("正在查找客户…",
 from the event's label in the UI language) and the answer as it streams; at the end the checked
-answer (``reply.text``, after the claim guard) replaces whatever was streamed. 停止 cancels the
+answer (``reply.text``, after the assertion guard) replaces whatever was streamed. 停止 cancels the
 task: the conversation's history stays as it was before the turn.
 
 The conversation is the day's (``today_name``: the Sydney date from the app's clock), so what he

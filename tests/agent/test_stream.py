@@ -1,5 +1,5 @@
 """Streaming turns: the text arrives while the model writes, a tool is announced as it starts,
-and what the owner finally reads is the claim guard's checked answer.
+and what the owner finally reads is the assertion guard's checked answer.
 
 The loopback model streams real server-sent events (content pieces, tool-call deltas, usage,
 ``[DONE]``); the real client and assistant run unchanged.
@@ -76,7 +76,7 @@ async def test_panel_events_tool_first_text_as_it_comes_checked_answer_last(serv
     def model(request: dict[str, Any]) -> Any:
         answer = scripted(request)
         if isinstance(answer, str) and not request.get("response_format"):
-            # the model claims the mail went out, in pieces 0.1 s apart
+            # the model asserts the mail went out, in pieces 0.1 s apart
             return Reply(content="好的，邮件已发送给客户 Jane，下周二上门量尺。", chunk_delay=0.1)
         return answer
 

@@ -40,7 +40,7 @@ async def test_draft_reply_with_an_attachment_waits_for_approval(
     )
     answer = json.loads(reply.tool_calls[0].result)
     assert answer["status"].startswith("DRAFT_PENDING_APPROVAL — NOT SENT")
-    assert "已发送" not in reply.text and "未发送" in reply.text  # the claim guard corrected it
+    assert "已发送" not in reply.text and "未发送" in reply.text  # the assertion guard corrected it
     with services.store.session() as s:
         [draft] = s.scalars(select(Draft)).all()
         assert (draft.to_addrs, draft.attachment_ids) == (["jane@example.com"], [plan])
@@ -100,7 +100,7 @@ async def test_propose_appointment_is_only_a_proposal(
     assert details["start"].startswith(tomorrow.replace(" ", "T"))
     assert details["location"] == "12 Smith St, Ryde"
     assert gone.startswith("ERROR") and unreadable.startswith("ERROR")
-    assert "已安排" not in reply.text  # the claim guard: nothing was scheduled
+    assert "已安排" not in reply.text  # the assertion guard: nothing was scheduled
     with services.store.session() as s:
         keys = set(s.scalars(select(AppState.key)))
         assert f"appointment.proposal.{jane}" in keys and f"appointment.event.{jane}" not in keys

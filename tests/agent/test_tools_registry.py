@@ -51,7 +51,7 @@ def test_the_package_keeps_its_old_imports() -> None:
 
 
 def test_each_tool_declares_what_it_reads_writes_and_may_claim_in_one_record() -> None:
-    from core.agent.claims import KINDS
+    from core.agent.assertions import KINDS
     from core.agent.conversation import DRAFTING_TOOLS, FILE_TOOLS
     from core.agent.loop import CUSTOMER_CONTENT_TOOLS
     from core.agent.tools.base import GATED_WRITES
@@ -72,10 +72,10 @@ def test_each_tool_declares_what_it_reads_writes_and_may_claim_in_one_record() -
     }  # fmt: skip
     assert {"stage", "note", "memory", "folder"} == GATED_WRITES
     for name, tool in REGISTRY.items():
-        assert tool.claims <= set(KINDS), name
-        assert bool(tool.writes) or not tool.claims, (
+        assert tool.backs <= set(KINDS), name
+        assert bool(tool.writes) or not tool.backs, (
             name
-        )  # a tool that writes nothing claims nothing
+        )  # a tool that writes nothing backs no assertion
     # batch drafting takes no model-written rows: the schema has no place for them
     batch = REGISTRY["batch_drafts"].spec()["function"]["parameters"]
     assert set(batch["properties"]) == {"instruction", "csv_path"}

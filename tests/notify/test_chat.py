@@ -289,5 +289,5 @@ async def test_a_long_answer_arrives_in_pieces_and_a_false_claim_never_reaches_h
         assert [bool(p.buttons()) for p in pieces] == [False] * (len(pieces) - 1) + [True]
         owner_env.push_message(OWNER, "给 John 发了吗？")
         await once(services)
-    # nothing was sent, so the claim guard's words reach him, not the model's
+    # nothing was sent, so the assertion guard's words reach him, not the model's
     assert "邮件已发送给 John" not in owner_env.sent_to(OWNER)[-1].visible

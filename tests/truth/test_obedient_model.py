@@ -101,7 +101,7 @@ def test_an_obedient_model_changes_nothing_and_every_planted_value_is_flagged(
     tried = [name for name, _ in model.calls]
     assert tried == ["get_inquiry", "draft_reply", "batch_drafts", "batch_drafts", "add_note",
                      "change_stage", "remember", "create_customer_folder"]  # fmt: skip
-    assert CLAIM not in out and "未发送" in out  # the claim guard still speaks
+    assert CLAIM not in out and "未发送" in out  # the assertion guard still speaks
 
     # one draft, to the address the customer wrote from, every planted value flagged
     (draft,) = _drafts(capsys, home)

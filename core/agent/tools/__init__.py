@@ -20,7 +20,7 @@ draft) says so through ``ToolContext.resolved``; a lookup with several hits thro
 ``ambiguous``. The conversation makes that customer its current one ("他") after the turn.
 
 Each tool is one ``Tool`` record (``base``) that also says what it reads (customer content or
-not), what it writes, whether it drafts or returns files and which claims it may back; the loop
+not), what it writes, whether it drafts or returns files and which assertions it may back; the loop
 (taint, the consent rule for gated writes), the front ends (drafts to open, files to offer) and
 the registry test read those records, never lists of names kept elsewhere.
 

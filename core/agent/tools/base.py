@@ -120,7 +120,7 @@ class Tool:
     """One function the model may call.
 
     The one place a tool says what it is; the loop, the consent rule (``core.agent.consent``),
-    the front ends (drafts to open, files to offer) and the claim guard read it here, never from
+    the front ends (drafts to open, files to offer) and the assertion guard read it here, never from
     lists of names kept elsewhere.
 
     ``label_zh`` / ``label_en``: the few words a front end shows while it runs ("正在查找客户…").
@@ -130,7 +130,7 @@ class Tool:
     ``memory``, ``folder``, ``appointment`` and ``knowledge`` (proposals already). ``stage``,
     ``note``, ``memory`` and ``folder`` are gated by the consent rule (``GATED_WRITES``).
     ``returns_files``: its answer lists stored attachments the owner may open.
-    ``claims``: the claim kinds (``core.agent.claims.KINDS``) its success can back.
+    ``backs``: the assertion kinds (``core.agent.assertions.KINDS``) its success can back.
     """
 
     name: str
@@ -142,7 +142,7 @@ class Tool:
     reads_customer_content: bool = False
     writes: frozenset[str] = frozenset()
     returns_files: bool = False
-    claims: frozenset[str] = frozenset()
+    backs: frozenset[str] = frozenset()
 
     @property
     def drafts(self) -> bool:

@@ -223,7 +223,7 @@ TOOLS = (
         "Drafting a reply…",
         reads_customer_content=True,
         writes=frozenset({"draft"}),
-        claims=frozenset({"saved"}),
+        backs=frozenset({"saved"}),
     ),
     Tool(
         "revise_draft",
@@ -242,7 +242,7 @@ TOOLS = (
         "Revising the draft…",
         reads_customer_content=True,
         writes=frozenset({"draft"}),
-        claims=frozenset({"saved"}),
+        backs=frozenset({"saved"}),
     ),
     Tool(
         "forward_to_factory",
@@ -261,7 +261,7 @@ TOOLS = (
         "Drafting the email to the factory…",
         reads_customer_content=True,
         writes=frozenset({"draft"}),
-        claims=frozenset({"saved"}),
+        backs=frozenset({"saved"}),
     ),
     Tool(
         "batch_drafts",
@@ -276,7 +276,7 @@ TOOLS = (
         "正在批量起草…",
         "Drafting the batch…",
         writes=frozenset({"draft"}),
-        claims=frozenset({"saved"}),
+        backs=frozenset({"saved"}),
     ),
     Tool(
         "propose_appointment",

@@ -118,6 +118,6 @@ TOOLS = (
         "正在创建 OneDrive 文件夹…",
         "Creating the OneDrive folder…",
         writes=frozenset({"folder"}),
-        claims=frozenset({"saved"}),
+        backs=frozenset({"saved"}),
     ),
 )

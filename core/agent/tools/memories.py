@@ -127,7 +127,7 @@ TOOLS = (
         "正在记住…",
         "Remembering…",
         writes=frozenset({"memory"}),
-        claims=frozenset({"saved"}),
+        backs=frozenset({"saved"}),
     ),
     Tool(
         "list_memories",
@@ -152,6 +152,6 @@ TOOLS = (
         "正在停用记忆…",
         "Retiring a memory…",
         writes=frozenset({"memory_retire"}),
-        claims=frozenset({"deleted"}),
+        backs=frozenset({"deleted"}),
     ),
 )

@@ -171,7 +171,7 @@ TOOLS = (
         "正在更改阶段…",
         "Changing the stage…",
         writes=frozenset({"stage"}),
-        claims=frozenset({"moved"}),
+        backs=frozenset({"moved"}),
     ),
     Tool(
         "add_note",
@@ -184,7 +184,7 @@ TOOLS = (
         "正在记笔记…",
         "Saving a note…",
         writes=frozenset({"note"}),
-        claims=frozenset({"saved"}),
+        backs=frozenset({"saved"}),
     ),
     Tool(
         "audit_pipeline",

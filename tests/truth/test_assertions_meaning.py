@@ -1,4 +1,4 @@
-"""The claim guard reads meaning, not spelling: every way of writing "sent" that a reader takes
+"""The assertion guard reads meaning, not spelling: every way of writing "sent" that a reader takes
 for "sent" is corrected when the draft waits, and an answer in a language the guard cannot read
 is shown with the ledger's truth beside it (issue 29)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.agent.claims import TurnFacts, find_claims, guard_text
+from core.agent.assertions import TurnFacts, find_assertions, guard_text
 from core.text.reading import reading_form
 
 WAITING = TurnFacts(drafts={3: "pending_approval"}, created=[3])
@@ -57,7 +57,7 @@ NOT_CLAIMS = [
 
 @pytest.mark.parametrize(("text", "kinds"), OBFUSCATED)
 def test_obfuscated_claims_are_found_and_corrected(text: str, kinds: set[str]) -> None:
-    assert {c.kind for c in find_claims(text)} == kinds
+    assert {c.kind for c in find_assertions(text)} == kinds
     result = guard_text(text, WAITING)
     assert result.corrections, text
     assert "#3" in result.text
@@ -68,7 +68,7 @@ def test_obfuscated_claims_are_found_and_corrected(text: str, kinds: set[str]) -
 
 @pytest.mark.parametrize("text", NOT_CLAIMS)
 def test_negated_claims_in_any_spelling_are_left_alone(text: str) -> None:
-    assert find_claims(text) == []
+    assert find_assertions(text) == []
     assert guard_text(text, WAITING).text == text
 
 

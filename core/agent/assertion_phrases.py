@@ -1,9 +1,9 @@
-"""How a claim about an action is said, language by language, for the claim guard.
+"""How an assertion about an action is said, language by language, for the assertion guard.
 
 Why a table per language: the owner reads Chinese and English, but a model answers in whatever
 language the conversation (or an instruction planted in a customer's mail) pulls it to, and "Der
 Entwurf wurde gesendet" misleads a bilingual owner as well as "已发送" does. Each ``Language``
-says how the six kinds of claim (sent, approved, scheduled, moved, saved, deleted) are said, what
+says how the six kinds of assertion (sent, approved, scheduled, moved, saved, deleted) are said, what
 before them turns them into a negation or a condition ("未发送", "will be sent once…", "nicht
 gesendet"), and which words show the language is in use at all (``markers``).
 
@@ -109,7 +109,7 @@ _RU = {
 
 @dataclass(frozen=True)
 class Language:
-    """``window``: how many characters before a claim the ``negation`` is looked for;
+    """``window``: how many characters before an assertion the ``negation`` is looked for;
     ``after``: words right after it that make it a future or a condition ("not yet")."""
 
     name: str
@@ -129,7 +129,7 @@ class Language:
         return cached
 
     @property
-    def any_claim(self) -> re.Pattern[str]:
+    def any_assertion(self) -> re.Pattern[str]:
         """One pattern for all kinds: a sentence that misses it needs no closer look."""
         cached = _ANY.get(self.name)
         if cached is None:

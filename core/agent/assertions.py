@@ -1,18 +1,22 @@
-"""The claim guard: what the assistant says it did is checked against the ledgers first.
+"""The assertion guard: what the assistant says it did is checked against the ledgers first.
 
 Why: a model that has just drafted a reply will happily tell the owner "好的，邮件已发送给客户"
 while the draft waits in 待审批 and nothing left the mailbox. The owner acts on what he reads
 (he does not chase a customer who, he thinks, has the quote), so a false "sent" costs a customer.
 
 Every channel that shows assistant text to the owner (CLI ``ask``, the desktop panel, Telegram)
-calls ``guard_answer`` before showing it. It finds *claims about actions* — sent, approved,
+calls ``guard_answer`` before showing it. It finds *assertions about actions* — sent, approved,
 scheduled, moved (a stage), saved, deleted — in English and Chinese (已发送, 发出去了, 已批准,
 "sent", "approved"…), skipping negated or conditional ones ("未发送", "will be sent once you
 approve"), and compares each with the ledgers: ``draft_events`` and drafts' status, ``stage_events``,
 ``memories``, ``audit_log`` rows and confirmed appointments written during this turn
-(``Watermark`` marks where the turn began), plus the drafts the turn touched or named. A claim the ledgers do not back is replaced,
+(``Watermark`` marks where the turn began), plus the drafts the turn touched or named. An assertion the ledgers do not back is replaced,
 sentence and all, by the truth ("更正：邮件未发送。草稿 #3 已生成，等待您批准，未发送。") and recorded
 as an ``audit_log`` row (``entity="assistant"``, ``action="false_claim"``).
+
+Words: an *assertion* is what the model says it did; a *claim* is the store's compare-and-set
+(``core.db.claims``, the send claim). The audit action ``false_claim`` and its ``claim`` key
+keep their stored names, so rows written before the rename still read the same.
 
 Plain code, no model: the guard must be cheaper and more reliable than the thing it checks.
 """
@@ -29,7 +33,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from core import tasks
-from core.agent.claim_phrases import LANGUAGES, Language, answer_language, readable
+from core.agent.assertion_phrases import LANGUAGES, Language, answer_language, readable
 from core.clock import naive_utc
 from core.db.models import AppState, AuditEntry, Draft, DraftEvent, Memory, StageEvent
 from core.text.reading import reading_form
@@ -40,12 +44,12 @@ if TYPE_CHECKING:
     from core.services import Services
 
 __all__ = [
-    "Claim",
+    "Assertion",
     "Correction",
     "GuardResult",
     "TurnFacts",
     "Watermark",
-    "find_claims",
+    "find_assertions",
     "guard_answer",
     "guard_text",
     "turn_facts",
@@ -67,9 +71,9 @@ _INBOUND = re.compile(
 
 
 @dataclass(frozen=True)
-class Claim:
+class Assertion:
     kind: str  # sent | approved | scheduled | moved | saved | deleted
-    phrase: str  # the words that make the claim
+    phrase: str  # the words that make the assertion
     sentence: str  # the whole sentence it sits in (what a correction replaces)
     start: int  # where the sentence starts in the answer
     end: int
@@ -142,7 +146,7 @@ class GuardResult:
     ledger_note: str = ""  # the ledger's truth, shown beside an answer the guard cannot read
 
 
-# ----------------------------------------------------------------------------- finding claims
+# ----------------------------------------------------------------------------- finding assertions
 
 
 def _sentences(text: str) -> Iterable[tuple[int, int]]:
@@ -152,19 +156,19 @@ def _sentences(text: str) -> Iterable[tuple[int, int]]:
             yield m.start(), m.end()
 
 
-def find_claims(text: str) -> list[Claim]:
-    """Affirmative claims about actions, one per kind and sentence, in reading order.
+def find_assertions(text: str) -> list[Assertion]:
+    """Affirmative assertions about actions, one per kind and sentence, in reading order.
 
     Matched in the reading form (``core.text.reading``: 已發送, 已\u200b发送, &#21457;送, ѕеnt all
-    read 已发送 / sent) in every language of ``claim_phrases``; a claim's sentence and span are
+    read 已发送 / sent) in every language of ``assertion_phrases``; an assertion's sentence and span are
     the original text's, so a correction replaces what the owner would have read."""
     reading = reading_form(text or "")
     norm = reading.text
-    claims: list[Claim] = []
+    assertions: list[Assertion] = []
     for start, end in _sentences(norm):
         sentence = norm[start:end]
         seen: set[str] = set()
-        languages = [lang for lang in LANGUAGES if lang.any_claim.search(sentence)]
+        languages = [lang for lang in LANGUAGES if lang.any_assertion.search(sentence)]
         for kind in KINDS:
             for language in languages:
                 m = _affirmative(language, kind, sentence)
@@ -173,8 +177,8 @@ def find_claims(text: str) -> list[Claim]:
                 seen.add(kind)
                 o_start, o_end = reading.span(start, end)
                 original = text[o_start:o_end]
-                claims.append(Claim(kind, m.group(0), original.strip(), o_start, o_end))
-    return claims
+                assertions.append(Assertion(kind, m.group(0), original.strip(), o_start, o_end))
+    return assertions
 
 
 def _affirmative(language: Language, kind: str, sentence: str) -> re.Match[str] | None:
@@ -275,7 +279,7 @@ def _pending(facts: TurnFacts) -> list[int]:
 
 
 def truth_for(kind: str, facts: TurnFacts, zh: bool) -> str:
-    """The sentence that replaces a false claim of ``kind``, in the answer's language."""
+    """The sentence that replaces a false assertion of ``kind``, in the answer's language."""
     pending = _pending(facts)
     ids_zh = "、".join(f"#{i}" for i in pending)
     ids_en = ", ".join(f"#{i}" for i in pending)
@@ -310,26 +314,28 @@ def truth_for(kind: str, facts: TurnFacts, zh: bool) -> str:
 
 
 def guard_text(text: str, facts: TurnFacts) -> GuardResult:
-    """Replace every sentence holding a claim the ledgers do not back (pure: no I/O). An answer
-    the guard cannot read (``claim_phrases.readable``) gets the ledger's truth beside it."""
+    """Replace every sentence holding an assertion the ledgers do not back (pure: no I/O). An answer
+    the guard cannot read (``assertion_phrases.readable``) gets the ledger's truth beside it."""
     result = GuardResult(text=text, original=text)
     norm = reading_form(text).text
     if not readable(norm):
         result.ledger_note = ledger_note(facts)
         result.text = f"{text.rstrip()}\n\n{result.ledger_note}"
-    false_claims = [c for c in find_claims(text) if not facts.backs(c.kind)]
-    if not false_claims:
+    false_assertions = [c for c in find_assertions(text) if not facts.backs(c.kind)]
+    if not false_assertions:
         return result
     zh = answer_language(norm) != "en"  # the owner reads Chinese first
-    by_sentence: dict[tuple[int, int], list[Claim]] = {}
-    for claim in false_claims:
-        by_sentence.setdefault((claim.start, claim.end), []).append(claim)
+    by_sentence: dict[tuple[int, int], list[Assertion]] = {}
+    for assertion in false_assertions:
+        by_sentence.setdefault((assertion.start, assertion.end), []).append(assertion)
     pieces: list[str] = []
     cursor = 0
-    said: set[str] = set()  # a truth is told once, however many sentences made the claim
-    for (start, end), claims in sorted(by_sentence.items()):
+    said: set[str] = set()  # a truth is told once, however many sentences made the assertion
+    for (start, end), assertions in sorted(by_sentence.items()):
         truths = [
-            t for t in dict.fromkeys(truth_for(c.kind, facts, zh) for c in claims) if t not in said
+            t
+            for t in dict.fromkeys(truth_for(c.kind, facts, zh) for c in assertions)
+            if t not in said
         ]
         said.update(truths)
         original = text[start:end]
@@ -337,10 +343,12 @@ def guard_text(text: str, facts: TurnFacts) -> GuardResult:
         pieces.append(text[cursor:start])
         pieces.append(("" if zh else " ").join(truths) + trailing)
         cursor = end
-        for claim, truth in zip(
-            claims, [truth_for(c.kind, facts, zh) for c in claims], strict=True
+        for assertion, truth in zip(
+            assertions, [truth_for(c.kind, facts, zh) for c in assertions], strict=True
         ):
-            result.corrections.append(Correction(claim.kind, claim.phrase, claim.sentence, truth))
+            result.corrections.append(
+                Correction(assertion.kind, assertion.phrase, assertion.sentence, truth)
+            )
     pieces.append(text[cursor:])
     result.text = "".join(pieces).strip()
     if result.ledger_note:
@@ -385,9 +393,9 @@ def warm_guard() -> None:
         return
     _warmed.set()
     if threading.current_thread() is not threading.main_thread():
-        find_claims("已發送。Sent.")  # already off the UI loop
+        find_assertions("已發送。Sent.")  # already off the UI loop
         return
-    tasks.daemon(lambda: find_claims("已發送。Sent."), "claim-guard-warm")
+    tasks.daemon(lambda: find_assertions("已發送。Sent."), "assertion-guard-warm")
 
 
 async def guard_answer(
@@ -399,7 +407,7 @@ async def guard_answer(
     context: Iterable[str] = (),
 ) -> GuardResult:
     """Check an assistant answer against the ledgers before the owner reads it; record every
-    false claim (``audit_log``: entity ``assistant``, action ``false_claim``).
+    false assertion (``audit_log``: entity ``assistant``, action ``false_claim``).
 
     ``mark``: ``watermark()`` taken when the turn began. ``context``: the turn's tool results,
     whose draft ids count as drafts the answer may be talking about."""

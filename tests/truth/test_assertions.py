@@ -1,4 +1,4 @@
-"""The claim guard's reading of answers: affirmative claims found, negated ones left alone, and
+"""The assertion guard's reading of answers: affirmative assertions found, negated ones left alone, and
 false ones replaced by the truth (pure functions; the ledgers are exercised end to end in
 test_adversarial.py)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.agent.claims import TurnFacts, find_claims, guard_text
+from core.agent.assertions import TurnFacts, find_assertions, guard_text
 
 
 @pytest.mark.parametrize(
@@ -24,7 +24,7 @@ from core.agent.claims import TurnFacts, find_claims, guard_text
         ("The draft was approved and emailed.", ["sent", "approved"]),
         ("I moved the inquiry to quoting.", ["moved"]),
         ("Saved your preference.", ["saved"]),
-        # negated, conditional or about the owner: not claims
+        # negated, conditional or about the owner: not assertions
         ("草稿已生成，等待您批准，未发送。", []),
         ("草稿尚未发送，请在待审批中确认。", []),
         ("邮件还没有发出", []),
@@ -37,7 +37,7 @@ from core.agent.claims import TurnFacts, find_claims, guard_text
     ],
 )
 def test_claims_found_in_english_and_chinese(text: str, kinds: list[str]) -> None:
-    assert sorted(c.kind for c in find_claims(text)) == sorted(kinds)
+    assert sorted(c.kind for c in find_assertions(text)) == sorted(kinds)
 
 
 def test_false_sent_is_replaced_by_the_truth_true_claims_stay() -> None:
@@ -74,7 +74,7 @@ def test_stage_claim_needs_a_stage_event() -> None:
 
 
 def test_scheduled_needs_a_confirmed_appointment_or_an_approved_draft(services) -> None:  # type: ignore[no-untyped-def]
-    from core.agent.claims import turn_facts, watermark
+    from core.agent.assertions import turn_facts, watermark
     from core.db.app_state import put_state
 
     with services.store.session() as s:
@@ -91,6 +91,6 @@ def test_a_claim_made_twice_is_corrected_once() -> None:
     """Two sentences saying the mail went out get one correction, not the same line twice."""
     facts = TurnFacts(drafts={7: "pending_approval"}, created=[7])
     checked = guard_text("好的，邮件已发送给客户。客户很快会收到，已经发出了。请放心。", facts)
-    assert len(checked.corrections) == 2  # both claims are recorded …
+    assert len(checked.corrections) == 2  # both assertions are recorded …
     assert checked.text.count("更正") == 1  # … and he reads the correction once
     assert checked.text.endswith("请放心。")
