@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from core.clock import naive_utc
+from core.clock import Clock, naive_utc
 from core.db import lease as rows
 from core.services import Services
 
@@ -50,8 +50,11 @@ class Runner:
 class RunnerLease:
     """Take, renew, release and read this store's runner lease for this process."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, clock: Clock | None = None) -> None:
         self._services = services
+        # None: the store's clock, shared by every process on it (``core.db.lease``); a test
+        # passes its own to move time by hand
+        self._clock = clock
         self._token = uuid.uuid4().hex
         self.kind: RunnerKind = "desktop"
 
@@ -72,8 +75,8 @@ class RunnerLease:
     def _me(self) -> rows.Claimant:
         return rows.Claimant(self._token, os.getpid(), socket.gethostname(), self.kind)
 
-    def _now(self) -> datetime:
-        return naive_utc(self._services.clock.now())
+    def _now(self) -> datetime | None:
+        return None if self._clock is None else naive_utc(self._clock.now())
 
     async def take(self) -> bool:
         """True when this process holds the lease now (it was free, ours, or stale)."""
@@ -99,8 +102,9 @@ class RunnerLease:
 
     async def runner(self) -> Runner | None:
         """The live holder, or None when the lease is free or its holder stopped beating."""
-        found = await self._services.store.read(rows.current)
-        if found is None or found.heartbeat_at < self._now() - self.expiry:
+        now, expiry = self._now(), self.expiry
+        found = await self._services.store.read(lambda s: rows.live(s, expiry, now))
+        if found is None:
             return None
         return Runner(
             pid=found.pid,

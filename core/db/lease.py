@@ -8,15 +8,20 @@ cannot both win, on SQLite and on PostgreSQL alike (no read-then-write, no file 
 * ``renew``: still ours → new heartbeat (0 rows: someone took it over; stop the work at once);
 * ``release``: ours → free (a clean stop hands over without waiting for the expiry).
 
-Times are naive UTC like every other column; the caller passes ``now`` from its clock.
+Times are naive UTC like every other column, read from **the store's clock** (``store_now``:
+PostgreSQL's ``clock_timestamp()``; SQLite's machine, the one every process on that file runs
+on), never from each process's own: two PCs whose clocks differ by a minute, or processes that
+started ``INQUIRY_BRIDGE_NOW`` at different moments, would otherwise see a live holder's
+heartbeat as stale and both run the work. Liveness is real elapsed time on one clock; a test may
+still pass its own ``now``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import or_, select, text, update
 from sqlalchemy.orm import Session
 
 from core.db.models import RunnerLease
@@ -47,6 +52,15 @@ class Claimant:
     kind: str
 
 
+def store_now(session: Session) -> datetime:
+    """Now, naive UTC, by the store's clock (the one clock every process on it shares)."""
+    if session.get_bind().dialect.name == "postgresql":
+        found = session.scalar(text("SELECT timezone('UTC', clock_timestamp())"))
+        if isinstance(found, datetime):
+            return found.replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
 def _ensure_row(session: Session) -> None:
     """The row the migration made (recreated if someone deleted it)."""
     if session.get(RunnerLease, RUNNER) is None:
@@ -54,9 +68,10 @@ def _ensure_row(session: Session) -> None:
         session.flush()
 
 
-def take(session: Session, me: Claimant, now: datetime, expiry: timedelta) -> bool:
+def take(session: Session, me: Claimant, now: datetime | None, expiry: timedelta) -> bool:
     """Take the lease when it is free, ours, or its holder's heartbeat is stale."""
     _ensure_row(session)
+    now = now or store_now(session)
     result = session.execute(
         update(RunnerLease)
         .where(
@@ -83,10 +98,11 @@ def take(session: Session, me: Claimant, now: datetime, expiry: timedelta) -> bo
 
 
 def renew(
-    session: Session, me: Claimant, now: datetime, pieces: dict[str, str] | None = None
+    session: Session, me: Claimant, now: datetime | None, pieces: dict[str, str] | None = None
 ) -> bool:
     """A new heartbeat (and the holder's health view) while the lease is still ours; False
     once someone took it over."""
+    now = now or store_now(session)
     result = session.execute(
         update(RunnerLease)
         .where(RunnerLease.name == RUNNER, RunnerLease.holder == me.token)
@@ -105,6 +121,14 @@ def release(session: Session, me: Claimant) -> bool:
         .execution_options(synchronize_session=False)
     )
     return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def live(session: Session, expiry: timedelta, now: datetime | None = None) -> Holder | None:
+    """The holder whose heartbeat is younger than ``expiry`` (by the store's clock), or None."""
+    found = current(session)
+    if found is None or found.heartbeat_at < (now or store_now(session)) - expiry:
+        return None
+    return found
 
 
 def current(session: Session) -> Holder | None:

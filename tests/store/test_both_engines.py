@@ -34,6 +34,7 @@ from tests.intake.test_pipeline import (
 from tests.runtime.test_changes import test_another_writer_s_rows_come_back_as_one_change
 from tests.runtime.test_lease import (
     test_a_clean_stop_frees_the_lease_at_once,
+    test_a_process_clock_far_ahead_never_takes_a_live_lease,
     test_one_holder_until_its_heartbeat_is_stale,
 )
 
@@ -44,6 +45,7 @@ __all__ = [
     "pipelines",
     "server",
     "test_a_clean_stop_frees_the_lease_at_once",
+    "test_a_process_clock_far_ahead_never_takes_a_live_lease",
     "test_a_second_number_given_earlier_finds_the_customer",
     "test_another_writer_s_rows_come_back_as_one_change",
     "test_every_column_sorts_in_sql_both_ways",
