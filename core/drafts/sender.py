@@ -5,8 +5,8 @@ sent message by its Message-ID*; a ``DraftMailer`` (Graph) also keeps the messag
 draft until it goes, a ``SubmitMailer`` (SMTP) reports when its last byte left. The order of
 operations is the whole safety argument, the same for both:
 
-1. Compare-and-set ``approved → sending`` in one SQLite write (a second process or a double click
-   finds ``sending`` and is refused). Nothing has been sent yet.
+1. Take the draft's send lock (``core.db.send_lock``, held to the outcome: no other process's
+   reconcile touches a send in flight), then compare-and-set ``approved → sending``.
 2. Fix what identifies the message and **commit it before anything can be sent**: Graph — create
    (or reuse) the Outlook draft (``createReply`` on the customer's message when it came from
    Graph, else a new message), PATCH recipients/subject/body/files in, commit its id and
@@ -54,6 +54,7 @@ from core import tasks
 from core.clock import Clock, naive_utc
 from core.db.models import AuditEntry, Draft
 from core.db.send_journal import NOT_SENT, SUBMITTED
+from core.db.send_lock import HeldSend, try_hold
 from core.db.store import explain_any
 from core.drafts.send_claim import SendSnapshot, claim_for_send, refuse_unless_approved
 from core.drafts.send_journal_keeper import SendJournalKeeper
@@ -183,11 +184,26 @@ class DraftSender:
         return t
 
     # ------------------------------------------------------------------ send
+    async def _hold(self, draft_id: int) -> HeldSend | None:
+        """This draft's send lock (``core.db.send_lock``), or None while a live process is on
+        it (sending, or settling it)."""
+        return await tasks.io(try_hold, self.services.store, draft_id)
+
     async def send(self, draft_id: int, *, actor: str) -> SendResult:
-        """Send one approved draft. Raises DraftStateError (nothing sent) if not approved."""
+        """Send one approved draft. Raises DraftStateError (nothing sent) if not approved, or
+        while another process is sending it."""
         async with self._lock:
             await wait_for_send_slot(self.services.store, self.clock, self.per_minute)
-            return await self._send_locked(draft_id, actor=actor)
+            held = await self._hold(draft_id)
+            if held is None:
+                raise DraftStateError(
+                    f"草稿 {draft_id} 正由另一个询盘桥程序发送，未重复发送 / draft {draft_id} is "
+                    "being sent by another Inquiry Bridge process; not sent twice"
+                )
+            try:
+                return await self._send_locked(draft_id, actor=actor)
+            finally:
+                await tasks.io(held.release)
 
     async def _send_locked(self, draft_id: int, *, actor: str) -> SendResult:
         if self.mailer is None:  # refuse cleanly before claiming: nothing to send with
@@ -532,12 +548,20 @@ class DraftSender:
         results = []
         async with self._lock:
             for draft_id in ids:
+                held: HeldSend | None = None
                 try:
-                    results.append(await self._reconcile_one(draft_id))
+                    # a live process (another desk, the service) is sending it right now: its
+                    # outcome is that process's to record, not a crash to settle
+                    held = await self._hold(draft_id)
+                    if held is not None:
+                        results.append(await self._reconcile_one(draft_id))
                 except Exception as exc:  # unreachable: try again next round
                     log.info("reconcile of draft %s postponed: %s", draft_id, exc)
                     results.append(SendResult(draft_id, "unknown", f"暂时无法核对：{_reason(exc)}"))
                     break
+                finally:
+                    if held is not None:
+                        await tasks.io(held.release)
         return results
 
     async def send_due(self, *, actor: str = SYSTEM_ACTOR) -> list[SendResult]:

@@ -7,13 +7,15 @@ and bytes). Optionally it files a copy into a Dovecot Sent folder itself, as Gma
 without the final reply; ``hold`` keeps the reply back until released (a sender can be killed
 in that window); ``fail_next(command, action)`` makes the next ``CONNECT``, ``MAIL``, ``RCPT``
 or ``DATA`` (the command, before any message byte) answer ``action`` — a reply line such as
-``"451 4.3.0 try later"`` — or, with ``"drop"``, close the connection without a word; ``END``
-answers the final dot with the given reply and keeps nothing (a server that refused it). Each fault
+``"451 4.3.0 try later"`` — or, with ``"drop"``, close the connection without a word, or,
+with ``"hold"``, leave it unanswered until ``released`` (a sender waits there with nothing of
+the message sent); ``END`` answers the final dot with the given reply and keeps nothing (a server that refused it). Each fault
 fires once, in order, so a test can script an outage and the recovery after it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,8 +51,6 @@ class _Handler:
         self.server.taken.set()
         if self.server.hold:
             while not self.server.released.is_set():
-                import asyncio
-
                 await asyncio.sleep(0.02)
         if self.server.cut_after_data:
             smtp.transport.close()
@@ -68,6 +68,11 @@ class _FaultySMTP(SMTP):
         """Apply the next fault scripted for ``command``; True when it answered for it."""
         action = self.owner.take_fault(command)
         if action is None:
+            return False
+        if action == "hold":  # the command waits, unanswered, until ``released``
+            self.owner.holding.set()
+            while not self.owner.released.is_set():
+                await asyncio.sleep(0.02)
             return False
         if action == "drop":
             assert self.transport is not None
@@ -117,6 +122,7 @@ class SmtpServer:
         self.cut_after_data = False
         self.hold = False
         self.taken = threading.Event()
+        self.holding = threading.Event()  # a command scripted ``hold`` is waiting
         self.released = threading.Event()
         self.handler = _Handler(self)
         self.faults: list[tuple[str, str]] = []
