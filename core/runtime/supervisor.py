@@ -10,8 +10,9 @@ runs this loop:
   again every heartbeat: a holder that stopped beating is taken over within
   ``runner.takeover_seconds``;
 * holding it, start the pieces (``PIECES``) and renew the heartbeat; a lost renewal (someone
-  took over after this process stalled) stops them at once; a mailbox connected while running
-  starts the mail piece at the next heartbeat;
+  took over after this process stalled) stops them at once, and renewals failing or hanging
+  (the store unreachable) stop them at half the takeover time, before anyone may take over;
+  a mailbox connected while running starts the mail piece at the next heartbeat;
 * on stop: the pieces end, their clients close, the lease is released (the next runner need
   not wait for the expiry).
 
@@ -178,15 +179,18 @@ class Supervisor:
                 await _wait(stop, lease.heartbeat_s)
                 if stop.is_set():
                     return
-                try:
-                    if not await lease.renew(self.health().pieces):
+                try:  # a store that hangs (a cut network) is a failed renewal, not a wait
+                    beat = lease.renew(self.health().pieces)
+                    if not await asyncio.wait_for(beat, timeout=lease.heartbeat_s):
                         log.warning("the runner lease was taken over; background work stops")
                         return
                     last_ok = self.app.clock.now()
                 except Exception as exc:
                     log.warning("renewing the runner lease failed: %s", exc)
-                    if (self.app.clock.now() - last_ok) > lease.expiry:
-                        return  # another process may run it now: never run it twice
+                    # stop at half the takeover time, before the heartbeat goes stale (2/3):
+                    # nobody else may start the work while this process still runs it
+                    if (self.app.clock.now() - last_ok).total_seconds() >= 2 * lease.heartbeat_s:
+                        return
                 self._start_mail()  # a mailbox connected since: its rounds start now
         finally:
             await self._stop_work()

@@ -71,3 +71,36 @@ async def test_a_mailbox_connected_while_running_starts_its_rounds_at_once(
         await app.aclose()
     assert task.done() and supervisor.role == "stopped"
     assert await app.lease.runner() is None
+
+
+async def test_a_runner_whose_store_stops_answering_stops_its_work(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Heartbeats that hang (the database's host unplugged: no error, no answer) must not keep
+    the pieces running while another process takes the lease over: the runner stops them
+    itself, at half the takeover time, before its heartbeat could look stale to anyone."""
+    services.settings.set("runner.takeover_seconds", 4)  # a heartbeat every second
+    app = App(services)
+    supervisor = Supervisor(app, kind="serve", pieces=("telegram",))
+    roles: list[tuple[str, str]] = []  # each role change, with the Telegram piece's state then
+    supervisor.role_changed = lambda role: roles.append(
+        (role, supervisor.health().pieces["telegram"])
+    )
+    answer = asyncio.Event()
+
+    async def unanswered(pieces: dict[str, str] | None = None) -> bool:
+        await answer.wait()
+        return True
+
+    supervisor.start()
+    try:
+        await wait_until(lambda: supervisor.role == "runner", timeout=30)
+        assert supervisor.health().pieces["telegram"] == "running"
+        monkeypatch.setattr(app.lease, "renew", unanswered)
+        await wait_until(lambda: len(roles) >= 2, timeout=30)
+        assert roles[0][0] == "runner"
+        assert roles[1] == ("desk", "stopped")  # its work ended before it let the lease go
+    finally:
+        answer.set()
+        await supervisor.stop()
+        await app.aclose()
