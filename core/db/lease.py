@@ -9,8 +9,8 @@ cannot both win, on SQLite and on PostgreSQL alike (no read-then-write, no file 
 * ``release``: ours → free (a clean stop hands over without waiting for the expiry).
 
 Times are naive UTC like every other column, read from **the store's clock** (``store_now``:
-PostgreSQL's ``clock_timestamp()``; SQLite's machine, the one every process on that file runs
-on), never from each process's own: two PCs whose clocks differ by a minute, or processes that
+PostgreSQL's ``clock_timestamp()``; SQLite's ``'now'``, the clock of the one machine every
+process on that file runs on), never from each process's own: two PCs whose clocks differ by a minute, or processes that
 started ``INQUIRY_BRIDGE_NOW`` at different moments, would otherwise see a live holder's
 heartbeat as stale and both run the work. Liveness is real elapsed time on one clock; a test may
 still pass its own ``now``.
@@ -19,7 +19,7 @@ still pass its own ``now``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select, text, update
 from sqlalchemy.orm import Session
@@ -58,7 +58,9 @@ def store_now(session: Session) -> datetime:
         found = session.scalar(text("SELECT timezone('UTC', clock_timestamp())"))
         if isinstance(found, datetime):
             return found.replace(tzinfo=None)
-    return datetime.now(UTC).replace(tzinfo=None)
+        raise RuntimeError(f"the store's clock answered {found!r}")
+    said = session.scalar(text("SELECT strftime('%Y-%m-%d %H:%M:%f', 'now')"))  # UTC
+    return datetime.fromisoformat(str(said))
 
 
 def _ensure_row(session: Session) -> None:

@@ -171,12 +171,16 @@ def test_two_serves_and_a_cli_on_one_postgres(
         ]
         assert _sent_copies(dovecot, message_id) == 1
 
+        standby_log = (tmp_path / other / "logs" / "inquiry-bridge.log").read_text()
+        assert "mail round" not in standby_log and "new_inquiry" not in standby_log  # no rounds
+
         os.kill(serves[holder].pid, signal.SIGKILL)
         serves[holder].wait(10)
         took = procs.until(
             lambda: _lease_pid(pg_url) == serves[other].pid, 60, "the other serve to take over"
         )
         assert took < 90
+        print(f"takeover after kill -9: {took:.1f} s (takeover_seconds {LEASE_S})")
         assert desk.runner_pid() == serves[other].pid
         for i, raw in enumerate(later[1:], start=9):
             dovecot.append(raw, when=when(i, len(raws)).timestamp())
