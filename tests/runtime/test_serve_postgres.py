@@ -180,7 +180,6 @@ def test_two_serves_and_a_cli_on_one_postgres(
             lambda: _lease_pid(pg_url) == serves[other].pid, 60, "the other serve to take over"
         )
         assert took < 90
-        print(f"takeover after kill -9: {took:.1f} s (takeover_seconds {LEASE_S})")
         assert desk.runner_pid() == serves[other].pid
         for i, raw in enumerate(later[1:], start=9):
             dovecot.append(raw, when=when(i, len(raws)).timestamp())
