@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 from sqlalchemy import text
 
+from core import tasks
 from core.db.dialect import POSTGRESQL
 
 if TYPE_CHECKING:
@@ -41,6 +43,10 @@ log = logging.getLogger(__name__)
 
 NAMESPACE = 0x1B5E  # the first key of the two-int advisory lock: "a draft being sent"
 FOLDER = ".send-locks"  # beside the SQLite database
+BUSY = (
+    "草稿 {id} 正由另一个询盘桥程序发送，未重复发送 / draft {id} is being sent by another "
+    "Inquiry Bridge process; not sent twice"
+)
 
 
 class HeldSend:
@@ -92,3 +98,15 @@ def try_hold(store: Store, draft_id: int) -> HeldSend | None:
     except Timeout:
         return None
     return HeldSend(file=lock)
+
+
+@contextlib.asynccontextmanager
+async def holding(store: Store, draft_id: int) -> AsyncIterator[bool]:
+    """``try_hold`` on the I/O lane for the block: True when this process holds the lock
+    (released at the end), False while a live process does."""
+    held = await tasks.io(try_hold, store, draft_id)
+    try:
+        yield held is not None
+    finally:
+        if held is not None:
+            await tasks.io(held.release)

@@ -54,7 +54,7 @@ from core import tasks
 from core.clock import Clock, naive_utc
 from core.db.models import AuditEntry, Draft
 from core.db.send_journal import NOT_SENT, SUBMITTED
-from core.db.send_lock import HeldSend, try_hold
+from core.db.send_lock import BUSY, holding
 from core.db.store import explain_any
 from core.drafts.send_claim import SendSnapshot, claim_for_send, refuse_unless_approved
 from core.drafts.send_journal_keeper import SendJournalKeeper
@@ -184,26 +184,15 @@ class DraftSender:
         return t
 
     # ------------------------------------------------------------------ send
-    async def _hold(self, draft_id: int) -> HeldSend | None:
-        """This draft's send lock (``core.db.send_lock``), or None while a live process is on
-        it (sending, or settling it)."""
-        return await tasks.io(try_hold, self.services.store, draft_id)
-
     async def send(self, draft_id: int, *, actor: str) -> SendResult:
         """Send one approved draft. Raises DraftStateError (nothing sent) if not approved, or
         while another process is sending it."""
         async with self._lock:
             await wait_for_send_slot(self.services.store, self.clock, self.per_minute)
-            held = await self._hold(draft_id)
-            if held is None:
-                raise DraftStateError(
-                    f"草稿 {draft_id} 正由另一个询盘桥程序发送，未重复发送 / draft {draft_id} is "
-                    "being sent by another Inquiry Bridge process; not sent twice"
-                )
-            try:
+            async with holding(self.services.store, draft_id) as mine:
+                if not mine:  # another process is sending it now (``core.db.send_lock``)
+                    raise DraftStateError(BUSY.format(id=draft_id))
                 return await self._send_locked(draft_id, actor=actor)
-            finally:
-                await tasks.io(held.release)
 
     async def _send_locked(self, draft_id: int, *, actor: str) -> SendResult:
         if self.mailer is None:  # refuse cleanly before claiming: nothing to send with
@@ -548,20 +537,16 @@ class DraftSender:
         results = []
         async with self._lock:
             for draft_id in ids:
-                held: HeldSend | None = None
                 try:
-                    # a live process (another desk, the service) is sending it right now: its
-                    # outcome is that process's to record, not a crash to settle
-                    held = await self._hold(draft_id)
-                    if held is not None:
-                        results.append(await self._reconcile_one(draft_id))
+                    # held by a live process (a desk, the service): a send in flight, its
+                    # outcome that process's to record, not a crash to settle
+                    async with holding(self.services.store, draft_id) as mine:
+                        if mine:
+                            results.append(await self._reconcile_one(draft_id))
                 except Exception as exc:  # unreachable: try again next round
                     log.info("reconcile of draft %s postponed: %s", draft_id, exc)
                     results.append(SendResult(draft_id, "unknown", f"暂时无法核对：{_reason(exc)}"))
                     break
-                finally:
-                    if held is not None:
-                        await tasks.io(held.release)
         return results
 
     async def send_due(self, *, actor: str = SYSTEM_ACTOR) -> list[SendResult]:
