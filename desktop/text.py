@@ -96,6 +96,15 @@ def products_text(keys: tuple[str, ...] | list[str], lang: str) -> str:
     return sep.join(product_name(k, lang) for k in keys)
 
 
+def products_brief(keys: tuple[str, ...] | list[str], lang: str) -> str:
+    """A board cell's product list: two names whole, three or more as the first and a count
+    ("防盗门 +2"). The whole list cut to fit the column showed as "防盗门、…、推拉窗" (or "Shower
+    s…ged door"): a cut cell the owner could not read; the tooltip and the detail name them all."""
+    if len(keys) <= 2:
+        return products_text(keys, lang)
+    return f"{product_name(keys[0], lang)} +{len(keys) - 1}"
+
+
 class Domain(QObject):
     """Counted words: ``self.tr`` with ``n`` is the call lupdate writes as plural forms (%n),
     so Qt picks "1 day" / "2 days" in English and "1 天" in Chinese. Its context is the same

@@ -295,8 +295,8 @@ class BoardModel(QAbstractTableModel):
             return row.customer_name or row.customer_email or self.tr("(unknown)")
         if column == "suburb":
             return row.suburb or ""
-        if column == "products":
-            return text.products_text(row.product_types, current_language())
+        if column == "products":  # short: the whole list is the tooltip
+            return text.products_brief(row.product_types, current_language())
         if column == "classification":
             return self._class_short(row.classification)
         if column == "stage":
@@ -337,7 +337,7 @@ class BoardModel(QAbstractTableModel):
                 parts.append(self.tr("%n draft(s) waiting for approval", "", row.pending_drafts))
             return "\n".join(parts) or None
         if column == "products":
-            return self._display(row, column) or None
+            return text.products_text(row.product_types, current_language()) or None
         if column == "classification":
             return text.class_name(row.classification)
         if column == "owes" and row.stage not in ("done", "lost"):

@@ -57,7 +57,6 @@ MIN_WIDTH = 60
 NARROW_DROPS = ("last_contact", "suburb", "products", "classification", "stage")
 SQUEEZE = 0.8  # columns may shrink to this share of their preferred width before one is hidden
 TITLE_PADDING = 40  # a title's margins and the sort arrow beside it
-CELL_CAP = {"products": 120}  # a long product list ends in "…" (the detail pane has it whole)
 
 
 def visible_columns(width: int) -> list[str]:
@@ -249,7 +248,8 @@ class BoardPage(QWidget):
 
     def _wanted_width(self, index: int, column: str) -> int:
         """The room column ``column`` needs: its title (with the sort arrow) and its widest
-        loaded cell, capped for the free-text product list; never less than its share."""
+        loaded cell (the product list is short on the board: ``text.products_brief``); never less
+        than its share."""
         header = self.table.horizontalHeader()
         title = str(self.model.headerData(index, Qt.Orientation.Horizontal) or "")
         # Qt's hint, with the sort arrow; a hidden section has none, so its text is measured
@@ -258,7 +258,6 @@ class BoardPage(QWidget):
             header.fontMetrics().horizontalAdvance(title) + TITLE_PADDING,
         )
         need_cells = self.table.sizeHintForColumn(index) if self.model.rowCount() else 0
-        need_cells = min(need_cells, CELL_CAP.get(column, need_cells))
         return max(MIN_WIDTH, need_title, need_cells, int(COLUMN_WIDTHS[column] * SQUEEZE))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -9,10 +9,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
 from core.app.types import CLOSED_STAGES, InquiryDetail, aud
 from desktop import text
+from desktop.flow import FlowLayout
 from desktop.i18n import current_language
 from desktop.inert import plain_label
 
@@ -37,7 +38,9 @@ class DetailHeader(QWidget):
         self.approval_button = QPushButton()  # 打开待审批草稿: only while one waits
         self.approval_button.setObjectName("primary")
         self.approval_button.hide()
-        actions = QHBoxLayout()
+        # the buttons wrap onto a second line in a narrow pane (the assistant docked) instead of
+        # holding the pane ~700 px wide and squeezing the board's columns until they are cut
+        actions = FlowLayout()
         for button in (
             self.approval_button,
             self.advance_button,
@@ -47,7 +50,6 @@ class DetailHeader(QWidget):
             self.drive_button,
         ):
             actions.addWidget(button)
-        actions.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
