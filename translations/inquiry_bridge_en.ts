@@ -2205,6 +2205,14 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Preview in Chinese</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This quote as a PDF with Chinese labels, for you to check; the customer gets the English one</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ReasonDialog</name>

@@ -2209,6 +2209,14 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
+    <message>
+        <source>Preview in Chinese</source>
+        <translation>中文预览</translation>
+    </message>
+    <message>
+        <source>This quote as a PDF with Chinese labels, for you to check; the customer gets the English one</source>
+        <translation>用中文标注的报价单 PDF，供您核对；客户收到的是英文版</translation>
+    </message>
 </context>
 <context>
     <name>ReasonDialog</name>

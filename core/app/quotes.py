@@ -35,6 +35,7 @@ from core.errors import BadInput, NotFound, QuoteStateError
 from core.glossary import product_keys
 from core.inquiry.stages import StageChange
 from core.knowledge import knowledge_for
+from core.phones import display_phone
 from core.quotes import book
 from core.quotes.grounding import unbacked
 from core.quotes.items import LineItem, from_stored, line_items
@@ -140,9 +141,11 @@ class QuoteService:
         return Company(
             name=s.text("company.name") or s.text("general.company_name"),
             abn=s.text("company.abn"),
-            address=s.text("company.address"),
+            # the office address and mail address he gave the wizard, unless [company] says
+            # otherwise: a quote without any address or contact looked unfinished
+            address=s.text("company.address") or s.text("general.office_address"),
             phone=s.text("company.phone"),
-            email=s.text("company.email"),
+            email=s.text("company.email") or next(iter(s.strings("general.owner_addresses")), ""),
             logo=s.text("company.logo"),
         )
 
@@ -272,6 +275,26 @@ class QuoteService:
         return NewQuote(quote, draft_id)
 
     # -- PDF and acceptance --------------------------------------------------------------------
+    async def preview_pdf(self, inquiry_id: int, raw_items: object, lang: str = "zh_CN") -> bytes:
+        """His Chinese preview of the quote the editor's rows would make (the next version's
+        number, today's date, the same figures), nothing stored: the customer's PDF is English,
+        and he checks what it says in his language before he files it."""
+        items = line_items(raw_items)
+
+        def exists(session: Session) -> None:
+            if session.get(Inquiry, inquiry_id) is None:
+                raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}")
+
+        await self._services.store.read(exists)
+        doc = await self._document(inquiry_id, items)
+        return await tasks.io(render_pdf, doc, lang)
+
+    async def preview_file(self, inquiry_id: int, raw_items: object, lang: str = "zh_CN") -> Path:
+        """``preview_pdf`` written to a new file under ``cache/quote-preview`` for a viewer to
+        open (the previous previews there are removed: one a viewer still holds open stays)."""
+        pdf = await self.preview_pdf(inquiry_id, raw_items, lang)
+        return await tasks.io(_write_preview, self._services.paths.cache / "quote-preview", pdf)
+
     async def pdf(self, quote_id: int) -> bytes:
         """The PDF of a stored version, as the customer gets it."""
         company = self.company()
@@ -300,7 +323,7 @@ def _customer(inquiry: Inquiry) -> Customer:
     return Customer(
         name=inquiry.customer_name or inquiry.customer_email or "Customer",
         email=inquiry.customer_email or "",
-        phone=inquiry.customer_phone or "",
+        phone=display_phone(inquiry.customer_phone),  # as Australians dial it, not E.164
         address=place,
     )
 
@@ -357,6 +380,24 @@ def _utc() -> Any:
     from datetime import UTC
 
     return UTC
+
+
+def _write_preview(folder: Path, pdf: bytes) -> Path:
+    """A fresh file each time: a viewer may hold the last one open (Windows locks it)."""
+    import contextlib
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.pdf"):
+        with contextlib.suppress(OSError):
+            old.unlink()
+    handle, name = tempfile.mkstemp(prefix="quote-preview-", suffix=".pdf", dir=folder)
+    try:
+        with open(handle, "wb") as out:
+            out.write(pdf)
+    except BaseException:  # a full disk: no half a PDF left behind
+        Path(name).unlink(missing_ok=True)
+        raise
+    return Path(name)
 
 
 def _pdf_copy(services: Services, doc: QuoteDocument) -> Any:

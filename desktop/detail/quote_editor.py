@@ -5,7 +5,9 @@ Every figure is the core's (``App.quotes``): a row is checked with the same rule
 ``quote new --items-json`` (a row that breaks one shows why, in his language, and is left out
 of the totals), and the totals come from ``QuoteService.totals`` — GST 10 % per line, rounded to
 the cent — so what he sees here is what the PDF prints. Saving runs on the loop; the reply then
-waits in 待审批 like any other draft.
+waits in 待审批 like any other draft. 中文预览 renders the same document with Chinese labels
+(``QuoteService.preview_file``: nothing stored) and opens it in the system's PDF viewer, since
+the customer's PDF is English.
 
 Signals:
     made(int): the reply draft's id, once the version is filed.
@@ -14,9 +16,12 @@ Signals:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -47,6 +52,11 @@ def _fault(message: str) -> str:
     return message
 
 
+def _open_pdf(path: Path) -> bool:
+    """The system's PDF viewer (QtPdf is not in this PySide6 build)."""
+    return QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+
 class QuoteEditor(QDialog):
     made = Signal(int)
 
@@ -68,6 +78,10 @@ class QuoteEditor(QDialog):
             button.setAutoDefault(False)
         self.add_button.clicked.connect(lambda: self.add_row())
         self.remove_button.clicked.connect(self._remove_row)
+        self.preview_button = QPushButton()  # 中文预览: the same PDF with Chinese labels
+        self.preview_button.setAutoDefault(False)
+        self.preview_button.clicked.connect(lambda: self.preview())
+        self.open_pdf: Callable[[Path], bool] = _open_pdf  # tests look at the file instead
         self.totals_label = QLabel()
         self.totals_label.setObjectName("quoteTotals")
         self.problem_label = QLabel()
@@ -83,6 +97,7 @@ class QuoteEditor(QDialog):
         rows.addWidget(self.add_button)
         rows.addWidget(self.remove_button)
         rows.addStretch(1)
+        rows.addWidget(self.preview_button)
         buttons = QHBoxLayout()
         buttons.addWidget(self.problem_label, 1)
         buttons.addWidget(self.cancel_button)
@@ -94,6 +109,7 @@ class QuoteEditor(QDialog):
         layout.addLayout(buttons)
         self.items: list[LineItem] = []
         self.task: asyncio.Future[int | None] | None = None
+        self.preview_task: asyncio.Future[Path | None] | None = None
         self.retranslate()
         self.add_row()
 
@@ -208,6 +224,25 @@ class QuoteEditor(QDialog):
         )
         self.problem_label.setText("\n".join(problems))
         self.save_button.setEnabled(bool(self.items) and not problems)
+        self.preview_button.setEnabled(bool(self.items) and not problems)
+
+    # ------------------------------------------------------------------ preview
+    def preview(self) -> asyncio.Future[Path | None]:
+        self.preview_task = spawn(self._preview())
+        return self.preview_task
+
+    async def _preview(self) -> Path | None:
+        """Render the rows as they stand (not filed) in Chinese and open the file."""
+        self.preview_button.setEnabled(False)
+        try:
+            path = await self.app.quotes.preview_file(self.inquiry_id, self.raw_rows(), "zh_CN")
+        except Exception as exc:  # one line in his language, the editor stays as it was
+            self.problem_label.setText(message_for(exc))
+            return None
+        finally:
+            self.preview_button.setEnabled(bool(self.items))
+        self.open_pdf(path)
+        return path
 
     # ------------------------------------------------------------------ save
     def save(self) -> asyncio.Future[int | None]:
@@ -249,6 +284,13 @@ class QuoteEditor(QDialog):
             self.tr("The PDF goes with a reply draft; nothing is sent until you approve it")
         )
         self.cancel_button.setText(self.tr("Cancel"))
+        self.preview_button.setText(self.tr("Preview in Chinese"))
+        self.preview_button.setToolTip(
+            self.tr(
+                "This quote as a PDF with Chinese labels, for you to check; the customer gets "
+                "the English one"
+            )
+        )
         self.recalculate()
 
     def changeEvent(self, event: QEvent) -> None:

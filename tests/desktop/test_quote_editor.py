@@ -4,12 +4,16 @@ version with a reply draft waiting in 待审批; 概览 shows the pipeline value
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtWidgets import QTableWidgetItem
 
 from desktop.detail import InquiryDetailView
-from desktop.detail.quote_editor import PRICE, QTY, WIDTH
+from desktop.detail.quote_editor import PRICE, QTY, WIDTH, QuoteEditor
 from desktop.stats.window import StatsWindow
 from tests.quotes.test_quote_book import ITEMS, _inquiry
 from tests.support.qt import settles, wait_until
@@ -78,3 +82,35 @@ def test_company_profile_for_quotes_is_set_in_settings(ctx: Any, qtbot: Any) -> 
         "02 9000 0000",
     )
     assert ctx.app.quotes.deposit_percent() == 40
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
+@settles
+async def test_the_editor_previews_its_rows_as_a_chinese_pdf_without_filing_them(
+    ctx: Any, qtbot: Any, services: Any
+) -> None:
+    """The customer's PDF is English; 中文预览 shows him the rows as they stand, in Chinese words,
+    in his PDF viewer, and files nothing."""
+    iid = _inquiry(services)
+    editor = QuoteEditor(ctx.app, iid)
+    qtbot.addWidget(editor)
+    opened: list[Path] = []
+
+    def open_pdf(path: Path) -> bool:  # the system viewer, as the test sees it
+        opened.append(path)
+        return True
+
+    editor.open_pdf = open_pdf
+    editor.set_rows(ITEMS)
+    editor.table.setItem(1, QTY, QTableWidgetItem("4"))  # an edit not saved yet
+    assert editor.preview_button.text() == "中文预览" and editor.preview_button.isEnabled()
+    editor.preview_button.click()
+    assert editor.preview_task is not None
+    assert await editor.preview_task == opened[0]
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(opened[0]), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "合计（含 GST）" in text and "$4,325.42" in text and "推拉窗" in text
+    assert await ctx.app.quotes.rows(iid) == []  # nothing filed
+    editor.table.setItem(0, WIDTH, QTableWidgetItem("0"))  # a bad row: no preview of it
+    assert not editor.preview_button.isEnabled()
