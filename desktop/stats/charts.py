@@ -6,7 +6,7 @@ with their values written on them is all the 概览 view needs, and stays readab
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
@@ -27,6 +27,9 @@ class BarChart(QWidget):
         self.series: list[list[float | None]] = []
         self.names: list[str] = []
         self.empty_text = ""  # said in the middle when every value is 0 or missing
+        # the figure written on a bar: counts and hours as they are; money says it is money
+        # (the pipeline chart's "4405.5" read as a count, not as $4,406)
+        self.value_text: Callable[[float], str] = lambda value: f"{value:g}"
 
     def set_data(
         self,
@@ -80,7 +83,7 @@ class BarChart(QWidget):
                 painter.drawRect(rect)
                 if value:  # a value on its bar; nothing written on an empty one
                     painter.setPen(QColor("#24292f"))
-                    text = f"{value:g}"
+                    text = self.value_text(value)
                     painter.drawText(
                         QRectF(rect.x() - 10, rect.y() - 16, rect.width() + 20, 14),
                         Qt.AlignmentFlag.AlignCenter,

@@ -62,6 +62,7 @@ class StatsWindow(QWidget):
         self.money_label.setObjectName("moneySummary")
         self.money_label.setWordWrap(True)
         self.pipeline_chart = BarChart()
+        self.pipeline_chart.value_text = lambda value: f"${value:,.0f}"  # whole dollars on a bar
         self.inquiries_chart = BarChart()
         self.reply_chart = BarChart()
         self.funnel_chart = BarChart()

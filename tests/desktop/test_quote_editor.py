@@ -62,6 +62,7 @@ async def test_editor_totals_live_refuses_a_bad_row_and_files_the_quote(
     qtbot.addWidget(window)
     await window.reload()
     await wait_until(lambda: "在谈金额 $4,325.42" in window.money_label.text())
+    assert window.pipeline_chart.value_text(4325.42) == "$4,325"  # money on its bar, not 4325.42
 
 
 def test_company_profile_for_quotes_is_set_in_settings(ctx: Any, qtbot: Any) -> None:
