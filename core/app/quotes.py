@@ -32,7 +32,7 @@ from core.db.models import Draft, Inquiry, Quote
 from core.drafts.attachments import copy_owner_file, owner_file_row
 from core.drafts.base import require_llm
 from core.errors import BadInput, NotFound, QuoteStateError
-from core.glossary import product_keys
+from core.glossary import product_keys, product_name
 from core.inquiry.stages import StageChange
 from core.knowledge import knowledge_for
 from core.phones import display_phone
@@ -421,7 +421,9 @@ def reply_bodies(doc: QuoteDocument, signature: str = "") -> tuple[str, str]:
         size = f"{item.width_mm} x {item.height_mm} mm"
         en.append(f"- {item.description}: {size}, qty {item.qty}, "
                   f"{aud(item.unit_price_ex_gst)} each ex GST")  # fmt: skip
-        zh.append(f"- {item.description}：{size}，数量 {item.qty}，"
+        # his Chinese names the product too: the description is the English the customer reads
+        product = product_name(item.product, "zh_CN")
+        zh.append(f"- {product}（{item.description}）：{size}，数量 {item.qty}，"
                   f"每件 {aud(item.unit_price_ex_gst)}（不含 GST）")  # fmt: skip
     en += ["", f"Subtotal ex GST: {aud(doc.subtotal_ex_gst)}", f"GST: {aud(doc.gst)}",
            f"Total inc GST: {aud(doc.total_inc_gst)}",

@@ -91,7 +91,8 @@ def test_the_customers_pdf_dials_his_phone_and_gives_the_office_address(
     app: Any, services: Any, tmp_path: Path
 ) -> None:
     """The customer's PDF printed "+61423556781" and, with only the wizard's profile filled in,
-    no address or email for the company at all."""
+    no address or email for the company at all; the reply's Chinese said only the English
+    description of each line."""
     iid = _inquiry(services)
     services.store.write(
         lambda s: s.execute(
@@ -106,3 +107,7 @@ def test_the_customers_pdf_dials_his_phone_and_gives_the_office_address(
     assert "1 Parramatta Rd, Granville NSW 2142" in text
     assert "sales@aurorawindows.com.au" in text
     assert "Total (inc GST)" in text and "合计" not in text  # his preview's words stay his
+    # the reply's Chinese names each product in Chinese beside the customer's English line
+    view = asyncio.run(app.drafts.reader.get(made.draft_id))
+    assert "- 推拉窗（Sliding window, double glazed, installed）：1800 x 1200 mm" in view.body_zh
+    assert "推拉窗" not in view.body_en
