@@ -34,6 +34,8 @@ CJK_FONT_FILES = (
     "C:/Windows/Fonts/simhei.ttf",
     "/Library/Fonts/Arial Unicode.ttf",
 )
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")  # fmt: skip
 LABELS = {
     "en": {
         "quote": "QUOTE {number} (version {version})",
@@ -167,6 +169,20 @@ def _styles(lang: str) -> dict[str, object]:
     return styles
 
 
+def _date(iso: str, lang: str) -> str:
+    """A date as its reader writes it: "7 December 2026" (an Australian reads 2026-12-07 as
+    a computer's date), "2026年12月7日"; a value that is not an ISO date is printed as given."""
+    from datetime import date
+
+    try:
+        day = date.fromisoformat(iso)
+    except ValueError:
+        return iso
+    if lang == "en":  # not strftime's %B: Qt sets the process locale, which may be Chinese
+        return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+    return f"{day.year}年{day.month}月{day.day}日"
+
+
 def _header(doc: QuoteDocument, styles: dict[str, object], lang: str) -> list[object]:
     from reportlab.platypus import Image, Spacer
 
@@ -183,7 +199,9 @@ def _header(doc: QuoteDocument, styles: dict[str, object], lang: str) -> list[ob
     out.append(Spacer(1, 10))
     quote = str(words["quote"]).format(number=doc.number, version=doc.version)
     out.append(_paragraph(quote, styles["Heading2"]))
-    dates = str(words["dates"]).format(issued=doc.issued, valid=doc.valid_until)
+    dates = str(words["dates"]).format(
+        issued=_date(doc.issued, lang), valid=_date(doc.valid_until, lang)
+    )
     out.append(_paragraph(dates, styles["Normal"]))
     out.append(Spacer(1, 6))
     cu = doc.customer

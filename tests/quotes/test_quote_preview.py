@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import update
 
 from core.app import App
+from core.clock import to_sydney
 from core.db.models import Inquiry
 from core.quotes.pdf import CJK_FONT_FILES
 from tests.quotes.test_quote_book import ITEMS, _counts, _inquiry
@@ -105,6 +106,9 @@ def test_the_customers_pdf_dials_his_phone_and_gives_the_office_address(
     text = _text(pdf)
     assert "0423 556 781" in text and "+61423556781" not in text
     assert "1 Parramatta Rd, Granville NSW 2142" in text
+    issued = to_sydney(services.clock.now()).date()  # as an Australian writes it, not ISO
+    assert f"Date: {issued.day} {issued:%B} {issued.year}" in text
+    assert issued.isoformat() not in text
     assert "sales@aurorawindows.com.au" in text
     assert "Total (inc GST)" in text and "合计" not in text  # his preview's words stay his
     # the reply's Chinese names each product in Chinese beside the customer's English line
