@@ -49,25 +49,13 @@ CLASSIFICATIONS = ("A", "B", "C")
 # extracts, what the owner corrects on the board, what the accuracy report counts (#43: one list,
 # not three copies that could drift apart).
 CUSTOMER_FIELDS = (
-    "customer_name",
-    "customer_email",
-    "customer_phone",
-    "address",
-    "suburb",
-    "product_types",
+    "customer_name", "customer_email", "customer_phone", "address", "suburb", "product_types",
     "dimensions",
-)
+)  # fmt: skip
 CONFIDENCES = ("high", "medium", "low")
 DRAFT_STATUSES = (
-    "draft",
-    "pending_approval",
-    "approved",
-    "sending",
-    "sent",
-    "rejected",
-    "failed",
-    "superseded",
-)
+    "draft", "pending_approval", "approved", "sending", "sent", "rejected", "failed", "superseded",
+)  # fmt: skip
 MEMORY_KINDS = ("boss_pref", "customer_note", "business_rule", "experience")
 MEMORY_STATUSES = ("active", "proposed", "superseded", "expired", "retired")
 TRIGGERS = ("pipeline", "owner", "agent", "onedrive")
@@ -362,6 +350,33 @@ class Quote(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime)
     accepted_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+
+class Visit(Base):
+    """A measuring visit he confirmed (migration 0013): the app's own calendar -- an IMAP user's
+    only one -- and, with its slots, what refuses a second visit in the same time."""
+
+    __tablename__ = "visits"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    inquiry_id: Mapped[int] = mapped_column(ForeignKey("inquiries.id"), index=True)
+    start_at: Mapped[datetime] = mapped_column(DateTime, index=True)  # UTC
+    end_at: Mapped[datetime] = mapped_column(DateTime)
+    status: Mapped[str] = mapped_column(String(12), default="booked", index=True)
+    event_id: Mapped[str | None] = mapped_column(String(400))  # the Outlook event, if any
+    confirmation_draft_id: Mapped[int | None] = mapped_column(ForeignKey("drafts.id"))
+    reminder_draft_id: Mapped[int | None] = mapped_column(ForeignKey("drafts.id"))
+    created_by: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class VisitSlot(Base):
+    """A quarter hour a booked visit holds: the primary key refuses a second booking of it."""
+
+    __tablename__ = "visit_slots"
+
+    slot_at: Mapped[datetime] = mapped_column(DateTime, primary_key=True)  # UTC, :00/:15/:30/:45
+    visit_id: Mapped[int] = mapped_column(ForeignKey("visits.id"), index=True)
 
 
 class DraftEvent(Base):
