@@ -159,6 +159,7 @@ class App:
             mailer=self.mailer,
             drive=self.customer_drive,
             transcriber=self.voice.transcriber,
+            visits=lambda: self.rhythm.visits,
         )
         self.lease = RunnerLease(services)
         self.changes = ChangeFeed(services)

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from core.app.notifications import NotificationService
+from core.app.visits import VisitService
 from core.services import Services
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ class RhythmService:
         self._graph = graph
         self._is_demo = is_demo
         self._drafts = drafts  # LazyDrafts: its composer writes the follow-up drafts
+        # measuring visits: free times, confirm (desktop, Telegram, CLI), the customer's mails
+        self.visits = VisitService(services, drafts, graph, is_demo=is_demo)
 
     def _reminder_service(self) -> ReminderService:
         from core.rhythm.reminders import ReminderService
@@ -153,19 +156,12 @@ class RhythmService:
 
     @contextlib.asynccontextmanager
     async def appointments_once(self) -> AsyncIterator[Appointments]:
-        """Propose / confirm measuring visits over a Graph client of their own, closed after:
-        a one-shot command runs in its own ``asyncio.run``, where the desktop's runtime client
-        (bound to the desktop's loop) cannot be borrowed."""
-        from core.app.standalone import own_graph_client
-        from core.rhythm.appointments import Appointments
-        from core.rhythm.outlook import calendar_for
-
-        s = self._services
-        client = own_graph_client(s)
-        try:
-            yield Appointments(s.store, s.bus, s.clock, lambda: calendar_for(client))
-        finally:
-            await client.aclose()
+        """Propose / confirm measuring visits over a Graph client of their own (when he has a
+        Microsoft account), closed after: a one-shot command runs in its own ``asyncio.run``,
+        where the desktop's runtime client (bound to the desktop's loop) cannot be borrowed."""
+        once = VisitService(self._services, self._drafts, None, is_demo=self._is_demo)
+        async with once.appointments() as appointments:
+            yield appointments
 
     async def _calendar_once(self) -> CalendarRead:
         from core.rhythm.calendar_read import NO_ACCOUNT_ZH, CalendarRead, read_calendar
@@ -212,4 +208,9 @@ class RhythmService:
         from core.rhythm.daily import DailyRhythm
 
         center = self._notifications.attach()
-        return DailyRhythm(self._services, center, tomorrows_calendar=self.tomorrows_calendar)
+        return DailyRhythm(
+            self._services,
+            center,
+            tomorrows_calendar=self.tomorrows_calendar,
+            visit_reminders=None if self._is_demo else self.visits.remind_due,
+        )

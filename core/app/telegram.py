@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from core.agent.tools.drive_access import CustomerDrive
     from core.app.assistant import AssistantService
     from core.app.lazy import LazyDrafts, LazyLLM
+    from core.app.visits import VisitService
     from core.app.voice import AnyTranscriber
     from core.drafts.decisions import OwnerDecisions
     from core.drafts.draft_composer import DraftComposer
@@ -79,8 +80,11 @@ class TelegramService:
         mailer: Callable[[], Mailer | None] | None = None,
         drive: Callable[[], CustomerDrive] | None = None,
         transcriber: Callable[[], AnyTranscriber] | None = None,
+        visits: Callable[[], VisitService] | None = None,
     ) -> None:
         self._services = services
+        # the App's visit confirmer (a Telegram button books through it); bare services: own
+        self._visits = visits
         # the App's Whisper (its child process, #28); None for bare services (in-process)
         self._transcriber = transcriber
         # the App's mailer and OneDrive access (its one Graph client); None for bare services
@@ -198,6 +202,7 @@ class TelegramService:
             composer=composer,
             show_draft=show_draft,
             drive=self._drive,
+            visits=self.visits,
         )
 
     def mirror(self, client: TelegramClient, owner: Owner, pacer: Pacer) -> TelegramMirror:
@@ -220,6 +225,15 @@ class TelegramService:
                 mailer = own_mailer(self._services)
             self._decisions = build_owner_decisions(self._services, mailer)
         return self._decisions
+
+    def visits(self) -> VisitService:
+        """What a visit time's button confirms with: the App's, else one over this side's
+        drafting (bare services)."""
+        if self._visits is not None:
+            return self._visits()
+        from core.app.visits import VisitService
+
+        return VisitService(self._services, self._parts()[1])
 
     def _parts(self) -> tuple[LazyLLM, LazyDrafts]:
         if self._llm is None or self._drafts is None:

@@ -49,9 +49,41 @@ def transaction_id(inquiry_id: int, start: datetime) -> str:
     return f"inquirybridge-{inquiry_id}-{digest[:16]}"
 
 
-class OutlookCalendar:
+class CalendarReader:
+    """His calendar, read only: what a proposal checks against (the assistant's tools hold
+    this and nothing that writes)."""
+
     def __init__(self, client: GraphClient) -> None:
         self.client = client
+
+    async def between(self, start: datetime, end: datetime) -> list[CalendarEvent]:
+        """Every event overlapping [start, end), following ``@odata.nextLink``."""
+        params: dict[str, str] | None = {
+            "startDateTime": utc(start).isoformat().replace("+00:00", "Z"),
+            "endDateTime": utc(end).isoformat().replace("+00:00", "Z"),
+            "$orderby": "start/dateTime",
+            "$select": "id,subject,start,end,location",
+        }
+        url = "/me/calendarView"
+        events: list[CalendarEvent] = []
+        while url:
+            page = await self.client.get_json(url, params=params)
+            for item in page.get("value", []):
+                events.append(
+                    CalendarEvent(
+                        id=str(item.get("id", "")),
+                        subject=str(item.get("subject") or ""),
+                        start=_parse(item.get("start") or {}),
+                        end=_parse(item.get("end") or {}),
+                        location=str((item.get("location") or {}).get("displayName") or ""),
+                    )
+                )
+            url, params = page.get("@odata.nextLink") or "", None
+        return sorted(events, key=lambda e: e.start)
+
+
+class OutlookCalendar(CalendarReader):
+    """Reads, and writes the measuring event he confirmed."""
 
     async def create_measure(
         self,
@@ -81,28 +113,3 @@ class OutlookCalendar:
             end=end.astimezone(SYDNEY),
             location=location,
         )
-
-    async def between(self, start: datetime, end: datetime) -> list[CalendarEvent]:
-        """Every event overlapping [start, end), following ``@odata.nextLink``."""
-        params: dict[str, str] | None = {
-            "startDateTime": utc(start).isoformat().replace("+00:00", "Z"),
-            "endDateTime": utc(end).isoformat().replace("+00:00", "Z"),
-            "$orderby": "start/dateTime",
-            "$select": "id,subject,start,end,location",
-        }
-        url = "/me/calendarView"
-        events: list[CalendarEvent] = []
-        while url:
-            page = await self.client.get_json(url, params=params)
-            for item in page.get("value", []):
-                events.append(
-                    CalendarEvent(
-                        id=str(item.get("id", "")),
-                        subject=str(item.get("subject") or ""),
-                        start=_parse(item.get("start") or {}),
-                        end=_parse(item.get("end") or {}),
-                        location=str((item.get("location") or {}).get("displayName") or ""),
-                    )
-                )
-            url, params = page.get("@odata.nextLink") or "", None
-        return sorted(events, key=lambda e: e.start)

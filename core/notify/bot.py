@@ -30,7 +30,8 @@ the assistant needs. A note goes to the inquiry of the alert it replies to, othe
 inquiry the bot last messaged about, otherwise to the notes inbox (no inquiry).
 
 A new-inquiry alert's buttons (起草回复 / 在电脑上打开 / 稍后提醒) are handled by
-``core.notify.inquiry_press.InquiryPress``, made after the same owner check.
+``core.notify.inquiry_press.InquiryPress``, made after the same owner check; a proposed visit
+time's button (``v:…``) by ``core.notify.visit_press`` with the folder's visit confirmer.
 
 Updates are handled one by one and the ``getUpdates`` offset is committed to ``sync_cursors``
 after each, so a crash re-handles at most the update in hand (its effects are idempotent: draft
@@ -79,6 +80,7 @@ if TYPE_CHECKING:
     from core.agent.tools.drive_access import CustomerDrive
     from core.drafts.decisions import OwnerDecisions
     from core.drafts.draft_composer import DraftComposer
+    from core.notify.visit_press import VisitConfirmer
     from core.services import Services
     from core.voice.transcriber import Transcriber
     from core.voice.worker import RemoteTranscriber
@@ -122,9 +124,11 @@ class TelegramBot:
         composer: ComposerFactory = None,
         show_draft: Callable[[int], Awaitable[None]] | None = None,
         drive: Callable[[], CustomerDrive] | None = None,
+        visits: Callable[[], VisitConfirmer | None] | None = None,
     ) -> None:
         self.services = services
         self._drive = drive
+        self._visits = visits or (lambda: None)  # confirms a proposed visit time (v:…)
         self.client = client
         self._decisions: DecisionsSource = drafts
         self._transcriber_factory = transcriber_factory
@@ -489,6 +493,15 @@ class TelegramBot:
 
                 drive = self._drive() if self._drive is not None else None
                 answer = await press_proposal(self.services, int(parts[1]), parts[2], drive=drive)
+                await self.drop_buttons(message)
+                await self.reply(escape(answer))
+            elif parts[0] == "v" and len(parts) == 4 and parts[1].isdigit():
+                from core.notify.visit_press import press_visit
+
+                answer = await press_visit(
+                    self.services, self._visits(), int(parts[1]), parts[2], parts[3],
+                    show_draft=self.show_draft,
+                )  # fmt: skip
                 await self.drop_buttons(message)
                 await self.reply(escape(answer))
             elif parts[0] == "n" and len(parts) == 3:

@@ -77,6 +77,8 @@ from core.notify.telegram_client import (
     TelegramClient,
     TelegramNetworkError,
 )
+from core.notify.visit_press import visit_keyboard
+from core.rhythm.visits import PROPOSED_KIND as VISIT_KIND
 from core.text.render import render_html, render_plain
 
 if TYPE_CHECKING:
@@ -260,6 +262,12 @@ class TelegramMirror:
             keyboard = draft_keyboard(draft.id, state["nonce"])
         elif row.kind in INQUIRY_ALERT_KINDS and row.ref_type == "inquiry" and row.ref_id:
             keyboard = inquiry_keyboard(row.ref_id)  # 起草回复 / 在电脑上打开 / 稍后提醒
+        elif row.kind == VISIT_KIND:
+            keyboard = visit_keyboard(session, row)  # one ✅ per proposed time
+            if keyboard is None:  # other times since, or booked already: nothing to press
+                row.telegram_status = "skipped"
+                row.telegram_error = "the proposed times changed or the visit is booked"
+                return None
         else:
             if (is_stage_reminder(row) or is_digest(row)) and not row.telegram_message_ids:
                 # the days as the board counts them now (held through the night: one more)

@@ -3,7 +3,8 @@
 Runs in the tray app for the data folder on screen (and in the headless ``telegram`` mirror),
 whether or not a Microsoft account is set up: a reminder or a backup must not wait for sign-in.
 Every ``interval`` it announces new stage reminders, raises the evening briefing once it is due
-(with tomorrow's Outlook appointments when an account can read them), raises the weekly report
+(with tomorrow's Outlook appointments when an account can read them), drafts the customer's
+reminder of each of tomorrow's measuring visits (waiting for approval), raises the weekly report
 once a week from Monday 08:00 (``core.stats.weekly``) and takes a scheduled
 database backup when something changed (``core.db.backup.maybe_backup``, on a worker thread).
 A failing step is logged and retried next round; it never stops the others.
@@ -56,8 +57,10 @@ class DailyRhythm:
         center: AlertCenter,
         *,
         tomorrows_calendar: CalendarSource | None = None,
+        visit_reminders: Callable[[], Awaitable[list[int]]] | None = None,
     ) -> None:
         self.services = services
+        self.visit_reminders = visit_reminders
         self.center = center
         self.tomorrows_calendar = tomorrows_calendar
         self.reminders = ReminderService(
@@ -72,6 +75,7 @@ class DailyRhythm:
         for name, step in (
             ("reminders", self._reminders),
             ("briefing", self._briefing),
+            ("visit reminders", self._visit_reminders),
             ("weekly", self._weekly),
             ("backup", self._backup),
         ):
@@ -82,6 +86,11 @@ class DailyRhythm:
 
     async def _reminders(self) -> None:
         await self.reminders.announce()
+
+    async def _visit_reminders(self) -> None:
+        """The day before a visit: the customer's reminder as a waiting draft, once each."""
+        if self.visit_reminders is not None:
+            await self.visit_reminders()
 
     async def _briefing(self) -> None:
         if not self.evening.is_due(self.services.clock.now()):

@@ -3,8 +3,9 @@ proposed measuring time.
 
 Every one of these ends in the owner's hands, never in a customer's inbox or calendar: drafts go
 through ``DraftComposer`` (→ ``pending_approval``; it has no approve or send), and a measuring
-time is only a *proposal* (``core.rhythm.appointments``) that the owner confirms with
-``appointment ID --confirm`` or in the desktop before Outlook gets an event. The answers say so
+time is only a *proposal* (``core.rhythm.appointments``: free in his calendar, read only here)
+that the owner confirms on the desktop, with a Telegram button or ``appointment ID --confirm``
+before Outlook gets an event. The answers say so
 in words the model cannot misread (``DRAFT_PENDING_APPROVAL — NOT SENT``,
 ``APPOINTMENT_PROPOSED — NOT IN THE CALENDAR``).
 """
@@ -35,7 +36,6 @@ from core.drafts.batch import BatchDrafter
 from core.drafts.draft_composer import replaced_by
 from core.drafts.reader import describe
 from core.drafts.view import escalation_line, valid_email
-from core.graph.calendar import OutlookCalendar
 from core.provenance import named_file
 from core.rhythm.appointments import Appointments
 
@@ -167,11 +167,6 @@ async def batch_drafts(ctx: ToolContext, args: dict[str, Any]) -> str:
     )
 
 
-def _no_calendar() -> OutlookCalendar:
-    """Proposing never touches Outlook; only the owner's confirm writes the event."""
-    raise ToolError("the calendar is the owner's: a proposal cannot write it")
-
-
 def _start(text: str) -> datetime:
     try:
         moment = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
@@ -183,24 +178,34 @@ def _start(text: str) -> datetime:
 
 
 async def propose_appointment(ctx: ToolContext, args: dict[str, Any]) -> str:
+    """A time he named (refused when it overlaps his calendar), or -- no ``start`` -- three free
+    times from his calendar. Only a proposal: the owner confirms on the desktop or Telegram."""
     inquiry_id = int_arg(args, "inquiry_id")
-    start = _start(text_arg(args, "start"))
     minutes = int(args.get("minutes") or 60)
     if not 15 <= minutes <= 480:
         raise ToolError("minutes must be between 15 and 480")
     services = ctx.services
-    proposals = Appointments(services.store, services.bus, services.clock, _no_calendar)
-    proposal = await proposals.propose(inquiry_id, start, minutes)
+    async with ctx.drive.calendar() as calendar:  # read only: a proposal never writes it
+        proposals = Appointments(
+            services.store, services.bus, services.clock, (lambda: calendar) if calendar else None
+        )
+        if str(args.get("start") or "").strip():
+            proposal = await proposals.propose(inquiry_id, _start(text_arg(args, "start")), minutes)
+        else:
+            proposal = await proposals.propose_free(inquiry_id, minutes)
     now = services.clock.now()
 
     def record(session: Session) -> None:
-        audit(session, "inquiry", inquiry_id, "appointment_proposed", now, start=proposal.start)
+        audit(session, "inquiry", inquiry_id, "appointment_proposed", now, start=proposal.start,
+              options=proposal.times)  # fmt: skip
 
     await services.store.run(record)
     return as_json(
-        f"APPOINTMENT_PROPOSED — NOT IN THE CALENDAR, NOT SENT TO THE CUSTOMER: the owner must "
-        f"confirm it (desktop, or `inquiry-bridge appointment {inquiry_id} --confirm`)",
-        {"inquiry_id": inquiry_id, "start": proposal.start, "minutes": proposal.minutes,
+        "APPOINTMENT_PROPOSED — NOT IN THE CALENDAR, NOT SENT TO THE CUSTOMER: the times are "
+        "free in his calendar; the owner confirms one on the desktop (the inquiry's 上门量尺 "
+        "button) or with its button on Telegram, or "
+        f"`inquiry-bridge appointment {inquiry_id} --confirm`",
+        {"inquiry_id": inquiry_id, "start": proposal.start, "times": proposal.times, "minutes": proposal.minutes,
          "location": proposal.location or "(address unknown)"},
     )  # fmt: skip
 
@@ -280,15 +285,17 @@ TOOLS = (
     ),
     Tool(
         "propose_appointment",
-        "Propose a measuring visit time (Sydney, 'YYYY-MM-DD HH:MM') for an inquiry. Only a "
-        "proposal: the owner confirms it before Outlook or the customer hear of it.",
+        "Propose measuring visit times for an inquiry: leave out start to offer three free "
+        "times from the owner's calendar (working days and hours), or give start (Sydney, "
+        "'YYYY-MM-DD HH:MM') for a time he named (refused if it clashes). Only a proposal: "
+        "the owner confirms it before Outlook or the customer hear of it.",
         obj(
             {
                 "inquiry_id": {"type": "integer"},
                 "start": {"type": "string"},
                 "minutes": {"type": "integer"},
             },
-            ["inquiry_id", "start"],
+            ["inquiry_id"],
         ),
         propose_appointment,
         "正在拟定上门时间…",

@@ -12,7 +12,8 @@ watcher's own ``ensure_customer_folder`` so its name and place match what sync e
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +27,7 @@ from core.drafts.attachments import copy_owner_file, owner_file_row
 from core.drive.files import CustomerFile, download, list_customer_files, read_text
 from core.drive.watcher import DriveWatcher
 from core.errors import NotFound, NotSignedIn
+from core.graph.calendar import CalendarReader
 from core.graph.client import GraphClient
 from core.rhythm.outlook import has_account
 
@@ -70,6 +72,23 @@ class CustomerDrive:
         whatever the factory (so every drive words a missing sign-in the same way)."""
         signed_in(self._services)
         return self._client_factory(self._services)
+
+    @contextlib.asynccontextmanager
+    async def calendar(self) -> AsyncIterator[CalendarReader | None]:
+        """His Outlook calendar, read only, over the lent client (None: no Microsoft account,
+        or no client lent) -- what a proposed visit time is checked against."""
+        if not has_account(self._services):
+            yield None
+            return
+        try:
+            client = self._client_factory(self._services)
+        except NotSignedIn:
+            yield None
+            return
+        try:
+            yield CalendarReader(client)
+        finally:
+            await self._release(client)
 
     async def _release(self, client: GraphClient) -> None:
         if not self._shared:
