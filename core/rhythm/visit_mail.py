@@ -33,12 +33,10 @@ def when_en(start: datetime) -> str:
 
 
 def when_zh(start: datetime) -> str:
-    """``2026年12月3日（周四）10:00`` (Sydney)."""
+    """``2026-12-03（周四）10:00`` (Sydney): the ISO date reads as the same date as the
+    English to the fact guard's rendering check (``2026年`` alone would read as a number)."""
     local = to_sydney(start)
-    return (
-        f"{local.year}年{local.month}月{local.day}日（周{WEEKDAYS_ZH[local.weekday()]}）"
-        f"{local:%H:%M}"
-    )
+    return f"{local:%Y-%m-%d}（周{WEEKDAYS_ZH[local.weekday()]}）{local:%H:%M}"
 
 
 def _greeting(name: str) -> tuple[str, str]:
@@ -70,7 +68,7 @@ def confirmation(
         subject=f"Measure visit confirmed: {at_en}",
         body_en=_sign(en, signature),
         body_zh=_sign(zh, signature),
-        instruction=f"确认上门量尺时间：{at_en}（{at_zh}），约 {minutes} minutes",
+        instruction=f"确认上门量尺时间：{at_en}（{at_zh}），约 {minutes} minutes，地点：{where}",
     )
 
 
@@ -91,5 +89,5 @@ def reminder(
         subject=f"Reminder: measure visit tomorrow, {at_en}",
         body_en=_sign(en, signature),
         body_zh=_sign(zh, signature),
-        instruction=f"上门前一天提醒客户：{at_en}（{at_zh}），约 {minutes} minutes",
+        instruction=f"上门前一天提醒客户：{at_en}（{at_zh}），约 {minutes} minutes，地点：{where}",
     )
