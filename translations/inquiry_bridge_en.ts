@@ -1423,6 +1423,14 @@ The words are inserted at the cursor for you to edit.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Visit…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free measuring times from your calendar; confirm one and the customer&apos;s confirmation waits for your approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Open the waiting draft</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2894,6 +2902,85 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>VisitDialog</name>
+    <message>
+        <source>Looking at your calendar…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Already booked for %1; nothing was booked twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It is in your Outlook calendar.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It is in the app&apos;s calendar.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Booked: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The confirmation email to the customer waits in Approvals (draft #%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mon</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Thu</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fri</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sun</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2) %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measure visit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free times in your calendar (working days, with time to drive). Choose one and confirm: the visit is booked and a confirmation email waits for your approval.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find free times</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confirm this time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1420,6 +1420,14 @@ The words are inserted at the cursor for you to edit.</source>
         <translation>逐项填写，合计实时计算；PDF 随回复草稿发出，经您批准才发送</translation>
     </message>
     <message>
+        <source>Visit…</source>
+        <translation>上门量尺…</translation>
+    </message>
+    <message>
+        <source>Free measuring times from your calendar; confirm one and the customer&apos;s confirmation waits for your approval</source>
+        <translation>从您的日历找出可上门量尺的空档；确认一个时间后，给客户的确认邮件会等您批准</translation>
+    </message>
+    <message>
         <source>Open the waiting draft</source>
         <translation>打开待审批草稿</translation>
     </message>
@@ -2897,6 +2905,85 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Quit</source>
         <translation>退出</translation>
+    </message>
+</context>
+<context>
+    <name>VisitDialog</name>
+    <message>
+        <source>Looking at your calendar…</source>
+        <translation>正在查看您的日历…</translation>
+    </message>
+    <message>
+        <source>Already booked for %1; nothing was booked twice.</source>
+        <translation>已约好 %1，未重复预约。</translation>
+    </message>
+    <message>
+        <source>It is in your Outlook calendar.</source>
+        <translation>已写入 Outlook 日历。</translation>
+    </message>
+    <message>
+        <source>It is in the app&apos;s calendar.</source>
+        <translation>已记入询盘桥的日历。</translation>
+    </message>
+    <message>
+        <source>Booked: %1.</source>
+        <translation>已约好：%1。</translation>
+    </message>
+    <message>
+        <source>The confirmation email to the customer waits in Approvals (draft #%1).</source>
+        <translation>给客户的确认邮件在待审批中等您批准（草稿 #%1）。</translation>
+    </message>
+    <message>
+        <source>Mon</source>
+        <translation>周一</translation>
+    </message>
+    <message>
+        <source>Tue</source>
+        <translation>周二</translation>
+    </message>
+    <message>
+        <source>Wed</source>
+        <translation>周三</translation>
+    </message>
+    <message>
+        <source>Thu</source>
+        <translation>周四</translation>
+    </message>
+    <message>
+        <source>Fri</source>
+        <translation>周五</translation>
+    </message>
+    <message>
+        <source>Sat</source>
+        <translation>周六</translation>
+    </message>
+    <message>
+        <source>Sun</source>
+        <translation>周日</translation>
+    </message>
+    <message>
+        <source>%1 (%2) %3</source>
+        <translation>%1（%2）%3</translation>
+    </message>
+    <message>
+        <source>Measure visit</source>
+        <translation>上门量尺</translation>
+    </message>
+    <message>
+        <source>Free times in your calendar (working days, with time to drive). Choose one and confirm: the visit is booked and a confirmation email waits for your approval.</source>
+        <translation>以下是您日历中的空档（工作日，已留出路上时间）。选一个并确认：即预约上门，给客户的确认邮件会等您批准。</translation>
+    </message>
+    <message>
+        <source>Find free times</source>
+        <translation>重新找空档</translation>
+    </message>
+    <message>
+        <source>Confirm this time</source>
+        <translation>确认这个时间</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>

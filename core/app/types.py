@@ -155,6 +155,8 @@ if TYPE_CHECKING:  # annotations only (see the module docstring)
     from core.drafts.edits import OwnerEdits as OwnerEdits
     from core.drafts.factguard import rendering_mismatches as rendering_mismatches
     from core.mailbox.runtime import MailboxRuntime as MailboxRuntime
+    from core.rhythm.appointments import Confirmed as VisitConfirmed
+    from core.rhythm.visits import Proposal as VisitProposal
     from core.schedule import SyncScheduler as SyncScheduler
     from core.stats.trade import Overview as Overview
 
@@ -255,6 +257,8 @@ __all__ = [
     "TranscriptionCancelled",
     "TurnDone",
     "Visit",
+    "VisitConfirmed",
+    "VisitProposal",
     "VoiceService",
     "WavWriter",
     "aud",

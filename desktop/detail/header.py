@@ -34,6 +34,7 @@ class DetailHeader(QWidget):
         self.lost_button = QPushButton()
         self.draft_button = QPushButton()
         self.quote_button = QPushButton()  # 报价单: the quote editor
+        self.visit_button = QPushButton()  # 上门量尺: free times, confirm (visit_dialog)
         self.drive_button = QPushButton()
         self.approval_button = QPushButton()  # 打开待审批草稿: only while one waits
         self.approval_button.setObjectName("primary")
@@ -47,6 +48,7 @@ class DetailHeader(QWidget):
             self.lost_button,
             self.draft_button,
             self.quote_button,
+            self.visit_button,
             self.drive_button,
         ):
             actions.addWidget(button)
@@ -92,6 +94,7 @@ class DetailHeader(QWidget):
         self.lost_button.setEnabled(open_stage)
         self.draft_button.setEnabled(bool(d.customer_email))
         self.quote_button.setEnabled(bool(d.customer_email) and open_stage)
+        self.visit_button.setEnabled(open_stage)
         self.drive_button.setEnabled(bool(d.drive_web_url))
         self.approval_button.setVisible(bool(d.pending_drafts))
         self.drive_button.setToolTip(
@@ -110,6 +113,14 @@ class DetailHeader(QWidget):
             QCoreApplication.translate(
                 "InquiryDetailView",
                 "Line items with live totals; the PDF goes with a reply you approve",
+            )
+        )
+        self.visit_button.setText(QCoreApplication.translate("InquiryDetailView", "Visit…"))
+        self.visit_button.setToolTip(
+            QCoreApplication.translate(
+                "InquiryDetailView",
+                "Free measuring times from your calendar; confirm one and the customer's "
+                "confirmation waits for your approval",
             )
         )
         self.approval_button.setText(

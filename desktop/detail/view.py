@@ -42,6 +42,7 @@ from desktop.detail.history import HistoryPanel
 from desktop.detail.notes import NotesPanel
 from desktop.detail.quote_editor import QuoteEditor
 from desktop.detail.thread import ThreadPanel
+from desktop.detail.visit_dialog import VisitDialog
 from desktop.errors_ui import show_error
 from desktop.loader import Loader
 from desktop.voice.dictation import DictationButton
@@ -92,6 +93,7 @@ class InquiryDetailView(QWidget):
         self.lost_button.clicked.connect(self._ask_lost)
         self.draft_button.clicked.connect(self._open_compose)
         self.header.quote_button.clicked.connect(lambda: self.open_quote_editor())
+        self.header.visit_button.clicked.connect(lambda: self.open_visit_dialog())
         self.header.approval_button.clicked.connect(self._open_waiting_draft)
         self.drive_button.clicked.connect(self.open_drive_folder)
         self.save_button.clicked.connect(self._save_clicked)
@@ -319,6 +321,17 @@ class InquiryDetailView(QWidget):
         editor.open()
         spawn(editor.prefill())
         return editor
+
+    def open_visit_dialog(self) -> VisitDialog | None:
+        """上门量尺…: three free times from his calendar, one click to book."""
+        if self.inquiry_id is None:
+            return None
+        dialog = VisitDialog(self.ctx.app, self.inquiry_id, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.confirmed.connect(self.changed.emit)
+        dialog.open()
+        dialog.task = spawn(dialog.prefill())
+        return dialog
 
     def open_drive_folder(self) -> bool:
         if self.detail is None or not self.detail.drive_web_url:
