@@ -15,5 +15,5 @@ imported by the layers it uses; front ends (cli, desktop, Telegram) call it.
 ``core.config`` names the settings a tool is handed (annotations only).
 
 Layer row: clock, config, db, drafts, drive, errors, events, glossary, graph, inquiry, intake,
-knowledge, llm, memory, provenance, rhythm, services, tasks, text.
+knowledge, llm, memory, provenance, quotes, rhythm, services, tasks, text.
 """

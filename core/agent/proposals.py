@@ -2,7 +2,8 @@
 
 A gated write (stage, note, folder) the owner's words did not ask for (``core.agent.consent``)
 is not made: the loop stores it here as ``open`` and tells the model so (``PROPOSED — NOT
-DONE``). An addition to his knowledge base (kind ``knowledge``, no inquiry) is always only a
+DONE``). A customer's reply that accepts a sent quote is one too (kind ``quote_accept``, filed
+by ``core.app.quote_acceptance`` after code checked the model's reading of the mail). An addition to his knowledge base (kind ``knowledge``, no inquiry) is always only a
 proposal (``core.agent.tools.knowledge``): the file is his word, so only his confirmation writes. The owner confirms it (the write is made then, as *his* act: the stage change is
 ``triggered_by="owner"``, the note is his word) or drops it; either way the row stays, with who
 decided and when, and every move is an ``audit_log`` row (entity ``proposal``). Memories keep
@@ -72,6 +73,8 @@ def describe(kind: str, inquiry_id: int | None, args: dict[str, Any]) -> str:
         section = str(args.get("section") or "")
         text = str(args.get("text") or "").strip()
         return f"把「{text}」记进知识库（{SECTION_NAMES.get(section, section)}）"
+    if kind == "quote_accept":  # a customer's reply that accepts (core.app.quote_acceptance)
+        return f"客户接受了报价 {args.get('number') or ''}，改为已下单?"
     where = f"询盘 #{inquiry_id}"
     if kind == "stage":
         stage = str(args.get("to_stage") or "")
@@ -165,6 +168,15 @@ async def _make(
             inquiry_id, str(args.get("to_stage")), reason=reason, triggered_by="owner"
         )
         return f"阶段：{change.from_stage} → {change.to_stage}" if change else "阶段未变"
+    if row.kind == "quote_accept":  # as ``quote accept``: the job ordered, the deposit due
+        from core.quotes.book import accept
+
+        quote_id = int(args.get("quote_id") or 0)
+        change = await services.store.run(lambda s: accept(s, quote_id, services.clock))
+        if change is None:
+            return "报价已记为接受"
+        services.bus.publish(change.event())
+        return f"报价已接受；阶段：{change.from_stage} → {change.to_stage}（定金待收）"
     if row.kind == "note":
         from core.inquiry.notes import add_customer_note_async
 

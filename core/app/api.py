@@ -53,6 +53,7 @@ RUNTIME_HANDLES = frozenset(
     {
         "changes",  # the change feed: the supervisor runs it
         "first_replies",  # intake hands it each new A/B inquiry; no window calls it
+        "quote_acceptances",  # told of merged replies by the bus; no window calls it
         "close_graph",
         "close_telegram_client",
         "customer_drive",  # the assistant's OneDrive tools get it from the root

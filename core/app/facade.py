@@ -79,6 +79,7 @@ from core.app.mail_accounts import MailAccountService
 from core.app.memories import MemoryService
 from core.app.notifications import NotificationService
 from core.app.proposals import ProposalService
+from core.app.quote_acceptance import QuoteAcceptances
 from core.app.quotes import QuoteService
 from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
@@ -150,7 +151,14 @@ class App:
         self.first_replies = FirstReplies(
             services, self._first_reply_composer, lambda: self.llm.available and not is_demo
         )
-        self.intake = IntakeService(services, self.pipeline, self.first_replies)
+        # a reply that accepts a sent quote becomes a proposal he decides (never in a demo)
+        self.quote_acceptances = QuoteAcceptances(
+            services, self.llm, lambda: self.llm.available and not is_demo
+        )
+        self.quote_acceptances.attach()
+        self.intake = IntakeService(
+            services, self.pipeline, self.first_replies, self.quote_acceptances
+        )
         self.telegram = TelegramService(
             services,
             llm=self.llm,
@@ -376,6 +384,8 @@ class App:
         opened them. First replies still being drafted finish first (a CLI run ends after
         them; they are bounded by the model client's timeouts)."""
         await self.first_replies.drain()
+        await self.quote_acceptances.drain()
+        self.quote_acceptances.detach()
         await self.telegram.aclose()
         drafting = self.drafts._service  # built on first use; its mailer's Graph client
         if drafting is not None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from core.services import Services
 
 if TYPE_CHECKING:  # the pipeline and its worker pool (multiprocessing) load when mail is ingested
+    from core.app.quote_acceptance import QuoteAcceptances
     from core.drafts.first_reply import FirstReplies
     from core.intake.jobs import IngestReport
     from core.intake.pipeline import IntakePipeline
@@ -31,10 +32,12 @@ class IntakeService:
         services: Services,
         pipeline: PipelineFactory,
         first_replies: FirstReplies | None = None,
+        acceptances: QuoteAcceptances | None = None,
     ) -> None:
         self._services = services
         self._pipeline = pipeline
         self._first_replies = first_replies
+        self._acceptances = acceptances
 
     async def ingest_folder(self, folder: Path, *, offline: bool = False) -> IngestReport:
         """Messages a killed or failed earlier run left ``pending`` first, then ``*.eml`` of
@@ -51,6 +54,8 @@ class IntakeService:
             await pipeline.aclose()
         if self._first_replies is not None:  # the run's first replies, drafted meanwhile
             await self._first_replies.drain()
+        if self._acceptances is not None:  # replies that may accept a quote, checked meanwhile
+            await self._acceptances.drain()
         return report
 
     async def inquiries_json(self) -> list[dict[str, Any]]:

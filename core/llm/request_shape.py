@@ -93,6 +93,7 @@ OUTPUT_TOKENS: dict[str, int] = {
     "classify": 400,
     "extract": 800,
     "escalate": 400,
+    "quote_acceptance": 300,
     "memory_duplicate": 200,
     "probe": 300,
     "judge": 600,

@@ -49,7 +49,7 @@ from sqlalchemy.orm import Session
 
 from core.clock import naive_utc, utc
 from core.db.app_state import get_state, put_state
-from core.db.models import Draft, Inquiry, Notification
+from core.db.models import Draft, Inquiry, Notification, WriteProposal
 from core.events import SyncStatus
 from core.notify.chunk import render_chunks
 from core.notify.draft_buttons import (
@@ -69,6 +69,7 @@ from core.notify.overdue_alert import (
 )
 from core.notify.pacing import Pacer
 from core.notify.pairing import Owner
+from core.notify.proposal_press import proposal_keyboard
 from core.notify.quiet import quiet_until_for
 from core.notify.reminder_buttons import keyboard_for as reminder_keyboard_for
 from core.notify.telegram_client import (
@@ -262,6 +263,13 @@ class TelegramMirror:
             keyboard = draft_keyboard(draft.id, state["nonce"])
         elif row.kind in INQUIRY_ALERT_KINDS and row.ref_type == "inquiry" and row.ref_id:
             keyboard = inquiry_keyboard(row.ref_id)  # 起草回复 / 在电脑上打开 / 稍后提醒
+        elif row.kind == "proposal" and row.ref_type == "proposal" and row.ref_id:
+            proposal = session.get(WriteProposal, row.ref_id)  # 客户接受了报价…，改为已下单?
+            if proposal is None or proposal.status != "open":
+                row.telegram_status = "skipped"
+                row.telegram_error = "the proposal was decided meanwhile"
+                return None
+            keyboard = proposal_keyboard(row.ref_id)
         elif row.kind == VISIT_KIND:
             keyboard = visit_keyboard(session, row)  # one ✅ per proposed time
             if keyboard is None:  # other times since, or booked already: nothing to press

@@ -21,6 +21,18 @@ if TYPE_CHECKING:
 STATUS_ZH = {"confirmed": "已确认并执行", "dropped": "已放弃", "failed": "确认了，但未能执行"}
 
 
+def proposal_keyboard(proposal_id: int) -> dict[str, Any]:
+    """确认 / 放弃 of one proposal (callback data ``p:<id>:y|n``)."""
+    return {
+        "inline_keyboard": [
+            [
+                {"text": "✅ 确认", "callback_data": f"p:{proposal_id}:y"},
+                {"text": "🗑 放弃", "callback_data": f"p:{proposal_id}:n"},
+            ]
+        ]
+    }
+
+
 def proposal_message(services: Services, proposal_id: int) -> tuple[str, dict[str, Any]] | None:
     """The message offering one open proposal (None when it is not open)."""
     with services.store.session() as session:
@@ -32,16 +44,13 @@ def proposal_message(services: Services, proposal_id: int) -> tuple[str, dict[st
         if item.kind == "knowledge"
         else "这次对话读过客户邮件，而您没有要求这项改动，所以需要您确认。"
     )
+    if item.kind == "quote_accept":  # from a customer's reply, not a conversation
+        words = str((item.arguments or {}).get("words") or "")
+        why = (
+            f"客户原话：「{escape(words)}」\n确认后报价记为已接受，询盘改为「已下单」（定金待收）。"
+        )
     html = f"🤔 <b>助手建议（未执行）#{item.id}</b>\n{escape(item.summary_zh)}\n\n{why}"
-    markup = {
-        "inline_keyboard": [
-            [
-                {"text": "✅ 确认", "callback_data": f"p:{item.id}:y"},
-                {"text": "🗑 放弃", "callback_data": f"p:{item.id}:n"},
-            ]
-        ]
-    }
-    return html, markup
+    return html, proposal_keyboard(item.id)
 
 
 async def press_proposal(

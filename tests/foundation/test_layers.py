@@ -40,6 +40,7 @@ LAYERS: dict[str, set[str]] = {
         "llm",
         "memory",
         "provenance",
+        "quotes",
         "rhythm",
         "services",
         "tasks",
