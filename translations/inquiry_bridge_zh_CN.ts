@@ -2156,6 +2156,25 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>ProposalBar</name>
+    <message>
+        <source>Yes, mark ordered</source>
+        <translation>确认，改为已下单</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>The customer accepted quote %1. Mark the job as ordered?</source>
+        <translation>客户接受了报价 %1，改为已下单?</translation>
+    </message>
+    <message>
+        <source>Customer&apos;s words: “%1”</source>
+        <translation>客户原话：「%1」</translation>
+    </message>
+</context>
+<context>
     <name>QuoteEditor</name>
     <message>
         <source>Row %1: %2</source>

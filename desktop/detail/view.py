@@ -40,6 +40,7 @@ from desktop.detail.dialogs import ReasonDialog, StageDialog
 from desktop.detail.header import DetailHeader
 from desktop.detail.history import HistoryPanel
 from desktop.detail.notes import NotesPanel
+from desktop.detail.proposal_bar import ProposalBar
 from desktop.detail.quote_editor import QuoteEditor
 from desktop.detail.thread import ThreadPanel
 from desktop.detail.visit_dialog import VisitDialog
@@ -73,6 +74,7 @@ class InquiryDetailView(QWidget):
         self.customer_form = CustomerForm()
         self.history = HistoryPanel()
         self.notes_panel = NotesPanel()
+        self.proposal_bar = ProposalBar(self.ctx.app)  # 客户接受了报价…，改为已下单?
         self.title, self.subtitle = self.header.title, self.header.subtitle
         self.advance_button = self.header.advance_button
         self.lost_button = self.header.lost_button
@@ -100,6 +102,7 @@ class InquiryDetailView(QWidget):
         self.revert_button.clicked.connect(self._revert)
         self.note_button.clicked.connect(self._add_note_clicked)
         self.thread_panel.translate_requested.connect(self._translate_clicked)
+        self.proposal_bar.decided.connect(self.changed.emit)
 
     def _build_layout(self) -> None:
         self.tabs = QTabWidget()
@@ -117,6 +120,7 @@ class InquiryDetailView(QWidget):
         content_layout = QVBoxLayout(content)
         content_layout.setContentsMargins(0, 0, 0, 0)
         content_layout.addWidget(self.header)
+        content_layout.addWidget(self.proposal_bar)
         content_layout.addWidget(self.tabs, 1)
         self.placeholder = QLabel()
         self.placeholder.setObjectName("placeholder")
@@ -149,9 +153,11 @@ class InquiryDetailView(QWidget):
 
     async def _load(self, inquiry_id: int, generation: int) -> None:
         detail = await self.inquiries.detail(inquiry_id)
+        offers = await self.proposal_bar.offers(inquiry_id)
         if not self._loader.is_current(generation):
             return
         self.detail = detail
+        self.proposal_bar.show_offers(offers)
         self._render()
 
     def _on_updated(self, inquiry_id: int) -> None:
