@@ -14,12 +14,16 @@ import contextlib
 import json
 import sys
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from core.app import App
 from core.clock import SYDNEY, clock_from_env, to_sydney
 from core.errors import BadInput, NotFound
 from core.rhythm.briefing_text import render_markdown
 from core.rhythm.reminders import SNOOZE_CHOICES, Reminder
+
+if TYPE_CHECKING:
+    from core.rhythm.appointments import Confirmed
 
 
 def _line(reminder: Reminder) -> str:
@@ -93,29 +97,40 @@ def _when(text: str, now: datetime) -> datetime:
 def cmd_appointment(args: argparse.Namespace, app: App) -> int:
     async def run() -> str:
         async with app.rhythm.appointments_once() as appointments:
-            if args.at:
-                proposal = await appointments.propose(
-                    args.inquiry_id, _when(args.at, app.clock.now()), args.minutes
+            if args.at or args.free:
+                proposal = await (
+                    appointments.propose(
+                        args.inquiry_id, _when(args.at, app.clock.now()), args.minutes
+                    )
+                    if args.at
+                    else appointments.propose_free(args.inquiry_id, args.minutes)
                 )
+                times = "、".join(t.replace("T", " ")[:16] for t in proposal.times)
                 return (
-                    f"建议上门时间：{proposal.start.replace('T', ' ')}（{proposal.minutes} 分钟）"
+                    f"建议上门时间：{times}（{proposal.minutes} 分钟）"
                     f" · {proposal.location or '地址未知'}\n"
-                    f"确认后才会写入 Outlook 日历：inquiry-bridge appointment "
-                    f"{args.inquiry_id} --confirm / proposed; --confirm to create the event"
+                    f"确认后才会预约并写入日历：inquiry-bridge appointment "
+                    f"{args.inquiry_id} --confirm [--at 时间] / proposed; --confirm to book"
                 )
-            done = await appointments.confirm(args.inquiry_id)
-        stamp = done.proposal.start.replace("T", " ")
-        if done.already:
-            return f"已在 Outlook 日历中（{stamp}），未重复创建 / already in the calendar"
-        moved = "，阶段已改为「上门量尺」" if done.stage_moved else ""
-        return (
-            f"已在 Outlook 日历创建上门量尺：{stamp}{moved} / event created\n"
-            f"需要给客户发确认邮件时：inquiry-bridge draft {args.inquiry_id} --instruction "
-            f'"确认上门量尺时间 {stamp}"（草稿需您批准才会发送）'
-        )
+            done = await appointments.confirm(args.inquiry_id, args.choose)
+        return _confirmed_text(done)
 
     print(asyncio.run(run()))
     return 0
+
+
+def _confirmed_text(done: Confirmed) -> str:
+    stamp = done.proposal.start.replace("T", " ")[:16]
+    if done.already:
+        return f"已约好（{stamp}），未重复预约 / already booked"
+    where = "已在 Outlook 日历创建上门量尺" if done.event_id else "已在询盘桥的日历约好上门量尺"
+    moved = "，阶段已改为「上门量尺」" if done.stage_moved else ""
+    lines = [f"{where}：{stamp}{moved} / visit booked"]
+    if done.draft_id is not None:
+        lines.append(f"给客户的确认邮件草稿 #{done.draft_id} 等您批准后才会发送")
+    elif done.draft_note:
+        lines.append(f"未起草确认邮件：{done.draft_note}")
+    return "\n".join(lines)
 
 
 def register(
@@ -151,6 +166,10 @@ def register(
             f"例如 / for example: inquiry-bridge appointment 12 --at "
             f"'{example_time(clock_from_env().now())}'"
         )
-    what.add_argument("--confirm", action="store_true", help="create the Outlook event")
+    what.add_argument("--free", action="store_true", help="propose three free times")
+    what.add_argument("--confirm", action="store_true", help="book it (and the Outlook event)")
+    appointment.add_argument(
+        "--choose", metavar="'YYYY-MM-DD HH:MM'", help="with --confirm: which proposed time"
+    )
     appointment.add_argument("--minutes", type=int, default=60)
     appointment.set_defaults(handler=cmd_appointment)

@@ -243,7 +243,13 @@ class Appointments:
             )
         if start is None:
             return proposal
-        wanted = to_sydney(datetime.fromisoformat(start)).isoformat(timespec="minutes")
+        try:
+            moment = datetime.fromisoformat(start.strip().replace(" ", "T", 1))
+        except ValueError:
+            raise AppointmentError(f"时间格式应为「年-月-日 时:分」：{start!r}") from None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=SYDNEY)
+        wanted = to_sydney(moment).isoformat(timespec="minutes")
         if wanted not in proposal.times:
             raise AppointmentError(
                 f"{start} 不是为询盘 #{inquiry_id} 建议的时间 / not one of the proposed times"

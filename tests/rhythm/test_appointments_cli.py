@@ -83,7 +83,7 @@ def test_an_event_is_created_once_and_only_after_confirmation(
 
     # confirming again writes nothing more
     assert main(["appointment", "1", "--confirm", "--home", str(home)]) == 0
-    assert "未重复创建" in capsys.readouterr().out
+    assert "未重复预约" in capsys.readouterr().out
     assert len(graph_env.events) == 1 and len(_audit(home)) == 2
 
 
@@ -176,3 +176,26 @@ def test_a_calendar_that_cannot_be_read_never_sinks_the_briefing(
         assert main(["briefing", "--home", str(home)]) == 0
         out = capsys.readouterr()
         assert said in out.out and "Traceback" not in out.err
+
+
+def test_without_outlook_three_free_times_and_a_chosen_one_booked(
+    home: Path, one_inquiry: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An IMAP user (no Microsoft account): the app's own visits are his calendar, and the
+    confirmation to the customer waits for approval."""
+    capsys.readouterr()
+    assert main(["appointment", "1", "--free", "--home", str(home)]) == 0
+    out = capsys.readouterr().out  # Tue 1 Dec 09:00: Wed, Thu, Fri from 08:00
+    assert "2026-12-02 08:00、2026-12-03 08:00、2026-12-04 08:00" in out
+    assert (
+        main(["appointment", "1", "--confirm", "--choose", "2026-12-03 08:00", "--home", str(home)])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "已在询盘桥的日历约好上门量尺：2026-12-03 08:00" in out
+    assert "确认邮件草稿 #1 等您批准" in out
+    assert _inquiry(capsys, home)["stage"] == "measure"
+    assert main(["drafts", "--json", "--home", str(home)]) == 0
+    [draft] = json.loads(capsys.readouterr().out)
+    assert draft["status"] == "pending_approval" and draft["unconfirmed_facts"] == []
+    assert "Thursday 3 December 2026 at 8:00 am" in draft["body_en"]
