@@ -297,6 +297,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Generating… %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Revised draft ready — please review it again.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -751,6 +755,10 @@
     </message>
     <message>
         <source>Note: an email went to this customer on %1 (“%2”).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Generating… the text so far is shown below</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -297,6 +297,10 @@
         <translation>正在修改草稿…</translation>
     </message>
     <message>
+        <source>Generating… %1</source>
+        <translation>正在生成…%1</translation>
+    </message>
+    <message>
         <source>Revised draft ready — please review it again.</source>
         <translation>修改稿已生成——请重新审阅。</translation>
     </message>
@@ -750,6 +754,10 @@
     <message>
         <source>Note: an email went to this customer on %1 (“%2”).</source>
         <translation>注意：%1 已给该客户发过邮件（「%2」）。</translation>
+    </message>
+    <message>
+        <source>Generating… the text so far is shown below</source>
+        <translation>正在生成…下面是已写好的部分</translation>
     </message>
     <message>
         <source>Writing the draft…</source>

@@ -121,6 +121,7 @@ class LazyLLM:
         refs: LedgerRefs | None = None,
         tools: list[dict[str, Any]] | None = None,
         temperature: float | None = None,
+        schema: tuple[str, dict[str, Any]] | None = None,
     ) -> Completion:
         return await self.client().stream(
             tier=tier,
@@ -130,6 +131,7 @@ class LazyLLM:
             refs=refs,
             tools=tools,
             temperature=temperature,
+            schema=schema,
         )
 
     async def structured(
@@ -141,6 +143,7 @@ class LazyLLM:
         variables: Mapping[str, object],
         schema: type[M],
         refs: LedgerRefs | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> M:
         return await self.client().structured(
             tier=tier,
@@ -149,6 +152,7 @@ class LazyLLM:
             variables=variables,
             schema=schema,
             refs=refs,
+            on_text=on_text,
         )
 
     async def text(

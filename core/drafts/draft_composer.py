@@ -95,13 +95,16 @@ class DraftComposer:
         attachment_ids: list[int] | None = None,
         of_record: str | None = None,
         first_reply: bool = False,
+        progress: reply_model.Progress | None = None,
     ) -> int:
         """Write a reply to an inquiry from the owner's Chinese instruction (→ pending_approval).
 
         ``attachment_ids``: files of this inquiry (``Attachment`` ids) to send with the reply;
         checked before the model is asked, so a wrong id costs no tokens. ``first_reply``: the
         automatic first reply (``core.drafts.first_reply``), filed only when the inquiry has no
-        draft at all, else ``AlreadyDrafted`` (it never supersedes a draft of his)."""
+        draft at all, else ``AlreadyDrafted`` (it never supersedes a draft of his).
+        ``progress``: called with the email's text so far while the model writes it (streamed:
+        a slow model on his PC is watched, not waited for in silence)."""
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
             raise BadInput(
@@ -128,7 +131,7 @@ class DraftComposer:
                 lambda s: core.check_files(s, inquiry_id, wanted)
             )
         answer = await reply_model.compose_answer(
-            llm, ctx, instruction_zh, settings, {"inquiry_id": inquiry_id}
+            llm, ctx, instruction_zh, settings, {"inquiry_id": inquiry_id}, progress
         )
         subject = answer.subject.strip() or reply_model.reply_subject(ctx.thread_subject)
         if ctx.thread_subject and ctx.reply_to_message_pk is not None:
@@ -242,11 +245,18 @@ class DraftComposer:
         return await self._create(ctx, _on_record(new, of_record))
 
     async def revise(
-        self, draft_id: int, instruction_zh: str, *, actor: str, of_record: str | None = None
+        self,
+        draft_id: int,
+        instruction_zh: str,
+        *,
+        actor: str,
+        of_record: str | None = None,
+        progress: reply_model.Progress | None = None,
     ) -> int:
         """A revised draft from a new Chinese instruction; the old one becomes superseded in
         the same transaction (the desktop's 修改 and the assistant's ``revise_draft``).
-        ``of_record``: the owner's own words, when the instruction is the model's request."""
+        ``of_record``: the owner's own words, when the instruction is the model's request;
+        ``progress``: the revised text so far, as ``compose``."""
         instruction_zh = (instruction_zh or "").strip()
         if not instruction_zh:
             raise BadInput("请写下要修改的地方 / write what to change")
@@ -266,6 +276,7 @@ class DraftComposer:
             instruction=instruction_zh,
             settings=settings,
             refs={"inquiry_id": view.inquiry_id, "draft_id": draft_id},
+            progress=progress,
         )
         keep_subject = view.reply_to_message_pk is not None
         asked = instruction_zh if of_record is None else of_record.strip()

@@ -30,6 +30,7 @@ the guard see the same evidence.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,7 @@ from core.db.models import AuditEntry, Inquiry, Memory, Message
 from core.drafts.zh_times import localise_times
 from core.knowledge import excerpt, knowledge_for
 from core.knowledge.search import clean as clean_knowledge
+from core.llm.completion import partial_string_field
 from core.memory.recall import customer_memories, fit, standing_memories
 from core.provenance import Text
 from core.text.facts import source_keys
@@ -327,12 +329,36 @@ def _common_vars(ctx: ComposeContext, settings: Settings, *words: str) -> dict[s
     }
 
 
+# what the owner watches while a slow model writes: the email's English so far (#45)
+Progress = Callable[[str], None]
+
+
+def body_watcher(progress: Progress | None) -> Callable[[str], None] | None:
+    """The streamed answer's raw pieces → ``progress`` with the email's text so far (its
+    ``body_en`` decoded from the JSON still arriving), each time it grows; never the JSON."""
+    if progress is None:
+        return None
+    raw = ""
+    shown = ""
+
+    def on_text(piece: str) -> None:
+        nonlocal raw, shown
+        raw += piece
+        body = partial_string_field(raw, "body_en")
+        if body is not None and body != shown:
+            shown = body
+            progress(body)
+
+    return on_text
+
+
 async def compose_answer(
     llm: ModelClient,
     ctx: ComposeContext,
     instruction: str,
     settings: Settings,
     refs: LedgerRefs,
+    progress: Progress | None = None,
 ) -> DraftAnswer:
     variables = {
         **_common_vars(ctx, settings, instruction),
@@ -348,6 +374,7 @@ async def compose_answer(
         variables=variables,
         schema=DraftAnswer,
         refs=refs,
+        on_text=body_watcher(progress),
     )
 
 
@@ -361,6 +388,7 @@ async def revise_answer(
     instruction: str,
     settings: Settings,
     refs: LedgerRefs,
+    progress: Progress | None = None,
 ) -> DraftAnswer:
     variables = {
         **_common_vars(ctx, settings, instruction, previous_instruction, body_en),
@@ -376,6 +404,7 @@ async def revise_answer(
         variables=variables,
         schema=DraftAnswer,
         refs=refs,
+        on_text=body_watcher(progress),
     )
 
 

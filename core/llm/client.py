@@ -388,6 +388,7 @@ class LLMClient(LedgerBooking):
         refs: LedgerRefs | None = None,
         tools: list[dict[str, Any]] | None = None,
         temperature: float | None = None,
+        schema: tuple[str, dict[str, Any]] | None = None,
     ) -> Completion:
         """``complete`` with the answer streamed (``stream: true``, server-sent events).
 
@@ -397,6 +398,11 @@ class LLMClient(LedgerBooking):
         their deltas. Usage comes from the endpoint's last chunk (``stream_options``) or is
         estimated. An endpoint that refuses streaming (or answers a streamed request in one
         piece) gets whole-answer calls from then on; one logical call is one ledger row.
+        ``schema``: a structured answer streamed (a draft from a slow model), as ``complete``.
+
+        Patience is per piece, not per answer: the timeout (``timeout_seconds``) bounds each
+        wait for the next chunk, so a model that writes for five minutes, a word at a time,
+        ends in an answer where a whole-answer call would have timed out (#45).
         """
         if not self.base_url:
             raise LLMNotConfigured()
@@ -407,7 +413,7 @@ class LLMClient(LedgerBooking):
                 break
             body = build_body(
                 model, messages, caps, tools=tools, temperature=temperature, stream=True,
-                max_tokens=output_tokens(purpose),
+                max_tokens=output_tokens(purpose), schema=schema,
             )  # fmt: skip
             visible = VisibleStream(on_text or (lambda _text: None), tools=bool(tools))
             try:
@@ -435,7 +441,7 @@ class LLMClient(LedgerBooking):
             return completion
         completion = await self.complete(
             tier=tier, purpose=purpose, messages=messages, refs=refs, tools=tools,
-            temperature=temperature,
+            temperature=temperature, schema=schema,
         )  # fmt: skip
         if on_text is not None and completion.content and not completion.tool_calls:
             on_text(completion.content)
@@ -504,15 +510,27 @@ class LLMClient(LedgerBooking):
         variables: Mapping[str, object],
         schema: type[M],
         refs: LedgerRefs | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> M:
-        """Ask for JSON matching ``schema``; validate; one repair round; else LLMSchemaError."""
+        """Ask for JSON matching ``schema``; validate; one repair round; else LLMSchemaError.
+
+        ``on_text`` (a draft the owner watches being written) gets the answer's raw text as it
+        arrives; given, or with a model on this PC, the answer is streamed, so the timeout
+        bounds each wait for the next piece rather than the whole answer (``stream``)."""
         refs = dict(refs or {})
         messages: list[dict[str, Any]] = render_messages(prompt, variables)
         name = re.sub(r"[^A-Za-z0-9_-]", "_", schema.__name__.lower())[:64]
         json_schema = _strict_json_schema(schema)  # shared, read-only
-        completion = await self.complete(
-            tier=tier, purpose=purpose, messages=messages, refs=refs, schema=(name, json_schema)
-        )
+        if on_text is not None or self.is_local:
+            completion = await self.stream(
+                tier=tier, purpose=purpose, messages=messages, refs=refs, on_text=on_text,
+                schema=(name, json_schema),
+            )  # fmt: skip
+        else:
+            completion = await self.complete(
+                tier=tier, purpose=purpose, messages=messages, refs=refs,
+                schema=(name, json_schema),
+            )  # fmt: skip
         answer = self._answer_text(completion)
         try:
             return schema.model_validate(parse_json_answer(answer))

@@ -133,3 +133,42 @@ def reduce_response(response: object, model: str) -> Completion:
         model=str(response.get("model") or model),
         finish_reason=choice.get("finish_reason"),
     )
+
+
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def partial_string_field(text: str, name: str) -> str | None:
+    """The value of the string field ``name`` in JSON that is still arriving (a streamed
+    structured answer), decoded as far as it has come; None until the field has begun.
+
+    Why: a draft streamed from a slow model is a JSON object; the owner watches the email's
+    text grow (``body_en`` so far), never the JSON around it. An escape cut in half at the end
+    of the text waits for the next piece."""
+    found = re.search(r'"' + re.escape(name) + r'"\s*:\s*"', text)
+    if found is None:
+        return None
+    out: list[str] = []
+    i, end = found.end(), len(text)
+    while i < end:
+        char = text[i]
+        if char == '"':
+            break
+        if char != "\\":
+            out.append(char)
+            i += 1
+            continue
+        if i + 1 >= end:
+            break  # half an escape: the rest comes with the next piece
+        code = text[i + 1]
+        if code == "u":
+            digits = text[i + 2 : i + 6]
+            if len(digits) < 4:
+                break
+            if re.fullmatch(r"[0-9a-fA-F]{4}", digits):
+                out.append(chr(int(digits, 16)))
+            i += 6
+            continue
+        out.append(_ESCAPES.get(code, code))
+        i += 2
+    return "".join(out)

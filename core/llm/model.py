@@ -54,6 +54,7 @@ class ModelClient(Protocol):
         refs: LedgerRefs | None = None,
         tools: list[dict[str, Any]] | None = None,
         temperature: float | None = None,
+        schema: tuple[str, dict[str, Any]] | None = None,
     ) -> Completion: ...
 
     async def structured(
@@ -65,6 +66,7 @@ class ModelClient(Protocol):
         variables: Mapping[str, object],
         schema: type[M],
         refs: LedgerRefs | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> M: ...
 
     async def text(

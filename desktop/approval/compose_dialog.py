@@ -73,6 +73,12 @@ class ComposeDialog(QDialog):
         self.dictation = DictationButton(app, self.instruction, self)
         row.addWidget(self.dictation, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(row, 1)
+        # the email as a slow model writes it (a model on his PC: minutes), read-only
+        self.preview = QPlainTextEdit()
+        self.preview.setObjectName("composePreview")
+        self.preview.setReadOnly(True)
+        self.preview.hide()
+        layout.addWidget(self.preview, 1)
         bottom = QHBoxLayout()
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)
@@ -142,6 +148,14 @@ class ComposeDialog(QDialog):
         self._update()
         return self._task
 
+    def show_progress(self, text_so_far: str) -> None:
+        """The English so far, while the model writes it: a slow model is seen working."""
+        self.status.setText(self.tr("Generating… the text so far is shown below"))
+        self.preview.show()
+        self.preview.setPlainText(text_so_far)
+        bar = self.preview.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
     async def compose(self) -> int | None:
         text = self.instruction.toPlainText().strip()
         if not text:
@@ -151,7 +165,9 @@ class ComposeDialog(QDialog):
         self.status.setText(self.tr("Writing the draft…"))
         self.compose_button.setEnabled(False)
         try:
-            draft_id = await self.drafting.composer.compose(self.inquiry_id, text, actor="owner")
+            draft_id = await self.drafting.composer.compose(
+                self.inquiry_id, text, actor="owner", progress=self.show_progress
+            )
         except Exception as exc:
             self.progress.hide()
             set_tone(self.status, "error")

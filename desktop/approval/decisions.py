@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication
 from desktop import ai_needed
 from desktop.approval.panels import split_addresses
 from desktop.errors_ui import message_for
+from desktop.inert import make_plain
 from desktop.look import set_tone
 
 if TYPE_CHECKING:
@@ -176,8 +177,18 @@ class OwnerActions:
         if self._dirty and not await self.save_edits():
             return None
         self._set_busy(True, QCoreApplication.translate("ApprovalWindow", "Revising the draft…"))
+
+        def progress(text_so_far: str) -> None:  # a slow model is seen working
+            make_plain(self.status_label)  # the model's words, shown literally
+            tail = " ".join(text_so_far.split())[-120:]
+            self.status_label.setText(
+                QCoreApplication.translate("ApprovalWindow", "Generating… %1").replace("%1", tail)
+            )
+
         try:
-            new_id = await self.drafting.composer.revise(self.draft_id, instruction, actor="owner")
+            new_id = await self.drafting.composer.revise(
+                self.draft_id, instruction, actor="owner", progress=progress
+            )
         except Exception as exc:
             self._set_busy(False)
             self._show_error(exc)

@@ -359,10 +359,10 @@ class _Handler(BaseHTTPRequestHandler):
         chunk({"role": "assistant", "content": ""})
         reasoning = self.server.owner.quirks.reasoning()
         if reasoning is not None:
-            for piece in _pieces(reasoning):
+            for piece in stream_pieces(reasoning):
                 chunk({"reasoning_content": piece})
         if spec.content:
-            for piece in _pieces(spec.content):
+            for piece in stream_pieces(spec.content):
                 chunk({"content": piece})
         for index, call in enumerate(spec.tool_calls or []):
             function = call["function"]
@@ -401,7 +401,7 @@ class _StreamSpec:
     chunk_delay: float
 
 
-def _pieces(content: str) -> list[str]:
+def stream_pieces(content: str) -> list[str]:
     """Words (with their leading space), long words in 8-character pieces."""
     out: list[str] = []
     for i, word in enumerate(content.split(" ")):
