@@ -53,6 +53,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from core.agent import turn_context
+from core.agent.fitting import fitted
 from core.agent.loop import Assistant, AssistantReply
 from core.agent.session_budget import PromptBudget, fit, fitted_budget, prompt_chars
 from core.agent.session_digest import fold, review
@@ -352,6 +353,8 @@ class Conversation:
         today = to_sydney(self.assistant.services.clock.now()).date()
         if self._prefix is None or self._prefix_day != today:  # a new day: memories expire
             self._prefix, self._prefix_day = await self._fresh_prefix(), today
+        # a small context window (a model on his PC): the budget shrinks to what it takes
+        budget = self.budget = fitted(budget, await self.assistant.window(), self._prefix)
         pending = [t for t in state.turns if t.number > state.summarised_through]
         wire = await self._question(text, pending)
 

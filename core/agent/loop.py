@@ -33,6 +33,7 @@ from core.agent import consent, proposals
 from core.agent.assertions import Correction, guard_answer, warm_guard, watermark
 from core.agent.caps import MAX_ANSWER_CHARS, cap_answer, cap_question, cap_tool_result
 from core.agent.escalation_flag import with_flags
+from core.agent.fitting import tool_result_chars, tool_specs
 from core.agent.memory_dedupe import DuplicateJudge
 from core.agent.tools import REGISTRY, Tool, ToolContext, assistant_memories
 from core.agent.tools.base import Focus
@@ -127,6 +128,11 @@ class Assistant:
         self.context.channel = channel
         warm_guard()  # the guard's converter and patterns load now, not in the first turn
         self._proposed: list[int] = []
+
+    async def window(self) -> int:
+        """The assistant model's context window in tokens (0: not known; ``fitting``)."""
+        reader = getattr(self.llm, "context_window", None)  # test doubles may lack it
+        return int(await reader(3)) if reader is not None else 0
 
     async def system_messages(self) -> list[dict[str, Any]]:
         """The prompt's fixed start (a session measures it against its budget)."""
@@ -273,7 +279,7 @@ class Assistant:
         """One model call; streamed when someone listens. An endpoint that refuses the streamed
         request itself (HTTP 400: no SSE, no ``stream_options``) is asked again plainly: the
         owner gets his answer in one piece rather than an error."""
-        tools = [tool.spec() for tool in REGISTRY.values()]
+        tools = tool_specs(await self.window())  # what the model's window takes
         if on_text is not None and hasattr(self.llm, "stream"):
             try:
                 return await self.llm.stream(
@@ -331,7 +337,7 @@ class Assistant:
                 if on_tool is not None:
                     on_tool(call["name"], {"id": call["id"], "arguments": call["arguments"]})
                 arguments, result = await self._run_tool(call["name"], call["arguments"])
-                result = cap_tool_result(result)
+                result = cap_tool_result(result, tool_result_chars(await self.window()))
                 if call["name"] in CUSTOMER_CONTENT_TOOLS and not result.startswith("ERROR"):
                     self.context.customer_content_seen = True
                 reply.tool_calls.append(ToolCallRecord(call["name"], arguments, result))

@@ -111,6 +111,9 @@ class LazyLLM:
             schema=schema,
         )
 
+    async def context_window(self, tier: int) -> int:
+        return await self.client().context_window(tier)
+
     async def stream(
         self,
         *,

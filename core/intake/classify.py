@@ -150,7 +150,10 @@ def _refs(view: MessageView) -> dict[str, int | None]:
 
 async def classify_llm(llm: ModelClient, view: MessageView) -> Classification:
     """Tier-1 classification; raises LLMUnavailable / LLMSchemaError for the pipeline."""
-    answer = await llm.structured(
+    from core.intake.window_fit import structured_within  # loaded with the model's helpers
+
+    answer = await structured_within(
+        llm,
         tier=1,
         purpose="classify",
         prompt="classify",

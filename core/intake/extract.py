@@ -365,7 +365,10 @@ def _prompt_variables(view: MessageView) -> dict[str, str]:
 
 async def extract_llm(llm: ModelClient, view: MessageView) -> Extraction:
     """Tier-2 extraction; raises LLMUnavailable / LLMSchemaError for the pipeline."""
-    answer = await llm.structured(
+    from core.intake.window_fit import structured_within  # loaded with the model's helpers
+
+    answer = await structured_within(
+        llm,
         tier=2,
         purpose="extract",
         prompt="extract",

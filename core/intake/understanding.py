@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from core import tasks
 from core.db.models import Message
-from core.errors import LLMDown, LLMError, LLMSchemaError, LLMUnavailable
+from core.errors import LLMContextTooLong, LLMDown, LLMError, LLMSchemaError, LLMUnavailable
 from core.import_lock import IMPORTING
 from core.intake import budget, merge
 from core.intake.jobs import Job, Run, Understanding, is_reply
@@ -123,6 +123,8 @@ class Understander:
             return Understanding(cls, ext, escalation=await _opinion(llm, view, cls.primary))
         except LLMError as exc:
             timed_out = isinstance(exc, LLMDown) and exc.timed_out
+            if isinstance(exc, LLMContextTooLong):  # this mail is too long for it, not the model
+                return await self._fallback(view, run, exc, whole_run=False)
             if isinstance(exc, LLMUnavailable) and exc.transient and not timed_out:
                 # a slow local model timing out on one long mail fails that mail, not the run
                 run.llm_down = run.llm_down or exc
@@ -157,9 +159,13 @@ class Understander:
             return await self._fallback(view, run, exc)
         return Understanding(error_reason=reason, error_detail=str(exc))
 
-    async def _fallback(self, view: MessageView, run: Run, exc: LLMError) -> Understanding:
-        """The rules' answer at low confidence, marked: the owner is asked to check it."""
-        run.llm_unusable = run.llm_unusable or exc
+    async def _fallback(
+        self, view: MessageView, run: Run, exc: LLMError, *, whole_run: bool = True
+    ) -> Understanding:
+        """The rules' answer at low confidence, marked: the owner is asked to check it.
+        ``whole_run``: the model is unusable for the rest of the run too (else this mail only)."""
+        if whole_run:
+            run.llm_unusable = run.llm_unusable or exc
         understood = await self._by_rules(view, run)
         if understood.classification is not None:
             understood.classification.confidence = "low"

@@ -44,6 +44,8 @@ class Capabilities:
     stream_usage: bool = True  # ``stream_options.include_usage`` accepted
     max_tokens: bool = True  # ``max_tokens`` accepted (a strict gateway may refuse it)
     source: str = "default"  # default | preset | probe | refusal
+    # the context window in tokens (0: not known): read from the server, or from its refusal
+    context: int = 0
 
     def step_down(self, feature: str | None) -> Capabilities | None:
         """The next plainer way to ask after the endpoint refused ``feature``; None when there
@@ -77,10 +79,15 @@ class Capabilities:
             stream_usage=bool(value.get("stream_usage", True)),
             max_tokens=bool(value.get("max_tokens", True)),
             source=str(value.get("source") or "default"),
+            context=_count(value.get("context")),
         )
         if caps.structured not in STRUCTURED_MODES or caps.tools not in TOOL_MODES:
             return None
         return caps
+
+
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and value > 0 else 0
 
 
 def endpoint_key(base_url: str, model: str) -> str:

@@ -51,7 +51,7 @@ from core.errors import (
     LLMSchemaError,
     LLMUnsupported,
 )
-from core.llm import diagnosis, ledger, providers
+from core.llm import context_window, diagnosis, ledger, providers
 from core.llm.booking import LedgerBooking
 from core.llm.capabilities import Capabilities, CapabilityBook
 from core.llm.completion import (
@@ -100,11 +100,14 @@ class LLMClient(LedgerBooking):
         self._client_key: tuple[str, str, int, float, int, str] | None = None
         self._semaphore: asyncio.Semaphore | None = None
         self._semaphore_loop: asyncio.AbstractEventLoop | None = None
+        self._size = 0
         self._ledger_writer = ledger.LedgerWriter(store)
         self._api_key: tuple[float, str] | None = None  # (monotonic read time, key)
         self._book = CapabilityBook(store, clock)
         self._settled: set[str] = set()  # models whose first call came back
         self._gates: dict[tuple[int, str], asyncio.Lock] = {}
+        self.limits_read: set[tuple[str, str]] = set()  # (address, model) asked for its window
+        self.server_slots: dict[str, int] = {}  # requests a server said it answers at once
 
     # -- configuration ----------------------------------------------------------------
     @property
@@ -203,11 +206,8 @@ class LLMClient(LedgerBooking):
         return await client.post(path, body=body, cast_to=object, options=options)
 
     def _current_api_key(self) -> str:
-        """The key from Secrets, re-read at most once per ``API_KEY_TTL`` seconds.
-
-        Why: a keyring read (file backend: stat + read + decrypt) cost ~3 ms per call on the
-        event loop; a key changed in the settings still takes effect within a second.
-        """
+        """The key from Secrets, re-read at most once per ``API_KEY_TTL`` seconds: a keyring
+        read cost ~3 ms per call on the event loop; a changed key takes effect within a second."""
         now = time.monotonic()
         if self._api_key is None or now - self._api_key[0] > API_KEY_TTL:
             self._api_key = (now, self.secrets.get(LLM_API_KEY) or "not-needed")
@@ -225,8 +225,8 @@ class LLMClient(LedgerBooking):
         only wait into their timeouts (34 of 45 mails stayed pending that way, #45)."""
         wanted = max(1, self.settings.number("llm.concurrency"))
         if self.is_local:
-            return min(wanted, max(1, self.settings.number("llm.local_concurrency")))
-        return wanted
+            wanted = min(wanted, max(1, self.settings.number("llm.local_concurrency")))
+        return min(wanted, self.server_slots.get(self.base_url, wanted))  # its /props said
 
     def timeout_seconds(self) -> float:
         """Patience for one call: minutes for a model on this PC, which writes a reply at a few
@@ -237,10 +237,15 @@ class LLMClient(LedgerBooking):
 
     def _limit(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
-        if self._semaphore is None or self._semaphore_loop is not loop:
-            self._semaphore = asyncio.Semaphore(self.concurrency())
-            self._semaphore_loop = loop
+        size = self.concurrency()
+        if self._semaphore is None or self._semaphore_loop is not loop or self._size != size:
+            self._semaphore, self._semaphore_loop, self._size = asyncio.Semaphore(size), loop, size
         return self._semaphore
+
+    async def context_window(self, tier: int) -> int:
+        """The tier's context window in tokens, 0 when not known (``core.llm.context_window``):
+        a model on this PC is asked once; any endpoint's refusal teaches it."""
+        return await context_window.window(self, tier, ask_server=self.is_local)
 
     async def aclose(self) -> None:
         if self._client is not None:
@@ -355,6 +360,7 @@ class LLMClient(LedgerBooking):
                 await self._ledger(
                     tier, model, purpose, prompt_estimate(), 0, started, False, str(error), refs
                 )
+                await context_window.learn_refusal(self, tier, error)
                 raise error from exc
         return await self._booked(
             tier, model, purpose, completion, prompt_estimate(), started, refs
@@ -490,6 +496,7 @@ class LLMClient(LedgerBooking):
                 await self._ledger(
                     tier, model, purpose, prompt_estimate(), 0, started, False, str(error), refs
                 )
+                await context_window.learn_refusal(self, tier, error)
                 raise error from exc
         if not events_seen:
             await self._ledger(tier, model, purpose, prompt_estimate(), 0, started, False,

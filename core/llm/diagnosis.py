@@ -11,6 +11,7 @@ capability negotiation (``core.llm.capabilities``) which request field to drop o
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 
@@ -79,8 +80,21 @@ def translate(exc: Exception) -> LLMError:
     if isinstance(exc, openai.APIConnectionError):
         return LLMAddressWrong(f"connection failed: {exc}"[:500])
     if isinstance(exc, openai.APIStatusError):
-        return from_status(exc.status_code, str(exc.message))
+        return from_status(exc.status_code, str(exc.message) + _numbers(exc.body))
     return LLMError(f"{type(exc).__name__}: {exc}"[:500])
+
+
+_NUMBER_FIELDS = ("n_prompt_tokens", "n_ctx")
+
+
+def _numbers(body: object) -> str:
+    """The sizes an error body carries beside its message: llama.cpp's context refusal says
+    "the request exceeds the available context size" and puts the window (``n_ctx``) and the
+    prompt (``n_prompt_tokens``) in fields of their own, which the client's message drops."""
+    if not isinstance(body, dict):
+        return ""
+    found = {k: body[k] for k in _NUMBER_FIELDS if isinstance(body.get(k), int)}
+    return f" {json.dumps(found)}" if found else ""
 
 
 def from_status(status: int, message: str) -> LLMError:

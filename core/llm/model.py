@@ -31,6 +31,8 @@ class ModelClient(Protocol):
     @property
     def available(self) -> bool: ...
 
+    async def context_window(self, tier: int) -> int: ...
+
     async def complete(
         self,
         *,

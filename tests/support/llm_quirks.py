@@ -19,11 +19,19 @@ Each quirk follows a documented or measured behaviour of a real server:
 * ``tools_status`` — servers that refuse the ``tools`` field.
 * ``streaming`` — ``"refuse"``: 400 on ``stream: true``; ``"ignore"``: the whole answer as one
   JSON body although a stream was asked for.
+* ``context_tokens`` — llama.cpp's server started with ``-c N``: a prompt of N tokens or more is
+  refused with HTTP 400 and its real error body (``exceed_context_size_error`` with
+  ``n_prompt_tokens`` and ``n_ctx``; the message itself names no number), and ``GET /props``
+  reports ``default_generation_settings.n_ctx``. Tokens are counted as ``prompt_tokens`` says:
+  one per CJK character, one per 3.5 other characters, 4 per message, the tools' JSON included
+  (a chat template renders them into the prompt) — stricter than the app's own estimate
+  (``core.llm.pricing``: 4 characters per token), as a real tokenizer often is.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +42,26 @@ LLAMA_CPP_500 = (
     "create_chat_completion"
 )
 DEEPSEEK_400 = "This response_format type is unavailable now"
+LLAMA_CPP_CONTEXT_400 = "the request exceeds the available context size, try increasing it"
+_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+
+
+def prompt_tokens(body: dict[str, Any]) -> int:
+    """The prompt's size in tokens as this server counts it (see ``context_tokens``)."""
+    parts = []
+    messages = body.get("messages") or []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list):
+            content = "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+        parts.append(str(content or ""))
+        for call in message.get("tool_calls") or []:
+            parts.append(json.dumps(call.get("function") or {}, ensure_ascii=False))
+    if body.get("tools"):
+        parts.append(json.dumps(body["tools"], ensure_ascii=False))
+    text = "\n".join(parts)
+    cjk = len(_CJK.findall(text))
+    return cjk + int((len(text) - cjk) / 3.5) + 4 * len(messages)
 
 
 @dataclass
@@ -46,7 +74,27 @@ class Quirks:
     unknown_params: frozenset[str] = field(default_factory=frozenset)
     tools_status: int | None = None
     streaming: str | None = None  # refuse | ignore
+    context_tokens: int | None = None  # llama.cpp's -c: the context window in tokens
     seen_refusals: list[str] = field(default_factory=list)
+    largest_prompt: int = 0  # the most tokens a prompt this server accepted had
+
+    def too_long(self, body: dict[str, Any]) -> bytes | None:
+        """llama.cpp's 400 body when the prompt does not fit the window, else None."""
+        if not self.context_tokens:
+            return None
+        asked = prompt_tokens(body)
+        if asked < self.context_tokens:
+            self.largest_prompt = max(self.largest_prompt, asked)
+            return None
+        self.seen_refusals.append("context")
+        error = {
+            "code": 400,
+            "message": LLAMA_CPP_CONTEXT_400,
+            "type": "exceed_context_size_error",
+            "n_prompt_tokens": asked,
+            "n_ctx": self.context_tokens,
+        }
+        return json.dumps({"error": error}).encode()
 
     def refusal(self, body: dict[str, Any]) -> tuple[int, str] | None:
         """The error this server answers ``body`` with, or None."""

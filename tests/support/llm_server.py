@@ -36,7 +36,11 @@ does where it departs from OpenAI: json_schema refused (llama.cpp 500, DeepSeek 
 written in the text, ``<think>`` prefixes and ``reasoning_content``, 400 on unknown parameters,
 no streaming.
 
-Also served: ``GET /v1/models``; any path ending in ``/chat/completions``; streaming
+``slots=N`` makes it answer N requests at a time (llama.cpp's ``--parallel``; its default is
+one): the others wait their turn, as on a server on the owner's PC.
+
+Also served: ``GET /v1/models``; ``GET /props`` (llama.cpp's) with a ``context_tokens`` quirk;
+any path ending in ``/chat/completions``; streaming
 (``"stream": true``) as server-sent ``chat.completion.chunk`` events as OpenAI sends them: one
 content chunk per word (a word longer than 8 characters, such as Chinese text without spaces, in
 8-character pieces), each tool call as deltas (index, id and name first, then its arguments in
@@ -50,6 +54,7 @@ Usage tokens are estimated as characters / 4 unless the Reply overrides them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
@@ -217,7 +222,14 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0].rstrip("/")
         self._record(None)
-        if path in {"/v1/models", "/models"}:
+        owner = self.server.owner
+        if path == "/props" and owner.quirks.context_tokens:  # llama.cpp's server properties
+            props = {
+                "default_generation_settings": {"n_ctx": owner.quirks.context_tokens},
+                "total_slots": owner.slots or 1,
+            }
+            self._send(200, json.dumps(props).encode())
+        elif path in {"/v1/models", "/models"}:
             data = [
                 {"id": m, "object": "model", "owned_by": "test"} for m in self.server.owner.models
             ]
@@ -246,14 +258,19 @@ class _Handler(BaseHTTPRequestHandler):
             error = Reply.error(refused[0], refused[1])
             self._send(error.status, error.raw_body or b"", error.headers)
             return
-        with owner._lock:
-            owner._in_flight += 1
-            owner.max_in_flight = max(owner.max_in_flight, owner._in_flight)
-        try:
-            self._answer(body)
-        finally:
+        too_long = owner.quirks.too_long(body)
+        if too_long is not None:
+            self._send(400, too_long)
+            return
+        with owner._slot:  # a server with one slot answers one request, the rest queue
             with owner._lock:
-                owner._in_flight -= 1
+                owner._in_flight += 1
+                owner.max_in_flight = max(owner.max_in_flight, owner._in_flight)
+            try:
+                self._answer(body)
+            finally:
+                with owner._lock:
+                    owner._in_flight -= 1
 
     def _answer(self, body: dict[str, Any]) -> None:
         owner = self.server.owner
@@ -445,8 +462,12 @@ class LLMServer:
         latency: float = 0.0,
         models: Iterable[str] = ("test-tier1", "test-tier2", "test-tier3"),
         quirks: Quirks | None = None,
+        slots: int | None = None,
     ) -> None:
         self.quirks = quirks or Quirks()  # how this server departs from OpenAI (llm_quirks)
+        # llama.cpp's --parallel: requests answered at once (None: as many as arrive)
+        self.slots = slots
+        self._slot = threading.Semaphore(slots) if slots else contextlib.nullcontext()
         self.responder: Responder = responder or (lambda _r: "ok")
         self.latency = latency
         self.models = list(models)
