@@ -209,6 +209,7 @@ class DesktopApp(QObject):
         ctx.hub.notification.connect(lambda nid: spawn(tray.show_notification(nid)))
         for signal in (ctx.hub.inquiry_created, ctx.hub.inquiry_updated, ctx.hub.draft_changed):
             signal.connect(tray.schedule_count)
+        ctx.hub.message_recorded.connect(tray.schedule_count)  # a mail waits for the AI, or not
 
     def _connect_tray(self) -> None:
         """The tray's own signals, connected once for the life of the app."""
@@ -223,6 +224,11 @@ class DesktopApp(QObject):
         self.tray.quit_requested.connect(self.quit)
         self.tray.wizard_requested.connect(self.show_wizard)
         self.tray.leave_demo_requested.connect(self.leave_demo)
+        self.tray.model_waiting.connect(self._model_waiting)
+
+    def _model_waiting(self, count: int, reason: str) -> None:
+        if self.window is not None:
+            self.window.set_model_waiting(count, reason)
 
     def _banner(self, title: str, body: str, ref_type: str, ref_id: int) -> None:
         """An alert without a tray: the banner's 打开 goes where the balloon's click would

@@ -43,6 +43,7 @@ from desktop.context import AppContext
 from desktop.demo_banner import DemoBanner
 from desktop.i18n import LANGUAGES, app_name, current_language
 from desktop.look import app_icon
+from desktop.model_waiting import model_waiting_line
 
 BANNER_LINES = 3  # an alert's body may be a whole draft (Telegram shows it all); the banner
 BANNER_LINE_CHARS = 160  # shows its start, and 打开 opens the item itself
@@ -157,6 +158,7 @@ class MainWindow(QMainWindow):
         self.pending.count_changed.connect(lambda *_: self._update_pending_tab())
         self._sync_problem = ""
         self._fetching = False  # a mailbox was just connected; cleared by the first round
+        self.model_wait: tuple[int, str] = (0, "")  # mails waiting for the AI, why
         self._waiting = (0, 0)  # mails waiting for disk space, bytes to free for the first
         self.resize(1340, 700)  # fits a 1366 x 768 laptop with its taskbar and title bar
         self.retranslate()
@@ -330,8 +332,15 @@ class MainWindow(QMainWindow):
             )
         elif self.pause_action.isChecked():
             self.sync_label.setText(self.tr("Sync paused"))
+        elif self.model_wait[0]:  # mail waits for the AI: not 就绪, and why
+            self.sync_label.setText(model_waiting_line(*self.model_wait))
         else:
             self.sync_label.setText(self.tr("Ready"))
+
+    def set_model_waiting(self, count: int, reason: str) -> None:
+        """Mails waiting for the AI (``core.intake.waiting``), counted by the tray."""
+        self.model_wait = (count, reason)
+        self._update_status()
 
     def _update_pending_tab(self) -> None:
         n = self.pending.pending_count()

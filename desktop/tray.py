@@ -19,6 +19,7 @@ Signals:
     settings_requested(), sync_now_requested(), pause_toggled(bool), language_requested(str),
     quit_requested()
     wizard_requested(): 入门向导; leave_demo_requested(): 退出示例 (shown only over the demo)
+    model_waiting(int, str): mails waiting for the AI and the reason's key (the status bar)
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from core.app.types import tray_text
 from desktop.aio import spawn
 from desktop.i18n import LANGUAGES, current_language
 from desktop.look import app_icon
+from desktop.model_waiting import model_waiting_line
 from desktop.rhythm.desk import RhythmDesk
 
 log = logging.getLogger(__name__)
@@ -50,6 +52,7 @@ class TrayController(QObject):
     quit_requested = Signal()
     wizard_requested = Signal()
     leave_demo_requested = Signal()
+    model_waiting = Signal(int, str)
     # a notification that could not be shown as a balloon: title, body, ref_type, ref_id
     fallback = Signal(str, str, str, int)
 
@@ -58,6 +61,7 @@ class TrayController(QObject):
         self.app = app
         self.available = QSystemTrayIcon.isSystemTrayAvailable()
         self.count = 0
+        self.model_wait: tuple[int, str] = (0, "")  # mails waiting for the AI, why
         self.last_ref: tuple[str, int] | None = None
         self.last_alert: tuple[str, str, str] = ("", "", "")  # kind, title, body
         self.rhythm = RhythmDesk(self)
@@ -166,6 +170,8 @@ class TrayController(QObject):
         if self.count not in self._icons and self.count > 0:
             self._icons[self.count] = app_icon(self.count)
         self.icon.setIcon(self._icons[self.count] if self.count else self._icons[False])
+        self.model_wait = await self.app.intake.waiting_for_model()
+        self.model_waiting.emit(*self.model_wait)
         self._update_tooltip()
         return self.count
 
@@ -188,6 +194,8 @@ class TrayController(QObject):
             tip = f"{title}\n" + self.tr("%n inquiries need you", "", self.count)
         else:
             tip = f"{title}\n" + self.tr("Nothing needs you right now")
+        if self.model_wait[0]:
+            tip += "\n" + model_waiting_line(*self.model_wait)
         self.icon.setToolTip(f"{tip}\n{self.runner_line()}")
 
     def tooltip(self) -> str:

@@ -2080,6 +2080,29 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>ModelWaiting</name>
+    <message>
+        <source>the model did not finish in time (a model on this PC is slow)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the AI service cannot be reached</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model&apos;s answers were not in the required form</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the AI did not answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mails waiting for the AI: %1 — %2; they are retried on the next round</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OwnerFilesCard</name>
     <message>
         <source>Files you added from this computer</source>

@@ -2086,6 +2086,29 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
 </context>
 <context>
+    <name>ModelWaiting</name>
+    <message>
+        <source>the model did not finish in time (a model on this PC is slow)</source>
+        <translation>模型没有在规定时间内答完（本机模型较慢）</translation>
+    </message>
+    <message>
+        <source>the AI service cannot be reached</source>
+        <translation>连不上 AI 服务</translation>
+    </message>
+    <message>
+        <source>the model&apos;s answers were not in the required form</source>
+        <translation>模型的回答格式不对</translation>
+    </message>
+    <message>
+        <source>the AI did not answer</source>
+        <translation>AI 没有回答</translation>
+    </message>
+    <message>
+        <source>Mails waiting for the AI: %1 — %2; they are retried on the next round</source>
+        <translation>%1 封等待 AI：%2，下一轮会自动重试</translation>
+    </message>
+</context>
+<context>
     <name>OwnerFilesCard</name>
     <message>
         <source>Files you added from this computer</source>

@@ -58,6 +58,13 @@ class IntakeService:
             await self._acceptances.drain()
         return report
 
+    async def waiting_for_model(self) -> tuple[int, str]:
+        """Mails waiting for the model (retried on the next round) and why: a key of
+        ``core.intake.waiting`` (slow, unreachable, format, other); (0, "") for none."""
+        from core.intake.waiting import waiting_for_model
+
+        return await self._services.store.read(waiting_for_model)
+
     async def inquiries_json(self) -> list[dict[str, Any]]:
         """Every inquiry as the ``inquiries --json`` contract (``core.intake.queries``)."""
         from core.intake.queries import inquiries_json

@@ -236,6 +236,13 @@ class LLMDown(LLMUnavailable):
         """One call ran out of time: the server answers, this message was too long for it."""
         return self.detail == "timeout"
 
+    def user_message(self, lang: str = "zh_CN") -> str:
+        """A timeout is a slow model, not a broken service: said so (#45)."""
+        if self.timed_out:
+            zh, en = USER_MESSAGES["llm_timeout"]
+            return zh if lang.startswith("zh") else en
+        return super().user_message(lang)
+
 
 class LLMModelUnknown(LLMError):
     """404 or "model not found": the model name in the settings is wrong."""

@@ -77,9 +77,14 @@ USER_MESSAGES: dict[str, tuple[str, str]] = {
         "No AI model is set up yet and this needs one: open Settings → AI model, fill in "
         "“Endpoint URL” and try again{detail}.",
     ),
+    # the validation text ("customer_name: Field required …") stays in the log (#45)
     "llm_schema": (
-        "AI 的回答格式不正确，稍后会自动重试：{detail}",
-        "The AI answer broke its format; it will be retried: {detail}",
+        "AI 模型的回答没有按要求的格式填写，稍后会自动重试",
+        "The AI model's answer was not in the required form; it will be retried",
+    ),
+    "llm_timeout": (
+        "AI 模型没有在规定时间内答完（本机模型较慢时常见），稍后会自动重试",
+        "The AI model did not finish in time (common with a model on this PC); it will be retried",
     ),
     # a configured endpoint that fails: one sentence with the cause, the detail only in the log
     "llm_address": (
