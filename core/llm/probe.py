@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from core.errors import LLMError, LLMSchemaError, LLMUnavailable
+from core.llm import context_window
 from core.llm.capabilities import Capabilities
 from core.llm.prompts import render_messages
 
@@ -55,6 +56,9 @@ class ProbeReport:
     tools: str = "none"  # native | text | prompt | none (the model never called the tool)
     streaming: bool = False
     chinese: bool = False
+    chars_per_second: float = 0.0  # how fast it writes (the streamed answer), 0: not measured
+    context: int = 0  # its context window in tokens, 0: the server did not say
+    mails: tuple[int, int, int] | None = None  # sample mails: model right, rules right, total
 
     @property
     def ok(self) -> bool:
@@ -94,8 +98,23 @@ async def _tools(client: LLMClient, tier: int, report: ProbeReport) -> None:
 
 
 async def _stream(client: LLMClient, tier: int, report: ProbeReport) -> None:
-    await client.stream(tier=tier, purpose="probe", messages=render_messages("probe_stream", {}))
+    """A short streamed answer, timed from its first piece to its last: how fast the model
+    writes (the time before the first piece is reading the prompt, not writing)."""
+    times: list[float] = []
+    text: list[str] = []
+
+    def on_text(piece: str) -> None:
+        times.append(time.monotonic())
+        text.append(piece)
+
+    started = time.monotonic()
+    await client.stream(
+        tier=tier, purpose="probe", messages=render_messages("probe_stream", {}), on_text=on_text
+    )
     report.streaming = (await client.capabilities(tier)).streaming
+    written = len("".join(text).strip())
+    span = times[-1] - times[0] if len(times) > 2 else (times[-1] - started if times else 0.0)
+    report.chars_per_second = round(written / span, 1) if written and span > 0 else 0.0
 
 
 async def probe(client: LLMClient) -> ProbeReport:
@@ -114,6 +133,7 @@ async def probe(client: LLMClient) -> ProbeReport:
             await _structured(client, 2, ProbeReport(model=client.model_for(2)))
         await _tools(client, 3, report)
         await _stream(client, 3, report)
+        report.context = await context_window.window(client, 1, ask_server=True)
     except LLMError as exc:
         report.error = exc
     return report
@@ -166,7 +186,62 @@ _LINES: dict[str, tuple[str, str]] = {
         "⚠️ Chinese: did not answer in Chinese; translations and summaries may be poor",
     ),
     "failed": ("❌ 无法使用：{cause}", "❌ Cannot be used: {cause}"),
+    "speed": (
+        "{mark} 速度：约 {cps} 字/秒，起草一封回复约 {wait}",
+        "{mark} Speed: about {cps} characters a second; a reply draft takes about {wait_en}",
+    ),
+    "context": (
+        "✅ 上下文：{tokens} 个 token",
+        "✅ Context: {tokens} tokens",
+    ),
+    "small_context": (
+        "⚠️ 上下文：只有 {tokens} 个 token，助手只带基本工具、长邮件会截短；建议在模型服务器上调大"
+        "（例如 llama.cpp 的 -c 8192）",
+        "⚠️ Context: only {tokens} tokens; the assistant gets its basic tools only and long mail "
+        "is cut; give the model server more (e.g. llama.cpp -c 8192)",
+    ),
+    "mails": (
+        "✅ 试分 {total} 封示例邮件：模型分对 {model} 封（规则 {rules} 封）",
+        "✅ {total} sample mails: the model sorted {model} right (the rules {rules})",
+    ),
+    "mails_worse": (
+        "❌ 试分 {total} 封示例邮件：模型只分对 {model} 封，比规则（{rules} 封）还差；建议换一个更大的"
+        "模型，否则邮件分类不如不用 AI",
+        "❌ {total} sample mails: the model sorted only {model} right, fewer than the rules "
+        "({rules}); pick a larger model, or mail is sorted worse than without AI",
+    ),
 }
+
+DRAFT_CHARS = 1500  # a reply's JSON and its Chinese rendering: what a draft makes it write
+SMALL_CONTEXT = 8192  # tokens: below, the assistant and intake cut what they send
+
+
+def _wait(seconds: float, lang: str) -> str:
+    minutes = seconds / 60
+    if lang.startswith("zh"):
+        return (
+            f"{max(1, round(seconds / 10) * 10)} 秒" if seconds < 90 else f"{round(minutes)} 分钟"
+        )
+    return f"{max(1, round(seconds / 10) * 10)} s" if seconds < 90 else f"{round(minutes)} min"
+
+
+def expectations(report: ProbeReport, lang: str) -> list[str]:
+    """What to expect of this model, measured: speed, context, and sample mails sorted."""
+    lines = []
+    if report.chars_per_second:
+        seconds = DRAFT_CHARS / report.chars_per_second
+        mark = "⚠️" if seconds >= 180 else "✅"
+        wait = _wait(seconds, lang)
+        lines.append(_line("speed", lang, mark=mark, cps=round(report.chars_per_second),
+                           wait=wait, wait_en=wait))  # fmt: skip
+    if report.context:
+        key = "small_context" if report.context < SMALL_CONTEXT else "context"
+        lines.append(_line(key, lang, tokens=f"{report.context:,}"))
+    if report.mails is not None:
+        model, rules, total = report.mails
+        key = "mails_worse" if model < rules else "mails"
+        lines.append(_line(key, lang, model=model, rules=rules, total=total))
+    return lines
 
 
 def _line(key: str, lang: str, **values: object) -> str:
@@ -187,7 +262,7 @@ def summary(report: ProbeReport, lang: str = "zh_CN") -> list[str]:
     lines.append(_line(tools.get(report.tools, "no_tools"), lang))
     lines.append(_line("stream" if report.streaming else "no_stream", lang))
     lines.append(_line("chinese" if report.chinese else "no_chinese", lang))
-    return lines
+    return lines + expectations(report, lang)
 
 
 def is_unreachable(report: ProbeReport) -> bool:
