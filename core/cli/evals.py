@@ -1,5 +1,6 @@
-"""``eval [--eml-dir DIR] [--offline] [--json] [--judge [N]]``: intake accuracy on a labelled
-folder, and optionally a tier-3 judge's scores of N drafted replies."""
+"""``eval [--eml-dir DIR] [--offline] [--json] [--drafts [N]] [--judge [N]]``: intake accuracy
+on a labelled folder; optionally N replies drafted from an instruction with points (how many
+missed one), and a tier-3 judge's scores of N drafted replies."""
 
 from __future__ import annotations
 
@@ -23,7 +24,11 @@ def cmd_eval(args: argparse.Namespace, app: App) -> int:
     if not (folder / "labels.json").is_file():
         raise CliError(f"{folder} 中没有 labels.json / no labels.json in {folder}")
     report = run_eval(
-        folder, settings_from=app, offline=bool(args.offline), judge=int(args.judge or 0)
+        folder,
+        settings_from=app,
+        offline=bool(args.offline),
+        judge=int(args.judge or 0),
+        drafts=int(args.drafts or 0),
     )
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
@@ -43,6 +48,15 @@ def register(
     )
     p.add_argument("--offline", action="store_true", help="rules only, no LLM calls")
     p.add_argument("--json", action="store_true", help="the figures as JSON")
+    p.add_argument(
+        "--drafts",
+        type=int,
+        nargs="?",
+        const=5,
+        default=0,
+        metavar="N",
+        help="draft N replies from an instruction with points; count the points they missed",
+    )
     p.add_argument(
         "--judge",
         type=int,

@@ -32,6 +32,7 @@ from core.services import Services
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
+    from core.evals.draft_points import DraftPointsReport
     from core.evals.judge import JudgeReport
 
 __all__ = ["EvalReport", "default_corpus", "format_report", "run_eval"]
@@ -95,6 +96,7 @@ class EvalReport:
     seconds: float = 0.0
     misses: list[str] = field(default_factory=list)
     judge: JudgeReport | None = None  # when --judge ran
+    drafts: DraftPointsReport | None = None  # when --drafts ran
     provider: str = ""  # the preset the endpoint matched ("" for rules only)
     structured_modes: dict[str, str] = field(
         default_factory=dict
@@ -128,6 +130,7 @@ class EvalReport:
             "seconds": round(self.seconds, 2),
             "misses": self.misses,
             "judge": self.judge.as_dict() if self.judge is not None else None,
+            "drafts": self.drafts.as_dict() if self.drafts is not None else None,
         }
 
 
@@ -208,9 +211,12 @@ def score(report: EvalReport, labels: list[dict[str, Any]], rows: dict[str, Mess
                 report.misses.append(f"{label['file']}: {name} {got!r} != {expected!r}")
 
 
-async def _ingest(app: App, folder: Path, offline: bool, judge: int) -> JudgeReport | None:
-    """Ingest the folder; then, when asked and a model is configured, the judge pass. The
-    pipeline, drafting and the judge share the eval folder's one model client (its App's)."""
+async def _ingest(
+    app: App, folder: Path, offline: bool, judge: int, drafts: int = 0
+) -> tuple[JudgeReport | None, DraftPointsReport | None]:
+    """Ingest the folder; then, when asked and a model is configured, the drafts pass (points
+    of an instruction) and the judge pass. The pipeline, drafting and the judge share the eval
+    folder's one model client (its App's)."""
     from core.sources.eml import EmlFolderSource
 
     try:
@@ -218,11 +224,16 @@ async def _ingest(app: App, folder: Path, offline: bool, judge: int) -> JudgeRep
         mailbox = mailbox_of(folder)
         sent = frozenset({mailbox}) if mailbox else frozenset()
         await pipeline.ingest_source(EmlFolderSource(folder, sent_from=sent))
-        if offline or judge <= 0:
-            return None
-        from core.evals.judge import judge_drafts
+        points = judged = None
+        if not offline and drafts > 0:
+            from core.evals.draft_points import check_drafts
 
-        return await judge_drafts(app, limit=judge)
+            points = await check_drafts(app, limit=drafts)
+        if not offline and judge > 0:
+            from core.evals.judge import judge_drafts
+
+            judged = await judge_drafts(app, limit=judge)
+        return judged, points
     finally:
         await app.aclose()
 
@@ -249,9 +260,11 @@ def run_eval(
     settings_from: App | Services | None = None,
     offline: bool = False,
     judge: int = 0,
+    drafts: int = 0,
 ) -> EvalReport:
     """Ingest ``folder`` into a temporary data folder and score it against its labels.json;
-    ``judge``: draft and score that many replies (tier 3, reported only)."""
+    ``judge``: draft and score that many replies (tier 3, reported only); ``drafts``: draft
+    that many from an instruction with points and count the points missed."""
     labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="inquiry-bridge-eval-") as tmp:
         app = build_app(
@@ -278,7 +291,7 @@ def run_eval(
             )
             report = EvalReport(folder=str(folder), mode=mode)
             started = time.perf_counter()
-            report.judge = asyncio.run(_ingest(app, folder, offline, judge))
+            report.judge, report.drafts = asyncio.run(_ingest(app, folder, offline, judge, drafts))
             report.seconds = time.perf_counter() - started
             with services.store.session() as session:
                 rows = {m.message_id: m for m in session.scalars(select(Message))}
@@ -351,6 +364,8 @@ def format_report(report: EvalReport) -> str:
         f"; failed {report.failed_calls}), tokens {report.prompt_tokens} in / "
         f"{report.completion_tokens} out, estimated cost ${report.cost_usd:.4f}",
     ]
+    if report.drafts is not None:
+        lines.append(report.drafts.line())
     if report.judge is not None:
         lines.append(report.judge.line())
     if report.mode == "rules only":
