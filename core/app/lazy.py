@@ -192,7 +192,8 @@ class LazyLLM:
         )
         try:
             report = await probe.probe(trial)
-            if report.ok and report.structured != "none":  # it answers: how well does it sort?
+            usable = isinstance(report, probe.ProbeReport) and report.ok
+            if usable and report.structured != "none":  # it answers: how well does it sort?
                 from core.intake.probe_mails import sort_samples
 
                 report.mails = await sort_samples(trial)

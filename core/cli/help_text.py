@@ -86,6 +86,7 @@ ZH: dict[str, str] = {
     "rules only, no LLM calls": "只用规则，不调用 AI",
     "the figures as JSON": "以 JSON 输出数字",
     "draft N replies and let the tier-3 model score them (reported, never blocking)": "起草 N 封回复并让大模型打分（只报告，不阻止）",
+    "draft N replies from an instruction with points; count the points they missed": "按含要点的指示起草 N 封回复，统计漏掉的要点",
     "no LLM while re-ingesting: rules only": "重新读入时不用 AI：只用规则",
     "no tray icon: closing the window quits": "不显示托盘图标：关闭窗口即退出",
 }
