@@ -55,6 +55,8 @@ from core.db.models import STAGES as STAGES
 from core.drafts.attachments import SEND_LIMIT_BYTES as SEND_LIMIT_BYTES
 from core.drafts.attachments import FileOption as FileOption
 from core.drafts.attachments import human_size as human_size
+from core.drafts.instruction_points import MISSING as INSTRUCTION_MISSING
+from core.drafts.instruction_points import PARROT as PARROT_FLAG
 from core.drafts.reader import DraftReader as DraftReader
 from core.drafts.recent import RecentContact as RecentContact
 from core.drafts.view import DraftView as DraftView
@@ -170,8 +172,10 @@ __all__ = [
     "ENV_OVERRIDES",
     "GRAPH_TOKEN",
     "IMPORTING",
+    "INSTRUCTION_MISSING",
     "LLM_API_KEY",
     "PAGE_STATUSES",
+    "PARROT_FLAG",
     "PROVIDERS",
     "RECOMMENDED",
     "SAMPLE_RATE",

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from core.app.types import INSTRUCTION_MISSING, PARROT_FLAG
 from core.db.models import Draft, Inquiry
-from core.drafts.instruction_points import MISSING, PARROT
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from core.app import App
 
 INSTRUCTION = "谢谢他的询问，告诉他我们可以下周二上午10点上门量尺，请他确认地址"
-_MISSING_PREFIX = MISSING.split("{", 1)[0]
+_MISSING_PREFIX = INSTRUCTION_MISSING.split("{", 1)[0]
 
 
 @dataclass
@@ -83,5 +83,5 @@ async def check_drafts(app: App, limit: int = 5) -> DraftPointsReport:
         missing = [f.removeprefix(_MISSING_PREFIX) for f in flags if f.startswith(_MISSING_PREFIX)]
         report.missed += 1 if missing else 0
         report.points_missed.update(missing)
-        report.parroted += 1 if PARROT in flags else 0
+        report.parroted += 1 if PARROT_FLAG in flags else 0
     return report

@@ -19,20 +19,42 @@ the refusal is learnt from any endpoint.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+import openai
 
 from core.errors import LLMContextTooLong
-
-if TYPE_CHECKING:
-    from core.llm.client import LLMClient
+from core.llm.capabilities import Capabilities
 
 log = logging.getLogger(__name__)
 
 READ_TIMEOUT = 5.0  # seconds for one of the small GETs
 _MODEL_FIELDS = ("loaded_context_length", "max_context_length", "max_model_len", "n_ctx",
                  "context_length")  # fmt: skip
+
+
+class LLMClient(Protocol):
+    """What of ``core.llm.client.LLMClient`` this module uses (the client imports this
+    module, so it is named by its shape, not imported)."""
+
+    limits_read: set[tuple[str, str]]
+    server_slots: dict[str, int]
+
+    @property
+    def base_url(self) -> str: ...
+
+    def model_for(self, tier: int) -> str: ...
+
+    async def capabilities(self, tier: int) -> Capabilities: ...
+
+    async def learn(self, tier: int, caps: Capabilities) -> None: ...
+
+    def _gate(self, model: str) -> asyncio.Lock: ...
+
+    def _openai(self) -> openai.AsyncOpenAI: ...
 
 
 @dataclass(frozen=True)
