@@ -10,7 +10,7 @@ Every one of these imports holds ``core.import_lock.IMPORTING`` (why: that modul
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Unpack
 
 from core.config import SettingsReader, SettingValue, coerce
 from core.import_lock import IMPORTING
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from core.drafts.reader import DraftReader
     from core.llm.client import LLMClient
     from core.llm.completion import Completion
-    from core.llm.model import LedgerRefs, M
+    from core.llm.model import CompleteCall, M, StreamCall, StructuredCall, TextCall
     from core.llm.probe import ProbeReport
     from core.mail.ports import Mailer
     from core.secrets import Secrets
@@ -88,88 +88,20 @@ class LazyLLM:
         return bool(self._services.settings.text("llm.base_url").strip())
 
     # ``ModelClient``'s calls (``core.llm.model``), handed to the client once it is built
-    async def complete(
-        self,
-        *,
-        tier: int,
-        purpose: str,
-        messages: list[dict[str, Any]],
-        refs: LedgerRefs | None = None,
-        response_format: dict[str, Any] | None = None,
-        tools: list[dict[str, Any]] | None = None,
-        temperature: float | None = None,
-        schema: tuple[str, dict[str, Any]] | None = None,
-    ) -> Completion:
-        return await self.client().complete(
-            tier=tier,
-            purpose=purpose,
-            messages=messages,
-            refs=refs,
-            response_format=response_format,
-            tools=tools,
-            temperature=temperature,
-            schema=schema,
-        )
+    async def complete(self, **call: Unpack[CompleteCall]) -> Completion:
+        return await self.client().complete(**call)
 
     async def context_window(self, tier: int) -> int:
         return await self.client().context_window(tier)
 
-    async def stream(
-        self,
-        *,
-        tier: int,
-        purpose: str,
-        messages: list[dict[str, Any]],
-        on_text: Callable[[str], None] | None = None,
-        refs: LedgerRefs | None = None,
-        tools: list[dict[str, Any]] | None = None,
-        temperature: float | None = None,
-        schema: tuple[str, dict[str, Any]] | None = None,
-    ) -> Completion:
-        return await self.client().stream(
-            tier=tier,
-            purpose=purpose,
-            messages=messages,
-            on_text=on_text,
-            refs=refs,
-            tools=tools,
-            temperature=temperature,
-            schema=schema,
-        )
+    async def stream(self, **call: Unpack[StreamCall]) -> Completion:
+        return await self.client().stream(**call)
 
-    async def structured(
-        self,
-        *,
-        tier: int,
-        purpose: str,
-        prompt: str,
-        variables: Mapping[str, object],
-        schema: type[M],
-        refs: LedgerRefs | None = None,
-        on_text: Callable[[str], None] | None = None,
-    ) -> M:
-        return await self.client().structured(
-            tier=tier,
-            purpose=purpose,
-            prompt=prompt,
-            variables=variables,
-            schema=schema,
-            refs=refs,
-            on_text=on_text,
-        )
+    async def structured(self, **call: Unpack[StructuredCall[M]]) -> M:
+        return await self.client().structured(**call)
 
-    async def text(
-        self,
-        *,
-        tier: int,
-        purpose: str,
-        prompt: str,
-        variables: Mapping[str, object],
-        refs: LedgerRefs | None = None,
-    ) -> str:
-        return await self.client().text(
-            tier=tier, purpose=purpose, prompt=prompt, variables=variables, refs=refs
-        )
+    async def text(self, **call: Unpack[TextCall]) -> str:
+        return await self.client().text(**call)
 
     async def aclose(self) -> None:
         if self._client is not None:
@@ -191,13 +123,7 @@ class LazyLLM:
             s.clock,
         )
         try:
-            report = await probe.probe(trial)
-            usable = isinstance(report, probe.ProbeReport) and report.ok
-            if usable and report.structured != "none":  # it answers: how well does it sort?
-                from core.intake.probe_mails import sort_samples
-
-                report.mails = await sort_samples(trial)
-            return report
+            return await probe.probe(trial)
         finally:
             await trial.aclose()
 

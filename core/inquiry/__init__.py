@@ -8,8 +8,8 @@ limits, Sydney working days, when the clock starts), ``translate`` (cached Chine
 
 Imports, and why (the layer row below is the rule): ``core.db``, ``core.events``, ``core.clock``,
 ``core.workdays``, ``core.errors``, ``core.glossary``, ``core.memory`` (a note's expiry),
-``core.services``. Never imports front ends, intake, drafting or Graph; the facade (``core.app``)
+``core.services``, ``core.llm.model`` (the translator's call record, annotations only). Never imports front ends, intake, drafting or Graph; the facade (``core.app``)
 is what front ends call. Importing the package imports nothing else.
 
-Layer row: clock, db, errors, events, glossary, memory, paths, services, text, workdays.
+Layer row: clock, db, errors, events, glossary, llm, memory, paths, services, text, workdays.
 """

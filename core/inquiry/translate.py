@@ -9,8 +9,7 @@ the desktop awaits it on the qasync loop so the window never freezes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, Unpack
 
 from sqlalchemy.orm import Session
 
@@ -18,26 +17,21 @@ from core.db.models import Message
 from core.errors import InquiryBridgeError, LLMNotConfigured
 from core.services import Services
 
+if TYPE_CHECKING:  # the call record only: no pydantic for a board that never translates
+    from core.llm.model import TextCall
+
 
 class MessageNotFound(InquiryBridgeError):
     code = "not_found"
 
 
 class TextLLM(Protocol):
-    """The part of ``core.llm.client.LLMClient`` this module uses."""
+    """The part of ``core.llm.model.ModelClient`` this module uses."""
 
     @property
     def available(self) -> bool: ...
 
-    async def text(
-        self,
-        *,
-        tier: int,
-        purpose: str,
-        prompt: str,
-        variables: Mapping[str, object],
-        refs: Mapping[str, int | None],
-    ) -> str: ...
+    async def text(self, **call: Unpack[TextCall]) -> str: ...
 
 
 class MessageTranslator:

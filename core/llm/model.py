@@ -11,7 +11,17 @@ call is booked against in the ledger (``LedgerRefs``), and a prompt's ``{{name}}
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    Protocol,
+    Required,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    Unpack,
+)
 
 from pydantic import BaseModel
 
@@ -25,58 +35,67 @@ M = TypeVar("M", bound=BaseModel)
 LedgerRefs: TypeAlias = Mapping[str, int | None]
 
 
+class CompleteCall(TypedDict, total=False):
+    """``complete``'s parameters, written once: the shape and every stand-in forward them."""
+
+    tier: Required[int]
+    purpose: Required[str]
+    messages: Required[list[dict[str, Any]]]
+    refs: LedgerRefs | None
+    response_format: dict[str, Any] | None
+    tools: list[dict[str, Any]] | None
+    temperature: float | None
+    schema: tuple[str, dict[str, Any]] | None
+
+
+class StreamCall(TypedDict, total=False):
+    """``stream``'s parameters (``on_text`` gets each piece of visible text as it comes)."""
+
+    tier: Required[int]
+    purpose: Required[str]
+    messages: Required[list[dict[str, Any]]]
+    on_text: Callable[[str], None] | None
+    refs: LedgerRefs | None
+    tools: list[dict[str, Any]] | None
+    temperature: float | None
+    schema: tuple[str, dict[str, Any]] | None
+
+
+class StructuredCall(TypedDict, Generic[M], total=False):
+    """``structured``'s parameters: a prompt file, its variables and the answer's schema."""
+
+    tier: Required[int]
+    purpose: Required[str]
+    prompt: Required[str]
+    variables: Required[Mapping[str, object]]
+    schema: Required[type[M]]
+    refs: LedgerRefs | None
+    on_text: Callable[[str], None] | None
+
+
+class TextCall(TypedDict, total=False):
+    """``text``'s parameters: a prompt file and its variables."""
+
+    tier: Required[int]
+    purpose: Required[str]
+    prompt: Required[str]
+    variables: Required[Mapping[str, object]]
+    refs: LedgerRefs | None
+
+
 class ModelClient(Protocol):
-    """The model calls a feature may make (``LLMClient`` has this shape)."""
+    """The model calls a feature may make (``LLMClient`` has this shape; mypy checks its
+    explicit signatures against the call records above)."""
 
     @property
     def available(self) -> bool: ...
 
     async def context_window(self, tier: int) -> int: ...
 
-    async def complete(
-        self,
-        *,
-        tier: int,
-        purpose: str,
-        messages: list[dict[str, Any]],
-        refs: LedgerRefs | None = None,
-        response_format: dict[str, Any] | None = None,
-        tools: list[dict[str, Any]] | None = None,
-        temperature: float | None = None,
-        schema: tuple[str, dict[str, Any]] | None = None,
-    ) -> Completion: ...
+    async def complete(self, **call: Unpack[CompleteCall]) -> Completion: ...
 
-    async def stream(
-        self,
-        *,
-        tier: int,
-        purpose: str,
-        messages: list[dict[str, Any]],
-        on_text: Callable[[str], None] | None = None,
-        refs: LedgerRefs | None = None,
-        tools: list[dict[str, Any]] | None = None,
-        temperature: float | None = None,
-        schema: tuple[str, dict[str, Any]] | None = None,
-    ) -> Completion: ...
+    async def stream(self, **call: Unpack[StreamCall]) -> Completion: ...
 
-    async def structured(
-        self,
-        *,
-        tier: int,
-        purpose: str,
-        prompt: str,
-        variables: Mapping[str, object],
-        schema: type[M],
-        refs: LedgerRefs | None = None,
-        on_text: Callable[[str], None] | None = None,
-    ) -> M: ...
+    async def structured(self, **call: Unpack[StructuredCall[M]]) -> M: ...
 
-    async def text(
-        self,
-        *,
-        tier: int,
-        purpose: str,
-        prompt: str,
-        variables: Mapping[str, object],
-        refs: LedgerRefs | None = None,
-    ) -> str: ...
+    async def text(self, **call: Unpack[TextCall]) -> str: ...

@@ -173,6 +173,7 @@ LAYERS: dict[str, set[str]] = {
         "errors",
         "events",
         "glossary",
+        "llm",
         "memory",
         "paths",
         "services",
