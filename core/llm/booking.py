@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from core.llm import ledger
+from core.llm import diagnosis, ledger
 from core.llm.completion import Completion
 from core.llm.pricing import estimate_cost, estimate_tokens
 
@@ -25,6 +26,22 @@ if TYPE_CHECKING:
 log = logging.getLogger("core.llm.client")
 
 
+@dataclass
+class Request:
+    """One HTTP request as its ledger row will name it; ``started`` when the request is made."""
+
+    tier: int
+    model: str
+    purpose: str
+    messages: list[dict[str, Any]]
+    refs: LedgerRefs | None
+    started: float = field(default_factory=time.perf_counter)
+
+    def prompt_estimate(self) -> int:
+        """The prompt's tokens, estimated: only used when the endpoint reports no usage."""
+        return estimate_tokens("\n".join(str(m.get("content") or "") for m in self.messages))
+
+
 class LedgerBooking:
     """The ledger half of ``LLMClient`` (needs ``clock``, ``store`` and ``_ledger_writer``)."""
 
@@ -32,28 +49,32 @@ class LedgerBooking:
     store: Store
     _ledger_writer: ledger.LedgerWriter
 
-    async def _booked(
-        self,
-        tier: int,
-        model: str,
-        purpose: str,
-        completion: Completion,
-        prompt_estimate: int,
-        started: float,
-        refs: LedgerRefs | None,
-    ) -> Completion:
+    async def _booked(self, request: Request, completion: Completion) -> Completion:
         """A call that came back: tokens estimated where the endpoint reported none, one row."""
         if not completion.prompt_tokens:
-            completion.prompt_tokens = prompt_estimate
+            completion.prompt_tokens = request.prompt_estimate()
         if not completion.completion_tokens:
             completion.completion_tokens = estimate_tokens(
                 completion.content + json.dumps(completion.tool_calls)
             )
         completion.ledger_id = await self._ledger(
-            tier, model, purpose, completion.prompt_tokens, completion.completion_tokens,
-            started, True, None, refs,
+            request.tier, request.model, request.purpose, completion.prompt_tokens,
+            completion.completion_tokens, request.started, True, None, request.refs,
         )  # fmt: skip
         return completion
+
+    async def _book_failed(self, request: Request, error: str, completion_tokens: int = 0) -> None:
+        """A call that did not come back (refused, cut off, cancelled): its row, ``ok = False``."""
+        await self._ledger(
+            request.tier, request.model, request.purpose, request.prompt_estimate(),
+            completion_tokens, request.started, False, error, request.refs,
+        )  # fmt: skip
+
+    async def _refused(self, request: Request, exc: Exception) -> Exception:
+        """The request raised: the app's error for it (``diagnosis``), booked as a failed row."""
+        error = diagnosis.translate(exc)
+        await self._book_failed(request, str(error))
+        return error
 
     async def _ledger(
         self,

@@ -52,7 +52,7 @@ from core.errors import (
     LLMUnsupported,
 )
 from core.llm import context_window, diagnosis, ledger, providers
-from core.llm.booking import LedgerBooking
+from core.llm.booking import LedgerBooking, Request
 from core.llm.capabilities import Capabilities, CapabilityBook
 from core.llm.completion import (
     Completion,
@@ -345,26 +345,16 @@ class LLMClient(LedgerBooking):
         refs: LedgerRefs | None,
     ) -> Completion:
         """One HTTP request and its ledger row (failed or not)."""
-        messages = body["messages"]
-
-        def prompt_estimate() -> int:  # only when the endpoint reports no usage
-            return estimate_tokens("\n".join(str(m.get("content") or "") for m in messages))
-
         async with self._limit():
-            started = time.perf_counter()
+            request = Request(tier, model, purpose, body["messages"], refs)
             try:
                 response = await self._post(body)
                 completion = reduce_response(response, model)
             except Exception as exc:
-                error = diagnosis.translate(exc)
-                await self._ledger(
-                    tier, model, purpose, prompt_estimate(), 0, started, False, str(error), refs
-                )
-                await context_window.learn_refusal(self, tier, error)
+                error = await self._refused(request, exc)
+                await context_window.learn_refusal(self, request.tier, error)
                 raise error from exc
-        return await self._booked(
-            tier, model, purpose, completion, prompt_estimate(), started, refs
-        )
+        return await self._booked(request, completion)
 
     async def _finish(
         self,
@@ -463,15 +453,10 @@ class LLMClient(LedgerBooking):
         visible: VisibleStream,
     ) -> Completion | None:
         """One streamed request; None when not a single event came (no streaming there)."""
-        messages = body["messages"]
         assembly = StreamAssembly(model)
         events_seen = 0
-
-        def prompt_estimate() -> int:
-            return estimate_tokens("\n".join(str(m.get("content") or "") for m in messages))
-
         async with self._limit():
-            started = time.perf_counter()
+            request = Request(tier, model, purpose, body["messages"], refs)
             try:
                 events = await self._post(body, stream=True)
                 try:
@@ -483,29 +468,17 @@ class LLMClient(LedgerBooking):
                 finally:
                     await events.close()
             except asyncio.CancelledError:  # the owner pressed stop: what was spent is a row
-                partial = assembly.fields()
-                await asyncio.shield(
-                    self._ledger(
-                        tier, model, purpose, prompt_estimate(),
-                        estimate_tokens(partial["content"]), started, False, "cancelled", refs,
-                    )
-                )  # fmt: skip
+                spent = estimate_tokens(assembly.fields()["content"])
+                await asyncio.shield(self._book_failed(request, "cancelled", spent))
                 raise
             except Exception as exc:
-                error = diagnosis.translate(exc)
-                await self._ledger(
-                    tier, model, purpose, prompt_estimate(), 0, started, False, str(error), refs
-                )
-                await context_window.learn_refusal(self, tier, error)
+                error = await self._refused(request, exc)
+                await context_window.learn_refusal(self, request.tier, error)
                 raise error from exc
         if not events_seen:
-            await self._ledger(tier, model, purpose, prompt_estimate(), 0, started, False,
-                               "no stream events", refs)  # fmt: skip
+            await self._book_failed(request, "no stream events")
             return None
-        completion = Completion(**assembly.fields())
-        return await self._booked(
-            tier, model, purpose, completion, prompt_estimate(), started, refs
-        )
+        return await self._booked(request, Completion(**assembly.fields()))
 
     # -- public feature API -----------------------------------------------------------
     async def structured(

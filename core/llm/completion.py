@@ -78,7 +78,7 @@ def parse_json_answer(text: str) -> object:
         raise
 
 
-def _int(value: object) -> int:
+def json_count(value: object) -> int:
     """A count from the JSON; 0 for none, or for anything not a number or a numeric string."""
     if not isinstance(value, str | int | float):
         return 0  # what int() of the rest of decoded JSON (None, a list, an object) came to
@@ -128,8 +128,8 @@ def reduce_response(response: object, model: str) -> Completion:
     return Completion(
         content=content if isinstance(content, str) else "",
         tool_calls=calls,
-        prompt_tokens=_int(usage.get("prompt_tokens")),
-        completion_tokens=_int(usage.get("completion_tokens")),
+        prompt_tokens=json_count(usage.get("prompt_tokens")),
+        completion_tokens=json_count(usage.get("completion_tokens")),
         model=str(response.get("model") or model),
         finish_reason=choice.get("finish_reason"),
     )

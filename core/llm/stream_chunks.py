@@ -10,16 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import LLMError
-
-
-def _int(value: object) -> int:
-    """A count from the JSON; 0 for none, or for anything not a number or a numeric string."""
-    if not isinstance(value, str | int | float):
-        return 0  # what int() of the rest of decoded JSON (None, a list, an object) came to
-    try:
-        return int(value or 0)
-    except (TypeError, ValueError):
-        return 0
+from core.llm.completion import json_count
 
 
 class StreamAssembly:
@@ -49,7 +40,7 @@ class StreamAssembly:
             if not isinstance(call, dict):
                 continue
             slot = self.calls.setdefault(
-                _int(call.get("index")), {"id": None, "name": "", "arguments": ""}
+                json_count(call.get("index")), {"id": None, "name": "", "arguments": ""}
             )
             slot["id"] = call.get("id") or slot["id"]
             function = call.get("function") or {}
@@ -70,8 +61,8 @@ class StreamAssembly:
         return {
             "content": "".join(self.parts),
             "tool_calls": calls,
-            "prompt_tokens": _int(self.usage.get("prompt_tokens")),
-            "completion_tokens": _int(self.usage.get("completion_tokens")),
+            "prompt_tokens": json_count(self.usage.get("prompt_tokens")),
+            "completion_tokens": json_count(self.usage.get("completion_tokens")),
             "model": self.model,
             "finish_reason": self.finish_reason,
         }
