@@ -28,7 +28,8 @@ log = logging.getLogger("core.llm.client")
 
 @dataclass
 class Request:
-    """One HTTP request as its ledger row will name it; ``started`` when the request is made."""
+    """One HTTP request as its ledger row will name it; ``start`` when the request is made (a
+    wait for the concurrency bound is not the endpoint's latency)."""
 
     tier: int
     model: str
@@ -36,6 +37,9 @@ class Request:
     messages: list[dict[str, Any]]
     refs: LedgerRefs | None
     started: float = field(default_factory=time.perf_counter)
+
+    def start(self) -> None:
+        self.started = time.perf_counter()
 
     def prompt_estimate(self) -> int:
         """The prompt's tokens, estimated: only used when the endpoint reports no usage."""

@@ -317,7 +317,9 @@ class LLMClient(LedgerBooking):
                 tools=tools, temperature=temperature, max_tokens=output_tokens(purpose),
             )  # fmt: skip
             try:
-                completion = await self._call(tier, model, purpose, body, refs)
+                completion = await self._call(
+                    Request(tier, model, purpose, body["messages"], refs), body
+                )
             except LLMError as error:
                 feature = diagnosis.feature_of(error)
                 if feature == "json_object" and "json_schema" in json.dumps(
@@ -336,20 +338,13 @@ class LLMClient(LedgerBooking):
         assert refused is not None
         raise refused
 
-    async def _call(
-        self,
-        tier: int,
-        model: str,
-        purpose: str,
-        body: dict[str, Any],
-        refs: LedgerRefs | None,
-    ) -> Completion:
+    async def _call(self, request: Request, body: dict[str, Any]) -> Completion:
         """One HTTP request and its ledger row (failed or not)."""
         async with self._limit():
-            request = Request(tier, model, purpose, body["messages"], refs)
+            request.start()
             try:
                 response = await self._post(body)
-                completion = reduce_response(response, model)
+                completion = reduce_response(response, request.model)
             except Exception as exc:
                 error = await self._refused(request, exc)
                 await context_window.learn_refusal(self, request.tier, error)
@@ -413,7 +408,8 @@ class LLMClient(LedgerBooking):
             )  # fmt: skip
             visible = VisibleStream(on_text or (lambda _text: None), tools=bool(tools))
             try:
-                streamed = await self._call_streamed(tier, model, purpose, body, refs, visible)
+                request = Request(tier, model, purpose, body["messages"], refs)
+                streamed = await self._call_streamed(request, body, visible)
             except LLMError as error:
                 feature = diagnosis.feature_of(error)
                 lower = caps.step_down(feature)
@@ -444,19 +440,13 @@ class LLMClient(LedgerBooking):
         return completion
 
     async def _call_streamed(
-        self,
-        tier: int,
-        model: str,
-        purpose: str,
-        body: dict[str, Any],
-        refs: LedgerRefs | None,
-        visible: VisibleStream,
+        self, request: Request, body: dict[str, Any], visible: VisibleStream
     ) -> Completion | None:
         """One streamed request; None when not a single event came (no streaming there)."""
-        assembly = StreamAssembly(model)
+        assembly = StreamAssembly(request.model)
         events_seen = 0
         async with self._limit():
-            request = Request(tier, model, purpose, body["messages"], refs)
+            request.start()
             try:
                 events = await self._post(body, stream=True)
                 try:
