@@ -30,7 +30,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from core import tasks
@@ -38,6 +37,7 @@ from core.agent.caps import telegram_summary
 from core.errors import InquiryBridgeError
 from core.inquiry.files import AttachmentFile
 from core.mail.attachment_risk import judge_file
+from core.notify.chat_side import ChatSide
 from core.notify.chunk import render_chunks
 from core.notify.telegram_client import UPLOAD_LIMIT_BYTES
 from core.text.inert import visible_controls
@@ -57,25 +57,6 @@ class AssistantSource(Protocol):
     def available(self) -> bool: ...
 
     def conversation(self, name: str, *, channel: str) -> Conversation: ...
-
-
-class ChatSide(Protocol):
-    """The bot's side: send to the owner, show typing."""
-
-    async def reply(
-        self,
-        text_html: str,
-        *,
-        markup: dict[str, Any] | None = None,
-        plain: str | None = None,
-        reply_to: int | None = None,
-    ) -> int | None: ...
-
-    def typing(self) -> contextlib.AbstractAsyncContextManager[None]: ...
-
-    async def send_document(
-        self, path: Path, filename: str, *, caption: str, content_type: str
-    ) -> int | None: ...
 
 
 FileLookup = Callable[[int], Awaitable[AttachmentFile | None]]

@@ -31,7 +31,7 @@ from core.text.render import escape
 
 if TYPE_CHECKING:
     from core.drafts.draft_composer import DraftComposer
-    from core.notify.assistant_chat import ChatSide
+    from core.notify.chat_side import ChatSide
     from core.services import Services
 
 log = logging.getLogger(__name__)

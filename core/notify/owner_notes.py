@@ -15,7 +15,7 @@ import logging
 import secrets as pysecrets
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -24,6 +24,7 @@ from core import tasks
 from core.clock import naive_utc, utc
 from core.db.app_state import get_state, put_state
 from core.db.models import AppState, Draft, Inquiry, Notification
+from core.notify.chat_side import ReplyChat
 from core.notify.draft_buttons import LAST_INQUIRY_KEY
 from core.notify.forwards import FORWARDED_SOURCE, forwarded_from
 from core.notify.inquiry_alert import customer_label
@@ -46,21 +47,10 @@ NOTE_USAGE_ZH = (
 )
 
 
-class NoteChat(Protocol):
-    async def reply(
-        self,
-        text_html: str,
-        *,
-        markup: dict[str, Any] | None = None,
-        plain: str | None = None,
-        reply_to: int | None = None,
-    ) -> int | None: ...
-
-
 class OwnerNotes:
     """The owner's notes on Telegram, for the bot (which checked he is the owner)."""
 
-    def __init__(self, services: Services, chat: NoteChat) -> None:
+    def __init__(self, services: Services, chat: ReplyChat) -> None:
         self.services = services
         self.chat = chat
 
