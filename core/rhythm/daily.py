@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 from core import tasks
 from core.db.backup import maybe_backup
 from core.rhythm.calendar_read import NO_ACCOUNT_ZH, CalendarRead
-from core.rhythm.evening import EveningBriefing
+from core.rhythm.evening import AlertFields, EveningBriefing
 from core.rhythm.reminders import Reminder, ReminderService
 
 if TYPE_CHECKING:
@@ -37,15 +37,7 @@ class AlertCenter(Protocol):
     """What the rhythm raises through: ``core.notify.outbox.NotificationCenter`` (notify sits
     above rhythm, so a shape)."""
 
-    def raise_notification(
-        self,
-        kind: str,
-        title: str,
-        body_md: str,
-        ref_type: str | None,
-        ref_id: int | None,
-        dedup_key: str,
-    ) -> int | None: ...
+    def raise_notification(self, *alert: *AlertFields) -> int | None: ...
 
     def raise_overdue_digest(self, reminders: list[Reminder]) -> int | None: ...
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from core import tasks
 from core.clock import Clock, to_sydney
@@ -21,7 +21,10 @@ if TYPE_CHECKING:
     from core.config import Settings
     from core.db.store import Store
 
-RaiseNotification = Callable[..., int | None]
+# What an alert is raised with (``core.notify.outbox.NotificationCenter.raise_notification``, which
+# notify, above rhythm, implements): kind, title, body_md, ref_type, ref_id, dedup_key.
+AlertFields = tuple[str, str, str, str | None, int | None, str]
+RaiseNotification = Callable[[Unpack[AlertFields]], int | None]
 
 
 def briefing_time(value: str) -> time:
