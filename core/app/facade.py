@@ -270,7 +270,7 @@ class App:
         from core.drafts.mailer_choice import build_mailer
 
         try:
-            return build_mailer(self._services, lambda: RuntimeMailer(self.graph))
+            return build_mailer(self._services, lambda: RuntimeMailer.port(self.graph))
         except Exception as exc:  # Graph or SMTP not usable yet: drafts compose and wait
             log.info("no mailer: %s", exc)
             return None

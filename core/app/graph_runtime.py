@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import httpx
 
@@ -26,7 +26,7 @@ from core.graph.categories import CategoryWriter
 from core.graph.client import GraphClient, TokenProvider
 from core.graph.mail_sync import MailSync, MailSyncReport
 from core.graph.mailer import GraphMailer
-from core.mail.ports import RemovalSink
+from core.mail.ports import DraftMailer, RemovalSink
 
 if TYPE_CHECKING:
     import asyncio
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from core.db.owed import Claimed
     from core.drive.watcher import DriveSyncReport
     from core.intake.jobs import IngestReport
-    from core.mail.ports import DraftAttachment
     from core.services import Services
 
 log = logging.getLogger(__name__)
@@ -223,6 +222,9 @@ class RuntimeMailer:
     closes its runtime when it stops polling and ``App.graph()`` builds a fresh one; this asks
     for the current one on every call, so sending always goes through the one live Graph client.
     It has no ``client`` attribute, so ``Drafting.aclose`` leaves the shared client alone.
+
+    Every ``DraftMailer`` call is the current mailer's own method, looked up when it is made:
+    one forwarding rule, not a second copy of each signature to keep in step with the port.
     """
 
     kind = "graph"
@@ -231,58 +233,19 @@ class RuntimeMailer:
     def __init__(self, runtime: Callable[[], GraphRuntime]) -> None:
         self._runtime = runtime
 
-    def _mailer(self) -> GraphMailer:
-        return self._runtime().mailer
+    def __getattr__(self, name: str) -> Any:
+        if name not in _DRAFT_MAILER_CALLS:  # ``client`` above all: the runtime's, not ours
+            raise AttributeError(name)
+        return getattr(self._runtime().mailer, name)
 
-    async def find_sent(self, internet_message_id: str) -> bool:
-        return await self._mailer().find_sent(internet_message_id)
+    @classmethod
+    def port(cls, runtime: Callable[[], GraphRuntime]) -> DraftMailer:
+        """The forwarder as the port it serves (mypy cannot see through ``__getattr__``)."""
+        return cast("DraftMailer", cls(runtime))
 
-    async def create_reply_draft(self, graph_message_id: str, *, comment: str | None = None) -> str:
-        return await self._mailer().create_reply_draft(graph_message_id, comment=comment)
 
-    async def create_draft(
-        self,
-        to: list[str] | str,
-        subject: str,
-        body_html_or_text: str,
-        *,
-        cc: list[str] | None = None,
-        marker: str | None = None,
-    ) -> str:
-        return await self._mailer().create_draft(
-            to, subject, body_html_or_text, cc=cc, marker=marker
-        )
-
-    async def update_draft(
-        self,
-        outlook_id: str,
-        to: list[str] | str | None = None,
-        subject: str | None = None,
-        body: str | None = None,
-        *,
-        cc: list[str] | None = None,
-    ) -> None:
-        await self._mailer().update_draft(outlook_id, to, subject, body, cc=cc)
-
-    async def internet_message_id(self, outlook_id: str) -> str | None:
-        return await self._mailer().internet_message_id(outlook_id)
-
-    async def draft_exists(self, outlook_id: str) -> bool:
-        return await self._mailer().draft_exists(outlook_id)
-
-    async def send_draft(self, outlook_id: str) -> None:
-        await self._mailer().send_draft(outlook_id)
-
-    async def delete_draft(self, outlook_id: str) -> bool:
-        return await self._mailer().delete_draft(outlook_id)
-
-    async def list_attachments(self, outlook_id: str) -> list[DraftAttachment]:
-        return await self._mailer().list_attachments(outlook_id)
-
-    async def add_attachment(
-        self, outlook_id: str, filename: str, content_type: str, data: bytes
-    ) -> str | None:
-        return await self._mailer().add_attachment(outlook_id, filename, content_type, data)
-
-    async def delete_attachment(self, outlook_id: str, attachment_id: str) -> bool:
-        return await self._mailer().delete_attachment(outlook_id, attachment_id)
+_DRAFT_MAILER_CALLS = frozenset(
+    name
+    for name in dir(DraftMailer)
+    if not name.startswith("_") and name not in RuntimeMailer.__dict__
+)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Protocol, TypedDict, TypeVar, Unpack
 
 from core.mail.source import RawMessage
 
@@ -124,6 +124,22 @@ class DraftAttachment:
     content_type: str
 
 
+class NewDraft(TypedDict, total=False):
+    """A new draft's options: copies, and the marker that ties a copy found later to our draft."""
+
+    cc: list[str] | None
+    marker: str | None
+
+
+class DraftChanges(TypedDict, total=False):
+    """What an update sets on a draft (a part left out, or None, stays as it is)."""
+
+    to: list[str] | str | None
+    subject: str | None
+    body: str | None
+    cc: list[str] | None
+
+
 class Mailer(Protocol):
     """What every mailer offers the sender."""
 
@@ -141,24 +157,10 @@ class DraftMailer(Mailer, Protocol):
     ) -> str: ...
 
     async def create_draft(
-        self,
-        to: list[str] | str,
-        subject: str,
-        body_html_or_text: str,
-        *,
-        cc: list[str] | None = None,
-        marker: str | None = None,
+        self, to: list[str] | str, subject: str, body_html_or_text: str, **options: Unpack[NewDraft]
     ) -> str: ...
 
-    async def update_draft(
-        self,
-        outlook_id: str,
-        to: list[str] | str | None = None,
-        subject: str | None = None,
-        body: str | None = None,
-        *,
-        cc: list[str] | None = None,
-    ) -> None: ...
+    async def update_draft(self, outlook_id: str, **changes: Unpack[DraftChanges]) -> None: ...
 
     async def internet_message_id(self, outlook_id: str) -> str | None: ...
 
