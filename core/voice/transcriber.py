@@ -32,7 +32,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypedDict, TypeVar, Unpack
 
 from core import tasks
 from core.errors import TranscriptionError
@@ -103,6 +103,15 @@ class Transcript:
     @property
     def real_time_factor(self) -> float:
         return self.elapsed_s / self.duration_s if self.duration_s > 0 else 0.0
+
+
+class FileOptions(TypedDict, total=False):
+    """``transcribe_file``'s options, named once for every transcriber that forwards them
+    (``submit`` here, ``core.voice.worker.RemoteTranscriber`` in the child process)."""
+
+    language: str | None
+    progress: ProgressFn | None
+    cancel: threading.Event | None
 
 
 class Transcriber:
@@ -359,18 +368,9 @@ class Transcriber:
         """Run ``fn`` on this transcriber's single worker thread (live dictation's pieces)."""
         return self._worker().submit(fn, *args, **kwargs)
 
-    def submit(
-        self,
-        path: str | Path,
-        *,
-        language: str | None = None,
-        progress: ProgressFn | None = None,
-        cancel: threading.Event | None = None,
-    ) -> Future[Transcript]:
+    def submit(self, path: str | Path, **options: Unpack[FileOptions]) -> Future[Transcript]:
         """Run ``transcribe_file`` on this transcriber's single worker thread."""
-        return self._worker().submit(
-            self.transcribe_file, path, language=language, progress=progress, cancel=cancel
-        )
+        return self._worker().submit(self.transcribe_file, path, **options)
 
     def warm_up(self) -> Future[float]:
         """Load the model on the worker thread (the desktop calls this at start-up)."""

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Literal, TypeVar, Unpack, cast, overload
 
 from core import tasks
 from core.errors import TranscriptionError
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
 
     from core.voice.live import LiveDictation
-    from core.voice.transcriber import ProgressFn, Transcriber, Transcript
+    from core.voice.transcriber import FileOptions, ProgressFn, Transcriber, Transcript
 
 log = logging.getLogger(__name__)
 
@@ -349,35 +349,21 @@ class RemoteTranscriber:
         if future.exception() is None:
             self.load_seconds = float(future.result())
 
-    def submit(
-        self,
-        path: str | Path,
-        *,
-        language: str | None = None,
-        progress: ProgressFn | None = None,
-        cancel: threading.Event | None = None,
-    ) -> Future[Transcript]:
+    def submit(self, path: str | Path, **options: Unpack[FileOptions]) -> Future[Transcript]:
         """``Transcriber.transcribe_file`` in the child; ``progress`` is called from the reply
         thread, ``cancel`` is passed on while it runs."""
         return self.process.call(
             "file",
             self.config,
             str(path),
-            self.wanted_language(language),
-            progress=progress,
-            cancel=cancel,
+            self.wanted_language(options.get("language")),
+            progress=options.get("progress"),
+            cancel=options.get("cancel"),
         )
 
-    def transcribe_file(
-        self,
-        path: str | Path,
-        *,
-        language: str | None = None,
-        progress: ProgressFn | None = None,
-        cancel: threading.Event | None = None,
-    ) -> Transcript:
+    def transcribe_file(self, path: str | Path, **options: Unpack[FileOptions]) -> Transcript:
         """Blocking ``submit`` (call it from a worker thread, never the loop)."""
-        return self.submit(path, language=language, progress=progress, cancel=cancel).result()
+        return self.submit(path, **options).result()
 
     def close(self) -> None:
         """Nothing: the child is the App's (``WhisperProcess.close``)."""
