@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from sqlalchemy.orm import Session
 
@@ -58,37 +58,34 @@ def resolve_audio_path(home: Path, stored: str | None) -> Path | None:
     return path if path.is_absolute() else Path(home) / path
 
 
+class NoteOrigin(TypedDict, total=False):
+    """Where a note came from: ``source`` (one of ``NOTE_SOURCES``; desktop when not said), its
+    recording, and who wrote it (the owner when not said)."""
+
+    source: str
+    audio_path: Path | None
+    actor: str
+
+
 def add_customer_note(
-    services: Services,
-    inquiry_id: int | None,
-    text: str,
-    *,
-    source: str = "desktop",
-    audio_path: Path | None = None,
-    actor: str = "owner",
+    services: Services, inquiry_id: int | None, text: str, **origin: Unpack[NoteOrigin]
 ) -> int:
     """Store a note (optionally with its recording); returns the Memory id.
 
     Audited like ``InquiryEditor.add_note`` (an ``add_note`` audit entry by ``actor``); publishes
     ``NoteAdded`` and, for a note on an inquiry, ``InquiryUpdated(fields=("notes",))``.
     """
-    write = _note_writer(services, inquiry_id, text, source, audio_path, actor)
+    write = _note_writer(services, inquiry_id, text, **origin)
     note_id: int = services.store.write(write)
     _publish_note(services, note_id, inquiry_id)
     return note_id
 
 
 async def add_customer_note_async(
-    services: Services,
-    inquiry_id: int | None,
-    text: str,
-    *,
-    source: str = "desktop",
-    audio_path: Path | None = None,
-    actor: str = "owner",
+    services: Services, inquiry_id: int | None, text: str, **origin: Unpack[NoteOrigin]
 ) -> int:
     """``add_customer_note`` on the store's writer thread, awaited from the event loop."""
-    write = _note_writer(services, inquiry_id, text, source, audio_path, actor)
+    write = _note_writer(services, inquiry_id, text, **origin)
     note_id: int = await services.store.run(write)
     _publish_note(services, note_id, inquiry_id)
     return note_id
@@ -104,9 +101,10 @@ def _note_writer(
     services: Services,
     inquiry_id: int | None,
     text: str,
-    source: str,
-    audio_path: Path | None,
-    actor: str,
+    *,
+    source: str = "desktop",
+    audio_path: Path | None = None,
+    actor: str = "owner",
 ) -> Callable[[Session], int]:
     """Check the note, then the one transaction both twins run."""
     text = text.strip()
