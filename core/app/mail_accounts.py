@@ -8,7 +8,7 @@ file, the password (授权码) in the keyring. Nothing is saved before a test su
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from core import tasks
 from core.mailbox.account import Endpoint, Security
@@ -20,6 +20,13 @@ if TYPE_CHECKING:  # the IMAP and SMTP clients load when a test runs, not when t
     from core.mailbox.check import CheckResult
 
 Server = tuple[str, int, Security]
+
+
+class Servers(TypedDict, total=False):
+    """Servers typed over the preset's (``手动设置``: host, port, security); None: the preset's."""
+
+    imap: Server | None
+    smtp: Server | None
 
 
 @dataclass(frozen=True)
@@ -56,40 +63,28 @@ class MailAccountService:
             bool(self.services.secrets.get(MAIL_PASSWORD)),
         )
 
-    def _endpoints(
-        self, key: str, user: str, imap: Server | None, smtp: Server | None
-    ) -> tuple[Endpoint, Endpoint]:
-        return endpoints(self.preset(key), user.strip(), imap=imap, smtp=smtp)
+    def _endpoints(self, key: str, user: str, servers: Servers) -> tuple[Endpoint, Endpoint]:
+        return endpoints(
+            self.preset(key), user.strip(), imap=servers.get("imap"), smtp=servers.get("smtp")
+        )
 
     async def test(
-        self,
-        key: str,
-        user: str,
-        password: str,
-        *,
-        imap: Server | None = None,
-        smtp: Server | None = None,
+        self, key: str, user: str, password: str, **servers: Unpack[Servers]
     ) -> CheckResult:
         """Log in once to both servers; raises ``MailAuthError`` / ``MailServiceDisabled`` /
         ``MailNetworkError`` / ``InsecureMailServer`` (Chinese ``user_message``)."""
         from core.mailbox.check import check_account
 
-        i, s = self._endpoints(key, user, imap, smtp)
+        i, s = self._endpoints(key, user, servers)
         return await tasks.io(check_account, i, s, password)
 
     async def save(
-        self,
-        key: str,
-        user: str,
-        password: str,
-        *,
-        imap: Server | None = None,
-        smtp: Server | None = None,
+        self, key: str, user: str, password: str, **servers: Unpack[Servers]
     ) -> tuple[str, str]:
         """Test, then keep: settings for the servers, the keyring for the password. Returns
         where the password went (Chinese, English)."""
-        await self.test(key, user, password, imap=imap, smtp=smtp)
-        i, s = self._endpoints(key, user, imap, smtp)
+        await self.test(key, user, password, **servers)
+        i, s = self._endpoints(key, user, servers)
         self.services.settings.update(
             {
                 "imap.provider": key,
