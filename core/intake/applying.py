@@ -144,10 +144,7 @@ class Applier:
         msg.updated_at = self.now()
         outcome = merge.apply_understood(
             session,
-            msg,
-            cls,
-            ext,
-            customer_email=job.customer_email,
+            merge.Understood(msg, cls, ext, job.customer_email),
             offline=self.offline,
             clock=self.services.clock,
             region=self.region,

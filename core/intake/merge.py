@@ -109,61 +109,56 @@ def is_new_project(
     return False, ""
 
 
-def decide(
-    session: Session,
-    message: Message,
-    classification: ClassificationLike,
-    extraction: ExtractionLike | None,
-    *,
-    customer_email: str | None,
-    offline: bool,
-) -> Decision:
+@dataclass(frozen=True)
+class Understood:
+    """An inbound message as the pipeline understood it: what merge decides on and writes."""
+
+    message: Message
+    classification: ClassificationLike
+    extraction: ExtractionLike | None
+    customer_email: str | None
+
+
+def decide(session: Session, seen: Understood, *, offline: bool) -> Decision:
     """Pick the disposition and the inquiry for an understood inbound message."""
+    message, classification, extraction = seen.message, seen.classification, seen.extraction
+    customer_email = seen.customer_email
     with session.no_autoflush:  # the caller flushed earlier messages; this one is irrelevant
-        return _decide(session, message, classification, extraction, customer_email, offline)
-
-
-def _decide(
-    session: Session,
-    message: Message,
-    classification: ClassificationLike,
-    extraction: ExtractionLike | None,
-    customer_email: str | None,
-    offline: bool,
-) -> Decision:
-    primary = classification.primary
-    thread = find_thread_inquiry(
-        session,
-        message.in_reply_to,
-        message.references,
-        message.conversation_id,
-        exclude_pk=message.id,
-    )
-    if primary == "C":
-        if thread is not None:
-            return Decision("merged", thread, "thread", "not an inquiry, but in the thread")
-        by_email = find_email_inquiry(session, customer_email)
-        if by_email is not None:
-            return Decision("merged", by_email, "email", "not an inquiry, from a known customer")
-        return Decision("not_inquiry", reason=classification.reason)
-
-    target, matched_by = thread, "thread" if thread is not None else None
-    if target is None:
-        target = find_email_inquiry(session, customer_email)
-        matched_by = "email" if target is not None else None
-    if target is None and extraction is not None:
-        name = extraction.customer_name or message.from_name
-        target, matched_by = find_phone_inquiry(
-            session, extraction.customer_phone, name, require_name=offline
+        primary = classification.primary
+        thread = find_thread_inquiry(
+            session,
+            message.in_reply_to,
+            message.references,
+            message.conversation_id,
+            exclude_pk=message.id,
         )
+        if primary == "C":
+            if thread is not None:
+                return Decision("merged", thread, "thread", "not an inquiry, but in the thread")
+            by_email = find_email_inquiry(session, customer_email)
+            if by_email is not None:
+                return Decision(
+                    "merged", by_email, "email", "not an inquiry, from a known customer"
+                )
+            return Decision("not_inquiry", reason=classification.reason)
+
+        target, matched_by = thread, "thread" if thread is not None else None
         if target is None:
-            matched_by = None
-    if target is None:
-        return Decision("new_inquiry", reason="no earlier inquiry matches")
-    new, why = is_new_project(target, primary, extraction)
-    if new:
-        return Decision("new_inquiry", target, matched_by, why)
-    return Decision("merged", target, matched_by, f"same job (by {matched_by})")
+            target = find_email_inquiry(session, customer_email)
+            matched_by = "email" if target is not None else None
+        if target is None and extraction is not None:
+            name = extraction.customer_name or message.from_name
+            target, matched_by = find_phone_inquiry(
+                session, extraction.customer_phone, name, require_name=offline
+            )
+            if target is None:
+                matched_by = None
+        if target is None:
+            return Decision("new_inquiry", reason="no earlier inquiry matches")
+        new, why = is_new_project(target, primary, extraction)
+        if new:
+            return Decision("new_inquiry", target, matched_by, why)
+        return Decision("merged", target, matched_by, f"same job (by {matched_by})")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -172,11 +167,8 @@ def _decide(
 
 def apply_understood(
     session: Session,
-    message: Message,
-    classification: ClassificationLike,
-    extraction: ExtractionLike | None,
+    seen: Understood,
     *,
-    customer_email: str | None,
     offline: bool,
     clock: Clock,
     region: str,
@@ -185,9 +177,9 @@ def apply_understood(
 ) -> Outcome:
     """Decide, write the decision, and name the events it makes (published after the commit).
     ``opinion``: the model's verified view on a complaint (``escalation_opinion.Opinion``)."""
-    decision = decide(
-        session, message, classification, extraction, customer_email=customer_email, offline=offline
-    )
+    decision = decide(session, seen, offline=offline)
+    message, classification, extraction = seen.message, seen.classification, seen.extraction
+    customer_email = seen.customer_email
     pk = message.id
     if decision.disposition == "new_inquiry":
         applied = create_inquiry(
@@ -290,6 +282,7 @@ __all__ = [
     "ClassificationLike",
     "Decision",
     "ExtractionLike",
+    "Understood",
     "add_summary",
     "apply_outbound",
     "apply_understood",
