@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -20,9 +20,13 @@ from sqlalchemy.orm import Session
 from core.clock import Clock, naive_utc
 from core.db.dialect import insert_ignore
 from core.db.models import CUSTOMER_FIELDS, AuditEntry, Inquiry, InquiryPhone, Message
+from core.inquiry.replied import mail_at
 from core.inquiry.search import build_search_text, phone_digit_forms
 from core.inquiry.stages import StageChange, record_initial_stage
 from core.intake.matching import _norm, find_email_inquiry, find_thread_inquiry
+
+if TYPE_CHECKING:  # the extractor (pydantic, the glossary) loads with the pipeline, not here
+    from core.intake.extract import Extraction
 
 T = TypeVar("T")
 CONFIDENCE_RANK = {"low": 0, "medium": 1, "high": 2}
@@ -35,18 +39,6 @@ class ClassificationLike(Protocol):
     labels: list[str]
     confidence: str
     reason: str
-
-
-class ExtractionLike(Protocol):
-    customer_name: str | None
-    customer_email: str | None
-    customer_phone: str | None
-    address: str | None
-    suburb: str | None
-    product_types: list[str]
-    dimensions: list[str]
-    urgency: str | None
-    language: str | None
 
 
 @dataclass
@@ -142,7 +134,7 @@ def refresh_search(inquiry: Inquiry, region: str) -> None:
     inquiry.search_text = " ".join(w for w in words if w)
 
 
-def extraction_dict(extraction: ExtractionLike | None) -> dict[str, Any]:
+def extraction_dict(extraction: Extraction | None) -> dict[str, Any]:
     if extraction is None:
         return {}
     keys = (
@@ -157,19 +149,13 @@ def extraction_dict(extraction: ExtractionLike | None) -> dict[str, Any]:
 
 
 def _mark_inbound(inquiry: Inquiry, message: Message) -> None:
-    at = message.received_at
-    if inquiry.last_inbound_at is None or at >= inquiry.last_inbound_at:
-        inquiry.last_inbound_at = at
-    if inquiry.last_contact_at is None or at >= inquiry.last_contact_at:
-        inquiry.last_contact_at = at
-    if inquiry.last_outbound_at is None or at >= inquiry.last_outbound_at:
-        inquiry.owes_reply = "us"
+    mail_at(inquiry, message.received_at, outbound=False)
 
 
 def _new_inquiry(
     message: Message,
     classification: ClassificationLike,
-    ext: ExtractionLike | None,
+    ext: Extraction | None,
     customer_email: str | None,
     language_hint: str | None,
     now: datetime,
@@ -214,7 +200,7 @@ def create_inquiry(
     session: Session,
     message: Message,
     classification: ClassificationLike,
-    extraction: ExtractionLike | None,
+    extraction: Extraction | None,
     *,
     customer_email: str | None,
     parent: Inquiry | None,
@@ -269,7 +255,7 @@ def merge_into(
     inquiry: Inquiry,
     message: Message,
     classification: ClassificationLike,
-    extraction: ExtractionLike | None,
+    extraction: Extraction | None,
     *,
     customer_email: str | None,
     clock: Clock,
@@ -319,7 +305,7 @@ def merge_into(
 def _merge_extraction(
     session: Session,
     inquiry: Inquiry,
-    ext: ExtractionLike,
+    ext: Extraction,
     context: dict[str, Any],
     locked: set[str],
     fill: Callable[[str, object], None],
@@ -379,13 +365,7 @@ def record_outbound(
                 break
     if inquiry is None:
         return None
-    at = message.received_at
-    if inquiry.last_outbound_at is None or at >= inquiry.last_outbound_at:
-        inquiry.last_outbound_at = at
-    if inquiry.last_contact_at is None or at >= inquiry.last_contact_at:
-        inquiry.last_contact_at = at
-    if inquiry.last_inbound_at is None or at >= inquiry.last_inbound_at:
-        inquiry.owes_reply = "customer"
+    mail_at(inquiry, message.received_at, outbound=True)
     add_summary(inquiry, message)
     inquiry.updated_at = naive_utc(clock.now())
     message.inquiry_id = inquiry.id

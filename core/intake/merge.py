@@ -45,7 +45,6 @@ from core.intake.inquiry_writes import (
     THREAD_SUMMARY_LINES,
     Applied,
     ClassificationLike,
-    ExtractionLike,
     add_summary,
     create_inquiry,
     extraction_dict,
@@ -70,6 +69,7 @@ from core.intake.matching import (
 
 if TYPE_CHECKING:
     from core.intake.escalation_opinion import Opinion
+    from core.intake.extract import Extraction
 
 OUTGOING = "skipped:outgoing"
 Outcome = tuple[str, list[Event], int | None]
@@ -86,7 +86,7 @@ class Decision:
 
 
 def is_new_project(
-    inquiry: Inquiry, primary: str, extraction: ExtractionLike | None
+    inquiry: Inquiry, primary: str, extraction: Extraction | None
 ) -> tuple[bool, str]:
     """The R→A rule: does this message describe a different job than ``inquiry``?
 
@@ -115,7 +115,7 @@ class Understood:
 
     message: Message
     classification: ClassificationLike
-    extraction: ExtractionLike | None
+    extraction: Extraction | None
     customer_email: str | None
 
 
@@ -281,7 +281,6 @@ __all__ = [
     "Applied",
     "ClassificationLike",
     "Decision",
-    "ExtractionLike",
     "Understood",
     "add_summary",
     "apply_outbound",
