@@ -8,6 +8,7 @@ message without a sender, or ``pending`` for the model.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -51,38 +52,39 @@ class RowFactory:
             return "failed:no_sender"
         return PENDING
 
-    def _failed_row(self, item: Arrival) -> tuple[Message, str]:
+    def _arrival_columns(self, item: Arrival) -> dict[str, Any]:
+        """What every row of an arrival records, parsed or not: where it came from, its bytes."""
         raw, now = item.raw, self.now()
+        return {
+            "message_id": item.message_id,
+            "source_id": raw.source_id,
+            "source": raw.source,
+            "source_ref": raw.source_ref,
+            "folder": raw.folder,
+            "conversation_id": raw.conversation_id,
+            "raw_size": raw.size,
+            "raw_path": item.raw_path,
+            "created_at": now,
+            "updated_at": now,
+        }
+
+    def _failed_row(self, item: Arrival) -> tuple[Message, str]:
         disposition = f"failed:{item.failure or ''}"
         msg = Message(
-            message_id=item.message_id,
-            source_id=raw.source_id,
-            source=raw.source,
-            source_ref=raw.source_ref,
-            folder=raw.folder,
+            **self._arrival_columns(item),
             direction="in",
-            conversation_id=raw.conversation_id,
             subject="",
-            received_at=naive_utc(raw.received_at or self.clock.now()),
-            raw_size=raw.size,
-            raw_path=item.raw_path,
+            received_at=naive_utc(item.raw.received_at or self.clock.now()),
             disposition=disposition,
             last_error=item.detail[:2000],
-            created_at=now,
-            updated_at=now,
         )
         return msg, disposition
 
     def _parsed_row(self, item: Arrival, parsed: ParsedMessage, disposition: str) -> Message:
-        raw, now = item.raw, self.now()
+        raw = item.raw
         msg = Message(
-            message_id=item.message_id,
-            source_id=raw.source_id,
-            source=raw.source,
-            source_ref=raw.source_ref,
-            folder=raw.folder,
+            **self._arrival_columns(item),
             direction="out" if item.outgoing else "in",
-            conversation_id=raw.conversation_id,
             in_reply_to=records.normalise_message_id(parsed.in_reply_to),
             references=records.normalise_many(parsed.references),
             from_addr=(parsed.from_addr or None),
@@ -100,13 +102,9 @@ class RowFactory:
             body_text=item.body_text,
             body_full=parsed.text or "",
             body_html=parsed.html,
-            raw_size=raw.size,
-            raw_path=item.raw_path,
             parse_notes=list(parsed.notes),
             disposition=disposition,
             attempts=0,
-            created_at=now,
-            updated_at=now,
         )
         msg.attachments = records.attachment_rows(item.stored)
         return msg

@@ -145,6 +145,17 @@ class _Walker:
         self.not_kept += 1
         return True
 
+    def _attach(self, filename: str | None, ctype: str, payload: bytes, *, inline: bool) -> None:
+        self.attachments.append(
+            ParsedAttachment(
+                filename=filename,
+                content_type=ctype,
+                size=len(payload),
+                payload=payload,
+                is_inline=inline,
+            )
+        )
+
     def walk(self, part: Message, depth: int = 0) -> _Body:
         body = _Body()
         if depth > 30:
@@ -204,15 +215,7 @@ class _Walker:
             return body
         payload = _payload_bytes(part, self.notes)
         has_cid = bool(part.get("content-id", None)) if not disposition else False
-        self.attachments.append(
-            ParsedAttachment(
-                filename=filename,
-                content_type=ctype,
-                size=len(payload),
-                payload=payload,
-                is_inline=disposition == "inline" or has_cid,
-            )
-        )
+        self._attach(filename, ctype, payload, inline=disposition == "inline" or has_cid)
         return body
 
     def _omitted(self, part: Message, ctype: str, disposition: str | None, marker: str) -> bool:
@@ -278,15 +281,7 @@ class _Walker:
         filename = _filename(part, self.notes)
         if not filename and ctype == "message/rfc822":
             filename = (subject or "message")[:80] + ".eml"
-        self.attachments.append(
-            ParsedAttachment(
-                filename=filename,
-                content_type=ctype,
-                size=len(payload),
-                payload=payload,
-                is_inline=disposition == "inline",
-            )
-        )
+        self._attach(filename, ctype, payload, inline=disposition == "inline")
 
 
 def _collect_defects(msg: Message, notes: list[str]) -> None:

@@ -43,24 +43,23 @@ class LineItem:
         """The contract's item: the fields given plus ``line_total_ex_gst`` (money as numbers,
         exact to the cent)."""
         return {
-            "description": self.description,
-            "product": self.product,
-            "width_mm": self.width_mm,
-            "height_mm": self.height_mm,
-            "qty": self.qty,
+            **self._words_and_sizes(),
             "unit_price_ex_gst": float(self.unit_price_ex_gst),
             "line_total_ex_gst": float(self.money.ex_gst),
         }
 
     def stored(self) -> dict[str, Any]:
         """The row's copy: money as exact decimal strings."""
+        return {**self._words_and_sizes(), "unit_price_ex_gst": str(self.unit_price_ex_gst)}
+
+    def _words_and_sizes(self) -> dict[str, Any]:
+        """Every field but the money, the same in the contract and the row."""
         return {
             "description": self.description,
             "product": self.product,
             "width_mm": self.width_mm,
             "height_mm": self.height_mm,
             "qty": self.qty,
-            "unit_price_ex_gst": str(self.unit_price_ex_gst),
         }
 
 
