@@ -17,19 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from core.app import App
+from core.db.models import DRAFT_STATUSES
 from core.errors import NotFound
 
-# the statuses of the ``drafts --json`` contract (docs/contracts.md; core.db.models.DRAFT_STATUSES)
-STATUSES = (
-    "draft",
-    "pending_approval",
-    "approved",
-    "sending",
-    "sent",
-    "rejected",
-    "failed",
-    "superseded",
-)
+# the statuses of the ``drafts --json`` contract (docs/contracts.md): the store's own list
+STATUSES = DRAFT_STATUSES
 
 if TYPE_CHECKING:
     from core.drafts.batch import BatchReport

@@ -42,7 +42,7 @@ from core.db.send_journal import (
 from core.drafts.send_facts import force_status, mark_sent, settle_from_journal
 from core.drafts.state import Transition
 from core.drafts.submit_once import PREPARED
-from core.errors import InquiryBridgeError, MailerGone
+from core.errors import MailerGone, failure_note
 from core.mail.ports import DraftMailer, Mailer
 from core.services import Services
 
@@ -62,12 +62,6 @@ GONE_MESSAGE_SENT_FOLDER = (
 def gone_message(mailer: Mailer | None) -> str:
     """The owner's sentence for a send nobody can confirm, naming where he can look."""
     return GONE_MESSAGE if getattr(mailer, "has_drafts", True) else GONE_MESSAGE_SENT_FOLDER
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, InquiryBridgeError):
-        return exc.user_message("zh_CN")
-    return f"{type(exc).__name__}: {exc}"
 
 
 def _info(session: Session, draft_id: int) -> tuple[datetime, str, list[str]] | None:
@@ -120,7 +114,7 @@ class SendJournalKeeper:
                 log.info("draft %s: journal check postponed: %s", draft_id, exc)
                 return (
                     "unknown",
-                    f"暂时无法核对上次发送（{_reason(exc)}），未发送；稍后再核对，绝不重复发送",
+                    f"暂时无法核对上次发送（{failure_note(exc)}），未发送；稍后再核对，绝不重复发送",
                 )
             if still:
                 self.outcome(NOT_SENT, entry, note="still in Drafts")

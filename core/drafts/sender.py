@@ -63,13 +63,13 @@ from core.drafts.state import STATUS_ZH, Transition, transition
 from core.drafts.submit_once import PREPARED, TRANSMITTED, VERDICT_WORDS, SubmitOnce, set_fields
 from core.errors import (
     DraftStateError,
-    InquiryBridgeError,
     MailerAmbiguous,
     MailerError,
     MailerGone,
     MailerRefused,
     MailerUnavailable,
     NotFound,
+    failure_note,
 )
 from core.mail.ports import DraftMailer, Mailer, SubmitMailer
 from core.services import Services
@@ -112,12 +112,6 @@ def _retry_later(exc: BaseException) -> bool:
     if isinstance(exc, MailerUnavailable | MailerAmbiguous):
         return True
     return isinstance(exc, OSError | asyncio.TimeoutError) and not isinstance(exc, MailerError)
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, InquiryBridgeError):
-        return exc.user_message("zh_CN")
-    return f"{type(exc).__name__}: {exc}"
 
 
 class DraftSender:
@@ -423,7 +417,7 @@ class DraftSender:
     _set_fields = staticmethod(set_fields)
 
     async def _not_sent(self, draft_id: int, exc: BaseException, *, actor: str) -> SendResult:
-        reason = _reason(exc)
+        reason = failure_note(exc)
         if _retry_later(exc):
             await self._move_and_publish(
                 draft_id,
@@ -447,7 +441,7 @@ class DraftSender:
         try:
             results = await self._reconcile_one(snap.id, cause=exc)
         except Exception as check_exc:  # Outlook unreachable: leave ``sending`` for later
-            reason = _reason(exc)
+            reason = failure_note(exc)
             await self._write(self._set_fields(snap.id, error=reason))
             log.info("draft %s: outcome unknown (%s; check failed: %s)", snap.id, exc, check_exc)
             return SendResult(
@@ -494,7 +488,7 @@ class DraftSender:
         if await self.drafts.draft_exists(outlook_id):
             await self.journal_keeper.outcome_for(draft_id, NOT_SENT, note="still in Drafts")
             if cause is not None and not _retry_later(cause):
-                reason = _reason(cause)
+                reason = failure_note(cause)
                 await self._move_and_publish(
                     draft_id,
                     "failed",
@@ -505,13 +499,13 @@ class DraftSender:
                 return SendResult(draft_id, "failed", f"发送失败，草稿已保留：{reason}")
             note = "核对：Outlook 草稿仍在草稿箱，未发出"
             if cause is not None:
-                note += f"（{_reason(cause)}）"
+                note += f"（{failure_note(cause)}）"
             await self._move_and_publish(
                 draft_id,
                 "approved",
                 actor=SYSTEM_ACTOR,
                 note=note,
-                error=_reason(cause) if cause else None,
+                error=failure_note(cause) if cause else None,
             )
             return SendResult(
                 draft_id, "waiting", "未发送（Outlook 草稿仍在草稿箱），连接恢复后自动发送一次"
@@ -545,7 +539,9 @@ class DraftSender:
                             results.append(await self._reconcile_one(draft_id))
                 except Exception as exc:  # unreachable: try again next round
                     log.info("reconcile of draft %s postponed: %s", draft_id, exc)
-                    results.append(SendResult(draft_id, "unknown", f"暂时无法核对：{_reason(exc)}"))
+                    results.append(
+                        SendResult(draft_id, "unknown", f"暂时无法核对：{failure_note(exc)}")
+                    )
                     break
         return results
 

@@ -91,6 +91,14 @@ def own_sentence(exc: BaseException, lang: str = "zh_CN") -> str:
     return ""
 
 
+def failure_note(exc: BaseException) -> str:
+    """A failure as a draft's note records it: an app error in the owner's words (Chinese),
+    anything else as its type and text (a bug's name is more use to whoever reads the log)."""
+    if isinstance(exc, InquiryBridgeError):
+        return exc.user_message("zh_CN")
+    return f"{type(exc).__name__}: {exc}"
+
+
 class InquiryBridgeError(Exception):
     """Base of every error the app raises on purpose."""
 
