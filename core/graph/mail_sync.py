@@ -52,6 +52,7 @@ from core.graph.batch import BATCH_MAX, SubRequest, SubResponse
 from core.graph.client import GraphClient
 from core.intake.identity import same_delivery
 from core.intake.records import relink_source_id
+from core.mail import spool as mail_spool
 from core.mail.message_ids import normalise_message_id
 from core.mail.ports import RemovalSink, recorded_here
 from core.mail.source import RawMessage
@@ -405,7 +406,7 @@ class MailSync:
         """Delete the spool files of streamed messages (``RawMessage.path``)."""
         paths = [raw.path for raw in raws if raw.path is not None]
         self.downloaded.difference_update(paths)
-        mime_stream.discard(paths)
+        mail_spool.discard(paths)
 
     # ------------------------------------------------------------------ the port
     def new_items(self, plan: MailRoundPlan) -> list[dict[str, Any]]:
@@ -446,7 +447,7 @@ class MailSync:
         await self.store.run(lambda s: self._commit(s, plan))
         if self.downloaded:
             left, self.downloaded = list(self.downloaded), set()
-            await tasks.io(mime_stream.discard, left)
+            await tasks.io(mail_spool.discard, left)
 
     # ------------------------------------------------------------------ one round
     def _start(
@@ -520,7 +521,9 @@ class MailSync:
                 await self.sink.record_removed(gid)
                 report.removed += 1
         if self.spool is not None:
-            await tasks.io(mime_stream.sweep, self.spool, self.clock.now().timestamp())
+            await tasks.io(
+                mail_spool.sweep, self.spool, mime_stream.PREFIX, self.clock.now().timestamp()
+            )
         await self._ingest_all(plan, report)
         await self.commit(plan)
         if report.capped:

@@ -34,7 +34,6 @@ STREAM_ABOVE = OVERSIZE_BYTES * 3 // 4
 SIZE_PROPERTY = "Integer 0x0E08"
 SIZE_EXPAND = f"singleValueExtendedProperties($filter=id eq '{SIZE_PROPERTY}')"
 PREFIX = "graph-"
-LEFTOVER_AGE_S = 6 * 3600
 
 
 def listed_size(entry: dict[str, Any]) -> int | None:
@@ -86,20 +85,3 @@ async def _write(response: httpx.Response, target: Path) -> str:
             tmp.unlink()
         raise
     return digest.hexdigest()
-
-
-def discard(paths: list[Path]) -> None:
-    """Delete downloaded files once their messages are ingested (or the round failed)."""
-    for path in paths:
-        with contextlib.suppress(OSError):
-            path.unlink()
-
-
-def sweep(spool: Path, now: float) -> None:
-    """Files a killed process left in the spool (a live round's are minutes old at most);
-    ``now`` from the app's clock, as ``core.intake.records.sweep_spool`` takes it."""
-    with contextlib.suppress(OSError):
-        for path in spool.glob(f"{PREFIX}*.eml*"):
-            with contextlib.suppress(OSError):
-                if now - path.stat().st_mtime > LEFTOVER_AGE_S:
-                    path.unlink()

@@ -31,7 +31,6 @@ from core.mailbox.imap_session import ImapSession, human_size
 
 PIECE = 4 * 1024 * 1024  # bytes per partial FETCH: one literal in memory at a time
 PREFIX = "imap-"
-LEFTOVER_AGE_S = 6 * 3600
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 
 
@@ -98,18 +97,3 @@ def download(imap: ImapSession, uid: int, spool: Path) -> tuple[Path, str] | Non
             tmp.unlink()
         raise
     return target, digest.hexdigest()
-
-
-def discard(paths: list[Path]) -> None:
-    for path in paths:
-        with contextlib.suppress(OSError):
-            path.unlink()
-
-
-def sweep(spool: Path, now: float) -> None:
-    """Files a killed process left in the spool (``now`` from the app's clock)."""
-    with contextlib.suppress(OSError):
-        for path in spool.glob(f"{PREFIX}*.eml*"):
-            with contextlib.suppress(OSError):
-                if now - path.stat().st_mtime > LEFTOVER_AGE_S:
-                    path.unlink()

@@ -47,6 +47,7 @@ from core.db.models import Message, SyncCursor
 from core.errors import MailServerMisbehaves
 from core.intake.identity import same_delivery
 from core.intake.records import relink_source_id
+from core.mail import spool as mail_spool
 from core.mail.message_ids import normalise_message_id
 from core.mail.ports import IntakeSink, run_round
 from core.mail.source import RawMessage
@@ -351,7 +352,7 @@ class ImapSync:
 
     def _discard(self) -> None:
         left, self.downloaded = self.downloaded, []
-        imap_big.discard(left)
+        mail_spool.discard(left)
 
     # ------------------------------------------------------------------ planning
     def _plan(
@@ -511,7 +512,7 @@ class ImapSync:
         """``run_round`` over this source, the round's connection closed whatever happens."""
         if self.spool is not None:
             spool, now = self.spool, self.clock.now().timestamp()
-            await tasks.io(imap_big.sweep, spool, now)
+            await tasks.io(mail_spool.sweep, spool, imap_big.PREFIX, now)
         try:
             plan, ingested, raced, vanished = await run_round(
                 self, self.sink, batch_size=self.batch_size, batches=self.batches
