@@ -18,7 +18,7 @@ from core.agent.conversation import (
     files_found,
 )
 from core.agent.loop import AssistantReply, ToolCallRecord
-from core.agent.tools.base import data_block
+from core.agent.tools.args import data_block
 from core.app.inquiries import InquiryService
 from core.db.models import Attachment
 from core.services import Services

@@ -17,17 +17,8 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
-from core.agent.tools.base import (
-    Tool,
-    ToolContext,
-    ToolError,
-    data_block,
-    inquiry_line,
-    int_arg,
-    iso_local,
-    limit_arg,
-    obj,
-)
+from core.agent.tools.args import data_block, inquiry_line, int_arg, iso_local, limit_arg, obj
+from core.agent.tools.base import Tool, ToolContext, ToolError
 from core.db.dialect import contains_text
 from core.db.models import ALL_STAGES, Draft, Inquiry, InquiryPhone, Message
 from core.drive.paths import normalise_name

@@ -19,18 +19,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from core.agent.tools.base import (
-    ACTOR,
-    Tool,
-    ToolContext,
-    ToolError,
-    as_json,
-    audit,
-    ids_arg,
-    int_arg,
-    obj,
-    text_arg,
-)
+from core.agent.tools.args import as_json, ids_arg, int_arg, obj, text_arg
+from core.agent.tools.base import ACTOR, Tool, ToolContext, ToolError, audit
 from core.clock import SYDNEY
 from core.drafts.batch import BatchDrafter
 from core.drafts.draft_composer import replaced_by

@@ -11,17 +11,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from core.agent.tools.base import (
-    Tool,
-    ToolContext,
-    ToolError,
-    audit,
-    data_block,
-    int_arg,
-    iso_local,
-    obj,
-    text_arg,
-)
+from core.agent.tools.args import data_block, int_arg, iso_local, obj, text_arg
+from core.agent.tools.base import Tool, ToolContext, ToolError, audit
 from core.drafts.attachments import human_size
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from core.agent import proposals
-from core.agent.tools.base import Tool, ToolContext, ToolError, obj, text_arg
+from core.agent.tools.args import obj, text_arg
+from core.agent.tools.base import Tool, ToolContext, ToolError
 from core.knowledge import SECTIONS, excerpt, knowledge_for, outline
 from core.knowledge.base import SECTION_NAMES
 from core.knowledge.search import clean

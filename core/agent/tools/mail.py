@@ -19,16 +19,8 @@ from sqlalchemy import and_, exists, func, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
-from core.agent.tools.base import (
-    Tool,
-    ToolContext,
-    ToolError,
-    data_block,
-    int_arg,
-    iso_local,
-    limit_arg,
-    obj,
-)
+from core.agent.tools.args import data_block, int_arg, iso_local, limit_arg, obj
+from core.agent.tools.base import Tool, ToolContext, ToolError
 from core.clock import SYDNEY, utc
 from core.db.dialect import contains_text
 from core.db.models import Attachment, Draft, Inquiry, Message

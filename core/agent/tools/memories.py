@@ -20,17 +20,8 @@ from sqlalchemy.orm import Session
 from core import tasks
 from core.agent.memory import list_memories, retire_memory
 from core.agent.memory_dedupe import Candidate, remember_once
-from core.agent.tools.base import (
-    ACTOR,
-    Tool,
-    ToolContext,
-    ToolError,
-    as_json,
-    audit,
-    int_arg,
-    obj,
-    text_arg,
-)
+from core.agent.tools.args import as_json, int_arg, obj, text_arg
+from core.agent.tools.base import ACTOR, Tool, ToolContext, ToolError, audit
 from core.db.models import MEMORY_KINDS, MEMORY_STATUSES
 
 OWNER_KINDS = ("boss_pref", "business_rule", "experience", "customer_note")

@@ -16,16 +16,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.agent.tools.base import (
-    ACTOR,
-    Tool,
-    ToolContext,
-    as_json,
-    int_arg,
-    limit_arg,
-    obj,
-    text_arg,
-)
+from core.agent.tools.args import as_json, int_arg, limit_arg, obj, text_arg
+from core.agent.tools.base import ACTOR, Tool, ToolContext
 from core.db.models import ALL_STAGES, CLOSED_STAGES, Draft, DriveItem, Inquiry
 from core.drive.paths import Node, StageLayout, stage_layout
 from core.inquiry.notes import add_customer_note_async

@@ -15,7 +15,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from core.agent.tools.base import Tool, ToolContext, as_json, iso_local, obj
+from core.agent.tools.args import as_json, iso_local, obj
+from core.agent.tools.base import Tool, ToolContext
 from core.clock import SYDNEY, to_sydney, utc
 from core.db.models import CLOSED_STAGES, AppState, Draft, Inquiry, Memory, Message
 from core.inquiry.board import BoardQuery, stage_counts
