@@ -60,5 +60,22 @@ def spawn(
     return task
 
 
+class Loads:
+    """A view's loads: each ``start`` runs ``load`` again (the latest is what the view shows),
+    and ``ready`` waits until none is running (tests and screenshots wait on it)."""
+
+    def __init__(self, load: Callable[[], Coroutine[object, None, None]]) -> None:
+        self._load = load
+        self.task: asyncio.Future[None] | None = None
+
+    def start(self) -> asyncio.Future[None]:
+        self.task = spawn(self._load())
+        return self.task
+
+    async def ready(self) -> None:
+        while self.task is not None and not self.task.done():
+            await asyncio.shield(self.task)
+
+
 def pending_tasks() -> int:
     return len(_tasks)

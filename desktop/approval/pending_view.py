@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from core.app import FrontEnd
 from core.app.types import to_sydney
-from desktop.aio import spawn
+from desktop.aio import Loads
 from desktop.reopen import alive, showing
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class PendingDraftsView(QWidget):
         self.reader: DraftReader = self.app.draft_reading.reader
         self.views: list[DraftView] = []
         self.windows: dict[int, QWidget] = {}
-        self._load_task: asyncio.Future[None] | None = None
+        self._loads = Loads(self._load)
         self.setObjectName("pendingDrafts")
 
         layout = QVBoxLayout(self)
@@ -113,12 +113,10 @@ class PendingDraftsView(QWidget):
         return sum(1 for v in self.views if v.status == "pending_approval")
 
     def refresh(self) -> asyncio.Future[None]:
-        self._load_task = spawn(self._load())
-        return self._load_task
+        return self._loads.start()
 
     async def ready(self) -> None:
-        while self._load_task is not None and not self._load_task.done():
-            await asyncio.shield(self._load_task)
+        await self._loads.ready()
 
     async def _load(self) -> None:
         views = await self.reader.list(QUEUE_STATUSES, newest_first=True)

@@ -52,7 +52,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.aio import spawn
+from desktop.aio import Loads, spawn
 from desktop.approval.decisions import OwnerActions
 from desktop.approval.panels import (
     AttachmentsPanel,
@@ -92,7 +92,7 @@ class ApprovalWindow(OwnerActions, QWidget):
         self.last_folder: str | None = None
         self.busy = False
         self._dirty = False
-        self._load_task: asyncio.Future[None] | None = None
+        self._loads = Loads(self._load)
         self._bridge = DraftChangedBridge(app.bus)
         self._bridge.changed.connect(self._on_draft_changed)
         self.setObjectName("approvalWindow")
@@ -242,13 +242,11 @@ class ApprovalWindow(OwnerActions, QWidget):
 
     # ------------------------------------------------------------------ loading
     def reload(self) -> asyncio.Future[None]:
-        self._load_task = spawn(self._load())
-        return self._load_task
+        return self._loads.start()
 
     async def ready(self) -> None:
         """Wait until the current draft is shown (tests, screenshots)."""
-        while self._load_task is not None and not self._load_task.done():
-            await asyncio.shield(self._load_task)
+        await self._loads.ready()
 
     async def _load(self) -> None:
         draft_id = self.draft_id

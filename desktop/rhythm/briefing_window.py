@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from core.app import FrontEnd
 from core.app.types import AttentionItem, Briefing, Visit, display_phone, place_of
-from desktop.aio import spawn
+from desktop.aio import Loads
 from desktop.i18n import current_language
 from desktop.inert import LinkGate
 from desktop.look import SPACE
@@ -133,12 +133,11 @@ class BriefingWindow(QWidget):
         self.items: list[AttentionItem] = []
         self.attention_cards: list[AttentionCard] = []
         self.reminder_cards: list[ReminderCard] = []
-        self.task: asyncio.Future[None] | None = None
+        self.loads = Loads(self.load)
         self.retranslate()
 
     def reload(self) -> asyncio.Future[None]:
-        self.task = spawn(self.load())
-        return self.task
+        return self.loads.start()
 
     async def load(self) -> None:
         self.briefing = await self.app.rhythm.briefing()

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from core.app import FrontEnd
 from core.app.types import MoneyFigures, Overview, Stats, aud
 from desktop import text
-from desktop.aio import spawn
+from desktop.aio import Loads
 from desktop.stats.charts import BarChart
 
 
@@ -99,12 +99,11 @@ class StatsWindow(QWidget):
         self.stats: Stats | None = None
         self.overview: Overview | None = None
         self.money: MoneyFigures | None = None
-        self.task: asyncio.Future[None] | None = None
+        self.loads = Loads(self.load)
         self.retranslate()
 
     def reload(self) -> asyncio.Future[None]:
-        self.task = spawn(self.load())
-        return self.task
+        return self.loads.start()
 
     async def load(self) -> None:
         self.stats = await self.app.stats.figures()
