@@ -3,14 +3,17 @@
 Why a test: a rule copied (an address check, a field list, a status move with its event row)
 drifts, and the copies then give different verdicts for the same input. The ``duplicates`` tool
 (the tool library's duplicate finder) is not on every machine that runs the suite, so this is its
-"identical" half, written down with the same rules: lines are compared with white space folded;
-blank lines, comments, lines of punctuation alone and import lines are passed over; a *pair* is
-two places that share a run of six or more such lines; a run standing in more than eight places
-is too common to be anybody's rule and is left out. (Lines alike but for names and values -- the
-tool's "shape" pairs -- are not held here: they are places to look, not a verdict.)
+"identical" half written down with its rules: lines are compared with white space folded; blank
+lines, comments, lines of punctuation alone, docstrings and import statements are passed over; a
+*pair* is two places that share a run of six or more such lines; a run standing in more than
+eight places is too common to be anybody's rule and is left out. Lines alike but for names and
+values (the tool's "shape" pairs) are places to look, not a verdict, and are not held here.
 
-Where a signature is shared because one object stands in for another (a protocol, the real
-client, its lazy handle), the fix is one parameter record or one protocol, not a second copy.
+Where it differs from the tool, it is on purpose: the tool reads the names inside a
+parenthesized import as code (two views importing the same six Qt widgets make a "pair") and
+passes over a one-line docstring but not a longer one (so a copied function whose copy has a
+two-line docstring hides). When the tool and this test disagree, read the rows: the fix is one
+helper, one parameter record or one protocol where the logic is the same -- never a rename.
 """
 
 from __future__ import annotations
@@ -25,29 +28,29 @@ MIN_LINES = 6
 TOO_COMMON = 8  # places a run may stand in before it is left out as an idiom
 _SPACE = re.compile(r"\s+")
 _WORDISH = re.compile(r"\w")
-_IMPORT = re.compile(r"^(?:from\s+\S+\s+)?import\s")
 
 
-def _docstring_lines(source: str) -> set[int]:
-    """Lines of bare string statements (docstrings): prose, passed over like comments."""
+def _passed_over(source: str) -> set[int]:
+    """Lines of bare string statements (docstrings: prose, like comments) and of import
+    statements, all of a parenthesized one (a list of names is not a rule)."""
     lines: set[int] = set()
     for node in ast.walk(ast.parse(source)):
         value = node.value if isinstance(node, ast.Expr) else None
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             lines.update(range(value.lineno, (value.end_lineno or value.lineno) + 1))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
     return lines
 
 
 def _lines(path: Path) -> list[tuple[int, str]]:
     """The lines that count, each with its line number, white space folded."""
     source = path.read_text(encoding="utf-8")
-    prose = _docstring_lines(source)
+    prose = _passed_over(source)
     kept: list[tuple[int, str]] = []
     for number, raw in enumerate(source.splitlines(), start=1):
         line = _SPACE.sub(" ", raw).strip()
         if number in prose or not line or line.startswith("#") or not _WORDISH.search(line):
-            continue
-        if _IMPORT.match(line):
             continue
         kept.append((number, line))
     return kept
@@ -95,4 +98,17 @@ def test_the_finder_finds_a_copied_rule(tmp_path: Path) -> None:
     (tmp_path / "pkg" / "c.py").write_text(
         "\n".join(f"x_{i} = {i}" for i in range(20)) + "\n", encoding="utf-8"
     )
-    assert list(identical_pairs(tmp_path, ["pkg"])) == [("pkg/a.py", "pkg/b.py")]
+    (tmp_path / "pkg" / "d.py").write_text(
+        "from x import (\n" + "".join(f"    name_{i},\n" for i in range(9)) + ")\n"
+        f'def d():\n    """A docstring\n    of two lines."""\n{rule}\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "pkg" / "e.py").write_text(
+        "from y import (\n" + "".join(f"    name_{i},\n" for i in range(9)) + ")\n",
+        encoding="utf-8",
+    )
+    assert sorted(identical_pairs(tmp_path, ["pkg"])) == [
+        ("pkg/a.py", "pkg/b.py"),
+        ("pkg/a.py", "pkg/d.py"),
+        ("pkg/b.py", "pkg/d.py"),
+    ]
