@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.app import autostart_enabled, set_autostart
-from core.app.types import LLM_API_KEY, TELEGRAM_TOKEN, Settings, SettingValue
+from core.app.types import LLM_API_KEY, TELEGRAM_TOKEN, Settings, SettingValue, is_email_address
 from desktop.chat.knowledge_page import KnowledgeButton
 from desktop.chat.memory_page import MemoryButton
 from desktop.context import AppContext
@@ -282,7 +282,7 @@ class SettingsDialog(QDialog):
         if self.llm_url.isEnabled() and url and not url.startswith(("http://", "https://")):
             found.append((1, self.tr("The endpoint URL must start with http:// or https://")))
         found += [(3, text) for text in self.telegram_page.problems()]
-        bad = [a for a in self._owner_addresses() if "@" not in a]
+        bad = [a for a in self._owner_addresses() if not is_email_address(a)]  # the one rule
         if bad:
             found.append((5, self.tr("Not a mail address: %1").replace("%1", ", ".join(bad))))
         return found

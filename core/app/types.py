@@ -119,6 +119,7 @@ from core.secrets import LLM_API_KEY as LLM_API_KEY
 from core.secrets import TELEGRAM_TOKEN as TELEGRAM_TOKEN
 from core.secrets import Secrets as Secrets
 from core.stats.money import MoneyFigures as MoneyFigures
+from core.text.email_address import is_email_address as is_email_address
 from core.text.inert import clickable_url as clickable_url
 from core.text.inert import markdown_rich_text as markdown_rich_text
 from core.text.inert import plain_tooltip as plain_tooltip
@@ -270,6 +271,7 @@ __all__ = [
     "display_phone",
     "format_size",
     "human_size",
+    "is_email_address",
     "judge_file",
     "localise_times",
     "markdown_rich_text",

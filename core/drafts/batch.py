@@ -24,8 +24,8 @@ from pathlib import Path
 
 from core.drafts.draft_composer import DraftComposer
 from core.drafts.reader import DraftReader
-from core.drafts.view import valid_email
 from core.errors import BadFile, InquiryBridgeError
+from core.text.email_address import is_email_address
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ def parse_contacts(text: str) -> tuple[list[Contact], list[RowOutcome]]:
         if not email:
             errors.append(RowOutcome(line, "", "error", f"第 {line} 行没有邮箱地址"))
             continue
-        if not valid_email(email):
+        if not is_email_address(email):
             errors.append(RowOutcome(line, email, "error", f"第 {line} 行的邮箱地址无效：{email}"))
             continue
         row["email"] = email

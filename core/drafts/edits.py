@@ -25,8 +25,9 @@ from core.drafts.reader import ATTACH_FOLDER_KEY
 from core.drafts.recipients import recipient_flags
 from core.drafts.state import APPROVERS, Transition
 from core.drafts.translation import zh_stamp
-from core.drafts.view import DraftView, draft_view, valid_email
+from core.drafts.view import DraftView, draft_view
 from core.errors import DraftStateError
+from core.text.email_address import is_email_address
 from core.text.facts import extract_facts
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class OwnerEdits:
         cleared (it no longer shows what will be sent) until ``rerender_zh``; an approved draft
         goes back to pending_approval (he approved other words)."""
         for address in [*(to or []), *(cc or [])]:
-            if not valid_email(address):
+            if not is_email_address(address):
                 raise DraftStateError(f"收件人地址无效：{address}")
         if to is not None and not to:
             raise DraftStateError("至少需要一个收件人")

@@ -19,13 +19,8 @@ from core.drafts.attachments import FileOption, selected_files, size_warnings
 from core.drafts.factguard import rendering_mismatches
 from core.drafts.translation import is_stale
 from core.paths import DataPaths
-from core.text.email_address import is_email_address
 
 DEMO_BATCH = "demo"  # batch_id of the demo's code-written sample drafts (shown as 示例)
-
-
-def valid_email(address: str) -> bool:
-    return is_email_address(address)
 
 
 @dataclass(frozen=True)

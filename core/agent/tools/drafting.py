@@ -25,9 +25,10 @@ from core.clock import SYDNEY
 from core.drafts.batch import BatchDrafter
 from core.drafts.draft_composer import replaced_by
 from core.drafts.reader import describe
-from core.drafts.view import escalation_line, valid_email
+from core.drafts.view import escalation_line
 from core.provenance import named_file
 from core.rhythm.appointments import Appointments
+from core.text.email_address import is_email_address
 
 PENDING_NOTE = "The owner must approve it in 待审批; you cannot send it."
 NAME_NOTE = "Name the customer it is for in your answer (已为 <customer> 起草…)."
@@ -80,7 +81,7 @@ async def forward_to_factory(ctx: ToolContext, args: dict[str, Any]) -> str:
     inquiry_id = int_arg(args, "inquiry_id")
     instruction = text_arg(args, "instruction")
     factory = ctx.services.settings.text("drafts.factory_address").strip()
-    if not valid_email(factory):
+    if not is_email_address(factory):
         raise ToolError(
             "NO_FACTORY_ADDRESS — the factory's email is not set (设置 drafts.factory_address); "
             "nothing was drafted"
