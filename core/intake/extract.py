@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
+from core.db.models import CUSTOMER_FIELDS
 from core.glossary import glossary, is_product
 from core.intake.grounding import Evidence, GroundingDrop, confidence_after
 from core.intake.normalize import normalize_email, normalize_phone
@@ -306,14 +307,9 @@ def validate_fields(raw: dict[str, Any], view: MessageView, *, source: str) -> E
     )
 
 
-_FALLBACK_FIELDS = (
-    "customer_name",
-    "customer_email",
-    "customer_phone",
-    "address",
-    "suburb",
-    "dimensions",
-)
+# The customer fields the model must copy from the mail (``CUSTOMER_FIELDS``, the one list):
+# product types are inference, never dropped by grounding, so never refilled from the rules.
+_FALLBACK_FIELDS = tuple(name for name in CUSTOMER_FIELDS if name != "product_types")
 
 
 def fill_from_rules(extraction: Extraction, rules: Extraction) -> Extraction:
