@@ -7,11 +7,12 @@ both would send. ``compare_and_set`` instead issues ``UPDATE … SET … WHERE i
 decides the winner on both engines (PostgreSQL re-checks the WHERE after waiting for the
 other writer's row lock; SQLite refuses a write from a stale snapshot). The loser learns it
 lost and changes nothing. Used by the draft state machine (send once), stage moves and the
-assistant's proposals.
+assistant's proposals; ``move`` is a claim with the event row that records it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from sqlalchemy import Table, inspect, update
@@ -45,3 +46,22 @@ def current_value(session: Session, row: DeclarativeBase, field: str) -> Any:
     """What the database holds now for ``row``'s ``field`` (after a lost claim)."""
     session.expire(row, [field])
     return getattr(row, field)
+
+
+def move(
+    session: Session,
+    row: DeclarativeBase,
+    field: str,
+    values: dict[str, Any],
+    event: DeclarativeBase,
+    refused: Callable[[Any], Exception],
+) -> None:
+    """A status moves, and the row that says so is written: the one way (a draft's status with
+    its ``DraftEvent``, an inquiry's stage with its ``StageEvent``).
+
+    ``field`` is compared with the value ``row`` holds now (what the caller read and decided
+    on); of two writers only one wins. The loser gets ``refused(what the database holds now)``
+    raised and writes nothing, not even the ``event``."""
+    if not compare_and_set(session, row, field, getattr(row, field), values):
+        raise refused(current_value(session, row, field))
+    session.add(event)

@@ -31,7 +31,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from core.clock import Clock, naive_utc
-from core.db.claims import compare_and_set, current_value
+from core.db.claims import move
 from core.db.models import DRAFT_STATUSES, Draft, DraftEvent, Inquiry
 from core.errors import DraftStateError
 from core.events import DraftChanged, Event
@@ -101,15 +101,11 @@ def _record(
     from_status = draft.status
     # a conditional UPDATE, not a read-then-set: of two desks (or processes) moving the same
     # draft at once, exactly one wins (send once); the other is refused and changes nothing
-    if not compare_and_set(
-        session, draft, "status", from_status, {"status": to_status, "updated_at": now}
-    ):
-        now_status = current_value(session, draft, "status")
-        raise DraftStateError(
-            f"草稿 {draft.id} 刚被另一处改为「{STATUS_ZH.get(now_status, now_status)}」，"
-            f"本次未改变（未发送）"
-        )
-    session.add(
+    move(
+        session,
+        draft,
+        "status",
+        {"status": to_status, "updated_at": now},
         DraftEvent(
             draft_id=draft.id,
             from_status=from_status,
@@ -117,7 +113,10 @@ def _record(
             actor=actor,
             at=now,
             note=note,
-        )
+        ),
+        refused=lambda current: DraftStateError(
+            f"草稿 {draft.id} 刚被另一处改为「{STATUS_ZH.get(current, current)}」，本次未改变（未发送）"
+        ),
     )
     follows: list[Event] = []
     if to_status == "sent":

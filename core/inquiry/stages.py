@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.clock import Clock, naive_utc
-from core.db.claims import compare_and_set, current_value
+from core.db.claims import move
 from core.db.models import ALL_STAGES, CLOSED_STAGES, STAGES, TRIGGERS, Inquiry, StageEvent
 from core.db.owed import CATEGORIES, DRIVE_MOVE, owe
 from core.db.store import Store
@@ -91,12 +91,11 @@ def change_stage(
     from_stage = inquiry.stage
     moved = {"stage": to_stage, "stage_changed_at": now, "updated_at": now}
     # conditional: a desk that read the old stage cannot overwrite a move made meanwhile
-    if not compare_and_set(session, inquiry, "stage", from_stage, moved):
-        raise StageError(
-            f"询盘 {inquiry.id} 的阶段刚被另一处改为 {current_value(session, inquiry, 'stage')}，"
-            "本次未改变"
-        )
-    session.add(
+    move(
+        session,
+        inquiry,
+        "stage",
+        moved,
         StageEvent(
             inquiry_id=inquiry.id,
             from_stage=from_stage,
@@ -104,7 +103,10 @@ def change_stage(
             at=now,
             reason=reason,
             triggered_by=triggered_by,
-        )
+        ),
+        refused=lambda current: StageError(
+            f"询盘 {inquiry.id} 的阶段刚被另一处改为 {current}，本次未改变"
+        ),
     )
     why = f"{from_stage} → {to_stage}: {reason}"
     if triggered_by != "onedrive":  # the folder follows, even if no watcher runs right now
