@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from core.graph import mime_stream
 from core.graph.mail_sync import MailRoundPlan, MailSync
+from core.mail import spool as mail_spool
 from core.mail.ports import MessageSource
 from core.mail.source import RawMessage
 
@@ -46,7 +46,7 @@ class GraphMessageSource:
         iteration closed early); the cursor has not moved, so the next round fetches them again."""
         if self.sync.downloaded:
             left, self.sync.downloaded = list(self.sync.downloaded), set()
-            mime_stream.discard(left)
+            mail_spool.discard(left)
 
     async def commit(self) -> None:
         """Record removals and advance the delta links (after the consumer committed all)."""

@@ -42,8 +42,8 @@ async def test_briefing_opens_from_the_toolbar(app, services) -> None:  # type: 
     desktop.window.briefing_action.trigger()
     briefing = desktop.tray.rhythm.briefing
     assert briefing is not None and briefing.isVisible()
-    assert briefing.task is not None
-    await briefing.task
+    assert briefing.loads.task is not None  # opening it started its load
+    await briefing.loads.ready()
     briefing.close()
     await _stop(desktop)
 
@@ -56,8 +56,8 @@ async def test_overview_opens_from_the_toolbar(app, services) -> None:  # type: 
     desktop.window.stats_action.trigger()
     stats = desktop.tray.rhythm.stats
     assert stats is not None and stats.isVisible()
-    assert stats.task is not None
-    await stats.task
+    assert stats.loads.task is not None
+    await stats.loads.ready()
     stats.close()
     await _stop(desktop)
 
