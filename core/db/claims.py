@@ -54,7 +54,7 @@ def move(
     field: str,
     values: dict[str, Any],
     event: DeclarativeBase,
-    refused: Callable[[Any], Exception],
+    refused: Callable[[str], Exception],
 ) -> None:
     """A status moves, and the row that says so is written: the one way (a draft's status with
     its ``DraftEvent``, an inquiry's stage with its ``StageEvent``).
@@ -63,5 +63,5 @@ def move(
     on); of two writers only one wins. The loser gets ``refused(what the database holds now)``
     raised and writes nothing, not even the ``event``."""
     if not compare_and_set(session, row, field, getattr(row, field), values):
-        raise refused(current_value(session, row, field))
+        raise refused(str(current_value(session, row, field)))
     session.add(event)
