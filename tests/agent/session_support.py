@@ -54,7 +54,9 @@ class SessionModel:
         owner = [(int(n), line) for n, line in _OWNER.findall(_between(_HISTORY, text))]
         facts = [line for _n, line in owner if line.startswith("记住")]
         keep = old + [f"turn {n}: {line[:80]}" for n, line in owner]
-        limit = int(re.search(r"At most\s+(\d+)", request["messages"][0]["content"]).group(1))
+        found = re.search(r"At most\s+(\d+)", request["messages"][0]["content"])
+        assert found is not None
+        limit = int(found.group(1))
         while len("\n".join(keep)) > limit:  # chatter goes first, stated facts stay
             chatter = [i for i, line in enumerate(keep) if "记住" not in line]
             keep.pop(chatter[0] if chatter else 0)

@@ -102,9 +102,9 @@ async def owner(services: Services, model: Model):  # type: ignore[no-untyped-de
     await drafting.aclose()
 
 
-async def test_revising_through_the_assistant_leaves_one_live_draft(
+async def test_revising_through_the_assistant_leaves_one_live_draft(  # type: ignore[no-untyped-def]
     services: Services, model: Model, owner
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     bob = add_customer(services, "Bob Steward", email="bob@example.com")
     talk = Conversation("t", "desktop", model.assistant, current_inquiry_id=bob)
     model.steps = [

@@ -22,9 +22,9 @@ def _last_turn(srv: LLMServer) -> str:
     return json.dumps(asks[-1]["messages"], ensure_ascii=False)
 
 
-async def test_the_current_customers_memories_reach_the_assistant_and_no_one_elses(
+async def test_the_current_customers_memories_reach_the_assistant_and_no_one_elses(  # type: ignore[no-untyped-def]
     services, clock
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     billy, _ = add_inquiry(services, email="billy@example.com", name="Billy Nguyen")
     amy, _ = add_inquiry(services, email="amy@example.com", name="Amy Lee")
     note, _ = save_memory(services, "customer_note", "Billy 预算有限", source="telegram")

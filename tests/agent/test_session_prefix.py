@@ -91,9 +91,9 @@ async def test_a_fold_is_one_step_then_the_prefix_is_stable_again(services) -> N
     assert changed[0] > 2 and all(b - a > 1 for a, b in itertools.pairwise(changed))
 
 
-async def test_a_memory_confirmed_mid_conversation_comes_in_the_newest_message_once(
+async def test_a_memory_confirmed_mid_conversation_comes_in_the_newest_message_once(  # type: ignore[no-untyped-def]
     services,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     from core.agent.memory import save_memory
 
     with LLMServer(SessionModel(answer_chars=100)) as srv:

@@ -58,9 +58,9 @@ def local_model(request: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("style", ["flat", "tagged"])
 @pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
-async def test_written_tool_calls_run_and_are_never_shown(
+async def test_written_tool_calls_run_and_are_never_shown(  # type: ignore[no-untyped-def]
     services, style: str, streamed: bool
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     quirks = Quirks(json_schema_status=500, text_tools=style, think=True)
     inquiry_id, _ = add_inquiry(services)
     services.store.write(lambda s: refresh_search_text(s.get(Inquiry, inquiry_id)))
@@ -96,9 +96,9 @@ async def test_written_tool_calls_run_and_are_never_shown(
     ],
     ids=["fenced-unknown", "reply-tag-list-args", "known-list-args"],
 )
-async def test_a_text_call_to_a_tool_that_does_not_exist_is_never_shown(
+async def test_a_text_call_to_a_tool_that_does_not_exist_is_never_shown(  # type: ignore[no-untyped-def]
     services, written: str
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     """#45: a weak model writes a call to a tool the app does not have (or with list
     arguments) as its answer; the model is told the real tool list once, the owner sees only
     the answer that follows."""

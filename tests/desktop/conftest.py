@@ -42,6 +42,7 @@ def ctx(app, services, languages):  # type: ignore[no-untyped-def]
     context: AppContext = build_context(App(services))
     yield context
     context.hub.detach()
+    assert context.notifications is not None
     context.notifications.detach()
 
 

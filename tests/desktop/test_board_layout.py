@@ -11,9 +11,9 @@ from tests.support.qt import settles, wait_until
 
 
 @settles
-async def test_the_default_window_fits_1366_by_768_without_horizontal_scroll(
+async def test_the_default_window_fits_1366_by_768_without_horizontal_scroll(  # type: ignore[no-untyped-def]
     ctx, languages, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     seed_inquiries(ctx.app._services, 60, messages=True)  # enough rows for a vertical scroll bar
     for lang in ("zh_CN", "en"):
         languages.apply(lang)
@@ -51,9 +51,9 @@ async def _on_a_laptop_screen(ctx, qtbot) -> MainWindow:  # type: ignore[no-unty
 
 
 @settles
-async def test_with_the_assistant_docked_the_board_keeps_what_matters_without_scrolling(
+async def test_with_the_assistant_docked_the_board_keeps_what_matters_without_scrolling(  # type: ignore[no-untyped-def]
     ctx, languages, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     """The chat panel takes a third of a 1366 px screen: the last-contact, suburb and product
     columns (all on the detail pane too) give way; customer, who owes a reply and the overdue
     days stay, and no horizontal scroll bar hides them."""
@@ -75,9 +75,9 @@ async def test_with_the_assistant_docked_the_board_keeps_what_matters_without_sc
 
 
 @settles
-async def test_with_the_assistant_docked_a_long_sender_line_wraps_inside_the_detail(
+async def test_with_the_assistant_docked_a_long_sender_line_wraps_inside_the_detail(  # type: ignore[no-untyped-def]
     ctx, languages, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     """A builder's long name and address used to push the message card wider than the detail
     pane, so its right edge (the 翻译 button) sat behind a horizontal scroll bar."""
     from sqlalchemy import update
@@ -149,9 +149,9 @@ async def test_the_overdue_figure_shows_in_full_on_a_laptop_screen(ctx, language
 
 
 @settles
-async def test_a_column_title_too_wide_for_its_column_ends_in_an_ellipsis_and_tips_whole(
+async def test_a_column_title_too_wide_for_its_column_ends_in_an_ellipsis_and_tips_whole(  # type: ignore[no-untyped-def]
     ctx, languages, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     """In English on a 1366 px screen with a job open beside the board, "Last contact" showed
     as ".ast contae" (cut at both ends, under the sort arrow): now a title that does not fit
     is cut at its end with "…", and hovering it shows the whole title."""
@@ -200,9 +200,9 @@ async def _cut_columns(window: MainWindow, lang: str) -> list[tuple[str, bool, s
 
 
 @settles
-async def test_no_column_title_or_cell_is_cut_at_1366_in_either_language_with_or_without_chat(
+async def test_no_column_title_or_cell_is_cut_at_1366_in_either_language_with_or_without_chat(  # type: ignore[no-untyped-def]
     ctx, languages, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     """Each column gets what its title (with the sort arrow) and its loaded cells need, with a
     job open beside the board as the owner works: the product list too ("防盗门、…、推拉窗" was
     cut in its middle)."""

@@ -72,9 +72,9 @@ def two_customers(services):  # type: ignore[no-untyped-def]
 
 
 @settles
-async def test_reply_to_the_selected_customer_opens_the_approval_window(
+async def test_reply_to_the_selected_customer_opens_the_approval_window(  # type: ignore[no-untyped-def]
     ctx, qtbot, two_customers
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     _jane, billy = two_customers
     with LLMServer(drafting_model) as server:
         window = await _window(ctx, qtbot, server.base_url)
@@ -116,9 +116,9 @@ async def test_reply_to_the_selected_customer_opens_the_approval_window(
 
 
 @settles
-async def test_the_customer_the_assistant_reads_about_becomes_the_current_one(
+async def test_the_customer_the_assistant_reads_about_becomes_the_current_one(  # type: ignore[no-untyped-def]
     ctx, qtbot, two_customers
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     jane, billy = two_customers
 
     def model(request: dict[str, Any]) -> Any:
@@ -193,9 +193,9 @@ def six_rounds(request: dict[str, Any]) -> Any:
 
 
 @settles
-async def test_the_window_keeps_answering_during_a_six_round_tool_loop(
+async def test_the_window_keeps_answering_during_a_six_round_tool_loop(  # type: ignore[no-untyped-def]
     ctx, qtbot, two_customers
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     """The loop keeps turning while six tool rounds run: a 10 ms ticker on the same loop keeps
     ticking through the turn (the lag figures are benchmarks/chat_panel.py's: no time limit is
     asserted here, so a loaded machine cannot fail it)."""
@@ -300,9 +300,9 @@ async def test_screenshot_of_the_chat_panel_in_both_languages(ctx, languages, tm
 
 
 @settles
-async def test_shift_enter_breaks_the_line_and_the_cross_clears_the_customer(
+async def test_shift_enter_breaks_the_line_and_the_cross_clears_the_customer(  # type: ignore[no-untyped-def]
     ctx, qtbot, two_customers
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     jane, _billy = two_customers
     with LLMServer(lambda _r: "好的。") as server:
         window = await _window(ctx, qtbot, server.base_url)

@@ -33,9 +33,9 @@ async def _debts_and_stage_days(app, now):  # type: ignore[no-untyped-def]
     return [(utc(now) - utc(at)).days for at in owed], [r.days_in_stage(now) for r in rows]
 
 
-async def test_the_demo_reads_as_recent_when_loaded_and_when_reopened_months_later(
+async def test_the_demo_reads_as_recent_when_loaded_and_when_reopened_months_later(  # type: ignore[no-untyped-def]
     services,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     start = services.clock.now()
     clock = FakeClock(start)
     app = await _load(services, clock)
@@ -88,9 +88,9 @@ async def test_every_stage_move_of_the_demo_follows_its_mail(services) -> None: 
             assert row.last_outbound_at is not None, row.customer_name
 
 
-async def test_trying_the_demo_again_neither_doubles_its_mail_nor_its_sample_drafts(
+async def test_trying_the_demo_again_neither_doubles_its_mail_nor_its_sample_drafts(  # type: ignore[no-untyped-def]
     services,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     """试用示例数据 after 退出示例 loads the demo again a few seconds later: its messages,
     re-dated by those seconds, used to be stored a second time under their reused Message-IDs."""
     clock = FakeClock(services.clock.now())

@@ -81,9 +81,9 @@ async def test_the_wizard_opened_over_the_demo_leads_out_of_it(app, services) ->
 
 
 @settles
-async def test_connect_my_mailbox_offers_both_kinds_and_closes_the_demo_drafts(
+async def test_connect_my_mailbox_offers_both_kinds_and_closes_the_demo_drafts(  # type: ignore[no-untyped-def]
     app, services
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     desktop = DesktopApp(app, App(services), tray=True)
     desktop.start()
     await desktop.load_demo(desktop.wizard)

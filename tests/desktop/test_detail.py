@@ -136,9 +136,9 @@ async def qtbot_wait(condition) -> None:  # type: ignore[no-untyped-def]
 
 
 @settles
-async def test_files_the_owner_added_show_in_the_thread_and_can_be_saved(
+async def test_files_the_owner_added_show_in_the_thread_and_can_be_saved(  # type: ignore[no-untyped-def]
     ctx, qtbot, tmp_path
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     """A quote PDF added to a reply from his computer (添加本机文件) came by no email: the
     detail shows it on a card of its own at the end of the thread, openable and savable."""
     from core.drafts.attachments import store_owner_file

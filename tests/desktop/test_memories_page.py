@@ -52,9 +52,9 @@ def _texts(dialog) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
 
 
 @settles
-async def test_the_page_lists_by_kind_and_retires_confirms_edits(
+async def test_the_page_lists_by_kind_and_retires_confirms_edits(  # type: ignore[no-untyped-def]
     ctx, qtbot, services, memories
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     panel = ChatPanel(ctx)
     qtbot.addWidget(panel)
     panel.show()
@@ -154,9 +154,9 @@ async def test_settings_ai_page_opens_the_memory_page(ctx, qtbot, memories) -> N
 
 
 @settles
-async def test_the_page_says_where_a_memory_came_from_and_where_it_was_used(
+async def test_the_page_says_where_a_memory_came_from_and_where_it_was_used(  # type: ignore[no-untyped-def]
     ctx, qtbot, services, clock
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     from datetime import timedelta
 
     from core.agent.memory_dedupe import Candidate, propose_memories

@@ -62,9 +62,9 @@ async def test_sign_in_without_network_is_one_chinese_sentence(ctx, qtbot) -> No
     assert page.sign_in_button.isEnabled()  # he can press it again
 
 
-def test_the_build_carries_the_publisher_id_and_his_own_setting_wins(
+def test_the_build_carries_the_publisher_id_and_his_own_setting_wins(  # type: ignore[no-untyped-def]
     tmp_path: Path, services
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     assert publisher_client_id() == ""  # empty in source
     copy = tmp_path / "resources"
     copy.mkdir()

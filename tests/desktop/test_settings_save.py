@@ -37,9 +37,9 @@ def no_keyring():  # type: ignore[no-untyped-def]
     keyring.set_keyring(before)
 
 
-def test_a_key_saved_without_a_keyring_is_kept_and_used_by_another_process(
+def test_a_key_saved_without_a_keyring_is_kept_and_used_by_another_process(  # type: ignore[no-untyped-def]
     ctx, qtbot, no_keyring, tmp_path
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     services = ctx.app._services
     with LLMServer(lambda _request: "好的，已收到。") as llm:
         dialog = SettingsDialog(ctx)

@@ -26,9 +26,9 @@ def test_only_a_connected_real_mailbox_starts_in_the_tray_alone() -> None:
 
 @pytest.mark.qt_log_ignore("No such signal QPlatformNativeInterface")  # a tray offscreen
 @settles
-async def test_second_start_without_an_account_shows_the_window_even_with_a_tray(
+async def test_second_start_without_an_account_shows_the_window_even_with_a_tray(  # type: ignore[no-untyped-def]
     app, services, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     # a desktop with a system tray (offscreen has none)
     monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: True))
     await _state_put(services, FIRST_RUN_KEY, True)  # the wizard was done before

@@ -92,9 +92,9 @@ def test_a_full_disk_met_while_running_is_one_chinese_sentence(app, tmp_path: Pa
     assert "磁盘空间已满" in text and "Amy" not in text and "INSERT" not in text
 
 
-def test_a_read_only_folder_at_start_is_a_chinese_dialog_not_a_crash(
+def test_a_read_only_folder_at_start_is_a_chinese_dialog_not_a_crash(  # type: ignore[no-untyped-def]
     app, home: Path, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     """The folder opens and reads, but nothing can be written: the owner reads why in a dialog
     (no Repair: there is nothing to repair), and closing it ends with the CLI's one line."""
 

@@ -7,9 +7,9 @@ from pathlib import Path
 from desktop.approval.pending_view import PendingDraftsView
 
 
-async def test_the_pending_list_reads_through_the_app_and_opens_with_its_drafting(
+async def test_the_pending_list_reads_through_the_app_and_opens_with_its_drafting(  # type: ignore[no-untyped-def]
     ctx, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     app = ctx.app
     view = PendingDraftsView(app, ctx.hub)
     qtbot.addWidget(view)

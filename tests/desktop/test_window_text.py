@@ -186,9 +186,9 @@ async def demo(ctx):  # type: ignore[no-untyped-def]
 
 @settles
 @pytest.mark.parametrize("lang", ["zh_CN", "en"])
-async def test_every_window_speaks_one_language_and_shows_its_words_whole(
+async def test_every_window_speaks_one_language_and_shows_its_words_whole(  # type: ignore[no-untyped-def]
     demo, languages, lang, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     languages.apply(lang)
     assert QApplication.applicationDisplayName() == ("询盘桥" if lang == "zh_CN" else app_name())
     problems: dict[str, list[str]] = {}

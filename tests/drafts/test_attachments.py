@@ -16,9 +16,9 @@ from tests.drafts.support import CUSTOMER, add_inquiry
 MB = 1024 * 1024
 
 
-def add_file(
+def add_file(  # type: ignore[no-untyped-def]
     services, message_pk: int, name: str, data: bytes | None, *, absolute: bool = False
-) -> int:  # type: ignore[no-untyped-def]
+) -> int:
     """An attachment of the message, stored like the intake stores it (None: over the cap)."""
     stored = None
     if data is not None:

@@ -26,7 +26,7 @@ def _wait(predicate, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 @pytest.mark.parametrize("kill_at", ["send", "patch"])
-async def test_killed_mid_send_then_reconciled_sends_exactly_once(
+async def test_killed_mid_send_then_reconciled_sends_exactly_once(  # type: ignore[no-untyped-def]
     services, drafting, graph, home, kill_at
 ):
     gid = graph.add_message(subject="Bifold doors", from_addr=CUSTOMER, body="Price please")

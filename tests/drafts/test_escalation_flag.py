@@ -26,10 +26,10 @@ def env(monkeypatch, llm_server, home):  # type: ignore[no-untyped-def]
     return home
 
 
-def test_drafts_json_and_the_phone_carry_the_complaint(
+def test_drafts_json_and_the_phone_carry_the_complaint(  # type: ignore[no-untyped-def]
     env,
     capsys,
-    owner_env: TelegramServer,  # type: ignore[no-untyped-def]
+    owner_env: TelegramServer,
 ) -> None:
     home = env
     services = build_services(home, clock=FakeClock(parse_now(NOW)))

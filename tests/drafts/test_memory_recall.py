@@ -43,9 +43,9 @@ def _proposing(model, memories: list[dict]):  # type: ignore[no-untyped-def,type
     return respond
 
 
-async def test_a_confirmed_note_from_telegram_reaches_billys_draft_and_no_one_elses(
+async def test_a_confirmed_note_from_telegram_reaches_billys_draft_and_no_one_elses(  # type: ignore[no-untyped-def]
     services, drafting, llm, llm_server, model
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     billy, _ = add_inquiry(services, email="billy@example.com", name="Billy Nguyen")
     amy, _ = add_inquiry(services, email="amy@example.com", name="Amy Lee")
     llm_server.responder = _proposing(
@@ -96,9 +96,9 @@ async def test_a_name_two_customers_share_links_no_one(services, drafting, llm_s
     assert "黑色" not in block and "白色" not in block
 
 
-async def test_a_memory_past_its_day_is_expired_and_unused(
+async def test_a_memory_past_its_day_is_expired_and_unused(  # type: ignore[no-untyped-def]
     services, drafting, llm_server, clock
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     from core.agent.memory import save_memory
 
     billy, _ = add_inquiry(services, email="billy@example.com", name="Billy Nguyen")

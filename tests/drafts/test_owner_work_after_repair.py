@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,7 +73,7 @@ def _damage_and_repair(capsys, home: Path) -> str:  # type: ignore[no-untyped-de
     return out
 
 
-def _inquiry(capsys, home: Path, inquiry_id: int) -> dict:  # type: ignore[no-untyped-def]
+def _inquiry(capsys, home: Path, inquiry_id: int) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     rows = json.loads(_run(capsys, "inquiries", "--json", "--home", str(home))[1])
     return next(r for r in rows if r["id"] == inquiry_id)
 

@@ -29,10 +29,10 @@ def _drafts(capsys, home):  # type: ignore[no-untyped-def]
     return json.loads(capsys.readouterr().out)
 
 
-def test_drafts_json_and_the_phone_carry_the_recent_contact(
+def test_drafts_json_and_the_phone_carry_the_recent_contact(  # type: ignore[no-untyped-def]
     env,
     capsys,
-    owner_env: TelegramServer,  # type: ignore[no-untyped-def]
+    owner_env: TelegramServer,
 ) -> None:
     home = env
     services = build_services(home, clock=FakeClock(parse_now(NOW)))

@@ -9,7 +9,7 @@ from core.errors import UnconfirmedFactsError
 from tests.drafts.support import CUSTOMER, add_inquiry
 
 
-async def test_a_recipient_other_than_the_customer_needs_his_confirmation(services, drafting):
+async def test_a_recipient_other_than_the_customer_needs_his_confirmation(services, drafting):  # type: ignore[no-untyped-def]
     inquiry_id, _ = add_inquiry(services)
     draft_id = await drafting.composer.compose(inquiry_id, "报价15000", actor="owner")
     assert (await drafting.reader.get(draft_id)).unconfirmed_facts == []  # his customer: clean
@@ -24,7 +24,7 @@ async def test_a_recipient_other_than_the_customer_needs_his_confirmation(servic
     assert view.unconfirmed_facts == []
 
 
-async def test_another_customers_email_and_phone_in_the_body_are_flagged(services, drafting):
+async def test_another_customers_email_and_phone_in_the_body_are_flagged(services, drafting):  # type: ignore[no-untyped-def]
     add_inquiry(services, email="bob@example.org", name="Bob Smith", body="Quote please, Bob")
     body = "Hi, my neighbour Bob (bob@example.org, 0400 111 222) wants a quote too."
     inquiry_id, _ = add_inquiry(services, body=body)

@@ -72,9 +72,9 @@ def _draft_for(capsys, env, home: Path, graph, model) -> str:  # type: ignore[no
 
 
 @pytest.mark.parametrize("backup_holds", ["approved", "pending_approval"])
-def test_repair_send_due_reapprove_and_send_submit_once(
+def test_repair_send_due_reapprove_and_send_submit_once(  # type: ignore[no-untyped-def]
     env, capsys, home, graph, model, tmp_path, backup_holds
-):  # type: ignore[no-untyped-def]
+):
     kept = tmp_path / "kept"
     draft_id = _draft_for(capsys, env, home, graph, model)
     if backup_holds == "pending_approval":
@@ -106,9 +106,9 @@ def test_repair_send_due_reapprove_and_send_submit_once(
     assert _status(capsys, home, draft_id) == "sent"
 
 
-def test_an_attempt_without_an_outcome_is_checked_in_sent_items_not_resent(
+def test_an_attempt_without_an_outcome_is_checked_in_sent_items_not_resent(  # type: ignore[no-untyped-def]
     env, capsys, home, graph, model, tmp_path
-):  # type: ignore[no-untyped-def]
+):
     """The send went through but the answer was lost and Outlook could not be asked; the
     journal holds only ``submitting``. After a repair back to ``approved``, ``send-due`` asks
     Sent Items first and finds it: ``sent``, no second ``/send``."""
@@ -167,9 +167,9 @@ def test_the_journal_rule(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("journal_damage", ["emptied", "overwritten", "deleted"])
-def test_a_lost_send_journal_does_not_send_a_restored_draft_again(
+def test_a_lost_send_journal_does_not_send_a_restored_draft_again(  # type: ignore[no-untyped-def]
     env, capsys, home, graph, model, tmp_path, journal_damage
-):  # type: ignore[no-untyped-def]
+):
     """The disk fault that damaged the database also emptied (or garbled, or removed)
     ``sends.journal``; the backup holds ``approved``. The journal's mirror under ``backups/``
     still has the send: ``repair`` marks the draft sent and ``send-due`` submits nothing.

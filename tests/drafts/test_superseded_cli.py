@@ -34,9 +34,9 @@ def _revise(services, draft_id: int, instruction: str) -> int:  # type: ignore[n
     return asyncio.run(run())
 
 
-def test_approve_and_send_refuse_a_superseded_draft(
+def test_approve_and_send_refuse_a_superseded_draft(  # type: ignore[no-untyped-def]
     services, graph, capsys, home, monkeypatch, llm_server
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     monkeypatch.setenv("INQUIRY_BRIDGE_LLM_BASE_URL", llm_server.base_url)
     monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_URL", graph.base_url)
     monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_TOKEN", graph.token)

@@ -47,9 +47,9 @@ def test_signing_out_when_never_signed_in_deletes_nothing(home: Path, capsys) ->
     assert code == 0 and "无需退出" in out and "deleted" not in out
 
 
-def test_ingest_with_an_unreachable_model_says_why_mail_waits(
+def test_ingest_with_an_unreachable_model_says_why_mail_waits(  # type: ignore[no-untyped-def]
     home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     folder = tmp_path / "eml"
     folder.mkdir()
     (folder / "001.eml").write_text(

@@ -64,7 +64,7 @@ def test_no_keyring_backend_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) ->
     import keyring
     from keyring.backends import fail
 
-    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())
+    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())  # type: ignore[no-untyped-call]
     secrets = Secrets(service="inquiry-bridge-test", environ={})
     assert secrets.get(LLM_API_KEY) is None
     assert not secrets.available()

@@ -22,7 +22,7 @@ def no_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
     from keyring.backends import fail
 
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", FAIL_BACKEND)
-    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())
+    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())  # type: ignore[no-untyped-call]
 
 
 def test_a_key_saved_without_keyring_is_kept_and_located(no_keyring: None, home: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,9 @@ from core.graph.client import GraphClient, StaticToken
 from tests.support.graph_server import GraphServer, http_date
 
 
-def _client(graph: GraphServer, clock: FakeClock, token: str = "test-token", **kw) -> GraphClient:
+def _client(
+    graph: GraphServer, clock: FakeClock, token: str = "test-token", **kw: Any
+) -> GraphClient:
     return GraphClient(graph.base_url, StaticToken(token), clock=clock, **kw)
 
 

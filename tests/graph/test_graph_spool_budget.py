@@ -89,7 +89,7 @@ def _delta_link(services: Services) -> str | None:
 
 def _stored(services: Services) -> list[str]:
     with services.store.session() as s:
-        return sorted(s.scalars(select(Message.source_id)))  # type: ignore[arg-type]
+        return sorted(s.scalars(select(Message.source_id)))
 
 
 def _spool(services: Services) -> list[Path]:

@@ -85,7 +85,8 @@ def _assert_moved_once_and_quiet_after(
     outcome: str = "moved to 厂家已报价",
 ) -> None:
     assert len(_moves(graph)) == 1
-    assert graph.drive_item(folders["amy"])["parentReference"]["id"] == folders["厂家已报价"]
+    assert (amy := graph.drive_item(folders["amy"])) is not None
+    assert amy["parentReference"]["id"] == folders["厂家已报价"]
     [owed] = _owed(capsys, home)
     assert owed["status"] == "done" and owed["outcome"] == outcome
     again = _run(capsys, "sync", "--once", "--offline", "--home", str(home))
@@ -146,7 +147,8 @@ def test_an_outage_keeps_the_move_for_a_later_process(
     out = _run(capsys, "sync", "--once", "--offline", "--home", str(home))  # after a restart
     assert "folders_moved=1" in out
     assert len(_moves(graph)) == 3  # two refused, one done
-    assert graph.drive_item(folders["amy"])["parentReference"]["id"] == folders["厂家已报价"]
+    assert (amy := graph.drive_item(folders["amy"])) is not None
+    assert amy["parentReference"]["id"] == folders["厂家已报价"]
     again = _run(capsys, "sync", "--once", "--offline", "--home", str(home))
     assert "folders_moved=0" in again and "stage_changes=0" in again
 

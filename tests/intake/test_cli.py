@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,9 +73,10 @@ def eml_dir(tmp_path: Path) -> Path:
     return folder
 
 
-def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, Any]]:
     assert main(list(argv)) == 0
-    return json.loads(capsys.readouterr().out)
+    rows: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
+    return rows
 
 
 def test_ingest_offline_then_json_views(home: Path, eml_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]

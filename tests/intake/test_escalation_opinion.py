@@ -98,9 +98,9 @@ def test_calm_mail_from_the_corpus_costs_no_call(text: str) -> None:
     assert not plausibly_negative(text)
 
 
-async def test_the_model_flags_what_the_rules_missed_with_a_quote_from_the_mail(
+async def test_the_model_flags_what_the_rules_missed_with_a_quote_from_the_mail(  # type: ignore[no-untyped-def]
     services, pipelines, model
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     model.escalation = {
         "escalate": True,
         "reason": "refund",
@@ -128,9 +128,9 @@ async def test_the_model_flags_what_the_rules_missed_with_a_quote_from_the_mail(
         {"escalate": True, "reason": "defect", "quote": "the frames arrived scratched"},  # new job
     ],
 )
-async def test_an_opinion_code_cannot_verify_is_rejected(
+async def test_an_opinion_code_cannot_verify_is_rejected(  # type: ignore[no-untyped-def]
     services, pipelines, model, answer
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     model.escalation = answer
     pk = await ingest(services, pipelines, model, SCRATCHED)
     assert model.asked, "the model was asked"
@@ -145,18 +145,18 @@ async def test_a_calm_mail_costs_no_escalation_call(services, pipelines, model) 
     assert model.asked == [] and complaints(services) == []
 
 
-async def test_a_strong_rule_hit_needs_no_model_and_the_model_cannot_clear_it(
+async def test_a_strong_rule_hit_needs_no_model_and_the_model_cannot_clear_it(  # type: ignore[no-untyped-def]
     services, pipelines, model
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     await ingest(services, pipelines, model, "I want a refund. My lawyer will call.\nKaren")
     assert model.asked == []  # the rules were sure
     [flag] = complaints(services)
     assert "提到律师" in flag.detail and "退款" in flag.detail
 
 
-async def test_a_weak_rule_hit_asks_the_model_and_keeps_the_flag_when_it_disagrees(
+async def test_a_weak_rule_hit_asks_the_model_and_keeps_the_flag_when_it_disagrees(  # type: ignore[no-untyped-def]
     services, pipelines, model
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     await ingest(services, pipelines, model, "Frames: I was really upset to hear the price.\nK")
     assert len(model.asked) == 1
     [flag] = complaints(services)
@@ -194,9 +194,9 @@ async def test_with_no_endpoint_the_rules_still_flag(services, pipelines, body, 
 
 
 @pytest.mark.parametrize("order", ["karen_first", "karen_last"])
-def test_the_models_flag_leads_the_board_through_the_cli(
+def test_the_models_flag_leads_the_board_through_the_cli(  # type: ignore[no-untyped-def]
     home, tmp_path, monkeypatch, capsys, model, order
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     import asyncio
 
     from core.app import build_app

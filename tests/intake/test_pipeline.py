@@ -259,9 +259,9 @@ async def test_attachments_over_the_cap_keep_metadata_only(services, pipeline, p
     ]
 
 
-async def test_a_schema_the_model_keeps_breaking_ends_in_the_rules_answer(
+async def test_a_schema_the_model_keeps_breaking_ends_in_the_rules_answer(  # type: ignore[no-untyped-def]
     services, clock, pipelines
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     services.settings.update({"intake.max_attempts": 2, "llm.max_retries": 0})
     with LLMServer(lambda _r: {"nonsense": True}) as srv:
         services.settings.set("llm.base_url", srv.base_url)
@@ -286,9 +286,9 @@ async def test_a_schema_the_model_keeps_breaking_ends_in_the_rules_answer(
         assert (await pipeline.retry_pending()).processed == 0
 
 
-async def test_unreachable_model_keeps_mail_pending_and_a_later_run_finishes_it(
+async def test_unreachable_model_keeps_mail_pending_and_a_later_run_finishes_it(  # type: ignore[no-untyped-def]
     services, model, pipelines
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     services.settings.update({"llm.max_retries": 0, "llm.timeout_seconds": 2})
     srv = LLMServer(model).start()
     url = srv.base_url
@@ -377,9 +377,9 @@ async def test_a_second_number_given_earlier_finds_the_customer(services, pipeli
     assert only["customer_phone"] == "+61412345678"
 
 
-async def test_not_an_inquiry_alone_but_merged_in_a_customer_thread(
+async def test_not_an_inquiry_alone_but_merged_in_a_customer_thread(  # type: ignore[no-untyped-def]
     services, pipeline, model
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     first = make_email(**ASK)
     thanks = make_email(
         subject="Re: thanks",
@@ -424,9 +424,9 @@ async def test_owner_edits_are_never_overwritten(services, pipeline, model) -> N
     assert len(inquiry["message_ids"]) == 2
 
 
-async def test_reply_in_the_same_batch_sees_its_thread_and_calls_run_concurrently(
+async def test_reply_in_the_same_batch_sees_its_thread_and_calls_run_concurrently(  # type: ignore[no-untyped-def]
     services, model, pipelines
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     model.script["Re: Quote"] = Verdict(["R"])
     for i in range(8):
         model.script[f"Awning {i}"] = Verdict(["B"], products=["awning_window"])
@@ -459,9 +459,9 @@ async def test_reply_in_the_same_batch_sees_its_thread_and_calls_run_concurrentl
     assert "Blacktown" in reply_prompt  # the thread context came from the same batch
 
 
-async def test_a_message_seen_again_under_a_new_graph_id_is_relinked_not_doubled(
+async def test_a_message_seen_again_under_a_new_graph_id_is_relinked_not_doubled(  # type: ignore[no-untyped-def]
     services,
-    pipelines,  # type: ignore[no-untyped-def]
+    pipelines,
 ) -> None:
     """Outlook re-issues ids when mail moves: the same Message-ID arriving under another Graph
     id is the stored message (no second row) and the row takes the newest id — unless another

@@ -79,9 +79,9 @@ def _dispositions(services) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("name", sorted(QUIRKS))
-async def test_quirk_servers_file_every_message_as_the_model_said(
+async def test_quirk_servers_file_every_message_as_the_model_said(  # type: ignore[no-untyped-def]
     services, pipelines, name: str
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     with LLMServer(ScriptedModel(dict(SCRIPT)), quirks=QUIRKS[name]) as srv:
         services.settings.update({"llm.base_url": srv.base_url, "llm.max_retries": 0})
         report = await pipelines().ingest_batch(
@@ -102,9 +102,9 @@ async def test_quirk_servers_file_every_message_as_the_model_said(
     [Reply.error(404, "The model `qwen9` does not exist"), Reply.error(401, "Invalid API key")],
     ids=["unknown-model", "wrong-key"],
 )
-async def test_an_unusable_model_leaves_the_rules_answer_and_one_notice(
+async def test_an_unusable_model_leaves_the_rules_answer_and_one_notice(  # type: ignore[no-untyped-def]
     services, pipelines, reply: Reply
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     center = NotificationCenter(services).attach(services.bus, catch_up=False)
     AttentionRecorder(services.store, services.clock).attach(services.bus)
     with LLMServer(lambda _r: reply) as srv:
@@ -134,9 +134,9 @@ def _corpus_run(services, corpus_dir: Path, quirks: Quirks):  # type: ignore[no-
 
 @pytest.mark.corpus
 @pytest.mark.parametrize("name", ["llama.cpp-json_object-only", "text-tool-calls-thinking"])
-async def test_corpus_through_quirk_servers_leaves_nothing_pending(
+async def test_corpus_through_quirk_servers_leaves_nothing_pending(  # type: ignore[no-untyped-def]
     services, pipelines, corpus_dir: Path, name: str
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     with _corpus_run(services, corpus_dir, QUIRKS[name]) as srv:
         services.settings.update({"llm.base_url": srv.base_url, "llm.max_retries": 0})
         report = await pipelines().ingest_source(EmlFolderSource(corpus_dir))

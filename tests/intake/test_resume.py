@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,12 +101,13 @@ def test_killed_ingest_resumes_without_duplicates_or_gaps(tmp_path: Path, corpus
         )
         assert rerun.returncode == 0, rerun.stderr
 
-    def dump(what: str) -> list[dict]:
+    def dump(what: str) -> list[dict[str, Any]]:
         out = subprocess.run(
             _cli(what, "--json"), cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
         )
         assert out.returncode == 0, out.stderr
-        return json.loads(out.stdout)
+        rows: list[dict[str, Any]] = json.loads(out.stdout)
+        return rows
 
     mail, inquiries = dump("mail"), dump("inquiries")
     check_against_labels(mail, inquiries, load_labels(corpus_dir), exact_classes=True)

@@ -40,8 +40,8 @@ def _inquiries(services) -> int:  # type: ignore[no-untyped-def]
         return len(list(s.scalars(select(Inquiry))))
 
 
-async def test_one_message_id_reused_by_two_mails_of_one_source_is_two_messages(
-    services,  # type: ignore[no-untyped-def]
+async def test_one_message_id_reused_by_two_mails_of_one_source_is_two_messages(  # type: ignore[no-untyped-def]
+    services,
     pipeline: IntakePipeline,
 ) -> None:
     """A form mailer stamping one Message-ID: two customers, two IMAP uids, two rows."""
@@ -72,8 +72,8 @@ async def test_one_message_id_reused_by_two_mails_of_one_source_is_two_messages(
     assert report.already_known == 2 and len(_rows(services)) == 2
 
 
-async def test_the_same_mail_through_two_sources_is_one_message(
-    services,  # type: ignore[no-untyped-def]
+async def test_the_same_mail_through_two_sources_is_one_message(  # type: ignore[no-untyped-def]
+    services,
     pipeline: IntakePipeline,
 ) -> None:
     """Saved as .eml, then synced over IMAP, then seen by Graph: one row, one inquiry."""

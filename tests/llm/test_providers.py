@@ -95,6 +95,7 @@ async def test_preset_request_shape(services: Services, key: str) -> None:
         assert "authorization" not in request.headers
     else:
         assert request.headers["authorization"] == "Bearer sk-preset-0001"
+    assert request.body is not None
     assert request.body["model"] == preset.tiers[0]
 
 
@@ -117,7 +118,9 @@ async def test_preset_asks_in_its_documented_mode_first(
         client = preset_client(services, srv, key)
         await client.structured(tier=1, purpose="t", prompt="probe_json", variables={},
                                 schema=Labels)  # fmt: skip
-    assert srv.chat_requests[0].body["response_format"]["type"] == first_format
+    body = srv.chat_requests[0].body
+    assert body is not None
+    assert body["response_format"]["type"] == first_format
 
 
 def test_preset_prices_reach_the_ledger() -> None:

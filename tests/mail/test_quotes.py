@@ -93,7 +93,9 @@ def test_inline_answers_between_quotes_are_kept() -> None:
 def test_cut_positions_are_line_indexes() -> None:
     text = CASES["foxmail_chinese"]
     lines = text.split("\n")
-    assert lines[pattern_cut(text)].startswith("------------------ 原始邮件")
+    cut = pattern_cut(text)
+    assert cut is not None
+    assert lines[cut].startswith("------------------ 原始邮件")
     assert remove_footers("a\nSent from my iPhone\nb") == "a\nb"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import email.utils
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,9 +18,10 @@ from tests.support.dovecot import DovecotServer
 pytestmark = pytest.mark.corpus
 
 
-def _mail(capsys: pytest.CaptureFixture[str], home: Path) -> list[dict]:
+def _mail(capsys: pytest.CaptureFixture[str], home: Path) -> list[dict[str, Any]]:
     assert main(["mail", "--json", "--home", str(home)]) == 0
-    return json.loads(capsys.readouterr().out)
+    rows: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
+    return rows
 
 
 def test_corpus_over_imap_is_ingested_once_each(

@@ -3,7 +3,7 @@ the loopback ones: a right 授权码 connects, and each failure is told in Chine
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -20,7 +20,7 @@ IMAP_OFF = "IMAP服务未开启,请登录网页邮箱开启IMAP/SMTP服务"
 
 
 @pytest.fixture
-async def app(tmp_path) -> Iterator[App]:  # type: ignore[no-untyped-def]
+async def app(tmp_path) -> AsyncIterator[App]:  # type: ignore[no-untyped-def]
     app = build_app(tmp_path / "home")
     yield app
     await app.aclose()

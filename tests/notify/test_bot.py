@@ -48,7 +48,8 @@ async def test_start_with_the_code_pairs_that_chat_once(
     # the same code from another chat later: ignored, owner unchanged, nothing answered
     tg_env.push_message(STRANGER, f"/start {code.code}")
     await once(services)
-    assert pairing.owner(services).chat_id == OWNER
+    assert (owner := pairing.owner(services)) is not None
+    assert owner.chat_id == OWNER
     assert tg_env.sent_to(STRANGER) == []
 
 
@@ -240,7 +241,8 @@ async def test_with_a_preset_chat_another_chat_cannot_pair_or_spend_the_code(
     owner_env.push_message(STRANGER, f"/start {code.code}")
     await once(services)
     assert owner_env.sent_to(STRANGER) == []
-    assert pairing.owner(services).chat_id == OWNER
+    assert (owner := pairing.owner(services)) is not None
+    assert owner.chat_id == OWNER
     assert pairing.current_pairing_code(services) == code  # not spent by the stranger
 
 

@@ -43,7 +43,7 @@ async def test_the_next_sydney_day_starts_a_new_conversation_with_yesterdays_not
         clock.advance(AFTER_MIDNIGHT.total_seconds())
         await _say(services, app, owner_env, "早上好，那扇门今天能报价吗？")
         morning = assistant_requests(srv)[-1]["messages"]
-        reviewed = [schema_name(r.body) for r in srv.chat_requests]
+        reviewed = [schema_name(r.body or {}) for r in srv.chat_requests]
     # 23:30 is the same day: the evening question comes after the morning's turn, whole
     assert any("2400 mm" in str(m.get("content")) for m in evening if m["role"] == "user")
     # 00:30 in Sydney is a new day (though not in UTC): yesterday's turns are not sent ...

@@ -118,7 +118,9 @@ def test_pair_prints_a_code_that_pairs_the_chat(
     home: Path, tg_env: TelegramServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["telegram", "pair", "--home", str(home)]) == 0
-    code = re.search(r"pairing code: (\w+)", capsys.readouterr().out).group(1)
+    found = re.search(r"pairing code: (\w+)", capsys.readouterr().out)
+    assert found is not None
+    code = found.group(1)
     tg_env.push_message(555, "/start " + code)
     assert main(["telegram", "--once", "--home", str(home)]) == 0
     assert main(["telegram", "status", "--home", str(home)]) == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,10 +35,11 @@ def _at(monkeypatch: pytest.MonkeyPatch, when: str) -> None:
     monkeypatch.setenv("INQUIRY_BRIDGE_NOW", when)
 
 
-def _reminders(capsys: pytest.CaptureFixture[str], home: Path, *extra: str) -> list[dict]:
+def _reminders(capsys: pytest.CaptureFixture[str], home: Path, *extra: str) -> list[dict[str, Any]]:
     capsys.readouterr()
     assert main(["reminders", "--json", *extra, "--home", str(home)]) == 0
-    return json.loads(capsys.readouterr().out)
+    rows: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
+    return rows
 
 
 def _ingest_at(

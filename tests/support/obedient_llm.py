@@ -98,7 +98,9 @@ class ObedientModel:
         messages = request.get("messages") or []
         payloads = _tool_payloads(messages)
         if not payloads:
-            user = next((m for m in reversed(messages) if m.get("role") == "user"), {})
+            user: dict[str, Any] = next(
+                (m for m in reversed(messages) if m.get("role") == "user"), {}
+            )
             found = _CURRENT.search(str(user.get("content") or ""))
             return self._call("get_inquiry", {"inquiry_id": int(found.group(1)) if found else 1})
         first = payloads[0]

@@ -40,7 +40,7 @@ def qasync_loop_factories(thread_prefix: str, workers: int = 4) -> dict[str, Any
     """The ``pytest_asyncio_loop_factories`` answer: a qasync loop over the one QApplication."""
 
     def factory() -> asyncio.AbstractEventLoop:
-        loop = qasync.QEventLoop(QApplication.instance() or make_qapp())
+        loop: asyncio.AbstractEventLoop = qasync.QEventLoop(QApplication.instance() or make_qapp())
         loop.set_default_executor(
             ThreadPoolExecutor(max_workers=workers, thread_name_prefix=thread_prefix)
         )

@@ -29,7 +29,7 @@ class FileOpenSpy:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.fd = -1
-        self._libc = None
+        self._libc: ctypes.CDLL | None = None
 
     @staticmethod
     def available() -> bool:

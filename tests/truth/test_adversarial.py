@@ -137,10 +137,10 @@ def test_broken_json_leaves_no_field_and_no_message_lost(
         ("已将询盘移到报价阶段。", "change_stage", "阶段没有改变"),
     ],
 )
-def test_false_claims_are_corrected_before_the_owner_reads_them(
+def test_false_claims_are_corrected_before_the_owner_reads_them(  # type: ignore[no-untyped-def]
     live: tuple[GraphServer, LLMServer],
     planting: PlantingModel,
-    services,  # type: ignore[no-untyped-def]
+    services,
     home: Path,
     capsys: pytest.CaptureFixture[str],
     claim: str,
@@ -165,10 +165,10 @@ def test_false_claims_are_corrected_before_the_owner_reads_them(
     assert recorded and recorded[0].detail["channel"] == "cli"
 
 
-def test_injected_instructions_in_mail_and_attachment_names_stay_data(
+def test_injected_instructions_in_mail_and_attachment_names_stay_data(  # type: ignore[no-untyped-def]
     live: tuple[GraphServer, LLMServer],
     planting: PlantingModel,
-    services,  # type: ignore[no-untyped-def]
+    services,
     home: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -37,9 +37,9 @@ def test_eval_rules_only_prints_the_figures(
     assert total >= 30 and right / total >= 0.9
 
 
-def test_eval_through_a_model_counts_calls_cost_and_drops(
+def test_eval_through_a_model_counts_calls_cost_and_drops(  # type: ignore[no-untyped-def]
     corpus_dir: Path, home: Path, capsys: pytest.CaptureFixture[str], monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     with LLMServer(CorpusOracle(corpus_dir)) as srv:
         monkeypatch.setenv("INQUIRY_BRIDGE_LLM_BASE_URL", srv.base_url)
         good = _eval(capsys, home)  # the default folder: ../shared/corpus/dev
@@ -63,9 +63,9 @@ def test_eval_without_a_corpus_says_so(
     assert len(err) == 1 and "labels.json" in err[0]
 
 
-def test_eval_judge_scores_drafts_and_never_blocks(
+def test_eval_judge_scores_drafts_and_never_blocks(  # type: ignore[no-untyped-def]
     corpus_dir: Path, home: Path, capsys: pytest.CaptureFixture[str], monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     from tests.support.llm_server import schema_name
 
     oracle = CorpusOracle(corpus_dir)

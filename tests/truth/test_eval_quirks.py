@@ -27,9 +27,9 @@ SERVERS = {
 
 
 @pytest.mark.parametrize("name", sorted(SERVERS))
-def test_eval_prints_the_mode_and_scores_at_least_the_rules(
+def test_eval_prints_the_mode_and_scores_at_least_the_rules(  # type: ignore[no-untyped-def]
     corpus_dir: Path, home: Path, capsys: pytest.CaptureFixture[str], monkeypatch, name: str
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     quirks, mode = SERVERS[name]
     assert (
         main(["eval", "--offline", "--json", "--eml-dir", str(corpus_dir), "--home", str(home)])

@@ -44,9 +44,9 @@ def test_chinese_rendering_must_say_what_the_english_says() -> None:
     assert check_facts(en, sources, body_zh=extra, confirmed=["3月3日", "上午9点半"]) == []
 
 
-async def test_model_filled_record_is_not_evidence(
+async def test_model_filled_record_is_not_evidence(  # type: ignore[no-untyped-def]
     services, drafting: Drafting, model: DraftingModel
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     # the record says 2400 x 2100 and a phone, but the customer never wrote them
     inquiry_id, _ = add_inquiry(services, body="Hi, could you quote a sliding door for us?")
     model.plant = ["The door will be 2400 x 2100 mm.", "We will call you on 0412 345 678."]
@@ -64,9 +64,9 @@ async def test_model_filled_record_is_not_evidence(
     assert (await drafting.reader.get(draft_id)).unconfirmed_facts == []
 
 
-async def test_draft_with_only_a_payment_link_cannot_be_approved_in_one_click(
+async def test_draft_with_only_a_payment_link_cannot_be_approved_in_one_click(  # type: ignore[no-untyped-def]
     services, drafting: Drafting, model: DraftingModel
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     inquiry_id, _ = add_inquiry(services)
     model.plant = ["Please pay the deposit at https://pay.evil.example/deposit."]
     draft_id = await drafting.composer.compose(inquiry_id, "回复客户", actor="owner")

@@ -50,7 +50,10 @@ def pytest_asyncio_loop_factories(config, item):  # type: ignore[no-untyped-def]
     from PySide6.QtWidgets import QApplication
 
     def factory() -> asyncio.AbstractEventLoop:
-        return qasync.QEventLoop(QApplication.instance() or QApplication([]))
+        loop: asyncio.AbstractEventLoop = qasync.QEventLoop(
+            QApplication.instance() or QApplication([])
+        )
+        return loop
 
     return {"qasync": factory}
 

@@ -8,7 +8,7 @@ from desktop.approval.window import ApprovalWindow
 from tests.drafts.support import CUSTOMER, add_inquiry
 
 
-async def test_the_window_shows_the_complaint_first(
+async def test_the_window_shows_the_complaint_first(  # type: ignore[no-untyped-def]
     qtbot, zh, services, folder_app, drafting, graph
 ):
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")

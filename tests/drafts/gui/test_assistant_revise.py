@@ -39,9 +39,9 @@ def model() -> AssistantModel:
     return AssistantModel()
 
 
-async def test_a_revision_by_the_assistant_retires_the_old_draft_on_the_desktop(
+async def test_a_revision_by_the_assistant_retires_the_old_draft_on_the_desktop(  # type: ignore[no-untyped-def]
     qtbot, zh, services, folder_app, drafting, graph, llm, model
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     gid = graph.add_message(subject="Sliding door quote", from_addr=CUSTOMER, body="Quote please")
     inquiry_id, _ = add_inquiry(services, source_id=gid)
     old = await drafting.composer.compose(inquiry_id, "报价 $800", actor="owner")

@@ -40,6 +40,7 @@ def ctx(qapp, languages, services):  # type: ignore[no-untyped-def]
     context: AppContext = build_context(App(services))
     yield context
     context.hub.detach()
+    assert context.notifications is not None
     context.notifications.detach()
     qapp.setQuitOnLastWindowClosed(quits)
 

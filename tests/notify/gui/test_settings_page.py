@@ -93,4 +93,5 @@ def test_a_preset_group_says_buttons_wait_for_the_owner(
     assert page.paired.text() == "聊天 -1001234（由环境变量 INQUIRY_BRIDGE_TELEGRAM_CHAT_ID 设置）"
     assert page.unpair_button.isEnabled()
     page.unpair_button.click()
-    assert pairing.owner(services).needs_user  # the group stays, the owner binding is gone
+    assert (owner := pairing.owner(services)) is not None
+    assert owner.needs_user  # the group stays, the owner binding is gone
