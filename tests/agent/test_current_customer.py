@@ -126,6 +126,7 @@ async def test_revising_through_the_assistant_leaves_one_live_draft(  # type: ig
     assert [v.id for v in queue] == [second]  # the 待审批 list offers only the new one
     with services.store.session() as s:
         new = s.get(Draft, second)
+        assert new is not None
         assert new.revision_of == first and new.instruction.endswith("修改：改一下，改成 $750")
     # the old version can never be approved or sent, by any of his surfaces
     with pytest.raises(DraftStateError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import insert
 
@@ -85,7 +86,7 @@ def seed_inquiries(
     rng = random.Random(seed)
     now = services.clock.now().replace(tzinfo=None)
     keys = product_keys()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i in range(n):
         name = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
         email = f"{name.lower().replace(' ', '.').replace(chr(39), '')}{i}@example.com"

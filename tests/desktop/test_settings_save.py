@@ -32,7 +32,7 @@ FAIL_BACKEND = "keyring.backends.fail.Keyring"
 def no_keyring():  # type: ignore[no-untyped-def]
     """The keyring a machine without a Secret Service gets: every write refused."""
     before = keyring.get_keyring()
-    keyring.set_keyring(keyring.backends.fail.Keyring())
+    keyring.set_keyring(keyring.backends.fail.Keyring())  # type: ignore[no-untyped-call]
     yield
     keyring.set_keyring(before)
 

@@ -74,7 +74,8 @@ def add_inquiry(
         session.flush()
         return inquiry.id, msg.id
 
-    return services.store.write(do)
+    ids: tuple[int, int] = services.store.write(do)
+    return ids
 
 
 def add_sent(

@@ -12,6 +12,7 @@ from core.agent.memory import confirm_memory
 from core.agent.session_digest import review
 from core.agent.session_store import Turn
 from core.db.models import AuditEntry, Memory
+from core.services import Services
 from tests.drafts.support import add_inquiry
 from tests.support.llm_server import last_user_text, schema_name
 
@@ -25,9 +26,10 @@ def _everything(request: dict) -> str:  # type: ignore[type-arg]
     return json.dumps(request, ensure_ascii=False)
 
 
-def _memory(services, memory_id: int) -> Memory:  # type: ignore[no-untyped-def]
+def _memory(services: Services, memory_id: int) -> Memory:
     with services.store.session() as s:
         memory = s.get(Memory, memory_id)
+        assert memory is not None
         s.expunge(memory)
         return memory
 

@@ -38,7 +38,7 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:  # type: ignore[no-untyped
 
 def _status(capsys, home: Path, draft_id: str) -> str:  # type: ignore[no-untyped-def]
     rows = json.loads(_run(capsys, "drafts", "--json", "--home", str(home))[1])
-    return next(r["status"] for r in rows if str(r["id"]) == draft_id)
+    return str(next(r["status"] for r in rows if str(r["id"]) == draft_id))
 
 
 def _keep_newest_backup(home: Path, into: Path) -> None:

@@ -63,6 +63,10 @@ def test_a_handler_is_given_the_app_built_for_its_folder(tmp_path: Path) -> None
         built.append(build_app(home))
         return built[-1]
 
-    args = argparse.Namespace(home=str(tmp_path), handler=lambda _a, app: seen.append(app) or 3)
+    def handler(_args: argparse.Namespace, app: App) -> int:
+        seen.append(app)
+        return 3
+
+    args = argparse.Namespace(home=str(tmp_path), handler=handler)
     assert run_command(args, factory) == 3
     assert seen == built and isinstance(seen[0], App)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 # the size of the list when the gate began; lower it when you mend a module, never raise it
-RECORDED = 96
+RECORDED = 83
 
 
 def _unchecked() -> list[str]:

@@ -75,9 +75,10 @@ def complaints(services) -> list[NeedsAttention]:  # type: ignore[no-untyped-def
 async def ingest(services, pipelines, model: Model, body: str) -> int:  # type: ignore[no-untyped-def]
     with LLMServer(model) as srv:
         services.settings.update({"llm.base_url": srv.base_url, "llm.max_retries": 0})
-        return await pipelines().ingest(
+        processed: int = await pipelines().ingest(
             raw(make_email(subject="Our frames", body=body, sender="Karen Hill <k@example.com>"))
         )
+        return processed
 
 
 def test_the_wording_is_one_the_rules_miss_but_the_pre_check_notices() -> None:

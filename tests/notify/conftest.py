@@ -69,6 +69,7 @@ def model() -> DraftingModel:
 def graph(clock: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[GraphServer]:
     with GraphServer(now=clock.now) as srv:
         monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_URL", srv.base_url)
+        assert srv.token is not None
         monkeypatch.setenv("INQUIRY_BRIDGE_GRAPH_TOKEN", srv.token)
         yield srv
 
@@ -109,7 +110,8 @@ def add_inquiry(services: Any, **fields: Any) -> int:
         )
         return inquiry.id
 
-    return services.store.write(_do)
+    inquiry_id: int = services.store.write(_do)
+    return inquiry_id
 
 
 def sydney(y: int, mo: int, d: int, h: int, mi: int = 0) -> datetime:

@@ -15,6 +15,7 @@ from core.voice.transcriber import Transcriber
 def test_without_settings_the_bundled_english_model_is_used(tmp_path: Path) -> None:
     choice = resolve_model_dir(Settings(tmp_path / "s.toml", environ={}))
     path, description, languages = choice  # the contract's tuple shape
+    assert isinstance(description, str)
     assert path == bundled_model_dir()
     assert (path / "model.bin").is_file()
     assert languages == ("en",)

@@ -10,6 +10,7 @@ import pytest
 
 from core.config import Settings
 from core.errors import TranscriptionError
+from core.text.reading import to_simplified
 from core.voice.chinese import join_pieces
 from core.voice.transcriber import (
     ChineseNeedsMultilingualModel,
@@ -17,7 +18,6 @@ from core.voice.transcriber import (
     TranscriptionCancelled,
     finish_chinese,
     shared_transcriber,
-    to_simplified,
 )
 from tests.voice.speech import SENTENCES, encode, word_error_rate
 

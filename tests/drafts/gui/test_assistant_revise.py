@@ -67,7 +67,8 @@ async def test_a_revision_by_the_assistant_retires_the_old_draft_on_the_desktop(
     assert not window.approve_button.isEnabled() and not window.revise_button.isEnabled()
     await wait_until(lambda: [v.id for v in queue.views] == [old + 1])
     assert queue.pending_count() == 1 and queue.table.rowCount() == 1
-    assert queue.table.item(0, 0).text() == str(old + 1)
+    first = queue.table.item(0, 0)
+    assert first is not None and first.text() == str(old + 1)
     assert graph.sent_log == []
     window.close()
     hub.detach()

@@ -16,9 +16,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from core.clock import FakeClock
+from core.db.models import CLOSED_STAGES
 from core.inquiry.board import COLUMNS
 from core.inquiry.stage_policy import STAGE_LIMIT_DAYS
-from core.inquiry.stages import CLOSED_STAGES
 from desktop.board.view import BoardPage
 from desktop.detail import InquiryDetailView
 from tests.rhythm import test_stage_policy_calendar as calendar
