@@ -233,10 +233,14 @@ class RuntimeMailer:
     def __init__(self, runtime: Callable[[], GraphRuntime]) -> None:
         self._runtime = runtime
 
+    def _mailer(self) -> GraphMailer:
+        """The mailer of the runtime the App holds now."""
+        return self._runtime().mailer
+
     def __getattr__(self, name: str) -> Any:
         if name not in _DRAFT_MAILER_CALLS:  # ``client`` above all: the runtime's, not ours
             raise AttributeError(name)
-        return getattr(self._runtime().mailer, name)
+        return getattr(self._mailer(), name)
 
     @classmethod
     def port(cls, runtime: Callable[[], GraphRuntime]) -> DraftMailer:
