@@ -123,7 +123,13 @@ class LazyLLM:
             s.clock,
         )
         try:
-            return await probe.probe(trial)
+            report = await probe.probe(trial)
+            usable = isinstance(report, probe.ProbeReport) and report.ok
+            if usable and report.structured != "none":  # it answers: how well does it sort?
+                from core.intake.probe_mails import sort_samples
+
+                report.mails = await sort_samples(trial)
+            return report
         finally:
             await trial.aclose()
 

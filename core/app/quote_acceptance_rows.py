@@ -10,8 +10,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.agent.proposals import propose
-from core.clock import naive_utc
-from core.db.models import Message, Notification, WriteProposal
+from core.db.models import Message, WriteProposal
+from core.db.outbox_rows import outbox_row
 from core.quotes.acceptance import SentQuote, has_cue, sent_quote
 from core.text.render import md_escape
 
@@ -59,18 +59,14 @@ def file_proposal(
         session, kind=KIND, tool="quote_acceptance", inquiry_id=inquiry_id, args=args,
         owner_words="", channel="mail", now=now,
     )  # fmt: skip
-    row = Notification(
+    row = outbox_row(
         dedup_key=f"proposal:{proposal_id}",
         kind="proposal",
         title=title(quote),
         body_md=f"询盘 #{inquiry_id} · 客户原话：「{md_escape(words)}」\n\n"
         "确认后报价记为已接受，询盘改为「已下单」（定金待收）。",
-        ref_type="proposal",
-        ref_id=proposal_id,
-        created_at=naive_utc(now),
-        telegram_status="pending",
-        telegram_attempts=0,
-        telegram_message_ids=[],
+        ref=("proposal", proposal_id),
+        now=now,
     )
     session.add(row)
     session.flush()

@@ -30,7 +30,7 @@ the guard see the same evidence.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -360,21 +360,19 @@ async def compose_answer(
     refs: LedgerRefs,
     progress: Progress | None = None,
 ) -> DraftAnswer:
-    variables = {
-        **_common_vars(ctx, settings, instruction),
-        "instruction": instruction,
-        "recipient_name": ctx.recipient_name or "",
-        "recipient_email": ctx.recipient_email or "",
-        "thread_subject": ctx.thread_subject or "(new email)",
-    }
-    return await llm.structured(
-        tier=2,
-        purpose="draft",
-        prompt="draft_compose",
-        variables=variables,
-        schema=DraftAnswer,
-        refs=refs,
-        on_text=body_watcher(progress),
+    return await _draft_call(
+        llm,
+        "draft",
+        "draft_compose",
+        {
+            **_common_vars(ctx, settings, instruction),
+            "instruction": instruction,
+            "recipient_name": ctx.recipient_name or "",
+            "recipient_email": ctx.recipient_email or "",
+            "thread_subject": ctx.thread_subject or "(new email)",
+        },
+        refs,
+        progress,
     )
 
 
@@ -397,10 +395,23 @@ async def revise_answer(
         "body_en": body_en,
         "instruction": instruction,
     }
+    return await _draft_call(llm, "draft_revise", "draft_revise", variables, refs, progress)
+
+
+async def _draft_call(
+    llm: ModelClient,
+    purpose: str,
+    prompt: str,
+    variables: Mapping[str, object],
+    refs: LedgerRefs,
+    progress: Progress | None,
+) -> DraftAnswer:
+    """The one drafting call (tier 2, the draft schema) with the English body streamed to
+    ``progress`` as the model writes it."""
     return await llm.structured(
         tier=2,
-        purpose="draft_revise",
-        prompt="draft_revise",
+        purpose=purpose,
+        prompt=prompt,
         variables=variables,
         schema=DraftAnswer,
         refs=refs,

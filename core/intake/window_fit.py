@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, Unpack
 
 from pydantic import BaseModel
 
@@ -28,7 +28,7 @@ from core.llm.prompts import render_messages
 from core.llm.request_shape import output_tokens
 
 if TYPE_CHECKING:
-    from core.llm.model import LedgerRefs, ModelClient
+    from core.llm.model import ModelClient, StructuredCall
 
 M = TypeVar("M", bound=BaseModel)
 SPARE = 0.2  # of the window: our estimate against the server's tokenizer
@@ -69,28 +69,20 @@ def fitted_variables(
     return out
 
 
-async def structured_within(
-    llm: ModelClient,
-    *,
-    tier: int,
-    purpose: str,
-    prompt: str,
-    variables: Mapping[str, object],
-    schema: type[M],
-    refs: LedgerRefs | None = None,
-) -> M:
+async def structured_within(llm: ModelClient, **call: Unpack[StructuredCall[M]]) -> M:
     """``llm.structured`` with the mail cut to the window; a refusal is asked again once, cut
     to the window it named (or, when the window was known already and our estimate fell
     short, to the share of it the refusal's own figures allow)."""
+    tier, purpose = call["tier"], call["purpose"]
     scale = 1.0
     for attempt in (1, 2):
         window = await llm.context_window(tier)
-        fitted = fitted_variables(int(window * scale), prompt, variables, schema, purpose)
+        fitted = fitted_variables(
+            int(window * scale), call["prompt"], call["variables"], call["schema"], purpose
+        )
         try:
-            return await llm.structured(
-                tier=tier, purpose=purpose, prompt=prompt, variables=fitted, schema=schema,
-                refs=refs,
-            )  # fmt: skip
+            fitted_call: StructuredCall[M] = {**call, "variables": fitted}
+            return await llm.structured(**fitted_call)
         except LLMContextTooLong as too_long:
             if attempt == 2 or not await llm.context_window(tier):
                 raise

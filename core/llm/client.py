@@ -274,9 +274,7 @@ class LLMClient(LedgerBooking):
         reject anything but their default. Tool calls the model wrote in its text come back in
         ``tool_calls``; reasoning (``<think>``) never reaches ``content``.
         """
-        if not self.base_url:
-            raise LLMNotConfigured()
-        model = self.model_for(tier)
+        model = self._configured_model(tier)
         if model not in self._settled:
             # the first call to a model goes alone: a refusal is learnt once, not by every call
             # the pipeline has in flight (ten concurrent json_schema requests all refused)
@@ -288,6 +286,12 @@ class LLMClient(LedgerBooking):
                     return result
         return await self._negotiated(tier, model, purpose, messages, refs, response_format,
                                       tools, temperature, schema)  # fmt: skip
+
+    def _configured_model(self, tier: int) -> str:
+        """The tier's model; ``LLMNotConfigured`` before any request when no endpoint is set."""
+        if not self.base_url:
+            raise LLMNotConfigured()
+        return self.model_for(tier)
 
     def _gate(self, model: str) -> asyncio.Lock:
         loop = asyncio.get_running_loop()
@@ -395,9 +399,7 @@ class LLMClient(LedgerBooking):
         wait for the next chunk, so a model that writes for five minutes, a word at a time,
         ends in an answer where a whole-answer call would have timed out (#45).
         """
-        if not self.base_url:
-            raise LLMNotConfigured()
-        model = self.model_for(tier)
+        model = self._configured_model(tier)
         caps = await self.capabilities(tier)
         for _step in range(MAX_STEPS):
             if not caps.streaming:

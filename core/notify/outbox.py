@@ -36,6 +36,7 @@ from core import tasks
 from core.clock import naive_utc, to_sydney
 from core.db.attention_rows import open_complaint
 from core.db.models import AppState, Draft, Inquiry, Notification
+from core.db.outbox_rows import outbox_row
 from core.drafts.translation import is_stale
 from core.drafts.view import escalation_line, recently_mailed
 from core.errors import USER_MESSAGES
@@ -189,20 +190,16 @@ class NotificationCenter:
             )
             if exists is not None:
                 return None
-            row = Notification(
-                dedup_key=dedup_key[:200],
+            row = outbox_row(
+                dedup_key=dedup_key,
                 kind=kind,
                 title=title,
                 body_md=body_md,
-                ref_type=ref_type,
-                ref_id=ref_id,
-                created_at=now,
-                telegram_status="pending" if telegram else "skipped",
-                telegram_attempts=0,
-                telegram_next_at=naive_utc(telegram_at) if telegram_at else None,
-                telegram_message_ids=[],
-                read_at=now if quiet else None,
-                tray_shown_at=now if quiet else None,
+                ref=(ref_type, ref_id),
+                now=now,
+                telegram=telegram,
+                telegram_at=telegram_at,
+                quiet=quiet,
             )
             session.add(row)
             session.flush()

@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 from core.clock import SYDNEY, Clock, naive_utc, to_sydney, utc
 from core.db.app_state import get_state, put_state
 from core.db.models import Draft, Inquiry, Notification, Visit
+from core.db.outbox_rows import outbox_row
 from core.errors import InquiryBridgeError, NotFound
 from core.events import EventBus, NotificationRaised
 from core.graph.calendar import CalendarEvent, CalendarReader, OutlookCalendar
@@ -412,7 +413,7 @@ def _offer(session: Session, inquiry: Inquiry, proposal: Proposal, now: datetime
     if session.scalar(select(Notification.id).where(Notification.dedup_key == key)) is not None:
         return None
     lines = [f"- {visits.stamp(datetime.fromisoformat(t))}" for t in proposal.times]
-    row = Notification(
+    row = outbox_row(
         dedup_key=key,
         kind=PROPOSED_KIND,
         title=f"上门时间待确认 · {_who(inquiry)}",
@@ -425,12 +426,8 @@ def _offer(session: Session, inquiry: Inquiry, proposal: Proposal, now: datetime
                 "点一个时间即确认：预约上门、写入日历，并起草给客户的确认邮件（需您批准才发送）。",
             ]
         ),
-        ref_type="inquiry",
-        ref_id=inquiry.id,
-        created_at=naive_utc(now),
-        telegram_status="pending",
-        telegram_attempts=0,
-        telegram_message_ids=[],
+        ref=("inquiry", inquiry.id),
+        now=now,
     )
     session.add(row)
     session.flush()
