@@ -150,8 +150,7 @@ class DesktopApp(QObject):
         """Show data folder ``app``: a new window over it, and the one wiring of its hub."""
         old_window, old_ctx = self.window, self.ctx
         self.ctx = build_context(app)
-        self.ctx.extras["languages"] = self.languages
-        self.ctx.extras["app"] = self
+        self.ctx.shell = self
         self.window = MainWindow(self.ctx)
         self.window.settings_requested.connect(self.show_settings)
         self.window.sync_now_requested.connect(self.sync_now)
@@ -349,9 +348,7 @@ class DesktopApp(QObject):
         assert self.ctx is not None
         if not self.ctx.is_demo:
             return self.ctx
-        return AppContext(
-            app=self.real_app, hub=SignalHub(self.real_app.bus), extras=self.ctx.extras
-        )
+        return AppContext(app=self.real_app, hub=SignalHub(self.real_app.bus), shell=self)
 
     def show_wizard(self) -> FirstRunWizard:
         """The welcome window (first run, the tray's 入门向导, the empty board's button)."""

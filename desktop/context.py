@@ -4,6 +4,11 @@ Windows get an ``AppContext`` in their constructor (services passed in, never gl
 for) and talk to core only through ``ctx.app`` (the typed async facade, ``core.app``) and the
 hub's signals. Switching to the demo data folder builds a second context over a second ``App``;
 ``desktop.app.DesktopApp`` re-wires its long-lived parts (tray, banner) to it in one place.
+
+What a window asks of the running app itself (the settings dialog, the owner's real folder while
+the demo is shown) it asks through ``ctx.shell``, a ``Shell``: the few calls a window needs,
+declared here so that no window module imports the app that builds the windows (that import
+closed a circle through every window).
 """
 
 from __future__ import annotations
@@ -11,24 +16,30 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, TypedDict
+from typing import Protocol
+
+from PySide6.QtWidgets import QDialog
 
 from core.app import App
 from core.app.types import LazyDrafts, NotificationCenter
 from desktop.hub import SignalHub
 
-if TYPE_CHECKING:
-    from desktop.app import DesktopApp
-    from desktop.i18n import LanguageManager
-
 log = logging.getLogger(__name__)
 
 
-class ContextExtras(TypedDict, total=False):
-    """What the running desktop app hangs on a context (a context built bare has neither)."""
+class Shell(Protocol):
+    """What the running desktop app (``desktop.app.DesktopApp``) offers the windows it builds.
 
-    app: DesktopApp
-    languages: LanguageManager
+    A context built bare (tests, screenshots, benchmarks) has none: a window then falls back
+    (a plain ``settings_requested`` signal, this context's own folder)."""
+
+    def show_settings(self, page: int = 0) -> QDialog | None:
+        """The settings dialog at ``page`` (brought forward when it is open)."""
+        ...
+
+    def real_context(self) -> AppContext:
+        """A context over the owner's real folder (this one unless the demo is shown)."""
+        ...
 
 
 @dataclass
@@ -37,7 +48,7 @@ class AppContext:
 
     app: App
     hub: SignalHub
-    extras: ContextExtras = field(default_factory=ContextExtras)
+    shell: Shell | None = field(default=None, compare=False)
 
     @property
     def is_demo(self) -> bool:

@@ -251,11 +251,11 @@ class MainWindow(QMainWindow):
 
     def open_ai_settings(self) -> None:
         """Settings at its AI page (the desktop app's dialog; the plain signal without it)."""
-        desktop = self.ctx.extras.get("app")
-        if desktop is None:
+        shell = self.ctx.shell
+        if shell is None:
             self.settings_requested.emit()
             return
-        dialog = desktop.show_settings(1)
+        dialog = shell.show_settings(1)
         if dialog is not None:
             dialog.finished.connect(lambda *_: self.chat.panel.refresh())
 

@@ -122,9 +122,16 @@ async def _approval(ctx: AppContext) -> QWidget:
 
 async def _chat(ctx: AppContext) -> QWidget:
     """The main window at 1366×768 with the assistant's panel open on a scripted conversation."""
-    from desktop.chat.screenshot import make_chat_window
+    from desktop.chat.screenshot import script_conversation
+    from desktop.main_window import MainWindow
 
-    return await make_chat_window(ctx)
+    window = await _board(ctx)
+    assert isinstance(window, MainWindow)
+    model = window.board.model
+    rows = [row for r in range(min(3, model.rowCount())) if (row := model.row_at(r)) is not None]
+    script_conversation(window.chat.panel, rows)
+    window.chat.show()
+    return window
 
 
 def _settings_page(row: int) -> Factory:

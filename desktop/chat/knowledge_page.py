@@ -273,10 +273,10 @@ def open_knowledge(ctx: AppContext, parent: QWidget | None) -> KnowledgeDialog:
     """Show the knowledge page (deleted when closed). Over the demo it is still his own
     knowledge base (the real folder's, like 设置): what he writes while trying the demo must
     not stay behind in the demo folder when he leaves it."""
-    desktop = ctx.extras.get("app")
-    over_demo = ctx.is_demo and desktop is not None
-    if ctx.is_demo and desktop is not None:
-        ctx = desktop.real_context()
+    shell = ctx.shell
+    over_demo = ctx.is_demo and shell is not None
+    if ctx.is_demo and shell is not None:
+        ctx = shell.real_context()
     dialog = KnowledgeDialog(ctx, parent, over_demo=over_demo)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     if over_demo:

@@ -1,5 +1,6 @@
-"""The chat panel for ``inquiry-bridge screenshot --window chat``: the main window at 1366×768
-with the assistant docked beside the board, showing a short conversation rendered from data.
+"""The chat panel's conversation for ``inquiry-bridge screenshot --window chat`` (the main window
+at 1366×768 with the assistant docked beside the board, built by ``desktop.screenshots``): a
+short conversation rendered from data.
 
 Nothing is asked of a model and nothing is written to the data folder: the transcript is
 scripted here (in the UI language) around the customers on the board, the last turn caught
@@ -8,15 +9,16 @@ while the assistant is looking something up, so the picture shows every part of 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QWidget
-
+from core.app.types import tool_label
 from desktop.chat.transcript import Entry
 from desktop.i18n import current_language
 
 if TYPE_CHECKING:
-    from desktop.context import AppContext
+    from core.app.types import BoardRow
+    from desktop.chat.panel import ChatPanel
 
 SCRIPT_ZH = [
     ("user", "今天有哪些客户要回复？"),
@@ -63,33 +65,16 @@ SCRIPT_EN = [
 FALLBACK_NAMES = ("Billy Chen", "Sarah Mitchell", "王伟")
 
 
-async def make_chat_window(ctx: AppContext) -> QWidget:
-    from desktop.main_window import MainWindow
-
-    window = MainWindow(ctx)
-    window.resize(1366, 768)
-    await window.board.ready()
-    model = window.board.model
-    rows = [model.row_at(r) for r in range(min(3, model.rowCount()))]
-    names = [r.customer_name or r.customer_email or "" for r in rows if r is not None]
+def script_conversation(panel: ChatPanel, rows: Sequence[BoardRow]) -> None:
+    """Show the scripted conversation on ``panel`` around the board's first customers
+    (``rows``: the board's first rows; names made up where the board has fewer)."""
+    names = [r.customer_name or r.customer_email or "" for r in rows[:3]]
     names = [n for n in names if n] + list(FALLBACK_NAMES[len(names) :])
-    if model.rowCount() > 0:
-        window.board.select_row(0)
-        await window.board.detail.ready()
-    first = rows[0] if rows else None
-    panel = window.chat.panel
-    if first is not None:
-        panel.set_customer(first.id, names[0])
-    else:
-        panel.set_customer(12, names[0])
-    window.chat.show()
+    panel.set_customer(rows[0].id if rows else 12, names[0])
     zh = current_language() != "en"
     entries = [
         Entry(role, text.format(*names), (7,) if role == "drafts" else ())
         for role, text in (SCRIPT_ZH if zh else SCRIPT_EN)
     ]
-    from core.app.types import tool_label
-
     label_zh, label_en = tool_label("search_customers")
     panel.show_script(entries, label_zh if zh else label_en)
-    return window

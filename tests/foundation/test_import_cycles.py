@@ -1,4 +1,5 @@
-"""No import circle among ``core.*`` modules — function-local and ``TYPE_CHECKING`` imports included.
+"""No import circle among ``core.*`` modules, nor among ``desktop.*`` modules — function-local
+and ``TYPE_CHECKING`` imports included.
 
 A late import inside a function hides a circle from Python but not from a reader: the two modules
 still cannot be understood, tested or moved apart. The graph is built from the source with ``ast``
@@ -121,6 +122,15 @@ def test_no_import_circle_among_core_modules() -> None:
     found = set(cycles(graph))
     assert sorted(found - ALLOWED) == []
     assert sorted(ALLOWED - found) == [], "an allowed circle is gone: remove it from ALLOWED"
+
+
+def test_no_import_circle_among_desktop_modules() -> None:
+    """The windows never import the app that builds them, nor a window its opener: what a
+    window needs of the running app is ``desktop.context.Shell``, handed in on the context."""
+    graph = import_graph(package="desktop")
+    assert len(graph) > 50
+    assert {"desktop.app", "desktop.main_window", "desktop.context"} <= set(graph)
+    assert cycles(graph) == []
 
 
 def test_the_scan_sees_function_local_imports(tmp_path: Path) -> None:
