@@ -75,6 +75,7 @@ from core.events import InquiryUpdated as InquiryUpdated
 from core.events import MailWaiting as MailWaiting
 from core.events import MessageMerged as MessageMerged
 from core.events import MessageRecorded as MessageRecorded
+from core.events import NeedsAttention as NeedsAttention
 from core.events import NoteAdded as NoteAdded
 from core.events import NotificationRaised as NotificationRaised
 from core.events import StageChanged as StageChanged
@@ -230,6 +231,7 @@ __all__ = [
     "MessageRecorded",
     "ModelChoice",
     "MoneyFigures",
+    "NeedsAttention",
     "NewQuote",
     "NoteAdded",
     "NotificationCenter",

@@ -1,113 +1,130 @@
 """The owner's decisions in the approval window: save edits, translate again, approve and
-send, discard, revise — each a coroutine that reports on the window's status line.
+send, discard, revise — each an ``Operation`` reported on the window's status line.
 
-A mixin of ``ApprovalWindow`` (kept apart so the window's module is about its layout and
-rendering). Its strings use the window's translation context explicitly, so they read the same
-translations as before the split.
+``ApprovalActions`` is a component the window owns, not a mixin: it is handed the drafting
+capabilities, the hub, the window's ``StatusLine`` and a way to reload, and it reads the owner's
+form as one ``DraftForm`` value the window builds. It never touches a widget; what the window
+must do afterwards (follow a revised draft, close) it says with its signals. Its strings use the
+window's translation context explicitly, so they read the same translations as before.
+
+Signals:
+    finished(int, str): the draft id and its final status (sent / rejected).
+    draft_replaced(int, int): the old and the new draft id after 修改.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from desktop import ai_needed
-from desktop.approval.panels import split_addresses
-from desktop.errors_ui import message_for
+from desktop.hub import OpChanges
 from desktop.inert import make_plain
-from desktop.look import set_tone
+from desktop.operations import Operation, StatusLine
 
 if TYPE_CHECKING:
-    from PySide6.QtCore import SignalInstance
-    from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QPlainTextEdit, QProgressBar
-
     from core.app.types import DraftView
     from desktop.approval.parts import DraftingParts
+    from desktop.hub import SignalHub
+
+T = TypeVar("T")
 
 
-class OwnerActions:
-    """What the owner's buttons do (the window provides the widgets and ``_load``)."""
+@dataclass(frozen=True)
+class DraftForm:
+    """The approval window as the owner left it: which draft, and what he typed or ticked."""
 
-    drafting: DraftingParts
     draft_id: int
     view: DraftView | None
-    busy: bool
-    _dirty: bool
-    progress: QProgressBar
-    status_label: QLabel
-    en_edit: QPlainTextEdit
-    subject_edit: QLineEdit
-    to_edit: QLineEdit
-    confirm_check: QCheckBox
-    revise_edit: QLineEdit
-    finished: SignalInstance  # Signal(int, str) of the window
-    draft_replaced: SignalInstance  # Signal(int, int) of the window
+    body: str
+    subject: str
+    to: list[str]
+    confirmed: bool  # 我已核对未经确认的内容
+    instruction: str  # 修改's box
+    dirty: bool  # edits not saved yet
 
-    if TYPE_CHECKING:
 
-        async def _load(self) -> None: ...
+class ApprovalActions(QObject):
+    """What the owner's buttons do (the window owns one and hands it its form on each click)."""
 
-        def _update_buttons(self) -> None: ...
+    finished = Signal(int, str)
+    draft_replaced = Signal(int, int)
 
-    def _set_busy(self, busy: bool, message: str = "") -> None:
-        self.busy = busy
-        self.progress.setVisible(busy)
-        if message:
-            self.status_label.setText(message)
-        self._update_buttons()
+    def __init__(
+        self,
+        drafting: DraftingParts,
+        hub: SignalHub | None,
+        status: StatusLine,
+        reload: Callable[[], Awaitable[None]],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.drafting = drafting
+        self.hub = hub
+        self.status = status
+        self.reload = reload
 
-    def _show_error(self, exc: BaseException) -> None:
-        set_tone(self.status_label, "error")
-        self.status_label.setText(message_for(exc))
-        if ai_needed.not_configured(exc):  # 重新翻译 / 修改 without a model: the way to one
-            ai_needed.offer(self)  # type: ignore[arg-type]
+    @property
+    def busy(self) -> bool:
+        return self.status.is_busy
 
-    def _show_ok(self, message: str) -> None:
-        set_tone(self.status_label, "ok")
-        self.status_label.setText(message)
+    def _op(
+        self,
+        form: DraftForm,
+        op: Callable[[], Awaitable[T]],
+        busy: str = "",
+        *,
+        stage: bool = False,
+    ) -> Operation[T]:
+        """An operation on ``form``'s draft: its row and (after a send) its stage change."""
+        inquiry = form.view.inquiry_id if form.view is not None else None
+        changes = OpChanges(
+            frozenset({inquiry}) if inquiry is not None else frozenset(),
+            drafts=frozenset({form.draft_id}),
+            stages=stage,
+        )
+        return Operation(None, op, hub=self.hub, changes=changes, busy=busy, feedback=self.status)
 
-    async def save_edits(self) -> bool:
+    async def save_edits(self, form: DraftForm) -> bool:
         """Store the owner's edits (recipients, subject, body); the fact guard runs again."""
-        if self.view is None:
+        if form.view is None:
             return False
-        try:
-            await self.drafting.edits.update_body(
-                self.draft_id,
-                self.en_edit.toPlainText(),
-                actor="owner",
-                subject=self.subject_edit.text(),
-                to=split_addresses(self.to_edit.text()),
-            )
-        except Exception as exc:
-            self._show_error(exc)
+        op = self._op(
+            form,
+            lambda: self.drafting.edits.update_body(
+                form.draft_id, form.body, actor="owner", subject=form.subject, to=form.to
+            ),
+        )
+        await op.run()
+        if op.error is not None:
             return False
-        await self._load()
+        await self.reload()
         return True
 
-    async def rerender(self) -> None:
-        if self._dirty and not await self.save_edits():
+    async def rerender(self, form: DraftForm) -> None:
+        if form.dirty and not await self.save_edits(form):
             return
-        self._set_busy(
-            True, QCoreApplication.translate("ApprovalWindow", "Translating into Chinese…")
+        op = self._op(
+            form,
+            lambda: self.drafting.edits.rerender_zh(form.draft_id),
+            QCoreApplication.translate("ApprovalWindow", "Translating into Chinese…"),
         )
-        try:
-            await self.drafting.edits.rerender_zh(self.draft_id)
-        except Exception as exc:
-            self._set_busy(False)
-            self._show_error(exc)
+        await op.run()
+        if op.error is not None:
             return
-        self._set_busy(False)
-        await self._load()
+        await self.reload()
         # the busy line goes once the Chinese is in (it stayed, as if still translating)
-        self._show_ok(QCoreApplication.translate("ApprovalWindow", "The Chinese is up to date."))
+        self.status.ok(QCoreApplication.translate("ApprovalWindow", "The Chinese is up to date."))
 
-    async def approve_and_send(self) -> str:
+    async def approve_and_send(self, form: DraftForm) -> str:
         """批准并发送: approve as the owner, then send once. Returns the final status."""
-        if self.view is None or self.busy:
+        view = form.view
+        if view is None or self.busy:
             return "busy"
-        if self.view.is_sample:  # the demo's sample: nothing in the demo is ever sent
-            self._show_error_text(
+        if view.is_sample:  # the demo's sample: nothing in the demo is ever sent
+            self.status.error(
                 QCoreApplication.translate(
                     "ApprovalWindow",
                     "This is a sample reply from the demo data, so it is not sent. Once your "
@@ -115,94 +132,92 @@ class OwnerActions:
                 )
             )
             return "sample"
-        if self._dirty:
-            if not await self.save_edits():
+        if form.dirty:
+            if not await self.save_edits(form):
                 return "error"
-            if self.view.unconfirmed_facts and not self.confirm_check.isChecked():
-                self._show_error_text(
+            if view.unconfirmed_facts and not form.confirmed:
+                self.status.error(
                     QCoreApplication.translate(
                         "ApprovalWindow", "Please check the highlighted unconfirmed values first."
                     )
                 )
                 return "unconfirmed"
-        self._set_busy(True, QCoreApplication.translate("ApprovalWindow", "Sending…"))
-        try:
-            if self.view.status != "approved":
-                await self.drafting.decisions.approve(
-                    self.draft_id, actor="owner", accept_unconfirmed=self.confirm_check.isChecked()
+        decisions = self.drafting.decisions
+
+        async def approve_then_send() -> tuple[str, str]:
+            if view.status != "approved":
+                await decisions.approve(
+                    form.draft_id, actor="owner", accept_unconfirmed=form.confirmed
                 )
-            result = await self.drafting.decisions.send(self.draft_id, actor="owner")
-        except Exception as exc:
-            self._set_busy(False)
-            await self._load()
-            self._show_error(exc)
+            result = await decisions.send(form.draft_id, actor="owner")
+            return result.status, result.message
+
+        op = self._op(
+            form,
+            approve_then_send,
+            QCoreApplication.translate("ApprovalWindow", "Sending…"),
+            stage=True,
+        )
+        outcome = await op.run()
+        await self.reload()
+        if outcome is None:  # the status line says why (the reload leaves it)
             return "error"
-        self._set_busy(False)
-        await self._load()
-        if result.status == "sent":
-            self._show_ok(QCoreApplication.translate("ApprovalWindow", "Sent"))
-            self.finished.emit(self.draft_id, "sent")
+        status, message = outcome
+        if status == "sent":
+            self.status.ok(QCoreApplication.translate("ApprovalWindow", "Sent"))
+            self.finished.emit(form.draft_id, "sent")
         else:
-            self._show_error_text(
+            self.status.error(
                 QCoreApplication.translate(
                     "ApprovalWindow", "Not sent: %1 (the draft is kept)"
-                ).replace("%1", result.message)
+                ).replace("%1", message)
             )
-        return result.status
+        return status
 
-    def _show_error_text(self, text: str) -> None:
-        set_tone(self.status_label, "error")
-        self.status_label.setText(text)
-
-    async def reject(self) -> None:
+    async def reject(self, form: DraftForm) -> None:
         """放弃: the draft is kept for the record and can never be sent."""
-        try:
-            # also deletes an Outlook copy an earlier send attempt left in Drafts
-            await self.drafting.decisions.reject(self.draft_id, actor="owner")
-        except Exception as exc:
-            self._show_error(exc)
+        # also deletes an Outlook copy an earlier send attempt left in Drafts
+        op = self._op(form, lambda: self.drafting.decisions.reject(form.draft_id, actor="owner"))
+        await op.run()
+        if op.error is not None:
             return
-        await self._load()
-        self._show_ok(QCoreApplication.translate("ApprovalWindow", "Discarded. Nothing was sent."))
-        self.finished.emit(self.draft_id, "rejected")
+        await self.reload()
+        self.status.ok(QCoreApplication.translate("ApprovalWindow", "Discarded. Nothing was sent."))
+        self.finished.emit(form.draft_id, "rejected")
 
-    async def revise(self) -> int | None:
-        """修改: a new Chinese instruction → a revised draft; this window follows it."""
-        instruction = self.revise_edit.text().strip()
+    async def revise(self, form: DraftForm) -> int | None:
+        """修改: a new Chinese instruction → a revised draft; the window follows it."""
+        instruction = form.instruction.strip()
         if not instruction:
-            self._show_error_text(
+            self.status.error(
                 QCoreApplication.translate("ApprovalWindow", "Write what should change first.")
             )
             return None
-        if self._dirty and not await self.save_edits():
+        if form.dirty and not await self.save_edits(form):
             return None
-        self._set_busy(True, QCoreApplication.translate("ApprovalWindow", "Revising the draft…"))
+        label = self.status.label
 
         def progress(text_so_far: str) -> None:  # a slow model is seen working
-            make_plain(self.status_label)  # the model's words, shown literally
+            make_plain(label)  # the model's words, shown literally
             tail = " ".join(text_so_far.split())[-120:]
-            self.status_label.setText(
+            label.setText(
                 QCoreApplication.translate("ApprovalWindow", "Generating… %1").replace("%1", tail)
             )
 
-        try:
-            new_id = await self.drafting.composer.revise(
-                self.draft_id, instruction, actor="owner", progress=progress
-            )
-        except Exception as exc:
-            self._set_busy(False)
-            self._show_error(exc)
+        op = self._op(
+            form,
+            lambda: self.drafting.composer.revise(
+                form.draft_id, instruction, actor="owner", progress=progress
+            ),
+            QCoreApplication.translate("ApprovalWindow", "Revising the draft…"),
+        )
+        new_id = await op.run()
+        if new_id is None:
             return None
-        old = self.draft_id
-        self.draft_id = new_id
-        self.revise_edit.clear()
-        self.confirm_check.setChecked(False)
-        self._set_busy(
-            False,
+        self.status.idle(
             QCoreApplication.translate(
                 "ApprovalWindow", "Revised draft ready — please review it again."
-            ),
+            )
         )
-        await self._load()
-        self.draft_replaced.emit(old, new_id)
+        self.draft_replaced.emit(form.draft_id, new_id)
         return new_id

@@ -183,7 +183,7 @@ class PendingDraftsView(QWidget):
 
         window = self.windows.get(draft_id)
         if not showing(window):
-            window = ApprovalWindow(self.app, self.drafting, draft_id)
+            window = ApprovalWindow(self.app, self.drafting, draft_id, hub=self.hub)
             window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             window.destroyed.connect(lambda *_, d=draft_id: self.windows.pop(d, None))
             window.draft_replaced.connect(lambda old, new, w=window: self._follow(old, new, w))

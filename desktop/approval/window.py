@@ -53,33 +53,43 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.aio import Loads, spawn
-from desktop.approval.decisions import OwnerActions
+from desktop.approval.decisions import ApprovalActions, DraftForm
 from desktop.approval.panels import (
     AttachmentsPanel,
     DraftChangedBridge,
     attachment_warnings,
     highlight_facts,
+    split_addresses,
     warning_items,
     zh_html,
 )
 from desktop.inert import InertBrowser
+from desktop.operations import Operation, StatusLine
 
 if TYPE_CHECKING:
     from core.app import FrontEnd
     from core.app.types import DraftView, FileOption, RecentContact
     from desktop.approval.parts import DraftingParts
+    from desktop.hub import SignalHub
     from desktop.voice.insertion import Target
 
 __all__ = ["ApprovalWindow", "highlight_facts"]
 
 
-class ApprovalWindow(OwnerActions, QWidget):
+class ApprovalWindow(QWidget):
     draft_replaced = Signal(int, int)
     finished = Signal(int, str)
 
     def __init__(
-        self, app: FrontEnd, drafting: DraftingParts, draft_id: int, parent: QWidget | None = None
+        self,
+        app: FrontEnd,
+        drafting: DraftingParts,
+        draft_id: int,
+        parent: QWidget | None = None,
+        *,
+        hub: SignalHub | None = None,
     ) -> None:
+        """``hub``: where the owner's actions say what they changed (the board's rows)."""
         super().__init__(parent, Qt.WindowType.Window)
         self.app = app  # its bus (another surface moved the draft) and dictation's settings
         self.drafting = drafting
@@ -90,7 +100,7 @@ class ApprovalWindow(OwnerActions, QWidget):
         # 添加本机文件…: returns the chosen path, or None when cancelled (tests replace it)
         self.choose_file: Callable[[], str | None] = self._choose_file_dialog
         self.last_folder: str | None = None
-        self.busy = False
+        self.hub = hub
         self._dirty = False
         self._loads = Loads(self._load)
         self._bridge = DraftChangedBridge(app.bus)
@@ -99,8 +109,54 @@ class ApprovalWindow(OwnerActions, QWidget):
         self.setMinimumSize(900, 600)
         self.resize(1180, 700)  # fits a 1366 x 768 screen
         self._build()
+        self.status = StatusLine(self.progress, self.status_label, self._update_buttons)
+        self.decisions = ApprovalActions(drafting, hub, self.status, self._load, self)
+        self.decisions.finished.connect(self.finished)
+        self.decisions.draft_replaced.connect(self._follow)
         self.retranslate()
         self.reload()
+
+    @property
+    def busy(self) -> bool:
+        return self.status.is_busy
+
+    def form(self) -> DraftForm:
+        """The draft and what the owner typed or ticked, for ``ApprovalActions``."""
+        return DraftForm(
+            draft_id=self.draft_id,
+            view=self.view,
+            body=self.en_edit.toPlainText(),
+            subject=self.subject_edit.text(),
+            to=split_addresses(self.to_edit.text()),
+            confirmed=self.confirm_check.isChecked(),
+            instruction=self.revise_edit.text(),
+            dirty=self._dirty,
+        )
+
+    async def save_edits(self) -> bool:
+        return await self.decisions.save_edits(self.form())
+
+    async def rerender(self) -> None:
+        await self.decisions.rerender(self.form())
+
+    async def approve_and_send(self) -> str:
+        return await self.decisions.approve_and_send(self.form())
+
+    async def reject(self) -> None:
+        await self.decisions.reject(self.form())
+
+    async def revise(self) -> int | None:
+        new_id = await self.decisions.revise(self.form())
+        if new_id is not None:
+            await self._load()
+        return new_id
+
+    def _follow(self, old: int, new: int) -> None:
+        """After 修改: this window shows the revised draft, its instruction box emptied."""
+        self.draft_id = new
+        self.revise_edit.clear()
+        self.confirm_check.setChecked(False)
+        self.draft_replaced.emit(old, new)
 
     # ------------------------------------------------------------------ layout
     def _build(self) -> None:
@@ -324,15 +380,16 @@ class ApprovalWindow(OwnerActions, QWidget):
         """Store the ticked files as the draft's attachments (audited by the service)."""
         if self.view is None:
             return False
-        ids = self.checked_file_ids()
-        try:
-            await self.drafting.edits.set_attachments(self.draft_id, ids, actor="owner")
-        except Exception as exc:
-            self._show_error(exc)
-            await self._load()
-            return False
+        ids, draft_id = self.checked_file_ids(), self.draft_id
+        op = Operation(
+            self,
+            lambda: self.drafting.edits.set_attachments(draft_id, ids, actor="owner"),
+            hub=self.hub,
+            feedback=self.status,
+        )
+        await op.run()
         await self._load()
-        return True
+        return op.error is None
 
     def _choose_file_dialog(self) -> str | None:
         """The system's open-file dialog, in the folder he last took a file from (else home)."""
@@ -358,17 +415,20 @@ class ApprovalWindow(OwnerActions, QWidget):
         on this draft; the list then shows it ticked."""
         if self.view is None or self.busy or not path:
             return False
-        self._set_busy(True, self.tr("Adding the file…"))
-        try:
-            await self.drafting.edits.add_owner_file(self.draft_id, path, actor="owner")
-        except Exception as exc:
-            self._set_busy(False)
-            self._show_error(exc)
+        draft_id = self.draft_id
+        op = Operation(
+            self,
+            lambda: self.drafting.edits.add_owner_file(draft_id, path, actor="owner"),
+            hub=self.hub,
+            busy=self.tr("Adding the file…"),
+            feedback=self.status,
+        )
+        await op.run()
+        if op.error is not None:
             return False
-        self._set_busy(False)
         await self.drafting.edits.remember_attach_folder(path)
         await self._load()
-        self._show_ok(self.tr("Added %1").replace("%1", Path(path).name))
+        self.status.ok(self.tr("Added %1").replace("%1", Path(path).name))
         return True
 
     def _render_banner(self, view: DraftView) -> None:

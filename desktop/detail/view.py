@@ -3,7 +3,9 @@
 Everything the owner changes goes through the facade (``ctx.app.inquiries`` for fields, notes,
 stage moves and translation; the drafting service for replies), awaited on the loop while the store
 works on its writer thread, so each change is audited and published as an event exactly like a
-change from any other surface. The view itself only reads (``inquiries.detail``, through the shared
+change from any other surface. Saving the customer's fields and moving the stage are
+``desktop.operations.Operation``s: a busy cursor while they run, a failure shown one way, and
+what they changed broadcast on the hub (the board re-reads that row). The view itself only reads (``inquiries.detail``, through the shared
 ``Loader``) and re-reads when the hub says the inquiry changed; unsaved edits in the customer form
 are kept across such refreshes.
 
@@ -45,7 +47,9 @@ from desktop.detail.quote_editor import QuoteEditor
 from desktop.detail.thread import ThreadPanel
 from desktop.detail.visit_dialog import VisitDialog
 from desktop.errors_ui import show_error
+from desktop.hub import OpChanges
 from desktop.loader import Loader
+from desktop.operations import Operation
 from desktop.voice.dictation import DictationButton
 
 
@@ -206,18 +210,25 @@ class InquiryDetailView(QWidget):
         if self.inquiry_id is None:
             return ()
         inquiry_id, values = self.inquiry_id, self.form_values()
-        try:
-            changed = await self.inquiries.update_fields(inquiry_id, values, actor="owner")
-        except InvalidField as exc:
-            show_error(self, exc)
-            edit = self.fields.get(exc.field)
-            if edit is not None:
-                edit.setFocus()
+        op = Operation(
+            self,
+            lambda: self.inquiries.update_fields(inquiry_id, values, actor="owner"),
+            hub=self.ctx.hub,
+            changes=OpChanges(frozenset({inquiry_id})),
+        ).failure(self._focus_invalid)
+        changed = await op.run()
+        if changed is None:
             return ()
         self.customer_form.set_dirty(False)
         self.changed.emit(inquiry_id)
         await self.show_inquiry(inquiry_id)
         return changed
+
+    def _focus_invalid(self, exc: BaseException) -> None:
+        """A refused value (the error box names it): the cursor goes to its field."""
+        edit = self.fields.get(exc.field) if isinstance(exc, InvalidField) else None
+        if edit is not None:
+            edit.setFocus()
 
     # ------------------------------------------------------------------ notes
 
@@ -293,9 +304,17 @@ class InquiryDetailView(QWidget):
         if self.inquiry_id is None or to_stage not in ALL_STAGES:
             return False
         inquiry_id = self.inquiry_id
-        change = await self.inquiries.advance_stage(
-            inquiry_id, to_stage, reason=reason, triggered_by="owner"
+        op = Operation(
+            self,
+            lambda: self.inquiries.advance_stage(
+                inquiry_id, to_stage, reason=reason, triggered_by="owner"
+            ),
+            hub=self.ctx.hub,
+            changes=OpChanges(frozenset({inquiry_id}), stages=True),
         )
+        change = await op.run()
+        if op.error is not None:
+            return False
         self.changed.emit(inquiry_id)
         await self.show_inquiry(inquiry_id)
         return change is not None
