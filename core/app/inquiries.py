@@ -17,9 +17,11 @@ from core.inquiry.board import (
     BoardQuery,
     BoardRow,
     fetch_rows,
+    fetch_rows_by_id,
     load_page,
     message_counts,
     needs_me_total,
+    stage_counts,
 )
 from core.inquiry.detail import InquiryDetail, load_detail
 from core.inquiry.edit import InquiryEditor
@@ -59,6 +61,19 @@ class InquiryService:
         now = self._services.clock.now()
         return await self._services.store.read(
             lambda s: fetch_rows(s, query, now, offset=offset, limit=limit)
+        )
+
+    async def rows_by_id(self, inquiry_ids: list[int]) -> list[BoardRow]:
+        """The rows of ``inquiry_ids`` (one query): a board updating the rows an action changed."""
+        now, ids = self._services.clock.now(), list(inquiry_ids)
+        return await self._services.store.read(lambda s: fetch_rows_by_id(s, ids, now))
+
+    async def counts(self, query: BoardQuery) -> tuple[dict[str, int], int]:
+        """The stage bar's counts under ``query`` and the "needs me" total, without a page:
+        what a board re-reads when an inquiry it has not loaded changed."""
+        now = self._services.clock.now()
+        return await self._services.store.read(
+            lambda s: (stage_counts(s, query, now), needs_me_total(s, now))
         )
 
     async def needs_me_count(self) -> int:

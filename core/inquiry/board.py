@@ -359,6 +359,16 @@ def fetch_row(session: Session, inquiry_id: int) -> BoardRow | None:
     return _to_row(r) if r is not None else None
 
 
+def fetch_rows_by_id(session: Session, inquiry_ids: list[int], now: datetime) -> list[BoardRow]:
+    """The board rows of ``inquiry_ids`` (those that exist), in one query: what a board re-reads
+    after an action that changed a few inquiries, instead of its whole loaded window."""
+    if not inquiry_ids:
+        return []
+    today = to_sydney(now).date()
+    stmt = _row_select().where(Inquiry.id.in_(sorted(set(inquiry_ids))))
+    return [_to_row(r, today) for r in session.execute(stmt)]
+
+
 def count_rows(session: Session, query: BoardQuery, now: datetime) -> int:
     stmt = select(func.count(Inquiry.id)).where(*_conditions(session, query, now))
     return int(session.scalar(stmt) or 0)

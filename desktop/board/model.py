@@ -6,9 +6,15 @@ scrolled through. Every query (filter, search, sort) runs in SQL on a worker thr
 through the facade (``ctx.app.inquiries``); loads go through ``desktop.loader.Loader`` so a slow,
 stale answer never overwrites a newer one. ``fetchMore`` loads the next page when the view scrolls near the end.
 
-Live updates keep the owner's place: after a core event the loaded window is re-read and applied
-as an in-place ``dataChanged`` when the order is unchanged, otherwise as a layout change that maps
-persistent indexes (the selection) by inquiry id, so neither selection nor scroll position jumps.
+Live updates keep the owner's place, and read only what changed (the hub's ``changed`` signal
+says what: ``OpChanges``). Changed inquiries on the board are re-read by id in one query and
+replaced in place (one ``dataChanged`` a row, at the row's position: like Anki's browser, a row
+does not jump under the owner's cursor after his own action); the stage bar and "needs me"
+counts follow from the old and new rows. Only new inquiries (which must be placed), a changed
+inquiry the board has not loaded (its counts are re-read, not its page), or a row that may have
+left a search or 需要您确认 filter re-read the loaded window: applied as an in-place
+``dataChanged`` when the order is unchanged, otherwise as a layout change that maps persistent
+indexes (the selection) by inquiry id, so neither selection nor scroll position jumps.
 
 Signals:
     loaded(): a new query's first page is in.
@@ -47,6 +53,7 @@ from core.app.types import (
 from desktop import text
 from desktop.aio import spawn
 from desktop.context import AppContext
+from desktop.hub import OpChanges
 from desktop.i18n import current_language
 from desktop.loader import Loader
 from desktop.look import ATTENTION, MUTED, OVERDUE, STAGE_COLOURS, dot_icon
@@ -60,6 +67,8 @@ ROW_ROLE = Qt.ItemDataRole.UserRole + 2
 
 Index = QModelIndex | QPersistentModelIndex
 AGE_REFRESH_MS = 60_000  # "14 分钟" moves on once a minute
+ROWS_DEBOUNCE_MS = 30  # an action's own events and its broadcast: one re-read of its rows
+WINDOW_DEBOUNCE_MS = 400  # an ingest batch's new inquiries: one re-read of the window
 
 
 class BoardModel(QAbstractTableModel):
@@ -88,10 +97,11 @@ class BoardModel(QAbstractTableModel):
         self._days_texts: dict[tuple[int, int], str] = {}
         self._live_timer = QTimer(self)
         self._live_timer.setSingleShot(True)
-        self._live_timer.setInterval(400)
+        self._live_timer.setInterval(ROWS_DEBOUNCE_MS)
         self._live_timer.timeout.connect(self._live_refresh)
-        ctx.hub.inquiry_created.connect(self._on_change)
-        ctx.hub.inquiry_updated.connect(self._on_change)
+        self._changes = OpChanges()  # gathered until the timer fires
+        self._rows_task: asyncio.Future[None] | None = None
+        ctx.hub.changed.connect(self._on_changes)
         # ages ("待我们回复 · 14 分钟", 超期) are relative to now: repainted every minute from
         # the injected clock while the window is open, no query needed
         self.age_timer = QTimer(self)
@@ -113,6 +123,9 @@ class BoardModel(QAbstractTableModel):
         """Wait until the latest query (and any live refresh) has been applied."""
         while True:
             await self._loader.ready()
+            if self._rows_task is not None and not self._rows_task.done():
+                await asyncio.wait({self._rows_task})
+                continue
             if not self._live_timer.isActive() and not self._loader.busy:
                 return
             await asyncio.sleep(0.02)
@@ -169,11 +182,69 @@ class BoardModel(QAbstractTableModel):
             last = self.index(len(self._rows) - 1, len(COLUMNS) - 1)
             self.dataChanged.emit(self.index(0, 0), last)
 
-    def _on_change(self, _inquiry_id: int) -> None:
-        self._live_timer.start()  # debounce bursts (an ingest batch) into one re-read
+    def _on_changes(self, changes: OpChanges, _handler: object) -> None:
+        """Gather what changed; debounce bursts (an ingest batch) into one re-read."""
+        if not (changes.inquiries or changes.created or changes.attention):
+            return  # a draft alone (its row's count comes with its inquiry id)
+        self._changes = self._changes | changes
+        self._live_timer.setInterval(
+            WINDOW_DEBOUNCE_MS if self._changes.created else ROWS_DEBOUNCE_MS
+        )
+        self._live_timer.start()
 
     def _live_refresh(self) -> None:
-        self.refresh(keep_position=True)
+        changes, self._changes = self._changes, OpChanges()
+        if changes.created or self._loader.busy or self.query.search or self.query.attention:
+            self.refresh(keep_position=True)  # rows to place, or a filter code cannot check
+            return
+        self._rows_task = spawn(self._update_rows(changes, self._loader.generation))
+
+    async def _update_rows(self, changes: OpChanges, generation: int) -> None:
+        """Re-read the changed rows the board holds (one query), and the counts only when a
+        changed inquiry is not loaded; no page is read."""
+        loaded = {r.id for r in self._rows}
+        ids = sorted(i for i in changes.inquiries if i in loaded)
+        fresh = await self.inquiries.rows_by_id(ids) if ids else []
+        counts = None
+        if any(i not in loaded for i in changes.inquiries):
+            counts = await self.inquiries.counts(self.query)
+        attention = await self.ctx.app.attention.items() if changes.attention else None
+        if not self._loader.is_current(generation) or not alive(self):
+            return  # a new query or a window re-read superseded this
+        if not self._replace_rows(fresh):
+            self.refresh(keep_position=True)  # a row left the stage, class or needs-me filter
+            return
+        if counts is not None:
+            self.stage_counts, self.needs_me_total = counts
+            selected = self.query.stages or tuple(self.stage_counts)
+            self.total = sum(self.stage_counts.get(s, 0) for s in selected)
+        if attention is not None:
+            self.attention_ids = {i.inquiry_id for i in attention if i.inquiry_id is not None}
+            self.attention_changed.emit(len(attention))
+        self.counts_changed.emit(dict(self.stage_counts), self.total, self.needs_me_total)
+
+    def _replace_rows(self, fresh: list[BoardRow]) -> bool:
+        """Put each fresh row in its old one's place, moving the stage bar's and the "needs me"
+        counts by the difference; False when a row no longer matches the board's filters."""
+        now, query = self.clock.now(), self.query
+        for new in fresh:
+            index = self.row_of(new.id)
+            if index < 0:
+                continue
+            old = self._rows[index]
+            if (
+                (query.stages and new.stage not in query.stages)
+                or (query.classes and new.classification not in query.classes)
+                or (query.needs_me and not new.needs_me(now))
+            ):
+                return False
+            if old.stage != new.stage:
+                self.stage_counts[old.stage] = self.stage_counts.get(old.stage, 1) - 1
+                self.stage_counts[new.stage] = self.stage_counts.get(new.stage, 0) + 1
+            self.needs_me_total += int(new.needs_me(now)) - int(old.needs_me(now))
+            self._rows[index] = new
+            self.dataChanged.emit(self.index(index, 0), self.index(index, len(COLUMNS) - 1))
+        return True
 
     def _apply_rows(self, new: list[BoardRow]) -> None:
         old = self._rows
