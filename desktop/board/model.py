@@ -197,11 +197,17 @@ class BoardModel(QAbstractTableModel):
         if changes.created or self._loader.busy or self.query.search or self.query.attention:
             self.refresh(keep_position=True)  # rows to place, or a filter code cannot check
             return
-        self._rows_task = spawn(self._update_rows(changes, self._loader.generation))
+        previous = self._rows_task
+        self._rows_task = spawn(self._update_rows(changes, self._loader.generation, previous))
 
-    async def _update_rows(self, changes: OpChanges, generation: int) -> None:
+    async def _update_rows(
+        self, changes: OpChanges, generation: int, previous: asyncio.Future[None] | None
+    ) -> None:
         """Re-read the changed rows the board holds (one query), and the counts only when a
-        changed inquiry is not loaded; no page is read."""
+        changed inquiry is not loaded; no page is read. Runs after the previous update, so an
+        older answer never lands over a newer one."""
+        if previous is not None and not previous.done():
+            await asyncio.wait({previous})
         loaded = {r.id for r in self._rows}
         ids = sorted(i for i in changes.inquiries if i in loaded)
         fresh = await self.inquiries.rows_by_id(ids) if ids else []
