@@ -126,7 +126,7 @@ def seed_inquiries(
         # one executemany, then the new ids in insertion order: ``insert().returning()`` over
         # a list spliced every batch's rows into the last (quadratic: 50,000 took minutes)
         before = session.scalar(select(func.max(Inquiry.id))) or 0
-        session.execute(insert(Inquiry.__table__), rows)
+        session.execute(insert(Inquiry), rows)
         start = session.scalars(
             select(Inquiry.id).where(Inquiry.id > before).order_by(Inquiry.id)
         ).all()
@@ -141,7 +141,7 @@ def seed_inquiries(
             }
             for iid, row in zip(start, rows, strict=True)
         ]
-        session.execute(insert(StageEvent.__table__), events)
+        session.execute(insert(StageEvent), events)
         if messages:
             session.execute(
                 insert(Message),
