@@ -9,8 +9,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import platformdirs
 
@@ -31,11 +33,31 @@ def resolve_home(explicit: str | os.PathLike[str] | None = None) -> Path:
     return default_home()
 
 
+class SharedFiles(Protocol):
+    """Where raw mail, attachments, the knowledge base and the send journal live when the store
+    is PostgreSQL (``core.db.shared_files.TableFiles``): in the store, so every desk sees them;
+    the folder then keeps only this desk's cached copies."""
+
+    def file_for(self, relative: str) -> Path: ...
+    def keep(self, relative: str) -> None: ...
+    def local(self, relative: str) -> Path: ...
+    def read_text(self, name: str) -> str | None: ...
+    def update_text(self, name: str, change: Callable[[str | None], str | None]) -> None: ...
+    def append_line(self, journal: str, line: bytes) -> None: ...
+    def lines(self, journal: str) -> list[bytes]: ...
+
+
 @dataclass(frozen=True)
 class DataPaths:
-    """Every location under the data folder, computed once."""
+    """Every location under the data folder, computed once.
+
+    ``shared`` is None on SQLite: raw mail and attachments are files under ``home`` (the paths
+    the rows keep are relative to it). On PostgreSQL it is the store's ``SharedFiles``: a file is
+    written to ``file_for`` (this desk's cache), handed to ``keep`` before its row is committed,
+    and read through ``stored``, which fetches what another desk stored."""
 
     home: Path
+    shared: SharedFiles | None = field(default=None, compare=False, repr=False)
 
     def stored(self, stored_path: str | None) -> Path | None:
         """The file on disk for a path the store keeps (relative to the data folder, or an
@@ -43,7 +65,23 @@ class DataPaths:
         if not stored_path:
             return None
         path = Path(stored_path)
-        return path if path.is_absolute() else self.home / path
+        if path.is_absolute():
+            return path
+        if self.shared is not None:
+            return self.shared.local(path.as_posix())
+        return self.home / path
+
+    def file_for(self, relative: str) -> Path:
+        """Where to write the file the rows will know as ``relative`` (then call ``keep``)."""
+        if self.shared is not None:
+            return self.shared.file_for(relative)
+        return self.home / relative
+
+    def keep(self, relative: str) -> None:
+        """The file written at ``file_for(relative)`` is complete: on PostgreSQL it goes into the
+        store now, before the row pointing at it is committed; in the folder it is there."""
+        if self.shared is not None:
+            self.shared.keep(relative)
 
     @property
     def settings_file(self) -> Path:

@@ -7,11 +7,13 @@ build one over a temporary folder with a fake clock.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from core.clock import Clock, SystemClock, clock_from_env
 from core.config import Settings
+from core.db.dialect import POSTGRESQL
+from core.db.shared_files import TableFiles
 from core.db.store import Store
 from core.errors import ConfigError
 from core.events import EventBus
@@ -53,6 +55,8 @@ def build_services(
     paths = DataPaths(resolve_home(home)).ensure()
     settings = Settings(paths.settings_file)
     store = Store(paths.database, url=settings.text("store.url"))
+    if store.kind == POSTGRESQL:  # raw mail, attachments, knowledge, send journal: the store's
+        paths = replace(paths, shared=TableFiles(store.engine, paths.home))
     return Services(
         paths=paths,
         settings=settings,

@@ -152,7 +152,7 @@ class Assistant:
             "company": self.services.settings.text("general.company_name"),
             # one JSON string per line: a memory cannot pose as several lines or as markup
             "memories": "\n".join(memories) or "(none yet)",
-            "knowledge": knowledge_block(self.services.home),
+            "knowledge": knowledge_block(self.services.home, self.services.paths.shared),
         }
         return render_messages("assistant", variables)
 

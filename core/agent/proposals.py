@@ -189,7 +189,9 @@ async def _make(
         from core.knowledge.base import SECTION_NAMES
 
         section = str(args.get("section") or "faq")
-        await tasks.io(knowledge_for(services.home).add, section, str(args.get("text")))
+        await tasks.io(
+            knowledge_for(services.home, services.paths.shared).add, section, str(args.get("text"))
+        )
         return f"已记进知识库「{SECTION_NAMES.get(section, section)}」"
     if row.kind == "folder":
         from core.agent.tools.drive_access import CustomerDrive

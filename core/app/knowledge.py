@@ -23,12 +23,12 @@ __all__ = ["KnowledgeChanged", "KnowledgeDoc", "KnowledgeService"]
 
 class KnowledgeService:
     def __init__(self, services: Services) -> None:
-        self._base = KnowledgeBase(services.paths.knowledge_file)
+        self._base = KnowledgeBase(services.paths.knowledge_file, services.paths.shared)
 
     @property
     def path(self) -> str:
         """Where the file is (the page shows it: he may edit it in any editor)."""
-        return str(self._base.path)
+        return self._base.where
 
     @property
     def whole_chars(self) -> int:

@@ -129,7 +129,7 @@ class QuoteService:
 
     def _terms(self) -> book.QuoteTerms:
         settings = self._services.settings
-        text = knowledge_for(self._services.paths.home).text()
+        text = knowledge_for(self._services.paths.home, self._services.paths.shared).text()
         return book.QuoteTerms(
             deposit_percent=self.deposit_percent(),
             valid_days=max(1, settings.number("company.quote_valid_days")),
@@ -167,7 +167,7 @@ class QuoteService:
             raise BadInput("请写下报价内容（中文即可） / write what to quote")
         inquiry = await self._precheck(inquiry_id)
         llm = require_llm(self._llm)
-        knowledge = knowledge_for(self._services.paths.home).text()
+        knowledge = knowledge_for(self._services.paths.home, self._services.paths.shared).text()
         proposal = await llm.structured(
             tier=2,
             purpose="quote",

@@ -84,7 +84,7 @@ def _settle_sends(services: Services, report: RepairReport) -> None:
     from core.db.send_journal import SendJournal
     from core.drafts.send_facts import settle_from_journal
 
-    journal = SendJournal.for_home(services.paths.home)
+    journal = SendJournal.for_home(services.paths.home, services.paths.shared)
     result = services.store.write(lambda s: settle_from_journal(s, journal, clock=services.clock))
     report.sends, report.sends_missing = result.settled, result.missing
 
@@ -96,7 +96,7 @@ async def _check_mailbox(services: Services) -> list[tuple[str, str]]:
     from core.db.send_journal import ASK_MAILBOX, SendJournal
     from core.drafts.send_journal_keeper import SendJournalKeeper
 
-    journal = SendJournal.for_home(services.paths.home)
+    journal = SendJournal.for_home(services.paths.home, services.paths.shared)
     asks = [k[0] for k, v in journal.latest_by_draft().items() if v.state == ASK_MAILBOX]
     if not asks:
         return []

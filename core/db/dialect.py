@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from sqlalchemy import Boolean, ColumnExpressionArgument, Integer, String, cast, literal
+from sqlalchemy import Boolean, ColumnExpressionArgument, Integer, String, Table, cast, literal
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.compiler import compiles
@@ -160,6 +160,21 @@ def insert_ignore(
     session.execute(sqlite_insert(model).values(list(rows)).on_conflict_do_nothing())
 
 
+def insert_ignore_conn(conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]]) -> int:
+    """``insert_ignore`` for a Core table on a connection; returns the rows inserted."""
+    if not rows:
+        return 0
+    if kind_of(conn) == POSTGRESQL:
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        result = conn.execute(pg_insert(table).values(list(rows)).on_conflict_do_nothing())
+    else:
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        result = conn.execute(sqlite_insert(table).values(list(rows)).on_conflict_do_nothing())
+    return int(result.rowcount or 0)
+
+
 __all__ = [
     "POSTGRESQL",
     "SQLITE",
@@ -168,6 +183,7 @@ __all__ = [
     "check_url",
     "contains_text",
     "insert_ignore",
+    "insert_ignore_conn",
     "json_int",
     "json_text",
     "kind_of",

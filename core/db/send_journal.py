@@ -22,6 +22,12 @@ look unsent after a restore: without the mirror, a journal lost beside a backup 
 send let ``send-due`` submit the draft a second time. The primary must be written before any
 submit; the mirror is best effort (a failure is logged).
 
+On PostgreSQL (several desks, one store, no shared folder) the journal is the store's journal
+``sends`` instead (``SharedLines``, ``core.db.shared_files``): a desk must see what another desk
+submitted, and the app's own ``repair`` (the restore this file guards against) is SQLite's;
+PostgreSQL is restored with its own tools. Each line is committed before the submit, as the file
+line is fsynced.
+
 Keys are mailbox-agnostic: the local draft id with its creation stamp (ids can be reused after a
 restore), the RFC 5322 Message-ID, and an optional remote id (the Outlook item id; None for
 SMTP). The subject is kept only as a hash (the journal is not a second copy of the mail), the
@@ -38,6 +44,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Protocol
 
 from core.clock import naive_utc
 from core.db.journal_file import append_fsynced
@@ -45,6 +52,7 @@ from core.db.journal_file import append_fsynced
 log = logging.getLogger(__name__)
 
 JOURNAL_NAME = "sends.journal"
+SHARED_NAME = "sends"  # the journal's name in the store on PostgreSQL
 MIRROR_FOLDER = "backups"  # the mirror: ``<data folder>/backups/sends.journal``
 SUBMITTING = "submitting"
 SUBMITTED = "submitted"
@@ -100,18 +108,31 @@ class Verdict:
     entry: SendEntry | None = None
 
 
+class SharedLines(Protocol):
+    """A journal kept in the store (``core.db.shared_files.TableFiles``)."""
+
+    def append_line(self, journal: str, line: bytes) -> None: ...
+    def lines(self, journal: str) -> list[bytes]: ...
+
+
 class SendJournal:
     """Append-only, fsynced JSON lines; safe to append from several processes (``O_APPEND``,
-    one ``write`` per line) and to read while another appends (a torn last line is skipped)."""
+    one ``write`` per line) and to read while another appends (a torn last line is skipped).
+    With ``shared`` the lines are the store's instead of the files'."""
 
-    def __init__(self, path: Path, mirror: Path | None = None) -> None:
+    def __init__(
+        self, path: Path, mirror: Path | None = None, shared: SharedLines | None = None
+    ) -> None:
         self.path = path
         self.mirror = mirror
+        self.shared = shared
         self._lock = threading.Lock()
 
     @classmethod
-    def for_home(cls, home: Path) -> SendJournal:
-        return cls(home / JOURNAL_NAME, home / MIRROR_FOLDER / JOURNAL_NAME)
+    def for_home(cls, home: Path, shared: SharedLines | None = None) -> SendJournal:
+        """The journal of the data folder ``home``; the store's when ``shared`` is given
+        (``DataPaths.shared`` on PostgreSQL)."""
+        return cls(home / JOURNAL_NAME, home / MIRROR_FOLDER / JOURNAL_NAME, shared)
 
     # ------------------------------------------------------------------ writing
     def record(
@@ -143,6 +164,9 @@ class SendJournal:
             note=note,
         )
         line = json.dumps(asdict(entry), ensure_ascii=False, separators=(",", ":")) + "\n"
+        if self.shared is not None:
+            self.shared.append_line(SHARED_NAME, line.encode("utf-8"))
+            return entry
         with self._lock:
             append_fsynced(self.path, line.encode("utf-8"))
             if self.mirror is not None:
@@ -161,6 +185,9 @@ class SendJournal:
     def _iter(self) -> Iterator[SendEntry]:
         """Every line either copy holds, once: the copy with more readable lines gives the
         order (append order), lines only the other one kept follow."""
+        if self.shared is not None:
+            yield from _parse_lines(self.shared.lines(SHARED_NAME), SHARED_NAME)
+            return
         copies = [_read_lines(self.path)]
         if self.mirror is not None:
             copies.append(_read_lines(self.mirror))
@@ -211,8 +238,12 @@ def _read_lines(path: Path) -> list[SendEntry]:
         raw = path.read_bytes()
     except FileNotFoundError:
         return []
+    return _parse_lines(raw.splitlines(), path.name)
+
+
+def _parse_lines(lines: Iterable[bytes], name: str) -> list[SendEntry]:
     found: list[SendEntry] = []
-    for number, line in enumerate(raw.splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
@@ -220,7 +251,7 @@ def _read_lines(path: Path) -> list[SendEntry]:
             data["recipients"] = tuple(data.get("recipients") or ())
             found.append(SendEntry(**data))
         except (ValueError, TypeError) as exc:
-            log.warning("%s line %d unreadable (%s); skipped", path.name, number, exc)
+            log.warning("%s line %d unreadable (%s); skipped", name, number, exc)
     return found
 
 
@@ -234,6 +265,7 @@ __all__ = [
     "SUBMITTING",
     "SendEntry",
     "SendJournal",
+    "SharedLines",
     "Verdict",
     "subject_hash",
 ]

@@ -206,12 +206,13 @@ def copy_owner_file(paths: DataPaths, source_path: str | os.PathLike[str]) -> Co
             raise BadFile(f"文件「{name}」是空的（0 字节），没有附加")
         sha = digest.hexdigest()
         relative = Path(paths.attachments.name) / sha[:2] / sha / safe_filename(name, "file")
-        target = paths.home / relative
+        target = paths.file_for(relative.as_posix())
         if target.is_file() and target.stat().st_size == size:
             tmp.unlink()  # content-addressed: the same bytes are there already
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             tmp.replace(target)
+        paths.keep(relative.as_posix())  # on PostgreSQL: into the store, for every desk
     finally:
         if tmp.exists():
             tmp.unlink()

@@ -111,10 +111,11 @@ class DraftComposer:
                 "请写下回复要点（中文即可） / write what the reply should say (Chinese is fine)"
             )
         core, settings = self._core, self._core.services.settings
+        shared = self._core.services.paths.shared
         await self._expire_memories()
         try:  # the inquiry first: a wrong id is "not found", whatever the AI settings say
             ctx = await core.services.store.read(
-                lambda s: reply_model.load_context(s, inquiry_id, settings)
+                lambda s: reply_model.load_context(s, inquiry_id, settings, shared)
             )
         except LookupError:
             raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}") from None
@@ -156,9 +157,10 @@ class DraftComposer:
         transaction before the fact guard: it files the document and its attachment, so the
         draft, the document and the file commit together or not at all."""
         core, settings = self._core, self._core.services.settings
+        shared = self._core.services.paths.shared
         try:
             ctx = await core.services.store.read(
-                lambda s: reply_model.load_context(s, inquiry_id, settings)
+                lambda s: reply_model.load_context(s, inquiry_id, settings, shared)
             )
         except LookupError:
             raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}") from None
@@ -196,10 +198,11 @@ class DraftComposer:
                 "(Chinese is fine)"
             )
         core, settings = self._core, self._core.services.settings
+        shared = self._core.services.paths.shared
         await self._expire_memories()
         try:
             ctx = await core.services.store.read(
-                lambda s: reply_model.load_context(s, inquiry_id, settings)
+                lambda s: reply_model.load_context(s, inquiry_id, settings, shared)
             )
         except LookupError:
             raise NotFound(f"询盘 #{inquiry_id} / inquiry #{inquiry_id}") from None
@@ -233,9 +236,12 @@ class DraftComposer:
         """A fresh email to one batch contact. The address is the CSV's, never the model's."""
         llm = require_llm(self._llm)
         settings = self._core.services.settings
+        shared = self._core.services.paths.shared
         await self._expire_memories()
         ctx = await self._core.services.store.read(
-            lambda s: reply_model.with_memories(s, reply_model.contact_context(contact, settings))
+            lambda s: reply_model.with_memories(
+                s, reply_model.contact_context(contact, settings, shared)
+            )
         )
         answer = await reply_model.compose_answer(llm, ctx, instruction_zh, settings, {})
         new = _NewDraft(
@@ -302,16 +308,17 @@ class DraftComposer:
         self, session: Session, draft_id: int
     ) -> tuple[DraftView, reply_model.ComposeContext, dict[str, str] | None]:
         core, settings = self._core, self._core.services.settings
+        shared = self._core.services.paths.shared
         draft = core.get(session, draft_id)
         if draft.status not in EDITABLE:
             raise not_editable(draft, "修改")
         contact = None
         if draft.inquiry_id is not None:
-            ctx = reply_model.load_context(session, draft.inquiry_id, settings)
+            ctx = reply_model.load_context(session, draft.inquiry_id, settings, shared)
         else:
             contact = batch_contact(session, draft.id)
             ctx = reply_model.with_memories(
-                session, reply_model.contact_context(contact or {}, settings)
+                session, reply_model.contact_context(contact or {}, settings, shared)
             )
         return draft_view(session, draft, core.services.paths), ctx, contact
 

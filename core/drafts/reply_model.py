@@ -41,7 +41,7 @@ from sqlalchemy.orm import Session
 from core.config import Settings
 from core.db.models import AuditEntry, Inquiry, Memory, Message
 from core.drafts.zh_times import localise_times
-from core.knowledge import excerpt, knowledge_for
+from core.knowledge import SharedText, excerpt, knowledge_for
 from core.knowledge.search import clean as clean_knowledge
 from core.llm.completion import partial_string_field
 from core.memory.recall import customer_memories, fit, standing_memories
@@ -132,9 +132,12 @@ def settings_evidence(settings: Settings) -> list[str]:
     ]
 
 
-def with_knowledge(ctx: ComposeContext, settings: Settings) -> ComposeContext:
-    """Add the owner's knowledge file to ``ctx``: all of it is his word (evidence)."""
-    ctx.knowledge = clean_knowledge(knowledge_for(settings.path.parent).text())
+def with_knowledge(
+    ctx: ComposeContext, settings: Settings, shared: SharedText | None = None
+) -> ComposeContext:
+    """Add the owner's knowledge file to ``ctx``: all of it is his word (evidence). ``shared``:
+    the store's knowledge base on PostgreSQL (``DataPaths.shared``)."""
+    ctx.knowledge = clean_knowledge(knowledge_for(settings.path.parent, shared).text())
     if ctx.knowledge:
         ctx.evidence = [*ctx.evidence, Text.owner(ctx.knowledge)]
         # scanned now, while the context is read: the guard, later in the single writer,
@@ -243,7 +246,9 @@ def owner_record_evidence(session: Session, inquiry_id: int) -> list[str]:
     return out
 
 
-def load_context(session: Session, inquiry_id: int, settings: Settings) -> ComposeContext:
+def load_context(
+    session: Session, inquiry_id: int, settings: Settings, shared: SharedText | None = None
+) -> ComposeContext:
     """The context of a reply to ``inquiry_id`` (raises LookupError for an unknown id)."""
     inquiry = session.get(Inquiry, inquiry_id)
     if inquiry is None:
@@ -288,10 +293,12 @@ def load_context(session: Session, inquiry_id: int, settings: Settings) -> Compo
         thread_text=thread or "(no messages)",
         evidence=evidence,
     )
-    return with_knowledge(with_memories(session, ctx), settings)
+    return with_knowledge(with_memories(session, ctx), settings, shared)
 
 
-def contact_context(contact: dict[str, str], settings: Settings) -> ComposeContext:
+def contact_context(
+    contact: dict[str, str], settings: Settings, shared: SharedText | None = None
+) -> ComposeContext:
     """The context of a batch email to one CSV contact (no thread: a fresh message)."""
     record = {k: v for k, v in contact.items() if v}
     text = json.dumps(record, ensure_ascii=False, indent=1)
@@ -310,7 +317,7 @@ def contact_context(contact: dict[str, str], settings: Settings) -> ComposeConte
         # the owner picked the CSV file: its rows are his words
         evidence=[Text.owner(text), *map(Text.owner, settings_evidence(settings))],
     )
-    return with_knowledge(ctx, settings)
+    return with_knowledge(ctx, settings, shared)
 
 
 def _common_vars(ctx: ComposeContext, settings: Settings, *words: str) -> dict[str, str]:

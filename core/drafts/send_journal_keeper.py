@@ -84,7 +84,7 @@ class SendJournalKeeper:
         self.services = services
         self.mailer = mailer
         self.publish = publish
-        self.journal = journal or SendJournal.for_home(services.paths.home)
+        self.journal = journal or SendJournal.for_home(services.paths.home, services.paths.shared)
 
     # ------------------------------------------------------------------ before claiming
     async def check(self, draft_id: int) -> tuple[str, str] | None:

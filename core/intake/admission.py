@@ -208,7 +208,9 @@ class Admission:
             return
         from core.db.send_journal import SendJournal
 
-        entries = SendJournal.for_home(self.services.paths.home).entries()
+        entries = SendJournal.for_home(
+            self.services.paths.home, self.services.paths.shared
+        ).entries()
         for item in asking:
             assert item.parsed is not None
             item.journalled = own_copy(item.message_id, item.parsed, entries)

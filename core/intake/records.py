@@ -9,6 +9,10 @@ middle of a write leaves either nothing or a complete file, and writing the same
 
 Attachments are stored the same way under ``DataPaths.attachments``; anything larger than
 ``intake.attachment_max_mb`` keeps only its metadata row with a ``skipped_reason``.
+
+On PostgreSQL the same files go into the store (``DataPaths.keep``, ``core.db.shared_files``)
+after they are written to this desk's cache and before the row is committed: the same order,
+so every desk finds the bytes of every row.
 """
 
 from __future__ import annotations
@@ -80,27 +84,31 @@ def _atomic_write(target: Path, data: bytes) -> None:
 def save_raw(paths: DataPaths, raw: bytes) -> str:
     """Write the raw bytes; returns the path relative to the data folder (stored on the row)."""
     digest = sha256_hex(raw)
-    relative = Path(paths.raw_mail.name) / digest[:2] / f"{digest}.eml"
-    _atomic_write(paths.home / relative, raw)
-    return relative.as_posix()
+    relative = (Path(paths.raw_mail.name) / digest[:2] / f"{digest}.eml").as_posix()
+    _atomic_write(paths.file_for(relative), raw)
+    paths.keep(relative)  # on PostgreSQL: into the store, before the row
+    return relative
 
 
 def save_raw_file(paths: DataPaths, source: Path, digest: str) -> str:
     """``save_raw`` of a big mail that is in a file: copied a block at a time, never read whole."""
-    relative = Path(paths.raw_mail.name) / digest[:2] / f"{digest}.eml"
-    target = paths.home / relative
+    relative = (Path(paths.raw_mail.name) / digest[:2] / f"{digest}.eml").as_posix()
+    target = paths.file_for(relative)
     if not (target.exists() and target.stat().st_size == source.stat().st_size):
         target.parent.mkdir(parents=True, exist_ok=True)
         with partial_file(target, f".{os.getpid()}.tmp") as tmp:
             shutil.copyfile(source, tmp)
-    return relative.as_posix()
+    paths.keep(relative)
+    return relative
 
 
 def load_raw(paths: DataPaths, raw_path: str | None, *, big: bool = False) -> bytes | Path | None:
     """The saved bytes; with ``big``, a mail over ``OVERSIZE_BYTES`` as its path (streamed)."""
     if not raw_path:
         return None
-    target = paths.home / raw_path
+    target = paths.stored(raw_path)
+    if target is None:
+        return None
     try:
         if big and target.stat().st_size > OVERSIZE_BYTES:
             return target
@@ -159,16 +167,17 @@ def store_attachment_files(
             )
             continue
         digest = sha256_hex(payload)
-        relative = Path(paths.attachments.name) / digest[:2] / digest / name
-        _atomic_write(paths.home / relative, payload)
-        mark_of_the_web(paths.home / relative)  # it came from the internet (Windows only)
+        relative = (Path(paths.attachments.name) / digest[:2] / digest / name).as_posix()
+        _atomic_write(paths.file_for(relative), payload)
+        mark_of_the_web(paths.file_for(relative))  # it came from the internet (Windows only)
+        paths.keep(relative)
         stored.append(
             StoredAttachment(
                 filename=name,
                 content_type=content_type,
                 size=size,
                 sha256=digest,
-                stored_path=relative.as_posix(),
+                stored_path=relative,
                 skipped_reason=None,
                 is_inline=bool(item.is_inline),
             )
@@ -185,8 +194,8 @@ def _store_spooled(
         while block := stream.read(1 << 20):
             digest.update(block)
     sha = digest.hexdigest()
-    relative = Path(paths.attachments.name) / sha[:2] / sha / name
-    target = paths.home / relative
+    relative = (Path(paths.attachments.name) / sha[:2] / sha / name).as_posix()
+    target = paths.file_for(relative)
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists():
         with contextlib.suppress(OSError):
@@ -194,12 +203,13 @@ def _store_spooled(
     else:
         os.replace(spooled, target)
     mark_of_the_web(target)
+    paths.keep(relative)
     return StoredAttachment(
         filename=name,
         content_type=content_type,
         size=target.stat().st_size,
         sha256=sha,
-        stored_path=relative.as_posix(),
+        stored_path=relative,
         skipped_reason=None,
         is_inline=bool(item.is_inline),
     )

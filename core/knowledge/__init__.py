@@ -27,6 +27,7 @@ from core.knowledge.base import (
     KnowledgeBase,
     KnowledgeChanged,
     KnowledgeDoc,
+    SharedText,
     knowledge_for,
     skeleton,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "KnowledgeBase",
     "KnowledgeChanged",
     "KnowledgeDoc",
+    "SharedText",
     "excerpt",
     "knowledge_for",
     "outline",

@@ -10,6 +10,10 @@ change. An addition (``add``) takes the same lock, so it never races a save.
 
 The file starts absent: the app invents no facts. ``skeleton`` is the empty outline of
 sections (headings only) the page can insert for him.
+
+When the store is PostgreSQL the knowledge base is the store's document ``knowledge`` instead
+of the folder's file (``SharedText``, ``core.db.shared_files``), so every desk reads and edits the
+same one; a save or an addition then runs under that row's lock, with the same version check.
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ import hashlib
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from filelock import FileLock
 
@@ -31,11 +37,22 @@ __all__ = [
     "KnowledgeBase",
     "KnowledgeChanged",
     "KnowledgeDoc",
+    "SharedText",
     "knowledge_for",
     "skeleton",
 ]
 
 FILE_NAME = "knowledge.md"
+DOCUMENT = "knowledge"  # its name in the store on PostgreSQL
+SHOWN_IN_STORE = "数据库（PostgreSQL）中的知识库 / the knowledge base in the PostgreSQL store"
+
+
+class SharedText(Protocol):
+    """A document kept in the store (``core.db.shared_files.TableFiles``)."""
+
+    def read_text(self, name: str) -> str | None: ...
+    def update_text(self, name: str, change: Callable[[str | None], str | None]) -> None: ...
+
 
 # (key the assistant's tool names, the heading the owner reads in his file)
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -85,13 +102,21 @@ def _normalise(text: str) -> str:
 
 
 class KnowledgeBase:
-    """The owner's knowledge file in one data folder."""
+    """The owner's knowledge file in one data folder (or, with ``shared``, the store's)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, shared: SharedText | None = None) -> None:
         self.path = Path(path)
+        self.shared = shared
         self._lock = FileLock(str(self.path.with_name(f".{self.path.name}.lock")), mode=0o600)
 
+    @property
+    def where(self) -> str:
+        """Where it is kept, as the page shows it."""
+        return SHOWN_IN_STORE if self.shared is not None else str(self.path)
+
     def _read(self) -> str | None:
+        if self.shared is not None:
+            return self.shared.read_text(DOCUMENT) or None  # empty reads as not written yet
         try:
             return self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -101,7 +126,7 @@ class KnowledgeBase:
 
     def load(self) -> KnowledgeDoc:
         raw = self._read()
-        return KnowledgeDoc(raw or "", _version(raw), str(self.path))
+        return KnowledgeDoc(raw or "", _version(raw), self.where)
 
     def text(self) -> str:
         """The whole text ("" while he has written nothing)."""
@@ -112,17 +137,31 @@ class KnowledgeBase:
         clean = _normalise(text)
         if len(clean) > MAX_CHARS:
             raise InquiryBridgeError(f"知识库太大（超过 {MAX_CHARS // 1_000_000} 百万字）")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._lock:
-            current = self._read()
+
+        def change(current: str | None) -> str | None:
+            current = current or None
             if version is not None and version != _version(current):
                 raise KnowledgeChanged(
                     "知识库已在别处修改（例如刚确认的助手建议），请重新载入后再保存"
                 )
             if current is None and not clean:
-                return self.load()  # nothing written, nothing to create
-            self._write(clean)
+                return None  # nothing written, nothing to create
+            return clean
+
+        self._change(change)
         return self.load()
+
+    def _change(self, change: Callable[[str | None], str | None]) -> None:
+        """``change(current)`` under the lock (the folder's file lock, or the store's row
+        lock); its answer, unless None, replaces the text."""
+        if self.shared is not None:
+            self.shared.update_text(DOCUMENT, change)
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._lock:
+            new = change(self._read())
+            if new is not None:
+                self._write(new)
 
     def add(self, section: str, line: str) -> KnowledgeDoc:
         """Append ``line`` as a list item at the end of ``section`` (a key of ``SECTIONS`` or
@@ -131,9 +170,7 @@ class KnowledgeBase:
         if not line:
             raise InquiryBridgeError("要记进知识库的内容为空")
         heading = SECTION_NAMES.get(section, section.strip() or SECTION_NAMES["faq"])
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._lock:
-            self._write(_normalise(insert_line(self._read() or "", heading, f"- {line}")))
+        self._change(lambda current: _normalise(insert_line(current or "", heading, f"- {line}")))
         return self.load()
 
     def _write(self, text: str) -> None:
@@ -179,6 +216,7 @@ def insert_line(text: str, heading: str, line: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def knowledge_for(home: Path) -> KnowledgeBase:
-    """The knowledge file of the data folder ``home``."""
-    return KnowledgeBase(Path(home) / FILE_NAME)
+def knowledge_for(home: Path, shared: SharedText | None = None) -> KnowledgeBase:
+    """The knowledge base of the data folder ``home`` (the store's, when ``shared`` is given:
+    ``DataPaths.shared`` on PostgreSQL)."""
+    return KnowledgeBase(Path(home) / FILE_NAME, shared)

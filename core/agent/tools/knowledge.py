@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from core.agent import proposals
 from core.agent.tools.args import obj, text_arg
 from core.agent.tools.base import Tool, ToolContext, ToolError
-from core.knowledge import SECTIONS, excerpt, knowledge_for, outline
+from core.knowledge import SECTIONS, SharedText, excerpt, knowledge_for, outline
 from core.knowledge.base import SECTION_NAMES
 from core.knowledge.search import clean
 
@@ -30,11 +30,11 @@ PROMPT_CHARS = 2000
 SEARCH_CHARS = 1500  # what one search answers with (a tool result of the turn has a reserve)
 
 
-def knowledge_block(home: Path) -> str:
+def knowledge_block(home: Path, shared: SharedText | None = None) -> str:
     """The knowledge part of the assistant's fixed prompt: the whole file while small; when
     large, its size and sections (the model reads a part with ``search_knowledge``). It depends
     on the file alone, so the prompt's start stays the same from turn to turn."""
-    text = clean(knowledge_for(home).text())
+    text = clean(knowledge_for(home, shared).text())
     if not text:
         return "(empty)"
     if len(text) <= PROMPT_CHARS:
@@ -48,7 +48,7 @@ def knowledge_block(home: Path) -> str:
 async def search_knowledge(ctx: ToolContext, args: dict[str, Any]) -> str:
     """The parts of the owner's knowledge base that match ``query`` (all of it while small)."""
     query = text_arg(args, "query")
-    text = knowledge_for(ctx.services.home).text()
+    text = knowledge_for(ctx.services.home, ctx.services.paths.shared).text()
     got = excerpt(text, query, whole_chars=PROMPT_CHARS, budget=SEARCH_CHARS)
     if not got.text:
         if not text.strip():
@@ -69,7 +69,7 @@ async def propose_knowledge(ctx: ToolContext, args: dict[str, Any]) -> str:
     text = " ".join(text_arg(args, "text").split())
     if len(text) > MAX_FACT_CHARS:
         raise ToolError(f"text is longer than {MAX_FACT_CHARS} characters: one fact per proposal")
-    known = " ".join(knowledge_for(ctx.services.home).text().split())
+    known = " ".join(knowledge_for(ctx.services.home, ctx.services.paths.shared).text().split())
     if text in known:
         return "ALREADY_KNOWN — this is in the owner's knowledge base already; nothing to add."
     now = ctx.services.clock.now()
