@@ -16,8 +16,10 @@ point leaves the target as empty as it was:
 5. the id sequences are moved past the copied ids, so the next inquiry gets the next number,
    and the tables are ANALYZEd for the planner.
 
-The data folder's files (raw mail, attachments, the knowledge base, the send journal) stay where
-they are: the app on PostgreSQL still finds them in the folder it is started with.
+6. the data folder's files go into the store too (``core.db.shared_files``): every raw mail and
+   attachment (checked by size and sha256 read back from the store), the knowledge base and the
+   send journal's lines (compared as text), since on PostgreSQL every desk reads them from there.
+   The folder's files are left as they were (the source is never changed).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from core.db.dialect import POSTGRESQL, check_url
 from core.db.models import Base
+from core.db.shared_files import FolderCopy, copy_folder
 from core.db.store import (
     current_revisions,
     explain,
@@ -67,6 +70,7 @@ class CopyReport:
     target: str
     rows: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    folder: FolderCopy = field(default_factory=FolderCopy)
 
     @property
     def total(self) -> int:
@@ -74,11 +78,13 @@ class CopyReport:
 
     def text(self) -> str:
         tables = len(self.rows)
+        files, mb = self.folder.files, self.folder.bytes / 1e6
         return (
-            f"已复制到 {self.target}：{tables} 张表、{self.total} 行，逐行核对无误，"
-            f"用时 {self.seconds:.1f} 秒；原数据库未改动 / copied to {self.target}: {tables} "
-            f"tables, {self.total} rows, each row checked, in {self.seconds:.1f} s; the source "
-            "was not changed"
+            f"已复制到 {self.target}：{tables} 张表、{self.total} 行、{files} 个邮件/附件文件"
+            f"（{mb:.1f} MB），逐行核对无误，用时 {self.seconds:.1f} 秒；原数据库和文件未改动 / "
+            f"copied to {self.target}: {tables} tables, {self.total} rows, {files} mail and "
+            f"attachment files ({mb:.1f} MB), each row checked, in {self.seconds:.1f} s; the "
+            "source was not changed"
         )
 
 
@@ -112,6 +118,7 @@ def copy_store(source: Path, target_url: str) -> CopyReport:
                     report.rows[table.name] = _copy_table(src, dst, table)
                     _check_table(src, dst, table, report.rows[table.name])
                 _reset_sequences(dst)
+                report.folder = copy_folder(source.parent, dst)
                 # the planner's statistics: without them the first board queries on a fresh
                 # copy guess row counts and may pass the trigram index by
                 dst.execute(text("ANALYZE"))

@@ -163,7 +163,7 @@ class SendJournal:
             draft_created=stamp(draft_created),
             note=note,
         )
-        line = json.dumps(asdict(entry), ensure_ascii=False, separators=(",", ":")) + "\n"
+        line = as_line(entry)
         if self.shared is not None:
             self.shared.append_line(SHARED_NAME, line.encode("utf-8"))
             return entry
@@ -231,6 +231,11 @@ class SendJournal:
         return result
 
 
+def as_line(entry: SendEntry) -> str:
+    """One journal line as written (JSON, newline-terminated)."""
+    return json.dumps(asdict(entry), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 def _read_lines(path: Path) -> list[SendEntry]:
     """The readable lines of one copy (a missing file is empty; a torn or foreign line is
     skipped, not fatal). Other OSErrors propagate: then nobody can tell what went out."""
@@ -267,5 +272,6 @@ __all__ = [
     "SendJournal",
     "SharedLines",
     "Verdict",
+    "as_line",
     "subject_hash",
 ]

@@ -28,6 +28,7 @@ import contextlib
 import hashlib
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -35,6 +36,8 @@ from sqlalchemy.engine import Connection, Engine
 
 from core.db.dialect import POSTGRESQL, insert_ignore_conn
 from core.db.models import documents, journal_lines, stored_file_chunks, stored_files
+from core.db.send_journal import SHARED_NAME, SendJournal, as_line
+from core.errors import StoreError
 from core.tempfiles import partial_file
 
 CHUNK = 1 << 20  # bytes per stored chunk (and per read of a local file)
@@ -194,6 +197,76 @@ def file_digest(path: Path) -> tuple[int, str]:
     return size, digest.hexdigest()
 
 
+FOLDERS = ("mail", "attachments")  # the data folder's stored files (DataPaths.raw_mail/attachments)
+KNOWLEDGE_FILE, KNOWLEDGE_DOCUMENT = "knowledge.md", "knowledge"  # as core.knowledge names them
+
+
+@dataclass
+class FolderCopy:
+    """What ``copy_folder`` put into the store, each item read back and checked."""
+
+    files: int = 0
+    bytes: int = 0
+    documents: int = 0
+    journal_lines: int = 0
+
+
+def copy_folder(home: Path, conn: Connection) -> FolderCopy:
+    """The data folder's raw mail, attachments, knowledge base and send journal into the store
+    (``store copy``, inside its transaction), then each read back from the store and compared:
+    every file by size and sha256 of its chunks, the document and the journal line for line.
+    A difference raises ``StoreError`` (the caller's transaction then leaves the target empty)."""
+    done = FolderCopy()
+    for relative, path in folder_files(home):
+        done.bytes += keep_file(conn, relative, path)
+        if stored_digest(conn, relative) != file_digest(path):
+            raise StoreError(f"{relative}: 复制后不一致 / differs after the copy")
+        done.files += 1
+    knowledge = _read_knowledge(home / KNOWLEDGE_FILE)
+    if knowledge is not None:
+        now = func.current_timestamp()
+        conn.execute(
+            documents.insert().values(name=KNOWLEDGE_DOCUMENT, text=knowledge, updated_at=now)
+        )
+        stored = conn.scalar(select(documents.c.text).where(documents.c.name == KNOWLEDGE_DOCUMENT))
+        if stored != knowledge:
+            raise StoreError(f"{KNOWLEDGE_FILE}: 复制后不一致 / differs after the copy")
+        done.documents += 1
+    lines = [as_line(e) for e in SendJournal.for_home(home).entries()]
+    for line in lines:
+        conn.execute(journal_lines.insert().values(journal=SHARED_NAME, line=line))
+    stored_lines = conn.scalars(
+        select(journal_lines.c.line)
+        .where(journal_lines.c.journal == SHARED_NAME)
+        .order_by(journal_lines.c.id)
+    ).all()
+    if list(stored_lines) != lines:
+        raise StoreError("sends.journal: 复制后不一致 / differs after the copy")
+    done.journal_lines = len(lines)
+    return done
+
+
+def folder_files(home: Path) -> Iterator[tuple[str, Path]]:
+    """(path relative to ``home``, file) of every stored file in the folder, in name order;
+    a temporary file of an interrupted write (a dot name) is not one."""
+    for folder in FOLDERS:
+        for path in sorted((home / folder).rglob("*")):
+            if path.is_file() and not path.name.startswith("."):
+                yield path.relative_to(home).as_posix(), path
+
+
+def _read_knowledge(path: Path) -> str | None:
+    """The knowledge file as ``core.knowledge`` reads it (UTF-8, else GB18030)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("gb18030", errors="replace")
+
+
 def drop_cached(home: Path) -> None:
     """Forget this desk's copies (they are fetched again when needed)."""
     import shutil
@@ -204,9 +277,12 @@ def drop_cached(home: Path) -> None:
 
 __all__ = [
     "CHUNK",
+    "FolderCopy",
     "TableFiles",
+    "copy_folder",
     "drop_cached",
     "file_digest",
+    "folder_files",
     "keep_file",
     "read_chunks",
     "stored_digest",

@@ -9,6 +9,7 @@ knowledge base and sees what the first one sent.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -134,3 +135,46 @@ def test_a_second_desk_sees_the_first_desk_s_mail_knowledge_and_sends(
             asyncio.run(KnowledgeService(a).save("## 保修\n", loaded.version))
     finally:
         a.close()
+
+
+def _folder_files(home: Path) -> dict[str, str]:
+    """Every raw mail and attachment file, the knowledge file and the send journal, hashed."""
+    files = [*(home / "mail").rglob("*"), *(home / "attachments").rglob("*")]
+    files += [home / "knowledge.md", home / "sends.journal"]
+    return {
+        p.relative_to(home).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(files)
+        if p.is_file()
+    }
+
+
+def test_store_copy_takes_the_folder_s_files_into_the_store(
+    pg_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    mail_folder: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An install moved with ``store copy``: a desk that never had the folder (the laptop) finds
+    the mail, the plan, the knowledge base and what was sent."""
+    office = tmp_path / "office-pc"
+    assert main(["ingest", "--home", str(office), "--eml-dir", str(mail_folder), "--offline"]) == 0
+    (office / "knowledge.md").write_text("## 保修\n\n- 五金件 2 年\n", encoding="utf-8")
+    SendJournal.for_home(office).record(SUBMITTED, 4, "<d4@x>", at=AT)
+    before = _folder_files(office)
+    assert len(before) == 4
+
+    assert main(["store", "copy", "--home", str(office), "--to", pg_url]) == 0
+    said = capsys.readouterr().out
+    assert "2 个邮件/附件文件" in said and "逐行核对无误" in said, said
+    assert _folder_files(office) == before  # the folder's files are as they were
+
+    monkeypatch.setenv("INQUIRY_BRIDGE_DATABASE_URL", pg_url)
+    laptop = build_services(tmp_path / "laptop")
+    try:
+        raw, plan = _mail_and_plan(laptop)
+        assert raw == (mail_folder / "001.eml").read_bytes() and plan == PLAN
+        assert "五金件 2 年" in asyncio.run(KnowledgeService(laptop).load()).text
+        assert SendJournal.for_home(laptop.home, laptop.paths.shared).verdict(4).state == SENT
+    finally:
+        laptop.close()
