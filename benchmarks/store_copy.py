@@ -2,11 +2,16 @@
 
     .venv/bin/python benchmarks/store_copy.py [--inquiries 50000] [--to URL]
 
-Seeds a SQLite store with ``--inquiries`` inquiries, each with its stage event and one message
-(``tests.desktop.seed``; not timed), copies it with ``store copy`` into ``--to`` (an empty
-PostgreSQL database) or, without ``--to``, into a fresh database of a throwaway server started
-like the tests do (``tests.support.postgres``), and prints the copy's wall time. Then it times
-the board's first page (count + rows), a search and a sort on both engines, median of 5 runs.
+Seeds a SQLite data folder with ``--inquiries`` inquiries, each with its stage event, one
+message and that message's raw mail, a PDF plan on every tenth, the knowledge base and sent
+drafts in the send journal (``tests.store.seeded_folder``; not timed), copies it with ``store
+copy`` into ``--to`` (an empty PostgreSQL database) or, without ``--to``, into a fresh database
+of a throwaway server started like the tests do (``tests.support.postgres``), and prints the
+copy's wall time. Then the app starts on PostgreSQL, from the same folder and from a second,
+empty one (another desk): ``inquiries --json``, ``mail --json``, ``status --json``, the board's
+total, every raw mail and attachment, the knowledge base and the journal must be what SQLite
+showed (exit 1 otherwise). Last, the board's first page (count + rows), a search and a sort on
+both engines, median of 5 runs.
 """
 
 from __future__ import annotations
@@ -19,8 +24,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+T = TypeVar("T")
 
 
 def _median_ms(fn: Callable[[], object], runs: int = 5) -> float:
@@ -62,10 +69,7 @@ def main() -> int:
     args = parser.parse_args()
     os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyrings.alt.file.PlaintextKeyring")
     os.environ.pop("INQUIRY_BRIDGE_DATABASE_URL", None)
-
-    from core.app import copy_store_home
-    from core.services import build_services
-    from tests.desktop.seed import seed_inquiries
+    os.environ.setdefault("INQUIRY_BRIDGE_NOW", "2026-03-05T10:00:00+11:00")
 
     server = None
     url = args.to
@@ -74,34 +78,66 @@ def main() -> int:
 
         server = PostgresServer().start()
         url = server.new_database("bench")
-    with tempfile.TemporaryDirectory() as tmp:
-        home = Path(tmp) / "home"
-        try:
-            services = build_services(home)
-            started = time.perf_counter()
-            seed_inquiries(services, args.inquiries, messages=True)
-            print(f"seeded {args.inquiries} inquiries in {time.perf_counter() - started:.1f} s")
-            sqlite_figures = _board_figures(services)
-            services.close()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            return _run(Path(tmp), args.inquiries, url)
+    finally:
+        if server is not None:
+            server.stop()
 
-            started = time.perf_counter()
-            report = copy_store_home(home, url)
-            print(f"store copy: {time.perf_counter() - started:.1f} s wall — {report.text()}")
 
-            os.environ["INQUIRY_BRIDGE_DATABASE_URL"] = url
-            services = build_services(home)
-            pg_figures = _board_figures(services)
-            services.close()
-            for label, sqlite_ms in sqlite_figures.items():
-                pg_ms = pg_figures[label]
-                print(
-                    f"board {label}: SQLite {sqlite_ms:.1f} ms, PostgreSQL {pg_ms:.1f} ms "
-                    f"({pg_ms / sqlite_ms:.2f}x)"
-                )
-        finally:
-            if server is not None:
-                server.stop()
-    return 0
+def _timed(label: str, fn: Callable[[], T]) -> T:
+    started = time.perf_counter()
+    result = fn()
+    print(f"{label}: {time.perf_counter() - started:.1f} s")
+    return result
+
+
+def _run(tmp: Path, inquiries: int, url: str) -> int:
+    from core.app import copy_store_home
+    from core.services import build_services
+    from tests.store.seeded_folder import app_view, seed_folder
+
+    home = tmp / "home"
+    services = build_services(home)
+    _timed(
+        f"seeded {inquiries} inquiries with raw mail and attachments (setup)",
+        lambda: seed_folder(services, inquiries),
+    )
+    sqlite_figures = _board_figures(services)
+    services.close()
+    before = _timed(
+        "the app's view on SQLite (CLI JSON, board, every file)", lambda: app_view(home)
+    )
+
+    started = time.perf_counter()
+    report = copy_store_home(home, url)
+    print(f"store copy: {time.perf_counter() - started:.1f} s wall — {report.text()}")
+    print(
+        f"  rows {report.total} in {len(report.rows)} tables; files {report.folder.files} "
+        f"({report.folder.bytes / 1e6:.1f} MB); knowledge {report.folder.documents}; "
+        f"journal lines {report.folder.journal_lines}"
+    )
+
+    os.environ["INQUIRY_BRIDGE_DATABASE_URL"] = url
+    same = _timed("the app's view on PostgreSQL, same folder", lambda: app_view(home)) == before
+    desk = _timed("the app's view on PostgreSQL, a second desk (empty cache)",
+                  lambda: app_view(tmp / "second-desk")) == before  # fmt: skip
+    print(
+        f"nothing lost: same folder {'yes' if same else 'NO'}, second desk "
+        f"{'yes' if desk else 'NO'} ({before['board_total']} inquiries on the board, "
+        f"{before['files'][0]} raw mails, {before['files'][1]} attachments)"
+    )
+    services = build_services(home)
+    pg_figures = _board_figures(services)
+    services.close()
+    for label, sqlite_ms in sqlite_figures.items():
+        pg_ms = pg_figures[label]
+        print(
+            f"board {label}: SQLite {sqlite_ms:.1f} ms, PostgreSQL {pg_ms:.1f} ms "
+            f"({pg_ms / sqlite_ms:.2f}x)"
+        )
+    return 0 if same and desk else 1
 
 
 if __name__ == "__main__":
