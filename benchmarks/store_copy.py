@@ -66,6 +66,9 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--inquiries", type=int, default=50_000)
     parser.add_argument("--to", default="")
+    parser.add_argument(
+        "--every", type=int, default=10, help="read every n-th raw mail and attachment back"
+    )
     args = parser.parse_args()
     os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyrings.alt.file.PlaintextKeyring")
     os.environ.pop("INQUIRY_BRIDGE_DATABASE_URL", None)
@@ -80,7 +83,7 @@ def main() -> int:
         url = server.new_database("bench")
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            return _run(Path(tmp), args.inquiries, url)
+            return _run(Path(tmp), args.inquiries, url, args.every)
     finally:
         if server is not None:
             server.stop()
@@ -93,7 +96,7 @@ def _timed(label: str, fn: Callable[[], T]) -> T:
     return result
 
 
-def _run(tmp: Path, inquiries: int, url: str) -> int:
+def _run(tmp: Path, inquiries: int, url: str, every: int) -> int:
     from core.app import copy_store_home
     from core.services import build_services
     from tests.store.seeded_folder import app_view, seed_folder
@@ -107,7 +110,7 @@ def _run(tmp: Path, inquiries: int, url: str) -> int:
     sqlite_figures = _board_figures(services)
     services.close()
     before = _timed(
-        "the app's view on SQLite (CLI JSON, board, every file)", lambda: app_view(home)
+        "the app's view on SQLite (CLI JSON, board, files)", lambda: app_view(home, every=every)
     )
 
     started = time.perf_counter()
@@ -120,13 +123,17 @@ def _run(tmp: Path, inquiries: int, url: str) -> int:
     )
 
     os.environ["INQUIRY_BRIDGE_DATABASE_URL"] = url
-    same = _timed("the app's view on PostgreSQL, same folder", lambda: app_view(home)) == before
+    same = (
+        _timed("the app's view on PostgreSQL, same folder", lambda: app_view(home, every=every))
+        == before
+    )
     desk = _timed("the app's view on PostgreSQL, a second desk (empty cache)",
-                  lambda: app_view(tmp / "second-desk")) == before  # fmt: skip
+                  lambda: app_view(tmp / "second-desk", every=every)) == before  # fmt: skip
     print(
         f"nothing lost: same folder {'yes' if same else 'NO'}, second desk "
         f"{'yes' if desk else 'NO'} ({before['board_total']} inquiries on the board, "
-        f"{before['files'][0]} raw mails, {before['files'][1]} attachments)"
+        f"{before['files'][0]} raw mails and {before['files'][1]} attachments read back: "
+        f"every {every}th)"
     )
     services = build_services(home)
     pg_figures = _board_figures(services)
