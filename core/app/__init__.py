@@ -63,12 +63,21 @@ def copy_store_home(home: str | Path | None, target_url: str) -> CopyReport:
     return copy_store(DataPaths(resolve_home(home)).database, target_url)
 
 
+def check_store_url(url: str) -> str:
+    """``store check --url`` and the 数据库 page's 测试: what the URL holds, as one line, read
+    only (``core.db.probe``); a refusal raises its one Chinese line and changes nothing."""
+    from core.db.probe import probe_store
+
+    return probe_store(url).text()
+
+
 __all__ = [
     "App",
     "FrontEnd",
     "autostart_enabled",
     "build_app",
     "cache_dir",
+    "check_store_url",
     "copy_store_home",
     "explain_error",
     "front_end",

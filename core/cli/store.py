@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from core.app import copy_store_home
+from core.app import check_store_url, copy_store_home
 
 
 def register(
@@ -44,8 +44,24 @@ def register(
         "postgresql+psycopg://USER@HOST:PORT/DB (password in the URL or ~/.pgpass)",
     )
     copy.set_defaults(handler=cmd_store_copy, needs_app=False)
+    check = actions.add_parser(
+        "check",
+        parents=[common],
+        help="测试一个数据库地址，不做任何改动 / test a store URL; changes nothing",
+        description="测试一个 PostgreSQL 数据库地址（连得上吗、密码对吗、里面是什么），不做任何改动 / "
+        "test a PostgreSQL store URL (reachable, password, what it holds); changes nothing",
+    )
+    check.add_argument(
+        "--url", required=True, metavar="URL", help="postgresql+psycopg://USER@HOST:PORT/DB"
+    )
+    check.set_defaults(handler=cmd_store_check, needs_app=False)
 
 
 def cmd_store_copy(args: argparse.Namespace, _app: None) -> int:
     print(copy_store_home(getattr(args, "home", None), str(args.to)).text())
+    return 0
+
+
+def cmd_store_check(args: argparse.Namespace, _app: None) -> int:
+    print(check_store_url(str(args.url)))
     return 0
