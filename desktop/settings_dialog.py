@@ -46,6 +46,7 @@ from desktop.errors_ui import message_for
 from desktop.i18n import LANGUAGES, current_language
 from desktop.look import set_tone
 from desktop.settings_account import AccountSettingsPage
+from desktop.settings_database import DatabaseSettingsPage
 from desktop.settings_llm import LLMSettingsPage
 from desktop.settings_mailbox import MailboxSettingsPage
 from desktop.settings_save import save_all
@@ -204,8 +205,14 @@ class SettingsDialog(QDialog):
         self.nav = QListWidget()
         self.nav.setFixedWidth(150)
         self.pages = QStackedWidget()
-        self._page_keys = ["account", "ai", "sync", "telegram", "voice", "general", "mailbox"]
-        for page in (*pages[:3], self.telegram_page, self.voice_page, pages[3], self.mailbox_page):
+        self.database_page = DatabaseSettingsPage(self.ctx.app, self)
+        self._page_keys = [
+            "account", "ai", "sync", "telegram", "voice", "general", "mailbox", "database"
+        ]  # fmt: skip
+        for page in (
+            *pages[:3], self.telegram_page, self.voice_page, pages[3], self.mailbox_page,
+            self.database_page,
+        ):  # fmt: skip
             self.pages.addWidget(page)
             self.nav.addItem("")
         self.nav.currentRowChanged.connect(self.pages.setCurrentIndex)
@@ -371,6 +378,7 @@ class SettingsDialog(QDialog):
             self.tr("Voice"),
             self.tr("General"),
             self.tr("Other mailbox"),  # Gmail, QQ, 163, iCloud… (desktop/settings_mailbox.py)
+            self.tr("Database"),  # this folder, or a shared PostgreSQL (settings_database.py)
         ]
         for i, name in enumerate(names):
             self.nav.item(i).setText(name)

@@ -782,6 +782,65 @@
     </message>
 </context>
 <context>
+    <name>DatabaseSettingsPage</name>
+    <message>
+        <source>Testing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usable: an empty database. Switching makes the tables; to bring this computer&apos;s data along, copy it first (inquiry-bridge store copy).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usable: it already holds Inquiry Bridge data (%1 inquiries); after switching this computer shares it with the others that use it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its tables are upgraded when this version first opens it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved. Restart Inquiry Bridge to use this database.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved. After a restart the data is in this computer&apos;s folder again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Now: the PostgreSQL database %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Now: this computer&apos;s data folder (SQLite)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your data lives in this computer&apos;s data folder. To share it with other computers and an always-on box, enter a PostgreSQL address, press Test, then Switch. Testing never changes the database.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PostgreSQL address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switch to this database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use this computer&apos;s folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DemoBanner</name>
     <message>
         <source>You are looking at demo data</source>
@@ -2481,6 +2540,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     </message>
     <message>
         <source>Other mailbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Database</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

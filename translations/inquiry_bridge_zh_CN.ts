@@ -780,6 +780,65 @@
     </message>
 </context>
 <context>
+    <name>DatabaseSettingsPage</name>
+    <message>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <source>Usable: an empty database. Switching makes the tables; to bring this computer&apos;s data along, copy it first (inquiry-bridge store copy).</source>
+        <translation>可以使用：这是一个空的数据库。切换后会建立表；要把本机的数据带过去，请先复制（inquiry-bridge store copy）。</translation>
+    </message>
+    <message>
+        <source>Usable: it already holds Inquiry Bridge data (%1 inquiries); after switching this computer shares it with the others that use it.</source>
+        <translation>可以使用：里面已有询盘桥的数据（%1 个询盘）；切换后本机与使用它的其他电脑共用这些数据。</translation>
+    </message>
+    <message>
+        <source>Its tables are upgraded when this version first opens it.</source>
+        <translation>本版本第一次打开它时会升级表结构。</translation>
+    </message>
+    <message>
+        <source>Saved. Restart Inquiry Bridge to use this database.</source>
+        <translation>已保存。请重新启动询盘桥以使用这个数据库。</translation>
+    </message>
+    <message>
+        <source>Saved. After a restart the data is in this computer&apos;s folder again.</source>
+        <translation>已保存。重新启动后数据重新保存在本机的数据文件夹。</translation>
+    </message>
+    <message>
+        <source>Now: the PostgreSQL database %1</source>
+        <translation>当前：PostgreSQL 数据库 %1</translation>
+    </message>
+    <message>
+        <source>Now: this computer&apos;s data folder (SQLite)</source>
+        <translation>当前：本机的数据文件夹（SQLite）</translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation>数据库</translation>
+    </message>
+    <message>
+        <source>Your data lives in this computer&apos;s data folder. To share it with other computers and an always-on box, enter a PostgreSQL address, press Test, then Switch. Testing never changes the database.</source>
+        <translation>您的数据保存在本机的数据文件夹。要与其他电脑和一台常开的主机共用，请输入 PostgreSQL 地址，点“测试”，再点“切换”。测试不会改动数据库。</translation>
+    </message>
+    <message>
+        <source>PostgreSQL address</source>
+        <translation>PostgreSQL 地址</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>Switch to this database</source>
+        <translation>切换到这个数据库</translation>
+    </message>
+    <message>
+        <source>Use this computer&apos;s folder</source>
+        <translation>使用本机文件夹</translation>
+    </message>
+</context>
+<context>
     <name>DemoBanner</name>
     <message>
         <source>You are looking at demo data</source>
@@ -2485,6 +2544,10 @@ Download Whisper %1 (about %2, once) to dictate in Chinese and English? It is st
     <message>
         <source>Other mailbox</source>
         <translation>其他邮箱</translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation>数据库</translation>
     </message>
     <message>
         <source>Check mail every (min)</source>

@@ -42,6 +42,7 @@ from core.tasks import io as offload
 if TYPE_CHECKING:
     from core.app.repair_report import RepairReport
     from core.db.copy import CopyReport
+    from core.db.probe import StoreProbe
 
 
 def repair_home(home: str | Path | None, *, offline: bool) -> RepairReport:
@@ -63,6 +64,14 @@ def copy_store_home(home: str | Path | None, target_url: str) -> CopyReport:
     return copy_store(DataPaths(resolve_home(home)).database, target_url)
 
 
+def probe_store_url(url: str) -> StoreProbe:
+    """The 数据库 page's 测试: what a store URL holds, read only (``core.db.probe``); a
+    refusal raises its one Chinese line (``InquiryBridgeError``) and changes nothing."""
+    from core.db.probe import probe_store
+
+    return probe_store(url)
+
+
 def check_store_url(url: str) -> str:
     """``store check --url`` and the 数据库 page's 测试: what the URL holds, as one line, read
     only (``core.db.probe``); a refusal raises its one Chinese line and changes nothing."""
@@ -82,6 +91,7 @@ __all__ = [
     "explain_error",
     "front_end",
     "offload",
+    "probe_store_url",
     "repair_home",
     "resolve_home",
     "set_autostart",
