@@ -40,6 +40,7 @@ class SharedFiles(Protocol):
 
     def file_for(self, relative: str) -> Path: ...
     def keep(self, relative: str) -> None: ...
+    def batch(self) -> contextlib.AbstractContextManager[None]: ...
     def local(self, relative: str) -> Path: ...
     def read_text(self, name: str) -> str | None: ...
     def update_text(self, name: str, change: Callable[[str | None], str | None]) -> None: ...
@@ -82,6 +83,12 @@ class DataPaths:
         store now, before the row pointing at it is committed; in the folder it is there."""
         if self.shared is not None:
             self.shared.keep(relative)
+
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        """``keep`` calls inside the block stored together at its end (one transaction)."""
+        if self.shared is not None:
+            return self.shared.batch()
+        return contextlib.nullcontext()
 
     @property
     def settings_file(self) -> Path:

@@ -29,6 +29,7 @@ import functools
 import hashlib
 import itertools
 import os
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +56,7 @@ class TableFiles:
         # a stored file never changes once its transaction committed (content-addressed).
         self._reads = engine.execution_options(isolation_level="AUTOCOMMIT")
         self.cache = home.joinpath(*CACHE_FOLDER)
+        self._batch = threading.local()
 
     # ------------------------------------------------------------------ stored files
     def file_for(self, relative: str) -> Path:
@@ -63,11 +65,41 @@ class TableFiles:
 
     def keep(self, relative: str) -> None:
         """Put this desk's copy of ``relative`` (just written at ``file_for``) into the store.
-        Returns once committed; the same path already stored (same bytes: the names are
-        content-addressed) costs one query."""
-        source = self.file_for(relative)
+        Returns once committed (inside ``batch``: once the batch is); the same path already
+        stored (same bytes: the names are content-addressed) costs one query."""
+        pending: list[str] | None = getattr(self._batch, "pending", None)
+        if pending is not None:
+            pending.append(relative)
+            return
+        self._keep_many([relative])
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """``keep`` calls of this thread inside the block are stored together at its end, in
+        one transaction (an intake chunk's raw mail and attachments: one commit, not one per
+        file). Nothing is stored when the block fails (its rows are not committed either)."""
+        if getattr(self._batch, "pending", None) is not None:
+            yield  # nested: the outer batch stores them
+            return
+        self._batch.pending = []
+        try:
+            yield
+            pending = self._batch.pending
+        finally:
+            self._batch.pending = None
+        self._keep_many(pending)
+
+    def _keep_many(self, relatives: list[str]) -> None:
+        wanted = list(dict.fromkeys(relatives))
+        if not wanted:
+            return
         with self.engine.begin() as conn:
-            keep_file(conn, relative, source)
+            stored = set(
+                conn.scalars(select(stored_files.c.path).where(stored_files.c.path.in_(wanted)))
+            )
+            for relative in wanted:
+                if relative not in stored:
+                    keep_file(conn, relative, self.file_for(relative), checked=True)
 
     def local(self, relative: str) -> Path:
         """This desk's copy of the stored file, fetched from the store when it has none yet.
@@ -150,21 +182,28 @@ def _locked_text(conn: Connection, name: str) -> tuple[bool, str | None]:
     return text is not None, text or None
 
 
-def keep_file(conn: Connection, relative: str, source: Path) -> int:
+def keep_file(conn: Connection, relative: str, source: Path, *, checked: bool = False) -> int:
     """Store ``source`` as ``relative`` inside ``conn``'s transaction (nothing when that path is
-    stored already); returns the bytes written."""
-    exists = conn.scalar(select(stored_files.c.path).where(stored_files.c.path == relative))
-    if exists is not None:
-        return 0
+    stored already; ``checked``: the caller looked); returns the bytes read. Another desk
+    storing the same path at the same moment (the same bytes: the names are content-addressed)
+    is no conflict: inserts that find the key taken do nothing."""
+    if not checked:
+        found = conn.scalar(select(stored_files.c.path).where(stored_files.c.path == relative))
+        if found is not None:
+            return 0
     digest = hashlib.sha256()
     size = 0
     with source.open("rb") as stream:
         for seq, block in enumerate(iter(functools.partial(stream.read, CHUNK), b"")):
             digest.update(block)
             size += len(block)
-            conn.execute(stored_file_chunks.insert().values(path=relative, seq=seq, data=block))
+            insert_ignore_conn(
+                conn, stored_file_chunks, [{"path": relative, "seq": seq, "data": block}]
+            )
     # the file's row last: a desk that sees it sees every chunk (one transaction anyway)
-    conn.execute(stored_files.insert().values(path=relative, size=size, sha256=digest.hexdigest()))
+    insert_ignore_conn(
+        conn, stored_files, [{"path": relative, "size": size, "sha256": digest.hexdigest()}]
+    )
     return size
 
 

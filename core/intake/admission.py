@@ -180,15 +180,16 @@ class Admission:
     def _save_files(self, items: list[Arrival]) -> None:
         """Raw bytes and attachment files, before the rows that point at them are committed."""
         paths = self.services.paths
-        for item in items:
-            if item.raw.path is not None:  # a big mail: copied file to file
-                item.raw_path = records.save_raw_file(paths, item.raw.path, item.raw.sha256)
-            else:
-                item.raw_path = records.save_raw(paths, item.raw.raw)
-            if item.parsed is not None:
-                item.stored = records.store_attachment_files(
-                    paths, item.parsed.attachments, self.attachment_max_mb
-                )
+        with paths.batch():  # on PostgreSQL: the chunk's files in one commit, before the rows
+            for item in items:
+                if item.raw.path is not None:  # a big mail: copied file to file
+                    item.raw_path = records.save_raw_file(paths, item.raw.path, item.raw.sha256)
+                else:
+                    item.raw_path = records.save_raw(paths, item.raw.raw)
+                if item.parsed is not None:
+                    item.stored = records.store_attachment_files(
+                        paths, item.parsed.attachments, self.attachment_max_mb
+                    )
 
     def _mark_journalled(self, items: list[Arrival]) -> None:
         """Flag the arrivals outside Sent that are copies the app itself submitted.

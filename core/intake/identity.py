@@ -75,7 +75,9 @@ def _stored_print(paths: DataPaths, row: Message) -> str:
     date = None
     if row.raw_path:
         try:
-            with open(paths.home / row.raw_path, "rb") as handle:
+            raw = paths.stored(row.raw_path)  # the folder's file, or the store's (PostgreSQL)
+            assert raw is not None
+            with open(raw, "rb") as handle:
                 headers = BytesHeaderParser(policy=compat32).parse(handle)
             date = parse_date(str(headers.get("date", "") or ""), [])
         except Exception:  # unreadable raw file: compare on sender and body only
