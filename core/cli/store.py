@@ -52,7 +52,10 @@ def register(
         "test a PostgreSQL store URL (reachable, password, what it holds); changes nothing",
     )
     check.add_argument(
-        "--url", required=True, metavar="URL", help="postgresql+psycopg://USER@HOST:PORT/DB"
+        "--url",
+        required=True,
+        metavar="URL",
+        help="要测试的数据库地址 / the address to test: postgresql+psycopg://USER@HOST:PORT/DB",
     )
     check.set_defaults(handler=cmd_store_check, needs_app=False)
 
