@@ -14,18 +14,14 @@ from typing import Any, TypeAlias
 
 from sqlalchemy import (
     JSON,
-    BigInteger,
     Boolean,
-    Column,
     DateTime,
     Float,
     ForeignKey,
     Index,
     Integer,
-    LargeBinary,
     MetaData,
     String,
-    Table,
     Text,
     UniqueConstraint,
 )
@@ -357,7 +353,7 @@ class Quote(Base):
 
 
 class Visit(Base):
-    """A measuring visit he confirmed (migration 0013): the app's own calendar -- an IMAP user's
+    """A measuring visit he confirmed (migration 0014): the app's own calendar -- an IMAP user's
     only one -- and, with its slots, what refuses a second visit in the same time."""
 
     __tablename__ = "visits"
@@ -595,19 +591,3 @@ class RunnerLease(Base):
     heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime)
     # what each piece of background work is doing, written with every heartbeat
     pieces: Mapped[dict[str, str] | None] = mapped_column(JSON)
-
-
-# The data folder's files, in the store on PostgreSQL so every desk sees them (core.db.shared_files)
-_M = Base.metadata
-stored_files = Table(
-    "stored_files", _M, Column("path", String(1000), primary_key=True),
-    Column("size", BigInteger, nullable=False), Column("sha256", String(64), nullable=False))  # fmt: skip
-stored_file_chunks = Table(
-    "stored_file_chunks", _M, Column("path", String(1000), primary_key=True),
-    Column("seq", Integer, primary_key=True), Column("data", LargeBinary, nullable=False))  # fmt: skip
-documents = Table(
-    "documents", _M, Column("name", String(80), primary_key=True),
-    Column("text", Text, nullable=False), Column("updated_at", DateTime, nullable=False))  # fmt: skip
-journal_lines = Table(
-    "journal_lines", _M, Column("id", Integer, primary_key=True),
-    Column("journal", String(40), nullable=False), Column("line", Text, nullable=False))  # fmt: skip

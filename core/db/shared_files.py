@@ -5,7 +5,7 @@ attachments (``attachments/…``), the knowledge base (``knowledge.md``) and the
 (``sends.journal``) are files there, and stay so (the embedded default; ``TableFiles`` is not
 used). On PostgreSQL two desks share a database but no folder: a mail one desk ingested, a file
 the owner attached on the other, the knowledge base he edited on his laptop must all be there for
-both. ``TableFiles`` keeps them in the store's tables (migration 0013):
+both. ``TableFiles`` keeps them in the store's tables (migration 0014):
 
 - a *stored file* by its path relative to the data folder (the very string the rows keep in
   ``raw_path``/``stored_path``), in 1 MB chunks so a 300 MB mail is never one value in memory;
@@ -38,8 +38,8 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection, Engine
 
 from core.db.dialect import POSTGRESQL, insert_ignore_conn
-from core.db.models import documents, journal_lines, stored_file_chunks, stored_files
 from core.db.send_journal import SHARED_NAME, SendJournal, as_line
+from core.db.shared_tables import documents, journal_lines, stored_file_chunks, stored_files
 from core.errors import StoreError
 from core.tempfiles import partial_file
 

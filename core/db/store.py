@@ -34,7 +34,10 @@ from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from core import tasks
-from core.db import owner_journal
+from core.db import (
+    owner_journal,
+    shared_tables,  # noqa: F401  (its tables join Base.metadata)
+)
 from core.db.backup_schedule import OwedBackup
 from core.db.dialect import POSTGRESQL, SQLITE, StoreKind, check_url
 from core.db.writer_lock import WriterLock

@@ -18,8 +18,9 @@ from sqlalchemy import func, select
 
 from core.app.knowledge import KnowledgeService
 from core.cli.main import main
-from core.db.models import Attachment, Message, stored_files
+from core.db.models import Attachment, Message
 from core.db.send_journal import SENT, SUBMITTED, SUBMITTING, SendJournal
+from core.db.shared_tables import stored_files
 from core.inquiry.files import load_attachment_file
 from core.intake.records import load_raw
 from core.knowledge import KnowledgeChanged

@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
+from core.db import shared_tables  # noqa: F401  (its tables join Base.metadata)
 from core.db.models import Base, include_name
 
 config = context.config

@@ -1,7 +1,7 @@
 """files, documents and journals in the store (used on PostgreSQL)
 
-Revision ID: 0013_shared_files
-Revises: 0012_draft_zh_source
+Revision ID: 0014_shared_files
+Revises: 0013_visits
 Create Date: 2026-12-06 23:00:00
 
 Why: on PostgreSQL several desks share one store but no folder. Raw mail and attachments
@@ -16,8 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013_shared_files"
-down_revision = "0012_draft_zh_source"
+revision = "0014_shared_files"
+down_revision = "0013_visits"
 branch_labels = None
 depends_on = None
 
