@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-
-import keyring
-import keyring.errors
-from keyring.backend import KeyringBackend
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from core.errors import SecretStoreUnavailable
 from core.secret_file import ProtectedFile
+
+if TYPE_CHECKING:
+    from keyring.backend import KeyringBackend
 
 SERVICE = "inquiry-bridge"
 
@@ -37,14 +38,25 @@ ENV_OVERRIDES = {
 KEYRING_ZH = ("系统密钥库", "the system keyring")
 
 
+def _errors() -> ModuleType:
+    """``keyring.errors``, loaded with the keyring on the first secret asked for: ``keyring``
+    reads its entry points (importlib_metadata, jaraco) on import, and a start that reads no
+    secret (the board, ``inquiries --json``) should not pay for that (#44)."""
+    import keyring.errors
+
+    return keyring.errors
+
+
 def _backend() -> KeyringBackend:
     """The OS keyring. A ``PYTHON_KEYRING_BACKEND`` naming a backend that cannot be loaded (a
     typo, a package not installed) is no keyring here -- the owner-only file then, and the owner
     is told where a secret went -- not a ``ModuleNotFoundError`` that stops the app at start."""
+    import keyring
+
     try:
         return keyring.get_keyring()
     except (ImportError, AttributeError, ValueError, TypeError) as exc:
-        raise keyring.errors.NoKeyringError(f"keyring backend cannot be loaded: {exc}") from None
+        raise _errors().NoKeyringError(f"keyring backend cannot be loaded: {exc}") from None
 
 
 class Secrets:
@@ -64,7 +76,7 @@ class Secrets:
             return self._environ[env]
         try:
             value = _backend().get_password(self.service, name)
-        except keyring.errors.KeyringError:
+        except _errors().KeyringError:
             value = None
         if value is None and self.fallback is not None:
             value = self.fallback.load().get(name)
@@ -74,7 +86,7 @@ class Secrets:
         """Store ``value``; returns where it went, (Chinese, English), to tell the owner."""
         try:
             _backend().set_password(self.service, name, value)
-        except keyring.errors.KeyringError as exc:
+        except _errors().KeyringError as exc:
             if self.fallback is None:
                 raise SecretStoreUnavailable(str(exc) or type(exc).__name__) from exc
             values = self.fallback.load()
@@ -88,12 +100,12 @@ class Secrets:
         self._forget_fallback(name)
         try:
             _backend().delete_password(self.service, name)
-        except keyring.errors.PasswordDeleteError:
+        except _errors().PasswordDeleteError:
             return
-        except keyring.errors.NoKeyringError:
+        except _errors().NoKeyringError:
             if self.fallback is None:
                 raise SecretStoreUnavailable("no keyring") from None
-        except keyring.errors.KeyringError as exc:
+        except _errors().KeyringError as exc:
             raise SecretStoreUnavailable(str(exc) or type(exc).__name__) from exc
 
     def location(self, name: str) -> tuple[str, str] | None:
@@ -104,7 +116,7 @@ class Secrets:
         try:
             if _backend().get_password(self.service, name) is not None:
                 return KEYRING_ZH
-        except keyring.errors.KeyringError:
+        except _errors().KeyringError:
             pass
         if self.fallback is not None and name in self.fallback.load():
             return self.fallback.describe()
@@ -121,6 +133,6 @@ class Secrets:
     def available(self) -> bool:
         try:
             backend = _backend()
-        except keyring.errors.KeyringError:
+        except _errors().KeyringError:
             return False
         return "fail" not in type(backend).__module__

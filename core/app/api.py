@@ -76,27 +76,60 @@ class FrontEnd(Protocol):
     """What a window or a command may use of the ``App`` of its data folder."""
 
     is_demo: bool
-    inquiries: InquiryService
-    notifications: NotificationService
     state: AppStateService
     llm: LazyLLM
     drafts: LazyDrafts
-    draft_reading: DraftReading
-    attachment_copies: AttachmentCopies
-    assistant: AssistantService
-    memories: MemoryService
-    knowledge: KnowledgeService
-    proposals: ProposalService
-    quotes: QuoteService
-    mail_accounts: MailAccountService
     attention: AttentionService
-    rhythm: RhythmService
-    stats: StatsService
     intake: IntakeService
-    telegram: TelegramService
-    voice: VoiceService
-    connection_tests: ConnectionTests
-    desktop: DesktopSupport
+
+    # built on first use (``functools.cached_property`` on ``App``): read-only here
+    @property
+    def inquiries(self) -> InquiryService: ...
+
+    @property
+    def notifications(self) -> NotificationService: ...
+
+    @property
+    def draft_reading(self) -> DraftReading: ...
+
+    @property
+    def attachment_copies(self) -> AttachmentCopies: ...
+
+    @property
+    def assistant(self) -> AssistantService: ...
+
+    @property
+    def memories(self) -> MemoryService: ...
+
+    @property
+    def knowledge(self) -> KnowledgeService: ...
+
+    @property
+    def proposals(self) -> ProposalService: ...
+
+    @property
+    def quotes(self) -> QuoteService: ...
+
+    @property
+    def mail_accounts(self) -> MailAccountService: ...
+
+    @property
+    def rhythm(self) -> RhythmService: ...
+
+    @property
+    def stats(self) -> StatsService: ...
+
+    @property
+    def telegram(self) -> TelegramService: ...
+
+    @property
+    def voice(self) -> VoiceService: ...
+
+    @property
+    def connection_tests(self) -> ConnectionTests: ...
+
+    @property
+    def desktop(self) -> DesktopSupport: ...
 
     @property
     def clock(self) -> Clock: ...

@@ -10,16 +10,23 @@ Every resolution publishes ``InquiryUpdated(id, ("attention",))`` so the board r
 
 from __future__ import annotations
 
-from core.app.inquiries import InquiryService
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from core.events import InquiryUpdated
 from core.rhythm.attention import AttentionItem, AttentionRecorder, items, open_inquiry_ids, resolve
 from core.services import Services
+
+if TYPE_CHECKING:
+    from core.app.inquiries import InquiryService
 
 
 class AttentionService:
     """Open items, and closing them (audited)."""
 
-    def __init__(self, services: Services, inquiries: InquiryService) -> None:
+    def __init__(self, services: Services, inquiries: Callable[[], InquiryService]) -> None:
+        """``inquiries``: the App's inquiry service, asked for when a class is corrected (the
+        recorder is attached with the App; the board's modules load with the board)."""
         self._services = services
         self._inquiries = inquiries
         self.recorder = AttentionRecorder(services.store, services.clock, services.bus)
@@ -63,7 +70,7 @@ class AttentionService:
         if item is None:
             return None
         if item.inquiry_id is not None:
-            await self._inquiries.update_fields(
+            await self._inquiries().update_fields(
                 item.inquiry_id, {"classification": classification}, actor=actor
             )
         return await self._resolve(key, "corrected", actor)

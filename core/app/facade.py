@@ -59,50 +59,50 @@ model, Graph and Telegram clients and the services over them (``pipeline``, ``gr
 from __future__ import annotations
 
 import logging
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core import tasks
-from core.app.assistant import AssistantService
-from core.app.attachment_copies import AttachmentCopies
 from core.app.attention import AttentionService
 from core.app.changes import ChangeFeed
-from core.app.connection_tests import ConnectionTests
-from core.app.desktop_support import DesktopSupport
-from core.app.draft_reading import DraftReading
-from core.app.inquiries import InquiryService
 from core.app.intake import IntakeService
-from core.app.knowledge import KnowledgeService
 from core.app.lazy import LazyDrafts, LazyLLM
 from core.app.lease import RunnerLease
-from core.app.mail_accounts import MailAccountService
-from core.app.memories import MemoryService
-from core.app.notifications import NotificationService
-from core.app.proposals import ProposalService
 from core.app.quote_acceptance import QuoteAcceptances
-from core.app.quotes import QuoteService
-from core.app.rhythm import RhythmService
 from core.app.state import AppStateService
-from core.app.stats import StatsService
-from core.app.telegram import TelegramService
-from core.app.voice import VoiceService
 from core.clock import Clock
 from core.config import Settings
-from core.drafts.first_reply import FirstReplies
 from core.events import EventBus, StageChanged
 from core.import_lock import IMPORTING
 from core.paths import DataPaths
 from core.secrets import Secrets
 from core.services import Services
-from core.voice.worker import WhisperProcess
 
 if TYPE_CHECKING:
     import httpx
 
     from core.agent.tools.drive_access import CustomerDrive
+    from core.app.assistant import AssistantService
+    from core.app.attachment_copies import AttachmentCopies
+    from core.app.connection_tests import ConnectionTests
+    from core.app.desktop_support import DesktopSupport
+    from core.app.draft_reading import DraftReading
     from core.app.graph_runtime import GraphRuntime
+    from core.app.inquiries import InquiryService
+    from core.app.knowledge import KnowledgeService
+    from core.app.mail_accounts import MailAccountService
+    from core.app.memories import MemoryService
+    from core.app.notifications import NotificationService
+    from core.app.proposals import ProposalService
+    from core.app.quotes import QuoteService
+    from core.app.rhythm import RhythmService
+    from core.app.stats import StatsService
+    from core.app.telegram import TelegramService
+    from core.app.voice import VoiceService
     from core.demo import DemoResult
     from core.drafts.draft_composer import DraftComposer
+    from core.drafts.first_reply import FirstReplies
     from core.graph.auth import MsalAuth
     from core.graph.client import GraphClient
     from core.intake.pipeline import IntakePipeline
@@ -119,61 +119,159 @@ class App:
         self._services = services
         self.is_demo = is_demo
         self.llm = LazyLLM(services)
-        self.inquiries = InquiryService(services, self.llm)
-        self.attention = AttentionService(services, self.inquiries)
+        # Everything else is built on first use (#44): ``inquiries --json`` and the board need
+        # none of pydantic (quotes), the drafts' fact guard, the mail parser, Telegram, the
+        # memories or Whisper's worker, and importing them all cost a third of a CLI run.
+        self.attention = AttentionService(services, lambda: self.inquiries)
         self.attention.attach()
-        self.notifications = NotificationService(services)
         self.state = AppStateService(services)
         self.drafts = LazyDrafts(services, self.llm, self.mailer)
-        self.draft_reading = DraftReading(services)
-        self.attachment_copies = AttachmentCopies()
-        self.assistant = AssistantService(services, self.llm, self.drafts, self.customer_drive)
-        self.memories = MemoryService(services)
-        self.knowledge = KnowledgeService(services)
-        self.proposals = ProposalService(services, self.customer_drive)
-        self.quotes = QuoteService(services, self.llm, self.drafts)
-        self.mail_accounts = MailAccountService(services)
-        self.stats = StatsService(services)
-        # Whisper in a child process (started on first use): its native imports would stall
-        # this process's loops (#28)
-        self.voice = VoiceService(services.settings, services.paths, process=WhisperProcess())
-        self.connection_tests = ConnectionTests(self.llm, self.new_telegram_client)
-        self.desktop = DesktopSupport(services)
-        self.rhythm = RhythmService(
-            services,
-            self.notifications,
-            lambda: self.graph(),
-            is_demo=is_demo,
-            drafts=self.drafts,
-            attention_settled=self.attention.settled,
-        )
-        # the first reply of each new A/B inquiry, drafted in the background (never in a demo)
-        self.first_replies = FirstReplies(
-            services, self._first_reply_composer, lambda: self.llm.available and not is_demo
-        )
         # a reply that accepts a sent quote becomes a proposal he decides (never in a demo)
         self.quote_acceptances = QuoteAcceptances(
             services, self.llm, lambda: self.llm.available and not is_demo
         )
         self.quote_acceptances.attach()
         self.intake = IntakeService(
-            services, self.pipeline, self.first_replies, self.quote_acceptances
-        )
-        self.telegram = TelegramService(
-            services,
-            llm=self.llm,
-            drafts=self.drafts,
-            assistant=self.assistant,
-            mailer=self.mailer,
-            drive=self.customer_drive,
-            transcriber=self.voice.transcriber,
-            visits=lambda: self.rhythm.visits,
+            services, self.pipeline, lambda: self.first_replies, self.quote_acceptances
         )
         self.lease = RunnerLease(services)
         self.changes = ChangeFeed(services)
         self._graph: GraphRuntime | None = None
         self._mailbox: MailboxRuntime | None = None
         self._unsubscribe = services.bus.subscribe(StageChanged, self._folder_not_followed)
+
+    # -- services built on first use (their modules load then) --------------------------------
+    @cached_property
+    def inquiries(self) -> InquiryService:
+        from core.app.inquiries import InquiryService
+
+        return InquiryService(self._services, self.llm)
+
+    @cached_property
+    def notifications(self) -> NotificationService:
+        from core.app.notifications import NotificationService
+
+        return NotificationService(self._services)
+
+    @cached_property
+    def draft_reading(self) -> DraftReading:
+        from core.app.draft_reading import DraftReading
+
+        return DraftReading(self._services)
+
+    @cached_property
+    def attachment_copies(self) -> AttachmentCopies:
+        from core.app.attachment_copies import AttachmentCopies
+
+        return AttachmentCopies()
+
+    @cached_property
+    def assistant(self) -> AssistantService:
+        from core.app.assistant import AssistantService
+
+        return AssistantService(self._services, self.llm, self.drafts, self.customer_drive)
+
+    @cached_property
+    def memories(self) -> MemoryService:
+        from core.app.memories import MemoryService
+
+        return MemoryService(self._services)
+
+    @cached_property
+    def knowledge(self) -> KnowledgeService:
+        from core.app.knowledge import KnowledgeService
+
+        return KnowledgeService(self._services)
+
+    @cached_property
+    def proposals(self) -> ProposalService:
+        from core.app.proposals import ProposalService
+
+        return ProposalService(self._services, self.customer_drive)
+
+    @cached_property
+    def quotes(self) -> QuoteService:
+        with IMPORTING:  # pydantic (why the lock: core.import_lock)
+            from core.app.quotes import QuoteService
+
+        return QuoteService(self._services, self.llm, self.drafts)
+
+    @cached_property
+    def mail_accounts(self) -> MailAccountService:
+        from core.app.mail_accounts import MailAccountService
+
+        return MailAccountService(self._services)
+
+    @cached_property
+    def stats(self) -> StatsService:
+        from core.app.stats import StatsService
+
+        return StatsService(self._services)
+
+    @cached_property
+    def voice(self) -> VoiceService:
+        """Whisper in a child process (started on first use): its native imports would stall
+        this process's loops (#28)."""
+        from core.app.voice import VoiceService
+        from core.voice.worker import WhisperProcess
+
+        s = self._services
+        return VoiceService(s.settings, s.paths, process=WhisperProcess())
+
+    @cached_property
+    def connection_tests(self) -> ConnectionTests:
+        from core.app.connection_tests import ConnectionTests
+
+        return ConnectionTests(self.llm, self.new_telegram_client)
+
+    @cached_property
+    def desktop(self) -> DesktopSupport:
+        from core.app.desktop_support import DesktopSupport
+
+        return DesktopSupport(self._services)
+
+    @cached_property
+    def rhythm(self) -> RhythmService:
+        from core.app.rhythm import RhythmService
+
+        return RhythmService(
+            self._services,
+            self.notifications,
+            lambda: self.graph(),
+            is_demo=self.is_demo,
+            drafts=self.drafts,
+            attention_settled=self.attention.settled,
+        )
+
+    @cached_property
+    def first_replies(self) -> FirstReplies:
+        """The first reply of each new A/B inquiry, drafted in the background (never in a
+        demo)."""
+        from core.drafts.first_reply import FirstReplies
+
+        is_demo = self.is_demo
+        return FirstReplies(
+            self._services, self._first_reply_composer, lambda: self.llm.available and not is_demo
+        )
+
+    @cached_property
+    def telegram(self) -> TelegramService:
+        from core.app.telegram import TelegramService
+
+        return TelegramService(
+            self._services,
+            llm=self.llm,
+            drafts=self.drafts,
+            assistant=self.assistant,
+            mailer=self.mailer,
+            drive=self.customer_drive,
+            transcriber=lambda: self.voice.transcriber(),
+            visits=lambda: self.rhythm.visits,
+        )
+
+    def _built(self, name: str) -> bool:
+        """A service built on first use has been built (closing one never builds it)."""
+        return name in self.__dict__
 
     def _folder_not_followed(self, event: StageChanged) -> None:
         """One clear line when a stage changed in the app but no OneDrive watcher here moves the
@@ -365,7 +463,8 @@ class App:
 
     async def close_telegram_client(self) -> None:
         """Close the Bot API client; the next ``telegram_client`` reads the token afresh."""
-        await self.telegram.close_client()
+        if self._built("telegram"):
+            await self.telegram.close_client()
 
     def graph_configured(self) -> bool:
         """Graph can be reached from this folder (a preset token or a sign-in configured)."""
@@ -383,10 +482,12 @@ class App:
         """Close the HTTP clients (LLM, Graph, Telegram, drafting's mailer) on the loop that
         opened them. First replies still being drafted finish first (a CLI run ends after
         them; they are bounded by the model client's timeouts)."""
-        await self.first_replies.drain()
+        if self._built("first_replies"):
+            await self.first_replies.drain()
         await self.quote_acceptances.drain()
         self.quote_acceptances.detach()
-        await self.telegram.aclose()
+        if self._built("telegram"):
+            await self.telegram.aclose()
         drafting = self.drafts._service  # built on first use; its mailer's Graph client
         if drafting is not None:
             self.drafts._service = None
@@ -404,8 +505,10 @@ class App:
         thread ends then; interpreter exit joins it, as it did asyncio's default executor), and
         the next ``core.tasks.io`` -- another data folder's App -- starts a fresh lane."""
         self._unsubscribe()
-        self.voice.close()
+        if self._built("voice"):
+            self.voice.close()
         self.attention.detach()
-        self.notifications.detach()
+        if self._built("notifications"):
+            self.notifications.detach()
         self._services.close()
         tasks.shutdown(wait=False)

@@ -31,9 +31,10 @@ class IntakeService:
         self,
         services: Services,
         pipeline: PipelineFactory,
-        first_replies: FirstReplies | None = None,
+        first_replies: Callable[[], FirstReplies] | None = None,
         acceptances: QuoteAcceptances | None = None,
     ) -> None:
+        """``first_replies``: the App's, asked for when a run ends (built on first use)."""
         self._services = services
         self._pipeline = pipeline
         self._first_replies = first_replies
@@ -53,7 +54,7 @@ class IntakeService:
         finally:
             await pipeline.aclose()
         if self._first_replies is not None:  # the run's first replies, drafted meanwhile
-            await self._first_replies.drain()
+            await self._first_replies().drain()
         if self._acceptances is not None:  # replies that may accept a quote, checked meanwhile
             await self._acceptances.drain()
         return report

@@ -60,7 +60,8 @@ __all__ = ["OUTBOX_STATUSES", "HasTelegram", "TelegramHost", "TelegramService", 
 class HasTelegram(Protocol):
     """What a Telegram runner is handed: the ``App`` (not imported here: no import circle)."""
 
-    telegram: TelegramService
+    @property
+    def telegram(self) -> TelegramService: ...
 
 
 # the App, or (older callers, until they pass it) the bare services
