@@ -26,23 +26,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from core.app.assistant import today_name as today_name
-from core.app.connection_tests import LLMProbeResult as LLMProbeResult
-from core.app.connection_tests import TelegramProbeResult as TelegramProbeResult
-from core.app.knowledge import KnowledgeChanged as KnowledgeChanged
-from core.app.knowledge import KnowledgeDoc as KnowledgeDoc
-from core.app.knowledge import KnowledgeService as KnowledgeService
 from core.app.lazy import LazyDrafts as LazyDrafts
 from core.app.lazy import LazyLLM as LazyLLM
 from core.app.lease import Runner as Runner
-from core.app.mail_accounts import MailAccountService as MailAccountService
-from core.app.memories import EDITABLE_STATUSES as EDITABLE_STATUSES
-from core.app.memories import PAGE_STATUSES as PAGE_STATUSES
-from core.app.memories import MemoryItem as MemoryItem
-from core.app.proposals import ProposalItem as ProposalItem
-from core.app.quotes import NewQuote as NewQuote
-from core.app.stats import Stats as Stats
-from core.app.voice import VoiceService as VoiceService
 from core.clock import Clock as Clock
 from core.clock import SystemClock as SystemClock
 from core.clock import to_sydney as to_sydney
@@ -52,15 +38,6 @@ from core.config import SettingValue as SettingValue
 from core.db.models import ALL_STAGES as ALL_STAGES
 from core.db.models import CLOSED_STAGES as CLOSED_STAGES
 from core.db.models import STAGES as STAGES
-from core.drafts.attachments import SEND_LIMIT_BYTES as SEND_LIMIT_BYTES
-from core.drafts.attachments import FileOption as FileOption
-from core.drafts.attachments import human_size as human_size
-from core.drafts.instruction_points import MISSING as INSTRUCTION_MISSING
-from core.drafts.instruction_points import PARROT as PARROT_FLAG
-from core.drafts.reader import DraftReader as DraftReader
-from core.drafts.recent import RecentContact as RecentContact
-from core.drafts.view import DraftView as DraftView
-from core.drafts.zh_times import localise_times as localise_times
 from core.errors import AudioDeviceError as AudioDeviceError
 from core.errors import InquiryBridgeError as InquiryBridgeError
 from core.errors import LLMNotConfigured as LLMNotConfigured
@@ -82,70 +59,97 @@ from core.events import StageChanged as StageChanged
 from core.events import StageOverdue as StageOverdue
 from core.events import StoreChanged as StoreChanged
 from core.events import SyncStatus as SyncStatus
-from core.glossary import product_keys as product_keys
-from core.glossary import product_name as product_name
 from core.import_lock import IMPORTING as IMPORTING
-from core.inquiry.board import COLUMNS as COLUMNS
-from core.inquiry.board import BoardQuery as BoardQuery
-from core.inquiry.board import BoardRow as BoardRow
-from core.inquiry.detail import AttachmentInfo as AttachmentInfo
-from core.inquiry.detail import InquiryDetail as InquiryDetail
-from core.inquiry.detail import MessageInfo as MessageInfo
-from core.inquiry.edit import InvalidField as InvalidField
-from core.inquiry.files import AttachmentFile as AttachmentFile
-from core.inquiry.stages import next_stage as next_stage
-from core.llm.providers import PROVIDERS as PROVIDERS
-from core.llm.providers import Provider as Provider
-from core.llm.providers import by_key as provider_by_key
-from core.llm.providers import for_address as provider_for_address
-from core.mail.attachment_risk import FileVerdict as FileVerdict
-from core.mail.attachment_risk import judge_file as judge_file
-from core.mail.reflow import mostly_chinese as mostly_chinese
-from core.mail.reflow import reflow as reflow
-from core.notify.disk_alert import disk_size as disk_size
-from core.notify.inquiry_alert import tray_text as tray_text
-from core.notify.outbox import NotificationCenter as NotificationCenter
-from core.phones import display_phone as display_phone
-from core.quotes.items import LineItem as LineItem
-from core.quotes.money import Totals as Totals
-from core.quotes.money import aud as aud
-from core.rhythm.attention import AttentionItem as AttentionItem
-from core.rhythm.briefing import Briefing as Briefing
-from core.rhythm.briefing import Visit as Visit
-from core.rhythm.briefing import place_of as place_of
-from core.rhythm.reminders import SNOOZE_CHOICES as SNOOZE_CHOICES
 from core.secrets import ENV_OVERRIDES as ENV_OVERRIDES
 from core.secrets import GRAPH_TOKEN as GRAPH_TOKEN
 from core.secrets import LLM_API_KEY as LLM_API_KEY
 from core.secrets import TELEGRAM_TOKEN as TELEGRAM_TOKEN
 from core.secrets import Secrets as Secrets
-from core.stats.money import MoneyFigures as MoneyFigures
-from core.text.email_address import is_email_address as is_email_address
-from core.text.inert import clickable_url as clickable_url
-from core.text.inert import markdown_rich_text as markdown_rich_text
-from core.text.inert import plain_tooltip as plain_tooltip
-from core.text.inert import visible_controls as visible_controls
-from core.voice.audio import BYTES_PER_SECOND as BYTES_PER_SECOND
-from core.voice.audio import SAMPLE_RATE as SAMPLE_RATE
-from core.voice.audio import WavWriter as WavWriter
-from core.voice.audio import pcm_level as pcm_level
-from core.voice.audio import pcm_seconds as pcm_seconds
-from core.voice.download import RECOMMENDED as RECOMMENDED
-from core.voice.download import HubModel as HubModel
-from core.voice.live import LiveDictation as LiveDictation
-from core.voice.models import ENV_VAR as WHISPER_MODEL_ENV_VAR
-from core.voice.models import ModelChoice as ModelChoice
-from core.voice.models import format_size as format_size
-from core.voice.transcriber import ChineseNeedsMultilingualModel as ChineseNeedsMultilingualModel
-from core.voice.transcriber import Transcriber as Transcriber
-from core.voice.transcriber import Transcript as Transcript
-from core.voice.transcriber import TranscriptionCancelled as TranscriptionCancelled
-from core.voice.worker import RemoteLiveDictation as _RemoteLiveDictation
 
-# what ``VoiceService.live`` returns: recognition in this process or in the Whisper child
-Dictation = LiveDictation | _RemoteLiveDictation
+if TYPE_CHECKING:  # loaded on first access at run time (``_ON_FIRST_USE``)
+    from core.app.assistant import today_name as today_name
+    from core.app.connection_tests import LLMProbeResult as LLMProbeResult
+    from core.app.connection_tests import TelegramProbeResult as TelegramProbeResult
+    from core.app.knowledge import KnowledgeChanged as KnowledgeChanged
+    from core.app.knowledge import KnowledgeDoc as KnowledgeDoc
+    from core.app.knowledge import KnowledgeService as KnowledgeService
+    from core.app.mail_accounts import MailAccountService as MailAccountService
+    from core.app.memories import EDITABLE_STATUSES as EDITABLE_STATUSES
+    from core.app.memories import PAGE_STATUSES as PAGE_STATUSES
+    from core.app.memories import MemoryItem as MemoryItem
+    from core.app.proposals import ProposalItem as ProposalItem
+    from core.app.quotes import NewQuote as NewQuote
+    from core.app.stats import Stats as Stats
+    from core.app.voice import VoiceService as VoiceService
+    from core.drafts.attachments import SEND_LIMIT_BYTES as SEND_LIMIT_BYTES
+    from core.drafts.attachments import FileOption as FileOption
+    from core.drafts.attachments import human_size as human_size
+    from core.drafts.instruction_points import MISSING as INSTRUCTION_MISSING
+    from core.drafts.instruction_points import PARROT as PARROT_FLAG
+    from core.drafts.reader import DraftReader as DraftReader
+    from core.drafts.recent import RecentContact as RecentContact
+    from core.drafts.view import DraftView as DraftView
+    from core.drafts.zh_times import localise_times as localise_times
+    from core.glossary import product_keys as product_keys
+    from core.glossary import product_name as product_name
+    from core.inquiry.board import COLUMNS as COLUMNS
+    from core.inquiry.board import BoardQuery as BoardQuery
+    from core.inquiry.board import BoardRow as BoardRow
+    from core.inquiry.detail import AttachmentInfo as AttachmentInfo
+    from core.inquiry.detail import InquiryDetail as InquiryDetail
+    from core.inquiry.detail import MessageInfo as MessageInfo
+    from core.inquiry.edit import InvalidField as InvalidField
+    from core.inquiry.files import AttachmentFile as AttachmentFile
+    from core.inquiry.stages import next_stage as next_stage
+    from core.llm.providers import PROVIDERS as PROVIDERS
+    from core.llm.providers import Provider as Provider
+    from core.llm.providers import by_key as provider_by_key
+    from core.llm.providers import for_address as provider_for_address
+    from core.mail.attachment_risk import FileVerdict as FileVerdict
+    from core.mail.attachment_risk import judge_file as judge_file
+    from core.mail.reflow import mostly_chinese as mostly_chinese
+    from core.mail.reflow import reflow as reflow
+    from core.notify.disk_alert import disk_size as disk_size
+    from core.notify.inquiry_alert import tray_text as tray_text
+    from core.notify.outbox import NotificationCenter as NotificationCenter
+    from core.phones import display_phone as display_phone
+    from core.quotes.items import LineItem as LineItem
+    from core.quotes.money import Totals as Totals
+    from core.quotes.money import aud as aud
+    from core.rhythm.attention import AttentionItem as AttentionItem
+    from core.rhythm.briefing import Briefing as Briefing
+    from core.rhythm.briefing import Visit as Visit
+    from core.rhythm.briefing import place_of as place_of
+    from core.rhythm.reminders import SNOOZE_CHOICES as SNOOZE_CHOICES
+    from core.stats.money import MoneyFigures as MoneyFigures
+    from core.text.email_address import is_email_address as is_email_address
+    from core.text.inert import clickable_url as clickable_url
+    from core.text.inert import markdown_rich_text as markdown_rich_text
+    from core.text.inert import plain_tooltip as plain_tooltip
+    from core.text.inert import visible_controls as visible_controls
+    from core.voice.audio import BYTES_PER_SECOND as BYTES_PER_SECOND
+    from core.voice.audio import SAMPLE_RATE as SAMPLE_RATE
+    from core.voice.audio import WavWriter as WavWriter
+    from core.voice.audio import pcm_level as pcm_level
+    from core.voice.audio import pcm_seconds as pcm_seconds
+    from core.voice.download import RECOMMENDED as RECOMMENDED
+    from core.voice.download import HubModel as HubModel
+    from core.voice.live import LiveDictation as LiveDictation
+    from core.voice.models import ENV_VAR as WHISPER_MODEL_ENV_VAR
+    from core.voice.models import ModelChoice as ModelChoice
+    from core.voice.models import format_size as format_size
+    from core.voice.transcriber import (
+        ChineseNeedsMultilingualModel as ChineseNeedsMultilingualModel,
+    )
+    from core.voice.transcriber import Transcriber as Transcriber
+    from core.voice.transcriber import Transcript as Transcript
+    from core.voice.transcriber import TranscriptionCancelled as TranscriptionCancelled
+    from core.voice.worker import RemoteLiveDictation as _RemoteLiveDictation
 
-if TYPE_CHECKING:  # annotations only (see the module docstring)
+    # what ``VoiceService.live`` returns: recognition in this process or in the Whisper child
+    Dictation = LiveDictation | _RemoteLiveDictation
+
+    # annotations only (see the module docstring)
     from core.agent.conversation import ChatEvent as ChatEvent
     from core.agent.conversation import Conversation as Conversation
     from core.agent.conversation import TextDelta as TextDelta
@@ -297,8 +301,87 @@ __all__ = [
     "visible_controls",
 ]
 
-# name -> the module that defines it, imported on first access (not with this module)
+# name -> the module that defines it (``module:name`` when exported under another name),
+# imported on first access, not with this module: the desktop's start, the CLI's parser and
+# ``inquiries --json`` import this module, and its names pull in pydantic (quotes), the drafts'
+# fact guard, the mail parser, phone numbers, Whisper's helpers, … (#44). A front end that uses
+# a name loads its module then.
 _ON_FIRST_USE: dict[str, str] = {
+    "today_name": "core.app.assistant",
+    "LLMProbeResult": "core.app.connection_tests",
+    "TelegramProbeResult": "core.app.connection_tests",
+    "KnowledgeChanged": "core.app.knowledge",
+    "KnowledgeDoc": "core.app.knowledge",
+    "KnowledgeService": "core.app.knowledge",
+    "MailAccountService": "core.app.mail_accounts",
+    "EDITABLE_STATUSES": "core.app.memories",
+    "PAGE_STATUSES": "core.app.memories",
+    "MemoryItem": "core.app.memories",
+    "ProposalItem": "core.app.proposals",
+    "NewQuote": "core.app.quotes",
+    "Stats": "core.app.stats",
+    "VoiceService": "core.app.voice",
+    "SEND_LIMIT_BYTES": "core.drafts.attachments",
+    "FileOption": "core.drafts.attachments",
+    "human_size": "core.drafts.attachments",
+    "INSTRUCTION_MISSING": "core.drafts.instruction_points:MISSING",
+    "PARROT_FLAG": "core.drafts.instruction_points:PARROT",
+    "DraftReader": "core.drafts.reader",
+    "RecentContact": "core.drafts.recent",
+    "DraftView": "core.drafts.view",
+    "localise_times": "core.drafts.zh_times",
+    "product_keys": "core.glossary",
+    "product_name": "core.glossary",
+    "COLUMNS": "core.inquiry.board",
+    "BoardQuery": "core.inquiry.board",
+    "BoardRow": "core.inquiry.board",
+    "AttachmentInfo": "core.inquiry.detail",
+    "InquiryDetail": "core.inquiry.detail",
+    "MessageInfo": "core.inquiry.detail",
+    "InvalidField": "core.inquiry.edit",
+    "AttachmentFile": "core.inquiry.files",
+    "next_stage": "core.inquiry.stages",
+    "PROVIDERS": "core.llm.providers",
+    "Provider": "core.llm.providers",
+    "provider_by_key": "core.llm.providers:by_key",
+    "provider_for_address": "core.llm.providers:for_address",
+    "FileVerdict": "core.mail.attachment_risk",
+    "judge_file": "core.mail.attachment_risk",
+    "mostly_chinese": "core.mail.reflow",
+    "reflow": "core.mail.reflow",
+    "disk_size": "core.notify.disk_alert",
+    "tray_text": "core.notify.inquiry_alert",
+    "NotificationCenter": "core.notify.outbox",
+    "display_phone": "core.phones",
+    "LineItem": "core.quotes.items",
+    "Totals": "core.quotes.money",
+    "aud": "core.quotes.money",
+    "AttentionItem": "core.rhythm.attention",
+    "Briefing": "core.rhythm.briefing",
+    "Visit": "core.rhythm.briefing",
+    "place_of": "core.rhythm.briefing",
+    "SNOOZE_CHOICES": "core.rhythm.reminders",
+    "MoneyFigures": "core.stats.money",
+    "is_email_address": "core.text.email_address",
+    "clickable_url": "core.text.inert",
+    "markdown_rich_text": "core.text.inert",
+    "plain_tooltip": "core.text.inert",
+    "visible_controls": "core.text.inert",
+    "BYTES_PER_SECOND": "core.voice.audio",
+    "SAMPLE_RATE": "core.voice.audio",
+    "WavWriter": "core.voice.audio",
+    "pcm_level": "core.voice.audio",
+    "pcm_seconds": "core.voice.audio",
+    "RECOMMENDED": "core.voice.download",
+    "HubModel": "core.voice.download",
+    "LiveDictation": "core.voice.live",
+    "WHISPER_MODEL_ENV_VAR": "core.voice.models:ENV_VAR",
+    "ModelChoice": "core.voice.models",
+    "format_size": "core.voice.models",
+    "ChineseNeedsMultilingualModel": "core.voice.transcriber",
+    "Transcriber": "core.voice.transcriber",
+    "Transcript": "core.voice.transcriber",
+    "TranscriptionCancelled": "core.voice.transcriber",
     "TextDelta": "core.agent.conversation",
     "ToolActivity": "core.agent.conversation",
     "TurnDone": "core.agent.conversation",
@@ -310,9 +393,22 @@ _ON_FIRST_USE: dict[str, str] = {
 
 def __getattr__(name: str) -> object:
     """The names of ``_ON_FIRST_USE``, from their (costly) module, when first asked for."""
-    module = _ON_FIRST_USE.get(name)
-    if module is None:
+    if name == "Dictation":
+        live: type = importlib.import_module("core.voice.live").LiveDictation
+        value: object = live | _remote_live_dictation()
+        globals()[name] = value
+        return value
+    where = _ON_FIRST_USE.get(name)
+    if where is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    module, _, attr = where.partition(":")
+    with IMPORTING:  # several of these begin with pydantic (why the lock: core.import_lock)
+        value = getattr(importlib.import_module(module), attr or name)
     globals()[name] = value
     return value
+
+
+def _remote_live_dictation() -> type:
+    from core.voice.worker import RemoteLiveDictation
+
+    return RemoteLiveDictation

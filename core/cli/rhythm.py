@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING
 from core.app import App
 from core.clock import SYDNEY, clock_from_env, to_sydney
 from core.errors import BadInput, NotFound
-from core.rhythm.briefing_text import render_markdown
-from core.rhythm.reminders import SNOOZE_CHOICES, Reminder
+from core.rhythm.reminders import SNOOZE_CHOICES
+
+if TYPE_CHECKING:
+    from core.rhythm.reminders import Reminder
 
 if TYPE_CHECKING:
     from core.rhythm.appointments import Confirmed
@@ -72,6 +74,8 @@ def cmd_briefing(args: argparse.Namespace, app: App) -> int:
         json.dump(briefing.as_json(), sys.stdout, ensure_ascii=False, indent=2)
         print()
     else:
+        from core.rhythm.briefing_text import render_markdown  # phone numbers: only here
+
         print(render_markdown(briefing)[1])
     return 0
 

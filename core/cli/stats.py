@@ -7,9 +7,12 @@ import argparse
 import asyncio
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from core.app import App
-from core.app.stats import Stats
+
+if TYPE_CHECKING:
+    from core.app.stats import Stats
 
 
 def _money(usd: float | None) -> str:

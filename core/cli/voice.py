@@ -23,8 +23,7 @@ from pathlib import Path
 
 from core.app import App
 from core.voice.download import RECOMMENDED, download_model, hub_endpoint, import_model
-from core.voice.models import format_size
-from core.voice.transcriber import LANGUAGES
+from core.voice.models import LANGUAGES, format_size
 
 
 def register(

@@ -16,11 +16,17 @@ The sources that produce mail live in ``core.sources`` (eml folder, Graph), ``co
 Layer row: errors, text.
 """
 
-from core.mail.parse import ParsedAttachment, ParsedMessage, parse_message
-from core.mail.ports import Mailer, MessageSource
-from core.mail.prefilter import prefilter
-from core.mail.quotes import strip_quotes
-from core.mail.source import MessageStream, RawMessage
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.mail.parse import ParsedAttachment, ParsedMessage, parse_message
+    from core.mail.ports import Mailer, MessageSource
+    from core.mail.prefilter import prefilter
+    from core.mail.quotes import strip_quotes
+    from core.mail.source import MessageStream, RawMessage
 
 __all__ = [
     "Mailer",
@@ -33,3 +39,26 @@ __all__ = [
     "prefilter",
     "strip_quotes",
 ]
+
+# name -> its module, imported on first access: ``core.mail.charsets`` (the CLI's stdout) and
+# ``core.mail.message_ids`` are read on every start, the MIME parser only when mail is (#44)
+_HOMES = {
+    "ParsedAttachment": "parse",
+    "ParsedMessage": "parse",
+    "parse_message": "parse",
+    "Mailer": "ports",
+    "MessageSource": "ports",
+    "prefilter": "prefilter",
+    "strip_quotes": "quotes",
+    "MessageStream": "source",
+    "RawMessage": "source",
+}
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value

@@ -26,6 +26,9 @@ REQUIRED_FILES = ("model.bin", "config.json")
 MANIFEST = "model.json"  # written by core.voice.download: repo, revision, languages, file hashes
 ENGLISH_ONLY_VOCAB = 51_864
 ENV_VAR = "INQUIRY_BRIDGE_WHISPER_MODEL"
+# what ``--language`` and the settings offer (here, not in ``transcriber``: the CLI's parser
+# lists them without loading the transcriber's text helpers)
+LANGUAGES = ("auto", "zh", "en")
 
 
 class VoiceSettings(Protocol):

@@ -40,6 +40,7 @@ from core.text.reading import to_simplified
 from core.voice import confidence
 from core.voice.audio import SAMPLE_RATE, load_audio
 from core.voice.chinese import to_chinese_punctuation
+from core.voice.models import LANGUAGES as LANGUAGES
 from core.voice.models import ModelChoice, VoiceSettings, resolve_model_dir
 
 if TYPE_CHECKING:  # numpy loads with the model, not with the app (~0.15 s of start-up)
@@ -54,7 +55,6 @@ P = ParamSpec("P")
 # Whisper conditions on the prompt's script and style: Simplified characters with full-width
 # punctuation, plus the trade's words so "推拉门" is not heard as something else.
 ZH_INITIAL_PROMPT = "以下是普通话的句子，内容关于铝合金门窗的询价、测量、报价和安装。"
-LANGUAGES = ("auto", "zh", "en")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
