@@ -26,13 +26,14 @@ import asyncio
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import qasync  # after PySide6, on purpose
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
 from core.app import App, build_app, setup_logging_or_none, start_daemon, warm_imports
-from desktop import ai_needed
+from desktop import ai_needed, start_gc
 from desktop.aio import spawn
 from desktop.context import AppContext, build_context
 from desktop.errors_ui import ErrorReporter
@@ -42,12 +43,14 @@ from desktop.i18n import LanguageManager
 from desktop.look import app_icon, apply_look
 from desktop.main_window import MainWindow
 from desktop.reopen import showing
-from desktop.settings_dialog import SettingsDialog
 from desktop.single_instance import InstanceLock, SingleInstance, raise_first, server_name
 from desktop.sync import SyncController
 from desktop.system_libs import problem as xcb_problem
 from desktop.tray import TrayController
 from desktop.wizard import FirstRunWizard
+
+if TYPE_CHECKING:  # its pages (memories, knowledge, mailbox, AI) load when it first opens (#44)
+    from desktop.settings_dialog import SettingsDialog
 
 log = logging.getLogger(__name__)
 
@@ -330,6 +333,8 @@ class DesktopApp(QObject):
             current.nav.setCurrentRow(page)
             current.raise_()
             return current
+        from desktop.settings_dialog import SettingsDialog
+
         ctx = self.real_context()
         dialog = SettingsDialog(ctx, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -440,6 +445,7 @@ async def _log_ready(app: DesktopApp) -> None:
     smoke test times the frozen app's cold start by it (installer/smoke.py)."""
     if app.window is not None:
         await app.window.board.ready()
+    start_gc.release()  # start-up is over: what it made is frozen, the collector back to normal
     log.info("ready: window shown, board loaded")
 
 

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from desktop import start_gc  # isort: skip  (first: it holds the collector back for the rest)
 from core.app import App, build_app
 from core.cli.main import main as cli_main
 
@@ -52,9 +53,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if _command_of(args) is None and "-h" not in args and "--help" not in args:
         args = ["app", *args]  # no command: start the tray application
-    if _command_of(args) == "app":
+    if _command_of(args) == "app":  # the tray app releases the collector once the board painted
         return cli_main(args, extra=[_register_desktop], app_factory=gui_app)
-    return cli_main(args, extra=[_register_desktop])
+    return cli_main(args, extra=[_register_desktop], app_factory=_command_app)
+
+
+def _command_app(home: str | None = None) -> App:
+    """``build_app`` for a command: start-up is over once its App is built (``start_gc``)."""
+    try:
+        return build_app(home)
+    finally:
+        start_gc.release()
 
 
 def gui_app(

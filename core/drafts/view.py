@@ -16,7 +16,6 @@ from core.clock import naive_utc
 from core.db.attention_rows import open_complaint
 from core.db.models import Draft, Inquiry
 from core.drafts.attachments import FileOption, selected_files, size_warnings
-from core.drafts.factguard import rendering_mismatches
 from core.drafts.translation import is_stale
 from core.paths import DataPaths
 
@@ -117,6 +116,10 @@ def zh_missing(d: Draft) -> list[str]:
     flagged = list(d.unconfirmed_facts or [])
     if not flagged or not (d.body_zh or "").strip():
         return []
+    # the fact scanner (phone numbers, amounts, dates) loads with the first flagged draft, not
+    # with the views the tray and the board import at start (#44)
+    from core.drafts.factguard import rendering_mismatches
+
     missing = set(rendering_mismatches(d.body_en, d.body_zh, confirmed=d.confirmed_facts or []))
     return [f for f in flagged if f in missing]
 
