@@ -162,6 +162,7 @@ class BoardPage(QWidget):
         header.setSortIndicator(COLUMNS.index("last_contact"), Qt.SortOrder.DescendingOrder)
         self.table.setSortingEnabled(True)
         self._fitted_width = 0
+        self._wanted: dict[str, int] | None = None  # per load and language, not per resize
         self.table.viewport().installEventFilter(self)
         self._fit_columns()
 
@@ -227,7 +228,11 @@ class BoardPage(QWidget):
         if width <= 0 or (width == self._fitted_width and not force):
             return
         self._fitted_width = width
-        wanted = {c: self._wanted_width(i, c) for i, c in enumerate(COLUMNS)}
+        # what each column needs is measured once per load (Qt's sizeHintForColumn asks the
+        # model for every loaded row): the window settling at start resized it four times (#44)
+        if force or self._wanted is None:
+            self._wanted = {c: self._wanted_width(i, c) for i, c in enumerate(COLUMNS)}
+        wanted = self._wanted
         shown = list(COLUMNS)
         for column in NARROW_DROPS:
             if sum(wanted[c] for c in shown) <= width:
@@ -382,6 +387,7 @@ class BoardPage(QWidget):
         self._retranslate_counts()
         self.total_label.setText(self.tr("%n inquiries", "", self.model.total))
         self.model.retranslate()
+        self._wanted = None  # the titles' widths in this language
         if self.model.rowCount() == 0:
             self._on_loaded()
 
