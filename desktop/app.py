@@ -186,7 +186,7 @@ class DesktopApp(QObject):
             runner.host if runner is not None else None,
             here=runner is not None and runner.mine,
         )
-        self.sync.start()
+        self.sync.start_after(self.window.board.ready)  # the board paints first
         spawn(self.tray.update_count())
         if old_window is not None:
             old_window.pending.close_windows()  # a demo draft's approval window goes with it

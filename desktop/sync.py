@@ -13,7 +13,7 @@ The demo data folder never syncs.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from core.runtime import Supervisor
@@ -41,6 +41,7 @@ class SyncController:
         # who runs the background work, for the tray (None: nobody; ``mine``: this app)
         self.on_runner: Callable[[Runner | None], None] | None = None
         self.supervisor.role_changed = self._role_changed
+        self._stopped = False
 
     def _role_changed(self, _role: str) -> None:
         spawn(self.report_runner())
@@ -68,8 +69,21 @@ class SyncController:
         self.supervisor.start()
         return True
 
+    def start_after(self, painted: Callable[[], Awaitable[None]]) -> None:
+        """Start the supervisor once ``painted()`` (the board's first page) is done: its lease,
+        runtimes and first rounds then no longer compete with the first paint for the CPU
+        (#44; about a tenth of a cold start on two cores). Not at all if stopped meanwhile."""
+
+        async def later() -> None:
+            await painted()
+            if not self._stopped:
+                self.start()
+
+        spawn(later())
+
     def stop(self) -> None:
         """Stop every piece and release the lease (on the loop; the window may close now)."""
+        self._stopped = True
         if self.supervisor.running:
             self.supervisor.request_stop()  # at once: the loop may stop right after
             spawn(self.supervisor.stop())
