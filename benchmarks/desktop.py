@@ -66,9 +66,9 @@ def rss_mb() -> float:
 
 def cold_start_child(home: str) -> None:
     """Runs in a fresh process: import, build, show the board and paint it; print seconds since
-    interpreter start. ``core.app`` is imported before Qt, and ``desktop.start_gc`` before
+    interpreter start. ``core.app`` is imported before Qt, and ``desktop.gc_held`` before
     both (the collector held back until the board has painted), as the launcher does."""
-    from desktop import start_gc  # noqa: F401  # isort: skip
+    import desktop.gc_held  # noqa: F401  # isort: skip
     from core.app import build_app
     from desktop.app import DesktopApp, make_qapp
 

@@ -44,6 +44,14 @@ NOT_AT_START = (
     "holidays",
     "httpx",
     "openai",
+    "pydantic",
+    "keyring",
+    "core.app.quotes",
+    "core.drafts.factguard",
+    "core.text.facts",
+    "core.agent.memory",
+    "core.mail.parse",
+    "desktop.settings_dialog",
 )
 LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
 

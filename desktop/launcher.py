@@ -12,9 +12,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from desktop import start_gc  # isort: skip  (first: it holds the collector back for the rest)
+import desktop.gc_held  # noqa: F401  # isort: skip  (first: it holds the collector back)
 from core.app import App, build_app
 from core.cli.main import main as cli_main
+from desktop import start_gc
 
 if TYPE_CHECKING:
     from core.app.types import RepairReport

@@ -3,12 +3,13 @@
 Importing the app makes tens of thousands of objects that live as long as the process (modules,
 classes, the ORM's mappers, Qt's wrappers) and almost no garbage. At Python's default thresholds
 the collector runs hundreds of times over them on the way, each full pass walking every one:
-about a tenth of the CPU of ``inquiries --json`` and of a cold start to the board. Importing
-this module raises the thresholds (the collector still runs, rarely, so nothing can pile up
+about a tenth of the CPU of ``inquiries --json`` and of a cold start to the board. ``hold``
+raises the thresholds (the collector still runs, rarely, so nothing can pile up
 unbounded); ``release`` moves what start-up made to the permanent generation (``gc.freeze``: the
-later passes skip it) and restores the thresholds. The launcher imports this first and releases
-once the App is built (a command) or the board has painted (the tray app); elsewhere (tests,
-tools) ``release`` is a no-op and nothing is held unless this was imported.
+later passes skip it) and restores the thresholds. The launcher holds it before anything else
+(by importing ``desktop.gc_held`` first) and releases once the App is built (a command) or the
+board has painted (the tray app). Importing this module changes nothing: elsewhere (tests,
+tools) nothing is held and ``release`` is a no-op.
 """
 
 from __future__ import annotations
@@ -35,6 +36,3 @@ def release() -> None:
         _held = False
         gc.freeze()
         gc.set_threshold(*_DEFAULT)
-
-
-hold()
