@@ -31,7 +31,10 @@ SCREENSHOT_WINDOWS = [
     "board",
     "detail",
     "settings",
-    *(f"settings-{page}" for page in ("ai", "sync", "telegram", "voice", "general", "mailbox")),
+    *(
+        f"settings-{page}"
+        for page in ("ai", "sync", "telegram", "voice", "general", "mailbox", "database")
+    ),
     "wizard",
     "approval",
     "chat",

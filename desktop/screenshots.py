@@ -34,7 +34,15 @@ Factory = Callable[["AppContext"], Awaitable[QWidget]]
 _FILES = ("settings.toml", "secrets.bin", "msal_token_cache.bin")
 _FOLDERS = ("attachments", "cache/i18n")
 _DATABASE = "inquiry-bridge.sqlite3"
-SETTINGS_PAGES = ("ai", "sync", "telegram", "voice", "general", "mailbox")  # after the account page
+SETTINGS_PAGES = (
+    "ai",
+    "sync",
+    "telegram",
+    "voice",
+    "general",
+    "mailbox",
+    "database",
+)  # after the account page
 
 
 @contextlib.contextmanager
