@@ -150,6 +150,11 @@ class BoardPage(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # sizeHintForColumn (in _wanted_width) measures the rows on screen and then up to this
+        # many more, asking the model's Python data() for every role of each (Qt's default:
+        # 1,000 rows; eight columns after every search keystroke and sort, #44). The rows on
+        # screen are the ones the owner sees whole or cut
+        header.setResizeContentsPrecision(0)
         header.setStretchLastSection(True)
         # a title wider than its column (English on a laptop, the detail open) ends in "…"
         # instead of losing letters at both ends; its tooltip names it whole
