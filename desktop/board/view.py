@@ -23,6 +23,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSplitter,
+    QStyleOptionViewItem,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -57,6 +59,7 @@ MIN_WIDTH = 60
 NARROW_DROPS = ("last_contact", "suburb", "products", "classification", "stage")
 SQUEEZE = 0.8  # columns may shrink to this share of their preferred width before one is hidden
 TITLE_PADDING = 40  # a title's margins and the sort arrow beside it
+ROWS_MEASURED = 200  # rows measured before the table is on screen (Qt would measure them all)
 
 
 def visible_columns(width: int) -> list[str]:
@@ -168,6 +171,8 @@ class BoardPage(QWidget):
         self.table.setSortingEnabled(True)
         self._fitted_width = 0
         self._wanted: dict[str, int] | None = None  # per load and language, not per resize
+        # (column, text, font, has an icon) -> the delegate's width for such a cell
+        self._cell_widths: dict[tuple[int, str, str, bool], int] = {}
         self.table.viewport().installEventFilter(self)
         self._fit_columns()
 
@@ -267,8 +272,42 @@ class BoardPage(QWidget):
             header.sectionSizeHint(index),
             header.fontMetrics().horizontalAdvance(title) + TITLE_PADDING,
         )
-        need_cells = self.table.sizeHintForColumn(index) if self.model.rowCount() else 0
+        need_cells = self._cells_need(index)
         return max(MIN_WIDTH, need_title, need_cells, int(COLUMN_WIDTHS[column] * SQUEEZE))
+
+    def _cells_need(self, index: int) -> int:
+        """Qt's ``sizeHintForColumn`` over the rows on screen, with each distinct cell measured
+        once: the delegate's measure asks the Python model for every role of a cell, and after
+        each search keystroke or sort that was half the UI thread's time (#44). A cell's size
+        depends only on its text, its font and whether it has an icon, so those three roles key
+        the delegate's answer, kept for the view's life (``retranslate`` clears it)."""
+        rows = self.model.rowCount()
+        if not rows:
+            return 0
+        first = max(0, self.table.rowAt(0))
+        last = self.table.rowAt(self.table.viewport().height())
+        if last < 0 or not self.table.isVisible():  # Qt: the rows to the end; here a bound
+            last = min(rows, first + ROWS_MEASURED) - 1
+        option = QStyleOptionViewItem()
+        self.table.initViewItemOption(option)
+        delegate = self.table.itemDelegate()
+        grid = 1 if self.table.showGrid() else 0
+        widest = 0
+        for row in range(first, last + 1):
+            cell = self.model.index(row, index)
+            font = self.model.data(cell, Qt.ItemDataRole.FontRole)
+            key = (
+                index,
+                str(self.model.data(cell) or ""),
+                font.key() if isinstance(font, QFont) else "",
+                self.model.data(cell, Qt.ItemDataRole.DecorationRole) is not None,
+            )
+            width = self._cell_widths.get(key)
+            if width is None:
+                width = delegate.sizeHint(option, cell).width() + grid
+                self._cell_widths[key] = width
+            widest = max(widest, width)
+        return widest
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
@@ -393,6 +432,7 @@ class BoardPage(QWidget):
         self.total_label.setText(self.tr("%n inquiries", "", self.model.total))
         self.model.retranslate()
         self._wanted = None  # the titles' widths in this language
+        self._cell_widths.clear()
         if self.model.rowCount() == 0:
             self._on_loaded()
 
