@@ -94,7 +94,7 @@ def copy_store(source: Path, target_url: str) -> CopyReport:
     url = check_url(target_url)
     shown = url.render_as_string(hide_password=True)
     if url.get_backend_name() != POSTGRESQL:
-        raise StoreUrlBad(f"{shown}：只能复制到 PostgreSQL / the target must be PostgreSQL")
+        raise StoreUrlBad(shown)
     if not source.is_file():
         raise NotFound(f"数据文件夹里没有数据库 {source} / no database at {source}")
     reader = _read_only(source)

@@ -17,6 +17,7 @@ The board's search index (FTS5 trigram / pg_trgm) is ``core.inquiry.search``'s c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -36,6 +37,7 @@ SQLITE: StoreKind = "sqlite"
 POSTGRESQL: StoreKind = "postgresql"
 URL_ENV = "INQUIRY_BRIDGE_DATABASE_URL"
 URL_EXAMPLE = "postgresql+psycopg://USER@HOST:5432/DB"
+_PASSWORD = re.compile(r"(://[^:/@\s]*:)[^@\s]*@")  # the password between "user:" and "@"
 
 
 def check_url(url: str | URL) -> URL:
@@ -45,7 +47,9 @@ def check_url(url: str | URL) -> URL:
     try:
         parsed = make_url(url) if isinstance(url, str) else url
     except (ArgumentError, ValueError) as exc:
-        raise StoreUrlBad(f"{url!s}: {exc}") from exc
+        # SQLAlchemy's own English stays out of the owner's line, and so does a password in
+        # a URL that did not parse (nothing could mask it as a URL)
+        raise StoreUrlBad(_PASSWORD.sub(r"\1***@", str(url))) from exc
     backend = parsed.get_backend_name()
     if backend == SQLITE:
         return parsed

@@ -56,7 +56,7 @@ def probe_store(url: str) -> StoreProbe:
     parsed = check_url(url.strip())
     shown = parsed.render_as_string(hide_password=True)
     if parsed.get_backend_name() != POSTGRESQL:
-        raise StoreUrlBad(f"{shown}：只能切换到 PostgreSQL / only a PostgreSQL store can be shared")
+        raise StoreUrlBad(shown)
     engine = make_pg_engine(parsed)
     try:
         return _look(engine, parsed, shown)

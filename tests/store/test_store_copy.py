@@ -154,6 +154,16 @@ def _refused(capsys: pytest.CaptureFixture[str], folder: Path, url: str, starts:
     assert _fingerprint(folder) == before
 
 
+def test_a_url_that_does_not_parse_is_refused_in_his_words_without_its_password(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _refused(capsys, folder, "postgresql://bob:s3cret@localhost:notaport/db", "数据库地址有误")
+    assert main(["store", "check", "--url", "postgresql://bob:s3cret@localhost:x/db"]) != 0
+    for line in capsys.readouterr().err.splitlines():
+        assert "s3cret" not in line and "SQLAlchemy" not in line, line
+        assert "bob:***@" in line, line
+
+
 def test_copy_refuses_what_it_must_not_write_to(
     folder: Path,
     pg_url: str,
@@ -161,7 +171,7 @@ def test_copy_refuses_what_it_must_not_write_to(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     database = pg_url.rsplit("/", 1)[1]
-    _refused(capsys, folder, "sqlite:////tmp/elsewhere.sqlite3", "只能复制到 PostgreSQL")
+    _refused(capsys, folder, "sqlite:////tmp/elsewhere.sqlite3", "数据库地址有误")
     _refused(capsys, folder, "mysql://u@localhost/db", "数据库地址有误")
     _refused(capsys, folder, postgres.PostgresServer().url(database), "连不上数据库服务器")
     wrong = postgres_server.url(database, postgres.PASSWORD_ROLE, "not-the-password")
