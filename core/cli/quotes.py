@@ -82,7 +82,8 @@ def _read_items(path: str) -> object:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadInput(
-            f"「{file.name}」不是有效的 JSON（第 {exc.lineno} 行）/ not valid JSON"
+            f"「{file.name}」不是有效的 JSON（第 {exc.lineno} 行） / "
+            f"{file.name} is not valid JSON (line {exc.lineno})"
         ) from None
 
 

@@ -247,7 +247,9 @@ class Appointments:
         try:
             moment = datetime.fromisoformat(start.strip().replace(" ", "T", 1))
         except ValueError:
-            raise AppointmentError(f"时间格式应为「年-月-日 时:分」：{start!r}") from None
+            raise AppointmentError(
+                f"时间格式应为「年-月-日 时:分」：{start!r} / expected 'YYYY-MM-DD HH:MM': {start!r}"
+            ) from None
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=SYDNEY)
         wanted = to_sydney(moment).isoformat(timespec="minutes")
