@@ -38,7 +38,7 @@ from PySide6.QtGui import (
     QPen,
     QPixmap,
 )
-from PySide6.QtWidgets import QApplication, QFormLayout, QStyleFactory, QWidget
+from PySide6.QtWidgets import QApplication, QFormLayout, QHBoxLayout, QStyleFactory, QWidget
 
 UI_FAMILIES = [
     "Segoe UI",
@@ -319,3 +319,18 @@ def add_field_row(form: QFormLayout, field: QWidget) -> None:
     Qt takes a null label here (``addRow(nullptr, field)``); PySide6's stubs omit ``None``.
     """
     form.addRow(cast(QWidget, None), field)
+
+
+def field_row(*widgets: QWidget, grow: QWidget | None = None) -> QWidget:
+    """Widgets side by side as one form field, flush with the fields above (no margins):
+    ``grow`` takes the room left over; without it the row ends in a stretch, so its buttons
+    keep their size at the left."""
+    row = QHBoxLayout()
+    row.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        row.addWidget(widget, 1 if widget is grow else 0)
+    if grow is None:
+        row.addStretch(1)
+    box = QWidget()
+    box.setLayout(row)
+    return box

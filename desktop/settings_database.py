@@ -16,7 +16,6 @@ import re
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import (
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -27,7 +26,7 @@ from PySide6.QtWidgets import (
 from core.app import FrontEnd, offload, probe_store_url
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
-from desktop.look import add_field_row
+from desktop.look import add_field_row, field_row
 
 URL_KEY = "store.url"
 _PASSWORD = re.compile(r"(://[^:/@]*):[^@]*@")
@@ -66,19 +65,8 @@ class DatabaseSettingsPage(QWidget):
         self.retranslate()
 
     def _layout(self) -> None:
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.url, 1)
-        row.addWidget(self.test_button)
-        url_box = QWidget()
-        url_box.setLayout(row)
-        buttons = QHBoxLayout()
-        buttons.setContentsMargins(0, 0, 0, 0)
-        buttons.addWidget(self.switch_button)
-        buttons.addWidget(self.folder_button)
-        buttons.addStretch(1)
-        button_box = QWidget()
-        button_box.setLayout(buttons)
+        url_box = field_row(self.url, self.test_button, grow=self.url)
+        button_box = field_row(self.switch_button, self.folder_button)
         self.url_label = QLabel()
         form = QFormLayout()
         add_field_row(form, self.now)

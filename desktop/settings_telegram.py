@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from core.app import FrontEnd
 from core.app.types import TELEGRAM_TOKEN, InquiryBridgeError, SettingValue, to_sydney
 from desktop.aio import spawn
-from desktop.look import add_field_row
+from desktop.look import add_field_row, field_row
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QHideEvent, QShowEvent
@@ -121,19 +121,8 @@ class TelegramSettingsPage(QWidget):
         self.unpair_button = QPushButton()
         self.unpair_button.setObjectName("unpair")
         self.unpair_button.setEnabled(not self._chat_env)
-        pair_row = QHBoxLayout()
-        pair_row.setContentsMargins(0, 0, 0, 0)
-        pair_row.addWidget(self.paired, 1)
-        pair_row.addWidget(self.unpair_button)
-        pair_box = QWidget()
-        pair_box.setLayout(pair_row)
-        code_row = QHBoxLayout()
-        code_row.setContentsMargins(0, 0, 0, 0)
-        code_row.addWidget(self.code)
-        code_row.addWidget(self.new_code_button)
-        code_row.addStretch(1)
-        code_box = QWidget()
-        code_box.setLayout(code_row)
+        pair_box = field_row(self.paired, self.unpair_button, grow=self.paired)
+        code_box = field_row(self.code, self.new_code_button)
         return code_box, pair_box
 
     def _form(self, token_box: QWidget, code_box: QWidget, pair_box: QWidget) -> QFormLayout:
