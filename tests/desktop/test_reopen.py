@@ -153,7 +153,7 @@ async def test_demo_briefing_and_reminder_windows_reopen_populated(app, services
     async def briefing() -> None:
         tray.briefing_action.trigger()
         assert desk.briefing is not None
-        await desk.briefing.task
+        await desk.briefing.loads.ready()
 
     await _twice(briefing, lambda: desk.briefing)
     await briefing()

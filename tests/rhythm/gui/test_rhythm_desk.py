@@ -117,7 +117,7 @@ async def test_the_briefing_opens_in_a_chinese_window_with_its_buttons(ctx, qtbo
     tray.briefing_action.trigger()
     window = tray.rhythm.briefing
     qtbot.addWidget(window)
-    await window.task
+    await window.loads.ready()
     assert window.heading.text().startswith("明天，")
     assert window.attention.title.text() == "需要您确认"
     assert window.windowTitle() == "今晚简报"  # the date once, in the heading
@@ -128,10 +128,22 @@ async def test_the_briefing_opens_in_a_chinese_window_with_its_buttons(ctx, qtbo
 
     qtbot.mouseClick(attention.confirm_button, Qt.MouseButton.LeftButton)
     await attention.task
-    await wait_until(lambda: window.attention_cards == [] and window.task.done())
+    await wait_until(
+        lambda: (
+            window.attention_cards == []
+            and window.loads.task is not None
+            and window.loads.task.done()
+        )
+    )
     assert _texts(window.attention) == ["需要您确认", "没有需要确认的事项"]
     assert await ctx.app.attention.count() == 0
 
     qtbot.mouseClick(window.reminder_cards[0].snooze_buttons[1], Qt.MouseButton.LeftButton)
-    await wait_until(lambda: window.reminder_cards == [] and window.task.done())
+    await wait_until(
+        lambda: (
+            window.reminder_cards == []
+            and window.loads.task is not None
+            and window.loads.task.done()
+        )
+    )
     tray.hide()

@@ -51,7 +51,7 @@ async def test_the_tray_opens_figures_he_can_read(ctx, qtbot, languages) -> None
         tray.stats_action.trigger()
         window = tray.rhythm.stats
         qtbot.addWidget(window)
-        await window.task
+        await window.loads.ready()
         assert window.isVisible() and window.tabs.tabText(1) == "成本与质量"
         assert "AI 调用 4 次" in window.summary.text() and "US$2.00" in window.summary.text()
         cells = [window.split_table.item(r, 0).text() for r in range(window.split_table.rowCount())]
@@ -65,7 +65,7 @@ async def test_the_tray_opens_figures_he_can_read(ctx, qtbot, languages) -> None
     languages.apply("en")
     tray.stats_action.trigger()
     window = tray.rhythm.stats
-    await window.task
+    await window.loads.ready()
     assert window.tabs.tabText(1) == "Cost and quality"
     assert window.summary.text().startswith("AI calls: 4")
     window.close()
@@ -80,7 +80,7 @@ async def test_cost_page_speaks_chinese_dates_and_skips_empty_weeks(ctx, qtbot, 
     tray.stats_action.trigger()
     window = tray.rhythm.stats
     qtbot.addWidget(window)
-    await window.task
+    await window.loads.ready()
     table = window.weeks_table
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     assert "词元（输入 / 输出）" in headers and not any("token" in h.lower() for h in headers)
