@@ -149,6 +149,8 @@ def test_two_serves_and_a_cli_on_one_postgres(
     logs = {name: tmp_path / f"{name}.log" for name in "ab"}
     try:
         procs.until(lambda: len(_message_ids(pg_url)) == 8, 120, "8 messages ingested")
+        # a message row comes first, its inquiry when the round has understood it
+        procs.until(lambda: len(desk.json("inquiries")) == 8, 60, "8 inquiries on the board")
         status = desk.json("status")
         assert status["store"] == "postgresql"
         holder = next(n for n, p in serves.items() if p.pid == status["runner"]["pid"])
