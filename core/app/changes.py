@@ -15,7 +15,11 @@ Two parts, so PostgreSQL can push instead of poll later:
 * the feed then reads what changed since its watermarks (the highest inquiry id, the newest
   ``updated_at`` of inquiries and drafts, read from the store itself so writers' clocks do not
   matter), and publishes it. The watermark compares with ``>=``: a row written in the same
-  instant as the last one seen is not missed (seen again at worst, which a view shrugs off).
+  instant as the last one seen is not missed. On PostgreSQL each row also carries the id of the
+  transaction that last wrote it (``xmin``), so a row already seen at the watermark is not named
+  again when nothing touched it -- the signal there moves for writes anywhere on the server, and
+  "nothing changed" must still say nothing. Elsewhere such a row is seen again at worst, which a
+  view shrugs off.
 """
 
 from __future__ import annotations
@@ -24,12 +28,14 @@ import asyncio
 import contextlib
 import functools
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
-from sqlalchemy import Connection, func, select, text
+from sqlalchemy import Connection, String, func, literal_column, null, select, text
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
 
 from core import tasks
 from core.db.models import Draft, Inquiry
@@ -101,19 +107,52 @@ class EveryPoll:
         """Nothing held."""
 
 
+Seen = frozenset[tuple[int, str]]  # (row id, row version) of the rows at a watermark
+
+
 @dataclass
 class _Marks:
     inquiry_id: int = 0
     inquiry_at: datetime | None = None
     draft_at: datetime | None = None
+    inquiry_seen: Seen = frozenset()
+    draft_seen: Seen = frozenset()
+
+
+def _version(session: Session, table: str) -> ColumnElement[str | None]:
+    """The row's version where the engine keeps one (PostgreSQL's ``xmin``), else NULL."""
+    if session.get_bind().dialect.name == "postgresql":
+        return literal_column(f"{table}.xmin::text", String)
+    return null().cast(String)
+
+
+def _seen_at(
+    rows: Sequence[Any], at: datetime | None, before: Seen, old_at: datetime | None
+) -> Seen:
+    """The versions of the rows written at watermark ``at`` (kept while the watermark stays)."""
+    seen = {(r.id, r.version) for r in rows if r.updated_at == at and r.version is not None}
+    return frozenset(seen | before) if at == old_at else frozenset(seen)
 
 
 def _marks(session: Session) -> _Marks:
-    return _Marks(
+    marks = _Marks(
         inquiry_id=int(session.scalar(select(func.max(Inquiry.id))) or 0),
         inquiry_at=session.scalar(select(func.max(Inquiry.updated_at))),
         draft_at=session.scalar(select(func.max(Draft.updated_at))),
     )
+    inq = session.execute(
+        select(
+            Inquiry.id, Inquiry.updated_at, _version(session, "inquiries").label("version")
+        ).where(Inquiry.updated_at == marks.inquiry_at)
+    ).all()
+    drafts = session.execute(
+        select(Draft.id, Draft.updated_at, _version(session, "drafts").label("version")).where(
+            Draft.updated_at == marks.draft_at
+        )
+    ).all()
+    marks.inquiry_seen = _seen_at(inq, marks.inquiry_at, frozenset(), None)
+    marks.draft_seen = _seen_at(drafts, marks.draft_at, frozenset(), None)
+    return marks
 
 
 def _latest(mark: datetime | None, seen: list[datetime]) -> datetime | None:
@@ -122,23 +161,31 @@ def _latest(mark: datetime | None, seen: list[datetime]) -> datetime | None:
 
 def _since(session: Session, marks: _Marks) -> tuple[StoreChanged, _Marks]:
     """What changed after ``marks``, and the new marks."""
-    inq = select(Inquiry.id, Inquiry.updated_at)
+    inq = select(Inquiry.id, Inquiry.updated_at, _version(session, "inquiries").label("version"))
     if marks.inquiry_at is not None:
         inq = inq.where((Inquiry.updated_at >= marks.inquiry_at) | (Inquiry.id > marks.inquiry_id))
     rows = session.execute(inq.order_by(Inquiry.id).limit(2000)).all()
-    created = tuple(r.id for r in rows if r.id > marks.inquiry_id)
-    updated = tuple(r.id for r in rows if r.id <= marks.inquiry_id)
-    drafts_q = select(Draft.id, Draft.status, Draft.updated_at)
+    fresh = [r for r in rows if (r.id, r.version) not in marks.inquiry_seen]
+    created = tuple(r.id for r in fresh if r.id > marks.inquiry_id)
+    updated = tuple(r.id for r in fresh if r.id <= marks.inquiry_id)
+    drafts_q = select(
+        Draft.id, Draft.status, Draft.updated_at, _version(session, "drafts").label("version")
+    )
     if marks.draft_at is not None:
         drafts_q = drafts_q.where(Draft.updated_at >= marks.draft_at)
     drafts = session.execute(drafts_q.order_by(Draft.id).limit(2000)).all()
+    new_drafts = [r for r in drafts if (r.id, r.version) not in marks.draft_seen]
+    inquiry_at = _latest(marks.inquiry_at, [r.updated_at for r in rows])
+    draft_at = _latest(marks.draft_at, [r.updated_at for r in drafts])
     new = _Marks(
         inquiry_id=max([marks.inquiry_id, *(r.id for r in rows)]),
-        inquiry_at=_latest(marks.inquiry_at, [r.updated_at for r in rows]),
-        draft_at=_latest(marks.draft_at, [r.updated_at for r in drafts]),
+        inquiry_at=inquiry_at,
+        draft_at=draft_at,
+        inquiry_seen=_seen_at(rows, inquiry_at, marks.inquiry_seen, marks.inquiry_at),
+        draft_seen=_seen_at(drafts, draft_at, marks.draft_seen, marks.draft_at),
     )
     change = StoreChanged(
-        created=created, updated=updated, drafts=tuple((r.id, r.status) for r in drafts)
+        created=created, updated=updated, drafts=tuple((r.id, r.status) for r in new_drafts)
     )
     return change, new
 
