@@ -11,7 +11,8 @@ Two questions, asked of every dictation:
    sentences score avg log-prob −0.67…−1.12 with 30–90 % such tokens; English sentences −0.28…−0.87
    with few (numbers of a measurement). ``looks_foreign`` combines both so that neither alone
    decides: on 14 espeak-ng Mandarin clips it refuses 12 and marks the other 2 uncertain; it
-   refuses none of 14 English clips.
+   refuses none of 14 English clips. Plain numbers (1,200, 2.4, 041-234-5678) are not odd: with
+   them counted, spoken measurements ("1,200 by 1,500") were refused as Mandarin (2026-12).
 2. **Is this transcript uncertain?** Low avg log-prob or a high no-speech probability (Whisper's
    own thresholds are −1.0 and 0.6; dictation is short, so we are stricter). The desktop shows an
    uncertain transcript for confirmation instead of inserting it silently.
@@ -30,11 +31,20 @@ FOREIGN_ODD_RULES = ((0.5, -0.4), (0.3, -0.75))
 UNCERTAIN_LOGPROB = -0.8
 UNCERTAIN_ODD = (0.2, -0.7)  # some odd tokens and a middling score: ask before inserting
 UNCERTAIN_NO_SPEECH = 0.6
+# Mostly odd tokens in text that repeats itself ("1, 1, 1, 2, 1, 2…", "I'm four, you're four…"):
+# what tiny.en makes of Mandarin even when its log-prob looks fine (seen on CI: −0.69, 50 % odd,
+# compression 1.73). English dictation, measurements included, compresses to about 1.0–1.3.
+UNCERTAIN_ODD_REPEATING = (0.3, 1.5)
 # Whisper's own hallucination signal: text that compresses this well is a loop ("4.4.4.4.4…"),
 # which a tiny model writes with a *good* log-prob.
 LOOP_COMPRESSION = 2.4
 
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’]*")
+# A number written as one (1200, 1,200, 2.4, 041-234-5678) is one token; else letters and digits.
+_TOKEN = re.compile(r"\d[\d,.\-]*\d|[A-Za-z0-9][A-Za-z0-9'’]*")
+# Numbers a dictated measurement, price or phone number is made of: several digits, thousands
+# grouped by commas, a decimal, or groups of two or more digits joined by hyphens. "4-5-4-4" is not.
+_GROUP_SEPARATOR = re.compile(r"[,.\-]")
+_PLAIN_NUMBER = re.compile(r"\d{2,}(\.\d+)?|\d{1,3}(,\d{3})+(\.\d+)?|\d+\.\d+|\d{2,}(-\d{2,})+")
 _NUMBER_WORDS = frozenset(
     [
         "zero",
@@ -64,23 +74,28 @@ class Scores:
 
 
 def odd_token_ratio(text: str) -> float:
-    """Share of tokens an English sentence is rarely made of (see the module docstring)."""
-    tokens = _TOKEN.findall(text)
-    if not tokens:
-        return 0.0
-    odd = 0
-    for token in tokens:
-        low = token.lower()
-        has_digit = any(c.isdigit() for c in low)
-        has_alpha = any(c.isalpha() for c in low)
-        if (
-            (has_digit and has_alpha)
-            or (len(low) == 1 and has_alpha and low not in _REAL_SINGLE_LETTERS)
-            or low.isdigit()
-            or low in _NUMBER_WORDS
-        ):
-            odd += 1
-    return odd / len(tokens)
+    """Share of tokens an English sentence is rarely made of (see the module docstring).
+
+    A measurement ("1,200 by 1,800"), a price or a phone number is English a window maker
+    dictates every day, so such numbers are not odd; single digits and number words are, because
+    in runs they are what tiny.en writes for Mandarin tones.
+    """
+    counts = [_odd_count(token.lower()) for token in _TOKEN.findall(text)]
+    total = sum(n for n, _ in counts)
+    return sum(odd for _, odd in counts) / total if total else 0.0
+
+
+def _odd_count(low: str) -> tuple[int, int]:
+    """(tokens, odd tokens) in one token: a run of digits that is no plain number ("4-5-4-4",
+    "1.4.2.5") counts each of its groups, as separate digits would."""
+    if low[0].isdigit() and not any(c.isalpha() for c in low):
+        if _PLAIN_NUMBER.fullmatch(low):
+            return 1, 0
+        groups = len(_GROUP_SEPARATOR.split(low))
+        return groups, groups
+    has_digit = any(c.isdigit() for c in low)
+    odd = has_digit or (len(low) == 1 and low not in _REAL_SINGLE_LETTERS) or low in _NUMBER_WORDS
+    return 1, int(odd)
 
 
 def compression_ratio(text: str) -> float:
@@ -118,4 +133,8 @@ def is_uncertain(scores: Scores) -> bool:
         or scores.no_speech_prob > UNCERTAIN_NO_SPEECH
         or scores.compression > LOOP_COMPRESSION
         or (scores.odd_ratio >= ratio and scores.avg_logprob < logprob)
+        or (
+            scores.odd_ratio >= UNCERTAIN_ODD_REPEATING[0]
+            and scores.compression >= UNCERTAIN_ODD_REPEATING[1]
+        )
     )
