@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
-
 from core.app.types import LLMNotConfigured
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QWidget
 
 _opener: Callable[[], object] | None = None
 _open_boxes: set[QMessageBox] = set()

@@ -29,21 +29,36 @@ import sys
 from typing import TYPE_CHECKING
 
 import qasync  # after PySide6, on purpose
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from core.app import App
+from core.app import build_app
+from core.app import setup_logging_or_none
+from core.app import start_daemon
+from core.app import warm_imports
+from PySide6.QtCore import QObject
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication
 
-from core.app import App, build_app, setup_logging_or_none, start_daemon, warm_imports
-from desktop import ai_needed, start_gc
+from desktop import ai_needed
+from desktop import start_gc
 from desktop.aio import spawn
-from desktop.context import AppContext, build_context
+from desktop.context import AppContext
+from desktop.context import build_context
 from desktop.errors_ui import ErrorReporter
-from desktop.fonts import INSTALL_HINT, missing_cjk_font, missing_font_message
+from desktop.fonts import INSTALL_HINT
+from desktop.fonts import missing_cjk_font
+from desktop.fonts import missing_font_message
 from desktop.hub import SignalHub
 from desktop.i18n import LanguageManager
-from desktop.look import app_icon, apply_look
+from desktop.look import app_icon
+from desktop.look import apply_look
 from desktop.main_window import MainWindow
 from desktop.reopen import showing
-from desktop.single_instance import InstanceLock, SingleInstance, raise_first, server_name
+from desktop.single_instance import InstanceLock
+from desktop.single_instance import SingleInstance
+from desktop.single_instance import raise_first
+from desktop.single_instance import server_name
 from desktop.sync import SyncController
 from desktop.system_libs import problem as xcb_problem
 from desktop.tray import TrayController

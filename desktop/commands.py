@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 from core.app import App
-from core.app.types import InquiryBridgeError, detail_in
+from core.app.types import InquiryBridgeError
+from core.app.types import detail_in
 
 
 class ScreenshotError(InquiryBridgeError):
@@ -79,7 +80,10 @@ def _run_app(args: argparse.Namespace, app: App) -> int:
 
 def _run_screenshot(args: argparse.Namespace, _none: None = None) -> int:
     """Render one window over a temporary copy of the data folder (the folder stays as it was)."""
-    from core.app import build_app, resolve_home, setup_logging
+    from core.app import build_app
+    from core.app import resolve_home
+    from core.app import setup_logging
+
     from desktop.screenshots import rendering_copy
 
     out_file(args.out)  # a wrong --out fails before anything is copied or rendered

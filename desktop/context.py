@@ -14,14 +14,16 @@ closed a circle through every window).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from datetime import datetime
 from typing import Protocol
 
+from core.app import App
+from core.app.types import LazyDrafts
+from core.app.types import NotificationCenter
 from PySide6.QtWidgets import QDialog
 
-from core.app import App
-from core.app.types import LazyDrafts, NotificationCenter
 from desktop.hub import SignalHub
 
 log = logging.getLogger(__name__)

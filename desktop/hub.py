@@ -29,25 +29,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, Signal
-
-from core.app.types import (
-    DraftChanged,
-    Event,
-    EventBus,
-    InquiryCreated,
-    InquiryUpdated,
-    MailWaiting,
-    MessageMerged,
-    MessageRecorded,
-    NeedsAttention,
-    NoteAdded,
-    NotificationRaised,
-    StageChanged,
-    StageOverdue,
-    StoreChanged,
-    SyncStatus,
-)
+from core.app.types import DraftChanged
+from core.app.types import Event
+from core.app.types import EventBus
+from core.app.types import InquiryCreated
+from core.app.types import InquiryUpdated
+from core.app.types import MailWaiting
+from core.app.types import MessageMerged
+from core.app.types import MessageRecorded
+from core.app.types import NeedsAttention
+from core.app.types import NoteAdded
+from core.app.types import NotificationRaised
+from core.app.types import StageChanged
+from core.app.types import StageOverdue
+from core.app.types import StoreChanged
+from core.app.types import SyncStatus
+from PySide6.QtCore import QObject
+from PySide6.QtCore import Signal
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,10 @@ import sys
 from pathlib import Path
 
 import PySide6
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QLibraryInfo
+from PySide6.QtCore import QLocale
+from PySide6.QtCore import QTranslator
 from PySide6.QtGui import QGuiApplication
 
 log = logging.getLogger(__name__)

@@ -17,11 +17,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QLabel, QMessageBox, QTextBrowser, QWidget
-
 from core.app.types import clickable_url
+from PySide6.QtCore import QObject
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QUrl
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QTextBrowser
+from PySide6.QtWidgets import QWidget
 
 __all__ = ["InertBrowser", "LinkGate", "make_plain", "plain_label"]
 

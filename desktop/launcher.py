@@ -9,12 +9,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import desktop.gc_held  # noqa: F401  # isort: skip  (first: it holds the collector back)
-from core.app import App, build_app
+from core.app import App
+from core.app import build_app
 from core.cli.main import main as cli_main
+
 from desktop import start_gc
 
 if TYPE_CHECKING:
@@ -100,6 +103,7 @@ def gui_app(
 
 def _ask_in_dialog(exc: BaseException, home: str | None = None) -> bool:
     from core.app import cache_dir
+
     from desktop.app import make_qapp
     from desktop.errors_ui import ask_startup_repair
     from desktop.i18n import LanguageManager

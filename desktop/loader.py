@@ -10,7 +10,8 @@ await ``ready`` to know the view shows the latest data.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
+from collections.abc import Coroutine
 
 from desktop.aio import spawn
 

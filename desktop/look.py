@@ -26,19 +26,23 @@ from __future__ import annotations
 import functools
 from typing import cast
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import (
-    QBrush,
-    QColor,
-    QFont,
-    QIcon,
-    QPainter,
-    QPainterPath,
-    QPalette,
-    QPen,
-    QPixmap,
-)
-from PySide6.QtWidgets import QApplication, QFormLayout, QHBoxLayout, QStyleFactory, QWidget
+from PySide6.QtCore import QPointF
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QFont
+from PySide6.QtGui import QIcon
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPainterPath
+from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPen
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QStyleFactory
+from PySide6.QtWidgets import QWidget
 
 UI_FAMILIES = [
     "Segoe UI",

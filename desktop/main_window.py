@@ -19,29 +19,34 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QMainWindow,
-    QMenu,
-    QPushButton,
-    QTabWidget,
-    QToolBar,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
-
 from core.app.types import disk_size
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QAction
+from PySide6.QtGui import QActionGroup
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QFrame
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import QToolBar
+from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
+
 from desktop.approval.pending_view import PendingDraftsView
 from desktop.board.view import BoardPage
 from desktop.chat import ChatDock
 from desktop.context import AppContext
 from desktop.demo_banner import DemoBanner
-from desktop.i18n import LANGUAGES, app_name, current_language
+from desktop.i18n import LANGUAGES
+from desktop.i18n import app_name
+from desktop.i18n import current_language
 from desktop.look import app_icon
 from desktop.model_waiting import model_waiting_line
 

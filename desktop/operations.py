@@ -17,17 +17,24 @@ on the hub, so the board re-reads the rows it changed and nothing else.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Generic, Protocol, TypeVar
+from collections.abc import Awaitable
+from collections.abc import Callable
+from typing import Generic
+from typing import Protocol
+from typing import TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QLabel, QProgressBar, QWidget
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QProgressBar
+from PySide6.QtWidgets import QWidget
 
 from desktop import ai_needed
 from desktop.aio import spawn
-from desktop.errors_ui import message_for, show_error
-from desktop.hub import OpChanges, SignalHub
+from desktop.errors_ui import message_for
+from desktop.errors_ui import show_error
+from desktop.hub import OpChanges
+from desktop.hub import SignalHub
 from desktop.look import set_tone
 
 T = TypeVar("T")

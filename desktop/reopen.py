@@ -8,7 +8,8 @@ goes through ``showing`` so a closed window is simply rebuilt.
 
 from __future__ import annotations
 
-from typing import TypeGuard, TypeVar
+from typing import TypeGuard
+from typing import TypeVar
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget

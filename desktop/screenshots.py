@@ -19,7 +19,9 @@ import contextlib
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -87,6 +89,7 @@ async def _board(ctx: AppContext) -> QWidget:
 
 async def _detail(ctx: AppContext) -> QWidget:
     from core.app.types import BoardQuery
+
     from desktop.detail import InquiryDetailView
 
     view = InquiryDetailView(ctx)
@@ -194,6 +197,7 @@ EXAMPLE_ITEMS = [
 async def _quote_editor(ctx: AppContext) -> QWidget:
     """The quote editor of the first inquiry with an email: its newest version, or an example."""
     from core.app.types import BoardQuery
+
     from desktop.detail.quote_editor import QuoteEditor
 
     rows = await ctx.app.inquiries.rows(BoardQuery(sort="last_contact"), limit=40)

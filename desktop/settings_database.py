@@ -13,20 +13,21 @@ from __future__ import annotations
 
 import re
 
+from core.app import FrontEnd
+from core.app import offload
+from core.app import probe_store_url
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import (
-    QFormLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from core.app import FrontEnd, offload, probe_store_url
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
-from desktop.look import add_field_row, field_row
+from desktop.look import add_field_row
+from desktop.look import field_row
 
 URL_KEY = "store.url"
 _PASSWORD = re.compile(r"(://[^:/@]*):[^@]*@")

@@ -17,33 +17,40 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QEvent, Qt, QTime, Signal
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QFormLayout,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QListWidget,
-    QMessageBox,
-    QPlainTextEdit,
-    QSpinBox,
-    QStackedWidget,
-    QTimeEdit,
-    QVBoxLayout,
-    QWidget,
-)
+from core.app import autostart_enabled
+from core.app import set_autostart
+from core.app.types import LLM_API_KEY
+from core.app.types import TELEGRAM_TOKEN
+from core.app.types import Settings
+from core.app.types import SettingValue
+from core.app.types import is_email_address
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTime
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QListWidget
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QStackedWidget
+from PySide6.QtWidgets import QTimeEdit
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from core.app import autostart_enabled, set_autostart
-from core.app.types import LLM_API_KEY, TELEGRAM_TOKEN, Settings, SettingValue, is_email_address
 from desktop.chat.knowledge_page import KnowledgeButton
 from desktop.chat.memory_page import MemoryButton
 from desktop.context import AppContext
 from desktop.errors_ui import message_for
-from desktop.i18n import LANGUAGES, current_language
+from desktop.i18n import LANGUAGES
+from desktop.i18n import current_language
 from desktop.look import set_tone
 from desktop.settings_account import AccountSettingsPage
 from desktop.settings_database import DatabaseSettingsPage

@@ -12,13 +12,16 @@ tell the owner in his language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from core.app.types import Secrets, Settings, SettingValue
+    from core.app.types import Secrets
+    from core.app.types import Settings
+    from core.app.types import SettingValue
 
 
 @dataclass

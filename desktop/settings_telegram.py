@@ -17,28 +17,32 @@ import logging
 import re
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QFont
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QFormLayout,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
-
 from core.app import FrontEnd
-from core.app.types import TELEGRAM_TOKEN, InquiryBridgeError, SettingValue, to_sydney
+from core.app.types import TELEGRAM_TOKEN
+from core.app.types import InquiryBridgeError
+from core.app.types import SettingValue
+from core.app.types import to_sydney
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
+
 from desktop.aio import spawn
-from desktop.look import add_field_row, field_row
+from desktop.look import add_field_row
+from desktop.look import field_row
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QHideEvent, QShowEvent
-
     from core.app.types import Settings
+    from PySide6.QtGui import QHideEvent
+    from PySide6.QtGui import QShowEvent
 
 log = logging.getLogger(__name__)
 _TOKEN_SHAPE = re.compile(r"^\d+:\S+$")

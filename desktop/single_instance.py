@@ -19,9 +19,13 @@ import hashlib
 import time
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-from PySide6.QtCore import QObject, QThread, Signal
-from PySide6.QtNetwork import QLocalServer, QLocalSocket
+from filelock import FileLock
+from filelock import Timeout
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QThread
+from PySide6.QtCore import Signal
+from PySide6.QtNetwork import QLocalServer
+from PySide6.QtNetwork import QLocalSocket
 
 
 def server_name(home: Path) -> str:

@@ -13,15 +13,20 @@ The demo data folder never syncs.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from core.runtime import Supervisor
+
 from desktop.aio import spawn
 from desktop.context import AppContext
 
 if TYPE_CHECKING:
-    from core.app.types import GraphRuntime, MailboxRuntime, Runner, SyncScheduler
+    from core.app.types import GraphRuntime
+    from core.app.types import MailboxRuntime
+    from core.app.types import Runner
+    from core.app.types import SyncScheduler
 
 log = logging.getLogger(__name__)
 

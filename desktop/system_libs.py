@@ -12,7 +12,8 @@ desktop on Linux): Windows, Wayland and offscreen starts never load it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 
 # library name as find_library takes it -> the Debian/Ubuntu package that ships it
 XCB_LIBRARIES: dict[str, str] = {

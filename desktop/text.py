@@ -7,11 +7,15 @@ and the tray say the same thing.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
+from datetime import timedelta
 
-from PySide6.QtCore import QCoreApplication, QObject
+from core.app.types import product_name
+from core.app.types import to_sydney
+from core.app.types import utc
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QObject
 
-from core.app.types import product_name, to_sydney, utc
 from desktop.i18n import current_language
 
 

@@ -27,14 +27,21 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from PySide6.QtCore import QEvent, QObject, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QIcon
-from PySide6.QtWidgets import QMenu, QSystemTrayIcon
-
 from core.app import FrontEnd
 from core.app.types import tray_text
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QTimer
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QAction
+from PySide6.QtGui import QActionGroup
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QSystemTrayIcon
+
 from desktop.aio import spawn
-from desktop.i18n import LANGUAGES, current_language
+from desktop.i18n import LANGUAGES
+from desktop.i18n import current_language
 from desktop.look import app_icon
 from desktop.model_waiting import model_waiting_line
 from desktop.rhythm.desk import RhythmDesk

@@ -23,24 +23,24 @@ Signals:
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Signal
+from core.app.types import MailAccountService
+from core.app.types import Settings
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import (
-    QCommandLinkButton,
-    QDialog,
-    QFormLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPlainTextEdit,
-    QProgressBar,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCommandLinkButton
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QGroupBox
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QProgressBar
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from core.app.types import MailAccountService, Settings
 from desktop.context import AppContext
 from desktop.look import app_icon
 from desktop.settings_mailbox import MailboxDialog

@@ -13,19 +13,18 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QDialog,
-    QHBoxLayout,
-    QLabel,
-    QPlainTextEdit,
-    QProgressBar,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
-
 from core.app.types import to_sydney
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QProgressBar
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
+
 from desktop import ai_needed
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
@@ -34,6 +33,7 @@ from desktop.look import set_tone
 
 if TYPE_CHECKING:
     from core.app import FrontEnd
+
     from desktop.approval.parts import DraftingParts
 
 

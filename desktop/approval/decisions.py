@@ -14,18 +14,24 @@ Signals:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
+from typing import TypeVar
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QObject
+from PySide6.QtCore import Signal
 
 from desktop.hub import OpChanges
 from desktop.inert import make_plain
-from desktop.operations import Operation, StatusLine
+from desktop.operations import Operation
+from desktop.operations import StatusLine
 
 if TYPE_CHECKING:
     from core.app.types import DraftView
+
     from desktop.approval.parts import DraftingParts
     from desktop.hub import SignalHub
 

@@ -10,34 +10,36 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QPlainTextEdit,
-    QPushButton,
-    QTextEdit,
-    QVBoxLayout,
-    QWidget,
-)
+from core.app.types import SEND_LIMIT_BYTES
+from core.app.types import DraftChanged
+from core.app.types import DraftView
+from core.app.types import FileOption
+from core.app.types import RecentContact
+from core.app.types import human_size
+from core.app.types import localise_times
+from core.app.types import to_sydney
+from core.app.types import visible_controls
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QObject
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QTextCharFormat
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QListWidget
+from PySide6.QtWidgets import QListWidgetItem
+from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QTextEdit
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from core.app.types import (
-    SEND_LIMIT_BYTES,
-    DraftChanged,
-    DraftView,
-    FileOption,
-    RecentContact,
-    human_size,
-    localise_times,
-    to_sydney,
-    visible_controls,
-)
 from desktop.look import set_tone
 
 if TYPE_CHECKING:

@@ -7,10 +7,14 @@ board opens without importing drafting) and is no subclass of it. Both answer th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
+from typing import Protocol
 
 if TYPE_CHECKING:  # the names as ``Drafting`` declares them (annotations only: see the module)
-    from core.app.types import DraftComposer, DraftReader, OwnerDecisions, OwnerEdits
+    from core.app.types import DraftComposer
+    from core.app.types import DraftReader
+    from core.app.types import OwnerDecisions
+    from core.app.types import OwnerEdits
 
 
 class DraftingParts(Protocol):

@@ -32,43 +32,47 @@ import asyncio
 import html
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QFileDialog,
-    QFormLayout,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPlainTextEdit,
-    QProgressBar,
-    QPushButton,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QFrame
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QProgressBar
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QSplitter
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from desktop.aio import Loads, spawn
-from desktop.approval.decisions import ApprovalActions, DraftForm
-from desktop.approval.panels import (
-    AttachmentsPanel,
-    DraftChangedBridge,
-    attachment_warnings,
-    highlight_facts,
-    split_addresses,
-    warning_items,
-    zh_html,
-)
+from desktop.aio import Loads
+from desktop.aio import spawn
+from desktop.approval.decisions import ApprovalActions
+from desktop.approval.decisions import DraftForm
+from desktop.approval.panels import AttachmentsPanel
+from desktop.approval.panels import DraftChangedBridge
+from desktop.approval.panels import attachment_warnings
+from desktop.approval.panels import highlight_facts
+from desktop.approval.panels import split_addresses
+from desktop.approval.panels import warning_items
+from desktop.approval.panels import zh_html
 from desktop.inert import InertBrowser
-from desktop.operations import Operation, StatusLine
+from desktop.operations import Operation
+from desktop.operations import StatusLine
 
 if TYPE_CHECKING:
     from core.app import FrontEnd
-    from core.app.types import DraftView, FileOption, RecentContact
+    from core.app.types import DraftView
+    from core.app.types import FileOption
+    from core.app.types import RecentContact
+
     from desktop.approval.parts import DraftingParts
     from desktop.hub import SignalHub
     from desktop.voice.insertion import Target

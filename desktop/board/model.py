@@ -30,33 +30,35 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    QTimer,
-    Signal,
-)
-from PySide6.QtGui import QBrush, QColor, QFont
+from core.app.types import COLUMNS
+from core.app.types import BoardQuery
+from core.app.types import BoardRow
+from core.app.types import display_phone
+from core.app.types import plain_tooltip
+from core.app.types import to_sydney
+from core.app.types import utc
+from PySide6.QtCore import QAbstractTableModel
+from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QPersistentModelIndex
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QBrush
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QFont
 
-from core.app.types import (
-    COLUMNS,
-    BoardQuery,
-    BoardRow,
-    display_phone,
-    plain_tooltip,
-    to_sydney,
-    utc,
-)
 from desktop import text
 from desktop.aio import spawn
 from desktop.context import AppContext
 from desktop.hub import OpChanges
 from desktop.i18n import current_language
 from desktop.loader import Loader
-from desktop.look import ATTENTION, MUTED, OVERDUE, STAGE_COLOURS, dot_icon
+from desktop.look import ATTENTION
+from desktop.look import MUTED
+from desktop.look import OVERDUE
+from desktop.look import STAGE_COLOURS
+from desktop.look import dot_icon
 from desktop.reopen import alive
 
 log = logging.getLogger(__name__)

@@ -14,36 +14,34 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import (
-    QEvent,
-    QItemSelectionModel,
-    QModelIndex,
-    QObject,
-    Qt,
-    QTimer,
-    Signal,
-)
+from core.app.types import ALL_STAGES
+from core.app.types import COLUMNS
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import QItemSelectionModel
+from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QObject
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QButtonGroup,
-    QComboBox,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QSplitter,
-    QStyleOptionViewItem,
-    QTableView,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractItemView
+from PySide6.QtWidgets import QButtonGroup
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QHeaderView
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QSplitter
+from PySide6.QtWidgets import QStyleOptionViewItem
+from PySide6.QtWidgets import QTableView
+from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from core.app.types import ALL_STAGES, COLUMNS
 from desktop import text
-from desktop.board.model import ID_ROLE, BoardModel
+from desktop.board.model import ID_ROLE
+from desktop.board.model import BoardModel
 from desktop.context import AppContext
 from desktop.detail import InquiryDetailView
 

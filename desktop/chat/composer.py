@@ -14,9 +14,14 @@ Signals:
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QWidget
 
 from desktop.inert import plain_label
 

@@ -6,9 +6,12 @@ and its detail need the width. It can be floated off the window or docked on eit
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QWidget
 
 from desktop.chat.panel import ChatPanel
 from desktop.context import AppContext

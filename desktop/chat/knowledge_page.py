@@ -14,20 +14,22 @@ Signals:
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from core.app.types import KnowledgeChanged
+from core.app.types import KnowledgeDoc
+from core.app.types import KnowledgeService
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import (
-    QDialog,
-    QHBoxLayout,
-    QLabel,
-    QMessageBox,
-    QPlainTextEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from core.app.types import KnowledgeChanged, KnowledgeDoc, KnowledgeService
 from desktop.aio import spawn
 from desktop.context import AppContext
 from desktop.errors_ui import show_error

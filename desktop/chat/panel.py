@@ -27,22 +27,24 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QStackedWidget,
-    QVBoxLayout,
-    QWidget,
-)
-
 from core.app import offload
 from core.app.types import today_name
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QStackedWidget
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
+
 from desktop.aio import spawn
-from desktop.chat.composer import ChatInput, CustomerBar
-from desktop.chat.transcript import Entry, Transcript
+from desktop.chat.composer import ChatInput
+from desktop.chat.composer import CustomerBar
+from desktop.chat.transcript import Entry
+from desktop.chat.transcript import Transcript
 from desktop.context import AppContext
 from desktop.errors_ui import message_for
 from desktop.file_open import open_file
@@ -51,7 +53,11 @@ from desktop.look import set_tone
 from desktop.text import stage_name
 
 if TYPE_CHECKING:
-    from core.app.types import AttachmentFile, ChatEvent, Conversation, ProposalItem
+    from core.app.types import AttachmentFile
+    from core.app.types import ChatEvent
+    from core.app.types import Conversation
+    from core.app.types import ProposalItem
+
     from desktop.voice.dictation import DictationButton
 
 log = logging.getLogger(__name__)
@@ -261,7 +267,9 @@ class ChatPanel(QWidget):
 
     def on_event(self, event: ChatEvent) -> None:
         """A ``ChatEvent`` from the running turn (on the loop thread)."""
-        from core.app.types import TextDelta, ToolActivity, TurnDone  # loaded with the turn
+        from core.app.types import TextDelta  # loaded with the turn
+        from core.app.types import ToolActivity  # loaded with the turn
+        from core.app.types import TurnDone  # loaded with the turn
 
         if isinstance(event, ToolActivity):
             self.activity_text = event.label_en if current_language() == "en" else event.label_zh

@@ -6,9 +6,12 @@ mark lost) · view (loads the detail, wires the panels to the facade). Panels mo
 keep the ``InquiryDetailView`` translation context, so the catalogues are unchanged.
 """
 
-from desktop.detail.attachments import HAS_QTPDF, AttachmentStrip
-from desktop.detail.cards import MessageCard, OwnerFilesCard
-from desktop.detail.dialogs import ReasonDialog, StageDialog
+from desktop.detail.attachments import HAS_QTPDF
+from desktop.detail.attachments import AttachmentStrip
+from desktop.detail.cards import MessageCard
+from desktop.detail.cards import OwnerFilesCard
+from desktop.detail.dialogs import ReasonDialog
+from desktop.detail.dialogs import StageDialog
 from desktop.detail.view import InquiryDetailView
 
 __all__ = [

@@ -10,21 +10,24 @@ import importlib.util
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QAction, QImageReader, QPixmap
-from PySide6.QtWidgets import (
-    QFileDialog,
-    QHBoxLayout,
-    QLabel,
-    QMenu,
-    QStyle,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
-
 from core.app import FrontEnd
-from core.app.types import AttachmentInfo, judge_file, plain_tooltip
+from core.app.types import AttachmentInfo
+from core.app.types import judge_file
+from core.app.types import plain_tooltip
+from PySide6.QtCore import QSize
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtGui import QImageReader
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QStyle
+from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
+
 from desktop.file_open import open_file
 
 HAS_QTPDF = importlib.util.find_spec("PySide6.QtPdf") is not None

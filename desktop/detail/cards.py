@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QSizePolicy,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
-
 from core.app import FrontEnd
-from core.app.types import AttachmentInfo, MessageInfo, mostly_chinese, reflow
+from core.app.types import AttachmentInfo
+from core.app.types import MessageInfo
+from core.app.types import mostly_chinese
+from core.app.types import reflow
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFrame
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QSizePolicy
+from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
+
 from desktop import text
 from desktop.detail.attachments import AttachmentStrip
-from desktop.inert import make_plain, plain_label
+from desktop.inert import make_plain
+from desktop.inert import plain_label
 
 
 class OwnerFilesCard(QFrame):

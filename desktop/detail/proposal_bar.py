@@ -12,11 +12,17 @@ Signals:
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
-
 from core.app import App
 from core.app.types import ProposalItem
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFrame
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
+
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.inert import plain_label

@@ -20,25 +20,29 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QEvent, Qt, QUrl, Signal
+from core.app.types import ALL_STAGES
+from core.app.types import InquiryDetail
+from core.app.types import InvalidField
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QUrl
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import (
-    QFrame,
-    QLabel,
-    QScrollArea,
-    QStackedWidget,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFrame
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QStackedWidget
+from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from core.app.types import ALL_STAGES, InquiryDetail, InvalidField
 from desktop.aio import spawn
 from desktop.approval.compose_dialog import ComposeDialog
 from desktop.context import AppContext
 from desktop.detail.cards import MessageCard
 from desktop.detail.customer_form import CustomerForm
-from desktop.detail.dialogs import ReasonDialog, StageDialog
+from desktop.detail.dialogs import ReasonDialog
+from desktop.detail.dialogs import StageDialog
 from desktop.detail.header import DetailHeader
 from desktop.detail.history import HistoryPanel
 from desktop.detail.notes import NotesPanel

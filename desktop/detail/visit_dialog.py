@@ -18,25 +18,25 @@ import asyncio
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Signal
-from PySide6.QtWidgets import (
-    QButtonGroup,
-    QDialog,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QRadioButton,
-    QVBoxLayout,
-    QWidget,
-)
-
 from core.app import App
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QButtonGroup
+from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QRadioButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
+
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.look import set_tone
 
 if TYPE_CHECKING:
-    from core.app.types import VisitConfirmed, VisitProposal
+    from core.app.types import VisitConfirmed
+    from core.app.types import VisitProposal
 
 
 class VisitDialog(QDialog):

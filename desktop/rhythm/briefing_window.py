@@ -21,27 +21,36 @@ import asyncio
 import html
 from datetime import date
 
-from PySide6.QtCore import QEvent, Qt, QUrl, Signal
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QLayout,
-    QPushButton,
-    QScrollArea,
-    QVBoxLayout,
-    QWidget,
-)
-
 from core.app import FrontEnd
-from core.app.types import AttentionItem, Briefing, Visit, display_phone, place_of
+from core.app.types import AttentionItem
+from core.app.types import Briefing
+from core.app.types import Visit
+from core.app.types import display_phone
+from core.app.types import place_of
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Qt
+from PySide6.QtCore import QUrl
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFrame
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLayout
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
+
 from desktop.aio import Loads
 from desktop.i18n import current_language
 from desktop.inert import LinkGate
 from desktop.look import SPACE
-from desktop.rhythm.cards import AttentionCard, ReminderCard
-from desktop.rhythm.route_map import MapStop, RouteMap
-from desktop.rhythm.words import attention_name, day_text, reminder_line
+from desktop.rhythm.cards import AttentionCard
+from desktop.rhythm.cards import ReminderCard
+from desktop.rhythm.route_map import MapStop
+from desktop.rhythm.route_map import RouteMap
+from desktop.rhythm.words import attention_name
+from desktop.rhythm.words import day_text
+from desktop.rhythm.words import reminder_line
 from desktop.text import products_text
 
 MAX_CARDS = 10

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 
-from PySide6.QtCore import QCoreApplication, QDate, QLocale
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QDate
+from PySide6.QtCore import QLocale
 
 from desktop.text import stage_name
 

@@ -6,11 +6,18 @@ with their values written on them is all the 概览 view needs, and stays readab
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtCore import QRectF
+from PySide6.QtCore import QSize
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPaintEvent
+from PySide6.QtGui import QPen
+from PySide6.QtWidgets import QSizePolicy
+from PySide6.QtWidgets import QWidget
 
 PALETTE = ("#1f6feb", "#2da44e", "#bf8700", "#8250df")
 

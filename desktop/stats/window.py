@@ -11,21 +11,22 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import (
-    QGridLayout,
-    QHeaderView,
-    QLabel,
-    QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
-
 from core.app import FrontEnd
-from core.app.types import MoneyFigures, Overview, Stats, aud
+from core.app.types import MoneyFigures
+from core.app.types import Overview
+from core.app.types import Stats
+from core.app.types import aud
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QGridLayout
+from PySide6.QtWidgets import QHeaderView
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QTableWidget
+from PySide6.QtWidgets import QTableWidgetItem
+from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
+
 from desktop import text
 from desktop.aio import Loads
 from desktop.stats.charts import BarChart

@@ -42,34 +42,39 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QEvent, Qt, Signal
+from core.app.types import ChineseNeedsMultilingualModel
+from core.app.types import Dictation
+from core.app.types import InquiryBridgeError
+from core.app.types import Transcript
+from core.app.types import TranscriptionCancelled
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Qt
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QMessageBox,
-    QProgressBar,
-    QPushButton,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QProgressBar
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
 
-from core.app.types import (
-    ChineseNeedsMultilingualModel,
-    Dictation,
-    InquiryBridgeError,
-    Transcript,
-    TranscriptionCancelled,
-)
 from desktop.i18n import current_language
 from desktop.voice.dictation_icon import state_icon
-from desktop.voice.insertion import Target, insert_at_cursor
-from desktop.voice.live_preview import LivePreview, WorkerBridge, emit_from_worker
-from desktop.voice.model_download import offer_multilingual_model, voice_of
+from desktop.voice.insertion import Target
+from desktop.voice.insertion import insert_at_cursor
+from desktop.voice.live_preview import LivePreview
+from desktop.voice.live_preview import WorkerBridge
+from desktop.voice.live_preview import emit_from_worker
+from desktop.voice.model_download import offer_multilingual_model
+from desktop.voice.model_download import voice_of
 from desktop.voice.note_audio import NoteAudio
-from desktop.voice.push_to_talk import HOLD_SECONDS, SHORTCUT, PushToTalk
-from desktop.voice.recorder import AudioInputFactory, Recorder
+from desktop.voice.push_to_talk import HOLD_SECONDS
+from desktop.voice.push_to_talk import SHORTCUT
+from desktop.voice.push_to_talk import PushToTalk
+from desktop.voice.recorder import AudioInputFactory
+from desktop.voice.recorder import Recorder
 from desktop.voice.status_line import StatusLine
 
 if TYPE_CHECKING:

@@ -7,7 +7,9 @@ Ctrl+Z takes the whole dictation back out.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QTextEdit
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QTextEdit
 
 Target = QLineEdit | QPlainTextEdit | QTextEdit
 _CJK_RANGES = ((0x3000, 0x303F), (0x3400, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))

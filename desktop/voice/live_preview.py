@@ -13,12 +13,13 @@ import contextlib
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
+from PySide6.QtCore import Signal
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QLabel, QToolButton
-
     from core.app.types import Dictation
+    from PySide6.QtWidgets import QLabel
+    from PySide6.QtWidgets import QToolButton
 
 
 class WorkerBridge(QObject):

@@ -30,21 +30,24 @@ import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
+from typing import Protocol
 
-from PySide6.QtCore import QCoreApplication, QIODevice, QObject, QTimer, Signal, SignalInstance
-
-from core.app.types import (
-    BYTES_PER_SECOND,
-    SAMPLE_RATE,
-    AudioDeviceError,
-    Clock,
-    SystemClock,
-    WavWriter,
-    pcm_level,
-    pcm_seconds,
-    to_sydney,
-)
+from core.app.types import BYTES_PER_SECOND
+from core.app.types import SAMPLE_RATE
+from core.app.types import AudioDeviceError
+from core.app.types import Clock
+from core.app.types import SystemClock
+from core.app.types import WavWriter
+from core.app.types import pcm_level
+from core.app.types import pcm_seconds
+from core.app.types import to_sydney
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QIODevice
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QTimer
+from PySide6.QtCore import Signal
+from PySide6.QtCore import SignalInstance
 
 if TYPE_CHECKING:
     from PySide6.QtMultimedia import QAudioSource
@@ -137,7 +140,10 @@ class QtAudioInput(QObject):
         self._convert: Callable[[bytes], bytes] | None = None
 
     def start(self) -> None:
-        from PySide6.QtMultimedia import QAudioFormat, QAudioSource, QMediaDevices, QtAudio
+        from PySide6.QtMultimedia import QAudioFormat
+        from PySide6.QtMultimedia import QAudioSource
+        from PySide6.QtMultimedia import QMediaDevices
+        from PySide6.QtMultimedia import QtAudio
 
         _check_permission()
         devices = QMediaDevices.audioInputs()
@@ -207,7 +213,8 @@ class QtAudioInput(QObject):
 def _check_permission() -> None:
     """Windows/macOS privacy settings can deny the microphone; say so instead of recording silence."""
     try:
-        from PySide6.QtCore import QMicrophonePermission, Qt
+        from PySide6.QtCore import QMicrophonePermission
+        from PySide6.QtCore import Qt
     except ImportError:  # pragma: no cover - Qt < 6.5
         return
     app = QCoreApplication.instance()

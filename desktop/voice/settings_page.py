@@ -22,37 +22,33 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFileDialog,
-    QFormLayout,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
-
-from core.app.types import (
-    RECOMMENDED,
-    InquiryBridgeError,
-    ModelChoice,
-    SettingValue,
-    format_size,
-)
+from core.app.types import RECOMMENDED
 from core.app.types import WHISPER_MODEL_ENV_VAR as ENV_VAR
+from core.app.types import InquiryBridgeError
+from core.app.types import ModelChoice
+from core.app.types import SettingValue
+from core.app.types import format_size
+from PySide6.QtCore import QEvent
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFormLayout
+from PySide6.QtWidgets import QHBoxLayout
+from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QSpinBox
+from PySide6.QtWidgets import QVBoxLayout
+from PySide6.QtWidgets import QWidget
+
 from desktop.i18n import current_language
-from desktop.look import add_field_row, set_tone
-from desktop.voice.model_download import (
-    ModelDownloadDialog,
-    VoiceOwner,
-    import_from_disk,
-    start_download,
-    voice_of,
-)
+from desktop.look import add_field_row
+from desktop.look import set_tone
+from desktop.voice.model_download import ModelDownloadDialog
+from desktop.voice.model_download import VoiceOwner
+from desktop.voice.model_download import import_from_disk
+from desktop.voice.model_download import start_download
+from desktop.voice.model_download import voice_of
 
 if TYPE_CHECKING:
     from core.app.types import Settings

@@ -15,7 +15,10 @@ from desktop.voice.dictation_icon import format_clock
 
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
-    from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QToolButton
+    from PySide6.QtWidgets import QLabel
+    from PySide6.QtWidgets import QProgressBar
+    from PySide6.QtWidgets import QPushButton
+    from PySide6.QtWidgets import QToolButton
 
     from desktop.voice.recorder import Recorder
 
