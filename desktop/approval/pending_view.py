@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
 from desktop.aio import Loads
+from desktop.look import table_look
 from desktop.reopen import alive
 from desktop.reopen import showing
 
@@ -78,6 +79,7 @@ class PendingDraftsView(QWidget):
         top.addWidget(self.refresh_button)
         layout.addLayout(top)
         self.table = QTableWidget(0, 6)
+        table_look(self.table)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -45,6 +45,7 @@ from PySide6.QtWidgets import QWidget
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.i18n import current_language
+from desktop.look import table_look
 
 PRODUCT, DESCRIPTION, WIDTH, HEIGHT, QTY, PRICE, LINE = range(7)
 
@@ -72,6 +73,7 @@ class QuoteEditor(QDialog):
         self.setObjectName("quoteEditor")
         self.resize(980, 560)
         self.table = QTableWidget(0, 7)
+        table_look(self.table)
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QWidget
 
 from desktop import text
 from desktop.aio import Loads
+from desktop.look import table_look
 from desktop.stats.charts import BarChart
 
 
@@ -83,6 +84,7 @@ class StatsWindow(QWidget):
         self.accuracy_table = QTableWidget()
         for table in (self.weeks_table, self.split_table, self.accuracy_table):
             table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+            table_look(table)
             table.verticalHeader().setVisible(False)
         costs.addWidget(self.summary)
         costs.addWidget(self.weeks_table, 2)
