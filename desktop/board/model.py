@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -39,6 +40,8 @@ from core.app.types import to_sydney
 from core.app.types import utc
 from PySide6.QtCore import QAbstractTableModel
 from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QModelRoleData
+from PySide6.QtCore import QModelRoleDataSpan
 from PySide6.QtCore import QObject
 from PySide6.QtCore import QPersistentModelIndex
 from PySide6.QtCore import Qt
@@ -47,6 +50,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QBrush
 from PySide6.QtGui import QColor
 from PySide6.QtGui import QFont
+from PySide6.QtGui import QIcon
 
 from desktop import text
 from desktop.aio import spawn
@@ -73,6 +77,9 @@ ROWS_DEBOUNCE_MS = 30  # an action's own events and its broadcast: one re-read o
 WINDOW_DEBOUNCE_MS = 400  # an ingest batch's new inquiries: one re-read of the window
 
 
+CELLS_KEPT = 20_000  # answers kept (a page is 8 columns x 200 rows x 7 roles at most)
+
+
 class BoardModel(QAbstractTableModel):
     loaded = Signal()
     counts_changed = Signal(dict, int, int)
@@ -97,6 +104,26 @@ class BoardModel(QAbstractTableModel):
         # the days column's words by (working days, overdue days): a handful of distinct texts
         # on any board, so a repaint looks them up instead of formatting every visible cell
         self._days_texts: dict[tuple[int, int], str] = {}
+        self._cells: dict[tuple[int, int, int], Any] = {}  # (row, column, role) -> answer
+        self._answers: dict[int, Callable[[BoardRow, str], Any]] = {
+            int(Qt.ItemDataRole.DisplayRole.value): self._display,
+            ID_ROLE: lambda row, _column: row.id,
+            ROW_ROLE: lambda row, _column: row,
+            int(Qt.ItemDataRole.ToolTipRole.value): self._tooltip_answer,
+            int(Qt.ItemDataRole.DecorationRole.value): self._decoration,
+            int(Qt.ItemDataRole.ForegroundRole.value): self._foreground,
+            int(Qt.ItemDataRole.FontRole.value): self._font,
+            int(Qt.ItemDataRole.BackgroundRole.value): self._background,
+        }
+        for changed in (
+            self.modelReset,
+            self.layoutChanged,
+            self.dataChanged,
+            self.rowsInserted,
+            self.rowsRemoved,
+            self.headerDataChanged,
+        ):  # connected before any view's slots: forgotten before a view asks again
+            changed.connect(self._cells.clear)
         self._live_timer = QTimer(self)
         self._live_timer.setSingleShot(True)
         self._live_timer.setInterval(ROWS_DEBOUNCE_MS)
@@ -329,43 +356,65 @@ class BoardModel(QAbstractTableModel):
         return titles[COLUMNS[section]] if 0 <= section < len(COLUMNS) else None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        row = self.row_at(index.row())
-        if row is None:
-            return None
-        column = COLUMNS[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(row, column)
-        if role == ID_ROLE:
-            return row.id
-        if role == ROW_ROLE:
-            return row
-        if role == Qt.ItemDataRole.ToolTipRole:  # Qt guesses a tooltip's format: never let it
-            tip = self._tooltip(row, column)
-            return plain_tooltip(tip) if tip else None
-        if role == Qt.ItemDataRole.DecorationRole and column == "stage":
+        """A cell's answer, kept until the model next says something changed: Qt asks seven
+        roles of every visible cell on each paint, a load paints more than once, and the
+        column fit asks too; formatting each answer every time was most of the UI thread's
+        time after a search keystroke or a sort (#44)."""
+        key = (index.row(), index.column(), role)
+        try:
+            return self._cells[key]
+        except KeyError:
+            pass
+        if len(self._cells) > CELLS_KEPT:  # the owner scrolled far: start again
+            self._cells.clear()
+        value = self._cells[key] = self._answer(index, role)
+        return value
+
+    def multiData(self, index: Index, roleDataSpan: QModelRoleDataSpan | QModelRoleData) -> None:
+        """Every role a delegate asks of a cell, in one call: Qt 6's item views paint through
+        this, and answering it here crosses from C++ into Python once per cell instead of
+        seven times (#44)."""
+        for slot in _slots(roleDataSpan):
+            value = self.data(index, slot.role())
+            if value is None:
+                slot.clearData()
+            else:
+                slot.setData(value)
+
+    def _answer(self, index: Index, role: int) -> Any:
+        """Qt asks about ten roles of each cell; the ones the board answers go to their method,
+        the rest (alignment, check state, size) cost one dictionary look-up."""
+        answer = self._answers.get(role)
+        row = self.row_at(index.row()) if answer is not None else None
+        return None if row is None or answer is None else answer(row, COLUMNS[index.column()])
+
+    def _tooltip_answer(self, row: BoardRow, column: str) -> str | None:
+        tip = self._tooltip(row, column)  # Qt guesses a tooltip's format: never let it
+        return plain_tooltip(tip) if tip else None
+
+    def _decoration(self, row: BoardRow, column: str) -> QIcon | None:
+        if column == "stage":
             return self._stage_icons.get(row.stage)
-        if role == Qt.ItemDataRole.DecorationRole and column == "customer":
+        if column == "customer":
             return self._attention_icon if row.id in self.attention_ids else None
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if column == "days_in_stage" and row.overdue_days(self.clock.now()) > 0:
-                return QBrush(OVERDUE)
-            if column == "owes" and row.owes_reply == "us" and row.stage not in ("done", "lost"):
-                return QBrush(ATTENTION)
-            if row.stage in ("done", "lost"):
-                return QBrush(MUTED)
-        if (
-            role == Qt.ItemDataRole.FontRole
-            and column == "customer"
-            and row.needs_me(self.clock.now())
-        ):
-            font = QFont()
-            font.setBold(True)
-            return font
-        if (
-            role == Qt.ItemDataRole.BackgroundRole
-            and column == "days_in_stage"
-            and row.overdue_days(self.clock.now()) > 0
-        ):
+        return None
+
+    def _foreground(self, row: BoardRow, column: str) -> QBrush | None:
+        if column == "days_in_stage" and row.overdue_days(self.clock.now()) > 0:
+            return QBrush(OVERDUE)
+        if column == "owes" and row.owes_reply == "us" and row.stage not in ("done", "lost"):
+            return QBrush(ATTENTION)
+        return QBrush(MUTED) if row.stage in ("done", "lost") else None
+
+    def _font(self, row: BoardRow, column: str) -> QFont | None:
+        if column != "customer" or not row.needs_me(self.clock.now()):
+            return None
+        font = QFont()
+        font.setBold(True)
+        return font
+
+    def _background(self, row: BoardRow, column: str) -> QBrush | None:
+        if column == "days_in_stage" and row.overdue_days(self.clock.now()) > 0:
             return QBrush(QColor("#fff1e5"))
         return None
 
@@ -452,6 +501,13 @@ class BoardModel(QAbstractTableModel):
             self.dataChanged.emit(
                 self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1)
             )
+
+
+def _slots(span: QModelRoleDataSpan | QModelRoleData) -> list[QModelRoleData]:
+    """The roles asked for (PySide6 indexes a span; its stubs do not say so)."""
+    if isinstance(span, QModelRoleData):
+        return [span]
+    return [span[k] for k in range(span.size())]  # type: ignore[index]
 
 
 def _compact_time(dt: datetime | None, now: datetime) -> str:
