@@ -24,6 +24,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtCore import QTimer
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractItemView
 from PySide6.QtWidgets import QButtonGroup
 from PySide6.QtWidgets import QComboBox
@@ -44,12 +45,14 @@ from desktop.board.model import ID_ROLE
 from desktop.board.model import BoardModel
 from desktop.context import AppContext
 from desktop.detail import InquiryDetailView
+from desktop.look import table_look
 
 # each column's share of the table's width (and its narrowest), so every column fits the
 # viewport at any window size: no horizontal scroll bar hides the overdue column at 1366 x 768
 # (the last, "⚠ 8 个工作日 (+5)", was cut to "⚠ 8 个工作…" at 1366 x 768: it gets the most room
 # for its text, and cuts in the middle, so the overdue figure at its end always shows)
 COLUMN_WIDTHS = dict(zip(COLUMNS, (105, 80, 110, 85, 85, 135, 90, 140), strict=True))
+SETTLED_PX = 24  # a width change this small (a scroll bar) keeps the columns
 MIN_WIDTH = 60
 # when the table is narrow (the assistant docked beside it), these give way first, in this order:
 # each is also on the detail pane, while the customer, who owes a reply and the overdue days are
@@ -141,6 +144,7 @@ class BoardPage(QWidget):
 
     def _build_table(self) -> None:
         self.table = QTableView()
+        table_look(self.table)
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -169,8 +173,8 @@ class BoardPage(QWidget):
         self.table.setSortingEnabled(True)
         self._fitted_width = 0
         self._wanted: dict[str, int] | None = None  # per load and language, not per resize
-        # (column, text, font, has an icon) -> the delegate's width for such a cell
-        self._cell_widths: dict[tuple[int, str, str, bool], int] = {}
+        # (font, has an icon) -> its metrics and the delegate's width around a text in it
+        self._cell_frames: dict[tuple[str, bool], tuple[QFontMetrics, int]] = {}
         self.table.viewport().installEventFilter(self)
         self._fit_columns()
 
@@ -226,26 +230,57 @@ class BoardPage(QWidget):
         self.model.loaded.connect(self._on_loaded)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
 
-    def _fit_columns(self, *, force: bool = False) -> None:
-        """Give each column the width its title and its loaded cells need (once per width and
-        per query, so a column the owner dragged keeps its size until then). When they do not
+    def _fit_columns(self, *, remeasure: bool = False) -> None:
+        """Give each column the width its title and its loaded cells need. When they do not
         all fit, the columns in ``NARROW_DROPS`` are hidden, in order; room left over is shared
         in proportion, and only when even the kept columns do not fit are they squeezed (a
-        title then ends in "…", its tooltip whole)."""
+        title then ends in "…", its tooltip whole).
+
+        ``remeasure`` (a load, a language): the cells are measured again, but the columns move
+        only when a cell or title would be cut or a hidden column now fits. Columns that jumped
+        at every search keystroke were hard to read, and each move repainted the board a
+        second time (#44). A column the owner dragged keeps its size until then."""
         width = self.table.viewport().width()
-        if width <= 0 or (width == self._fitted_width and not force):
+        if width <= 0:
+            return
+        # a scroll bar coming or going changes the width by its own: the last column (Qt
+        # stretches it) takes that, the others stay where his eyes are
+        settled = self._wanted is not None and abs(width - self._fitted_width) <= SETTLED_PX
+        if remeasure or self._wanted is None:
+            # measured once per load (Qt's sizeHintForColumn asks the model for every loaded
+            # row): the window settling at start resized it four times (#44)
+            self._wanted = {c: self._wanted_width(i, c) for i, c in enumerate(COLUMNS)}
+        elif width == self._fitted_width:
+            return
+        if settled and self._columns_hold(self._wanted, width):
             return
         self._fitted_width = width
-        # what each column needs is measured once per load (Qt's sizeHintForColumn asks the
-        # model for every loaded row): the window settling at start resized it four times (#44)
-        if force or self._wanted is None:
-            self._wanted = {c: self._wanted_width(i, c) for i, c in enumerate(COLUMNS)}
-        wanted = self._wanted
+        self._share(self._wanted, width)
+
+    @staticmethod
+    def _shown_columns(wanted: dict[str, int], width: int) -> list[str]:
         shown = list(COLUMNS)
         for column in NARROW_DROPS:
             if sum(wanted[c] for c in shown) <= width:
                 break
             shown.remove(column)
+        return shown
+
+    def _columns_hold(self, wanted: dict[str, int], width: int) -> bool:
+        """The columns as they are show every cell and title whole, and hide only what must."""
+        shown = self._shown_columns(wanted, width)
+        now_shown = [c for i, c in enumerate(COLUMNS) if not self.table.isColumnHidden(i)]
+        if shown != now_shown:
+            return False
+        widths = {c: self.table.columnWidth(COLUMNS.index(c)) for c in shown}
+        # the last column stretches to the edge: it holds while it has its need left there
+        room_for_last = width - sum(widths[c] for c in shown[:-1])
+        return (
+            all(wanted[c] <= widths[c] for c in shown[:-1]) and wanted[shown[-1]] <= room_for_last
+        )
+
+    def _share(self, wanted: dict[str, int], width: int) -> None:
+        shown = self._shown_columns(wanted, width)
         total = sum(wanted[c] for c in shown)
         used = 0
         for i, column in enumerate(COLUMNS):
@@ -274,11 +309,12 @@ class BoardPage(QWidget):
         return max(MIN_WIDTH, need_title, need_cells, int(COLUMN_WIDTHS[column] * SQUEEZE))
 
     def _cells_need(self, index: int) -> int:
-        """Qt's ``sizeHintForColumn`` over the rows on screen, with each distinct cell measured
-        once: the delegate's measure asks the Python model for every role of a cell, and after
-        each search keystroke or sort that was half the UI thread's time (#44). A cell's size
-        depends only on its text, its font and whether it has an icon, so those three roles key
-        the delegate's answer, kept for the view's life (``retranslate`` clears it)."""
+        """Qt's ``sizeHintForColumn`` over the rows on screen, cheaper. The delegate's measure
+        asks the Python model for every role of a cell, and after each search keystroke or
+        sort that was half the UI thread's time (#44). A cell's width is its text's advance in
+        its font plus what the delegate adds around it (margins, an icon), which depends only
+        on the font and the icon: the delegate is asked once per such pair, the font's metrics
+        give the rest. ``retranslate`` forgets both."""
         rows = self.model.rowCount()
         if not rows:
             return 0
@@ -286,26 +322,32 @@ class BoardPage(QWidget):
         last = self.table.rowAt(self.table.viewport().height())
         if last < 0 or not self.table.isVisible():  # Qt: the rows to the end; here a bound
             last = min(rows, first + ROWS_MEASURED) - 1
-        option = QStyleOptionViewItem()
-        self.table.initViewItemOption(option)
-        delegate = self.table.itemDelegate()
         grid = 1 if self.table.showGrid() else 0
         widest = 0
         for row in range(first, last + 1):
             cell = self.model.index(row, index)
             font = self.model.data(cell, Qt.ItemDataRole.FontRole)
-            key = (
-                index,
-                str(self.model.data(cell) or ""),
-                font.key() if isinstance(font, QFont) else "",
-                self.model.data(cell, Qt.ItemDataRole.DecorationRole) is not None,
-            )
-            width = self._cell_widths.get(key)
-            if width is None:
-                width = delegate.sizeHint(option, cell).width() + grid
-                self._cell_widths[key] = width
-            widest = max(widest, width)
+            font = font if isinstance(font, QFont) else self.table.font()
+            text = str(self.model.data(cell) or "")
+            icon = self.model.data(cell, Qt.ItemDataRole.DecorationRole) is not None
+            metrics, padding = self._cell_frame(cell, font, text, icon)
+            widest = max(widest, metrics.horizontalAdvance(text) + padding + grid)
         return widest
+
+    def _cell_frame(
+        self, cell: QModelIndex, font: QFont, text: str, icon: bool
+    ) -> tuple[QFontMetrics, int]:
+        """The metrics of ``font`` and the delegate's width around a text in it (with ``icon``),
+        measured on the first such ``cell``."""
+        key = (font.key(), icon)
+        known = self._cell_frames.get(key)
+        if known is None:
+            option = QStyleOptionViewItem()
+            self.table.initViewItemOption(option)
+            metrics = QFontMetrics(font)
+            hint = self.table.itemDelegate().sizeHint(option, cell).width()
+            known = self._cell_frames[key] = (metrics, hint - metrics.horizontalAdvance(text))
+        return known
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
@@ -379,7 +421,7 @@ class BoardPage(QWidget):
         self.empty_box.setVisible(empty)
         self.table.setVisible(not empty)
         if not empty:
-            self._fit_columns(force=True)  # the new rows' widths, their titles in this language
+            self._fit_columns(remeasure=True)  # the new rows' cells, titles in this language
         q = self.model.query
         filtered = bool(q.search or q.stages or q.classes or q.needs_me or q.attention)
         self.wizard_button.setVisible(empty and not filtered and not self.ctx.is_demo)
@@ -430,7 +472,7 @@ class BoardPage(QWidget):
         self.total_label.setText(self.tr("%n inquiries", "", self.model.total))
         self.model.retranslate()
         self._wanted = None  # the titles' widths in this language
-        self._cell_widths.clear()
+        self._cell_frames.clear()
         if self.model.rowCount() == 0:
             self._on_loaded()
 

@@ -165,3 +165,54 @@ async def test_relative_ages_move_on_while_the_window_is_open(ctx, qtbot, clock)
     first, last = repainted[0]
     assert first <= owes <= last  # the view re-reads the age cells …
     assert model.data(model.index(0, owes)) != before  # … which now say the later age
+
+
+def _widths(page: BoardPage) -> list[int]:
+    table = page.table
+    return [0 if table.isColumnHidden(i) else table.columnWidth(i) for i in range(len(COLUMNS))]
+
+
+@settles
+async def test_columns_hold_still_while_he_types_and_grow_for_a_name_they_would_cut(  # type: ignore[no-untyped-def]
+    ctx, qtbot
+) -> None:
+    """Each keystroke used to share the width out again by the rows it found, so the columns
+    jumped as he typed; now they move only when a cell would be cut."""
+    from datetime import datetime
+
+    from sqlalchemy import update
+
+    from core.db.models import Inquiry
+
+    ids = seed_inquiries(ctx.app._services, 60)
+    long_name = "Bartholomew Featherstonehaugh-Wolfeschlegelsteinhausen"
+    ctx.app._services.store.write(
+        lambda s: s.execute(
+            update(Inquiry)
+            .where(Inquiry.id == ids[5])
+            .values(customer_name=long_name, last_contact_at=datetime(2020, 1, 1))
+        )  # contacted long ago: the last row, off screen when the columns are first fitted
+    )
+    with ctx.app._services.store.session() as s:
+        email = s.get(Inquiry, ids[5]).customer_email
+    page = BoardPage(ctx)
+    qtbot.addWidget(page)
+    page.resize(1400, 700)
+    page.show()
+    await page.ready()
+    before = _widths(page)
+    first = _names(page)[0].split()[0]
+    for typed in ("a", "an", "e", first[:2], first):  # searches that find fewer, shorter rows
+        page.search.setText(typed)
+        await wait_until(lambda typed=typed: page.model.query.search == typed)
+        await page.ready()
+        assert page.model.rowCount() > 0
+        assert _widths(page) == before, typed
+
+    assert page.table.columnWidth(0) < page.table.fontMetrics().horizontalAdvance(long_name)
+    page.search.setText(email)
+    await wait_until(lambda: page.model.query.search == email)
+    await page.ready()
+    assert _names(page) == [long_name]
+    need = page.table.fontMetrics().horizontalAdvance(long_name)
+    assert page.table.columnWidth(0) > need  # the whole name, not "Bartho…hausen"
