@@ -313,6 +313,8 @@ def table_look(table: QTableView) -> None:
     palette = table.palette()
     palette.setColor(QPalette.ColorRole.Highlight, QColor(COLOURS["accent_soft"]))
     palette.setColor(QPalette.ColorRole.HighlightedText, QColor(COLOURS["text"]))
+    # Fusion draws the grid in the window colour darkened: on white, its lightest grey
+    palette.setColor(QPalette.ColorRole.Window, QColor(COLOURS["surface"]))
     table.setPalette(palette)
 
 
