@@ -254,9 +254,17 @@ class BoardModel(QAbstractTableModel):
             selected = self.query.stages or tuple(self.stage_counts)
             self.total = sum(self.stage_counts.get(s, 0) for s in selected)
         if attention is not None:
-            self.attention_ids = {i.inquiry_id for i in attention if i.inquiry_id is not None}
+            marked = {i.inquiry_id for i in attention if i.inquiry_id is not None}
+            moved, self.attention_ids = marked ^ self.attention_ids, marked
+            self._repaint_customers(moved)  # their 需要您确认 mark came or went
             self.attention_changed.emit(len(attention))
         self.counts_changed.emit(dict(self.stage_counts), self.total, self.needs_me_total)
+
+    def _repaint_customers(self, ids: set[int]) -> None:
+        for row, board_row in enumerate(self._rows):
+            if board_row.id in ids:
+                cell = self.index(row, COLUMNS.index("customer"))
+                self.dataChanged.emit(cell, cell)
 
     def _replace_rows(self, fresh: list[BoardRow]) -> bool:
         """Put each fresh row in its old one's place, moving the stage bar's and the "needs me"

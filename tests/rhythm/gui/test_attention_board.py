@@ -25,6 +25,17 @@ async def test_guesses_are_marked_filtered_and_cleared_by_confirming(ctx, qtbot)
     assert model.data(model.index(row, 0), Qt.ItemDataRole.ToolTipRole).startswith("需要您确认")
     other = model.row_of(ids[4])
     assert model.data(model.index(other, 0), Qt.ItemDataRole.DecorationRole) is None
+    # a guess made while the board is open marks its row in place (no page re-read)
+    ctx.app._services.bus.publish(NeedsAttention("low_confidence", "inquiry", ids[4], "rules"))
+    await wait_until(lambda: page.attention.text() == "需要您确认 (3)")
+    await page.ready()
+    other = model.row_of(ids[4])
+    assert model.data(model.index(other, 0), Qt.ItemDataRole.DecorationRole) is not None
+    [fourth] = [i for i in await ctx.app.attention.items() if i.inquiry_id == ids[4]]
+    await ctx.app.attention.confirm(fourth.key)
+    await wait_until(lambda: page.attention.text() == "需要您确认 (2)")
+    await page.ready()
+    assert model.data(model.index(other, 0), Qt.ItemDataRole.DecorationRole) is None
 
     page.attention.setChecked(True)
     await wait_until(lambda: model.query.attention)
