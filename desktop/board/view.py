@@ -52,6 +52,7 @@ from desktop.look import table_look
 # (the last, "⚠ 8 个工作日 (+5)", was cut to "⚠ 8 个工作…" at 1366 x 768: it gets the most room
 # for its text, and cuts in the middle, so the overdue figure at its end always shows)
 COLUMN_WIDTHS = dict(zip(COLUMNS, (105, 80, 110, 85, 85, 135, 90, 140), strict=True))
+ROUNDING = 1  # a text's laid-out width can round one pixel above its advance
 SETTLED_PX = 24  # a width change this small (a scroll bar) keeps the columns
 MIN_WIDTH = 60
 # when the table is narrow (the assistant docked beside it), these give way first, in this order:
@@ -175,6 +176,9 @@ class BoardPage(QWidget):
         self._wanted: dict[str, int] | None = None  # per load and language, not per resize
         # (font, has an icon) -> its metrics and the delegate's width around a text in it
         self._cell_frames: dict[tuple[str, bool], tuple[QFontMetrics, int]] = {}
+        # (text, font, has an icon) -> its width; (column, title, sorted on) -> the title's
+        self._cell_widths: dict[tuple[str, str, bool], int] = {}
+        self._title_needs: dict[tuple[int, str, bool], int] = {}
         self.table.viewport().installEventFilter(self)
         self._fit_columns()
 
@@ -300,11 +304,14 @@ class BoardPage(QWidget):
         than its share."""
         header = self.table.horizontalHeader()
         title = str(self.model.headerData(index, Qt.Orientation.Horizontal) or "")
-        # Qt's hint, with the sort arrow; a hidden section has none, so its text is measured
-        need_title = max(
-            header.sectionSizeHint(index),
-            header.fontMetrics().horizontalAdvance(title) + TITLE_PADDING,
-        )
+        key = (index, title, header.sortIndicatorSection() == index)
+        need_title = self._title_needs.get(key)
+        if need_title is None:
+            # Qt's hint, with the sort arrow; a hidden section has none, so its text is measured
+            need_title = self._title_needs[key] = max(
+                header.sectionSizeHint(index),
+                header.fontMetrics().horizontalAdvance(title) + TITLE_PADDING,
+            )
         need_cells = self._cells_need(index)
         return max(MIN_WIDTH, need_title, need_cells, int(COLUMN_WIDTHS[column] * SQUEEZE))
 
@@ -327,11 +334,16 @@ class BoardPage(QWidget):
         for row in range(first, last + 1):
             cell = self.model.index(row, index)
             font = self.model.data(cell, Qt.ItemDataRole.FontRole)
-            font = font if isinstance(font, QFont) else self.table.font()
             text = str(self.model.data(cell) or "")
             icon = self.model.data(cell, Qt.ItemDataRole.DecorationRole) is not None
-            metrics, padding = self._cell_frame(cell, font, text, icon)
-            widest = max(widest, metrics.horizontalAdvance(text) + padding + grid)
+            key = (text, font.key() if isinstance(font, QFont) else "", icon)
+            width = self._cell_widths.get(key)
+            if width is None:
+                font = font if isinstance(font, QFont) else self.table.font()
+                metrics, padding = self._cell_frame(cell, font, text, icon)
+                advance = metrics.horizontalAdvance(text) + ROUNDING  # Qt lays text out in
+                width = self._cell_widths[key] = advance + padding + grid  # fractions of a pixel
+            widest = max(widest, width)
         return widest
 
     def _cell_frame(
@@ -473,6 +485,8 @@ class BoardPage(QWidget):
         self.model.retranslate()
         self._wanted = None  # the titles' widths in this language
         self._cell_frames.clear()
+        self._cell_widths.clear()
+        self._title_needs.clear()
         if self.model.rowCount() == 0:
             self._on_loaded()
 
