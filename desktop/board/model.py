@@ -77,6 +77,7 @@ ROWS_DEBOUNCE_MS = 30  # an action's own events and its broadcast: one re-read o
 WINDOW_DEBOUNCE_MS = 400  # an ingest batch's new inquiries: one re-read of the window
 
 
+_UNKNOWN = object()  # not yet answered (None is an answer)
 CELLS_KEPT = 20_000  # answers kept (a page is 8 columns x 200 rows x 7 roles at most)
 
 
@@ -382,8 +383,12 @@ class BoardModel(QAbstractTableModel):
         """Every role a delegate asks of a cell, in one call: Qt 6's item views paint through
         this, and answering it here crosses from C++ into Python once per cell instead of
         seven times (#44)."""
+        row, column, cells = index.row(), index.column(), self._cells
         for slot in _slots(roleDataSpan):
-            value = self.data(index, slot.role())
+            role = slot.role()
+            value = cells.get((row, column, role), _UNKNOWN)
+            if value is _UNKNOWN:
+                value = self.data(index, role)
             if value is None:
                 slot.clearData()
             else:
