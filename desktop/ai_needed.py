@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.app.types import LLMNotConfigured
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QWidget
+
+from core.app.types import LLMNotConfigured
 
 _opener: Callable[[], object] | None = None
 _open_boxes: set[QMessageBox] = set()

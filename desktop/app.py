@@ -29,17 +29,17 @@ import sys
 from typing import TYPE_CHECKING
 
 import qasync  # after PySide6, on purpose
-from core.app import App
-from core.app import build_app
-from core.app import setup_logging_or_none
-from core.app import start_daemon
-from core.app import warm_imports
 from PySide6.QtCore import QObject
 from PySide6.QtCore import Qt
 from PySide6.QtCore import QTimer
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QApplication
 
+from core.app import App
+from core.app import build_app
+from core.app import setup_logging_or_none
+from core.app import start_daemon
+from core.app import warm_imports
 from desktop import ai_needed
 from desktop import start_gc
 from desktop.aio import spawn

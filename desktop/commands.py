@@ -83,7 +83,6 @@ def _run_screenshot(args: argparse.Namespace, _none: None = None) -> int:
     from core.app import build_app
     from core.app import resolve_home
     from core.app import setup_logging
-
     from desktop.screenshots import rendering_copy
 
     out_file(args.out)  # a wrong --out fails before anything is copied or rendered

@@ -19,11 +19,11 @@ from dataclasses import field
 from datetime import datetime
 from typing import Protocol
 
+from PySide6.QtWidgets import QDialog
+
 from core.app import App
 from core.app.types import LazyDrafts
 from core.app.types import NotificationCenter
-from PySide6.QtWidgets import QDialog
-
 from desktop.hub import SignalHub
 
 log = logging.getLogger(__name__)

@@ -19,14 +19,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from core.app.types import InquiryBridgeError
-from core.app.types import detail_in
-from core.app.types import own_sentence
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 from PySide6.QtWidgets import QMessageBox
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import InquiryBridgeError
+from core.app.types import detail_in
+from core.app.types import own_sentence
 from desktop import ai_needed
 from desktop import aio
 from desktop.i18n import current_language
@@ -34,9 +34,10 @@ from desktop.i18n import current_language
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from core.app.types import RepairReport
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QPushButton
+
+    from core.app.types import RepairReport
 
 log = logging.getLogger(__name__)
 

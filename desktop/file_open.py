@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.app.types import FileVerdict
-from core.app.types import judge_file
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtCore import Qt
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMessageBox
 from PySide6.QtWidgets import QWidget
+
+from core.app.types import FileVerdict
+from core.app.types import judge_file
 
 __all__ = ["open_file", "show_in_folder"]
 

@@ -29,6 +29,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from PySide6.QtCore import QObject
+from PySide6.QtCore import Signal
+
 from core.app.types import DraftChanged
 from core.app.types import Event
 from core.app.types import EventBus
@@ -44,8 +47,6 @@ from core.app.types import StageChanged
 from core.app.types import StageOverdue
 from core.app.types import StoreChanged
 from core.app.types import SyncStatus
-from PySide6.QtCore import QObject
-from PySide6.QtCore import Signal
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.app.types import clickable_url
 from PySide6.QtCore import QObject
 from PySide6.QtCore import Qt
 from PySide6.QtCore import QUrl
@@ -27,6 +26,8 @@ from PySide6.QtWidgets import QLabel
 from PySide6.QtWidgets import QMessageBox
 from PySide6.QtWidgets import QTextBrowser
 from PySide6.QtWidgets import QWidget
+
+from core.app.types import clickable_url
 
 __all__ = ["InertBrowser", "LinkGate", "make_plain", "plain_label"]
 

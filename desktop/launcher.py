@@ -17,7 +17,6 @@ import desktop.gc_held  # noqa: F401  # isort: skip  (first: it holds the collec
 from core.app import App
 from core.app import build_app
 from core.cli.main import main as cli_main
-
 from desktop import start_gc
 
 if TYPE_CHECKING:
@@ -103,7 +102,6 @@ def gui_app(
 
 def _ask_in_dialog(exc: BaseException, home: str | None = None) -> bool:
     from core.app import cache_dir
-
     from desktop.app import make_qapp
     from desktop.errors_ui import ask_startup_repair
     from desktop.i18n import LanguageManager

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import html
 
-from core.app.types import disk_size
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
 from PySide6.QtCore import Signal
@@ -39,6 +38,7 @@ from PySide6.QtWidgets import QToolButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import disk_size
 from desktop.approval.pending_view import PendingDraftsView
 from desktop.board.view import BoardPage
 from desktop.chat import ChatDock

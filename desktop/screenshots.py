@@ -89,7 +89,6 @@ async def _board(ctx: AppContext) -> QWidget:
 
 async def _detail(ctx: AppContext) -> QWidget:
     from core.app.types import BoardQuery
-
     from desktop.detail import InquiryDetailView
 
     view = InquiryDetailView(ctx)
@@ -197,7 +196,6 @@ EXAMPLE_ITEMS = [
 async def _quote_editor(ctx: AppContext) -> QWidget:
     """The quote editor of the first inquiry with an email: its newest version, or an example."""
     from core.app.types import BoardQuery
-
     from desktop.detail.quote_editor import QuoteEditor
 
     rows = await ctx.app.inquiries.rows(BoardQuery(sort="last_contact"), limit=40)

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import logging
 
-from core.app import FrontEnd
-from core.app import offload
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
 from PySide6.QtCore import QUrl
@@ -27,6 +25,8 @@ from PySide6.QtWidgets import QLineEdit
 from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QWidget
 
+from core.app import FrontEnd
+from core.app import offload
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.inert import LinkGate

@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import re
 
-from core.app import FrontEnd
-from core.app import offload
-from core.app import probe_store_url
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QFormLayout
 from PySide6.QtWidgets import QLabel
@@ -24,6 +21,9 @@ from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import FrontEnd
+from core.app import offload
+from core.app import probe_store_url
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.look import add_field_row

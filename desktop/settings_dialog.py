@@ -17,13 +17,6 @@ from __future__ import annotations
 
 import logging
 
-from core.app import autostart_enabled
-from core.app import set_autostart
-from core.app.types import LLM_API_KEY
-from core.app.types import TELEGRAM_TOKEN
-from core.app.types import Settings
-from core.app.types import SettingValue
-from core.app.types import is_email_address
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
 from PySide6.QtCore import QTime
@@ -45,6 +38,13 @@ from PySide6.QtWidgets import QTimeEdit
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import autostart_enabled
+from core.app import set_autostart
+from core.app.types import LLM_API_KEY
+from core.app.types import TELEGRAM_TOKEN
+from core.app.types import Settings
+from core.app.types import SettingValue
+from core.app.types import is_email_address
 from desktop.chat.knowledge_page import KnowledgeButton
 from desktop.chat.memory_page import MemoryButton
 from desktop.context import AppContext

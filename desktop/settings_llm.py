@@ -12,13 +12,6 @@ from __future__ import annotations
 
 import logging
 
-from core.app import FrontEnd
-from core.app.types import LLM_API_KEY
-from core.app.types import PROVIDERS
-from core.app.types import Provider
-from core.app.types import SettingValue
-from core.app.types import provider_by_key
-from core.app.types import provider_for_address
 from PySide6.QtWidgets import QComboBox
 from PySide6.QtWidgets import QFormLayout
 from PySide6.QtWidgets import QHBoxLayout
@@ -29,6 +22,13 @@ from PySide6.QtWidgets import QSpinBox
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import FrontEnd
+from core.app.types import LLM_API_KEY
+from core.app.types import PROVIDERS
+from core.app.types import Provider
+from core.app.types import SettingValue
+from core.app.types import provider_by_key
+from core.app.types import provider_for_address
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.i18n import current_language

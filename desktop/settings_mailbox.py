@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.app.types import MailAccountService
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import QSpinBox
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import MailAccountService
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.i18n import current_language

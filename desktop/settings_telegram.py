@@ -17,11 +17,6 @@ import logging
 import re
 from typing import TYPE_CHECKING
 
-from core.app import FrontEnd
-from core.app.types import TELEGRAM_TOKEN
-from core.app.types import InquiryBridgeError
-from core.app.types import SettingValue
-from core.app.types import to_sydney
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
 from PySide6.QtCore import QTimer
@@ -35,14 +30,20 @@ from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import FrontEnd
+from core.app.types import TELEGRAM_TOKEN
+from core.app.types import InquiryBridgeError
+from core.app.types import SettingValue
+from core.app.types import to_sydney
 from desktop.aio import spawn
 from desktop.look import add_field_row
 from desktop.look import field_row
 
 if TYPE_CHECKING:
-    from core.app.types import Settings
     from PySide6.QtGui import QHideEvent
     from PySide6.QtGui import QShowEvent
+
+    from core.app.types import Settings
 
 log = logging.getLogger(__name__)
 _TOKEN_SHAPE = re.compile(r"^\d+:\S+$")

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from core.runtime import Supervisor
-
 from desktop.aio import spawn
 from desktop.context import AppContext
 

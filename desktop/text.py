@@ -10,12 +10,12 @@ from __future__ import annotations
 from datetime import datetime
 from datetime import timedelta
 
-from core.app.types import product_name
-from core.app.types import to_sydney
-from core.app.types import utc
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtCore import QObject
 
+from core.app.types import product_name
+from core.app.types import to_sydney
+from core.app.types import utc
 from desktop.i18n import current_language
 
 

@@ -27,8 +27,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from core.app import FrontEnd
-from core.app.types import tray_text
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import QObject
 from PySide6.QtCore import QTimer
@@ -39,6 +37,8 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QMenu
 from PySide6.QtWidgets import QSystemTrayIcon
 
+from core.app import FrontEnd
+from core.app.types import tray_text
 from desktop.aio import spawn
 from desktop.i18n import LANGUAGES
 from desktop.i18n import current_language

@@ -23,8 +23,6 @@ Signals:
 
 from __future__ import annotations
 
-from core.app.types import MailAccountService
-from core.app.types import Settings
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QShowEvent
@@ -41,6 +39,8 @@ from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import MailAccountService
+from core.app.types import Settings
 from desktop.context import AppContext
 from desktop.look import app_icon
 from desktop.settings_mailbox import MailboxDialog

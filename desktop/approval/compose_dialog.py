@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from core.app.types import to_sydney
 from PySide6.QtCore import Qt
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import to_sydney
 from desktop import ai_needed
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
@@ -33,7 +33,6 @@ from desktop.look import set_tone
 
 if TYPE_CHECKING:
     from core.app import FrontEnd
-
     from desktop.approval.parts import DraftingParts
 
 

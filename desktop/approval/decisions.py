@@ -31,7 +31,6 @@ from desktop.operations import StatusLine
 
 if TYPE_CHECKING:
     from core.app.types import DraftView
-
     from desktop.approval.parts import DraftingParts
     from desktop.hub import SignalHub
 

@@ -14,15 +14,6 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from core.app.types import SEND_LIMIT_BYTES
-from core.app.types import DraftChanged
-from core.app.types import DraftView
-from core.app.types import FileOption
-from core.app.types import RecentContact
-from core.app.types import human_size
-from core.app.types import localise_times
-from core.app.types import to_sydney
-from core.app.types import visible_controls
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtCore import QObject
 from PySide6.QtCore import Qt
@@ -40,6 +31,15 @@ from PySide6.QtWidgets import QTextEdit
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import SEND_LIMIT_BYTES
+from core.app.types import DraftChanged
+from core.app.types import DraftView
+from core.app.types import FileOption
+from core.app.types import RecentContact
+from core.app.types import human_size
+from core.app.types import localise_times
+from core.app.types import to_sydney
+from core.app.types import visible_controls
 from desktop.look import set_tone
 
 if TYPE_CHECKING:

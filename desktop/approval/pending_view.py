@@ -15,8 +15,6 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from core.app import FrontEnd
-from core.app.types import to_sydney
 from PySide6.QtCore import Qt
 from PySide6.QtCore import QTimer
 from PySide6.QtCore import Signal
@@ -31,6 +29,8 @@ from PySide6.QtWidgets import QTableWidgetItem
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import FrontEnd
+from core.app.types import to_sydney
 from desktop.aio import Loads
 from desktop.look import table_look
 from desktop.reopen import alive
@@ -39,7 +39,6 @@ from desktop.reopen import showing
 if TYPE_CHECKING:
     from core.app.types import DraftReader
     from core.app.types import DraftView
-
     from desktop.approval.parts import DraftingParts
     from desktop.hub import SignalHub
 

@@ -15,14 +15,12 @@ from PySide6.QtWidgets import QWidget
 
 if TYPE_CHECKING:
     from core.app import App
-
     from desktop.context import AppContext
 
 
 async def make_approval_window(ctx_or_app: AppContext | App) -> QWidget:
     """Factory for the screenshot registry; accepts the AppContext or its App."""
     from core.app import App
-
     from desktop.approval.window import ApprovalWindow
 
     app = ctx_or_app if isinstance(ctx_or_app, App) else ctx_or_app.app

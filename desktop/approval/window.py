@@ -72,7 +72,6 @@ if TYPE_CHECKING:
     from core.app.types import DraftView
     from core.app.types import FileOption
     from core.app.types import RecentContact
-
     from desktop.approval.parts import DraftingParts
     from desktop.hub import SignalHub
     from desktop.voice.insertion import Target

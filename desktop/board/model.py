@@ -31,13 +31,6 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from core.app.types import COLUMNS
-from core.app.types import BoardQuery
-from core.app.types import BoardRow
-from core.app.types import display_phone
-from core.app.types import plain_tooltip
-from core.app.types import to_sydney
-from core.app.types import utc
 from PySide6.QtCore import QAbstractTableModel
 from PySide6.QtCore import QModelIndex
 from PySide6.QtCore import QModelRoleData
@@ -52,6 +45,13 @@ from PySide6.QtGui import QColor
 from PySide6.QtGui import QFont
 from PySide6.QtGui import QIcon
 
+from core.app.types import COLUMNS
+from core.app.types import BoardQuery
+from core.app.types import BoardRow
+from core.app.types import display_phone
+from core.app.types import plain_tooltip
+from core.app.types import to_sydney
+from core.app.types import utc
 from desktop import text
 from desktop.aio import spawn
 from desktop.context import AppContext

@@ -14,8 +14,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from core.app.types import ALL_STAGES
-from core.app.types import COLUMNS
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import QItemSelectionModel
 from PySide6.QtCore import QModelIndex
@@ -40,6 +38,8 @@ from PySide6.QtWidgets import QToolButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import ALL_STAGES
+from core.app.types import COLUMNS
 from desktop import text
 from desktop.board.model import ID_ROLE
 from desktop.board.model import BoardModel

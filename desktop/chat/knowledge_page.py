@@ -14,9 +14,6 @@ Signals:
 
 from __future__ import annotations
 
-from core.app.types import KnowledgeChanged
-from core.app.types import KnowledgeDoc
-from core.app.types import KnowledgeService
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
 from PySide6.QtCore import Signal
@@ -30,6 +27,9 @@ from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import KnowledgeChanged
+from core.app.types import KnowledgeDoc
+from core.app.types import KnowledgeService
 from desktop.aio import spawn
 from desktop.context import AppContext
 from desktop.errors_ui import show_error

@@ -19,10 +19,6 @@ import asyncio
 from datetime import datetime
 from datetime import timedelta
 
-from core.app.types import EDITABLE_STATUSES
-from core.app.types import PAGE_STATUSES
-from core.app.types import MemoryItem
-from core.app.types import plain_tooltip
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
@@ -41,6 +37,10 @@ from PySide6.QtWidgets import QTreeWidgetItem
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import EDITABLE_STATUSES
+from core.app.types import PAGE_STATUSES
+from core.app.types import MemoryItem
+from core.app.types import plain_tooltip
 from desktop import text as domain_text
 from desktop.aio import spawn
 from desktop.context import AppContext

@@ -27,8 +27,6 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from core.app import offload
-from core.app.types import today_name
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
 from PySide6.QtCore import Signal
@@ -40,6 +38,8 @@ from PySide6.QtWidgets import QStackedWidget
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import offload
+from core.app.types import today_name
 from desktop.aio import spawn
 from desktop.chat.composer import ChatInput
 from desktop.chat.composer import CustomerBar
@@ -57,7 +57,6 @@ if TYPE_CHECKING:
     from core.app.types import ChatEvent
     from core.app.types import Conversation
     from core.app.types import ProposalItem
-
     from desktop.voice.dictation import DictationButton
 
 log = logging.getLogger(__name__)

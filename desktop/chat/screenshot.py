@@ -13,13 +13,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from core.app.types import tool_label
-
 from desktop.chat.transcript import Entry
 from desktop.i18n import current_language
 
 if TYPE_CHECKING:
     from core.app.types import BoardRow
-
     from desktop.chat.panel import ChatPanel
 
 SCRIPT_ZH = [

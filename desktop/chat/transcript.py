@@ -17,13 +17,13 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from core.app.types import markdown_rich_text
-from core.app.types import visible_controls
 from PySide6.QtCore import QTimer
 from PySide6.QtCore import QUrl
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import markdown_rich_text
+from core.app.types import visible_controls
 from desktop.inert import InertBrowser
 
 REPAINT_MS = 40

@@ -10,10 +10,6 @@ import importlib.util
 from functools import partial
 from pathlib import Path
 
-from core.app import FrontEnd
-from core.app.types import AttachmentInfo
-from core.app.types import judge_file
-from core.app.types import plain_tooltip
 from PySide6.QtCore import QSize
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -28,6 +24,10 @@ from PySide6.QtWidgets import QToolButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import FrontEnd
+from core.app.types import AttachmentInfo
+from core.app.types import judge_file
+from core.app.types import plain_tooltip
 from desktop.file_open import open_file
 
 HAS_QTPDF = importlib.util.find_spec("PySide6.QtPdf") is not None

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-from core.app import FrontEnd
-from core.app.types import AttachmentInfo
-from core.app.types import MessageInfo
-from core.app.types import mostly_chinese
-from core.app.types import reflow
 from PySide6.QtCore import Qt
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame
@@ -18,6 +13,11 @@ from PySide6.QtWidgets import QToolButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import FrontEnd
+from core.app.types import AttachmentInfo
+from core.app.types import MessageInfo
+from core.app.types import mostly_chinese
+from core.app.types import reflow
 from desktop import text
 from desktop.detail.attachments import AttachmentStrip
 from desktop.inert import make_plain

@@ -9,10 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.app.types import InquiryDetail
-from core.app.types import display_phone
-from core.app.types import product_keys
-from core.app.types import product_name
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox
@@ -28,6 +24,10 @@ from PySide6.QtWidgets import QToolButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import InquiryDetail
+from core.app.types import display_phone
+from core.app.types import product_keys
+from core.app.types import product_name
 from desktop import text
 from desktop.i18n import current_language
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from core.app.types import STAGES
-from core.app.types import next_stage
 from PySide6.QtWidgets import QComboBox
 from PySide6.QtWidgets import QDialog
 from PySide6.QtWidgets import QDialogButtonBox
@@ -13,6 +11,8 @@ from PySide6.QtWidgets import QLineEdit
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import STAGES
+from core.app.types import next_stage
 from desktop import text
 
 

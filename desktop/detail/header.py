@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from core.app.types import CLOSED_STAGES
-from core.app.types import InquiryDetail
-from core.app.types import aud
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import CLOSED_STAGES
+from core.app.types import InquiryDetail
+from core.app.types import aud
 from desktop import text
 from desktop.flow import FlowLayout
 from desktop.i18n import current_language

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from core.app.types import InquiryDetail
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QTreeWidget
 from PySide6.QtWidgets import QTreeWidgetItem
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import InquiryDetail
 from desktop import text
 
 

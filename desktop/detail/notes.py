@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from core.app.types import InquiryDetail
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout
@@ -13,6 +12,7 @@ from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import InquiryDetail
 from desktop import text
 
 

@@ -12,8 +12,6 @@ Signals:
 
 from __future__ import annotations
 
-from core.app import App
-from core.app.types import ProposalItem
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame
@@ -23,6 +21,8 @@ from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import App
+from core.app.types import ProposalItem
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.inert import plain_label

@@ -20,12 +20,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.app import App
-from core.app.types import InquiryBridgeError
-from core.app.types import LineItem
-from core.app.types import aud
-from core.app.types import product_keys
-from core.app.types import product_name
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
 from PySide6.QtCore import QUrl
@@ -42,6 +36,12 @@ from PySide6.QtWidgets import QTableWidgetItem
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import App
+from core.app.types import InquiryBridgeError
+from core.app.types import LineItem
+from core.app.types import aud
+from core.app.types import product_keys
+from core.app.types import product_name
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.i18n import current_language

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from core.app import FrontEnd
-from core.app.types import InquiryDetail
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame
 from PySide6.QtWidgets import QScrollArea
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import FrontEnd
+from core.app.types import InquiryDetail
 from desktop.detail.cards import MessageCard
 from desktop.detail.cards import OwnerFilesCard
 

@@ -20,9 +20,6 @@ from __future__ import annotations
 
 import asyncio
 
-from core.app.types import ALL_STAGES
-from core.app.types import InquiryDetail
-from core.app.types import InvalidField
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
 from PySide6.QtCore import QUrl
@@ -36,6 +33,9 @@ from PySide6.QtWidgets import QTabWidget
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import ALL_STAGES
+from core.app.types import InquiryDetail
+from core.app.types import InvalidField
 from desktop.aio import spawn
 from desktop.approval.compose_dialog import ComposeDialog
 from desktop.context import AppContext

@@ -18,7 +18,6 @@ import asyncio
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from core.app import App
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QButtonGroup
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import QRadioButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import App
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.look import set_tone

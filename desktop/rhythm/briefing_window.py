@@ -21,12 +21,6 @@ import asyncio
 import html
 from datetime import date
 
-from core.app import FrontEnd
-from core.app.types import AttentionItem
-from core.app.types import Briefing
-from core.app.types import Visit
-from core.app.types import display_phone
-from core.app.types import place_of
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
 from PySide6.QtCore import QUrl
@@ -40,6 +34,12 @@ from PySide6.QtWidgets import QScrollArea
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import FrontEnd
+from core.app.types import AttentionItem
+from core.app.types import Briefing
+from core.app.types import Visit
+from core.app.types import display_phone
+from core.app.types import place_of
 from desktop.aio import Loads
 from desktop.i18n import current_language
 from desktop.inert import LinkGate

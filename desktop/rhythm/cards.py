@@ -12,8 +12,6 @@ import asyncio
 from functools import partial
 from typing import TYPE_CHECKING
 
-from core.app import FrontEnd
-from core.app.types import SNOOZE_CHOICES
 from PySide6.QtCore import Qt
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame
@@ -23,6 +21,8 @@ from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import FrontEnd
+from core.app.types import SNOOZE_CHOICES
 from desktop.aio import spawn
 from desktop.errors_ui import message_for
 from desktop.look import set_tone

@@ -11,11 +11,6 @@ from __future__ import annotations
 
 import asyncio
 
-from core.app import FrontEnd
-from core.app.types import MoneyFigures
-from core.app.types import Overview
-from core.app.types import Stats
-from core.app.types import aud
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QGridLayout
 from PySide6.QtWidgets import QHeaderView
@@ -27,6 +22,11 @@ from PySide6.QtWidgets import QTabWidget
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import FrontEnd
+from core.app.types import MoneyFigures
+from core.app.types import Overview
+from core.app.types import Stats
+from core.app.types import aud
 from desktop import text
 from desktop.aio import Loads
 from desktop.look import table_look

@@ -42,11 +42,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
-from core.app.types import ChineseNeedsMultilingualModel
-from core.app.types import Dictation
-from core.app.types import InquiryBridgeError
-from core.app.types import Transcript
-from core.app.types import TranscriptionCancelled
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
 from PySide6.QtCore import Signal
@@ -60,6 +55,11 @@ from PySide6.QtWidgets import QToolButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import ChineseNeedsMultilingualModel
+from core.app.types import Dictation
+from core.app.types import InquiryBridgeError
+from core.app.types import Transcript
+from core.app.types import TranscriptionCancelled
 from desktop.i18n import current_language
 from desktop.voice.dictation_icon import state_icon
 from desktop.voice.insertion import Target

@@ -17,9 +17,10 @@ from PySide6.QtCore import QObject
 from PySide6.QtCore import Signal
 
 if TYPE_CHECKING:
-    from core.app.types import Dictation
     from PySide6.QtWidgets import QLabel
     from PySide6.QtWidgets import QToolButton
+
+    from core.app.types import Dictation
 
 
 class WorkerBridge(QObject):

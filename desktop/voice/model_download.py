@@ -21,11 +21,6 @@ from typing import TYPE_CHECKING
 from typing import TypeAlias
 
 import shiboken6
-from core.app import start_daemon
-from core.app.types import RECOMMENDED
-from core.app.types import InquiryBridgeError
-from core.app.types import VoiceService
-from core.app.types import format_size
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtCore import QObject
 from PySide6.QtCore import Qt
@@ -40,6 +35,11 @@ from PySide6.QtWidgets import QPushButton
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app import start_daemon
+from core.app.types import RECOMMENDED
+from core.app.types import InquiryBridgeError
+from core.app.types import VoiceService
+from core.app.types import format_size
 from desktop.i18n import current_language
 from desktop.look import set_tone
 

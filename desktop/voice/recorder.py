@@ -33,6 +33,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Protocol
 
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QIODevice
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QTimer
+from PySide6.QtCore import Signal
+from PySide6.QtCore import SignalInstance
+
 from core.app.types import BYTES_PER_SECOND
 from core.app.types import SAMPLE_RATE
 from core.app.types import AudioDeviceError
@@ -42,12 +49,6 @@ from core.app.types import WavWriter
 from core.app.types import pcm_level
 from core.app.types import pcm_seconds
 from core.app.types import to_sydney
-from PySide6.QtCore import QCoreApplication
-from PySide6.QtCore import QIODevice
-from PySide6.QtCore import QObject
-from PySide6.QtCore import QTimer
-from PySide6.QtCore import Signal
-from PySide6.QtCore import SignalInstance
 
 if TYPE_CHECKING:
     from PySide6.QtMultimedia import QAudioSource

@@ -22,12 +22,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.app.types import RECOMMENDED
-from core.app.types import WHISPER_MODEL_ENV_VAR as ENV_VAR
-from core.app.types import InquiryBridgeError
-from core.app.types import ModelChoice
-from core.app.types import SettingValue
-from core.app.types import format_size
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
@@ -41,6 +35,12 @@ from PySide6.QtWidgets import QSpinBox
 from PySide6.QtWidgets import QVBoxLayout
 from PySide6.QtWidgets import QWidget
 
+from core.app.types import RECOMMENDED
+from core.app.types import WHISPER_MODEL_ENV_VAR as ENV_VAR
+from core.app.types import InquiryBridgeError
+from core.app.types import ModelChoice
+from core.app.types import SettingValue
+from core.app.types import format_size
 from desktop.i18n import current_language
 from desktop.look import add_field_row
 from desktop.look import set_tone
