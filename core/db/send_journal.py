@@ -252,12 +252,36 @@ def _parse_lines(lines: Iterable[bytes], name: str) -> list[SendEntry]:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-            data["recipients"] = tuple(data.get("recipients") or ())
-            found.append(SendEntry(**data))
+            found.append(_entry(json.loads(line)))
         except (ValueError, TypeError) as exc:
             log.warning("%s line %d unreadable (%s); skipped", name, number, exc)
     return found
+
+
+_OPTIONAL_TEXT = ("message_id", "remote_id", "draft_created")
+_TEXT = ("at", "subject_hash", "note")
+
+
+def _entry(data: object) -> SendEntry:
+    """One line's fields, checked: a damaged copy can hold any JSON (``7``, ``[]``, a dict with
+    a string id), and a line that only looks like an entry must be skipped, not trusted."""
+    if not isinstance(data, dict):
+        raise ValueError(f"not an object: {type(data).__name__}")
+    if data.get("phase") not in PHASES:
+        raise ValueError(f"unknown phase {data.get('phase')!r}")
+    draft_id = data.get("draft_id")
+    if not isinstance(draft_id, int) or isinstance(draft_id, bool):
+        raise ValueError(f"draft_id {draft_id!r} is not a number")
+    for key in _OPTIONAL_TEXT:
+        if not isinstance(data.get(key), (str, type(None))):
+            raise ValueError(f"{key} is not text")
+    for key in _TEXT:
+        if key in data and not isinstance(data[key], str):
+            raise ValueError(f"{key} is not text")
+    recipients = data.get("recipients") or []
+    if not isinstance(recipients, list) or not all(isinstance(r, str) for r in recipients):
+        raise ValueError("recipients are not a list of addresses")
+    return SendEntry(**{**data, "recipients": tuple(recipients)})
 
 
 __all__ = [

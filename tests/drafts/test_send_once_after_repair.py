@@ -166,6 +166,34 @@ def test_the_journal_rule(tmp_path: Path) -> None:
     assert all(e.subject_hash == "" or len(e.subject_hash) == 16 for e in journal.entries())
 
 
+@pytest.mark.parametrize(
+    "foreign",
+    [
+        b"7",
+        b"[]",
+        b'"submitted"',
+        b"null",
+        b'{"phase":"submitted","draft_id":"1","message_id":null,"at":"x"}',
+        b'{"phase":"sent!","draft_id":1,"message_id":null,"at":"x"}',
+        b'{"phase":"submitted","draft_id":true,"message_id":null,"at":"x"}',
+        b'{"phase":"submitted","draft_id":1,"message_id":5,"at":"x"}',
+        b'{"phase":"submitted","draft_id":1,"message_id":null,"at":"x","recipients":"a@b"}',
+    ],
+)
+def test_a_line_that_only_looks_like_json_is_skipped(tmp_path: Path, foreign: bytes) -> None:
+    """Random bytes over a copy can decode to any JSON value: it is skipped, the rest still read."""
+    from datetime import UTC, datetime
+
+    journal = SendJournal(tmp_path / "sends.journal")
+    at = datetime(2026, 11, 30, tzinfo=UTC)
+    journal.record("submitted", 3, "<c@x>", at=at)
+    with (tmp_path / "sends.journal").open("ab") as fh:
+        fh.write(foreign + b"\n")
+    assert journal.verdict(3).state == SENT
+    assert journal.verdict(1).state == FREE
+    assert [e.draft_id for e in journal.entries()] == [3]
+
+
 @pytest.mark.parametrize("journal_damage", ["emptied", "overwritten", "deleted"])
 def test_a_lost_send_journal_does_not_send_a_restored_draft_again(  # type: ignore[no-untyped-def]
     env, capsys, home, graph, model, tmp_path, journal_damage
