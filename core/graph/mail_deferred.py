@@ -54,6 +54,8 @@ def load(session: Session, folders: list[str]) -> list[dict[str, Any]]:
     try:
         entries = json.loads(row.value)
     except ValueError:
+        entries = None
+    if not isinstance(entries, list):
         log.warning("unreadable list of deferred Graph mail; the next delta lists what is new")
         return []
     return [

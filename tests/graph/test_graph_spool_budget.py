@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from core.app.graph_runtime import GraphRuntime
 from core.clock import FakeClock
@@ -249,3 +250,23 @@ async def test_the_owner_is_told_once_per_full_disk_in_chinese_on_the_tray_and_t
     finally:
         center.detach()
         await rt.aclose()
+
+
+@pytest.mark.parametrize("damaged", ["7", '{"id": "x"}', "not json", '"inbox"'])
+def test_a_damaged_kept_list_is_dropped_not_a_crash(
+    services: Services, clock: FakeClock, damaged: str
+) -> None:
+    """The next delta lists the mail again: a damaged row must not stop every later round."""
+    entry = {"id": "AAMk1", "_folder": "inbox"}
+    services.store.write(lambda s: mail_deferred.save(s, [entry], clock.now()))
+    with services.store.session() as s:
+        assert mail_deferred.load(s, ["inbox"]) == [entry]
+
+    def damage(s: Session) -> None:
+        row = s.get(SyncCursor, mail_deferred.CURSOR)
+        assert row is not None
+        row.value = damaged
+
+    services.store.write(damage)
+    with services.store.session() as s:
+        assert mail_deferred.load(s, ["inbox"]) == []
