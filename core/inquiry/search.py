@@ -34,6 +34,7 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.visitors import InternalTraversal, _TraverseInternalsType
 
 from core.db.dialect import POSTGRESQL, contains_text, kind_of
 from core.db.models import (
@@ -128,8 +129,17 @@ class _IndexedSearch(ColumnElement[bool]):
     """One search through the engine's trigram index: FTS5 ``MATCH`` on SQLite, the same words
     as ``LIKE`` on PostgreSQL (which its pg_trgm index answers)."""
 
-    inherit_cache = False  # holds two clauses; cheap to compile, so no statement cache
+    # both clauses are part of the cache key, so a board query compiles once per shape and a
+    # keystroke only binds its words (compiling cost more than the index lookup itself)
+    _traverse_internals: _TraverseInternalsType = [
+        ("fts", InternalTraversal.dp_clauseelement),
+        ("trigram", InternalTraversal.dp_clauseelement),
+    ]
+    inherit_cache = True
     type = Boolean()
+    # a comparison in itself: without this SQLite (no native boolean) is sent ``id IN (…) = 1``,
+    # a per-row expression that stops the planner from driving the query from the index's ids
+    _is_implicitly_boolean = True
 
     def __init__(self, fts: ColumnElement[bool], like: ColumnElement[bool]) -> None:
         self.fts = fts
@@ -151,6 +161,18 @@ def _indexed(terms: list[str], *, any_of: bool) -> ColumnElement[bool]:
     ids = select(_search_index.c.rowid).where(_search_index.c.search_text.op("MATCH")(match))
     likes = [contains_text(Inquiry.search_text, t) for t in terms]
     return _IndexedSearch(Inquiry.id.in_(ids), or_(*likes) if any_of else and_(*likes))
+
+
+def scans_rows(search: str, *, indexed: bool = True) -> bool:
+    """Whether ``search_condition(search)`` has no index term: every row's text is tested
+    (words of one or two characters, or no trigram index). Such a search is answered from the
+    covering (stage, search_text) index when it matches few rows."""
+    typed = search.strip().lower()
+    if not typed or not indexed:
+        return bool(typed)
+    if _PHONE_SHAPE.match(typed) and sum(c.isdigit() for c in typed) >= _TRIGRAM:
+        return False
+    return all(len(w) < _TRIGRAM for w in typed.split())
 
 
 def search_condition(
