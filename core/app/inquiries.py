@@ -48,12 +48,20 @@ class InquiryService:
 
     # -- board ---------------------------------------------------------------------------------
     async def page(
-        self, query: BoardQuery, *, limit: int = 200, with_needs_me: bool = True
+        self,
+        query: BoardQuery,
+        *,
+        limit: int = 200,
+        with_needs_me: bool = True,
+        counted: BoardPage | None = None,
     ) -> BoardPage:
-        """The first ``limit`` rows of ``query`` with the stage bar's counts and the total."""
+        """The first ``limit`` rows of ``query`` with the stage bar's counts and the total
+        (those of ``counted`` when it has the same filters: a new sort order reads no counts)."""
         now = self._services.clock.now()
         return await self._services.store.read(
-            lambda s: load_page(s, query, now, limit=limit, with_needs_me=with_needs_me)
+            lambda s: load_page(
+                s, query, now, limit=limit, with_needs_me=with_needs_me, counted=counted
+            )
         )
 
     async def rows(self, query: BoardQuery, *, offset: int = 0, limit: int = 200) -> list[BoardRow]:

@@ -93,6 +93,7 @@ if TYPE_CHECKING:  # loaded on first access at run time (``_ON_FIRST_USE``)
     from core.glossary import product_keys as product_keys
     from core.glossary import product_name as product_name
     from core.inquiry.board import COLUMNS as COLUMNS
+    from core.inquiry.board import BoardPage as BoardPage
     from core.inquiry.board import BoardQuery as BoardQuery
     from core.inquiry.board import BoardRow as BoardRow
     from core.inquiry.detail import AttachmentInfo as AttachmentInfo
@@ -194,6 +195,7 @@ __all__ = [
     "AttachmentInfo",
     "AttentionItem",
     "AudioDeviceError",
+    "BoardPage",
     "BoardQuery",
     "BoardRow",
     "Briefing",
@@ -333,6 +335,7 @@ _ON_FIRST_USE: dict[str, str] = {
     "product_keys": "core.glossary",
     "product_name": "core.glossary",
     "COLUMNS": "core.inquiry.board",
+    "BoardPage": "core.inquiry.board",
     "BoardQuery": "core.inquiry.board",
     "BoardRow": "core.inquiry.board",
     "AttachmentInfo": "core.inquiry.detail",

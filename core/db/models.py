@@ -69,10 +69,15 @@ SEARCH_INDEX = "inquiry_search"
 SEARCH_INDEX_PG = "ix_inquiries_search_text_trgm"
 
 
+# the board's sort-order indexes (migration 0015): expression indexes, outside this metadata
+SORT_INDEX_PREFIX = "ix_inquiries_sort_"
+
+
 def include_name(name: str | None, type_: str, _parent_names: object) -> bool:
     """Alembic autogenerate/compare filter: leave the search index's tables (and its
-    PostgreSQL index, made by 0003 only where pg_trgm exists) alone."""
-    if type_ == "index" and name == SEARCH_INDEX_PG:
+    PostgreSQL index, made by 0003 only where pg_trgm exists) and the board's sort-order
+    indexes (0015) alone."""
+    if type_ == "index" and (name == SEARCH_INDEX_PG or str(name).startswith(SORT_INDEX_PREFIX)):
         return False
     return not (type_ == "table" and name is not None and name.startswith(SEARCH_INDEX))
 

@@ -46,6 +46,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtGui import QIcon
 
 from core.app.types import COLUMNS
+from core.app.types import BoardPage
 from core.app.types import BoardQuery
 from core.app.types import BoardRow
 from core.app.types import display_phone
@@ -97,6 +98,8 @@ class BoardModel(QAbstractTableModel):
         self.needs_me_total = 0
         self._rows: list[BoardRow] = []
         self.attention_ids: set[int] = set()  # rows marked 需要您确认
+        self._attention_read = False
+        self._counted_query: BoardQuery | None = None  # the filters self.stage_counts are of
         self._attention_icon = dot_icon(ATTENTION)
         self._loader = Loader()
         self._more_task: asyncio.Future[None] | None = None
@@ -165,16 +168,29 @@ class BoardModel(QAbstractTableModel):
         limit = max(PAGE_SIZE, len(self._rows)) if keep_position else PAGE_SIZE
         # the "needs me" count only changes with the data, not with the owner's filters
         fresh_counts = keep_position or self._needs_me_stale
-        page = await self.inquiries.page(query, limit=limit, with_needs_me=fresh_counts)
-        attention = await self.ctx.app.attention.items()
+        # a new sort order of the same rows: the counts shown still hold (#44, a sort read
+        # them again and again); a change to the data forgets them (``_on_changes``)
+        counted = None
+        if self._counted_query is not None and not keep_position:
+            counted = BoardPage(self._counted_query, [], self.total, dict(self.stage_counts))
+        page = await self.inquiries.page(
+            query, limit=limit, with_needs_me=fresh_counts, counted=counted
+        )
+        # the marks change with the data, never with his filters: a keystroke or a sort does
+        # not read them again (a change says so: ``_update_rows``, or a refresh in place)
+        known = self._attention_read and not keep_position
+        attention = None if known else await self.ctx.app.attention.items()
         if not self._loader.is_current(generation) or not alive(self):
             return  # a newer query superseded this answer, or the window was replaced
         self.total = page.total
         self.stage_counts = page.stage_counts
+        self._counted_query = query
         if page.needs_me_total >= 0:
             self.needs_me_total = page.needs_me_total
             self._needs_me_stale = False
-        self.attention_ids = {i.inquiry_id for i in attention if i.inquiry_id is not None}
+        if attention is not None:
+            self.attention_ids = {i.inquiry_id for i in attention if i.inquiry_id is not None}
+            self._attention_read = True
         if keep_position:
             self._apply_rows(page.rows)
         else:
@@ -182,7 +198,8 @@ class BoardModel(QAbstractTableModel):
             self._rows = list(page.rows)
             self.endResetModel()
         self.counts_changed.emit(dict(page.stage_counts), page.total, self.needs_me_total)
-        self.attention_changed.emit(len(attention))
+        if attention is not None:
+            self.attention_changed.emit(len(attention))
         self.loaded.emit()
 
     def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
@@ -216,6 +233,9 @@ class BoardModel(QAbstractTableModel):
         """Gather what changed; debounce bursts (an ingest batch) into one re-read."""
         if not (changes.inquiries or changes.created or changes.attention):
             return  # a draft alone (its row's count comes with its inquiry id)
+        self._counted_query = None  # the counts may have moved: the next query counts
+        if changes.attention:
+            self._attention_read = False  # until an update or a load has read them again
         self._changes = self._changes | changes
         self._live_timer.setInterval(
             WINDOW_DEBOUNCE_MS if self._changes.created else ROWS_DEBOUNCE_MS
@@ -257,6 +277,7 @@ class BoardModel(QAbstractTableModel):
         if attention is not None:
             marked = {i.inquiry_id for i in attention if i.inquiry_id is not None}
             moved, self.attention_ids = marked ^ self.attention_ids, marked
+            self._attention_read = True
             self._repaint_customers(moved)  # their 需要您确认 mark came or went
             self.attention_changed.emit(len(attention))
         self.counts_changed.emit(dict(self.stage_counts), self.total, self.needs_me_total)
