@@ -14,6 +14,11 @@ from tests.desktop.test_board_query import (
     test_text_search_name_email_suburb_words,
     test_the_search_index_gives_the_same_answers_as_a_scan,
 )
+from tests.desktop.test_board_sort_plan import (
+    board,
+    test_a_new_sort_order_keeps_the_counts_a_new_filter_counts_again,
+    test_a_row_testing_search_gives_the_same_page_either_way,
+)
 from tests.intake.test_cli import (
     eml_dir,
     test_human_tables,
@@ -39,13 +44,16 @@ from tests.runtime.test_lease import (
 )
 
 __all__ = [
+    "board",
     "eml_dir",
     "model",
     "pipeline",
     "pipelines",
     "server",
     "test_a_clean_stop_frees_the_lease_at_once",
+    "test_a_new_sort_order_keeps_the_counts_a_new_filter_counts_again",
     "test_a_process_clock_far_ahead_never_takes_a_live_lease",
+    "test_a_row_testing_search_gives_the_same_page_either_way",
     "test_a_second_number_given_earlier_finds_the_customer",
     "test_another_writer_s_rows_come_back_as_one_change",
     "test_every_column_sorts_in_sql_both_ways",
