@@ -89,6 +89,11 @@ class Base(DeclarativeBase):
 
 class Inquiry(Base):
     __tablename__ = "inquiries"
+    # "needs me" (the tray's count, the board's filter) from a narrow index, not the wide rows
+    # (migration 0015)
+    __table_args__ = (
+        Index("ix_inquiries_needs_me", "stage", "classification", "owes_reply", "stage_changed_at"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     classification: Mapped[str] = mapped_column(String(1), default="A")

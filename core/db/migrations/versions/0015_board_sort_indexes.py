@@ -1,4 +1,4 @@
-"""indexes the board's sort orders walk
+"""indexes the board's sort orders walk, and one for "needs me"
 
 Revision ID: 0015_board_sort_indexes
 Revises: 0014_shared_files
@@ -40,11 +40,19 @@ INDEXES = {
 }
 
 
+# "needs me" (the tray's count on every change, the board's first page): its columns only, so
+# the count reads a narrow index instead of every wide row (20 -> 12 ms at 50,000); declared in
+# the ORM (``Inquiry.__table_args__``)
+NEEDS_ME = ("stage", "classification", "owes_reply", "stage_changed_at")
+
+
 def upgrade() -> None:
     for name, expressions in INDEXES.items():
         op.execute(f"CREATE INDEX IF NOT EXISTS {name} ON inquiries ({expressions})")
+    op.create_index("ix_inquiries_needs_me", "inquiries", list(NEEDS_ME), if_not_exists=True)
 
 
 def downgrade() -> None:
+    op.drop_index("ix_inquiries_needs_me", table_name="inquiries", if_exists=True)
     for name in INDEXES:
         op.execute(f"DROP INDEX IF EXISTS {name}")
