@@ -69,14 +69,12 @@ SEARCH_INDEX = "inquiry_search"
 SEARCH_INDEX_PG = "ix_inquiries_search_text_trgm"
 
 
-# the board's sort-order indexes (migration 0015): expression indexes, outside this metadata
-SORT_INDEX_PREFIX = "ix_inquiries_sort_"
+SORT_INDEX_PREFIX = "ix_inquiries_sort_"  # the board's expression indexes (0015), not declared
 
 
 def include_name(name: str | None, type_: str, _parent_names: object) -> bool:
     """Alembic autogenerate/compare filter: leave the search index's tables (and its
-    PostgreSQL index, made by 0003 only where pg_trgm exists) and the board's sort-order
-    indexes (0015) alone."""
+    PostgreSQL index, made by 0003 only where pg_trgm exists) and the sort indexes alone."""
     if type_ == "index" and (name == SEARCH_INDEX_PG or str(name).startswith(SORT_INDEX_PREFIX)):
         return False
     return not (type_ == "table" and name is not None and name.startswith(SEARCH_INDEX))
@@ -89,8 +87,7 @@ class Base(DeclarativeBase):
 
 class Inquiry(Base):
     __tablename__ = "inquiries"
-    # "needs me" (the tray's count, the board's filter) from a narrow index, not the wide rows
-    # (migration 0015)
+    # "needs me" (tray count, board filter) from a narrow index, not the wide rows (0015)
     __table_args__ = (
         Index("ix_inquiries_needs_me", "stage", "classification", "owes_reply", "stage_changed_at"),
     )
