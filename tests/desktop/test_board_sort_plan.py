@@ -14,36 +14,25 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from core.inquiry.board import COLUMNS, BoardPage, BoardQuery, fetch_rows, load_page
 from core.services import Services
 from tests.desktop.seed import seed_inquiries
-
-Sent = list[tuple[str, Any]]
+from tests.support.sql_seen import Sent, statements_sent
 
 
 @contextmanager
-def _sent(services: Services) -> Iterator[Sent]:
+def _sent(services: Services) -> Iterator[list[Sent]]:
     """The SELECTs the store sends inside the block, with their parameters."""
-    sent: Sent = []
-
-    def record(_c: object, _cur: object, sql: str, params: Any, _ctx: object, _m: bool) -> None:
-        if sql.lstrip().upper().startswith("SELECT"):
-            sent.append((sql, params))
-
-    engine = services.store.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield sent
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
+    with statements_sent(services.store.engine) as seen:
+        selects: list[Sent] = []
+        yield selects
+    selects.extend(x for x in seen if x.sql.lstrip().upper().startswith("SELECT"))
 
 
-def _plans(services: Services, sent: Sent) -> list[str]:
+def _plans(services: Services, sent: list[Sent]) -> list[str]:
     """One line per statement: its plan steps joined."""
     with services.store.engine.connect() as conn:
         raw = conn.connection.dbapi_connection
@@ -59,7 +48,7 @@ def _page_plan(services: Services, query: BoardQuery, now: datetime) -> str:
     then reads and orders those few rows)."""
     with services.store.session() as s, _sent(services) as sent:
         fetch_rows(s, query, now, limit=50)
-    limited = [(sql, p) for sql, p in sent if "LIMIT" in sql]
+    limited = [x for x in sent if "LIMIT" in x.sql]
     assert len(limited) == 1, [sql for sql, _ in sent]
     plan = _plans(services, limited)[0]
     inner = re.search(r"MATERIALIZE (\w+) \| (.*?) \| SCAN \1", plan)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 
 from PySide6.QtWidgets import QLabel, QProgressBar, QWidget
-from sqlalchemy import event
 
 from core.inquiry.board import COLUMNS
 from desktop import text
@@ -16,6 +15,7 @@ from desktop.hub import OpChanges
 from desktop.operations import Operation, StatusLine
 from tests.desktop.seed import seed_inquiries
 from tests.support.qt import settles, wait_until
+from tests.support.sql_seen import statements_sent
 
 
 @settles
@@ -70,20 +70,12 @@ async def test_a_stage_move_updates_its_row_and_the_stage_bar_without_the_page(c
     counts = dict(model.stage_counts)
     heard: list[tuple[OpChanges, object]] = []
     ctx.hub.changed.connect(lambda changes, handler: heard.append((changes, handler)))
-    seen: list[str] = []
-
-    def record(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
-        seen.append(statement)
-
-    engine = ctx.app._services.store.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with statements_sent(ctx.app._services.store.engine) as sent:
         assert await page.detail.advance_stage(target, "量好了")
         stage = COLUMNS.index("stage")
         await wait_until(lambda: model.row_at(5) is not None and model.row_at(5).stage == target)  # type: ignore[union-attr]
         await page.ready()
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
+    seen = [x.sql for x in sent]
     assert (OpChanges(frozenset({iid}), stages=True), page.detail) in heard
     assert model.data(model.index(5, stage)) == text.stage_name(target)
     assert page.selected_id() == iid  # the row kept its place and the selection

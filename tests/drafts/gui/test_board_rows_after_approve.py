@@ -5,12 +5,10 @@ that row by id, and the statements the store sees prove it (counted with SQLAlch
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 
 from PySide6.QtCore import Qt
-from sqlalchemy import event, text
+from sqlalchemy import text
 
 from core.db.models import ALL_STAGES
 from core.inquiry.board import COLUMNS
@@ -21,6 +19,7 @@ from desktop.context import AppContext
 from desktop.hub import SignalHub
 from tests.drafts.support import CUSTOMER, add_inquiry
 from tests.support.qt import wait_until
+from tests.support.sql_seen import statements_sent
 
 BOARD_SIZE = 50_000
 ROW_SELECT = "AS pending_drafts"  # the board's row query (``core.inquiry.board._row_select``)
@@ -52,22 +51,6 @@ def bulk_inquiries(services: Services, n: int) -> None:
     services.store.write(do)
 
 
-@contextmanager
-def statements(services: Services) -> Iterator[list[str]]:
-    """Every SQL statement the store's engine runs inside the block (any thread)."""
-    seen: list[str] = []
-
-    def record(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
-        seen.append(statement)
-
-    engine = services.store.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
-
-
 async def test_an_approval_re_reads_one_row_of_a_50k_board_not_its_page(  # type: ignore[no-untyped-def]
     qtbot, zh, services, folder_app, drafting, graph
 ):
@@ -96,7 +79,7 @@ async def test_an_approval_re_reads_one_row_of_a_50k_board_not_its_page(  # type
     qtbot.addWidget(window)
     window.show()
     await window.ready()
-    with statements(services) as seen:
+    with statements_sent(services.store.engine) as sent:
         qtbot.mouseClick(window.approve_button, Qt.MouseButton.LeftButton)
         await wait_until(lambda: window.view is not None and window.view.status == "sent")
 
@@ -108,6 +91,7 @@ async def test_an_approval_re_reads_one_row_of_a_50k_board_not_its_page(  # type
         await board.ready()
     assert len(graph.sent_log) == 1
 
+    seen = [x.sql for x in sent]
     board_reads = [s for s in seen if ROW_SELECT in s]
     # the row, re-read by id: once per burst of changes (approve, send), never the page
     assert 1 <= len(board_reads) <= 3, board_reads
