@@ -163,6 +163,11 @@ def _indexed(terms: list[str], *, any_of: bool) -> ColumnElement[bool]:
     return _IndexedSearch(Inquiry.id.in_(ids), or_(*likes) if any_of else and_(*likes))
 
 
+def _phone_shaped(typed: str) -> bool:
+    """A search for a phone number: digits in any format, at least a trigram of them."""
+    return bool(_PHONE_SHAPE.match(typed)) and sum(c.isdigit() for c in typed) >= _TRIGRAM
+
+
 def scans_rows(search: str, *, indexed: bool = True) -> bool:
     """Whether ``search_condition(search)`` has no index term: every row's text is tested
     (words of one or two characters, or no trigram index). Such a search is answered from the
@@ -170,7 +175,7 @@ def scans_rows(search: str, *, indexed: bool = True) -> bool:
     typed = search.strip().lower()
     if not typed or not indexed:
         return bool(typed)
-    if _PHONE_SHAPE.match(typed) and sum(c.isdigit() for c in typed) >= _TRIGRAM:
+    if _phone_shaped(typed):
         return False
     return all(len(w) < _TRIGRAM for w in typed.split())
 
@@ -183,7 +188,7 @@ def search_condition(
     typed = search.strip().lower()
     if not typed:
         return None
-    if _PHONE_SHAPE.match(typed) and sum(c.isdigit() for c in typed) >= _TRIGRAM:
+    if _phone_shaped(typed):
         digits = re.sub(r"\D", "", typed)
         alternatives = {digits}
         code = str(phonenumbers.country_code_for_region(region) or "")
