@@ -46,6 +46,8 @@ from desktop.board.model import BoardModel
 from desktop.context import AppContext
 from desktop.detail import InquiryDetailView
 from desktop.look import table_look
+from desktop.steady_size import hold_size
+from desktop.steady_size import release_size
 
 # each column's share of the table's width (and its narrowest), so every column fits the
 # viewport at any window size: no horizontal scroll bar hides the overdue column at 1366 x 768
@@ -421,7 +423,6 @@ class BoardPage(QWidget):
             self.tr("Guesses to check: low confidence, a merge on the phone alone, unreadable mail")
         )
         self._retranslate_counts()
-        self.total_label.setText(self.tr("%n inquiries", "", total))
 
     def _on_attention(self, count: int) -> None:
         self._attention_count = count
@@ -463,6 +464,13 @@ class BoardPage(QWidget):
         )
         count = getattr(self, "_attention_count", 0)
         self.attention.setText(self.tr("Needs your confirmation (%1)").replace("%1", str(count)))
+        self.total_label.setText(self.tr("%n inquiries", "", self.model.total))
+        for counter in self._counters():
+            hold_size(counter)
+
+    def _counters(self) -> list[QWidget]:
+        """The widgets that show counts: a count changing never lays the window out again."""
+        return [*self.stage_buttons.values(), self.needs_me, self.attention, self.total_label]
 
     def retranslate(self) -> None:
         self.search.setPlaceholderText(self.tr("Search name, email, phone or suburb"))
@@ -480,8 +488,9 @@ class BoardPage(QWidget):
         self.attention.setToolTip(
             self.tr("Guesses to check: low confidence, a merge on the phone alone, unreadable mail")
         )
+        for counter in self._counters():
+            release_size(counter)  # sized anew for this language's words
         self._retranslate_counts()
-        self.total_label.setText(self.tr("%n inquiries", "", self.model.total))
         self.model.retranslate()
         self._wanted = None  # the titles' widths in this language
         self._cell_frames.clear()
