@@ -390,14 +390,19 @@ class BoardModel(QAbstractTableModel):
         roles of every visible cell on each paint, a load paints more than once, and the
         column fit asks too; formatting each answer every time was most of the UI thread's
         time after a search keystroke or a sort (#44)."""
-        key = (index.row(), index.column(), role)
+        return self.cell(index.row(), index.column(), role)
+
+    def cell(self, row: int, column: int, role: int) -> Any:
+        """``data`` by row and column numbers: the column fit measures every visible cell after
+        each load, and making a QModelIndex for each cost more than the answer (#44)."""
+        key = (row, column, role)
         try:
             return self._cells[key]
         except KeyError:
             pass
         if len(self._cells) > CELLS_KEPT:  # the owner scrolled far: start again
             self._cells.clear()
-        value = self._cells[key] = self._answer(index, role)
+        value = self._cells[key] = self._answer(row, column, role)
         return value
 
     def multiData(self, index: Index, roleDataSpan: QModelRoleDataSpan | QModelRoleData) -> None:
@@ -409,18 +414,18 @@ class BoardModel(QAbstractTableModel):
             role = slot.role()
             value = cells.get((row, column, role), _UNKNOWN)
             if value is _UNKNOWN:
-                value = self.data(index, role)
+                value = self.cell(row, column, role)
             if value is None:
                 slot.clearData()
             else:
                 slot.setData(value)
 
-    def _answer(self, index: Index, role: int) -> Any:
+    def _answer(self, row: int, column: int, role: int) -> Any:
         """Qt asks about ten roles of each cell; the ones the board answers go to their method,
         the rest (alignment, check state, size) cost one dictionary look-up."""
         answer = self._answers.get(role)
-        row = self.row_at(index.row()) if answer is not None else None
-        return None if row is None or answer is None else answer(row, COLUMNS[index.column()])
+        shown = self.row_at(row) if answer is not None and 0 <= column < len(COLUMNS) else None
+        return None if shown is None or answer is None else answer(shown, COLUMNS[column])
 
     def _tooltip_answer(self, row: BoardRow, column: str) -> str | None:
         tip = self._tooltip(row, column)  # Qt guesses a tooltip's format: never let it

@@ -64,6 +64,9 @@ NARROW_DROPS = ("last_contact", "suburb", "products", "classification", "stage")
 SQUEEZE = 0.8  # columns may shrink to this share of their preferred width before one is hidden
 TITLE_PADDING = 40  # a title's margins and the sort arrow beside it
 ROWS_MEASURED = 200  # rows measured before the table is on screen (Qt would measure them all)
+DISPLAY_ROLE = int(Qt.ItemDataRole.DisplayRole.value)
+FONT_ROLE = int(Qt.ItemDataRole.FontRole.value)
+DECORATION_ROLE = int(Qt.ItemDataRole.DecorationRole.value)
 
 
 def visible_columns(width: int) -> list[str]:
@@ -334,14 +337,14 @@ class BoardPage(QWidget):
         grid = 1 if self.table.showGrid() else 0
         widest = 0
         for row in range(first, last + 1):
-            cell = self.model.index(row, index)
-            font = self.model.data(cell, Qt.ItemDataRole.FontRole)
-            text = str(self.model.data(cell) or "")
-            icon = self.model.data(cell, Qt.ItemDataRole.DecorationRole) is not None
+            font = self.model.cell(row, index, FONT_ROLE)
+            text = str(self.model.cell(row, index, DISPLAY_ROLE) or "")
+            icon = self.model.cell(row, index, DECORATION_ROLE) is not None
             key = (text, font.key() if isinstance(font, QFont) else "", icon)
             width = self._cell_widths.get(key)
             if width is None:
                 font = font if isinstance(font, QFont) else self.table.font()
+                cell = self.model.index(row, index)
                 metrics, padding = self._cell_frame(cell, font, text, icon)
                 advance = metrics.horizontalAdvance(text) + ROUNDING  # Qt lays text out in
                 width = self._cell_widths[key] = advance + padding + grid  # fractions of a pixel
