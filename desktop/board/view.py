@@ -419,7 +419,7 @@ class BoardPage(QWidget):
             self.detail.show_inquiry(inquiry_id)
             self.inquiry_selected.emit(inquiry_id)
 
-    def _on_counts(self, counts: dict[str, int], total: int, needs_me: int) -> None:
+    def _on_counts(self, counts: dict[str, int], _total: int, needs_me: int) -> None:
         self._stage_counts = counts
         self._needs_me_count = needs_me
         self.attention.setToolTip(
