@@ -26,6 +26,7 @@ import asyncio
 import logging
 import os
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import qasync  # after PySide6, on purpose
@@ -100,11 +101,12 @@ def account_configured(app: App) -> bool:
     return app.desktop.account_configured()
 
 
-def window_on_start(*, tray: bool, demo: bool, account: bool) -> bool:
+def window_on_start(*, tray: bool, demo: bool, account: Callable[[], bool]) -> bool:
     """Whether a start (after the first) shows the window or only the tray icon: only the tray
     when a tray exists and a real, connected mailbox runs in the background. Without an account
-    a tray icon alone would look like nothing happened."""
-    return not tray or demo or not account
+    a tray icon alone would look like nothing happened. ``account`` is asked last: it may ask
+    the keyring, which a start without a tray need not load."""
+    return not tray or demo or not account()
 
 
 class DesktopApp(QObject):
@@ -141,12 +143,13 @@ class DesktopApp(QObject):
         state = self.real_app.state
         demo = state.peek(MODE_KEY) == "demo"
         self._open_context(self._demo_app() if demo else self.real_app)
-        account = account_configured(self.real_app)
-        first_run = not state.peek(FIRST_RUN_KEY) and not account
+        first_run = not state.peek(FIRST_RUN_KEY) and not account_configured(self.real_app)
         if force_wizard or (first_run and not demo):
             self.show_wizard()
         elif self.window is not None and window_on_start(
-            tray=self.tray is not None and self.tray.available, demo=demo, account=account
+            tray=self.tray is not None and self.tray.available,
+            demo=demo,
+            account=lambda: account_configured(self.real_app),
         ):
             self.window.show()
         self._warn_without_cjk_font()

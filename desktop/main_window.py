@@ -236,7 +236,7 @@ class MainWindow(QMainWindow):
         panel.draft_opened.connect(self.pending.open_draft)
         panel.ai_settings_requested.connect(self.open_ai_settings)
         self.board.inquiry_selected.connect(self._customer_selected)
-        self.board.detail.approval_requested.connect(self.pending.open_draft)
+        self.board.approval_requested.connect(self.pending.open_draft)
         # an application shortcut: Qt has no system-wide hotkey (that needs a native hook)
         self.assistant_action = QAction(self)
         self.assistant_action.setShortcut(QKeySequence("Ctrl+Shift+A"))

@@ -16,7 +16,6 @@ import re
 import weakref
 from typing import Any
 
-import phonenumbers
 from sqlalchemy import (
     Boolean,
     Column,
@@ -55,6 +54,8 @@ _indexed_engines: weakref.WeakKeyDictionary[Engine, bool] = weakref.WeakKeyDicti
 
 def phone_digit_forms(phone: str | None, region: str = "AU") -> list[str]:
     """Digits of a phone in international and national form (``61412345678``, ``0412345678``)."""
+    import phonenumbers  # here: the board's first page needs no phone (~20 ms of start, #44)
+
     if not phone:
         return []
     forms: list[str] = []
@@ -191,6 +192,8 @@ def search_condition(
     if _phone_shaped(typed):
         digits = re.sub(r"\D", "", typed)
         alternatives = {digits}
+        import phonenumbers
+
         code = str(phonenumbers.country_code_for_region(region) or "")
         if digits.startswith("0") and code:
             alternatives.add(code + digits[1:])

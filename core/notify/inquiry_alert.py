@@ -21,7 +21,6 @@ from sqlalchemy.orm import Session
 
 from core.db.models import Inquiry, Message
 from core.glossary import product_name
-from core.phones import display_phone
 from core.text.render import md_escape
 
 CLASS_ZH = {"A": "A 类 · 需上门量尺", "B": "B 类 · 可远程报价", "C": "C 类 · 非询盘"}
@@ -99,6 +98,8 @@ def summary_zh(inquiry: Inquiry, first: Message | None) -> str:
 
 def inquiry_message(session: Session, inquiry: Inquiry) -> tuple[str, str]:
     """Title and Markdown body of a new-inquiry alert (the tray and Telegram read both)."""
+    from core.phones import display_phone  # with the first alert, not the app's start (#44)
+
     who = customer_label(inquiry)
     where = f"（{inquiry.suburb}）" if inquiry.suburb else ""
     title = f"新询盘：{who}{where}"

@@ -45,11 +45,11 @@ from PySide6.QtGui import QColor
 from PySide6.QtGui import QFont
 from PySide6.QtGui import QIcon
 
+from core.app import types as app_types
 from core.app.types import COLUMNS
 from core.app.types import BoardPage
 from core.app.types import BoardQuery
 from core.app.types import BoardRow
-from core.app.types import display_phone
 from core.app.types import plain_tooltip
 from core.app.types import to_sydney
 from core.app.types import utc
@@ -493,6 +493,8 @@ class BoardModel(QAbstractTableModel):
 
     def _tooltip(self, row: BoardRow, column: str) -> str | None:
         if column == "customer":
+            # phonenumbers loads with the first tooltip, not with the board (#44)
+            display_phone = app_types.display_phone
             parts = [
                 p
                 for p in (row.customer_email, display_phone(row.customer_phone, self.query.region))

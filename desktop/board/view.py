@@ -12,6 +12,7 @@ Signals:
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 from typing import Any
 
 from PySide6.QtCore import QEvent
@@ -41,13 +42,16 @@ from PySide6.QtWidgets import QWidget
 from core.app.types import ALL_STAGES
 from core.app.types import COLUMNS
 from desktop import text
+from desktop.board.detail_slot import DeferredDetail
 from desktop.board.model import ID_ROLE
 from desktop.board.model import BoardModel
 from desktop.context import AppContext
-from desktop.detail import InquiryDetailView
 from desktop.look import table_look
 from desktop.steady_size import hold_size
 from desktop.steady_size import release_size
+
+if TYPE_CHECKING:
+    from desktop.detail import InquiryDetailView
 
 # each column's share of the table's width (and its narrowest), so every column fits the
 # viewport at any window size: no horizontal scroll bar hides the overdue column at 1366 x 768
@@ -82,6 +86,7 @@ def visible_columns(width: int) -> list[str]:
 class BoardPage(QWidget):
     inquiry_selected = Signal(int)
     wizard_requested = Signal()
+    approval_requested = Signal(int)  # the detail's: a waiting draft to open for approval
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -189,7 +194,6 @@ class BoardPage(QWidget):
 
     def _build_splitter(self) -> QSplitter:
         """The table (or its empty hint) on the left, the detail on the right."""
-        self.detail = InquiryDetailView(self.ctx)
         self.empty_hint = QLabel()
         self.empty_hint.setObjectName("placeholder")
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -215,7 +219,7 @@ class BoardPage(QWidget):
         left_layout.addWidget(self.empty_box)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
-        splitter.addWidget(self.detail)
+        self._detail = DeferredDetail(self.ctx, splitter, self._detail_built)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
@@ -223,6 +227,14 @@ class BoardPage(QWidget):
         self.splitter = splitter
 
         return splitter
+
+    @property
+    def detail(self) -> InquiryDetailView:
+        """The detail pane; built after the board's first paint, or now if asked for first."""
+        return self._detail.pane()
+
+    def _detail_built(self, detail: InquiryDetailView) -> None:
+        detail.approval_requested.connect(self.approval_requested)
 
     def _connect_signals(self) -> None:
         self._search_timer = QTimer(self)
@@ -369,6 +381,8 @@ class BoardPage(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
             self._fit_columns()
+        elif event.type() == QEvent.Type.Paint and self.model.rowCount():
+            self._detail.after_paint()  # the board's rows are on screen: now the detail's turn
         return super().eventFilter(watched, event)
 
     # ------------------------------------------------------------------ filters

@@ -3,6 +3,8 @@ says why nothing syncs in the demo or without a mailbox."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from PySide6.QtWidgets import QSystemTrayIcon
 
@@ -18,10 +20,22 @@ def _stop(desktop: DesktopApp) -> None:
 
 
 def test_only_a_connected_real_mailbox_starts_in_the_tray_alone() -> None:
-    assert window_on_start(tray=True, demo=False, account=True) is False
-    assert window_on_start(tray=True, demo=False, account=False) is True
-    assert window_on_start(tray=True, demo=True, account=True) is True
-    assert window_on_start(tray=False, demo=False, account=True) is True
+    asked: list[bool] = []
+
+    def account(answer: bool) -> Callable[[], bool]:
+        def ask() -> bool:
+            asked.append(answer)
+            return answer
+
+        return ask
+
+    assert window_on_start(tray=True, demo=False, account=account(True)) is False
+    assert window_on_start(tray=True, demo=False, account=account(False)) is True
+    assert asked == [True, False]
+    # the account (a keyring lookup) is not asked when the answer cannot change the window
+    assert window_on_start(tray=True, demo=True, account=account(True)) is True
+    assert window_on_start(tray=False, demo=False, account=account(True)) is True
+    assert asked == [True, False]
 
 
 @pytest.mark.qt_log_ignore("No such signal QPlatformNativeInterface")  # a tray offscreen

@@ -47,8 +47,10 @@ NOT_AT_START = (
 
 # what neither the window nor ``inquiries --json`` shows needs to load with them either (#44):
 # pydantic (quotes), the drafts' fact scanner and reader, the mail parser, the assistant's
-# memories, the settings dialog's pages (the desktop); and for the listing also the keyring (no
-# secret is read), phone numbers, the board's and the tray's modules and Whisper's helpers
+# memories, the settings dialog's pages, the detail pane with its voice button, quote editor and
+# compose dialog (built after the board's first paint), the keyring (no secret is read) and phone
+# numbers (a tooltip's, a search's); and for the listing also the board's and the tray's modules
+# and Whisper's helpers
 DESKTOP_NOT_AT_START = (
     *NOT_AT_START,
     "pydantic",
@@ -58,11 +60,14 @@ DESKTOP_NOT_AT_START = (
     "core.agent.memory",
     "core.mail.parse",
     "desktop.settings_dialog",
+    "desktop.detail",
+    "desktop.voice.dictation",
+    "desktop.approval.compose_dialog",
     "keyring",
+    "phonenumbers",
 )
 CLI_READ_NOT_LOADED = (
     *DESKTOP_NOT_AT_START,
-    "phonenumbers",
     "core.drafts.reader",
     "core.inquiry.board",
     "core.notify.outbox",
@@ -145,3 +150,66 @@ def test_the_launcher_holds_the_collector_back_until_the_command_has_its_app(
     assert during[0] > base[0]  # held back while the launcher imported
     assert after == base  # the interpreter's defaults, restored
     assert frozen > 10_000  # what start-up made sits in the permanent generation
+
+
+def test_a_start_paints_the_board_before_the_detail_pane_and_asks_no_keyring(
+    tmp_path: Path,
+) -> None:
+    """A returning owner's start, as the launcher runs it: the board with its rows is painted
+    before the detail pane's modules or the keyring load (neither is on screen yet), and the
+    pane then takes its place by itself (#44)."""
+    from core.services import build_services
+    from desktop.app import FIRST_RUN_KEY
+    from tests.desktop.seed import seed_inquiries
+
+    services = build_services(tmp_path)
+    seed_inquiries(services, 20)
+    with services.store.session() as session:
+        from core.db.app_state import put_state
+
+        put_state(session, FIRST_RUN_KEY, True, services.clock.now())
+        session.commit()
+    services.close()
+    probe = f"""
+import asyncio, sys, time
+import desktop.gc_held
+from core.app import build_app
+from desktop.app import DesktopApp, make_qapp
+import qasync
+
+LATE = ("keyring", "desktop.detail", "desktop.voice.dictation")
+qapp = make_qapp()
+folder = build_app({str(tmp_path)!r})
+app = DesktopApp(qapp, folder, tray=False)
+
+async def main():
+    app.start()
+    board = app.window.board
+    await board.ready()
+    app.window.grab()
+    print("rows", board.model.rowCount(), "at paint", [m for m in LATE if m in sys.modules])
+    deadline = time.monotonic() + 30
+    while type(board.splitter.widget(1)).__name__ != "InquiryDetailView":
+        assert time.monotonic() < deadline, "the detail pane never came"
+        await asyncio.sleep(0.02)
+    print("pane", board.splitter.widget(1).isVisible())
+    app.quit()
+
+with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(qapp)) as runner:
+    runner.run(main())
+folder.close()
+"""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    env.pop("INQUIRY_BRIDGE_GRAPH_TOKEN", None)
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.strip().splitlines()
+    assert "rows 20 at paint []" in lines, out.stdout
+    assert lines[-1] == "pane True"
