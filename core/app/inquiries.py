@@ -10,7 +10,7 @@ and the events a change publishes follow the commit. Answers are frozen dataclas
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.inquiry.board import (
     BoardPage,
@@ -23,13 +23,14 @@ from core.inquiry.board import (
     needs_me_total,
     stage_counts,
 )
-from core.inquiry.detail import InquiryDetail, load_detail
 from core.inquiry.edit import InquiryEditor
-from core.inquiry.files import AttachmentFile, load_attachment_file
-from core.inquiry.notes import add_customer_note_async
 from core.inquiry.stages import StageChange, StageService
 from core.inquiry.translate import MessageTranslator, TextLLM
 from core.services import Services
+
+if TYPE_CHECKING:  # the detail, a note, a file: loaded on first use, not with the board (#44)
+    from core.inquiry.detail import InquiryDetail
+    from core.inquiry.files import AttachmentFile
 
 
 class InquiryService:
@@ -97,11 +98,15 @@ class InquiryService:
     # -- detail --------------------------------------------------------------------------------
     async def detail(self, inquiry_id: int) -> InquiryDetail | None:
         """One inquiry with its thread, stage history, notes and drive folder."""
+        from core.inquiry.detail import load_detail
+
         return await self._services.store.read(lambda s: load_detail(s, inquiry_id))
 
     async def attachment_file(self, attachment_id: int) -> AttachmentFile | None:
         """A stored attachment's name, absolute path and size (what the assistant found, to
         open or send); None when it is unknown, was never stored or is gone from disk."""
+        from core.inquiry.files import load_attachment_file
+
         paths = self._services.paths
         return await self._services.store.read(
             lambda s: load_attachment_file(s, paths, attachment_id)
@@ -121,6 +126,8 @@ class InquiryService:
         self, inquiry_id: int, text: str, *, actor: str = "owner", source: str = "desktop"
     ) -> int:
         """Add a typed note to an inquiry (audited); its id."""
+        from core.inquiry.notes import add_customer_note_async
+
         return await add_customer_note_async(
             self._services, inquiry_id, text, source=source, actor=actor
         )

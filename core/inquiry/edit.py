@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import cast
 
-import phonenumbers
 from sqlalchemy.orm import Session
 
 from core.clock import naive_utc
@@ -59,6 +58,8 @@ def normalise_value(field: str, value: object, region: str = "AU") -> str | list
     if field == "customer_phone":
         if not text:
             return None
+        import phonenumbers  # with the first phone edited, not with the board (#44)
+
         try:
             parsed = phonenumbers.parse(text, region)
         except phonenumbers.NumberParseException:

@@ -35,7 +35,9 @@ async def test_the_pane_arrives_after_the_rows_paint_looking_as_its_place_did(ct
     seed_inquiries(ctx.app._services, 30)
     tabs, page = _board(ctx, qtbot)
     right = page.splitter.widget(1)
-    assert not isinstance(right, InquiryDetailView)  # not built with the board
+    assert right is not None and not isinstance(
+        right, InquiryDetailView
+    )  # not built with the board
     before = _shown_words(right)
     assert len(before) == 1 and CJK.search(before[0]), before  # his language, one line
     tabs.show()
@@ -45,7 +47,7 @@ async def test_the_pane_arrives_after_the_rows_paint_looking_as_its_place_did(ct
 
     await wait_until(lambda: isinstance(page.splitter.widget(1), InquiryDetailView))
     pane = page.splitter.widget(1)
-    assert pane.isVisible()
+    assert pane is not None and pane.isVisible()
     assert _shown_words(pane) == before  # the same words where they were
     assert page.splitter.sizes() == sizes  # the split did not move
     assert page.detail is pane  # one pane, not a second one built on asking

@@ -177,7 +177,7 @@ from core.app import build_app
 from desktop.app import DesktopApp, make_qapp
 import qasync
 
-LATE = ("keyring", "desktop.detail", "desktop.voice.dictation")
+LATE = ("keyring", "desktop.detail", "core.inquiry.detail")
 qapp = make_qapp()
 folder = build_app({str(tmp_path)!r})
 app = DesktopApp(qapp, folder, tray=False)
