@@ -90,9 +90,13 @@ class DeferredDetail(QObject):
 
             pane = InquiryDetailView(self._ctx)
             self._pane = pane
-            sizes = self._splitter.sizes()
-            self._splitter.replaceWidget(self._index, pane)
-            self._splitter.setSizes(sizes)  # the owner's split stays where it was
+            splitter = self._splitter
+            # on screen, the split he sees (or dragged) stays where it is; before the first
+            # show, the board's intended split (its setSizes) must stand, not today's guesses
+            sizes = splitter.sizes() if splitter.isVisible() else None
+            splitter.replaceWidget(self._index, pane)
+            if sizes is not None:
+                splitter.setSizes(sizes)
             self.slot.deleteLater()
             self._on_built(pane)
         return self._pane

@@ -72,3 +72,23 @@ async def test_a_row_clicked_before_the_pane_arrived_shows_its_inquiry_at_once(c
     assert row is not None and pane.inquiry_id == row.id
     assert pane.title.text() and pane.title.text() in {row.customer_name, row.customer_email}
     assert pane.isVisible()
+
+
+@settles
+async def test_a_pane_asked_for_before_the_window_shows_gets_the_same_split(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The screenshot tool and a tray click ask for the pane before the board was ever shown:
+    the split must be the one the board is designed with, not the slot's unlaid-out sizes."""
+    seed_inquiries(ctx.app._services, 30)
+    early_tabs, early = _board(ctx, qtbot)
+    await early.ready()
+    assert isinstance(early.detail, InquiryDetailView)  # built now, never shown yet
+    early_tabs.show()
+    late_tabs, late = _board(ctx, qtbot)
+    late_tabs.show()
+    await late.ready()
+    await wait_until(lambda: isinstance(late.splitter.widget(1), InquiryDetailView))
+    await wait_until(lambda: early.splitter.sizes()[1] > 0)
+    # within a few pixels: the slot and the pane round the split's shares differently
+    pairs = zip(early.splitter.sizes(), late.splitter.sizes(), strict=True)
+    assert all(abs(a - b) <= 4 for a, b in pairs), (early.splitter.sizes(), late.splitter.sizes())
+    assert early.detail.width() >= 500  # the detail's designed ~540 px at 1366 wide
