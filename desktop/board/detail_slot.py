@@ -94,7 +94,11 @@ class DeferredDetail(QObject):
             # on screen, the split he sees (or dragged) stays where it is; before the first
             # show, the board's intended split (its setSizes) must stand, not today's guesses
             sizes = splitter.sizes() if splitter.isVisible() else None
+            # the board's stretch factor lives in the slot's size policy: the pane takes it
+            # over, so a wider window still widens both sides (3 : 2), not the table alone
+            stretch = self.slot.sizePolicy().horizontalStretch()
             splitter.replaceWidget(self._index, pane)
+            splitter.setStretchFactor(self._index, stretch)
             if sizes is not None:
                 splitter.setSizes(sizes)
             self.slot.deleteLater()

@@ -52,6 +52,12 @@ async def test_the_pane_arrives_after_the_rows_paint_looking_as_its_place_did(ct
     assert page.splitter.sizes() == sizes  # the split did not move
     assert page.detail is pane  # one pane, not a second one built on asking
 
+    # a wider window widens both sides, the table by 3 and the detail by 2 (the board's split)
+    tabs.resize(tabs.width() + 500, tabs.height())
+    await wait_until(lambda: page.splitter.sizes() != sizes)
+    table_gain, pane_gain = (a - b for a, b in zip(page.splitter.sizes(), sizes, strict=True))
+    assert pane_gain > 0 and abs(table_gain * 2 - pane_gain * 3) <= 10, (table_gain, pane_gain)
+
 
 @settles
 async def test_a_row_clicked_before_the_pane_arrived_shows_its_inquiry_at_once(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
