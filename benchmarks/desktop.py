@@ -254,17 +254,6 @@ async def board_and_lag(home: Path, inquiries: int, messages: int) -> None:
     ctx.app.close()  # detaches the notification center before the store closes
 
 
-def _compile_bytecode() -> None:
-    """The cold start of an installed app: its bytecode compiled, as pip and the bundle do. A
-    checkout run under ``PYTHONDONTWRITEBYTECODE=1`` keeps no ``.pyc`` of its own modules, and
-    each child would then time Python compiling ~200 of them (~12% of the figure here), not the
-    app starting. Written to ``__pycache__`` (ignored by git) once, before the timed runs."""
-    import compileall
-
-    for package in ("core", "desktop"):
-        compileall.compile_dir(ROOT / package, quiet=1)
-
-
 def _seed_small(home: Path) -> None:
     """A folder with 20 inquiries, so the cold start opens the board (not the first-run wizard)."""
     from core.services import build_services
@@ -289,7 +278,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         cold_home = Path(tmp) / "cold"
         _seed_small(cold_home)
-        _compile_bytecode()
+        from tests.support.bytecode import compile_app
+
+        compile_app()  # the installed app's start, not Python compiling it
         runs = []
         for _ in range(3):
             out = subprocess.run(

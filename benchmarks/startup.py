@@ -25,6 +25,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 PROBES = {
     "desktop (tray, board)": "import core.app, desktop.app, desktop.main_window, desktop.tray",
@@ -106,10 +107,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
-    import compileall  # timed as installed: bytecode compiled (see benchmarks/desktop.py)
+    from tests.support.bytecode import compile_app
 
-    for name in ("core", "desktop"):
-        compileall.compile_dir(ROOT / name, quiet=1)
+    compile_app()  # timed as installed: the app's bytecode compiled
     failed = False
     for name, code in PROBES.items():
         loaded = report(name, code, args.runs, args.top)

@@ -381,7 +381,7 @@ class BoardPage(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
             self._fit_columns()
-        elif event.type() == QEvent.Type.Paint and self.model.rowCount():
+        elif event.type() == QEvent.Type.Paint and not self._detail.built and self.model.rowCount():
             self._detail.after_paint()  # the board's rows are on screen: now the detail's turn
         return super().eventFilter(watched, event)
 
