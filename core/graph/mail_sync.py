@@ -287,7 +287,7 @@ class MailSync:
         return MailRoundPlan(listings, new, known, id_changes, categories, carried=len(carried))
 
     async def plan_round(self) -> MailRoundPlan:
-        listings = await asyncio.gather(*(self.list_folder(f) for f in self.folders()))
+        listings = await tasks.gather_or_cancel(*(self.list_folder(f) for f in self.folders()))
         return await tasks.io(self._plan, list(listings))
 
     # ------------------------------------------------------------------ fetching
