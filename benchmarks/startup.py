@@ -56,6 +56,7 @@ NOT_AT_START = (
     "desktop.detail",
     "desktop.voice.dictation",
     "desktop.approval.compose_dialog",
+    "desktop.chat",
     "phonenumbers",
 )
 LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")

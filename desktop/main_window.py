@@ -18,6 +18,7 @@ Signals:
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
@@ -40,8 +41,8 @@ from PySide6.QtWidgets import QWidget
 
 from core.app.types import disk_size
 from desktop.approval.pending_view import PendingDraftsView
+from desktop.assistant_slot import AssistantSlot
 from desktop.board.view import BoardPage
-from desktop.chat import ChatDock
 from desktop.context import AppContext
 from desktop.demo_banner import DemoBanner
 from desktop.i18n import LANGUAGES
@@ -49,6 +50,9 @@ from desktop.i18n import app_name
 from desktop.i18n import current_language
 from desktop.look import app_icon
 from desktop.model_waiting import model_waiting_line
+
+if TYPE_CHECKING:  # built when first opened (desktop.assistant_slot)
+    from desktop.chat import ChatDock
 
 BANNER_LINES = 3  # an alert's body may be a whole draft (Telegram shows it all); the banner
 BANNER_LINE_CHARS = 160  # shows its start, and 打开 opens the item itself
@@ -205,7 +209,7 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.sync_action)
         toolbar.addAction(self.pause_action)
         toolbar.addSeparator()
-        toolbar.addAction(self.chat.toggleViewAction())
+        toolbar.addAction(self.assistant.toggle_action)
         toolbar.addAction(self.briefing_action)
         toolbar.addAction(self.stats_action)
         toolbar.addSeparator()
@@ -228,13 +232,9 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ assistant
 
     def _build_chat(self, ctx: AppContext) -> None:
-        """The chat dock (hidden until asked for) and its wiring to the board and approvals."""
-        self.chat = ChatDock(ctx, self)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.chat)
-        self.chat.hide()
-        panel = self.chat.panel
-        panel.draft_opened.connect(self.pending.open_draft)
-        panel.ai_settings_requested.connect(self.open_ai_settings)
+        """The chat dock's place (the dock is built when first opened: ``AssistantSlot``) and
+        the board's and approvals' wiring."""
+        self.assistant = AssistantSlot(ctx, self, self._wire_chat)
         self.board.inquiry_selected.connect(self._customer_selected)
         self.board.approval_requested.connect(self.pending.open_draft)
         # an application shortcut: Qt has no system-wide hotkey (that needs a native hook)
@@ -244,6 +244,15 @@ class MainWindow(QMainWindow):
         self.assistant_action.triggered.connect(self.show_assistant)
         self.addAction(self.assistant_action)
 
+    @property
+    def chat(self) -> ChatDock:
+        """The assistant's dock (built on first use)."""
+        return self.assistant.dock()
+
+    def _wire_chat(self, chat: ChatDock) -> None:
+        chat.panel.draft_opened.connect(self.pending.open_draft)
+        chat.panel.ai_settings_requested.connect(self.open_ai_settings)
+
     def show_assistant(self) -> None:
         """Bring the window forward with the chat panel open and the cursor in its input."""
         self.bring_forward()
@@ -252,7 +261,7 @@ class MainWindow(QMainWindow):
     def _customer_selected(self, inquiry_id: int) -> None:
         row = self.board.model.row_at(self.board.model.row_of(inquiry_id))
         name = (row.customer_name or row.customer_email or "") if row is not None else ""
-        self.chat.panel.set_customer(inquiry_id, name or self.tr("Inquiry"))
+        self.assistant.set_customer(inquiry_id, name or self.tr("Inquiry"))
 
     def open_ai_settings(self) -> None:
         """Settings at its AI page (the desktop app's dialog; the plain signal without it)."""
@@ -262,7 +271,12 @@ class MainWindow(QMainWindow):
             return
         dialog = shell.show_settings(1)
         if dialog is not None:
-            dialog.finished.connect(lambda *_: self.chat.panel.refresh())
+            dialog.finished.connect(self._refresh_chat)
+
+    def _refresh_chat(self) -> None:
+        panel = self.assistant.panel()
+        if panel is not None:
+            panel.refresh()
 
     # ------------------------------------------------------------------ items
 
@@ -381,6 +395,7 @@ class MainWindow(QMainWindow):
         self.language_button.setText(self.tr("Language"))
         self.quit_action.setText(self.tr("Quit"))
         self.assistant_action.setText(self.tr("Assistant"))
+        self.assistant.toggle_action.setText(self.tr("Assistant"))
         self.mode_label.setText(
             self.tr("Demo data — your real mailbox is untouched") if self.ctx.is_demo else ""
         )

@@ -48,7 +48,8 @@ NOT_AT_START = (
 # what neither the window nor ``inquiries --json`` shows needs to load with them either (#44):
 # pydantic (quotes), the drafts' fact scanner and reader, the mail parser, the assistant's
 # memories, the settings dialog's pages, the detail pane with its voice button, quote editor and
-# compose dialog (built after the board's first paint), the keyring (no secret is read) and phone
+# compose dialog (built after the board's first paint), the assistant's chat dock (built when
+# first opened), the keyring (no secret is read) and phone
 # numbers (a tooltip's, a search's); and for the listing also the board's and the tray's modules
 # and Whisper's helpers
 DESKTOP_NOT_AT_START = (
@@ -63,6 +64,7 @@ DESKTOP_NOT_AT_START = (
     "desktop.detail",
     "desktop.voice.dictation",
     "desktop.approval.compose_dialog",
+    "desktop.chat",
     "keyring",
     "phonenumbers",
 )
@@ -177,7 +179,7 @@ from core.app import build_app
 from desktop.app import DesktopApp, make_qapp
 import qasync
 
-LATE = ("keyring", "desktop.detail", "core.inquiry.detail")
+LATE = ("keyring", "desktop.detail", "core.inquiry.detail", "desktop.chat")
 qapp = make_qapp()
 folder = build_app({str(tmp_path)!r})
 app = DesktopApp(qapp, folder, tray=False)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QSystemTrayIcon
+from PySide6.QtWidgets import QSystemTrayIcon, QToolBar
 
 from core.app import App
 from desktop.app import DesktopApp
@@ -98,7 +98,34 @@ async def test_welcome_window_settings_and_assistant_open_from_the_window(app, s
     window.settings_action.trigger()
     assert desktop.settings_dialog is not None and desktop.settings_dialog.isVisible()
     desktop.settings_dialog.reject()
-    window.chat.toggleViewAction().trigger()
+    window.assistant.toggle_action.trigger()  # 助手 in the toolbar
     assert window.chat.isVisible()
     assert window.quit_action in window.more_menu.actions()  # 退出 without a tray menu
+    await _stop(desktop)
+
+
+@settles
+async def test_the_assistant_dock_is_built_when_first_opened(app, services) -> None:  # type: ignore[no-untyped-def]
+    """The chat dock starts hidden, so it is built only when opened (#44); the toolbar's 助手
+    shows and closes it, checked while it shows, and the panel names the customer the board
+    selected before the dock existed."""
+    desktop = await _without_tray(app, services)
+    window = desktop.window
+    assert window is not None
+    assert not window.assistant.built
+    toggle = window.assistant.toggle_action
+    assert toggle in window.findChildren(QToolBar)[0].actions() and toggle.text() == "助手"
+    window.board.select_row(2)
+    selected = window.board.model.row_at(2)
+    assert selected is not None and not window.assistant.built
+    toggle.trigger()
+    assert window.assistant.built and window.chat.isVisible() and toggle.isChecked()
+    bar = window.chat.panel.customer_bar
+    assert (bar.inquiry_id, bar.customer) == (selected.id, selected.customer_name)
+    window.chat.close()  # its own ×: the button follows
+    assert not toggle.isChecked()
+    toggle.trigger()
+    assert window.chat.isVisible()
+    toggle.trigger()
+    assert not window.chat.isVisible() and not toggle.isChecked()
     await _stop(desktop)
