@@ -7,8 +7,6 @@ summary, stage history, notes). Every change to this file needs the matching Ale
 under ``migrations/versions`` (a test compares the two).
 """
 
-from __future__ import annotations
-
 from datetime import datetime
 from typing import Any, TypeAlias
 
@@ -122,8 +120,8 @@ class Inquiry(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime)
 
-    messages: Mapped[list[Message]] = relationship(back_populates="inquiry")
-    stage_events: Mapped[list[StageEvent]] = relationship(
+    messages: Mapped[list["Message"]] = relationship(back_populates="inquiry")
+    stage_events: Mapped[list["StageEvent"]] = relationship(
         back_populates="inquiry", order_by="StageEvent.at"
     )
 
@@ -195,7 +193,7 @@ class Message(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime)
 
     inquiry: Mapped[Inquiry | None] = relationship(back_populates="messages")
-    attachments: Mapped[list[Attachment]] = relationship(
+    attachments: Mapped[list["Attachment"]] = relationship(
         back_populates="message", cascade="all, delete-orphan"
     )
 
