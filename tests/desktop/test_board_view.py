@@ -7,6 +7,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 from core.events import InquiryCreated
 from core.inquiry.board import COLUMNS
 from core.inquiry.stages import StageService
+from desktop.board.model import FIRST_PAGE, PAGE_SIZE
 from desktop.board.view import BoardPage
 from tests.desktop.seed import seed_inquiries
 from tests.support.qt import settles, wait_until
@@ -39,7 +40,8 @@ async def test_search_box_filters_in_sql_with_phone_in_any_format(ctx, qtbot) ->
     page.search.clear()
     await wait_until(lambda: page.model.query.search == "")
     await page.ready()
-    assert page.model.rowCount() == 120
+    assert page.model.total == 120
+    assert page.model.rowCount() == FIRST_PAGE and page.model.canFetchMore()
 
 
 @settles
@@ -99,13 +101,37 @@ async def test_fetch_more_pages_through_large_boards(ctx, qtbot) -> None:  # typ
     page = BoardPage(ctx)
     qtbot.addWidget(page)
     await page.ready()
-    assert page.model.rowCount() == 200 and page.model.canFetchMore()
+    assert page.model.rowCount() == FIRST_PAGE and page.model.canFetchMore()
     page.model.fetchMore()
-    await wait_until(lambda: page.model.rowCount() == 400)
+    await wait_until(lambda: page.model.rowCount() == FIRST_PAGE + PAGE_SIZE)
     page.model.fetchMore()
     await wait_until(lambda: page.model.rowCount() == 450)
     assert not page.model.canFetchMore()
     assert len(set(page.model.ids())) == 450
+
+
+@settles
+async def test_a_tall_board_fills_its_window_past_the_first_page(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A query reads a short first page; a window taller than it shows no blank rows: the view
+    asks for more until its last loaded row is below the bottom edge."""
+    seed_inquiries(ctx.app._services, 450)
+    page = BoardPage(ctx)
+    qtbot.addWidget(page)
+    page.resize(1200, 200)
+    page.show()
+    await page.ready()
+    table, model = page.table, page.model
+    assert model.rowCount() == FIRST_PAGE
+    rows_high = FIRST_PAGE + 60  # the viewport grows past the first page by 60 rows
+    page.resize(1200, page.height() - table.viewport().height() + rows_high * table.rowHeight(0))
+
+    def filled() -> bool:
+        last = table.visualRect(model.index(model.rowCount() - 1, 0))
+        return model.rowCount() > FIRST_PAGE and last.bottom() >= table.viewport().height()
+
+    await wait_until(filled)
+    await page.ready()
+    assert len(set(model.ids())) == model.rowCount() <= FIRST_PAGE + PAGE_SIZE
 
 
 @settles

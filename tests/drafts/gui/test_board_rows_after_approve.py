@@ -14,6 +14,7 @@ from core.db.models import ALL_STAGES
 from core.inquiry.board import COLUMNS
 from core.services import Services
 from desktop.approval.window import ApprovalWindow
+from desktop.board.model import FIRST_PAGE
 from desktop.board.view import BoardPage
 from desktop.context import AppContext
 from desktop.hub import SignalHub
@@ -68,7 +69,7 @@ async def test_an_approval_re_reads_one_row_of_a_50k_board_not_its_page(  # type
     board.table.sortByColumn(COLUMNS.index("customer"), Qt.SortOrder.AscendingOrder)
     await board.ready()
     model = board.model
-    assert model.total == BOARD_SIZE + 1 and model.rowCount() == 200
+    assert model.total == BOARD_SIZE + 1 and model.rowCount() == FIRST_PAGE
     position = model.row_of(inquiry_id)
     assert position == 0  # "Aaron Able" before every "Customer n"
     owes = COLUMNS.index("owes")
@@ -99,7 +100,7 @@ async def test_an_approval_re_reads_one_row_of_a_50k_board_not_its_page(  # type
     assert not [s for s in seen if "GROUP BY inquiries.stage" in s]  # no stage-bar recount
     assert not [s for s in seen if "LIMIT" in s and "FROM inquiries" in s]  # no page
     # the row kept its place; the counts moved with it, the total stayed
-    assert model.row_of(inquiry_id) == position and model.rowCount() == 200
+    assert model.row_of(inquiry_id) == position and model.rowCount() == FIRST_PAGE
     assert model.total == BOARD_SIZE + 1
     assert model.needs_me_total == needs_me - 1  # he owed a reply and had a draft waiting
     assert board.needs_me.text().endswith(f"({needs_me - 1})")
