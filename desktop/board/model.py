@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -43,7 +42,6 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QBrush
 from PySide6.QtGui import QColor
 from PySide6.QtGui import QFont
-from PySide6.QtGui import QIcon
 
 from core.app import types as app_types
 from core.app.types import COLUMNS
@@ -83,7 +81,15 @@ WINDOW_DEBOUNCE_MS = 400  # an ingest batch's new inquiries: one re-read of the 
 
 
 _UNKNOWN = object()  # not yet answered (None is an answer)
-CELLS_KEPT = 20_000  # answers kept (a page is 8 columns x 200 rows x 7 roles at most)
+ROWS_KEPT = 2_500  # rows whose cells are kept (a screen shows ~25, a page is 200)
+DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
+DECORATION = int(Qt.ItemDataRole.DecorationRole.value)
+TOOLTIP = int(Qt.ItemDataRole.ToolTipRole.value)
+FONT = int(Qt.ItemDataRole.FontRole.value)
+ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole.value)
+BACKGROUND = int(Qt.ItemDataRole.BackgroundRole.value)
+FOREGROUND = int(Qt.ItemDataRole.ForegroundRole.value)
+CHECK_STATE = int(Qt.ItemDataRole.CheckStateRole.value)
 
 
 class BoardModel(QAbstractTableModel):
@@ -112,17 +118,13 @@ class BoardModel(QAbstractTableModel):
         # the days column's words by (working days, overdue days): a handful of distinct texts
         # on any board, so a repaint looks them up instead of formatting every visible cell
         self._days_texts: dict[tuple[int, int], str] = {}
-        self._cells: dict[tuple[int, int, int], Any] = {}  # (row, column, role) -> answer
-        self._answers: dict[int, Callable[[BoardRow, str], Any]] = {
-            int(Qt.ItemDataRole.DisplayRole.value): self._display,
-            ID_ROLE: lambda row, _column: row.id,
-            ROW_ROLE: lambda row, _column: row,
-            int(Qt.ItemDataRole.ToolTipRole.value): self._tooltip_answer,
-            int(Qt.ItemDataRole.DecorationRole.value): self._decoration,
-            int(Qt.ItemDataRole.ForegroundRole.value): self._foreground,
-            int(Qt.ItemDataRole.FontRole.value): self._font,
-            int(Qt.ItemDataRole.BackgroundRole.value): self._background,
-        }
+        # each loaded row's eight cells, every painted role answered at once (``_row_cells``)
+        self._cells: dict[int, list[dict[int, Any]]] = {}
+        self._titles: list[str] = []  # the columns' titles in this language, in COLUMNS order
+        self._muted, self._overdue = QBrush(MUTED), QBrush(OVERDUE)
+        self._owed, self._overdue_back = QBrush(ATTENTION), QBrush(QColor("#fff1e5"))
+        self._bold = QFont()
+        self._bold.setBold(True)
         for changed in (
             self.modelReset,
             self.layoutChanged,
@@ -377,46 +379,47 @@ class BoardModel(QAbstractTableModel):
         shown = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)  # tip: when cut
         if orientation != Qt.Orientation.Horizontal or role not in shown:
             return None
-        titles = {
-            "customer": self.tr("Customer"),
-            "suburb": self.tr("Suburb"),
-            "products": self.tr("Products"),
-            "classification": self.tr("Class"),
-            "stage": self.tr("Stage"),
-            "owes": self.tr("Who owes a reply"),
-            "last_contact": self.tr("Last contact"),
-            "days_in_stage": self.tr("Days in stage"),
-        }
-        return titles[COLUMNS[section]] if 0 <= section < len(COLUMNS) else None
+        if not self._titles:  # asked on every paint of the header; words change with language
+            self._titles = [
+                self.tr("Customer"),
+                self.tr("Suburb"),
+                self.tr("Products"),
+                self.tr("Class"),
+                self.tr("Stage"),
+                self.tr("Who owes a reply"),
+                self.tr("Last contact"),
+                self.tr("Days in stage"),
+            ]
+        return self._titles[section] if 0 <= section < len(COLUMNS) else None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """A cell's answer, kept until the model next says something changed: Qt asks seven
-        roles of every visible cell on each paint, a load paints more than once, and the
-        column fit asks too; formatting each answer every time was most of the UI thread's
-        time after a search keystroke or a sort (#44)."""
         return self.cell(index.row(), index.column(), role)
 
     def cell(self, row: int, column: int, role: int) -> Any:
         """``data`` by row and column numbers: the column fit measures every visible cell after
         each load, and making a QModelIndex for each cost more than the answer (#44)."""
-        key = (row, column, role)
-        try:
-            return self._cells[key]
-        except KeyError:
-            pass
-        if len(self._cells) > CELLS_KEPT:  # the owner scrolled far: start again
-            self._cells.clear()
-        value = self._cells[key] = self._answer(row, column, role)
+        cells = self._row_cells(row)
+        if cells is None or not 0 <= column < len(cells):
+            return None
+        answers = cells[column]
+        value = answers.get(role, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = answers[role] = self._asked(row, column, role)
         return value
 
     def multiData(self, index: Index, roleDataSpan: QModelRoleDataSpan | QModelRoleData) -> None:
         """Every role a delegate asks of a cell, in one call: Qt 6's item views paint through
         this, and answering it here crosses from C++ into Python once per cell instead of
         seven times (#44)."""
-        row, column, cells = index.row(), index.column(), self._cells
-        for slot in _slots(roleDataSpan):
+        row, column = index.row(), index.column()
+        cells = self._cells.get(row) or self._row_cells(row)
+        answers = cells[column] if cells is not None and 0 <= column < len(cells) else {}
+        # PySide6 indexes a span and gives its length; its stubs do not say so
+        slots: Any = (roleDataSpan,) if isinstance(roleDataSpan, QModelRoleData) else roleDataSpan
+        for k in range(len(slots)):
+            slot = slots[k]
             role = slot.role()
-            value = cells.get((row, column, role), _UNKNOWN)
+            value = answers.get(role, _UNKNOWN)
             if value is _UNKNOWN:
                 value = self.cell(row, column, role)
             if value is None:
@@ -424,44 +427,71 @@ class BoardModel(QAbstractTableModel):
             else:
                 slot.setData(value)
 
-    def _answer(self, row: int, column: int, role: int) -> Any:
-        """Qt asks about ten roles of each cell; the ones the board answers go to their method,
-        the rest (alignment, check state, size) cost one dictionary look-up."""
-        answer = self._answers.get(role)
-        shown = self.row_at(row) if answer is not None and 0 <= column < len(COLUMNS) else None
-        return None if shown is None or answer is None else answer(shown, COLUMNS[column])
+    def shown(self, row: int) -> list[dict[int, Any]] | None:
+        """What row ``row``'s cells show, by column: each cell's painted answers by role."""
+        return self._row_cells(row)
 
-    def _tooltip_answer(self, row: BoardRow, column: str) -> str | None:
-        tip = self._tooltip(row, column)  # Qt guesses a tooltip's format: never let it
-        return plain_tooltip(tip) if tip else None
+    def _row_cells(self, row: int) -> list[dict[int, Any]] | None:
+        """Row ``row``'s cells by column, each its answers by role; kept until the model next
+        says something changed. Qt asks seven roles of every visible cell on each paint and a
+        load paints more than once: a row's cells are worked out together (one clock reading,
+        one overdue count), where answering role by role was most of the UI thread's time
+        after a search keystroke or a sort (#44)."""
+        cells = self._cells.get(row)
+        if cells is None:
+            shown = self.row_at(row)
+            if shown is None:
+                return None
+            if len(self._cells) > ROWS_KEPT:  # the owner scrolled far: start again
+                self._cells.clear()
+            cells = self._cells[row] = self._painted(shown)
+        return cells
 
-    def _decoration(self, row: BoardRow, column: str) -> QIcon | None:
-        if column == "stage":
-            return self._stage_icons.get(row.stage)
-        if column == "customer":
-            return self._attention_icon if row.id in self.attention_ids else None
-        return None
+    def _painted(self, row: BoardRow) -> list[dict[int, Any]]:
+        """The roles a paint asks of each of ``row``'s cells; the others stay unasked."""
+        now = self.clock.now()
+        closed = row.stage in ("done", "lost")
+        cells: list[dict[int, Any]] = []
+        for column in COLUMNS:
+            cells.append(
+                {
+                    DISPLAY: self._display(row, column, now),
+                    DECORATION: None,
+                    FONT: None,
+                    FOREGROUND: self._muted if closed else None,
+                    BACKGROUND: None,
+                    ALIGNMENT: None,
+                    CHECK_STATE: None,
+                }
+            )
+        by_name = dict(zip(COLUMNS, cells, strict=True))
+        by_name["stage"][DECORATION] = self._stage_icons.get(row.stage)
+        if row.id in self.attention_ids:
+            by_name["customer"][DECORATION] = self._attention_icon
+        if row.needs_me(now):
+            by_name["customer"][FONT] = self._bold
+        if row.owes_reply == "us" and not closed:
+            by_name["owes"][FOREGROUND] = self._owed
+        if row.overdue_days(now) > 0:
+            by_name["days_in_stage"][FOREGROUND] = self._overdue
+            by_name["days_in_stage"][BACKGROUND] = self._overdue_back
+        return cells
 
-    def _foreground(self, row: BoardRow, column: str) -> QBrush | None:
-        if column == "days_in_stage" and row.overdue_days(self.clock.now()) > 0:
-            return QBrush(OVERDUE)
-        if column == "owes" and row.owes_reply == "us" and row.stage not in ("done", "lost"):
-            return QBrush(ATTENTION)
-        return QBrush(MUTED) if row.stage in ("done", "lost") else None
-
-    def _font(self, row: BoardRow, column: str) -> QFont | None:
-        if column != "customer" or not row.needs_me(self.clock.now()):
+    def _asked(self, row: int, column: int, role: int) -> Any:
+        """A role no paint asks (a tooltip, the row's id): worked out when first asked."""
+        shown = self.row_at(row)
+        if shown is None:
             return None
-        font = QFont()
-        font.setBold(True)
-        return font
-
-    def _background(self, row: BoardRow, column: str) -> QBrush | None:
-        if column == "days_in_stage" and row.overdue_days(self.clock.now()) > 0:
-            return QBrush(QColor("#fff1e5"))
+        if role == ID_ROLE:
+            return shown.id
+        if role == ROW_ROLE:
+            return shown
+        if role == TOOLTIP:
+            tip = self._tooltip(shown, COLUMNS[column])  # Qt guesses a tooltip's format:
+            return plain_tooltip(tip) if tip else None  # never let it
         return None
 
-    def _display(self, row: BoardRow, column: str) -> str:
+    def _display(self, row: BoardRow, column: str, now: datetime) -> str:
         if column == "customer":
             return row.customer_name or row.customer_email or self.tr("(unknown)")
         if column == "suburb":
@@ -475,18 +505,17 @@ class BoardModel(QAbstractTableModel):
         if column == "owes":
             if row.stage in ("done", "lost"):
                 return ""
-            since, now = row.owes_since(), self.clock.now()
+            since = row.owes_since()
             ago = text.duration(utc(now) - utc(since)) if since is not None else "–"
             label = self.tr("We owe · %1") if row.owes_reply == "us" else self.tr("They owe · %1")
             return label.replace("%1", ago)
         if column == "last_contact":
-            return _compact_time(row.last_contact_at, self.clock.now())
+            return _compact_time(row.last_contact_at, now)
         if column == "days_in_stage":
-            return self._days_text(row)
+            return self._days_text(row, now)
         return ""
 
-    def _days_text(self, row: BoardRow) -> str:
-        now = self.clock.now()
+    def _days_text(self, row: BoardRow, now: datetime) -> str:
         key = (row.days_in_stage(now), row.overdue_days(now))
         cell = self._days_texts.get(key)
         if cell is None:
@@ -541,18 +570,12 @@ class BoardModel(QAbstractTableModel):
     def retranslate(self) -> None:
         """Language changed: headers and every cell's words change."""
         self._days_texts.clear()
+        self._titles = []
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         if self._rows:
             self.dataChanged.emit(
                 self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1)
             )
-
-
-def _slots(span: QModelRoleDataSpan | QModelRoleData) -> list[QModelRoleData]:
-    """The roles asked for (PySide6 indexes a span; its stubs do not say so)."""
-    if isinstance(span, QModelRoleData):
-        return [span]
-    return [span[k] for k in range(span.size())]  # type: ignore[index]
 
 
 def _compact_time(dt: datetime | None, now: datetime) -> str:

@@ -270,7 +270,8 @@ class BoardPage(QWidget):
         if remeasure or self._wanted is None:
             # measured once per load (Qt's sizeHintForColumn asks the model for every loaded
             # row): the window settling at start resized it four times (#44)
-            self._wanted = {c: self._wanted_width(i, c) for i, c in enumerate(COLUMNS)}
+            cells = self._cells_need()
+            self._wanted = {c: self._wanted_width(i, c, cells[i]) for i, c in enumerate(COLUMNS)}
         elif width == self._fitted_width:
             return
         if settled and self._columns_hold(self._wanted, width):
@@ -315,7 +316,7 @@ class BoardPage(QWidget):
             used += share
             self.table.setColumnWidth(i, share)
 
-    def _wanted_width(self, index: int, column: str) -> int:
+    def _wanted_width(self, index: int, column: str, need_cells: int) -> int:
         """The room column ``column`` needs: its title (with the sort arrow) and its widest
         loaded cell (the product list is short on the board: ``text.products_brief``); never less
         than its share."""
@@ -329,39 +330,46 @@ class BoardPage(QWidget):
                 header.sectionSizeHint(index),
                 header.fontMetrics().horizontalAdvance(title) + TITLE_PADDING,
             )
-        need_cells = self._cells_need(index)
         return max(MIN_WIDTH, need_title, need_cells, int(COLUMN_WIDTHS[column] * SQUEEZE))
 
-    def _cells_need(self, index: int) -> int:
-        """Qt's ``sizeHintForColumn`` over the rows on screen, cheaper. The delegate's measure
-        asks the Python model for every role of a cell, and after each search keystroke or
-        sort that was half the UI thread's time (#44). A cell's width is its text's advance in
-        its font plus what the delegate adds around it (margins, an icon), which depends only
-        on the font and the icon: the delegate is asked once per such pair, the font's metrics
-        give the rest. ``retranslate`` forgets both."""
+    def _cells_need(self) -> list[int]:
+        """Each column's widest cell on screen: Qt's ``sizeHintForColumn``, cheaper. The
+        delegate's measure asks the Python model for every role of a cell, and after each
+        search keystroke or sort that was half the UI thread's time (#44). A cell's width is
+        its text's advance in its font plus what the delegate adds around it (margins, an
+        icon), which depends only on the font and the icon: the delegate is asked once per such
+        pair, the font's metrics give the rest. ``retranslate`` forgets both."""
+        widest = [0] * len(COLUMNS)
         rows = self.model.rowCount()
         if not rows:
-            return 0
+            return widest
         first = max(0, self.table.rowAt(0))
         last = self.table.rowAt(self.table.viewport().height())
         if last < 0 or not self.table.isVisible():  # Qt: the rows to the end; here a bound
             last = min(rows, first + ROWS_MEASURED) - 1
         grid = 1 if self.table.showGrid() else 0
-        widest = 0
         for row in range(first, last + 1):
-            font = self.model.cell(row, index, FONT_ROLE)
-            text = str(self.model.cell(row, index, DISPLAY_ROLE) or "")
-            icon = self.model.cell(row, index, DECORATION_ROLE) is not None
-            key = (text, font.key() if isinstance(font, QFont) else "", icon)
-            width = self._cell_widths.get(key)
-            if width is None:
-                font = font if isinstance(font, QFont) else self.table.font()
-                cell = self.model.index(row, index)
-                metrics, padding = self._cell_frame(cell, font, text, icon)
-                advance = metrics.horizontalAdvance(text) + ROUNDING  # Qt lays text out in
-                width = self._cell_widths[key] = advance + padding + grid  # fractions of a pixel
-            widest = max(widest, width)
+            for index, cell in enumerate(self.model.shown(row) or ()):
+                font, text = cell[FONT_ROLE], str(cell[DISPLAY_ROLE] or "")
+                key = (
+                    text,
+                    font.key() if font is not None else "",
+                    cell[DECORATION_ROLE] is not None,
+                )
+                width = self._cell_widths.get(key)
+                if width is None:
+                    width = self._cell_widths[key] = self._text_width(row, index, key) + grid
+                widest[index] = max(widest[index], width)
         return widest
+
+    def _text_width(self, row: int, index: int, key: tuple[str, str, bool]) -> int:
+        """The room a cell's text takes in the view: its advance and the delegate's frame."""
+        text, _font_key, icon = key
+        font = self.model.cell(row, index, FONT_ROLE)
+        font = font if isinstance(font, QFont) else self.table.font()
+        metrics, padding = self._cell_frame(self.model.index(row, index), font, text, icon)
+        # Qt lays text out in fractions of a pixel: ROUNDING
+        return metrics.horizontalAdvance(text) + ROUNDING + padding
 
     def _cell_frame(
         self, cell: QModelIndex, font: QFont, text: str, icon: bool
