@@ -81,7 +81,7 @@ WINDOW_DEBOUNCE_MS = 400  # an ingest batch's new inquiries: one re-read of the 
 
 
 _UNKNOWN = object()  # not yet answered (None is an answer)
-ROWS_KEPT = 2_500  # rows whose cells are kept (a screen shows ~25, a page is 200)
+ROWS_KEPT = 1_000  # rows whose cells are kept (a screen shows ~25-45; ~3 KB each)
 DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
 DECORATION = int(Qt.ItemDataRole.DecorationRole.value)
 TOOLTIP = int(Qt.ItemDataRole.ToolTipRole.value)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
 
 from core.inquiry.board import COLUMNS, BoardRow
 from core.inquiry.stages import StageService
+from desktop.board import model as board_model
 from desktop.board.view import BoardPage
 from desktop.look import ATTENTION, MUTED, OVERDUE
 from tests.desktop.seed import seed_inquiries
@@ -95,3 +96,22 @@ async def test_a_row_closed_elsewhere_repaints_muted_in_place(ctx, qtbot) -> Non
     await wait_until(lambda: _painted(model.index(model.row_of(target), stage)).text == "流失")
     row = _check_row(page, model.row_of(target))
     assert row.stage == "lost"
+
+
+@settles
+async def test_cells_stay_right_past_the_rows_kept(ctx, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Scrolling far starts the kept cells afresh; every row still paints its own words."""
+    monkeypatch.setattr(board_model, "ROWS_KEPT", 40)
+    seed_inquiries(ctx.app._services, 250)
+    page = BoardPage(ctx)
+    qtbot.addWidget(page)
+    await page.ready()
+    model = page.model
+    while model.canFetchMore():
+        model.fetchMore()
+        await page.ready()
+        await wait_until(lambda: model._more_task is None or model._more_task.done())
+    assert model.rowCount() == 250
+    for r in range(model.rowCount()):
+        _check_row(page, r)
+    assert len(model._cells) <= 41
