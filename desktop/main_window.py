@@ -364,7 +364,9 @@ class MainWindow(QMainWindow):
     def _update_pending_tab(self) -> None:
         n = self.pending.pending_count()
         title = self.tr("Awaiting approval")
-        self.tabs.setTabText(1, f"{title} ({n})" if n else title)
+        shown = f"{title} ({n})" if n else title
+        if self.tabs.tabText(1) != shown:  # Qt lays the tab bar and the window out again on
+            self.tabs.setTabText(1, shown)  # every call, even with the same words
 
     # ------------------------------------------------------------------ window
 

@@ -1,5 +1,6 @@
 """The counts on the stage buttons change at every search keystroke; the buttons stay put, their
-words stay whole, and the window around the board is not laid out and painted again (#44)."""
+words stay whole, and the window around the board is not laid out and painted again (#44); nor
+is it for a 待审批 count that did not change."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QLabel, QTabWidget, QToolButton, QWidget
 
 from desktop.board.view import BoardPage
+from desktop.main_window import MainWindow
 from tests.desktop.seed import seed_inquiries
 from tests.support.qt import settles, wait_until
 
@@ -99,3 +101,27 @@ async def test_a_count_wider_than_any_before_widens_its_button(ctx, qtbot) -> No
     assert page.stage_buttons[""].text().endswith("(150)")
     assert page.stage_buttons[""].width() > narrow
     assert _whole(page) == []
+
+
+@settles
+async def test_a_draft_change_that_leaves_the_waiting_count_does_not_relayout_the_window(  # type: ignore[no-untyped-def]
+    ctx, qtbot
+) -> None:
+    """Every draft change recounts the 待审批 tab; the same count keeps its words, and the tab
+    widget holding the whole window is not laid out and painted again for them."""
+    seed_inquiries(ctx.app._services, 20)
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.resize(1340, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    await window.board.ready()
+    await window.pending.ready()
+    qtbot.wait(400)  # the first paints, the detail built after them, the box's fade
+    title = window.tabs.tabText(1)
+    paints = _WholePaints(window.tabs)
+    for _ in range(3):
+        window.pending.count_changed.emit(window.pending.pending_count())
+        qtbot.wait(30)  # the event loop lays out and paints
+    assert window.tabs.tabText(1) == title
+    assert paints.count == 0
