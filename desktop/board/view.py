@@ -351,22 +351,18 @@ class BoardPage(QWidget):
         for row in range(first, last + 1):
             for index, cell in enumerate(self.model.shown(row) or ()):
                 font, text = cell[FONT_ROLE], str(cell[DISPLAY_ROLE] or "")
-                key = (
-                    text,
-                    font.key() if font is not None else "",
-                    cell[DECORATION_ROLE] is not None,
-                )
+                icon = cell[DECORATION_ROLE] is not None
+                key = (text, font.key() if font is not None else "", icon)
                 width = self._cell_widths.get(key)
                 if width is None:
-                    width = self._cell_widths[key] = self._text_width(row, index, key) + grid
+                    shown_in = font if font is not None else self.table.font()
+                    measured = self._text_width(row, index, text, shown_in, icon)
+                    width = self._cell_widths[key] = measured + grid
                 widest[index] = max(widest[index], width)
         return widest
 
-    def _text_width(self, row: int, index: int, key: tuple[str, str, bool]) -> int:
+    def _text_width(self, row: int, index: int, text: str, font: QFont, icon: bool) -> int:
         """The room a cell's text takes in the view: its advance and the delegate's frame."""
-        text, _font_key, icon = key
-        font = self.model.cell(row, index, FONT_ROLE)
-        font = font if isinstance(font, QFont) else self.table.font()
         metrics, padding = self._cell_frame(self.model.index(row, index), font, text, icon)
         # Qt lays text out in fractions of a pixel: ROUNDING
         return metrics.horizontalAdvance(text) + ROUNDING + padding

@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QApplication
 
 from desktop.main_window import MainWindow
+from tests.desktop.windows import shown_main_window
 
 DRAFT_ALERT = "\n".join(
     [
@@ -23,12 +24,7 @@ DRAFT_ALERT = "\n".join(
 
 
 async def test_a_whole_draft_in_the_banner_keeps_the_window_on_screen(ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
-    window = MainWindow(ctx)
-    qtbot.addWidget(window)
-    window.resize(1340, 700)
-    window.show()
-    qtbot.waitExposed(window)
-    await window.board.ready()
+    window = await shown_main_window(ctx, qtbot, 1340, 700)
 
     window.show_banner("草稿待审批：回复 Priya Sharma", DRAFT_ALERT, "draft", 2)
     QApplication.processEvents()

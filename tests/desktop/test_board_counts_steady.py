@@ -9,8 +9,8 @@ from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QLabel, QTabWidget, QToolButton, QWidget
 
 from desktop.board.view import BoardPage
-from desktop.main_window import MainWindow
 from tests.desktop.seed import seed_inquiries
+from tests.desktop.windows import shown_main_window
 from tests.support.qt import settles, wait_until
 
 
@@ -110,12 +110,7 @@ async def test_a_draft_change_that_leaves_the_waiting_count_does_not_relayout_th
     """Every draft change recounts the 待审批 tab; the same count keeps its words, and the tab
     widget holding the whole window is not laid out and painted again for them."""
     seed_inquiries(ctx.app._services, 20)
-    window = MainWindow(ctx)
-    qtbot.addWidget(window)
-    window.resize(1340, 700)
-    window.show()
-    qtbot.waitExposed(window)
-    await window.board.ready()
+    window = await shown_main_window(ctx, qtbot, 1340, 700)
     await window.pending.ready()
     qtbot.wait(400)  # the first paints, the detail built after them, the box's fade
     title = window.tabs.tabText(1)
