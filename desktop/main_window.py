@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent
 from PySide6.QtCore import Qt
+from PySide6.QtCore import QTimer
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction
 from PySide6.QtGui import QActionGroup
@@ -42,6 +43,7 @@ from PySide6.QtWidgets import QWidget
 from core.app.types import disk_size
 from desktop.approval.pending_view import PendingDraftsView
 from desktop.assistant_slot import AssistantSlot
+from desktop.board.detail_slot import AFTER_PAINT_MS
 from desktop.board.view import BoardPage
 from desktop.context import AppContext
 from desktop.demo_banner import DemoBanner
@@ -141,10 +143,19 @@ class MainWindow(QMainWindow):
         self.demo_banner = DemoBanner()  # 退出示例 / 连接我的邮箱, wired by DesktopApp
         self.demo_banner.setVisible(ctx.is_demo)
         self.board = BoardPage(ctx)
-        self.pending = PendingDraftsView(ctx.app, ctx.hub, self, drafting=ctx.draft_service)
+        self.pending = PendingDraftsView(
+            ctx.app, ctx.hub, self, drafting=ctx.draft_service, read_at_once=False
+        )
         self.tabs = QTabWidget()
         self.tabs.addTab(self.board, "")
         self.tabs.addTab(self.pending, "")
+        # the 待审批 list (its reader's modules, its read) waits until the board's first rows
+        # are on screen, as the detail pane does, unless he opens its tab first (#44)
+        self.board.model.loaded.connect(
+            lambda: QTimer.singleShot(AFTER_PAINT_MS, self.pending, self.pending.read_once),
+            Qt.ConnectionType.SingleShotConnection,
+        )
+        self.tabs.currentChanged.connect(self._on_tab)
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 4, 0, 0)
@@ -360,6 +371,10 @@ class MainWindow(QMainWindow):
         """Mails waiting for the AI (``core.intake.waiting``), counted by the tray."""
         self.model_wait = (count, reason)
         self._update_status()
+
+    def _on_tab(self, index: int) -> None:
+        if self.tabs.widget(index) is self.pending:
+            self.pending.read_once()
 
     def _update_pending_tab(self) -> None:
         n = self.pending.pending_count()

@@ -3,7 +3,9 @@
 Rows refresh when core says a draft changed (``SignalHub.draft_changed``), debounced so a batch of
 thirty drafts redraws once. Rows come from ``App.draft_reading`` (a reader alone: drafting is not
 built to paint the list); the approval windows it opens get the app's drafting (``App.drafts``,
-the owner's full set: this is his own surface). Double-click (or 打开) opens the approval window for that draft. The
+the owner's full set: this is his own surface). The main window builds the list with
+``read_at_once=False`` and reads it once the board's rows are on screen: the reader's modules
+and the list's read are not what a start shows (#44). Double-click (or 打开) opens the approval window for that draft. The
 main window reads ``pending_count()`` for its tab title; the tray counts from the store itself.
 
 Signals:
@@ -55,15 +57,15 @@ class PendingDraftsView(QWidget):
         parent: QWidget | None = None,
         *,
         drafting: DraftingParts | None = None,
+        read_at_once: bool = True,
     ) -> None:
         super().__init__(parent)
         self.app = app
         self.hub = hub
         self.drafting: DraftingParts = drafting if drafting is not None else self.app.drafts
-        # the list needs no composer, fact guard or mailer: a reader alone keeps start-up
-        # imports small (the app's drafting loads lazily, when a window opens)
-        self.reader: DraftReader = self.app.draft_reading.reader
+        self._reader: DraftReader | None = None
         self.views: list[DraftView] = []
+        self._read = False  # an answer came: until then the list says nothing, not "nothing"
         self.windows: dict[int, QWidget] = {}
         self._loads = Loads(self._load)
         self.setObjectName("pendingDrafts")
@@ -96,7 +98,23 @@ class PendingDraftsView(QWidget):
         self.open_button.clicked.connect(lambda: self.open_row(self.table.currentRow()))
         self.refresh_button.clicked.connect(self.refresh)
         self.retranslate()
-        self.refresh()
+        if read_at_once:
+            self.refresh()
+
+    @property
+    def reader(self) -> DraftReader:
+        """The drafts' reader, on the first read. The list needs no composer, fact guard or
+        mailer: a reader alone keeps imports small (the app's drafting loads when a window
+        opens)."""
+        if self._reader is None:
+            self._reader = self.app.draft_reading.reader
+        return self._reader
+
+    def read_once(self) -> None:
+        """Read the list if nothing has read it yet (a start, once the board has painted; the
+        tab opened sooner)."""
+        if self._loads.task is None:
+            self.refresh()
 
     def retranslate(self) -> None:
         self.open_button.setText(self.tr("Open"))
@@ -120,6 +138,7 @@ class PendingDraftsView(QWidget):
         return self._loads.start()
 
     async def ready(self) -> None:
+        self.read_once()
         await self._loads.ready()
 
     async def _load(self) -> None:
@@ -127,6 +146,7 @@ class PendingDraftsView(QWidget):
         if not alive(self):  # the window was replaced (demo <-> real) while this read ran
             return
         self.views = views
+        self._read = True
         self._render()
         self.count_changed.emit(self.pending_count())
 
@@ -163,11 +183,12 @@ class PendingDraftsView(QWidget):
                     item.setForeground(Qt.GlobalColor.darkRed)
                 self.table.setItem(row, col, item)
         n = self.pending_count()
-        self.summary.setText(
-            self.tr("%n draft(s) waiting for your approval", "", n)
-            if n
-            else self.tr("Nothing is waiting for approval.")
-        )
+        if not self._read:
+            self.summary.setText("")
+        elif n:
+            self.summary.setText(self.tr("%n draft(s) waiting for your approval", "", n))
+        else:
+            self.summary.setText(self.tr("Nothing is waiting for approval."))
 
     def open_row(self, row: int) -> QWidget | None:
         if row < 0 or row >= len(self.views):

@@ -179,7 +179,7 @@ from core.app import build_app
 from desktop.app import DesktopApp, make_qapp
 import qasync
 
-LATE = ("keyring", "desktop.detail", "core.inquiry.detail", "desktop.chat")
+LATE = ("keyring", "desktop.detail", "core.inquiry.detail", "desktop.chat", "core.drafts.reader")
 qapp = make_qapp()
 folder = build_app({str(tmp_path)!r})
 app = DesktopApp(qapp, folder, tray=False)
