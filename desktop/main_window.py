@@ -28,6 +28,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtGui import QActionGroup
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QFrame
 from PySide6.QtWidgets import QHBoxLayout
 from PySide6.QtWidgets import QLabel
@@ -151,10 +152,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.pending, "")
         # the 待审批 list (its reader's modules, its read) waits until the board's first rows
         # are on screen, as the detail pane does, unless he opens its tab first (#44)
-        self.board.model.loaded.connect(
-            lambda: QTimer.singleShot(AFTER_PAINT_MS, self.pending, self.pending.read_once),
-            Qt.ConnectionType.SingleShotConnection,
-        )
+        self._pending_asked = False
+        self.board.model.loaded.connect(self._read_pending_soon)
         self.tabs.currentChanged.connect(self._on_tab)
         central = QWidget()
         layout = QVBoxLayout(central)
@@ -371,6 +370,20 @@ class MainWindow(QMainWindow):
         """Mails waiting for the AI (``core.intake.waiting``), counted by the tray."""
         self.model_wait = (count, reason)
         self._update_status()
+
+    def _read_pending_soon(self) -> None:
+        if not self._pending_asked:  # the board's first rows: later loads ask nothing
+            self._pending_asked = True
+            QTimer.singleShot(AFTER_PAINT_MS, self, self._read_pending)
+
+    def _read_pending(self) -> None:
+        if self.isVisible():  # closed meanwhile (to the tray): read when shown again
+            self.pending.read_once()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._pending_asked:  # shown again after the board's first rows came
+            self.pending.read_once()
 
     def _on_tab(self, index: int) -> None:
         if self.tabs.widget(index) is self.pending:

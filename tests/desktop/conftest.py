@@ -39,11 +39,17 @@ def languages(app, services):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def ctx(app, services, languages):  # type: ignore[no-untyped-def]
+    """The folder's context. The loop keeps running when a test closes its last window (in
+    the real app ``DesktopApp`` decides that: the tray keeps it, else the app quits); a window
+    closed while its reads were still on their way stopped the test's loop under it."""
+    quits = app.quitOnLastWindowClosed()
+    app.setQuitOnLastWindowClosed(False)
     context: AppContext = build_context(App(services))
     yield context
     context.hub.detach()
     assert context.notifications is not None
     context.notifications.detach()
+    app.setQuitOnLastWindowClosed(quits)
 
 
 def pytest_collection_modifyitems(items):  # type: ignore[no-untyped-def]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from desktop.board.detail_slot import AFTER_PAINT_MS
 from desktop.main_window import MainWindow
 from tests.desktop.seed import seed_inquiries
 from tests.support.qt import settles, wait_until
@@ -58,3 +59,47 @@ async def test_opening_the_waiting_tab_before_the_board_has_rows_reads_it_at_onc
     await window.pending.ready()
     assert window.pending.table.rowCount() == 1
     assert window.tabs.tabText(1) == "待审批 (1)"
+
+
+@settles
+async def test_a_window_closed_before_the_list_was_due_reads_it_when_shown_again(  # type: ignore[no-untyped-def]
+    ctx, qtbot
+) -> None:
+    """Closed to the tray the moment its board came: the hidden window reads nothing; shown
+    again, it counts the waiting drafts."""
+    seed_inquiries(ctx.app._services, 20)
+    await ctx.app.draft_reading.sample_draft()
+    order: list[str] = []
+    _recorded_reads(ctx, order)
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    window.show()
+    await window.board.ready()
+    window.hide()
+    await asyncio.sleep(AFTER_PAINT_MS / 1000 * 3)  # well past when the list was due
+    assert order == []
+    window.show()
+    await wait_until(lambda: window.tabs.tabText(1) == "待审批 (1)")
+    assert order == ["drafts read"]
+
+
+@settles
+async def test_a_search_typed_before_the_first_page_came_shows_only_its_matches(  # type: ignore[no-untyped-def]
+    ctx, qtbot
+) -> None:
+    """The first page is read while the window is built; what he asks before it arrives wins
+    over it, whichever read finishes last."""
+    ids = seed_inquiries(ctx.app._services, 120)
+    window = MainWindow(ctx)
+    qtbot.addWidget(window)
+    board = window.board
+    wanted = board.model.row_at(0)
+    assert wanted is None  # nothing has arrived yet: the loop has not turned
+    board.search.setText("castle hill")
+    board._apply_filters()  # (the box's own 150 ms wait, skipped)
+    window.show()
+    await board.ready()
+    shown = [board.model.row_at(i) for i in range(board.model.rowCount())]
+    assert 0 < board.model.total < len(ids)
+    assert len(shown) == board.model.total
+    assert all(r is not None and r.suburb == "Castle Hill" for r in shown)
