@@ -114,17 +114,23 @@ async def io(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
     Closing one data folder's ``App`` shuts the process's lane down while another folder's
     App (the real one beside the demo) goes on: a call that took the old lane just then is
     handed to the fresh one instead of failing."""
+    return await io_started(fn, *args, **kwargs)
+
+
+def io_started(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> asyncio.Future[T]:
+    """``io``, already on the I/O lane when this returns rather than when first awaited: a
+    caller with more to do on the loop first (a window still being built) has the work run
+    meanwhile. Needs the running loop."""
     loop = asyncio.get_running_loop()
     call = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
     for _attempt in range(3):
         lane = io_lane()
         try:
-            future = loop.run_in_executor(lane._executor(), call)
+            return loop.run_in_executor(lane._executor(), call)
         except RuntimeError:  # that lane was shut down under us: take the next one
             if not lane.closed:
                 raise
             continue
-        return await future
     raise RuntimeError("the I/O lane keeps closing")
 
 

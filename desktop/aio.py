@@ -33,6 +33,15 @@ def report(exc: BaseException) -> None:
         log.error("background task failed", exc_info=exc)
 
 
+def loop_running() -> bool:
+    """Whether an event loop runs here now (a Qt timer can fire after the app's loop stopped)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 def spawn(
     coro: Coroutine[object, None, T],
     *,

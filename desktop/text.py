@@ -153,3 +153,11 @@ def week_label(period: str, *, short: bool = False) -> str:
     if sunday.month == monday.month:
         return f"{monday.day}–{sunday.day} {month[monday.month - 1]}"
     return f"{monday.day} {month[monday.month - 1]} – {sunday.day} {month[sunday.month - 1]}"
+
+
+def compact_time(dt: datetime | None, now: datetime) -> str:
+    """Month-day and time this year, the date alone for older contact (the tooltip has all)."""
+    if dt is None:
+        return ""
+    local, today = to_sydney(dt), to_sydney(now)
+    return local.strftime("%m-%d %H:%M") if local.year == today.year else local.strftime("%Y-%m-%d")

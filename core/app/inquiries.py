@@ -1,6 +1,7 @@
 """Inquiries as the front ends see them: the board, the detail read model and the owner's edits.
 
-Every method is a coroutine safe to await on the qasync loop: reads run on ``Store.read`` (a
+Every method is a coroutine safe to await on the qasync loop (``page_started``: a future,
+its read already under way): reads run on ``Store.read`` (a
 worker thread; WAL lets them run beside the writer), writes on the single writer ``Store.run``,
 and the events a change publishes follow the commit. Answers are frozen dataclasses from
 ``core.inquiry`` (``BoardPage``, ``BoardRow``, ``InquiryDetail``, ``StageChange``)
@@ -9,6 +10,7 @@ and the events a change publishes follow the commit. Answers are frozen dataclas
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -58,8 +60,23 @@ class InquiryService:
     ) -> BoardPage:
         """The first ``limit`` rows of ``query`` with the stage bar's counts and the total
         (those of ``counted`` when it has the same filters: a new sort order reads no counts)."""
+        return await self.page_started(
+            query, limit=limit, with_needs_me=with_needs_me, counted=counted
+        )
+
+    def page_started(
+        self,
+        query: BoardQuery,
+        *,
+        limit: int = 200,
+        with_needs_me: bool = True,
+        counted: BoardPage | None = None,
+    ) -> asyncio.Future[BoardPage]:
+        """``page``, its read already under way on a worker when this returns (it needs the
+        running loop): a board asks for its first page while its window is still being built,
+        and the rows are read meanwhile instead of after (#44)."""
         now = self._services.clock.now()
-        return await self._services.store.read(
+        return self._services.store.read_started(
             lambda s: load_page(
                 s, query, now, limit=limit, with_needs_me=with_needs_me, counted=counted
             )

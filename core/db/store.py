@@ -360,15 +360,18 @@ class Store:
 
     async def read(self, fn: Callable[[Session], T]) -> T:
         """A read off the event loop thread (long queries never block the UI)."""
+        if _running_loop() is None:
+            return self._read(fn)
+        return await tasks.io(self._read, fn)
 
-        def _read() -> T:
-            with self.session() as session:
-                return fn(session)
+    def read_started(self, fn: Callable[[Session], T]) -> asyncio.Future[T]:
+        """``read``, already under way on a worker when this returns (``tasks.io_started``).
+        Needs the running loop."""
+        return tasks.io_started(self._read, fn)
 
-        loop = _running_loop()
-        if loop is None:
-            return _read()
-        return await tasks.io(_read)
+    def _read(self, fn: Callable[[Session], T]) -> T:
+        with self.session() as session:
+            return fn(session)
 
     def close(self) -> None:
         """Finish writes, then take the owed backup (or the scheduled one, ``maybe_backup``,

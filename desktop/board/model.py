@@ -28,6 +28,7 @@ import asyncio
 import logging
 from dataclasses import replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel
@@ -49,9 +50,9 @@ from core.app.types import BoardPage
 from core.app.types import BoardQuery
 from core.app.types import BoardRow
 from core.app.types import plain_tooltip
-from core.app.types import to_sydney
 from core.app.types import utc
 from desktop import text
+from desktop.aio import loop_running
 from desktop.aio import spawn
 from desktop.context import AppContext
 from desktop.hub import OpChanges
@@ -63,6 +64,9 @@ from desktop.look import OVERDUE
 from desktop.look import STAGE_COLOURS
 from desktop.look import dot_icon
 from desktop.reopen import alive
+
+if TYPE_CHECKING:
+    from core.app.types import AttentionItem
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +160,18 @@ class BoardModel(QAbstractTableModel):
         return self.refresh()
 
     def refresh(self, *, keep_position: bool = False) -> asyncio.Future[None]:
-        return self._loader.start(lambda generation: self._load(generation, keep_position))
+        # the reads are under way before the loop next turns: a board being built has its
+        # first page and its marks read while the rest of its window is built (#44)
+        if not loop_running():  # a timer after the app quit: nothing will load
+            return self._loader.start(lambda _generation: asyncio.sleep(0))
+        read = self._read_page(keep_position)
+        # the marks change with the data, never with his filters: a keystroke or a sort does
+        # not read them again (a change says so: ``_update_rows``, or a refresh in place)
+        known = self._attention_read and not keep_position
+        marks = None if known else spawn(self.ctx.app.attention.items())
+        return self._loader.start(
+            lambda generation: self._load(generation, keep_position, read, marks)
+        )
 
     async def ready(self) -> None:
         """Wait until the latest query (and any live refresh) has been applied."""
@@ -169,8 +184,7 @@ class BoardModel(QAbstractTableModel):
                 return
             await asyncio.sleep(0.02)
 
-    async def _load(self, generation: int, keep_position: bool) -> None:
-        query = self.query
+    def _read_page(self, keep_position: bool) -> asyncio.Future[BoardPage]:
         limit = max(FIRST_PAGE, len(self._rows)) if keep_position else FIRST_PAGE
         # the "needs me" count only changes with the data, not with the owner's filters
         fresh_counts = keep_position or self._needs_me_stale
@@ -179,18 +193,24 @@ class BoardModel(QAbstractTableModel):
         counted = None
         if self._counted_query is not None and not keep_position:
             counted = BoardPage(self._counted_query, [], self.total, dict(self.stage_counts))
-        page = await self.inquiries.page(
-            query, limit=limit, with_needs_me=fresh_counts, counted=counted
+        return self.inquiries.page_started(
+            self.query, limit=limit, with_needs_me=fresh_counts, counted=counted
         )
-        # the marks change with the data, never with his filters: a keystroke or a sort does
-        # not read them again (a change says so: ``_update_rows``, or a refresh in place)
-        known = self._attention_read and not keep_position
-        attention = None if known else await self.ctx.app.attention.items()
+
+    async def _load(
+        self,
+        generation: int,
+        keep_position: bool,
+        read: asyncio.Future[BoardPage],
+        marks: asyncio.Future[list[AttentionItem]] | None,
+    ) -> None:
+        page = await read
+        attention = None if marks is None else await marks
         if not self._loader.is_current(generation) or not alive(self):
             return  # a newer query superseded this answer, or the window was replaced
         self.total = page.total
         self.stage_counts = page.stage_counts
-        self._counted_query = query
+        self._counted_query = page.query
         if page.needs_me_total >= 0:
             self.needs_me_total = page.needs_me_total
             self._needs_me_stale = False
@@ -510,7 +530,7 @@ class BoardModel(QAbstractTableModel):
             label = self.tr("We owe · %1") if row.owes_reply == "us" else self.tr("They owe · %1")
             return label.replace("%1", ago)
         if column == "last_contact":
-            return _compact_time(row.last_contact_at, now)
+            return text.compact_time(row.last_contact_at, now)
         if column == "days_in_stage":
             return self._days_text(row, now)
         return ""
@@ -576,11 +596,3 @@ class BoardModel(QAbstractTableModel):
             self.dataChanged.emit(
                 self.index(0, 0), self.index(len(self._rows) - 1, len(COLUMNS) - 1)
             )
-
-
-def _compact_time(dt: datetime | None, now: datetime) -> str:
-    """Month-day and time this year, the date alone for older contact (the tooltip has all)."""
-    if dt is None:
-        return ""
-    local, today = to_sydney(dt), to_sydney(now)
-    return local.strftime("%m-%d %H:%M") if local.year == today.year else local.strftime("%Y-%m-%d")

@@ -92,6 +92,9 @@ class BoardPage(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.model = BoardModel(ctx, self)
+        # the first page is read on a worker while the page and its window are built; what it
+        # brings is applied once the loop turns, every view connected by then (#44)
+        self.model.refresh()
 
         filters = self._build_filters()
         stage_bar = self._build_stage_bar()
@@ -106,7 +109,6 @@ class BoardPage(QWidget):
         self._connect_signals()
         self.retranslate()
         self._stage_counts: dict[str, int] = {}
-        self.model.refresh()
 
     def _build_filters(self) -> QHBoxLayout:
         """Search box, class filter, the needs-me toggle and the total."""
