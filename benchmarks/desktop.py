@@ -9,6 +9,7 @@ loop lag p99 < 50 ms. A figure passes within its margin (cold start < 0.6 s, fir
 < 150 ms, search and sort < 25 ms); the script prints one line per figure with its goal and
 exits 1 when any figure misses. It also prints the UI thread's CPU time for the whole
 search-and-sort sequence (the figure to compare between two checkouts on a loaded machine).
+How to compare two checkouts, and every round's figures: docs/performance.md.
 """
 
 from __future__ import annotations
