@@ -81,6 +81,7 @@ async def _board(ctx: AppContext) -> QWidget:
     window = MainWindow(ctx)
     window.resize(1366, 768)  # the laptop screen the layouts must fit
     await window.board.ready()
+    await window.pending.ready()  # its tab's count, read once the board's rows are in
     if window.board.model.rowCount() > 0:
         window.board.select_row(0)
         await window.board.detail.ready()

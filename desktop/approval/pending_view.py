@@ -3,10 +3,12 @@
 Rows refresh when core says a draft changed (``SignalHub.draft_changed``), debounced so a batch of
 thirty drafts redraws once. Rows come from ``App.draft_reading`` (a reader alone: drafting is not
 built to paint the list); the approval windows it opens get the app's drafting (``App.drafts``,
-the owner's full set: this is his own surface). The main window builds the list with
-``read_at_once=False`` and reads it once the board's rows are on screen: the reader's modules
-and the list's read are not what a start shows (#44). Double-click (or 打开) opens the approval window for that draft. The
-main window reads ``pending_count()`` for its tab title; the tray counts from the store itself.
+the owner's full set: this is his own surface). Double-click (or 打开) opens the approval window
+for that draft. The main window reads ``pending_count()`` for its tab title; the tray counts from
+the store itself.
+
+The main window builds the list with ``read_at_once=False`` and reads it once the board's rows
+are on screen: the reader's modules and the list's read are not what a start shows (#44).
 
 Signals:
     count_changed(int): drafts waiting for approval after a refresh.
