@@ -73,9 +73,10 @@ async def test_a_window_closed_before_the_list_was_due_reads_it_when_shown_again
     _recorded_reads(ctx, order)
     window = MainWindow(ctx)
     qtbot.addWidget(window)
+    window.board.model.loaded.connect(window.hide)  # the moment the rows come, before the list
     window.show()
     await window.board.ready()
-    window.hide()
+    assert not window.isVisible()
     await asyncio.sleep(AFTER_PAINT_MS / 1000 * 3)  # well past when the list was due
     assert order == []
     window.show()
